@@ -1,0 +1,121 @@
+import { z } from 'zod'
+import {
+  DISPLAY_NAME_MAX,
+  DISPLAY_NAME_MIN,
+  EMAIL_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN_LOGIN,
+  PASSWORD_MIN_REGISTER,
+} from './constants'
+import { VALIDATION } from './messages'
+import { PLAN_TIERS } from './plans'
+
+// E-mail is compared case-insensitively everywhere, so it is normalised once, here.
+export const emailField = z
+  .string({ error: VALIDATION.invalidEmail })
+  .trim()
+  .max(EMAIL_MAX, VALIDATION.invalidEmail)
+  .pipe(z.email(VALIDATION.invalidEmail))
+  .transform((email) => email.toLowerCase())
+
+const loginPassword = z
+  .string({ error: VALIDATION.loginPasswordMin })
+  .min(PASSWORD_MIN_LOGIN, VALIDATION.loginPasswordMin)
+  .max(PASSWORD_MAX, VALIDATION.passwordTooLong)
+
+const newPassword = z
+  .string({ error: VALIDATION.registerPasswordMin })
+  .min(PASSWORD_MIN_REGISTER, VALIDATION.registerPasswordMin)
+  .max(PASSWORD_MAX, VALIDATION.passwordTooLong)
+
+export const loginBodySchema = z.object({ email: emailField, password: loginPassword })
+export type LoginBody = z.input<typeof loginBodySchema>
+
+export const registerBodySchema = z.object({
+  email: emailField,
+  password: newPassword,
+  displayName: z
+    .string({ error: VALIDATION.displayNameMin })
+    .trim()
+    .min(DISPLAY_NAME_MIN, VALIDATION.displayNameMin)
+    .max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters`),
+  // Taken from a pending guest subscription (seeds 000 §3). The server trusts none of them: the
+  // billing module attaches a subscription only when its own records confirm it.
+  subscriptionId: z.string().max(255).optional(),
+  stripeCustomerId: z.string().max(255).optional(),
+  planTier: z.enum(PLAN_TIERS).optional(),
+})
+export type RegisterBody = z.input<typeof registerBodySchema>
+
+export const registerFormSchema = registerBodySchema
+  .pick({ email: true, password: true, displayName: true })
+  .extend({
+    confirmPassword: z.string(),
+    acceptTerms: z.boolean().refine((v) => v, VALIDATION.acceptTerms),
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: VALIDATION.passwordsDontMatch,
+    path: ['confirmPassword'],
+  })
+export type RegisterForm = z.input<typeof registerFormSchema>
+
+export const forgotPasswordBodySchema = z.object({ email: emailField })
+export type ForgotPasswordBody = z.input<typeof forgotPasswordBodySchema>
+
+export const resetPasswordBodySchema = z.object({
+  token: z.string().min(16, 'The reset token is missing or malformed.').max(200),
+  password: newPassword,
+})
+export type ResetPasswordBody = z.input<typeof resetPasswordBodySchema>
+
+export const resetPasswordFormSchema = z
+  .object({ password: newPassword, confirmPassword: z.string() })
+  .refine((v) => v.password === v.confirmPassword, {
+    message: VALIDATION.passwordsDontMatch,
+    path: ['confirmPassword'],
+  })
+export type ResetPasswordForm = z.input<typeof resetPasswordFormSchema>
+
+export const publicUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  planTier: z.enum(PLAN_TIERS),
+  hasActiveSubscription: z.boolean(),
+  subscriptionStatus: z.string().nullable(),
+  stripeCustomerId: z.string().nullable(),
+  stripeSubscriptionId: z.string().nullable(),
+  billingProvider: z.enum(['none', 'stripe']),
+  vaultSetup: z.boolean(),
+  vaultSalt: z.string().nullable(),
+  pingFrequency: z.number().int().nullable(),
+  gracePeriod: z.number().int(),
+  storageUsed: z.number().int(),
+  vaultItemCount: z.number().int(),
+  phoneNumber: z.string().nullable(),
+  country: z.string(),
+  timezone: z.string(),
+  emergencyContact: z.string().nullable(),
+  emailNotifications: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  securityKeyCount: z.number().int(),
+  createdAt: z.string(),
+  profile: z.object({ displayName: z.string() }),
+  subscription: z.object({ status: z.string().nullable() }),
+})
+export type PublicUser = z.infer<typeof publicUserSchema>
+
+export const authResponseSchema = z.object({ token: z.string(), user: publicUserSchema })
+export type AuthResponse = z.infer<typeof authResponseSchema>
+export const meResponseSchema = z.object({ user: publicUserSchema })
+
+export const messageResponseSchema = z.object({ message: z.string() })
+
+export const outboxMessageSchema = z.object({
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  createdAt: z.string(),
+})
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>

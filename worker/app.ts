@@ -1,0 +1,47 @@
+import { Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { GENERIC_ERRORS } from '../contract/messages'
+import { ApiError, notFound } from './lib/errors'
+import { withDb } from './middleware/db'
+import { securityHeaders } from './middleware/security-headers'
+import { authRoutes } from './routes/auth'
+import { devRoutes } from './routes/dev'
+import type { AppEnv } from './types'
+
+export const app = new Hono<AppEnv>()
+
+app.use(securityHeaders)
+app.use('/api/*', async (c, next) => {
+  await next()
+  c.header('Cache-Control', 'no-store')
+})
+app.use('/api/*', withDb)
+
+app.get('/api/health', (c) => c.json({ ok: true }))
+app.route('/api/auth', authRoutes)
+app.route('/api/dev', devRoutes)
+
+app.all('/api/*', () => {
+  throw notFound(GENERIC_ERRORS.apiRouteNotFound)
+})
+
+// Everything else is the SPA: Workers Assets answers files, and index.html for client routes.
+app.all('*', async (c) => {
+  const response = await c.env.ASSETS.fetch(c.req.raw)
+  // Assets' headers are immutable; copy so the security headers can be added on the way out.
+  return new Response(response.body, response)
+})
+
+app.onError((error, c) => {
+  if (error instanceof ApiError) {
+    return c.json({ ...error.extra, message: error.message }, error.status)
+  }
+  if (error instanceof HTTPException) {
+    // Hono's own 4xx (malformed JSON and the like): the client's mistake, said plainly.
+    const status = error.status
+    const message = status === 400 ? GENERIC_ERRORS.invalidJson : error.message || GENERIC_ERRORS.internal
+    return c.json({ message }, status)
+  }
+  console.error(`${c.req.method} ${c.req.path} failed:`, error)
+  return c.json({ message: GENERIC_ERRORS.internal }, 500)
+})

@@ -1,0 +1,22 @@
+import { lt, or, isNotNull } from 'drizzle-orm'
+import { getDb } from '../db/client'
+import { passwordResets, sessions } from '../db/schema'
+import { deliverDue } from '../mail/outbox'
+import { cloudflareSender } from '../mail/sender'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** Every sweep, in order. Each is idempotent: running twice does no harm, missing one is caught next time. */
+export async function runSweeps(env: Env, now = Date.now()): Promise<Record<string, number>> {
+  const db = getDb(env)
+  const emailsSent = await deliverDue(db, cloudflareSender(env), now)
+  const expiredSessions = await db
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, now), lt(sessions.revokedAt, now - DAY_MS)))
+    .returning({ id: sessions.id })
+  const oldResets = await db
+    .delete(passwordResets)
+    .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
+    .returning({ id: passwordResets.id })
+  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length }
+}

@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm'
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+// Times are epoch milliseconds (UTC) throughout: sweeps compare them, and nothing parses them.
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    displayName: text('display_name').notNull(),
+    role: text('role', { enum: ['owner', 'admin'] }).notNull().default('owner'),
+    planTier: text('plan_tier', { enum: ['free', 'basic', 'pro', 'premium', 'enterprise'] })
+      .notNull()
+      .default('free'),
+    subscriptionStatus: text('subscription_status'),
+    billingProvider: text('billing_provider', { enum: ['none', 'stripe'] }).notNull().default('none'),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    pausedAt: integer('paused_at'),
+    pauseReason: text('pause_reason'),
+    vaultSetup: integer('vault_setup', { mode: 'boolean' }).notNull().default(false),
+    vaultSalt: text('vault_salt'),
+    pingFrequency: integer('ping_frequency'),
+    storageUsed: integer('storage_used').notNull().default(0),
+    vaultItemCount: integer('vault_item_count').notNull().default(0),
+    phoneNumber: text('phone_number'),
+    country: text('country').notNull().default('US'),
+    timezone: text('timezone').notNull().default('America/New_York'),
+    emergencyContact: text('emergency_contact'),
+    emailNotifications: integer('email_notifications', { mode: 'boolean' }).notNull().default(true),
+    twoFactorEnabled: integer('two_factor_enabled', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+)
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+)
+
+export const passwordResets = sqliteTable(
+  'password_resets',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // SHA-256 of the token: a leaked table cannot be turned back into working links.
+    tokenHash: text('token_hash').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [uniqueIndex('password_resets_token_unique').on(t.tokenHash), index('password_resets_user_idx').on(t.userId)],
+)
+
+export const emailOutbox = sqliteTable(
+  'email_outbox',
+  {
+    id: text('id').primaryKey(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    // What the message is for (e.g. 'password_reset'), for audits and retries; never a secret.
+    kind: text('kind').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: integer('created_at').notNull(),
+    sentAt: integer('sent_at'),
+    nextAttemptAt: integer('next_attempt_at').notNull().default(sql`0`),
+  },
+  (t) => [index('email_outbox_created_idx').on(t.createdAt), index('email_outbox_pending_idx').on(t.status, t.nextAttemptAt)],
+)
+
+export type UserRow = typeof users.$inferSelect
+export type SessionRow = typeof sessions.$inferSelect

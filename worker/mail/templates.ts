@@ -1,0 +1,77 @@
+import { PRODUCT_NAME, SUPPORT_EMAIL } from '../../contract/constants'
+
+export interface RenderedEmail {
+  subject: string
+  text: string
+  html: string
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
+}
+
+interface LayoutParts {
+  heading: string
+  paragraphs: string[]
+  action?: { label: string; url: string }
+  footnote?: string
+}
+
+// One layout for every message: a readable HTML version (inline styles only, as mail clients need)
+// and a plain-text version with the same words and the link written out.
+function render(subject: string, parts: LayoutParts): RenderedEmail {
+  const paragraphsHtml = parts.paragraphs
+    .map((p) => `<p style="margin:0 0 16px;line-height:1.5;color:#1e293b">${escapeHtml(p)}</p>`)
+    .join('')
+  const actionHtml = parts.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600;display:inline-block">${escapeHtml(parts.action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#475569">If the button does not work, copy this address into your browser:<br><span style="word-break:break-all">${escapeHtml(parts.action.url)}</span></p>`
+    : ''
+  const footnoteHtml = parts.footnote
+    ? `<p style="margin:16px 0 0;font-size:13px;color:#475569">${escapeHtml(parts.footnote)}</p>`
+    : ''
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f1f5f9;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">
+<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
+<p style="margin:0 0 24px;font-weight:700;color:#1d4ed8">${PRODUCT_NAME}</p>
+<h1 style="margin:0 0 16px;font-size:20px;color:#0f172a">${escapeHtml(parts.heading)}</h1>
+${paragraphsHtml}${actionHtml}${footnoteHtml}
+<hr style="border:none;border-top:1px solid #e2e8f0;margin:24px 0">
+<p style="margin:0;font-size:12px;color:#64748b">${PRODUCT_NAME} · Questions? Write to ${SUPPORT_EMAIL}</p>
+</div></body></html>`
+  const text = [
+    parts.heading,
+    '',
+    ...parts.paragraphs.flatMap((p) => [p, '']),
+    ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`, ''] : []),
+    ...(parts.footnote ? [parts.footnote, ''] : []),
+    `${PRODUCT_NAME} · Questions? Write to ${SUPPORT_EMAIL}`,
+  ].join('\n')
+  return { subject, text, html }
+}
+
+export function passwordResetEmail(params: { displayName: string; resetUrl: string }): RenderedEmail {
+  return render(`Reset your ${PRODUCT_NAME} password`, {
+    heading: 'Reset your password',
+    paragraphs: [
+      `Hello ${params.displayName},`,
+      'Someone asked to reset the password of your account. Use the link below within one hour to choose a new one. The link works once.',
+      'Resetting your password restores access to your account only. It cannot recover your vault passphrase, and without the passphrase your encrypted vault items cannot be read.',
+    ],
+    action: { label: 'Choose a new password', url: params.resetUrl },
+    footnote: 'If you did not ask for this, ignore this message: your password stays as it is.',
+  })
+}
+
+export function passwordChangedEmail(params: { displayName: string; loginUrl: string }): RenderedEmail {
+  return render(`Your ${PRODUCT_NAME} password was changed`, {
+    heading: 'Your password was changed',
+    paragraphs: [
+      `Hello ${params.displayName},`,
+      'The password of your account was just changed, and every device that was signed in has been signed out.',
+    ],
+    action: { label: 'Sign in', url: params.loginUrl },
+    footnote: `If you did not do this, reset your password now and write to ${SUPPORT_EMAIL}.`,
+  })
+}

@@ -1,0 +1,28 @@
+import type { Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { createMiddleware } from 'hono/factory'
+import { AUTH_COOKIE } from '../../contract/constants'
+import { AUTH_ERRORS } from '../../contract/messages'
+import { unauthorized } from '../lib/errors'
+import { authenticate } from '../services/sessions'
+import type { AppEnv } from '../types'
+
+/** The session token from `Authorization: Bearer …` or, failing that, the HttpOnly cookie. */
+export function readToken(c: Context<AppEnv>): string | undefined {
+  const header = c.req.header('authorization')
+  if (header?.toLowerCase().startsWith('bearer ')) {
+    const token = header.slice(7).trim()
+    if (token) return token
+  }
+  return getCookie(c, AUTH_COOKIE) || undefined
+}
+
+export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  const token = readToken(c)
+  if (!token) throw unauthorized(AUTH_ERRORS.notSignedIn)
+  const session = await authenticate(c.var.db, c.env, token)
+  if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
+  c.set('user', session.user)
+  c.set('sessionId', session.sessionId)
+  await next()
+})

@@ -1,0 +1,118 @@
+import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { deleteCookie, setCookie } from 'hono/cookie'
+import {
+  forgotPasswordBodySchema,
+  loginBodySchema,
+  registerBodySchema,
+  resetPasswordBodySchema,
+} from '../../contract/auth'
+import { AUTH_COOKIE, SESSION_TTL_SECONDS } from '../../contract/constants'
+import { AUTH_ERRORS } from '../../contract/messages'
+import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../lib/errors'
+import { validate } from '../lib/validate'
+import { sendEmail } from '../mail'
+import { passwordChangedEmail, passwordResetEmail } from '../mail/templates'
+import { readToken, requireUser } from '../middleware/auth'
+import { clientIp, enforceLimit, rateLimitByIp } from '../middleware/rate-limit'
+import { recordOwnerActivity } from '../services/owner-activity'
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
+import { issueResetToken, resetPasswordWithToken } from '../services/password-reset'
+import { authenticate, createSession, revokeSession } from '../services/sessions'
+import { findUserByEmail, insertAccount, toPublicUser } from '../services/users'
+import type { AppEnv } from '../types'
+
+const jsonBodyLimit = bodyLimit({
+  maxSize: 16 * 1024,
+  onError: () => {
+    throw new ApiError(413, 'The request body is too large.')
+  },
+})
+
+function setSessionCookie(c: Context<AppEnv>, token: string) {
+  setCookie(c, AUTH_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Strict',
+    path: '/',
+    maxAge: SESSION_TTL_SECONDS,
+  })
+}
+
+export const authRoutes = new Hono<AppEnv>()
+  .use(jsonBodyLimit)
+  .post('/register', rateLimitByIp('SIGNUP_LIMITER', 'register'), validate('json', registerBodySchema), async (c) => {
+    const body = c.req.valid('json')
+    const db = c.var.db
+    if (await findUserByEmail(db, body.email)) throw conflict(AUTH_ERRORS.emailTaken)
+    const user = await insertAccount(db, {
+      email: body.email,
+      passwordHash: await hashPassword(body.password),
+      displayName: body.displayName,
+    })
+    // A concurrent registration of the same address won the unique index.
+    if (!user) throw conflict(AUTH_ERRORS.emailTaken)
+    const token = await createSession(db, c.env, user.id, c.req.header('user-agent'))
+    setSessionCookie(c, token)
+    c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'registered'))
+    return c.json({ token, user: toPublicUser(user) }, 201)
+  })
+  .post('/login', rateLimitByIp('LOGIN_LIMITER', 'login'), validate('json', loginBodySchema), async (c) => {
+    const { email, password } = c.req.valid('json')
+    // A second limit per account slows guessing spread over many addresses.
+    await enforceLimit(c.env, 'LOGIN_LIMITER', `login:account:${email}`)
+    const db = c.var.db
+    const user = await findUserByEmail(db, email)
+    const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()))
+    if (!user || !valid) throw unauthorized(AUTH_ERRORS.invalidCredentials)
+    if (user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
+    const token = await createSession(db, c.env, user.id, c.req.header('user-agent'))
+    setSessionCookie(c, token)
+    c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'signed_in'))
+    return c.json({ token, user: toPublicUser(user) })
+  })
+  .get('/me', requireUser, (c) => c.json({ user: toPublicUser(c.var.user) }))
+  .post('/logout', async (c) => {
+    const token = readToken(c)
+    if (token) {
+      const session = await authenticate(c.var.db, c.env, token)
+      if (session) await revokeSession(c.var.db, session.sessionId)
+    }
+    deleteCookie(c, AUTH_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'Strict' })
+    return c.json({ message: 'Signed out.' })
+  })
+  .post(
+    '/forgot-password',
+    rateLimitByIp('RESET_LIMITER', 'forgot'),
+    validate('json', forgotPasswordBodySchema),
+    async (c) => {
+      const { email } = c.req.valid('json')
+      await enforceLimit(c.env, 'RESET_LIMITER', `forgot:account:${email}`)
+      const db = c.var.db
+      const user = await findUserByEmail(db, email)
+      if (user && !user.pausedAt) {
+        const token = await issueResetToken(db, user)
+        const resetUrl = `${c.env.APP_ORIGIN}/reset-password?token=${encodeURIComponent(token)}`
+        await sendEmail(c.env, c.executionCtx, db, {
+          to: user.email,
+          kind: 'password_reset',
+          ...passwordResetEmail({ displayName: user.displayName, resetUrl }),
+        })
+      }
+      // The same answer whether or not the address has an account.
+      return c.json({ message: 'If an account exists for that address, a reset link is on its way.' })
+    },
+  )
+  .post('/reset-password', rateLimitByIp('RESET_LIMITER', 'reset'), validate('json', resetPasswordBodySchema), async (c) => {
+    const { token, password } = c.req.valid('json')
+    const db = c.var.db
+    const user = await resetPasswordWithToken(db, token, password)
+    if (!user) throw badRequest(AUTH_ERRORS.resetLinkInvalid)
+    await sendEmail(c.env, c.executionCtx, db, {
+      to: user.email,
+      kind: 'password_changed',
+      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login` }),
+    })
+    console.log(`password reset for user ${user.id} from ${clientIp(c)}`)
+    return c.json({ message: 'Your password has been reset. Sign in with your new password.' })
+  })

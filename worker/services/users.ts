@@ -1,0 +1,95 @@
+import { eq } from 'drizzle-orm'
+import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
+import type { PublicUser } from '../../contract/auth'
+import { DEFAULT_PLAN } from '../../contract/plans'
+import type { Db } from '../db/client'
+import { users, type UserRow } from '../db/schema'
+
+const ACTIVE_STATUSES = new Set(['active', 'trialing'])
+
+export function effectivePlanTier(user: UserRow): PublicUser['planTier'] {
+  if (user.role === 'admin') return 'admin'
+  if (user.pausedAt) return 'paused'
+  return user.planTier
+}
+
+export function hasActiveSubscription(user: UserRow): boolean {
+  if (user.role === 'admin') return true
+  if (user.pausedAt) return false
+  return ACTIVE_STATUSES.has(user.subscriptionStatus ?? '')
+}
+
+export function isAdmin(user: UserRow): boolean {
+  return user.role === 'admin'
+}
+
+/** The user as the API shows it: never the password hash or internal flags. */
+export function toPublicUser(user: UserRow, extras: { securityKeyCount?: number } = {}): PublicUser {
+  const planTier = effectivePlanTier(user)
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    planTier,
+    hasActiveSubscription: hasActiveSubscription(user),
+    subscriptionStatus: user.subscriptionStatus,
+    stripeCustomerId: user.stripeCustomerId,
+    stripeSubscriptionId: user.stripeSubscriptionId,
+    billingProvider: user.billingProvider,
+    vaultSetup: user.vaultSetup,
+    vaultSalt: user.vaultSalt,
+    pingFrequency: user.pingFrequency,
+    gracePeriod: CHECKIN_GRACE_DAYS,
+    storageUsed: user.storageUsed,
+    vaultItemCount: user.vaultItemCount,
+    phoneNumber: user.phoneNumber,
+    country: user.country,
+    timezone: user.timezone,
+    emergencyContact: user.emergencyContact,
+    emailNotifications: user.emailNotifications,
+    twoFactorEnabled: user.twoFactorEnabled,
+    securityKeyCount: extras.securityKeyCount ?? 0,
+    createdAt: new Date(user.createdAt).toISOString(),
+    profile: { displayName: user.displayName },
+    subscription: { status: user.subscriptionStatus },
+  }
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return db.query.users.findFirst({ where: eq(users.email, email) })
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.query.users.findFirst({ where: eq(users.id, id) })
+}
+
+export interface NewAccount {
+  email: string
+  passwordHash: string
+  displayName: string
+}
+
+/**
+ * Inserts an owner account. Until billing is configured every account gets an active basic plan
+ * with billing provider "none" (the local and self-hosted default, ARCHITECTURE §6).
+ * Returns undefined when the e-mail is already taken (the unique index decides, so two concurrent
+ * registrations cannot both succeed).
+ */
+export async function insertAccount(db: Db, account: NewAccount, now = Date.now()): Promise<UserRow | undefined> {
+  const rows = await db
+    .insert(users)
+    .values({
+      id: crypto.randomUUID(),
+      email: account.email,
+      passwordHash: account.passwordHash,
+      displayName: account.displayName,
+      planTier: DEFAULT_PLAN,
+      subscriptionStatus: 'active',
+      billingProvider: 'none',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning()
+  return rows[0]
+}
