@@ -1,0 +1,38 @@
+// `npm start`: build the SPA, apply the D1 migrations locally and serve the whole product (SPA,
+// API, Durable Object, cron) with local D1/R2/DO state, on http://localhost:8787 or $PORT.
+import { ensureDevVars, persistArgs, port, root, run, startGroup, stopGroup } from './lib/local-env.mjs'
+
+const CRON = '*/5 * * * *'
+const cronIntervalMs = Number(process.env.CRON_INTERVAL_SECONDS ?? 300) * 1000
+
+ensureDevVars()
+await run('vite', ['build', '--logLevel', 'warn'], { env: { ...process.env, LEGACY_VAULT_DEV_TOOLS: '1' } })
+await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } })
+
+const origin = `http://localhost:${port}`
+const server = startGroup('wrangler', [
+  'dev',
+  '--port',
+  String(port),
+  '--var',
+  `APP_ORIGIN:${origin}`,
+  '--show-interactive-dev-session=false',
+  ...persistArgs,
+])
+
+// `wrangler dev` does not fire Cron Triggers by itself; fire the sweep on the configured schedule.
+const cron = setInterval(() => {
+  fetch(`${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`).catch(() => {})
+}, cronIntervalMs)
+
+const stop = (code = 0) => {
+  clearInterval(cron)
+  stopGroup(server)
+  process.exit(code)
+}
+process.on('SIGINT', () => stop(0))
+process.on('SIGTERM', () => stop(0))
+server.on('exit', (code) => stop(code ?? 0))
+
+console.log(`\nLegacy Vault is starting on ${origin} (state in ${process.env.PERSIST_TO ?? `${root}.wrangler/state`}).`)
+console.log(`Local mailbox: ${origin}/dev/mailbox\n`)

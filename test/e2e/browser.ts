@@ -1,0 +1,60 @@
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { inject } from 'vitest'
+import type { OutboxMessage } from '../../contract/auth'
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export function baseUrl(): string {
+  return inject('baseUrl')
+}
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+}
+
+export async function newPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: baseUrl(),
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+  })
+  const page = await context.newPage()
+  return { context, page }
+}
+
+let counter = 0
+export function uniqueEmail(prefix = 'e2e'): string {
+  counter++
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`
+}
+
+export async function outbox(): Promise<OutboxMessage[]> {
+  const res = await fetch(`${baseUrl()}/api/dev/outbox`)
+  if (!res.ok) throw new Error(`outbox: ${res.status}`)
+  return (await res.json()) as OutboxMessage[]
+}
+
+/** Waits for the newest message to an address whose subject matches. */
+export async function waitForMail(to: string, subject: RegExp, timeoutMs = 10_000): Promise<OutboxMessage> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const found = (await outbox()).find((m) => m.to === to && subject.test(m.subject))
+    if (found) return found
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`no mail to ${to} matching ${subject}`)
+}
+
+export function firstLink(text: string, pathPrefix: string): string {
+  const match = text.match(new RegExp(`https?://[^\\s]+${pathPrefix.replace(/[/?]/g, '\\$&')}[^\\s]*`))
+  if (!match) throw new Error(`no ${pathPrefix} link in: ${text}`)
+  return match[0]
+}

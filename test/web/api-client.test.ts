@@ -1,0 +1,145 @@
+import { QueryClient } from '@tanstack/react-query'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  apiRequest,
+  ApiRequestError,
+  errorText,
+  getQueryFn,
+  messageFromBody,
+  navigation,
+  PaymentRedirectError,
+} from '@/lib/api-client'
+import { createQueryClient } from '@/lib/query-client'
+
+const storage = new Map<string, string>()
+const fetchMock = vi.fn<typeof fetch>()
+
+beforeEach(() => {
+  storage.clear()
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => storage.get(k) ?? null,
+    setItem: (k: string, v: string) => void storage.set(k, v),
+    removeItem: (k: string) => void storage.delete(k),
+  })
+  vi.stubGlobal('fetch', fetchMock)
+  fetchMock.mockReset()
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
+
+function respond(status: number, body: string, statusText = '', contentType = 'application/json') {
+  fetchMock.mockResolvedValueOnce(new Response(body, { status, statusText, headers: { 'content-type': contentType } }))
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error('expected a failure')
+}
+
+describe('messageFromBody (seeds 000 §8)', () => {
+  it('uses the message field of a JSON object', () => {
+    expect(messageFromBody(409, 'Conflict', '{"message":"Taken"}').message).toBe('Taken')
+  })
+  it('uses a JSON string body as it is', () => {
+    expect(messageFromBody(400, 'Bad Request', '"Plain words"').message).toBe('Plain words')
+  })
+  it("falls back to 'Server error: status' for JSON without a message", () => {
+    expect(messageFromBody(500, 'Internal', '{"error":1}').message).toBe('Server error: 500')
+    expect(messageFromBody(502, 'Bad Gateway', '[1,2]').message).toBe('Server error: 502')
+  })
+  it('uses the raw text, then the status text, then a fixed phrase for non-JSON', () => {
+    expect(messageFromBody(503, 'Service Unavailable', 'upstream down').message).toBe('upstream down')
+    expect(messageFromBody(503, 'Service Unavailable', '').message).toBe('Service Unavailable')
+    expect(messageFromBody(503, '', '').message).toBe('HTTP status error')
+  })
+})
+
+describe('apiRequest', () => {
+  it('sends JSON, the stored token as a Bearer header, and cookies', async () => {
+    storage.set('auth_token', 'tok-123')
+    respond(200, '{"ok":true}')
+    await apiRequest('POST', '/api/x', { a: 1 })
+    const [url, init] = fetchMock.mock.calls[0]!
+    expect(url).toBe('/api/x')
+    expect(init?.method).toBe('POST')
+    expect(init?.credentials).toBe('include')
+    expect(init?.body).toBe('{"a":1}')
+    expect(init?.headers).toEqual({ 'Content-Type': 'application/json', Authorization: 'Bearer tok-123' })
+  })
+
+  it('sends no body and no content type when there is no data, and no auth header without a token', async () => {
+    respond(200, '{}')
+    await apiRequest('DELETE', '/api/y')
+    const [, init] = fetchMock.mock.calls[0]!
+    expect(init?.body).toBeUndefined()
+    expect(init?.headers).toEqual({})
+  })
+
+  it("raises 'status: message' for a failed response", async () => {
+    respond(401, '{"message":"Invalid email or password."}', 'Unauthorized')
+    const error = await failureOf(apiRequest('POST', '/api/auth/login', {}))
+    expect(error).toBeInstanceOf(ApiRequestError)
+    expect(error.message).toBe('401: Invalid email or password.')
+    expect(errorText(error, 'fallback')).toBe('Invalid email or password.')
+  })
+
+  it('redirects to /subscribe on 402 requiresPayment and shows no error', async () => {
+    const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => {})
+    respond(402, '{"message":"Pay","requiresPayment":true}')
+    const error = await failureOf(apiRequest('POST', '/api/vault/items', {}))
+    expect(redirect).toHaveBeenCalledWith('/subscribe')
+    expect(error).toBeInstanceOf(PaymentRedirectError)
+  })
+
+  it('treats a 402 without requiresPayment as an ordinary error', async () => {
+    const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => {})
+    respond(402, '{"message":"Card declined"}')
+    const error = await failureOf(apiRequest('POST', '/api/x', {}))
+    expect(redirect).not.toHaveBeenCalled()
+    expect(error.message).toBe('402: Card declined')
+  })
+})
+
+describe('getQueryFn', () => {
+  const ctx = (key: string[]) => ({ queryKey: key, signal: new AbortController().signal, meta: undefined }) as never
+
+  it("GETs the key's parts joined by '/'", async () => {
+    respond(200, '[1]')
+    const result = await getQueryFn({ on401: 'throw' })(ctx(['/api/beneficiaries', 'abc', 'assets']))
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/beneficiaries/abc/assets')
+    expect(result).toEqual([1])
+  })
+
+  it('returns null on 401 when asked to, and raises otherwise', async () => {
+    respond(401, '{"message":"Please sign in to continue."}')
+    expect(await getQueryFn({ on401: 'returnNull' })(ctx(['/api/auth/me']))).toBeNull()
+    respond(401, '{"message":"Please sign in to continue."}')
+    const error = await failureOf(getQueryFn({ on401: 'throw' })(ctx(['/api/auth/me'])) as Promise<unknown>)
+    expect(error.message).toBe('401: Please sign in to continue.')
+  })
+
+  it('returns null after a 402 requiresPayment redirect', async () => {
+    const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => {})
+    respond(402, '{"message":"Pay","requiresPayment":true}')
+    expect(await getQueryFn({ on401: 'throw' })(ctx(['/api/vault/items']))).toBeNull()
+    expect(redirect).toHaveBeenCalledWith('/subscribe')
+  })
+})
+
+describe('query client defaults (seeds 000 §7)', () => {
+  it('never refetches, never goes stale and never retries', () => {
+    const client: QueryClient = createQueryClient()
+    const { queries, mutations } = client.getDefaultOptions()
+    expect(queries?.refetchInterval).toBe(false)
+    expect(queries?.refetchOnWindowFocus).toBe(false)
+    expect(queries?.staleTime).toBe(Infinity)
+    expect(queries?.retry).toBe(false)
+    expect(mutations?.retry).toBe(false)
+  })
+})

@@ -1,0 +1,34 @@
+import { Link } from '@tanstack/react-router'
+import { CreditCard } from 'lucide-react'
+import { PAGES } from '../../../contract/messages'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { useLogout } from '@/features/auth/api'
+
+/** For signed-in users without an active subscription (seeds 000 §2, §6). */
+export function SubscriptionRequired() {
+  const logout = useLogout()
+  return (
+    <div className="flex min-h-screen items-center justify-center bg-slate-50 px-4">
+      <Card className="w-full max-w-md text-center">
+        <CardHeader className="items-center">
+          <span className="flex size-12 items-center justify-center rounded-full bg-amber-100 text-amber-700">
+            <CreditCard aria-hidden />
+          </span>
+          <CardTitle className="text-2xl">{PAGES.subscriptionRequired}</CardTitle>
+          <CardDescription>
+            Your account does not have an active subscription. Choose a plan to use your vault, beneficiaries and triggers.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-3 sm:flex-row sm:justify-center">
+          <Button asChild>
+            <Link to="/pricing">View Plans</Link>
+          </Button>
+          <Button variant="outline" onClick={() => logout.mutate()} disabled={logout.isPending}>
+            Sign Out
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,56 @@
+import { Eye, EyeOff } from 'lucide-react'
+import { useId, useState, type ComponentProps, type ReactNode } from 'react'
+import { cn } from '@/lib/utils'
+import { Input } from './input'
+import { Label } from './label'
+
+interface FieldProps {
+  label: ReactNode
+  error?: string
+  hint?: ReactNode
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode
+  className?: string
+}
+
+/** A label, a control and its error message, wired for screen readers. */
+export function Field({ label, error, hint, children, className }: FieldProps) {
+  const id = useId()
+  const errorId = `${id}-error`
+  const hintId = `${id}-hint`
+  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
+  return (
+    <div className={cn('grid gap-1.5', className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {children({ id, describedBy, invalid: !!error })}
+      {hint && (
+        <p id={hintId} className="text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** A password input with a show/hide toggle. */
+export function PasswordInput({ className, ...props }: Omit<ComponentProps<'input'>, 'type'>) {
+  const [visible, setVisible] = useState(false)
+  return (
+    <div className="relative">
+      <Input type={visible ? 'text' : 'password'} className={cn('pr-10', className)} {...props} />
+      <button
+        type="button"
+        onClick={() => setVisible((v) => !v)}
+        className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-slate-500 hover:text-slate-800"
+        aria-label={visible ? 'Hide password' : 'Show password'}
+        aria-pressed={visible}
+      >
+        {visible ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
+      </button>
+    </div>
+  )
+}

@@ -1,0 +1,41 @@
+import { LogOut } from 'lucide-react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
+import { Logo } from '@/components/brand/logo'
+import { Button } from '@/components/ui/button'
+import { apiRequest, tokenStore } from '@/lib/api-client'
+
+/** The admin back office frame: title and a Sign Out that ends the session and goes to /login. */
+export function AdminLayout({ children }: { children: ReactNode }) {
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const signOut = async () => {
+    try {
+      await apiRequest('POST', '/api/auth/logout')
+    } finally {
+      tokenStore.clear()
+      queryClient.clear()
+      await navigate({ to: '/login' })
+    }
+  }
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
+          <div className="flex items-center gap-3">
+            <Logo />
+            <span className="hidden text-slate-400 sm:inline" aria-hidden>/</span>
+            <h1 className="text-lg font-semibold text-slate-900">Admin Dashboard</h1>
+          </div>
+          <Button variant="outline" onClick={signOut}>
+            <LogOut aria-hidden /> Sign Out
+          </Button>
+        </div>
+      </header>
+      <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+        {children}
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,95 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import type {
+  AuthResponse,
+  ForgotPasswordBody,
+  LoginBody,
+  PublicUser,
+  RegisterBody,
+  ResetPasswordBody,
+} from '../../../contract/auth'
+import { apiJson, apiRequest, getQueryFn, tokenStore } from '@/lib/api-client'
+
+export const currentUserKey = ['/api/auth/me'] as const
+
+/**
+ * The signed-in user, or null. A stored token the server refuses is removed (seeds 000 §4,
+ * "session start"), so the app falls back to signed out.
+ */
+export const currentUserQuery = queryOptions({
+  queryKey: currentUserKey,
+  queryFn: async (ctx): Promise<PublicUser | null> => {
+    const data = (await getQueryFn<{ user: PublicUser }>({ on401: 'returnNull' })(ctx as never)) ?? null
+    if (!data) tokenStore.clear()
+    return data?.user ?? null
+  },
+})
+
+export function useCurrentUser() {
+  return useQuery(currentUserQuery)
+}
+
+export function isAdmin(user: PublicUser | null | undefined): boolean {
+  return user?.planTier === 'admin'
+}
+
+/** Where a user lands after signing in (seeds 000 §2, Login). */
+export function homeFor(user: PublicUser): '/admin' | '/dashboard' {
+  return isAdmin(user) ? '/admin' : '/dashboard'
+}
+
+function useStoreSession() {
+  const queryClient = useQueryClient()
+  return (data: AuthResponse) => {
+    tokenStore.set(data.token)
+    queryClient.setQueryData(currentUserKey, data.user)
+  }
+}
+
+export function useLogin() {
+  const storeSession = useStoreSession()
+  return useMutation({
+    mutationFn: (body: LoginBody) => apiJson<AuthResponse>('POST', '/api/auth/login', body),
+    onSuccess: storeSession,
+  })
+}
+
+export function useRegister() {
+  const storeSession = useStoreSession()
+  return useMutation({
+    mutationFn: (body: RegisterBody) => apiJson<AuthResponse>('POST', '/api/auth/register', body),
+    onSuccess: storeSession,
+  })
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useMutation({
+    mutationFn: async () => {
+      // The session is revoked on the server; the local token goes whatever the answer.
+      try {
+        await apiRequest('POST', '/api/auth/logout')
+      } finally {
+        tokenStore.clear()
+      }
+    },
+    onSettled: async () => {
+      queryClient.clear()
+      queryClient.setQueryData(currentUserKey, null)
+      await navigate({ to: '/' })
+    },
+  })
+}
+
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: (body: ForgotPasswordBody) => apiJson<{ message: string }>('POST', '/api/auth/forgot-password', body),
+  })
+}
+
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: (body: ResetPasswordBody) => apiJson<{ message: string }>('POST', '/api/auth/reset-password', body),
+  })
+}

@@ -1,0 +1,113 @@
+import type { QueryFunction } from '@tanstack/react-query'
+import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
+import { CLIENT_ERRORS } from '../../contract/messages'
+
+// The one way the SPA talks to the API (seeds 000 §7–8): JSON bodies, the stored token as a Bearer
+// header, cookies included, and one rule for turning a failed response into an error message.
+
+/** A failed call: `message` is "status: text" as the spec words it; `detail` is the text alone. */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly body: unknown,
+  ) {
+    super(`${status}: ${detail}`)
+    this.name = 'ApiRequestError'
+  }
+}
+
+/** Thrown after a 402 `requiresPayment` has sent the browser to /subscribe: nothing to show. */
+export class PaymentRedirectError extends Error {
+  constructor() {
+    super('Redirecting to /subscribe')
+    this.name = 'PaymentRedirectError'
+  }
+}
+
+export const tokenStore = {
+  get: (): string | null => globalThis.localStorage?.getItem(AUTH_TOKEN_STORAGE_KEY) ?? null,
+  set: (token: string) => globalThis.localStorage?.setItem(AUTH_TOKEN_STORAGE_KEY, token),
+  clear: () => globalThis.localStorage?.removeItem(AUTH_TOKEN_STORAGE_KEY),
+}
+
+export const navigation = {
+  // Replaced in unit tests; a full page load is what the spec's client does.
+  redirect: (path: string) => globalThis.location?.assign(path),
+}
+
+/** The message of a failed response by the spec's rules. */
+export function messageFromBody(status: number, statusText: string, text: string): { message: string; body: unknown } {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { message: text || statusText || CLIENT_ERRORS.httpStatusError, body: text }
+  }
+  if (typeof parsed === 'string') return { message: parsed, body: parsed }
+  if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
+    return { message: (parsed as { message: string }).message, body: parsed }
+  }
+  return { message: CLIENT_ERRORS.serverError(status), body: parsed }
+}
+
+function requiresPayment(status: number, body: unknown): boolean {
+  return status === 402 && !!body && typeof body === 'object' && (body as { requiresPayment?: unknown }).requiresPayment === true
+}
+
+async function failure(res: Response): Promise<Error> {
+  const { message, body } = messageFromBody(res.status, res.statusText, await res.text())
+  if (requiresPayment(res.status, body)) {
+    navigation.redirect('/subscribe')
+    return new PaymentRedirectError()
+  }
+  return new ApiRequestError(res.status, message, body)
+}
+
+function headers(hasBody: boolean): Record<string, string> {
+  const result: Record<string, string> = {}
+  if (hasBody) result['Content-Type'] = 'application/json'
+  const token = tokenStore.get()
+  if (token) result.Authorization = `Bearer ${token}`
+  return result
+}
+
+/** For mutations: resolves with the ok response, rejects with ApiRequestError (or a redirect). */
+export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+  const res = await fetch(url, {
+    method,
+    headers: headers(data !== undefined),
+    body: data !== undefined ? JSON.stringify(data) : undefined,
+    credentials: 'include',
+  })
+  if (!res.ok) throw await failure(res)
+  return res
+}
+
+export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
+  const res = await apiRequest(method, url, data)
+  return (await res.json()) as T
+}
+
+type UnauthorizedBehavior = 'returnNull' | 'throw'
+
+/** The default query: GET on the key's parts joined by '/', with the same headers. */
+export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey }) => {
+    const res = await fetch(queryKey.join('/'), { headers: headers(false), credentials: 'include' })
+    if (on401 === 'returnNull' && res.status === 401) return null
+    if (!res.ok) {
+      const error = await failure(res)
+      if (error instanceof PaymentRedirectError) return null
+      throw error
+    }
+    return (await res.json()) as T
+  }
+}
+
+/** The words to put in a toast: the server's message without the status prefix. */
+export function errorText(error: unknown, fallback: string): string {
+  if (error instanceof ApiRequestError) return error.detail || fallback
+  if (error instanceof Error && error.message) return error.message
+  return fallback
+}

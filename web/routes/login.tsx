@@ -1,0 +1,31 @@
+import { createFileRoute, Link, Navigate } from '@tanstack/react-router'
+import { PageSpinner } from '@/components/ui/spinner'
+import { useCurrentUser } from '@/features/auth/api'
+import { AuthLayout } from '@/features/auth/auth-layout'
+import { LoginForm } from '@/features/auth/login-form'
+
+export const Route = createFileRoute('/login')({
+  component: LoginPage,
+})
+
+function LoginPage() {
+  const { data: user, isPending } = useCurrentUser()
+  if (isPending) return <PageSpinner />
+  if (user) return <Navigate to="/dashboard" replace />
+  return (
+    <AuthLayout
+      title="Sign in to your vault"
+      description="Welcome back. Sign in with your account e-mail and password."
+      footer={
+        <>
+          Don&apos;t have an account?{' '}
+          <Link to="/register" className="font-medium text-brand-700 hover:underline">
+            Create one
+          </Link>
+        </>
+      }
+    >
+      <LoginForm />
+    </AuthLayout>
+  )
+}
