@@ -1,7 +1,9 @@
 import { env, exports } from 'cloudflare:workers'
 import type { AuthResponse, OutboxMessage } from '../../contract/auth'
 
-let ipCounter = 0
+// Each test file has its own copy of this module (and its own storage), but the rate limiters'
+// counters may not be reset between files: a random start keeps files from reusing addresses.
+let ipCounter = Math.floor(Math.random() * 0xff_ffff)
 /** A distinct client address per call, so the per-address rate limits do not couple tests. */
 export function freshIp(): string {
   ipCounter++
@@ -53,6 +55,55 @@ export async function register(overrides: Partial<{ email: string; password: str
 export async function outbox(): Promise<OutboxMessage[]> {
   const res = await call('/api/dev/outbox')
   return (await res.json()) as OutboxMessage[]
+}
+
+export async function login(email: string, password: string, options: Omit<CallOptions, 'body'> = {}) {
+  return call('/api/auth/login', { ...options, body: { email, password } })
+}
+
+/** GET /api/auth/me with a bearer token. */
+export async function me(token: string): Promise<Response> {
+  return call('/api/auth/me', { token })
+}
+
+/** The parsed JSON `{ message }` of an error response. */
+export async function messageOf(res: Response): Promise<string> {
+  const body = (await res.json()) as { message?: unknown }
+  return String(body.message)
+}
+
+/** Messages sent to one address, newest first. */
+export async function outboxFor(address: string): Promise<OutboxMessage[]> {
+  return (await outbox()).filter((m) => m.to === address.toLowerCase())
+}
+
+const RESET_LINK = /http:\/\/localhost:8787\/reset-password\?token=([A-Za-z0-9_%-]+)/
+
+/** The reset token in a password-reset message, from its plain-text link. */
+export function resetTokenFrom(message: OutboxMessage): string {
+  const match = RESET_LINK.exec(message.text)
+  if (!match?.[1]) throw new Error(`no reset link in: ${message.text}`)
+  return decodeURIComponent(match[1])
+}
+
+/** Asks for a reset link for the address and returns the token from the newest e-mail. */
+export async function requestResetToken(address: string): Promise<string> {
+  const res = await call('/api/auth/forgot-password', { body: { email: address } })
+  if (res.status !== 200) throw new Error(`forgot-password failed: ${res.status} ${await res.text()}`)
+  const [newest] = (await outboxFor(address)).filter((m) => m.subject.startsWith('Reset your'))
+  if (!newest) throw new Error(`no reset e-mail for ${address}`)
+  return resetTokenFrom(newest)
+}
+
+/** Polls until `check` returns a value other than undefined/false, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 2000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`waitFor: condition not met within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
 }
 
 export { env }

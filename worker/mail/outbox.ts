@@ -7,6 +7,9 @@ import type { RenderedEmail } from './templates'
 
 const MAX_ATTEMPTS = 8
 const RETRY_BASE_MS = 60_000
+// A delivery first claims its row for this long, so a sweep running at the same moment as the
+// request's own delivery cannot send the same message twice.
+const CLAIM_LEASE_MS = 5 * 60_000
 
 export interface EnqueuedEmail {
   id: string
@@ -36,8 +39,12 @@ export async function enqueueEmail(
 }
 
 export async function deliverOne(db: Db, sender: MailSender, id: string, now = Date.now()): Promise<boolean> {
-  const row = await db.query.emailOutbox.findFirst({ where: eq(emailOutbox.id, id) })
-  if (!row || row.status !== 'pending') return false
+  const [row] = await db
+    .update(emailOutbox)
+    .set({ nextAttemptAt: now + CLAIM_LEASE_MS })
+    .where(and(eq(emailOutbox.id, id), eq(emailOutbox.status, 'pending'), lte(emailOutbox.nextAttemptAt, now)))
+    .returning()
+  if (!row) return false
   try {
     await sender.send({ to: row.toAddress, subject: row.subject, text: row.text, html: row.html })
     await db

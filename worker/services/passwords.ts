@@ -29,9 +29,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (scheme !== SCHEME || !iterations || !salt || !hash) return false
   const count = Number(iterations)
   if (!Number.isInteger(count) || count < 1 || count > PBKDF2_ITERATIONS) return false
-  const expected = fromBase64(hash)
-  const actual = await derive(password, fromBase64(salt), count)
-  return timingSafeEqual(actual, expected)
+  try {
+    const expected = fromBase64(hash)
+    const actual = await derive(password, fromBase64(salt), count)
+    return timingSafeEqual(actual, expected)
+  } catch {
+    // A corrupted stored hash (not base64) is a failed match, not a server error.
+    return false
+  }
 }
 
 // Verifying against this when no account matches keeps the response time of "no such e-mail"

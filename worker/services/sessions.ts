@@ -48,10 +48,12 @@ export async function authenticate(
   token: string,
   now = Date.now(),
 ): Promise<AuthenticatedSession | null> {
+  // Outside the try: a missing secret is our misconfiguration (a 500, logged), not a bad token.
+  const key = secretKey(env)
   let sid: unknown
   let sub: string | undefined
   try {
-    const { payload } = await jwtVerify(token, secretKey(env), {
+    const { payload } = await jwtVerify(token, key, {
       issuer: ISSUER,
       audience: AUDIENCE,
       algorithms: ['HS256'],
