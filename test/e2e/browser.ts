@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
@@ -57,4 +58,23 @@ export function firstLink(text: string, pathPrefix: string): string {
   const match = text.match(new RegExp(`https?://[^\\s]+${pathPrefix.replace(/[/?]/g, '\\$&')}[^\\s]*`))
   if (!match) throw new Error(`no ${pathPrefix} link in: ${text}`)
   return match[0]
+}
+
+/** Runs a project script (`npm run <name>`) against the e2e server's local state. */
+export function runScript(name: string, args: string[]): string {
+  const result = spawnSync('npm', ['run', '--silent', name, '--', ...args], {
+    env: { ...process.env, PERSIST_TO: inject('stateDir'), CI: 'true' },
+    encoding: 'utf8',
+  })
+  if (result.status !== 0) throw new Error(`npm run ${name} failed: ${result.stderr}`)
+  return result.stdout
+}
+
+/** Executes SQL on the e2e server's local D1 database (to set up states the UI cannot reach yet). */
+export function executeSql(sql: string): void {
+  const result = spawnSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', inject('stateDir'), '--command', sql], {
+    env: { ...process.env, CI: 'true' },
+    encoding: 'utf8',
+  })
+  if (result.status !== 0) throw new Error(`d1 execute failed: ${result.stderr}`)
 }

@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node'
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string
+    stateDir: string
   }
 }
 
@@ -39,6 +40,7 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://localhost:${port}`
   await waitForHealth(`${baseUrl}/api/health`, server, 180_000)
   project.provide('baseUrl', baseUrl)
+  project.provide('stateDir', stateDir)
 
   return async () => {
     if (server && server.exitCode === null) {

@@ -1,0 +1,95 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { executeSql, firstLink, launch, newPage, runScript, uniqueEmail, waitForMail } from './browser'
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+}
+
+describe('roles and guards', () => {
+  it('lets an admin made by `npm run admin:create` into /admin, and shows it at /', async () => {
+    const email = uniqueEmail('admin')
+    expect(runScript('admin:create', [email, 'an admin password 1'])).toContain('Admin account ready')
+
+    const { context, page } = await newPage(browser)
+    await page.goto('/admin')
+    await expect.poll(() => page.getByRole('heading', { name: 'Admin sign in' }).isVisible()).toBe(true)
+    await signIn(page, email, 'an admin password 1')
+    await page.waitForURL('**/admin')
+    await expect.poll(() => page.getByRole('heading', { name: 'Admin Dashboard' }).isVisible()).toBe(true)
+
+    await page.goto('/')
+    await expect.poll(() => page.getByRole('heading', { name: 'Admin Dashboard' }).isVisible()).toBe(true)
+
+    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.waitForURL('**/login')
+    await page.goto('/')
+    await expect.poll(() => page.getByRole('heading', { name: 'Secure Your Digital Legacy' }).isVisible()).toBe(true)
+    await context.close()
+  })
+
+  it("shows 'Subscription Required' to an owner without an active subscription", async () => {
+    const email = uniqueEmail('lapsed')
+    const { context, page } = await newPage(browser)
+    await page.goto('/register')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Display name').fill('Lapsed Owner')
+    await page.getByLabel('Password', { exact: true }).fill('a sound password 1')
+    await page.getByLabel('Confirm password').fill('a sound password 1')
+    await page.getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await page.waitForURL('**/dashboard')
+
+    executeSql(`UPDATE users SET subscription_status = 'canceled' WHERE email = '${email}'`)
+    await page.reload()
+    await expect.poll(() => page.getByRole('heading', { name: 'Subscription Required' }).isVisible()).toBe(true)
+    expect(await page.getByRole('link', { name: 'View Plans' }).getAttribute('href')).toBe('/pricing')
+    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.waitForURL((url) => url.pathname === '/')
+    await context.close()
+  })
+})
+
+describe('the local mailbox', () => {
+  it('lists sent mail newest first and its links can be clicked', async () => {
+    const { context, page } = await newPage(browser)
+    const email = uniqueEmail('mailbox')
+    await page.goto('/register')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Display name').fill('Mailbox Owner')
+    await page.getByLabel('Password', { exact: true }).fill('a sound password 1')
+    await page.getByLabel('Confirm password').fill('a sound password 1')
+    await page.getByRole('checkbox').check()
+    await page.getByRole('button', { name: 'Create Account' }).click()
+    await page.waitForURL('**/dashboard')
+
+    const res = await fetch(new URL('/api/auth/forgot-password', page.url()), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email }),
+    })
+    expect(res.status).toBe(200)
+    const mail = await waitForMail(email, /Reset your/)
+
+    await page.goto('/dev/mailbox')
+    await expect.poll(() => page.getByRole('heading', { name: 'Local mailbox' }).isVisible()).toBe(true)
+    // Newest first: the message just sent is the one selected.
+    const first = page.getByRole('list', { name: 'Messages' }).getByRole('button').first()
+    expect(await first.textContent()).toContain(email)
+    const link = firstLink(mail.text, '/reset-password?token=')
+    await page.getByTestId('mail-text').getByRole('link', { name: link }).click()
+    await page.waitForURL('**/reset-password?token=*')
+    await expect.poll(() => page.getByRole('heading', { name: 'Choose a new password' }).isVisible()).toBe(true)
+    await context.close()
+  })
+})
