@@ -7,9 +7,10 @@ ensureAssetsDir()
 await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } })
 
 const env = { ...process.env, LEGACY_VAULT_DEV_TOOLS: '1' }
+const vitePort = Number(process.env.VITE_PORT ?? 5173)
 const worker = startGroup(
   'wrangler',
-  ['dev', '--port', String(port), '--var', 'APP_ORIGIN:http://localhost:5173', '--show-interactive-dev-session=false', ...persistArgs],
+  ['dev', '--port', String(port), '--var', `APP_ORIGIN:http://localhost:${vitePort}`, '--show-interactive-dev-session=false', ...persistArgs],
   { env },
 )
 const web = startGroup('vite', [], { env })
