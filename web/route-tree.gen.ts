@@ -18,10 +18,17 @@ import { Route as BeneficiaryPortalRouteImport } from './routes/beneficiary-port
 import { Route as CheckoutRouteImport } from './routes/checkout'
 import { Route as EmailPreviewRouteImport } from './routes/email-preview'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
+import { Route as HowItWorksRouteImport } from './routes/how-it-works'
 import { Route as LoginRouteImport } from './routes/login'
+import { Route as PaymentSuccessRouteImport } from './routes/payment-success'
+import { Route as PricingRouteImport } from './routes/pricing'
+import { Route as PrivacyRouteImport } from './routes/privacy'
+import { Route as PublicPrivacyRouteImport } from './routes/public-privacy'
+import { Route as PublicTermsRouteImport } from './routes/public-terms'
 import { Route as RegisterRouteImport } from './routes/register'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
+import { Route as TermsRouteImport } from './routes/terms'
 import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as VerifyApproverRouteImport } from './routes/verify-approver'
 import { Route as VerifyBeneficiaryRouteImport } from './routes/verify-beneficiary'
@@ -81,9 +88,39 @@ const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
   path: '/forgot-password',
   getParentRoute: () => rootRouteImport,
 } as any)
+const HowItWorksRoute = HowItWorksRouteImport.update({
+  id: '/how-it-works',
+  path: '/how-it-works',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const LoginRoute = LoginRouteImport.update({
   id: '/login',
   path: '/login',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PaymentSuccessRoute = PaymentSuccessRouteImport.update({
+  id: '/payment-success',
+  path: '/payment-success',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PricingRoute = PricingRouteImport.update({
+  id: '/pricing',
+  path: '/pricing',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PrivacyRoute = PrivacyRouteImport.update({
+  id: '/privacy',
+  path: '/privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PublicPrivacyRoute = PublicPrivacyRouteImport.update({
+  id: '/public-privacy',
+  path: '/public-privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PublicTermsRoute = PublicTermsRouteImport.update({
+  id: '/public-terms',
+  path: '/public-terms',
   getParentRoute: () => rootRouteImport,
 } as any)
 const RegisterRoute = RegisterRouteImport.update({
@@ -99,6 +136,11 @@ const ResetPasswordRoute = ResetPasswordRouteImport.update({
 const SubscribeRoute = SubscribeRouteImport.update({
   id: '/subscribe',
   path: '/subscribe',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TermsRoute = TermsRouteImport.update({
+  id: '/terms',
+  path: '/terms',
   getParentRoute: () => rootRouteImport,
 } as any)
 const UnsubscribeRoute = UnsubscribeRouteImport.update({
@@ -181,10 +223,17 @@ export interface FileRoutesByFullPath {
   '/checkout': typeof CheckoutRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
+  '/how-it-works': typeof HowItWorksRoute
   '/login': typeof LoginRoute
+  '/payment-success': typeof PaymentSuccessRoute
+  '/pricing': typeof PricingRoute
+  '/privacy': typeof PrivacyRoute
+  '/public-privacy': typeof PublicPrivacyRoute
+  '/public-terms': typeof PublicTermsRoute
   '/register': typeof RegisterRoute
   '/reset-password': typeof ResetPasswordRoute
   '/subscribe': typeof SubscribeRoute
+  '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/verify-approver': typeof VerifyApproverRoute
   '/verify-beneficiary': typeof VerifyBeneficiaryRoute
@@ -209,10 +258,17 @@ export interface FileRoutesByTo {
   '/checkout': typeof CheckoutRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
+  '/how-it-works': typeof HowItWorksRoute
   '/login': typeof LoginRoute
+  '/payment-success': typeof PaymentSuccessRoute
+  '/pricing': typeof PricingRoute
+  '/privacy': typeof PrivacyRoute
+  '/public-privacy': typeof PublicPrivacyRoute
+  '/public-terms': typeof PublicTermsRoute
   '/register': typeof RegisterRoute
   '/reset-password': typeof ResetPasswordRoute
   '/subscribe': typeof SubscribeRoute
+  '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/verify-approver': typeof VerifyApproverRoute
   '/verify-beneficiary': typeof VerifyBeneficiaryRoute
@@ -239,10 +295,17 @@ export interface FileRoutesById {
   '/checkout': typeof CheckoutRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
+  '/how-it-works': typeof HowItWorksRoute
   '/login': typeof LoginRoute
+  '/payment-success': typeof PaymentSuccessRoute
+  '/pricing': typeof PricingRoute
+  '/privacy': typeof PrivacyRoute
+  '/public-privacy': typeof PublicPrivacyRoute
+  '/public-terms': typeof PublicTermsRoute
   '/register': typeof RegisterRoute
   '/reset-password': typeof ResetPasswordRoute
   '/subscribe': typeof SubscribeRoute
+  '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/verify-approver': typeof VerifyApproverRoute
   '/verify-beneficiary': typeof VerifyBeneficiaryRoute
@@ -269,10 +332,17 @@ export interface FileRouteTypes {
     | '/checkout'
     | '/email-preview'
     | '/forgot-password'
+    | '/how-it-works'
     | '/login'
+    | '/payment-success'
+    | '/pricing'
+    | '/privacy'
+    | '/public-privacy'
+    | '/public-terms'
     | '/register'
     | '/reset-password'
     | '/subscribe'
+    | '/terms'
     | '/unsubscribe'
     | '/verify-approver'
     | '/verify-beneficiary'
@@ -297,10 +367,17 @@ export interface FileRouteTypes {
     | '/checkout'
     | '/email-preview'
     | '/forgot-password'
+    | '/how-it-works'
     | '/login'
+    | '/payment-success'
+    | '/pricing'
+    | '/privacy'
+    | '/public-privacy'
+    | '/public-terms'
     | '/register'
     | '/reset-password'
     | '/subscribe'
+    | '/terms'
     | '/unsubscribe'
     | '/verify-approver'
     | '/verify-beneficiary'
@@ -326,10 +403,17 @@ export interface FileRouteTypes {
     | '/checkout'
     | '/email-preview'
     | '/forgot-password'
+    | '/how-it-works'
     | '/login'
+    | '/payment-success'
+    | '/pricing'
+    | '/privacy'
+    | '/public-privacy'
+    | '/public-terms'
     | '/register'
     | '/reset-password'
     | '/subscribe'
+    | '/terms'
     | '/unsubscribe'
     | '/verify-approver'
     | '/verify-beneficiary'
@@ -356,10 +440,17 @@ export interface RootRouteChildren {
   CheckoutRoute: typeof CheckoutRoute
   EmailPreviewRoute: typeof EmailPreviewRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
+  HowItWorksRoute: typeof HowItWorksRoute
   LoginRoute: typeof LoginRoute
+  PaymentSuccessRoute: typeof PaymentSuccessRoute
+  PricingRoute: typeof PricingRoute
+  PrivacyRoute: typeof PrivacyRoute
+  PublicPrivacyRoute: typeof PublicPrivacyRoute
+  PublicTermsRoute: typeof PublicTermsRoute
   RegisterRoute: typeof RegisterRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
   SubscribeRoute: typeof SubscribeRoute
+  TermsRoute: typeof TermsRoute
   UnsubscribeRoute: typeof UnsubscribeRoute
   VerifyApproverRoute: typeof VerifyApproverRoute
   VerifyBeneficiaryRoute: typeof VerifyBeneficiaryRoute
@@ -431,11 +522,53 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ForgotPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/how-it-works': {
+      id: '/how-it-works'
+      path: '/how-it-works'
+      fullPath: '/how-it-works'
+      preLoaderRoute: typeof HowItWorksRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/login': {
       id: '/login'
       path: '/login'
       fullPath: '/login'
       preLoaderRoute: typeof LoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/payment-success': {
+      id: '/payment-success'
+      path: '/payment-success'
+      fullPath: '/payment-success'
+      preLoaderRoute: typeof PaymentSuccessRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pricing': {
+      id: '/pricing'
+      path: '/pricing'
+      fullPath: '/pricing'
+      preLoaderRoute: typeof PricingRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/privacy': {
+      id: '/privacy'
+      path: '/privacy'
+      fullPath: '/privacy'
+      preLoaderRoute: typeof PrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/public-privacy': {
+      id: '/public-privacy'
+      path: '/public-privacy'
+      fullPath: '/public-privacy'
+      preLoaderRoute: typeof PublicPrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/public-terms': {
+      id: '/public-terms'
+      path: '/public-terms'
+      fullPath: '/public-terms'
+      preLoaderRoute: typeof PublicTermsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/register': {
@@ -457,6 +590,13 @@ declare module '@tanstack/react-router' {
       path: '/subscribe'
       fullPath: '/subscribe'
       preLoaderRoute: typeof SubscribeRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/terms': {
+      id: '/terms'
+      path: '/terms'
+      fullPath: '/terms'
+      preLoaderRoute: typeof TermsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/unsubscribe': {
@@ -598,10 +738,17 @@ const rootRouteChildren: RootRouteChildren = {
   CheckoutRoute: CheckoutRoute,
   EmailPreviewRoute: EmailPreviewRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
+  HowItWorksRoute: HowItWorksRoute,
   LoginRoute: LoginRoute,
+  PaymentSuccessRoute: PaymentSuccessRoute,
+  PricingRoute: PricingRoute,
+  PrivacyRoute: PrivacyRoute,
+  PublicPrivacyRoute: PublicPrivacyRoute,
+  PublicTermsRoute: PublicTermsRoute,
   RegisterRoute: RegisterRoute,
   ResetPasswordRoute: ResetPasswordRoute,
   SubscribeRoute: SubscribeRoute,
+  TermsRoute: TermsRoute,
   UnsubscribeRoute: UnsubscribeRoute,
   VerifyApproverRoute: VerifyApproverRoute,
   VerifyBeneficiaryRoute: VerifyBeneficiaryRoute,
