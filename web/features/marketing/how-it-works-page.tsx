@@ -5,7 +5,7 @@ import { PublicLayout } from '@/components/layout/public-layout'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { IconBadge, Section, SectionHeading } from './components/section'
+import { IconBadge, IconCardGrid, Section, SectionHeading } from './components/section'
 import { StepsTimeline } from './components/steps'
 import { PAYMENT_GRACE_AFTER, PAYMENT_GRACE_DURING, PRIVACY_PILLARS, WE_CANNOT_SEE, WE_CAN_SEE } from './content'
 
@@ -78,21 +78,7 @@ function PrivacySection() {
         title="We built Legacy Vault so that we cannot read it"
         description="Zero-knowledge means the encryption happens on your device and the keys stay there. Our servers store ciphertext and nothing that could unlock it."
       />
-      <ul className="mt-12 grid gap-6 md:grid-cols-3">
-        {PRIVACY_PILLARS.map(({ icon: Icon, title, description }) => (
-          <li key={title}>
-            <Card className="h-full">
-              <CardHeader>
-                <IconBadge>
-                  <Icon />
-                </IconBadge>
-                <CardTitle className="mt-3">{title}</CardTitle>
-                <CardDescription className="leading-relaxed">{description}</CardDescription>
-              </CardHeader>
-            </Card>
-          </li>
-        ))}
-      </ul>
+      <IconCardGrid items={PRIVACY_PILLARS} className="md:grid-cols-3" />
       <div className="mt-10 grid gap-6 md:grid-cols-2">
         <Card className="bg-slate-50">
           <CardHeader>

@@ -4,10 +4,9 @@ import { PLAN_LIST } from '../../../contract/plans'
 import { PublicLayout } from '@/components/layout/public-layout'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { PlanCard } from './components/plan-card'
 import { PricingScrollTopButton } from './components/scroll-top-link'
-import { IconBadge, Section, SectionHeading } from './components/section'
+import { IconCardGrid, Section, SectionHeading } from './components/section'
 import { StarRating } from './components/star-rating'
 import { StepsGrid } from './components/steps'
 import { AUDIENCES, FEATURES, TESTIMONIALS, TRUST_POINTS } from './content'
@@ -173,21 +172,7 @@ function Features() {
         title="Everything your family needs, nothing we can read"
         description="Legacy Vault combines client-side encryption with the controls an inheritance plan needs: who receives what, when, and after which checks."
       />
-      <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-        {FEATURES.map(({ icon: Icon, title, description }) => (
-          <li key={title}>
-            <Card className="h-full transition-shadow hover:shadow-md">
-              <CardHeader>
-                <IconBadge>
-                  <Icon />
-                </IconBadge>
-                <CardTitle className="mt-3">{title}</CardTitle>
-                <CardDescription className="leading-relaxed">{description}</CardDescription>
-              </CardHeader>
-            </Card>
-          </li>
-        ))}
-      </ul>
+      <IconCardGrid items={FEATURES} className="sm:grid-cols-2 lg:grid-cols-3" />
     </Section>
   )
 }

@@ -1,6 +1,6 @@
-import { Link, useLocation, useNavigate } from '@tanstack/react-router'
+import { Link, useLocation } from '@tanstack/react-router'
 import { ArrowLeft, ArrowRight, LayoutDashboard, LogIn, Mail } from 'lucide-react'
-import { useEffect, type MouseEvent, type ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { CONTACT_EMAIL } from '../../../contract/constants'
 import { PLAN_LIST, type PaidPlan } from '../../../contract/plans'
 import { PublicFooter } from '@/components/layout/public-footer'
@@ -135,32 +135,12 @@ function PricingHeaderActions() {
   )
 }
 
-/**
- * A link to /subscribe?plan=…. The /subscribe route declares no search schema, so the typed Link
- * cannot carry `plan`; a plain anchor keeps the real URL (new tab, copy link) and a plain click is
- * still handled by the router, without a page reload.
- */
 function SubscribeButton({ plan, popular, children }: { plan: PaidPlan; popular: boolean; children: ReactNode }) {
-  const navigate = useNavigate()
-  const href = `/subscribe?plan=${encodeURIComponent(plan)}`
-  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
-    if (
-      event.defaultPrevented ||
-      event.button !== 0 ||
-      event.metaKey ||
-      event.ctrlKey ||
-      event.shiftKey ||
-      event.altKey
-    )
-      return
-    event.preventDefault()
-    void navigate({ href })
-  }
   return (
     <Button asChild className="w-full" size="lg" variant={popular ? 'default' : 'outline'}>
-      <a href={href} onClick={onClick}>
+      <Link to="/subscribe" search={{ plan }}>
         {children} <ArrowRight aria-hidden />
-      </a>
+      </Link>
     </Button>
   )
 }

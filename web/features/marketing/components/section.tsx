@@ -1,4 +1,6 @@
+import type { LucideIcon } from 'lucide-react'
 import type { ComponentProps, ReactNode } from 'react'
+import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { cn } from '@/lib/utils'
 
 /** A full-width page band with the public pages' content width and vertical rhythm. */
@@ -68,5 +70,32 @@ export function IconBadge({ children, className }: { children: ReactNode; classN
     >
       {children}
     </span>
+  )
+}
+
+export interface IconCardItem {
+  icon: LucideIcon
+  title: string
+  description: string
+}
+
+/** A grid of cards, each an icon, a title and a sentence or two (features, privacy pillars). */
+export function IconCardGrid({ items, className }: { items: readonly IconCardItem[]; className?: string }) {
+  return (
+    <ul className={cn('mt-12 grid gap-6', className)}>
+      {items.map(({ icon: Icon, title, description }) => (
+        <li key={title}>
+          <Card className="h-full transition-shadow hover:shadow-md">
+            <CardHeader>
+              <IconBadge>
+                <Icon />
+              </IconBadge>
+              <CardTitle className="mt-3">{title}</CardTitle>
+              <CardDescription className="leading-relaxed">{description}</CardDescription>
+            </CardHeader>
+          </Card>
+        </li>
+      ))}
+    </ul>
   )
 }
