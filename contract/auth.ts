@@ -88,6 +88,7 @@ export const publicUserSchema = z.object({
   billingProvider: z.enum(['none', 'stripe']),
   vaultSetup: z.boolean(),
   vaultSalt: z.string().nullable(),
+  vaultCheck: z.string().nullable(),
   pingFrequency: z.number().int().nullable(),
   gracePeriod: z.number().int(),
   storageUsed: z.number().int(),

@@ -5,7 +5,12 @@ import { ApiError, notFound } from './lib/errors'
 import { withDb } from './middleware/db'
 import { securityHeaders } from './middleware/security-headers'
 import { authRoutes } from './routes/auth'
+import { approverRoutes } from './routes/approvers'
+import { beneficiaryRoutes } from './routes/beneficiaries'
 import { devRoutes } from './routes/dev'
+import { emailPreviewRoutes } from './routes/email-preview'
+import { linkRoutes } from './routes/links'
+import { vaultRoutes } from './routes/vault'
 import type { AppEnv } from './types'
 
 export const app = new Hono<AppEnv>()
@@ -19,6 +24,12 @@ app.use('/api/*', withDb)
 
 app.get('/api/health', (c) => c.json({ ok: true }))
 app.route('/api/auth', authRoutes)
+// Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
+app.route('/api', linkRoutes)
+app.route('/api/email-preview', emailPreviewRoutes)
+app.route('/api/vault', vaultRoutes)
+app.route('/api/beneficiaries', beneficiaryRoutes)
+app.route('/api/approvers', approverRoutes)
 app.route('/api/dev', devRoutes)
 
 app.all('/api/*', () => {

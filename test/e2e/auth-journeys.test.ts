@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { firstLink, launch, newPage, uniqueEmail, waitForMail } from './browser'
+import { fillRegistrationForm, firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -11,13 +11,7 @@ afterAll(async () => {
 })
 
 async function registerThroughForm(page: Page, email: string, password: string, displayName = 'Grace Owner') {
-  await page.goto('/register')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Display name').fill(displayName)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByLabel('Confirm password').fill(password)
-  await page.getByRole('checkbox').check()
-  await page.getByRole('button', { name: 'Create Account' }).click()
+  await registerOwner(page, { email, password, displayName })
 }
 
 async function signIn(page: Page, email: string, password: string) {
@@ -52,9 +46,9 @@ describe('accounts in the browser', () => {
     ])
     expect(await page.getByText('Encrypted', { exact: true }).isVisible()).toBe(true)
     expect(await page.getByText('Secure', { exact: true }).isVisible()).toBe(true)
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vault' }).click()
-    await page.waitForURL('**/vault')
-    expect(await page.getByRole('link', { name: 'Vault', exact: true }).first().getAttribute('aria-current')).toBe('page')
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Protocols' }).click()
+    await page.waitForURL('**/protocols')
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Protocols' }).getAttribute('aria-current')).toBe('page')
 
     await logOut(page)
     await page.waitForURL((url) => url.pathname === '/')
@@ -118,7 +112,7 @@ describe('accounts in the browser', () => {
     await logOut(page)
     await page.waitForURL((url) => url.pathname === '/')
 
-    await registerThroughForm(page, email, 'a sound password 1')
+    await fillRegistrationForm(page, { email, password: 'a sound password 1' })
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Registration failed')
     expect(await page.getByTestId('toast').textContent()).toContain('already exists')
     expect(await page.getByLabel('Email').inputValue()).toBe(email)

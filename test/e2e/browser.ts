@@ -78,3 +78,37 @@ export function executeSql(sql: string): void {
   })
   if (result.status !== 0) throw new Error(`d1 execute failed: ${result.stderr}`)
 }
+
+export interface OwnerDetails {
+  email: string
+  password: string
+  displayName?: string
+  /** With a passphrase, registration's step 3 creates the vault; without, step 2 is skipped. */
+  passphrase?: string
+}
+
+/** Registration steps 1–3 through the form, ending on the dashboard. */
+export async function registerOwner(page: Page, owner: OwnerDetails): Promise<void> {
+  await fillRegistrationForm(page, owner)
+  await page.getByRole('heading', { name: 'Set Up Security' }).waitFor()
+  if (owner.passphrase) {
+    await page.getByRole('button', { name: /Choose a secure passphrase/ }).click()
+    await page.getByLabel('Vault passphrase', { exact: true }).fill(owner.passphrase)
+    await page.getByLabel('Confirm vault passphrase').fill(owner.passphrase)
+    await page.getByRole('button', { name: 'Create Passphrase' }).click()
+  } else {
+    await page.getByRole('button', { name: 'Skip for now (less secure)' }).click()
+  }
+  await page.waitForURL('**/dashboard')
+}
+
+/** Registration step 1 only (for tests of the form itself). */
+export async function fillRegistrationForm(page: Page, owner: OwnerDetails): Promise<void> {
+  await page.goto('/register')
+  await page.getByLabel('Email').fill(owner.email)
+  await page.getByLabel('Display name').fill(owner.displayName ?? 'Grace Owner')
+  await page.getByLabel('Password', { exact: true }).fill(owner.password)
+  await page.getByLabel('Confirm password').fill(owner.password)
+  await page.getByRole('checkbox').check()
+  await page.getByRole('button', { name: 'Create Account' }).click()
+}

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, newPage, uniqueEmail } from './browser'
+import { launch, newPage, registerOwner, uniqueEmail } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -40,14 +40,7 @@ describe('public pages', () => {
       expect(await page.getByRole('link', { name: 'Back to Home' }).isVisible()).toBe(true)
     }
 
-    await page.goto('/register')
-    await page.getByLabel('Email').fill(uniqueEmail('legal'))
-    await page.getByLabel('Display name').fill('Legal Reader')
-    await page.getByLabel('Password', { exact: true }).fill('a sound password 1')
-    await page.getByLabel('Confirm password').fill('a sound password 1')
-    await page.getByRole('checkbox').check()
-    await page.getByRole('button', { name: 'Create Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await registerOwner(page, { email: uniqueEmail('legal'), password: 'a sound password 1', displayName: 'Legal Reader' })
     await page.goto('/terms')
     await page.getByText('Effective date: August 11, 2025').waitFor()
     // Inside the app shell now: its account menu and 'Encrypted' badge, no public Back to Home.

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { executeSql, firstLink, launch, newPage, runScript, uniqueEmail, waitForMail } from './browser'
+import { executeSql, firstLink, launch, newPage, registerOwner, runScript, uniqueEmail, waitForMail } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -41,14 +41,7 @@ describe('roles and guards', () => {
   it("shows 'Subscription Required' to an owner without an active subscription", async () => {
     const email = uniqueEmail('lapsed')
     const { context, page } = await newPage(browser)
-    await page.goto('/register')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Display name').fill('Lapsed Owner')
-    await page.getByLabel('Password', { exact: true }).fill('a sound password 1')
-    await page.getByLabel('Confirm password').fill('a sound password 1')
-    await page.getByRole('checkbox').check()
-    await page.getByRole('button', { name: 'Create Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await registerOwner(page, { email, password: 'a sound password 1', displayName: 'Lapsed Owner' })
 
     executeSql(`UPDATE users SET subscription_status = 'canceled' WHERE email = '${email}'`)
     await page.reload()
@@ -64,14 +57,7 @@ describe('the local mailbox', () => {
   it('lists sent mail newest first and its links can be clicked', async () => {
     const { context, page } = await newPage(browser)
     const email = uniqueEmail('mailbox')
-    await page.goto('/register')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Display name').fill('Mailbox Owner')
-    await page.getByLabel('Password', { exact: true }).fill('a sound password 1')
-    await page.getByLabel('Confirm password').fill('a sound password 1')
-    await page.getByRole('checkbox').check()
-    await page.getByRole('button', { name: 'Create Account' }).click()
-    await page.waitForURL('**/dashboard')
+    await registerOwner(page, { email, password: 'a sound password 1', displayName: 'Mailbox Owner' })
 
     const res = await fetch(new URL('/api/auth/forgot-password', page.url()), {
       method: 'POST',

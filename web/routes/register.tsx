@@ -1,9 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { createFileRoute, Link, Navigate, useNavigate } from '@tanstack/react-router'
+import { AlertTriangle, KeyRound } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import { registerFormSchema } from '../../contract/auth'
+import { VAULT_PASSPHRASE_MIN } from '../../contract/constants'
 import { TOASTS } from '../../contract/messages'
+import { VAULT_MESSAGES } from '../../contract/vault'
+import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Field, PasswordInput } from '@/components/ui/form-field'
@@ -11,6 +16,7 @@ import { Input } from '@/components/ui/input'
 import { PageSpinner } from '@/components/ui/spinner'
 import { useCurrentUser, useRegister } from '@/features/auth/api'
 import { AuthLayout } from '@/features/auth/auth-layout'
+import { useCreateVault } from '@/features/vault/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 
@@ -21,10 +27,39 @@ export const Route = createFileRoute('/register')({
 type RegisterInput = z.input<typeof registerFormSchema>
 type RegisterOutput = z.output<typeof registerFormSchema>
 
+type Step = 'account' | 'setup-security' | 'passphrase'
+
+// Seeds 000 §4: register form, then 'Set Up Security', then the passphrase (Back returns) or skip.
 function RegisterPage() {
   const { data: user, isPending } = useCurrentUser()
+  const [step, setStep] = useState<Step>('account')
+  const navigate = useNavigate()
   if (isPending) return <PageSpinner />
-  if (user) return <Navigate to="/dashboard" replace />
+  // Someone already signed in who opens /register goes to the dashboard; the wizard's own
+  // sign-up (step 1) keeps it on screen for the next steps.
+  if (user && step === 'account') return <Navigate to="/dashboard" replace />
+
+  const complete = async () => {
+    // With a query string (a plan chosen before signing up) the visitor continues to /subscribe.
+    const search = window.location.search
+    if (search) window.location.assign(`/subscribe${search}`)
+    else await navigate({ to: '/dashboard' })
+  }
+
+  if (step === 'setup-security') {
+    return (
+      <AuthLayout title="Set Up Security" description="Step 2 of 3: protect your vault with a passphrase only you know.">
+        <SetupSecurity onPassphrase={() => setStep('passphrase')} onSkip={complete} />
+      </AuthLayout>
+    )
+  }
+  if (step === 'passphrase') {
+    return (
+      <AuthLayout title="Create Your Vault Passphrase" description="Step 3 of 3: at least 12 characters. It never leaves this device.">
+        <PassphraseStep onBack={() => setStep('setup-security')} onDone={complete} />
+      </AuthLayout>
+    )
+  }
   return (
     <AuthLayout
       title="Create your account"
@@ -38,13 +73,87 @@ function RegisterPage() {
         </>
       }
     >
-      <RegisterForm />
+      <RegisterForm onRegistered={() => setStep('setup-security')} />
     </AuthLayout>
   )
 }
 
-function RegisterForm() {
-  const navigate = useNavigate()
+function SetupSecurity({ onPassphrase, onSkip }: { onPassphrase: () => void; onSkip: () => void }) {
+  return (
+    <div className="grid gap-4">
+      <button
+        type="button"
+        onClick={onPassphrase}
+        className="flex items-start gap-4 rounded-lg border-2 border-brand-600 bg-brand-50 p-4 text-left hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      >
+        <KeyRound className="mt-0.5 size-6 shrink-0 text-brand-700" aria-hidden />
+        <span>
+          <span className="block font-semibold text-slate-900">Choose a secure passphrase</span>
+          <span className="block text-sm text-slate-600">
+            Your vault is encrypted with a key made from it, in this browser. We never see it and cannot recover it.
+          </span>
+        </span>
+      </button>
+      <Button variant="ghost" onClick={onSkip}>
+        Skip for now (less secure)
+      </Button>
+      <p className="text-xs text-slate-500">
+        If you skip, you will create the passphrase the first time you open your vault. Nothing can be stored until then.
+      </p>
+    </div>
+  )
+}
+
+function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => void }) {
+  const [passphrase, setPassphrase] = useState('')
+  const [confirmation, setConfirmation] = useState('')
+  const createVault = useCreateVault()
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    if (passphrase !== confirmation) return toast({ title: VAULT_MESSAGES.registrationMismatch, variant: 'destructive' })
+    if (passphrase.length < VAULT_PASSPHRASE_MIN) return toast({ title: VAULT_MESSAGES.registrationTooShort, variant: 'destructive' })
+    createVault.mutate(passphrase, {
+      onSuccess: () => {
+        toast({ title: VAULT_MESSAGES.setupComplete, variant: 'success' })
+        onDone()
+      },
+      onError: (error) =>
+        toast({ title: VAULT_MESSAGES.registrationSetupFailed, description: errorText(error, VAULT_MESSAGES.setupFailed), variant: 'destructive' }),
+    })
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+      <Field label="Vault passphrase" hint={`At least ${VAULT_PASSPHRASE_MIN} characters. Different from your account password.`}>
+        {({ id, describedBy }) => (
+          <PasswordInput id={id} autoComplete="new-password" aria-describedby={describedBy} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+        )}
+      </Field>
+      <Field label="Confirm vault passphrase">
+        {({ id }) => (
+          <PasswordInput id={id} autoComplete="new-password" value={confirmation} onChange={(e) => setConfirmation(e.target.value)} />
+        )}
+      </Field>
+      <Alert variant="warning">
+        <AlertTriangle aria-hidden />
+        <AlertDescription>
+          Write it down and keep it safe. If it is lost, nobody — including us — can decrypt your vault.
+        </AlertDescription>
+      </Alert>
+      <div className="flex gap-3">
+        <Button variant="outline" className="flex-1" onClick={onBack} disabled={createVault.isPending}>
+          Back
+        </Button>
+        <Button type="submit" className="flex-1" disabled={!passphrase || !confirmation || createVault.isPending}>
+          {createVault.isPending ? 'Creating...' : 'Create Passphrase'}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
   const register = useRegister()
   const form = useForm<RegisterInput, unknown, RegisterOutput>({
     resolver: zodResolver(registerFormSchema),
@@ -56,12 +165,9 @@ function RegisterForm() {
     register.mutate(
       { email, password, displayName },
       {
-        onSuccess: async () => {
+        onSuccess: () => {
           toast({ title: TOASTS.registrationSuccess, variant: 'success' })
-          // With a query string (a plan chosen before signing up) the visitor continues to /subscribe.
-          const search = window.location.search
-          if (search) window.location.assign(`/subscribe${search}`)
-          else await navigate({ to: '/dashboard' })
+          onRegistered()
         },
         onError: (error) =>
           toast({

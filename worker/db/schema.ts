@@ -22,6 +22,8 @@ export const users = sqliteTable(
     pauseReason: text('pause_reason'),
     vaultSetup: integer('vault_setup', { mode: 'boolean' }).notNull().default(false),
     vaultSalt: text('vault_salt'),
+    // Encrypted under the master key; tells a right passphrase from a wrong one (never the key).
+    vaultCheck: text('vault_check'),
     pingFrequency: integer('ping_frequency'),
     storageUsed: integer('storage_used').notNull().default(0),
     vaultItemCount: integer('vault_item_count').notNull().default(0),
@@ -88,5 +90,56 @@ export const emailOutbox = sqliteTable(
   (t) => [index('email_outbox_created_idx').on(t.createdAt), index('email_outbox_pending_idx').on(t.status, t.nextAttemptAt)],
 )
 
+export const beneficiaries = sqliteTable(
+  'beneficiaries',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull(),
+    relationship: text('relationship').notNull(),
+    // RSA-OAEP public key (SPKI, base64). The private key never reaches the server.
+    publicKey: text('public_key').notNull(),
+    publicKeyFingerprint: text('public_key_fingerprint').notNull(),
+    keyVersion: integer('key_version').notNull().default(1),
+    emailVerifiedAt: integer('email_verified_at'),
+    // Rotated on every (re)send and cleared on use: only the newest link works, and only once.
+    verificationNonce: text('verification_nonce'),
+    identityStatus: text('identity_status', { enum: ['unverified', 'pending', 'verified', 'rejected'] })
+      .notNull()
+      .default('unverified'),
+    sendAssetNotifications: integer('send_asset_notifications', { mode: 'boolean' }).notNull().default(true),
+    delayNotifications: integer('delay_notifications', { mode: 'boolean' }).notNull().default(false),
+    notificationStatus: text('notification_status', { enum: ['pending', 'opted_in', 'unsubscribed'] })
+      .notNull()
+      .default('pending'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('beneficiaries_owner_email_unique').on(t.ownerId, t.email), index('beneficiaries_owner_idx').on(t.ownerId)],
+)
+
+export const approvers = sqliteTable(
+  'approvers',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    emailVerifiedAt: integer('email_verified_at'),
+    verificationNonce: text('verification_nonce'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('approvers_owner_email_unique').on(t.ownerId, t.email), index('approvers_owner_idx').on(t.ownerId)],
+)
+
 export type UserRow = typeof users.$inferSelect
+export type BeneficiaryRow = typeof beneficiaries.$inferSelect
+export type ApproverRow = typeof approvers.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect

@@ -10,10 +10,19 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 }
 
+interface Action {
+  label: string
+  url: string
+}
+
 interface LayoutParts {
   heading: string
   paragraphs: string[]
-  action?: { label: string; url: string }
+  /** Key-value details shown as a small table (e.g. who named you, and as what). */
+  details?: Array<[string, string]>
+  action?: Action
+  /** Further links, shown as plain text links under the main button. */
+  links?: Action[]
   footnote?: string
 }
 
@@ -27,6 +36,19 @@ function render(subject: string, parts: LayoutParts): RenderedEmail {
     ? `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.url)}" style="background:#1d4ed8;color:#ffffff;padding:12px 20px;border-radius:6px;text-decoration:none;font-weight:600;display:inline-block">${escapeHtml(parts.action.label)}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#475569">If the button does not work, copy this address into your browser:<br><span style="word-break:break-all">${escapeHtml(parts.action.url)}</span></p>`
     : ''
+  const detailsHtml = parts.details?.length
+    ? `<table role="presentation" style="margin:0 0 16px;border-collapse:collapse;font-size:14px;color:#1e293b">${parts.details
+        .map(
+          ([k, v]) =>
+            `<tr><td style="padding:4px 16px 4px 0;color:#475569">${escapeHtml(k)}</td><td style="padding:4px 0;font-weight:600">${escapeHtml(v)}</td></tr>`,
+        )
+        .join('')}</table>`
+    : ''
+  const linksHtml = parts.links?.length
+    ? `<p style="margin:0 0 16px;font-size:14px;line-height:1.8">${parts.links
+        .map((l) => `<a href="${escapeHtml(l.url)}" style="color:#1d4ed8">${escapeHtml(l.label)}</a>`)
+        .join('<br>')}</p>`
+    : ''
   const footnoteHtml = parts.footnote
     ? `<p style="margin:16px 0 0;font-size:13px;color:#475569">${escapeHtml(parts.footnote)}</p>`
     : ''
@@ -36,7 +58,7 @@ function render(subject: string, parts: LayoutParts): RenderedEmail {
 <div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">
 <p style="margin:0 0 24px;font-weight:700;color:#1d4ed8">${PRODUCT_NAME}</p>
 <h1 style="margin:0 0 16px;font-size:20px;color:#0f172a">${escapeHtml(parts.heading)}</h1>
-${paragraphsHtml}${actionHtml}${footnoteHtml}
+${paragraphsHtml}${detailsHtml}${actionHtml}${linksHtml}${footnoteHtml}
 <hr style="border:none;border-top:1px solid #e2e8f0;margin:24px 0">
 <p style="margin:0;font-size:12px;color:#64748b">${PRODUCT_NAME} · Questions? Write to ${SUPPORT_EMAIL}</p>
 </div></body></html>`
@@ -44,7 +66,10 @@ ${paragraphsHtml}${actionHtml}${footnoteHtml}
     parts.heading,
     '',
     ...parts.paragraphs.flatMap((p) => [p, '']),
+    ...(parts.details?.length ? [...parts.details.map(([k, v]) => `${k}: ${v}`), ''] : []),
     ...(parts.action ? [`${parts.action.label}: ${parts.action.url}`, ''] : []),
+    ...(parts.links ?? []).flatMap((l) => [`${l.label}: ${l.url}`]),
+    ...(parts.links?.length ? [''] : []),
     ...(parts.footnote ? [parts.footnote, ''] : []),
     `${PRODUCT_NAME} · Questions? Write to ${SUPPORT_EMAIL}`,
   ].join('\n')
@@ -73,5 +98,71 @@ export function passwordChangedEmail(params: { displayName: string; loginUrl: st
     ],
     action: { label: 'Sign in', url: params.loginUrl },
     footnote: `If you did not do this, reset your password now and write to ${SUPPORT_EMAIL}.`,
+  })
+}
+
+export interface BeneficiaryInvitation {
+  fullName: string
+  email: string
+  relationship: string
+  ownerName: string
+  secrecyMode: boolean
+  verifyUrl: string
+  optInUrl: string
+  unsubscribeUrl: string
+}
+
+/** Sent when an owner names a beneficiary (and on Resend Verification). */
+export function beneficiaryInvitationEmail(p: BeneficiaryInvitation): RenderedEmail {
+  const details: Array<[string, string]> = p.secrecyMode
+    ? [['Your e-mail', p.email]]
+    : [
+        ['Name', p.fullName],
+        ['Your e-mail', p.email],
+        ['Relationship', p.relationship],
+        ['Vault owner', p.ownerName],
+      ]
+  return render(`You've Been Named as a Beneficiary`, {
+    heading: `You've Been Named as a Beneficiary`,
+    paragraphs: [
+      `Hello ${p.fullName},`,
+      `${p.ownerName} uses ${PRODUCT_NAME} to keep important documents and information safe, and has named you as someone who should receive some of it one day.`,
+      'Nothing is shared with you now. Items become available only when conditions the owner set are met, and you will then be told by e-mail. To open them you will need the private key from the Beneficiary Access Kit the owner gives you: keep it safe when you receive it.',
+      ...(p.secrecyMode
+        ? [
+            'Secrecy Mode: the owner asked that details stay private until the conditions are met. Notifications are delayed and this message says no more than it must.',
+          ]
+        : []),
+      'Please confirm that this address is yours, so that messages reach you when the time comes.',
+    ],
+    details,
+    action: { label: 'Complete Verification', url: p.verifyUrl },
+    links: [
+      { label: 'Accept & Opt In to Notifications', url: p.optInUrl },
+      { label: 'No, unsubscribe from all notifications', url: p.unsubscribeUrl },
+    ],
+    footnote: `We never ask for passwords or keys by e-mail. If you do not know ${p.ownerName}, you can ignore this message.`,
+  })
+}
+
+export interface ApproverInvitation {
+  fullName: string
+  role: string
+  ownerName: string
+  verifyUrl: string
+}
+
+/** Sent when an owner names an approver. */
+export function approverInvitationEmail(p: ApproverInvitation): RenderedEmail {
+  return render(`${p.ownerName} named you as an approver`, {
+    heading: 'You have been named as an approver',
+    paragraphs: [
+      `Hello ${p.fullName},`,
+      `${p.ownerName} uses ${PRODUCT_NAME} to pass important documents to the people they choose, and has asked you to act as a trusted approver (${p.role}).`,
+      'Approvers review the identity documents of beneficiaries and confirm releases when a policy asks for it. You will be told by e-mail when an approval action is needed.',
+      'Please confirm that this address is yours.',
+    ],
+    action: { label: 'Complete Verification', url: p.verifyUrl },
+    footnote: `If you do not know ${p.ownerName}, you can ignore this message.`,
   })
 }

@@ -4,7 +4,7 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { tooManyRequests } from '../lib/errors'
 import type { AppEnv } from '../types'
 
-type LimiterName = 'LOGIN_LIMITER' | 'SIGNUP_LIMITER' | 'RESET_LIMITER'
+type LimiterName = 'LOGIN_LIMITER' | 'SIGNUP_LIMITER' | 'RESET_LIMITER' | 'LINK_LIMITER'
 
 /** The client's address as Cloudflare's edge sets it (a client cannot forge it there). */
 export function clientIp(c: Context<AppEnv>): string {

@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import {
   forgotPasswordBodySchema,
@@ -9,11 +8,12 @@ import {
 } from '../../contract/auth'
 import { AUTH_COOKIE, SESSION_TTL_SECONDS } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../lib/errors'
+import { badRequest, conflict, forbidden, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
 import { passwordChangedEmail, passwordResetEmail } from '../mail/templates'
 import { readToken, requireUser } from '../middleware/auth'
+import { jsonBodyLimit } from '../middleware/body-limit'
 import { clientIp, enforceLimit, rateLimitByIp } from '../middleware/rate-limit'
 import { recordOwnerActivity } from '../services/owner-activity'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
@@ -21,13 +21,6 @@ import { issueResetToken, resetPasswordWithToken } from '../services/password-re
 import { authenticate, createSession, revokeSession } from '../services/sessions'
 import { findUserByEmail, insertAccount, toPublicUser } from '../services/users'
 import type { AppEnv } from '../types'
-
-const jsonBodyLimit = bodyLimit({
-  maxSize: 16 * 1024,
-  onError: () => {
-    throw new ApiError(413, 'The request body is too large.')
-  },
-})
 
 function setSessionCookie(c: Context<AppEnv>, token: string) {
   setCookie(c, AUTH_COOKIE, token, {

@@ -38,6 +38,7 @@ export function toPublicUser(user: UserRow, extras: { securityKeyCount?: number 
     billingProvider: user.billingProvider,
     vaultSetup: user.vaultSetup,
     vaultSalt: user.vaultSalt,
+    vaultCheck: user.vaultCheck,
     pingFrequency: user.pingFrequency,
     gracePeriod: CHECKIN_GRACE_DAYS,
     storageUsed: user.storageUsed,

@@ -4,6 +4,7 @@ import { useNavigate } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
 import { Logo } from '@/components/brand/logo'
 import { Button } from '@/components/ui/button'
+import { vaultSession } from '@/features/vault/vault-session'
 import { apiRequest, tokenStore } from '@/lib/api-client'
 
 /** The admin back office frame: title and a Sign Out that ends the session and goes to /login. */
@@ -15,6 +16,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
       await apiRequest('POST', '/api/auth/logout')
     } finally {
       tokenStore.clear()
+      vaultSession.lock()
       queryClient.clear()
       await navigate({ to: '/login' })
     }

@@ -8,6 +8,7 @@ import type {
   RegisterBody,
   ResetPasswordBody,
 } from '../../../contract/auth'
+import { vaultSession } from '@/features/vault/vault-session'
 import { apiJson, apiRequest, getQueryFn, tokenStore } from '@/lib/api-client'
 
 export const currentUserKey = ['/api/auth/me'] as const
@@ -72,6 +73,7 @@ export function useLogout() {
         await apiRequest('POST', '/api/auth/logout')
       } finally {
         tokenStore.clear()
+        vaultSession.lock()
       }
     },
     onSettled: async () => {

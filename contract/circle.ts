@@ -1,0 +1,161 @@
+import { z } from 'zod'
+import { emailField } from './auth'
+
+// Beneficiaries and approvers: the owner's circle (seeds 001 §3, §5, §7).
+
+export const CIRCLE_MESSAGES = {
+  fullNameMin: 'Full name must be at least 2 characters',
+  relationshipMin: 'Relationship must be specified',
+  roleMin: 'Role must be specified',
+  privateKeyRefused:
+    "A beneficiary's private key must never be sent to the server. Keep it in the Beneficiary Access Kit, outside this service.",
+  publicKeyInvalid: 'publicKey must be an RSA-OAEP 2048-bit public key in base64 SPKI form',
+  verifiedNotSettable: 'An address is verified only through the link e-mailed to it; use Resend Verification instead.',
+  beneficiaryNotFound: 'Beneficiary not found.',
+  approverNotFound: 'Approver not found.',
+  duplicateBeneficiary: 'This person is already one of your beneficiaries.',
+  duplicateApprover: 'This person is already one of your approvers.',
+  beneficiaryLimit: (max: number) =>
+    `Your Basic plan allows up to ${max} beneficiaries. Upgrade to Premium or Enterprise for unlimited beneficiaries.`,
+  linkInvalid: 'This link is invalid or has been replaced by a newer one. Ask the vault owner to send a new one.',
+  linkExpired: 'This link has expired. Ask the vault owner to send a new one.',
+  linkWrongPerson: 'This link belongs to someone else.',
+  alreadyVerified: 'This address is already verified.',
+  noToken: 'Invalid verification link. No token provided.',
+  verificationFailed: 'Verification failed. Please try again.',
+  networkError: 'Network error. Please check your connection and try again.',
+  unsubscribed: 'This person has unsubscribed from notifications; no e-mail was sent.',
+} as const
+
+const fullName = z
+  .string({ error: CIRCLE_MESSAGES.fullNameMin })
+  .trim()
+  .min(2, CIRCLE_MESSAGES.fullNameMin)
+  .max(120, 'Full name must be at most 120 characters')
+const relationship = z
+  .string({ error: CIRCLE_MESSAGES.relationshipMin })
+  .trim()
+  .min(2, CIRCLE_MESSAGES.relationshipMin)
+  .max(60, 'Relationship must be at most 60 characters')
+
+// RSA-2048 SPKI is 294 bytes, 392 base64 characters; allow a little slack for other encoders.
+export const spkiPublicKey = z
+  .string({ error: CIRCLE_MESSAGES.publicKeyInvalid })
+  .regex(/^[A-Za-z0-9+/]+={0,2}$/, CIRCLE_MESSAGES.publicKeyInvalid)
+  .min(380, CIRCLE_MESSAGES.publicKeyInvalid)
+  .max(420, CIRCLE_MESSAGES.publicKeyInvalid)
+
+// Present only to be refused: the spec's client sent it; ours never does.
+const refusedPrivateKey = z.never({ error: CIRCLE_MESSAGES.privateKeyRefused }).optional()
+
+/** The Add Beneficiary form (seeds 001 §5), without the key the browser makes. */
+export const beneficiaryFormSchema = z.object({
+  fullName,
+  email: emailField,
+  relationship,
+  sendVerificationEmail: z.boolean(),
+  sendAssetNotifications: z.boolean(),
+  delayNotifications: z.boolean(),
+})
+export type BeneficiaryForm = z.input<typeof beneficiaryFormSchema>
+export const BENEFICIARY_FORM_DEFAULTS: BeneficiaryForm = {
+  fullName: '',
+  email: '',
+  relationship: '',
+  sendVerificationEmail: true,
+  sendAssetNotifications: true,
+  delayNotifications: false,
+}
+
+export const beneficiaryCreateBodySchema = z.object({
+  fullName,
+  email: emailField,
+  relationship,
+  sendVerificationEmail: z.boolean().default(true),
+  sendAssetNotifications: z.boolean().default(true),
+  delayNotifications: z.boolean().default(false),
+  publicKey: spkiPublicKey,
+  privateKey: refusedPrivateKey,
+  // The spec's client sends `verified: false`; nothing else is accepted.
+  verified: z.literal(false).optional(),
+})
+export type BeneficiaryCreateBody = z.input<typeof beneficiaryCreateBodySchema>
+
+export const beneficiaryUpdateBodySchema = z
+  .object({
+    fullName: fullName.optional(),
+    email: emailField.optional(),
+    relationship: relationship.optional(),
+    sendAssetNotifications: z.boolean().optional(),
+    delayNotifications: z.boolean().optional(),
+    verified: z.never({ error: CIRCLE_MESSAGES.verifiedNotSettable }).optional(),
+    privateKey: refusedPrivateKey,
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update', path: ['body'] })
+export type BeneficiaryUpdateBody = z.input<typeof beneficiaryUpdateBodySchema>
+
+export const IDENTITY_STATUSES = ['unverified', 'pending', 'verified', 'rejected'] as const
+export const NOTIFICATION_STATUSES = ['pending', 'opted_in', 'unsubscribed'] as const
+
+export const beneficiarySchema = z.object({
+  id: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  relationship: z.string(),
+  verified: z.boolean(),
+  identityVerified: z.boolean(),
+  identityStatus: z.enum(IDENTITY_STATUSES),
+  sendAssetNotifications: z.boolean(),
+  delayNotifications: z.boolean(),
+  notificationStatus: z.enum(NOTIFICATION_STATUSES),
+  publicKeyFingerprint: z.string(),
+  keyVersion: z.number().int(),
+  createdAt: z.string(),
+})
+export type Beneficiary = z.infer<typeof beneficiarySchema>
+
+export const approverFormSchema = z.object({
+  fullName,
+  email: emailField,
+  role: z
+    .string({ error: CIRCLE_MESSAGES.roleMin })
+    .trim()
+    .min(2, CIRCLE_MESSAGES.roleMin)
+    .max(60, 'Role must be at most 60 characters'),
+  sendVerificationEmail: z.boolean().default(true),
+})
+export type ApproverForm = z.input<typeof approverFormSchema>
+export const APPROVER_FORM_DEFAULTS: ApproverForm = { fullName: '', email: '', role: '', sendVerificationEmail: true }
+
+export const approverSchema = z.object({
+  id: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  role: z.string(),
+  verified: z.boolean(),
+  createdAt: z.string(),
+})
+export type Approver = z.infer<typeof approverSchema>
+
+/** POST answers: the record plus whether the verification e-mail went out (seeds 001 §7). */
+export type WithEmailSent<T> = T & { verificationEmailSent: boolean }
+
+export const linkTokenBodySchema = z.object({
+  token: z.string({ error: CIRCLE_MESSAGES.noToken }).min(20, CIRCLE_MESSAGES.noToken).max(2048),
+})
+export const beneficiaryVerifyBodySchema = linkTokenBodySchema.extend({ id: z.string().max(64).optional() })
+export const linkTokenQuerySchema = linkTokenBodySchema
+
+export interface NotificationPreferences {
+  fullName: string
+  relationship: string | null
+  ownerName: string
+  status: (typeof NOTIFICATION_STATUSES)[number]
+  secrecyMode: boolean
+}
+
+/** Formats a SHA-256 digest as the Access Kit shows it: 16 groups of 4 upper-case hex digits. */
+export function formatFingerprint(digest: Uint8Array): string {
+  const hex = [...digest].map((b) => b.toString(16).padStart(2, '0')).join('').toUpperCase()
+  return (hex.match(/.{4}/g) ?? []).slice(0, 16).join(' ')
+}

@@ -1,0 +1,42 @@
+// The vault's crypto module: the only code in the app that touches crypto.subtle (STYLE.md,
+// "Bitwarden clients"). Import from '@/crypto', not from its files. Wire format: FORMAT.md.
+
+export type { BeneficiaryPrivateKey, BeneficiaryPublicKey, DataKey, MasterKey } from './keys'
+export { DecryptionError, InvalidPrivateKeyError, MissingPrivateKeyError } from './errors'
+export {
+  AES_KEY_BITS,
+  CRYPTO_FORMAT_VERSION,
+  DEFAULT_CHUNK_BYTES,
+  GCM_TAG_BYTES,
+  IV_BYTES,
+  PBKDF2_HASH,
+  PBKDF2_ITERATIONS,
+  RSA_HASH,
+  RSA_MODULUS_BITS,
+  SALT_BYTES,
+} from './params'
+export { fromBase64, toBase64, utf8 } from './encoding'
+export { createPassphraseCheck, deriveMasterKey, generateVaultSalt, verifyPassphrase } from './master-key'
+export { generateDataKey, unwrapDataKey, wrapDataKey } from './data-key'
+export {
+  generateBeneficiaryKeyPair,
+  importBeneficiaryPrivateKey,
+  importBeneficiaryPublicKey,
+  privateKeyToPem,
+  publicKeyFingerprint,
+  unwrapDataKeyForBeneficiary,
+  wrapDataKeyForBeneficiary,
+  type BeneficiaryKeyPair,
+} from './beneficiary-keys'
+export {
+  CHUNK_OVERHEAD_BYTES,
+  decryptChunk,
+  decryptChunks,
+  decryptStream,
+  encryptBlob,
+  encryptChunk,
+  encryptedChunkSize,
+  encryptStream,
+} from './content'
+export type { ByteSource } from './stream-source'
+export { decryptMetadata, encryptMetadata } from './metadata'

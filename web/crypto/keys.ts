@@ -1,0 +1,16 @@
+// Branded key types (STYLE.md, after bitwarden/clients `libs/common/src/types/key.ts`): each is a
+// CryptoKey at run time, but the compiler refuses a MasterKey where a DataKey is expected, so a
+// key cannot be used for a job it was not made for. Only this module mints them (by casting the
+// result of crypto.subtle), so holding one means it has the algorithm and usages documented here.
+
+/** AES-GCM-256 from PBKDF2(passphrase); non-extractable; wraps data keys and the passphrase check. */
+export type MasterKey = CryptoKey & { readonly __brand: 'MasterKey' }
+
+/** One item's AES-GCM-256 key (DEK); encrypts its content chunks and metadata. */
+export type DataKey = CryptoKey & { readonly __brand: 'DataKey' }
+
+/** RSA-OAEP-2048/SHA-256 public key of a beneficiary; wraps DEKs into grants. */
+export type BeneficiaryPublicKey = CryptoKey & { readonly __brand: 'BeneficiaryPublicKey' }
+
+/** RSA-OAEP private key from an Access Kit; non-extractable; unwraps grants. */
+export type BeneficiaryPrivateKey = CryptoKey & { readonly __brand: 'BeneficiaryPrivateKey' }

@@ -1,0 +1,99 @@
+import { AlertTriangle } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
+import { VAULT_MESSAGES } from '../../../contract/vault'
+import { Alert, AlertDescription } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Field, PasswordInput } from '@/components/ui/form-field'
+import { errorText } from '@/lib/api-client'
+import { useCreateVault } from './api'
+import { scorePassphrase, STRENGTH_MIN } from './passphrase-strength'
+import { StrengthMeter } from './strength-meter'
+
+/** Creates the vault's master passphrase (seeds 001 §2 'Vault setup modal', §5 'Setup'). */
+export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const [passphrase, setPassphrase] = useState('')
+  const [confirmation, setConfirmation] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const createVault = useCreateVault()
+  const strength = scorePassphrase(passphrase)
+  const mismatch = confirmation.length > 0 && confirmation !== passphrase
+
+  const close = (next: boolean) => {
+    if (createVault.isPending) return
+    if (!next) {
+      setPassphrase('')
+      setConfirmation('')
+      setError(null)
+    }
+    onOpenChange(next)
+  }
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!passphrase) return setError(VAULT_MESSAGES.enterPassphrase)
+    if (passphrase !== confirmation) return setError(VAULT_MESSAGES.passphrasesDoNotMatch)
+    if (strength.score < STRENGTH_MIN) return setError(VAULT_MESSAGES.tooWeak)
+    setError(null)
+    createVault.mutate(passphrase, {
+      onSuccess: () => close(false),
+      onError: (e) => setError(errorText(e, VAULT_MESSAGES.setupFailed)),
+    })
+  }
+
+  const disabled = !passphrase || passphrase !== confirmation || strength.score < STRENGTH_MIN || createVault.isPending
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Create Your Vault Passphrase</DialogTitle>
+          <DialogDescription>
+            Your vault is encrypted in this browser with a key made from a passphrase only you know. It is separate from your
+            account password.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <Field label="Master passphrase">
+            {({ id }) => (
+              <PasswordInput id={id} autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
+            )}
+          </Field>
+          {passphrase && <StrengthMeter strength={strength} />}
+          <Field label="Confirm passphrase" error={mismatch ? VAULT_MESSAGES.passphrasesDoNotMatch : undefined}>
+            {({ id, describedBy, invalid }) => (
+              <PasswordInput
+                id={id}
+                autoComplete="new-password"
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                value={confirmation}
+                onChange={(e) => setConfirmation(e.target.value)}
+              />
+            )}
+          </Field>
+          <Alert variant="warning">
+            <AlertTriangle aria-hidden />
+            <AlertDescription>
+              This passphrase cannot be recovered. We never receive it, so if it is lost, nobody — including us — can decrypt
+              your vault. Write it down and keep it somewhere safe.
+            </AlertDescription>
+          </Alert>
+          {error && (
+            <p role="alert" className="text-sm text-red-600">
+              {error}
+            </p>
+          )}
+          <DialogFooter>
+            <Button variant="outline" onClick={() => close(false)} disabled={createVault.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={disabled}>
+              {createVault.isPending ? 'Creating...' : 'Create Vault'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,99 @@
+import { useState, type FormEvent } from 'react'
+import { VAULT_MESSAGES } from '../../../contract/vault'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Field, PasswordInput } from '@/components/ui/form-field'
+import { useCurrentUser } from '@/features/auth/api'
+import { toast } from '@/lib/toast-store'
+import { vaultSession } from './vault-session'
+
+type Status = 'idle' | 'submitting' | 'error'
+
+/** 'Unlock Your Vault' (seeds 001 §2, §4 'Unlock modal', §5 'Unlock'). */
+export function VaultUnlockDialog({
+  open,
+  onOpenChange,
+  onUnlocked,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  onUnlocked?: () => void
+}) {
+  const { data: user } = useCurrentUser()
+  const [passphrase, setPassphrase] = useState('')
+  const [status, setStatus] = useState<Status>('idle')
+  const [error, setError] = useState<string | null>(null)
+  // Remounting the field on close also hides a passphrase that was shown.
+  const [fieldKey, setFieldKey] = useState(0)
+
+  const close = (next: boolean) => {
+    if (status === 'submitting') return
+    if (!next) {
+      setPassphrase('')
+      setError(null)
+      setStatus('idle')
+      setFieldKey((k) => k + 1)
+    }
+    onOpenChange(next)
+  }
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!passphrase.trim()) return setError(VAULT_MESSAGES.enterUnlockPassphrase)
+    if (!user?.vaultSalt || !user.vaultCheck) return setError(VAULT_MESSAGES.unlockFailed)
+    setStatus('submitting')
+    setError(null)
+    try {
+      const unlocked = await vaultSession.unlock(passphrase, user.vaultSalt, user.vaultCheck)
+      if (!unlocked) {
+        setStatus('error')
+        setError(VAULT_MESSAGES.invalidPassphrase)
+        return
+      }
+      toast({ title: VAULT_MESSAGES.unlockedTitle, description: VAULT_MESSAGES.unlockedBody, variant: 'success' })
+      setStatus('idle')
+      onUnlocked?.()
+      close(false)
+    } catch {
+      setStatus('error')
+      setError(VAULT_MESSAGES.unlockFailed)
+    }
+  }
+
+  const busy = status === 'submitting'
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Unlock Your Vault</DialogTitle>
+          <DialogDescription>Enter your vault passphrase to decrypt your vault in this browser.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <Field label="Vault passphrase" error={error ?? undefined}>
+            {({ id, describedBy, invalid }) => (
+              <PasswordInput
+                key={fieldKey}
+                id={id}
+                autoComplete="current-password"
+                autoFocus
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                value={passphrase}
+                onChange={(e) => setPassphrase(e.target.value)}
+              />
+            )}
+          </Field>
+          <p className="text-xs text-slate-500">Your passphrase never leaves your device and is not stored on our servers.</p>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => close(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={!passphrase.trim() || busy}>
+              {busy ? 'Unlocking...' : 'Unlock Vault'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

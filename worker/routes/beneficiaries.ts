@@ -1,0 +1,72 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { beneficiaryCreateBodySchema, beneficiaryUpdateBodySchema, CIRCLE_MESSAGES } from '../../contract/circle'
+import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
+import { validate } from '../lib/validate'
+import { jsonBodyLimit } from '../middleware/body-limit'
+import { requireUser } from '../middleware/auth'
+import {
+  beneficiaryLimit,
+  createBeneficiary,
+  deleteBeneficiary,
+  findBeneficiary,
+  listBeneficiaries,
+  rotateVerificationNonce,
+  toBeneficiary,
+  updateBeneficiary,
+} from '../services/beneficiaries'
+import { sendBeneficiaryInvitation } from '../services/invitations'
+import { inspectBeneficiaryPublicKey } from '../services/public-keys'
+import type { AppEnv } from '../types'
+
+const idParam = z.object({ id: z.uuid(CIRCLE_MESSAGES.beneficiaryNotFound) })
+
+/** The owner's beneficiaries (seeds 001 §7). Every query is scoped by the signed-in owner. */
+export const beneficiaryRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .use(jsonBodyLimit)
+  .get('/', async (c) => c.json((await listBeneficiaries(c.var.db, c.var.user.id)).map(toBeneficiary)))
+  .post('/', validate('json', beneficiaryCreateBodySchema), async (c) => {
+    const { privateKey: _refused, verified: _ignored, sendVerificationEmail, ...body } = c.req.valid('json')
+    const key = await inspectBeneficiaryPublicKey(body.publicKey)
+    if (!key) throw badRequest(`publicKey: ${CIRCLE_MESSAGES.publicKeyInvalid}`)
+    const owner = c.var.user
+    const result = await createBeneficiary(c.var.db, owner, { ...body, publicKeyFingerprint: key.fingerprint })
+    if (!result.ok) {
+      if (result.reason === 'duplicate') throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
+      throw new ApiError(402, CIRCLE_MESSAGES.beneficiaryLimit(beneficiaryLimit(owner) ?? 0))
+    }
+    const verificationEmailSent = sendVerificationEmail
+      ? await sendBeneficiaryInvitation(c.env, c.executionCtx, c.var.db, owner, result.row)
+      : false
+    return c.json({ ...toBeneficiary(result.row), verificationEmailSent }, 201)
+  })
+  .put('/:id', validate('param', idParam), validate('json', beneficiaryUpdateBodySchema), async (c) => {
+    const { id } = c.req.valid('param')
+    const result = await updateBeneficiary(c.var.db, c.var.user.id, id, c.req.valid('json'))
+    if (!result.ok) {
+      if (result.reason === 'duplicate') throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
+      throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+    }
+    // A changed address must prove itself again: a fresh link goes to the new address.
+    const verificationEmailSent = result.emailChanged
+      ? await sendBeneficiaryInvitation(c.env, c.executionCtx, c.var.db, c.var.user, result.row)
+      : false
+    return c.json({ ...toBeneficiary(result.row), verificationEmailSent })
+  })
+  .post('/:id/resend-verification', validate('param', idParam), async (c) => {
+    const { id } = c.req.valid('param')
+    const current = await findBeneficiary(c.var.db, c.var.user.id, id)
+    if (!current) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+    if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
+    if (current.notificationStatus === 'unsubscribed') throw conflict(CIRCLE_MESSAGES.unsubscribed)
+    const row = await rotateVerificationNonce(c.var.db, c.var.user.id, id)
+    if (!row) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+    const verificationEmailSent = await sendBeneficiaryInvitation(c.env, c.executionCtx, c.var.db, c.var.user, row)
+    return c.json({ ...toBeneficiary(row), verificationEmailSent })
+  })
+  .delete('/:id', validate('param', idParam), async (c) => {
+    const { id } = c.req.valid('param')
+    if (!(await deleteBeneficiary(c.var.db, c.var.user.id, id))) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+    return c.json({ message: 'Beneficiary removed.' })
+  })

@@ -1,0 +1,150 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm'
+import type { Beneficiary, BeneficiaryCreateBody, BeneficiaryUpdateBody } from '../../contract/circle'
+import { PAID_PLANS, PLANS, type PaidPlan } from '../../contract/plans'
+import type { Db } from '../db/client'
+import { beneficiaries, type BeneficiaryRow, type UserRow } from '../db/schema'
+import { randomToken } from '../lib/crypto'
+
+export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
+  return {
+    id: row.id,
+    fullName: row.fullName,
+    email: row.email,
+    relationship: row.relationship,
+    verified: row.emailVerifiedAt !== null,
+    identityVerified: row.identityStatus === 'verified',
+    identityStatus: row.identityStatus,
+    sendAssetNotifications: row.sendAssetNotifications,
+    delayNotifications: row.delayNotifications,
+    notificationStatus: row.notificationStatus,
+    publicKeyFingerprint: row.publicKeyFingerprint,
+    keyVersion: row.keyVersion,
+    createdAt: new Date(row.createdAt).toISOString(),
+  }
+}
+
+/** The owner's plan limit on beneficiaries, or null for unlimited (admins included). */
+export function beneficiaryLimit(owner: UserRow): number | null {
+  if (owner.role === 'admin') return null
+  const tier = owner.planTier
+  return (PAID_PLANS as readonly string[]).includes(tier) ? PLANS[tier as PaidPlan].limits.maxBeneficiaries : PLANS.basic.limits.maxBeneficiaries
+}
+
+export async function listBeneficiaries(db: Db, ownerId: string): Promise<BeneficiaryRow[]> {
+  return db.select().from(beneficiaries).where(eq(beneficiaries.ownerId, ownerId)).orderBy(asc(beneficiaries.createdAt))
+}
+
+export async function countBeneficiaries(db: Db, ownerId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(beneficiaries).where(eq(beneficiaries.ownerId, ownerId))
+  return row?.n ?? 0
+}
+
+/** Scoped by owner in the query itself: another owner's id finds nothing. */
+export async function findBeneficiary(db: Db, ownerId: string, id: string): Promise<BeneficiaryRow | undefined> {
+  return db.query.beneficiaries.findFirst({ where: and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)) })
+}
+
+export async function findBeneficiaryByEmail(db: Db, ownerId: string, email: string) {
+  return db.query.beneficiaries.findFirst({ where: and(eq(beneficiaries.ownerId, ownerId), eq(beneficiaries.email, email)) })
+}
+
+export type CreateResult = { ok: true; row: BeneficiaryRow } | { ok: false; reason: 'limit' | 'duplicate' }
+
+/**
+ * Inserts a beneficiary unless the plan limit is reached. The count and the insert are one SQL
+ * statement, so concurrent requests cannot pass the limit together.
+ */
+export async function createBeneficiary(
+  db: Db,
+  owner: UserRow,
+  body: Omit<BeneficiaryCreateBody, 'privateKey' | 'verified'> & { publicKeyFingerprint: string },
+  now = Date.now(),
+): Promise<CreateResult> {
+  if (await findBeneficiaryByEmail(db, owner.id, body.email)) return { ok: false, reason: 'duplicate' }
+  const limit = beneficiaryLimit(owner)
+  const id = crypto.randomUUID()
+  const values = {
+    id,
+    ownerId: owner.id,
+    fullName: body.fullName,
+    email: body.email,
+    relationship: body.relationship,
+    publicKey: body.publicKey,
+    publicKeyFingerprint: body.publicKeyFingerprint,
+    sendAssetNotifications: body.sendAssetNotifications ?? true,
+    delayNotifications: body.delayNotifications ?? false,
+    verificationNonce: randomToken(),
+    createdAt: now,
+    updatedAt: now,
+  }
+  try {
+    const rows = await db.all<{ id: string }>(sql`
+      INSERT INTO ${beneficiaries} (id, owner_id, full_name, email, relationship, public_key, public_key_fingerprint,
+        send_asset_notifications, delay_notifications, verification_nonce, created_at, updated_at)
+      SELECT ${values.id}, ${values.ownerId}, ${values.fullName}, ${values.email}, ${values.relationship}, ${values.publicKey},
+        ${values.publicKeyFingerprint}, ${values.sendAssetNotifications ? 1 : 0}, ${values.delayNotifications ? 1 : 0},
+        ${values.verificationNonce}, ${now}, ${now}
+      WHERE ${limit === null ? sql`1` : sql`(SELECT COUNT(*) FROM ${beneficiaries} WHERE owner_id = ${owner.id}) < ${limit}`}
+      RETURNING id`)
+    if (rows.length === 0) return { ok: false, reason: 'limit' }
+  } catch (error) {
+    if (String(error).includes('UNIQUE')) return { ok: false, reason: 'duplicate' }
+    throw error
+  }
+  const row = await findBeneficiary(db, owner.id, id)
+  if (!row) throw new Error('beneficiary vanished after insert')
+  return { ok: true, row }
+}
+
+export type UpdateResult = { ok: true; row: BeneficiaryRow; emailChanged: boolean } | { ok: false; reason: 'not_found' | 'duplicate' }
+
+/** Applies an edit; a new e-mail address is unverified until its owner follows a fresh link. */
+export async function updateBeneficiary(
+  db: Db,
+  ownerId: string,
+  id: string,
+  body: BeneficiaryUpdateBody,
+  now = Date.now(),
+): Promise<UpdateResult> {
+  const current = await findBeneficiary(db, ownerId, id)
+  if (!current) return { ok: false, reason: 'not_found' }
+  const emailChanged = body.email !== undefined && body.email !== current.email
+  if (emailChanged && (await findBeneficiaryByEmail(db, ownerId, body.email!))) return { ok: false, reason: 'duplicate' }
+  const [row] = await db
+    .update(beneficiaries)
+    .set({
+      ...(body.fullName !== undefined && { fullName: body.fullName }),
+      ...(body.relationship !== undefined && { relationship: body.relationship }),
+      ...(body.sendAssetNotifications !== undefined && { sendAssetNotifications: body.sendAssetNotifications }),
+      ...(body.delayNotifications !== undefined && { delayNotifications: body.delayNotifications }),
+      ...(emailChanged && {
+        email: body.email,
+        emailVerifiedAt: null,
+        verificationNonce: randomToken(),
+        notificationStatus: 'pending' as const,
+      }),
+      updatedAt: now,
+    })
+    .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
+    .returning()
+  if (!row) return { ok: false, reason: 'not_found' }
+  return { ok: true, row, emailChanged }
+}
+
+export async function deleteBeneficiary(db: Db, ownerId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(beneficiaries)
+    .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
+    .returning({ id: beneficiaries.id })
+  return rows.length > 0
+}
+
+/** A fresh verification nonce: the link sent with it is the only one that works. */
+export async function rotateVerificationNonce(db: Db, ownerId: string, id: string, now = Date.now()) {
+  const [row] = await db
+    .update(beneficiaries)
+    .set({ updatedAt: now })
+    .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
+    .returning()
+  return row
+}
