@@ -107,3 +107,82 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
 }
 
 export { env }
+
+// ---- The owner's circle: beneficiaries, approvers and the links e-mailed to them ----
+
+type GenerateKeyArgs = Parameters<typeof crypto.subtle.generateKey>
+
+/** Exports the public half of a freshly made key pair as base64 SPKI (what the browser sends). */
+export async function spkiPublicKey(algorithm: GenerateKeyArgs[0], usages: GenerateKeyArgs[2]): Promise<string> {
+  const pair = (await crypto.subtle.generateKey(algorithm, true, usages)) as CryptoKeyPair
+  const spki = (await crypto.subtle.exportKey('spki', pair.publicKey)) as ArrayBuffer
+  return toBase64Bytes(new Uint8Array(spki))
+}
+
+/** An RSA-OAEP/SHA-256 public key as the Add Beneficiary form makes it (2048 bits unless told). */
+export function rsaOaepPublicKey(modulusLength = 2048): Promise<string> {
+  return spkiPublicKey(
+    { name: 'RSA-OAEP', modulusLength, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    ['encrypt', 'decrypt'],
+  )
+}
+
+function toBase64Bytes(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+export interface BeneficiaryInput {
+  fullName?: string
+  email?: string
+  relationship?: string
+  sendVerificationEmail?: boolean
+  sendAssetNotifications?: boolean
+  delayNotifications?: boolean
+  [extra: string]: unknown
+}
+
+/** POST /api/beneficiaries with a valid body, fields overridable (or removable with undefined). */
+export function postBeneficiary(token: string, publicKey: string, input: BeneficiaryInput = {}): Promise<Response> {
+  const body = { fullName: 'Bea Beneficiary', email: uniqueEmail('beneficiary'), relationship: 'Daughter', publicKey, ...input }
+  return call('/api/beneficiaries', { token, body })
+}
+
+/** Adds a beneficiary and returns the 201 body; throws on any other status. */
+export async function addBeneficiary(token: string, publicKey: string, input: BeneficiaryInput = {}) {
+  const res = await postBeneficiary(token, publicKey, input)
+  if (res.status !== 201) throw new Error(`add beneficiary failed: ${res.status} ${await res.text()}`)
+  return (await res.json()) as import('../../contract/circle').Beneficiary & { verificationEmailSent: boolean }
+}
+
+/** POST /api/approvers with a valid body, fields overridable. */
+export function postApprover(token: string, input: Record<string, unknown> = {}): Promise<Response> {
+  return call('/api/approvers', { token, body: { fullName: 'Arthur Approver', email: uniqueEmail('approver'), role: 'Family lawyer', ...input } })
+}
+
+/** Adds an approver and returns the 201 body; throws on any other status. */
+export async function addApprover(token: string, input: Record<string, unknown> = {}) {
+  const res = await postApprover(token, input)
+  if (res.status !== 201) throw new Error(`add approver failed: ${res.status} ${await res.text()}`)
+  return (await res.json()) as import('../../contract/circle').Approver & { verificationEmailSent: boolean }
+}
+
+/** Every absolute link in a message's plain text whose path is `pathname`, parsed. */
+export function linksIn(message: OutboxMessage, pathname: string): URL[] {
+  return (message.text.match(/https?:\/\/\S+/g) ?? []).map((href) => new URL(href)).filter((url) => url.pathname === pathname)
+}
+
+/** The `token` query parameter of the one link to `pathname` in the message. */
+export function linkTokenIn(message: OutboxMessage, pathname: string): string {
+  const [url, ...more] = linksIn(message, pathname)
+  const token = url?.searchParams.get('token')
+  if (!token || more.length) throw new Error(`expected one ${pathname} link with a token in: ${message.text}`)
+  return token
+}
+
+/** Waits for a message to `address` that is not among `seen` (compared by text), and returns it. */
+export async function nextMessageTo(address: string, seen: OutboxMessage[] = []): Promise<OutboxMessage> {
+  const known = new Set(seen.map((m) => m.text))
+  return waitFor(async () => (await outboxFor(address)).find((m) => !known.has(m.text)))
+}

@@ -49,10 +49,12 @@ async function setNotificationStatus(db: Db, id: string, status: 'opted_in' | 'u
   await db.update(beneficiaries).set({ notificationStatus: status, updatedAt: Date.now() }).where(eq(beneficiaries.id, id))
 }
 
+// Attached per route, not with use(): this router is mounted at /api, and a path-less use() would
+// throttle every owner route registered after it.
+const linkLimit = rateLimitByIp('LINK_LIMITER', 'link')
+
 export const linkRoutes = new Hono<AppEnv>()
-  .use(rateLimitByIp('LINK_LIMITER', 'link'))
-  .use(jsonBodyLimit)
-  .post('/beneficiaries/verify', validate('json', beneficiaryVerifyBodySchema), async (c) => {
+  .post('/beneficiaries/verify', linkLimit, jsonBodyLimit, validate('json', beneficiaryVerifyBodySchema), async (c) => {
     const { token, id } = c.req.valid('json')
     const { subject, nonce } = await subjectOf(c.env, 'beneficiaryVerify', token)
     if (id && id !== subject) throw badRequest(CIRCLE_MESSAGES.linkWrongPerson)
@@ -72,7 +74,7 @@ export const linkRoutes = new Hono<AppEnv>()
     }
     return c.json({ message: 'Verification complete.', beneficiary: { fullName: preferences.fullName, ownerName: preferences.ownerName } })
   })
-  .post('/approvers/verify', validate('json', linkTokenBodySchema), async (c) => {
+  .post('/approvers/verify', linkLimit, jsonBodyLimit, validate('json', linkTokenBodySchema), async (c) => {
     const { subject, nonce } = await subjectOf(c.env, 'approverVerify', c.req.valid('json').token)
     const now = Date.now()
     const [verified] = nonce
@@ -89,18 +91,18 @@ export const linkRoutes = new Hono<AppEnv>()
     }
     return c.json({ message: 'Verification complete.', approver: { fullName: verified.fullName } })
   })
-  .get('/beneficiary-notifications', validate('query', linkTokenQuerySchema), async (c) => {
+  .get('/beneficiary-notifications', linkLimit, validate('query', linkTokenQuerySchema), async (c) => {
     const { subject } = await subjectOf(c.env, 'beneficiaryNotifications', c.req.valid('query').token)
     const { id: _id, ...preferences } = await preferencesOf(c.var.db, subject)
     return c.json(preferences)
   })
-  .post('/beneficiary-notifications/opt-in', validate('json', linkTokenBodySchema), async (c) => {
+  .post('/beneficiary-notifications/opt-in', linkLimit, jsonBodyLimit, validate('json', linkTokenBodySchema), async (c) => {
     const { subject } = await subjectOf(c.env, 'beneficiaryNotifications', c.req.valid('json').token)
     const { id } = await preferencesOf(c.var.db, subject)
     await setNotificationStatus(c.var.db, id, 'opted_in')
     return c.json({ status: 'opted_in' as const })
   })
-  .post('/beneficiary-notifications/unsubscribe', validate('json', linkTokenBodySchema), async (c) => {
+  .post('/beneficiary-notifications/unsubscribe', linkLimit, jsonBodyLimit, validate('json', linkTokenBodySchema), async (c) => {
     const { subject } = await subjectOf(c.env, 'beneficiaryNotifications', c.req.valid('json').token)
     const { id, status } = await preferencesOf(c.var.db, subject)
     if (status !== 'unsubscribed') await setNotificationStatus(c.var.db, id, 'unsubscribed')

@@ -110,7 +110,9 @@ export async function updateBeneficiary(
   if (!current) return { ok: false, reason: 'not_found' }
   const emailChanged = body.email !== undefined && body.email !== current.email
   if (emailChanged && (await findBeneficiaryByEmail(db, ownerId, body.email!))) return { ok: false, reason: 'duplicate' }
-  const [row] = await db
+  let row: BeneficiaryRow | undefined
+  try {
+    ;[row] = await db
     .update(beneficiaries)
     .set({
       ...(body.fullName !== undefined && { fullName: body.fullName }),
@@ -127,6 +129,11 @@ export async function updateBeneficiary(
     })
     .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
     .returning()
+  } catch (error) {
+    // Two edits racing to the same address: the unique index decides, the loser gets 409.
+    if (String(error).includes('UNIQUE')) return { ok: false, reason: 'duplicate' }
+    throw error
+  }
   if (!row) return { ok: false, reason: 'not_found' }
   return { ok: true, row, emailChanged }
 }
@@ -143,7 +150,7 @@ export async function deleteBeneficiary(db: Db, ownerId: string, id: string): Pr
 export async function rotateVerificationNonce(db: Db, ownerId: string, id: string, now = Date.now()) {
   const [row] = await db
     .update(beneficiaries)
-    .set({ updatedAt: now })
+    .set({ verificationNonce: randomToken(), updatedAt: now })
     .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
     .returning()
   return row
