@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PublicComingSoon } from '@/components/layout/public-coming-soon'
+import { z } from 'zod'
+import { OptInPage } from '@/features/circle/opt-in-page'
 
 export const Route = createFileRoute('/beneficiary-opt-in')({
-  component: () => (
-    <PublicComingSoon
-      title="Beneficiary notifications"
-      description="Opting in to notifications as a beneficiary arrives with the next release."
-    />
-  ),
+  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  component: function OptInRoute() {
+    const { token } = Route.useSearch()
+    return <OptInPage token={token} />
+  },
 })

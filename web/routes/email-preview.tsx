@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PublicComingSoon } from '@/components/layout/public-coming-soon'
+import { EmailPreviewPage } from '@/features/circle/email-preview-page'
 
 export const Route = createFileRoute('/email-preview')({
-  component: () => (
-    <PublicComingSoon
-      title="E-mail preview"
-      description="The preview of the beneficiary opt-in e-mail arrives with the next release."
-    />
-  ),
+  component: EmailPreviewPage,
 })

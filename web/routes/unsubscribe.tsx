@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PublicComingSoon } from '@/components/layout/public-coming-soon'
+import { z } from 'zod'
+import { UnsubscribePage } from '@/features/circle/unsubscribe-page'
 
 export const Route = createFileRoute('/unsubscribe')({
-  component: () => (
-    <PublicComingSoon
-      title="Unsubscribe"
-      description="Unsubscribing from beneficiary notifications arrives with the next release."
-    />
-  ),
+  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  component: function UnsubscribeRoute() {
+    const { token } = Route.useSearch()
+    return <UnsubscribePage token={token} />
+  },
 })

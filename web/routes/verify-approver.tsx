@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PublicComingSoon } from '@/components/layout/public-coming-soon'
+import { z } from 'zod'
+import { VerifyApproverPage } from '@/features/circle/verify-page'
 
 export const Route = createFileRoute('/verify-approver')({
-  component: () => (
-    <PublicComingSoon
-      title="Approver verification"
-      description="Verification links for approvers arrive with the next release."
-    />
-  ),
+  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  component: function VerifyApproverRoute() {
+    const { token } = Route.useSearch()
+    return <VerifyApproverPage token={token} />
+  },
 })

@@ -1,11 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PublicComingSoon } from '@/components/layout/public-coming-soon'
+import { z } from 'zod'
+import { VerifyBeneficiaryPage } from '@/features/circle/verify-page'
 
 export const Route = createFileRoute('/verify-beneficiary')({
-  component: () => (
-    <PublicComingSoon
-      title="Beneficiary verification"
-      description="Verification links for beneficiaries arrive with the next release."
-    />
-  ),
+  validateSearch: z.object({
+    token: z.string().optional().catch(undefined),
+    id: z.string().optional().catch(undefined),
+  }),
+  component: function VerifyBeneficiaryRoute() {
+    const { token, id } = Route.useSearch()
+    return <VerifyBeneficiaryPage token={token} id={id} />
+  },
 })

@@ -121,7 +121,7 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
           </div>
         </div>
       </header>
-      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6">
+      <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 pt-8 pb-20 sm:px-6">
         {children}
       </main>
       <footer className="border-t border-slate-200 bg-white">

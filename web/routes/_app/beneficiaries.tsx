@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { BeneficiariesPage } from '@/features/circle/beneficiaries-page'
 
 export const Route = createFileRoute('/_app/beneficiaries')({
-  component: () => (
-    <ComingSoon
-      title="Beneficiaries"
-      description="Naming beneficiaries and approvers, with their Access Kits and verification links, arrives with the next release."
-    />
-  ),
+  component: BeneficiariesPage,
 })

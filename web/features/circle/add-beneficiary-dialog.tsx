@@ -1,0 +1,295 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useBlocker } from '@tanstack/react-router'
+import { CircleCheck, Download, KeyRound, Printer } from 'lucide-react'
+import { useId, useState } from 'react'
+import { Controller, useForm } from 'react-hook-form'
+import type { z } from 'zod'
+import { BENEFICIARY_FORM_DEFAULTS, beneficiaryFormSchema, type BeneficiaryForm } from '../../../contract/circle'
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Checkbox } from '@/components/ui/checkbox'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Field } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { generateBeneficiaryKeyPair, privateKeyToPem, publicKeyFingerprint } from '@/crypto'
+import { accessKitFileName, downloadAccessKit, type AccessKit } from './access-kit'
+import { AccessKitPrintView } from './access-kit-print'
+import { useCreateBeneficiary } from './api'
+import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, emailNotSentText, emailSentText } from './copy'
+import { toastFailure, toastSuccess } from './notify'
+import { SwitchField } from './switch-field'
+
+type FormOutput = z.output<typeof beneficiaryFormSchema>
+type Phase = 'idle' | 'generating' | 'saving'
+
+interface KitStep {
+  kit: AccessKit
+  /** The server recorded a different key than the one made here: the kit must not be used. */
+  fingerprintMismatch: boolean
+}
+
+/**
+ * Add Beneficiary: the form, then the Access Kit. The key pair is made here; only the public key
+ * is sent. The private key lives in this component's state until the dialog closes, and the
+ * dialog cannot close before the owner has downloaded the kit or said it is saved.
+ */
+export function AddBeneficiaryDialog({
+  open,
+  onOpenChange,
+  ownerName,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  ownerName: string
+}) {
+  const create = useCreateBeneficiary()
+  const [phase, setPhase] = useState<Phase>('idle')
+  const [step, setStep] = useState<KitStep | null>(null)
+  const [downloaded, setDownloaded] = useState(false)
+  const [confirmed, setConfirmed] = useState(false)
+  const [closeBlocked, setCloseBlocked] = useState(false)
+  const savedId = useId()
+  const form = useForm<BeneficiaryForm, unknown, FormOutput>({
+    resolver: zodResolver(beneficiaryFormSchema),
+    defaultValues: BENEFICIARY_FORM_DEFAULTS,
+  })
+  const { errors } = form.formState
+
+  const busy = phase !== 'idle'
+  const kitSaved = downloaded || confirmed
+  const mustStay = busy || (step !== null && !kitSaved)
+
+  // Leaving the page (back button, reload, closing the tab) would lose the key just the same.
+  useBlocker({
+    shouldBlockFn: () => {
+      setCloseBlocked(true)
+      return true
+    },
+    enableBeforeUnload: mustStay,
+    disabled: !mustStay,
+  })
+
+  function close() {
+    // The private key leaves memory with this state (as far as JavaScript lets it).
+    setStep(null)
+    setDownloaded(false)
+    setConfirmed(false)
+    setCloseBlocked(false)
+    form.reset(BENEFICIARY_FORM_DEFAULTS)
+    onOpenChange(false)
+  }
+
+  function requestClose() {
+    if (mustStay) {
+      if (step) setCloseBlocked(true)
+      return
+    }
+    close()
+  }
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setPhase('generating')
+    let pair: Awaited<ReturnType<typeof generateBeneficiaryKeyPair>>
+    try {
+      pair = await generateBeneficiaryKeyPair()
+    } catch {
+      setPhase('idle')
+      toastFailure(CIRCLE_TOASTS.addBeneficiaryFailed, new Error(CIRCLE_TOASTS.keyGenerationFailed))
+      return
+    }
+    setPhase('saving')
+    try {
+      const created = await create.mutateAsync({ ...values, publicKey: pair.publicKeySpki })
+      const fingerprint = await publicKeyFingerprint(pair.publicKeySpki)
+      setStep({
+        kit: {
+          fullName: created.fullName,
+          email: created.email,
+          ownerName,
+          createdAt: new Date(),
+          fingerprint,
+          portalUrl: `${window.location.origin}/beneficiary-portal`,
+          privateKeyPem: privateKeyToPem(pair.privateKeyPkcs8),
+        },
+        fingerprintMismatch: fingerprint !== created.publicKeyFingerprint,
+      })
+      toastSuccess(
+        CIRCLE_TOASTS.beneficiaryAdded,
+        created.verificationEmailSent ? emailSentText(created.email) : emailNotSentText,
+      )
+    } catch (error) {
+      toastFailure(CIRCLE_TOASTS.addBeneficiaryFailed, error)
+    } finally {
+      setPhase('idle')
+    }
+  })
+
+  const preventIfStaying = (event: Event) => {
+    if (mustStay) {
+      event.preventDefault()
+      if (step) setCloseBlocked(true)
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : requestClose())}>
+      <DialogContent
+        hideClose={mustStay}
+        onEscapeKeyDown={preventIfStaying}
+        onInteractOutside={preventIfStaying}
+        className={step ? 'max-w-xl' : undefined}
+      >
+        {step ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>Beneficiary Access Kit</DialogTitle>
+              <DialogDescription>
+                {step.kit.fullName} has been added. Now save the kit that lets them open what you leave them.
+              </DialogDescription>
+            </DialogHeader>
+            <Alert variant="warning">
+              <KeyRound aria-hidden />
+              <AlertTitle>Their private key exists only now, in this browser</AlertTitle>
+              <AlertDescription>
+                It was created here and has not been sent to us, so we cannot recover it. Download the kit and print it,
+                then hand it to {step.kit.fullName} outside this service: with your will, through your lawyer, or in a
+                safe. Without it, {step.kit.fullName} cannot decrypt anything you leave them.
+              </AlertDescription>
+            </Alert>
+            {step.fingerprintMismatch && (
+              <Alert variant="destructive">
+                <AlertTitle>The server recorded a different key</AlertTitle>
+                <AlertDescription>
+                  Do not use this kit. Delete {step.kit.fullName} and add them again.
+                </AlertDescription>
+              </Alert>
+            )}
+            <dl className="grid gap-3 rounded-lg bg-slate-50 p-4 text-sm">
+              {(
+                [
+                  ['Beneficiary', step.kit.fullName, 'break-words'],
+                  ['E-mail', step.kit.email, 'break-all'],
+                  ['Key fingerprint', step.kit.fingerprint, 'font-mono text-xs leading-relaxed'],
+                ] as const
+              ).map(([label, value, className]) => (
+                <div key={label} className="grid gap-0.5 sm:grid-cols-[8rem_1fr] sm:gap-4">
+                  <dt className="font-medium text-slate-600">{label}</dt>
+                  <dd className={className} data-testid={label === 'Key fingerprint' ? 'kit-fingerprint' : undefined}>
+                    {value}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <div className="grid gap-2 sm:grid-cols-2">
+              <Button
+                onClick={() => {
+                  downloadAccessKit(step.kit)
+                  setDownloaded(true)
+                  setCloseBlocked(false)
+                }}
+              >
+                <Download aria-hidden /> Download Access Kit
+              </Button>
+              <Button variant="outline" onClick={() => window.print()}>
+                <Printer aria-hidden /> Print Access Kit
+              </Button>
+            </div>
+            <p className="text-xs text-slate-500">
+              {downloaded ? (
+                <span className="inline-flex items-center gap-1 text-emerald-700">
+                  <CircleCheck className="size-3.5" aria-hidden /> Saved as {accessKitFileName(step.kit.fullName)}. Print
+                  it or copy it to offline storage, then delete the file from this computer.
+                </span>
+              ) : (
+                'Print opens your browser’s print window showing only the kit.'
+              )}
+            </p>
+            <div className="flex items-start gap-3">
+              <Checkbox
+                id={savedId}
+                checked={confirmed}
+                onCheckedChange={(value) => {
+                  setConfirmed(value === true)
+                  setCloseBlocked(false)
+                }}
+              />
+              <Label htmlFor={savedId} className="font-normal leading-snug">
+                I have saved the kit
+              </Label>
+            </div>
+            {closeBlocked && !kitSaved && (
+              <p role="alert" className="text-sm text-red-600">
+                Download the kit or confirm that you have saved it before closing. Once this window closes, the private key
+                is gone for good.
+              </p>
+            )}
+            <DialogFooter>
+              <Button onClick={requestClose} disabled={!kitSaved}>
+                Done
+              </Button>
+            </DialogFooter>
+            <AccessKitPrintView kit={step.kit} />
+          </>
+        ) : (
+          <>
+            <DialogHeader>
+              <DialogTitle>Add Beneficiary</DialogTitle>
+              <DialogDescription>
+                Name someone who should receive items from your vault. Their encryption keys are created in this
+                browser; only the public key is stored with us.
+              </DialogDescription>
+            </DialogHeader>
+            <form onSubmit={onSubmit} noValidate className="grid gap-4">
+              <Field label="Full name" error={errors.fullName?.message}>
+                {({ id, describedBy, invalid }) => (
+                  <Input id={id} autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('fullName')} />
+                )}
+              </Field>
+              <Field label="Email" error={errors.email?.message}>
+                {({ id, describedBy, invalid }) => (
+                  <Input id={id} type="email" autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('email')} />
+                )}
+              </Field>
+              <Field label="Relationship" error={errors.relationship?.message}>
+                {({ id, describedBy, invalid }) => (
+                  <Input
+                    id={id}
+                    placeholder="e.g. Daughter, Spouse, Friend"
+                    aria-describedby={describedBy}
+                    aria-invalid={invalid}
+                    {...form.register('relationship')}
+                  />
+                )}
+              </Field>
+              {(['sendVerificationEmail', 'sendAssetNotifications', 'delayNotifications'] as const).map((name) => (
+                <Controller
+                  key={name}
+                  control={form.control}
+                  name={name}
+                  render={({ field }) => (
+                    <SwitchField
+                      label={BENEFICIARY_FIELD_HINTS[name].label}
+                      hint={BENEFICIARY_FIELD_HINTS[name].hint}
+                      checked={field.value}
+                      onCheckedChange={field.onChange}
+                      disabled={busy}
+                    />
+                  )}
+                />
+              ))}
+              <DialogFooter>
+                <Button variant="outline" onClick={requestClose} disabled={busy}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={busy}>
+                  {phase === 'generating' ? 'Generating keys...' : phase === 'saving' ? 'Adding...' : 'Add Beneficiary'}
+                </Button>
+              </DialogFooter>
+            </form>
+          </>
+        )}
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,207 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Mail, ShieldCheck, Trash2, UserCheck, UserPlus } from 'lucide-react'
+import { useState } from 'react'
+import { Controller, useForm } from 'react-hook-form'
+import type { z } from 'zod'
+import { APPROVER_FORM_DEFAULTS, approverFormSchema, type Approver, type ApproverForm } from '../../../contract/circle'
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
+import { ConfirmDialog } from '@/components/ui/alert-dialog'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Field } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { Spinner } from '@/components/ui/spinner'
+import { errorText } from '@/lib/api-client'
+import { useApprovers, useCreateApprover, useDeleteApprover } from './api'
+import { APPROVER_COPY, CIRCLE_TOASTS, emailSentText } from './copy'
+import { toastFailure, toastSuccess } from './notify'
+import { SwitchField } from './switch-field'
+
+type FormOutput = z.output<typeof approverFormSchema>
+
+function AddApproverDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const create = useCreateApprover()
+  const form = useForm<ApproverForm, unknown, FormOutput>({
+    resolver: zodResolver(approverFormSchema),
+    defaultValues: APPROVER_FORM_DEFAULTS,
+  })
+  const { errors } = form.formState
+
+  function setOpen(next: boolean) {
+    if (create.isPending) return
+    if (!next) form.reset(APPROVER_FORM_DEFAULTS)
+    onOpenChange(next)
+  }
+
+  const onSubmit = form.handleSubmit((values) =>
+    create.mutate(values, {
+      onSuccess: (approver) => {
+        toastSuccess(
+          CIRCLE_TOASTS.approverAdded,
+          approver.verificationEmailSent ? emailSentText(approver.email) : APPROVER_COPY.noEmail(approver.fullName),
+        )
+        form.reset(APPROVER_FORM_DEFAULTS)
+        onOpenChange(false)
+      },
+      onError: (error) => toastFailure(CIRCLE_TOASTS.addApproverFailed, error),
+    }),
+  )
+
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Add Approver</DialogTitle>
+          <DialogDescription>
+            An approver is someone you trust, such as a lawyer, executor or close friend, who reviews your beneficiaries’
+            identity documents and confirms releases when a policy asks for it.
+          </DialogDescription>
+        </DialogHeader>
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <Field label="Full name" error={errors.fullName?.message}>
+            {({ id, describedBy, invalid }) => (
+              <Input id={id} autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('fullName')} />
+            )}
+          </Field>
+          <Field label="Email" error={errors.email?.message}>
+            {({ id, describedBy, invalid }) => (
+              <Input id={id} type="email" autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('email')} />
+            )}
+          </Field>
+          <Field label="Role" error={errors.role?.message}>
+            {({ id, describedBy, invalid }) => (
+              <Input
+                id={id}
+                placeholder="e.g. Lawyer, Executor, Family friend"
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                {...form.register('role')}
+              />
+            )}
+          </Field>
+          <Controller
+            control={form.control}
+            name="sendVerificationEmail"
+            render={({ field }) => (
+              <SwitchField
+                label="Send verification e-mail"
+                hint="E-mails a link so they can confirm this address is theirs."
+                checked={field.value ?? true}
+                onCheckedChange={field.onChange}
+                disabled={create.isPending}
+              />
+            )}
+          />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setOpen(false)} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? 'Adding...' : 'Add Approver'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function ApproverRow({ approver: a, onDelete }: { approver: Approver; onDelete: () => void }) {
+  return (
+    <li className="flex items-start gap-3 py-4 first:pt-0 last:pb-0" data-testid="approver-row">
+      <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-700" aria-hidden>
+        <UserCheck className="size-4" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+          <p className="font-medium text-slate-900">{a.fullName}</p>
+          <Badge variant="secondary">{a.role}</Badge>
+          {a.verified ? <Badge variant="success">Verified</Badge> : <Badge variant="warning">Pending</Badge>}
+        </div>
+        <p className="mt-0.5 flex items-center gap-1 break-all text-sm text-slate-600">
+          <Mail className="size-3.5 shrink-0 text-slate-400" aria-hidden />
+          {a.email}
+        </p>
+      </div>
+      <Button variant="ghost" size="icon" className="-mr-2 shrink-0 text-slate-500 hover:text-red-700" aria-label={`Remove ${a.fullName}`} onClick={onDelete}>
+        <Trash2 aria-hidden />
+      </Button>
+    </li>
+  )
+}
+
+/** Available Approvers (seeds 001 §2): the people who check identities and confirm releases. */
+export function ApproversSection() {
+  const { data, isPending, isError, error, refetch, isFetching } = useApprovers()
+  const remove = useDeleteApprover()
+  const [adding, setAdding] = useState(false)
+  const [deleting, setDeleting] = useState<Approver | null>(null)
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <h2 id="approvers-title" className="flex items-center gap-2 text-lg font-semibold leading-tight text-slate-900">
+            <ShieldCheck className="size-5 text-brand-700" aria-hidden />
+            Available Approvers
+          </h2>
+          <CardDescription>Trusted people who review identity documents and approve releases when a policy requires it.</CardDescription>
+        </div>
+        <Button variant="outline" onClick={() => setAdding(true)}>
+          <UserPlus aria-hidden /> Add Approver
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {isPending ? (
+          <div className="flex justify-center py-6">
+            <Spinner label="Loading approvers" />
+          </div>
+        ) : isError ? (
+          <Alert variant="destructive">
+            <AlertTitle>Your approvers could not be loaded</AlertTitle>
+            <AlertDescription className="grid gap-3">
+              <p>{errorText(error, CIRCLE_TOASTS.fallback)}</p>
+              <div>
+                <Button variant="outline" size="sm" onClick={() => refetch()} disabled={isFetching}>
+                  {isFetching ? 'Retrying...' : 'Try again'}
+                </Button>
+              </div>
+            </AlertDescription>
+          </Alert>
+        ) : data.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">
+            No approvers yet. Add one if any of your policies should need a person to confirm a beneficiary’s identity
+            before a release.
+          </p>
+        ) : (
+          <ul className="divide-y divide-slate-200" aria-labelledby="approvers-title">
+            {data.map((a) => (
+              <ApproverRow key={a.id} approver={a} onDelete={() => setDeleting(a)} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <AddApproverDialog open={adding} onOpenChange={setAdding} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && !remove.isPending && setDeleting(null)}
+        title={`Remove ${deleting?.fullName ?? 'approver'}?`}
+        description={deleting ? APPROVER_COPY.deleteText(deleting.fullName) : ''}
+        confirmLabel={remove.isPending ? 'Removing...' : 'Remove'}
+        pending={remove.isPending}
+        onConfirm={() => {
+          if (!deleting) return
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              toastSuccess(CIRCLE_TOASTS.approverRemoved, APPROVER_COPY.removed(deleting.fullName))
+              setDeleting(null)
+            },
+            onError: (e) => toastFailure(CIRCLE_TOASTS.removeApproverFailed, e),
+          })
+        }}
+      />
+    </Card>
+  )
+}

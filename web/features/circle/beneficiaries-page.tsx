@@ -1,0 +1,64 @@
+import { UserPlus } from 'lucide-react'
+import { useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { useCurrentUser } from '@/features/auth/api'
+import { AddBeneficiaryDialog } from './add-beneficiary-dialog'
+import { ApproversSection } from './approvers-section'
+import { BeneficiaryList } from './beneficiary-list'
+import { HOW_ACCESS_WORKS } from './copy'
+
+/** /beneficiaries (seeds 001 §2): the people who inherit, their approvers, and how access works. */
+export function BeneficiariesPage() {
+  const { data: user } = useCurrentUser()
+  const [adding, setAdding] = useState(false)
+
+  return (
+    <div className="grid grid-cols-1 gap-8">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">Beneficiaries</h1>
+          <p className="mt-1 max-w-2xl text-sm text-slate-600">
+            The people who will receive items from your vault when your triggers fire. Each one holds an Access Kit with
+            the only key that opens what you leave them.
+          </p>
+        </div>
+        <Button onClick={() => setAdding(true)}>
+          <UserPlus aria-hidden /> Add Beneficiary
+        </Button>
+      </header>
+
+      <section aria-labelledby="beneficiaries-list-title">
+        <h2 id="beneficiaries-list-title" className="sr-only">
+          Your beneficiaries
+        </h2>
+        <BeneficiaryList onAdd={() => setAdding(true)} />
+      </section>
+
+      <ApproversSection />
+
+      <section aria-labelledby="how-access-works" className="rounded-xl border border-brand-100 bg-brand-50/60 p-6">
+        <h2 id="how-access-works" className="text-lg font-semibold text-slate-900">
+          How beneficiary access works
+        </h2>
+        <ol className="mt-4 grid gap-4 md:grid-cols-3">
+          {HOW_ACCESS_WORKS.map((step, i) => (
+            <li key={step.title} className="flex gap-3">
+              <span
+                className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-700 text-sm font-semibold text-white"
+                aria-hidden
+              >
+                {i + 1}
+              </span>
+              <div>
+                <h3 className="font-medium text-slate-900">{step.title}</h3>
+                <p className="mt-1 text-sm text-slate-600">{step.text}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <AddBeneficiaryDialog open={adding} onOpenChange={setAdding} ownerName={user?.displayName ?? ''} />
+    </div>
+  )
+}

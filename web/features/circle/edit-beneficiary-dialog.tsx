@@ -1,0 +1,137 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Info } from 'lucide-react'
+import { Controller, useForm, useWatch } from 'react-hook-form'
+import type { z } from 'zod'
+import { beneficiaryFormSchema, type Beneficiary } from '../../../contract/circle'
+import { Alert, AlertDescription } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Field } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { useUpdateBeneficiary } from './api'
+import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, EDIT_EMAIL_NOTE, emailSentText } from './copy'
+import { toastFailure, toastSuccess } from './notify'
+import { SwitchField } from './switch-field'
+
+const editSchema = beneficiaryFormSchema.pick({ fullName: true, email: true, relationship: true, delayNotifications: true })
+type EditInput = z.input<typeof editSchema>
+type EditOutput = z.output<typeof editSchema>
+
+function valuesOf(b: Beneficiary): EditInput {
+  return { fullName: b.fullName, email: b.email, relationship: b.relationship, delayNotifications: b.delayNotifications }
+}
+
+/** Edit Details: name, e-mail, relationship and Secrecy Mode. Only the fields that changed are sent. */
+export function EditBeneficiaryDialog({
+  beneficiary,
+  onOpenChange,
+}: {
+  beneficiary: Beneficiary | null
+  onOpenChange: (open: boolean) => void
+}) {
+  const update = useUpdateBeneficiary()
+  return (
+    <Dialog open={beneficiary !== null} onOpenChange={(open) => !update.isPending && onOpenChange(open)}>
+      <DialogContent>
+        {beneficiary && (
+          <EditForm key={beneficiary.id} beneficiary={beneficiary} update={update} onDone={() => onOpenChange(false)} />
+        )}
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function EditForm({
+  beneficiary,
+  update,
+  onDone,
+}: {
+  beneficiary: Beneficiary
+  update: ReturnType<typeof useUpdateBeneficiary>
+  onDone: () => void
+}) {
+  const form = useForm<EditInput, unknown, EditOutput>({ resolver: zodResolver(editSchema), defaultValues: valuesOf(beneficiary) })
+  const { errors } = form.formState
+  const email = useWatch({ control: form.control, name: 'email' })
+  const emailChanged = !!email && email.trim().toLowerCase() !== beneficiary.email
+
+  const onSubmit = form.handleSubmit((values) => {
+    const changes = Object.fromEntries(
+      (Object.keys(values) as Array<keyof EditOutput>)
+        .filter((key) => values[key] !== beneficiary[key])
+        .map((key) => [key, values[key]]),
+    ) as Partial<EditOutput>
+    if (Object.keys(changes).length === 0) {
+      onDone()
+      return
+    }
+    update.mutate(
+      { id: beneficiary.id, ...changes },
+      {
+        onSuccess: (updated) => {
+          toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, updated.verificationEmailSent ? emailSentText(updated.email) : undefined)
+          onDone()
+        },
+        onError: (error) => toastFailure(CIRCLE_TOASTS.updateBeneficiaryFailed, error),
+      },
+    )
+  })
+
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>Edit Details</DialogTitle>
+        <DialogDescription>
+          Change how {beneficiary.fullName} is named and reached. Their encryption key and Access Kit stay the same.
+        </DialogDescription>
+      </DialogHeader>
+      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <Field label="Full name" error={errors.fullName?.message}>
+          {({ id, describedBy, invalid }) => (
+            <Input id={id} autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('fullName')} />
+          )}
+        </Field>
+        <Field label="Email" error={errors.email?.message} hint={EDIT_EMAIL_NOTE}>
+          {({ id, describedBy, invalid }) => (
+            <Input id={id} type="email" autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('email')} />
+          )}
+        </Field>
+        {emailChanged && (
+          <Alert variant="info">
+            <Info aria-hidden />
+            <AlertDescription>
+              Saving sends a new verification link to {email.trim().toLowerCase()}. Until it is used, {beneficiary.fullName}{' '}
+              shows as Pending.
+            </AlertDescription>
+          </Alert>
+        )}
+        <Field label="Relationship" error={errors.relationship?.message}>
+          {({ id, describedBy, invalid }) => (
+            <Input id={id} aria-describedby={describedBy} aria-invalid={invalid} {...form.register('relationship')} />
+          )}
+        </Field>
+        <Controller
+          control={form.control}
+          name="delayNotifications"
+          render={({ field }) => (
+            <SwitchField
+              label={BENEFICIARY_FIELD_HINTS.delayNotifications.label}
+              hint={BENEFICIARY_FIELD_HINTS.delayNotifications.hint}
+              checked={field.value}
+              onCheckedChange={field.onChange}
+              disabled={update.isPending}
+            />
+          )}
+        />
+        <DialogFooter>
+          <Button variant="outline" onClick={onDone} disabled={update.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={update.isPending}>
+            {update.isPending ? 'Saving...' : 'Save Changes'}
+          </Button>
+        </DialogFooter>
+      </form>
+    </>
+  )
+}

@@ -1,0 +1,130 @@
+import { Bell, CircleCheckBig, KeyRound, MailCheck, ShieldCheck, Timer } from 'lucide-react'
+import { useId } from 'react'
+import { CIRCLE_MESSAGES } from '../../../contract/circle'
+import { Alert, AlertDescription } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { Label } from '@/components/ui/label'
+import { isAlreadyVerified, linkErrorText, useVerifyApprover, useVerifyBeneficiary } from './api'
+import { InvalidLinkPage, LinkPage, ReturnHomeButton } from './link-page'
+
+type Kind = 'beneficiary' | 'approver'
+
+const INTRO: Record<Kind, string> = {
+  beneficiary:
+    'You have been named as a beneficiary. Confirm that this e-mail address is yours, so that messages reach you when the time comes.',
+  approver:
+    'You have been named as an approver. Confirm that this e-mail address is yours, so that you can be reached when an approval is needed.',
+}
+
+const BENEFICIARY_ACCESS_STATUS = [
+  { icon: Timer, text: 'Assets become available to you only when the owner’s triggers activate. Nothing is shared before then.' },
+  { icon: Bell, text: 'You will receive an e-mail when items are released to you.' },
+  {
+    icon: KeyRound,
+    text: 'You will need the private key from the Beneficiary Access Kit the owner gives you to decrypt them. Keep the kit safe.',
+  },
+] as const
+
+function Completed({ kind, already, ownerName }: { kind: Kind; already: boolean; ownerName?: string }) {
+  return (
+    <LinkPage
+      icon={CircleCheckBig}
+      tone="success"
+      title="Verification Complete"
+      description={
+        already
+          ? 'This address was already verified. There is nothing more to do.'
+          : kind === 'beneficiary'
+            ? `Thank you. Your e-mail address is confirmed${ownerName ? ` as ${ownerName}’s beneficiary` : ''}.`
+            : 'Thank you. Your e-mail address is confirmed.'
+      }
+    >
+      {kind === 'beneficiary' ? (
+        <section aria-labelledby="access-status" className="rounded-lg border border-slate-200 bg-slate-50 p-4">
+          <h2 id="access-status" className="text-sm font-semibold text-slate-900">
+            Your access status
+          </h2>
+          <ul className="mt-3 grid gap-3">
+            {BENEFICIARY_ACCESS_STATUS.map(({ icon: Icon, text }) => (
+              <li key={text} className="flex gap-3 text-sm text-slate-700">
+                <Icon className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden />
+                {text}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : (
+        <p className="flex gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm text-slate-700">
+          <Bell className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden />
+          You will be notified by e-mail when approval actions are needed for asset releases.
+        </p>
+      )}
+      <ReturnHomeButton />
+    </LinkPage>
+  )
+}
+
+function VerifyForm({
+  kind,
+  token,
+  pending,
+  error,
+  onVerify,
+}: {
+  kind: Kind
+  token: string
+  pending: boolean
+  error: unknown
+  onVerify: () => void
+}) {
+  const tokenId = useId()
+  return (
+    <LinkPage
+      icon={kind === 'beneficiary' ? MailCheck : ShieldCheck}
+      title={kind === 'beneficiary' ? 'Beneficiary Verification' : 'Approver Verification'}
+      description={INTRO[kind]}
+    >
+      <div className="grid gap-1.5">
+        <Label htmlFor={tokenId}>Verification token</Label>
+        <Input id={tokenId} value={token} readOnly className="font-mono text-xs sm:text-xs" onFocus={(e) => e.currentTarget.select()} />
+      </div>
+      {error != null && (
+        <Alert variant="destructive">
+          <AlertDescription>{linkErrorText(error)}</AlertDescription>
+        </Alert>
+      )}
+      <Button size="lg" onClick={onVerify} disabled={pending}>
+        {pending ? 'Verifying...' : 'Complete Verification'}
+      </Button>
+    </LinkPage>
+  )
+}
+
+/** /verify-beneficiary and /beneficiary-portal (seeds 001 §2): confirms a beneficiary's address. */
+export function VerifyBeneficiaryPage({ token, id }: { token?: string; id?: string }) {
+  const verify = useVerifyBeneficiary()
+  if (!token) return <InvalidLinkPage reason={CIRCLE_MESSAGES.noToken} />
+  if (verify.isSuccess || isAlreadyVerified(verify.error)) {
+    return <Completed kind="beneficiary" already={!verify.isSuccess} ownerName={verify.data?.beneficiary.ownerName} />
+  }
+  return (
+    <VerifyForm
+      kind="beneficiary"
+      token={token}
+      pending={verify.isPending}
+      error={verify.error}
+      onVerify={() => verify.mutate({ token, id })}
+    />
+  )
+}
+
+/** /verify-approver (seeds 001 §2): confirms an approver's address. */
+export function VerifyApproverPage({ token }: { token?: string }) {
+  const verify = useVerifyApprover()
+  if (!token) return <InvalidLinkPage reason={CIRCLE_MESSAGES.noToken} />
+  if (verify.isSuccess || isAlreadyVerified(verify.error)) return <Completed kind="approver" already={!verify.isSuccess} />
+  return (
+    <VerifyForm kind="approver" token={token} pending={verify.isPending} error={verify.error} onVerify={() => verify.mutate({ token })} />
+  )
+}
