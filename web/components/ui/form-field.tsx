@@ -54,3 +54,18 @@ export function PasswordInput({ className, ...props }: Omit<ComponentProps<'inpu
     </div>
   )
 }
+
+/** A labelled text input with its error, for react-hook-form's `register(...)` props. */
+export function InputField({
+  label,
+  error,
+  hint,
+  className,
+  ...inputProps
+}: Omit<ComponentProps<'input'>, 'id'> & { label: ReactNode; error?: string; hint?: ReactNode }) {
+  return (
+    <Field label={label} error={error} hint={hint} className={className}>
+      {({ id, describedBy, invalid }) => <Input id={id} aria-describedby={describedBy} aria-invalid={invalid} {...inputProps} />}
+    </Field>
+  )
+}

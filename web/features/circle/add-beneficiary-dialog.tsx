@@ -9,8 +9,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
+import { InputField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
 import { generateBeneficiaryKeyPair, privateKeyToPem, publicKeyFingerprint } from '@/crypto'
 import { accessKitFileName, downloadAccessKit, type AccessKit } from './access-kit'
@@ -241,27 +240,9 @@ export function AddBeneficiaryDialog({
               </DialogDescription>
             </DialogHeader>
             <form onSubmit={onSubmit} noValidate className="grid gap-4">
-              <Field label="Full name" error={errors.fullName?.message}>
-                {({ id, describedBy, invalid }) => (
-                  <Input id={id} autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('fullName')} />
-                )}
-              </Field>
-              <Field label="Email" error={errors.email?.message}>
-                {({ id, describedBy, invalid }) => (
-                  <Input id={id} type="email" autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('email')} />
-                )}
-              </Field>
-              <Field label="Relationship" error={errors.relationship?.message}>
-                {({ id, describedBy, invalid }) => (
-                  <Input
-                    id={id}
-                    placeholder="e.g. Daughter, Spouse, Friend"
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid}
-                    {...form.register('relationship')}
-                  />
-                )}
-              </Field>
+              <InputField label="Full name" error={errors.fullName?.message} autoComplete="off" {...form.register('fullName')} />
+              <InputField label="Email" error={errors.email?.message} type="email" autoComplete="off" {...form.register('email')} />
+              <InputField label="Relationship" error={errors.relationship?.message} placeholder="e.g. Daughter, Spouse, Friend" {...form.register('relationship')} />
               {(['sendVerificationEmail', 'sendAssetNotifications', 'delayNotifications'] as const).map((name) => (
                 <Controller
                   key={name}

@@ -4,14 +4,13 @@ import { useState } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import { APPROVER_FORM_DEFAULTS, approverFormSchema, type Approver, type ApproverForm } from '../../../contract/circle'
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
+import { LoadError } from '@/components/ui/load-error'
+import { InputField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
 import { useApprovers, useCreateApprover, useDeleteApprover } from './api'
@@ -60,27 +59,9 @@ function AddApproverDialog({ open, onOpenChange }: { open: boolean; onOpenChange
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          <Field label="Full name" error={errors.fullName?.message}>
-            {({ id, describedBy, invalid }) => (
-              <Input id={id} autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('fullName')} />
-            )}
-          </Field>
-          <Field label="Email" error={errors.email?.message}>
-            {({ id, describedBy, invalid }) => (
-              <Input id={id} type="email" autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('email')} />
-            )}
-          </Field>
-          <Field label="Role" error={errors.role?.message}>
-            {({ id, describedBy, invalid }) => (
-              <Input
-                id={id}
-                placeholder="e.g. Lawyer, Executor, Family friend"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                {...form.register('role')}
-              />
-            )}
-          </Field>
+          <InputField label="Full name" error={errors.fullName?.message} autoComplete="off" {...form.register('fullName')} />
+          <InputField label="Email" error={errors.email?.message} type="email" autoComplete="off" {...form.register('email')} />
+          <InputField label="Role" error={errors.role?.message} placeholder="e.g. Lawyer, Executor, Family friend" {...form.register('role')} />
           <Controller
             control={form.control}
             name="sendVerificationEmail"
@@ -159,17 +140,7 @@ export function ApproversSection() {
             <Spinner label="Loading approvers" />
           </div>
         ) : isError ? (
-          <Alert variant="destructive">
-            <AlertTitle>Your approvers could not be loaded</AlertTitle>
-            <AlertDescription className="grid gap-3">
-              <p>{errorText(error, CIRCLE_TOASTS.fallback)}</p>
-              <div>
-                <Button variant="outline" size="sm" onClick={() => refetch()} disabled={isFetching}>
-                  {isFetching ? 'Retrying...' : 'Try again'}
-                </Button>
-              </div>
-            </AlertDescription>
-          </Alert>
+          <LoadError title="Your approvers could not be loaded" message={errorText(error, CIRCLE_TOASTS.fallback)} onRetry={() => refetch()} retrying={isFetching} />
         ) : data.length === 0 ? (
           <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">
             No approvers yet. Add one if any of your policies should need a person to confirm a beneficiary’s identity

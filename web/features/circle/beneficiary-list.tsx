@@ -1,7 +1,7 @@
 import { Bell, BellOff, EllipsisVertical, EyeOff, IdCard, KeyRound, Mail, Pencil, Trash2, UserPlus, Users } from 'lucide-react'
 import { useState } from 'react'
 import type { Beneficiary } from '../../../contract/circle'
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
+import { LoadError } from '@/components/ui/load-error'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -158,17 +158,7 @@ export function BeneficiaryList({ onAdd }: { onAdd: () => void }) {
   }
   if (isError) {
     return (
-      <Alert variant="destructive">
-        <AlertTitle>Your beneficiaries could not be loaded</AlertTitle>
-        <AlertDescription className="grid gap-3">
-          <p>{errorText(error, CIRCLE_TOASTS.fallback)}</p>
-          <div>
-            <Button variant="outline" size="sm" onClick={() => refetch()} disabled={isFetching}>
-              {isFetching ? 'Retrying...' : 'Try again'}
-            </Button>
-          </div>
-        </AlertDescription>
-      </Alert>
+      <LoadError title="Your beneficiaries could not be loaded" message={errorText(error, CIRCLE_TOASTS.fallback)} onRetry={() => refetch()} retrying={isFetching} />
     )
   }
   if (data.length === 0) {

@@ -6,7 +6,7 @@ import { beneficiaryFormSchema, type Beneficiary } from '../../../contract/circl
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field } from '@/components/ui/form-field'
+import { Field, InputField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useUpdateBeneficiary } from './api'
 import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, EDIT_EMAIL_NOTE, emailSentText } from './copy'
@@ -86,11 +86,7 @@ function EditForm({
         </DialogDescription>
       </DialogHeader>
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <Field label="Full name" error={errors.fullName?.message}>
-          {({ id, describedBy, invalid }) => (
-            <Input id={id} autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('fullName')} />
-          )}
-        </Field>
+        <InputField label="Full name" error={errors.fullName?.message} autoComplete="off" {...form.register('fullName')} />
         <Field label="Email" error={errors.email?.message} hint={EDIT_EMAIL_NOTE}>
           {({ id, describedBy, invalid }) => (
             <Input id={id} type="email" autoComplete="off" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('email')} />
@@ -105,11 +101,7 @@ function EditForm({
             </AlertDescription>
           </Alert>
         )}
-        <Field label="Relationship" error={errors.relationship?.message}>
-          {({ id, describedBy, invalid }) => (
-            <Input id={id} aria-describedby={describedBy} aria-invalid={invalid} {...form.register('relationship')} />
-          )}
-        </Field>
+        <InputField label="Relationship" error={errors.relationship?.message} {...form.register('relationship')} />
         <Controller
           control={form.control}
           name="delayNotifications"
