@@ -108,6 +108,8 @@ export const beneficiarySchema = z.object({
   sendAssetNotifications: z.boolean(),
   delayNotifications: z.boolean(),
   notificationStatus: z.enum(NOTIFICATION_STATUSES),
+  // The owner's browser wraps each item's data key with it (a grant).
+  publicKey: z.string(),
   publicKeyFingerprint: z.string(),
   keyVersion: z.number().int(),
   createdAt: z.string(),

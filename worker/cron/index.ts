@@ -3,6 +3,7 @@ import { getDb } from '../db/client'
 import { passwordResets, sessions } from '../db/schema'
 import { deliverDue } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
+import { sweepUploads } from '../services/vault-items'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -18,5 +19,6 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .delete(passwordResets)
     .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
     .returning({ id: passwordResets.id })
-  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length }
+  const uploads = await sweepUploads(db, env, now)
+  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length, ...uploads }
 }

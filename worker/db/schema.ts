@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Times are epoch milliseconds (UTC) throughout: sweeps compare them, and nothing parses them.
 
@@ -139,7 +139,77 @@ export const approvers = sqliteTable(
   (t) => [uniqueIndex('approvers_owner_email_unique').on(t.ownerId, t.email), index('approvers_owner_idx').on(t.ownerId)],
 )
 
+export const vaultItems = sqliteTable(
+  'vault_items',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['doc', 'photo', 'video', 'password'] }).notNull(),
+    // 'uploading' until complete; 'deleting' only inside the delete transaction.
+    status: text('status', { enum: ['uploading', 'active', 'deleting'] }).notNull(),
+    plainSize: integer('plain_size').notNull(),
+    cipherSize: integer('cipher_size').notNull(),
+    chunkBytes: integer('chunk_bytes').notNull(),
+    partCount: integer('part_count').notNull(),
+    r2Key: text('r2_key').notNull(),
+    uploadId: text('upload_id'),
+    encryptedMetadata: text('encrypted_metadata'),
+    wrappedKey: text('wrapped_key'),
+    releaseProtocol: text('release_protocol').notNull().default('VERIFIED_DEATH'),
+    requiresApprover: integer('requires_approver', { mode: 'boolean' }).notNull().default(false),
+    approverContact: text('approver_contact'),
+    scheduledAt: integer('scheduled_at'),
+    // Set by the statement that changes status inside a batch; later statements of the same batch
+    // act only if it matches, which makes the whole batch all-or-nothing under concurrency.
+    operationToken: text('operation_token'),
+    createdAt: integer('created_at').notNull(),
+    completedAt: integer('completed_at'),
+  },
+  (t) => [index('vault_items_owner_idx').on(t.ownerId, t.status), index('vault_items_status_created_idx').on(t.status, t.createdAt)],
+)
+
+export const uploadParts = sqliteTable(
+  'upload_parts',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    etag: text('etag').notNull(),
+    size: integer('size').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.partNumber] })],
+)
+
+export const itemGrants = sqliteTable(
+  'item_grants',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    // The item's data key wrapped with the beneficiary's public key (RSA-OAEP), made in the browser.
+    wrappedKey: text('wrapped_key').notNull(),
+    keyVersion: integer('key_version').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.beneficiaryId] }), index('item_grants_beneficiary_idx').on(t.beneficiaryId)],
+)
+
+/** R2 objects whose rows are gone but whose deletion has not been confirmed; the sweep retries. */
+export const blobDeletions = sqliteTable('blob_deletions', {
+  r2Key: text('r2_key').primaryKey(),
+  createdAt: integer('created_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+})
+
 export type UserRow = typeof users.$inferSelect
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect
 export type ApproverRow = typeof approvers.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
+
+export type VaultItemRow = typeof vaultItems.$inferSelect

@@ -1,18 +1,92 @@
 import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { z } from 'zod'
+import { CHUNK_OVERHEAD_BYTES, UPLOAD_CHUNK_BYTES, uploadCompleteBodySchema, uploadStartBodySchema, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
-import { conflict } from '../lib/errors'
+import { ApiError, badRequest, conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { toPublicUser } from '../services/users'
 import { setUpVault } from '../services/vault'
+import {
+  completeUpload,
+  deleteItem,
+  discardUpload,
+  expectedPartSize,
+  findActiveItem,
+  findUpload,
+  listItems,
+  startUpload,
+  storePart,
+  uploadSession,
+} from '../services/vault-items'
 import type { AppEnv } from '../types'
+
+const itemParam = z.object({ itemId: z.uuid(VAULT_ITEM_MESSAGES.uploadNotFound) })
+const partParams = itemParam.extend({ partNumber: z.coerce.number().int(VAULT_ITEM_MESSAGES.partNumberInvalid) })
+const idParam = z.object({ id: z.uuid(VAULT_ITEM_MESSAGES.itemNotFound) })
+
+// A part is one encrypted chunk: the only binary body this API takes.
+const partBodyLimit = bodyLimit({
+  maxSize: UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES,
+  onError: () => {
+    throw new ApiError(413, VAULT_ITEM_MESSAGES.partSizeMismatch(UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES))
+  },
+})
 
 export const vaultRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .use(jsonBodyLimit)
-  .post('/setup', validate('json', vaultSetupBodySchema), async (c) => {
+  .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const user = await setUpVault(c.var.db, c.var.user.id, c.req.valid('json'))
     if (!user) throw conflict(VAULT_MESSAGES.alreadySetUp)
     return c.json({ message: 'Vault set up.', user: toPublicUser(user) })
+  })
+  // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
+  .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) => {
+    const session = await startUpload(c.var.db, c.env, c.var.user, c.req.valid('json'))
+    return c.json(session, 201)
+  })
+  .get('/uploads/:itemId', validate('param', itemParam), async (c) => {
+    const row = await findUpload(c.var.db, c.var.user.id, c.req.valid('param').itemId)
+    return c.json(await uploadSession(c.var.db, row))
+  })
+  .put('/uploads/:itemId/parts/:partNumber', partBodyLimit, validate('param', partParams), async (c) => {
+    const { itemId, partNumber } = c.req.valid('param')
+    const row = await findUpload(c.var.db, c.var.user.id, itemId)
+    const expected = expectedPartSize(row, partNumber)
+    const declared = Number(c.req.header('content-length') ?? Number.NaN)
+    if (Number.isFinite(declared) && declared !== expected) throw badRequest(VAULT_ITEM_MESSAGES.partSizeMismatch(expected))
+    const bytes = await c.req.arrayBuffer()
+    if (bytes.byteLength !== expected) throw badRequest(VAULT_ITEM_MESSAGES.partSizeMismatch(expected))
+    await storePart(c.var.db, c.env, row, partNumber, bytes)
+    return c.json({ partNumber, size: bytes.byteLength })
+  })
+  .post('/uploads/:itemId/complete', jsonBodyLimit, validate('param', itemParam), validate('json', uploadCompleteBodySchema), async (c) => {
+    const row = await findUpload(c.var.db, c.var.user.id, c.req.valid('param').itemId)
+    const item = await completeUpload(c.var.db, c.env, c.var.user, row, c.req.valid('json'))
+    return c.json(item, 201)
+  })
+  .delete('/uploads/:itemId', validate('param', itemParam), async (c) => {
+    const row = await findUpload(c.var.db, c.var.user.id, c.req.valid('param').itemId)
+    await discardUpload(c.var.db, c.env, row)
+    return c.json({ message: 'Upload cancelled.' })
+  })
+  // Items
+  .get('/items', async (c) => c.json(await listItems(c.var.db, c.var.user.id)))
+  .get('/items/:id/content', validate('param', idParam), async (c) => {
+    const row = await findActiveItem(c.var.db, c.var.user.id, c.req.valid('param').id)
+    const object = await c.env.BLOBS.get(row.r2Key)
+    if (!object) throw new ApiError(404, VAULT_ITEM_MESSAGES.itemNotFound)
+    return new Response(object.body, {
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-length': String(object.size),
+        'cache-control': 'no-store',
+      },
+    })
+  })
+  .delete('/items/:id', validate('param', idParam), async (c) => {
+    await deleteItem(c.var.db, c.env, c.var.user.id, c.req.valid('param').id)
+    return c.json({ message: 'Item deleted.' })
   })

@@ -1,9 +1,9 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
 import type { Beneficiary, BeneficiaryCreateBody, BeneficiaryUpdateBody } from '../../contract/circle'
-import { PAID_PLANS, PLANS, type PaidPlan } from '../../contract/plans'
 import type { Db } from '../db/client'
 import { beneficiaries, type BeneficiaryRow, type UserRow } from '../db/schema'
 import { randomToken } from '../lib/crypto'
+import { planLimitsFor } from './plan-limits'
 
 export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
   return {
@@ -17,17 +17,16 @@ export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
     sendAssetNotifications: row.sendAssetNotifications,
     delayNotifications: row.delayNotifications,
     notificationStatus: row.notificationStatus,
+    publicKey: row.publicKey,
     publicKeyFingerprint: row.publicKeyFingerprint,
     keyVersion: row.keyVersion,
     createdAt: new Date(row.createdAt).toISOString(),
   }
 }
 
-/** The owner's plan limit on beneficiaries, or null for unlimited (admins included). */
+/** The owner's plan limit on beneficiaries, or null for unlimited. */
 export function beneficiaryLimit(owner: UserRow): number | null {
-  if (owner.role === 'admin') return null
-  const tier = owner.planTier
-  return (PAID_PLANS as readonly string[]).includes(tier) ? PLANS[tier as PaidPlan].limits.maxBeneficiaries : PLANS.basic.limits.maxBeneficiaries
+  return planLimitsFor(owner).maxBeneficiaries
 }
 
 export async function listBeneficiaries(db: Db, ownerId: string): Promise<BeneficiaryRow[]> {
