@@ -10,6 +10,7 @@ import { beneficiaryRoutes } from './routes/beneficiaries'
 import { devRoutes } from './routes/dev'
 import { emailPreviewRoutes } from './routes/email-preview'
 import { linkRoutes } from './routes/links'
+import { policyRoutes } from './routes/policies'
 import { vaultRoutes } from './routes/vault'
 import type { AppEnv } from './types'
 
@@ -30,6 +31,7 @@ app.route('/api/email-preview', emailPreviewRoutes)
 app.route('/api/vault', vaultRoutes)
 app.route('/api/beneficiaries', beneficiaryRoutes)
 app.route('/api/approvers', approverRoutes)
+app.route('/api/policies', policyRoutes)
 app.route('/api/dev', devRoutes)
 
 app.all('/api/*', () => {

@@ -200,6 +200,47 @@ export const itemGrants = sqliteTable(
   (t) => [primaryKey({ columns: [t.itemId, t.beneficiaryId] }), index('item_grants_beneficiary_idx').on(t.beneficiaryId)],
 )
 
+export const policies = sqliteTable(
+  'policies',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: ['active', 'draft', 'inactive'] }).notNull(),
+    // JSON arrays; small and only ever read whole.
+    releaseOn: text('release_on', { mode: 'json' }).$type<string[]>().notNull(),
+    delayHours: integer('delay_hours').notNull(),
+    requiresApprover: integer('requires_approver', { mode: 'boolean' }).notNull(),
+    approverContact: text('approver_contact'),
+    requiresIdentityVerification: integer('requires_identity_verification', { mode: 'boolean' }).notNull(),
+    identityVerificationApprovers: text('identity_verification_approvers', { mode: 'json' }).$type<string[]>().notNull(),
+    requiredDocumentTypes: text('required_document_types', { mode: 'json' }).$type<string[]>().notNull(),
+    minimumApprovals: integer('minimum_approvals').notNull(),
+    // Tag and type selectors, encrypted in the browser under the policy's own data key.
+    encryptedSelectors: text('encrypted_selectors').notNull(),
+    wrappedKey: text('wrapped_key').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('policies_owner_idx').on(t.ownerId)],
+)
+
+export const policyBeneficiaries = sqliteTable(
+  'policy_beneficiaries',
+  {
+    policyId: text('policy_id')
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.policyId, t.beneficiaryId] })],
+)
+
 /** R2 objects whose rows are gone but whose deletion has not been confirmed; the sweep retries. */
 export const blobDeletions = sqliteTable('blob_deletions', {
   r2Key: text('r2_key').primaryKey(),
@@ -213,3 +254,4 @@ export type ApproverRow = typeof approvers.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
 
 export type VaultItemRow = typeof vaultItems.$inferSelect
+export type PolicyRow = typeof policies.$inferSelect

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { CHUNK_OVERHEAD_BYTES, UPLOAD_CHUNK_BYTES, uploadCompleteBodySchema, uploadStartBodySchema, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
+import { itemGrantsBodySchema } from '../../contract/policies'
 import { VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
 import { ApiError, badRequest, conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
@@ -17,6 +18,7 @@ import {
   findActiveItem,
   findUpload,
   listItems,
+  putGrants,
   startUpload,
   storePart,
   uploadSession,
@@ -85,6 +87,10 @@ export const vaultRoutes = new Hono<AppEnv>()
         'cache-control': 'no-store',
       },
     })
+  })
+  .put('/items/:id/grants', jsonBodyLimit, validate('param', idParam), validate('json', itemGrantsBodySchema), async (c) => {
+    const beneficiaryIds = await putGrants(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').grants)
+    return c.json({ beneficiaryIds })
   })
   .delete('/items/:id', validate('param', idParam), async (c) => {
     await deleteItem(c.var.db, c.env, c.var.user.id, c.req.valid('param').id)

@@ -347,3 +347,37 @@ export async function sweepUploads(db: Db, env: Blobs, now = Date.now()): Promis
   }
   return { abandonedUploads: stale.length, blobsDeleted }
 }
+
+/**
+ * Adds or replaces grants on an item (a policy created later, a key rotation): each is the item's
+ * data key wrapped, in the owner's browser, with one of the owner's beneficiaries' public keys.
+ */
+export async function putGrants(
+  db: Db,
+  ownerId: string,
+  itemId: string,
+  grants: Array<{ beneficiaryId: string; wrappedKey: string }>,
+  now = Date.now(),
+): Promise<string[]> {
+  await findActiveItem(db, ownerId, itemId)
+  const ids = [...new Set(grants.map((g) => g.beneficiaryId))]
+  if (ids.length !== grants.length) throw badRequest(VAULT_ITEM_MESSAGES.grantsMustMatch)
+  const owned = await db
+    .select({ id: beneficiaries.id, keyVersion: beneficiaries.keyVersion })
+    .from(beneficiaries)
+    .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, ids)))
+  if (owned.length !== ids.length) throw badRequest(VAULT_ITEM_MESSAGES.unknownBeneficiary)
+  const versions = new Map(owned.map((b) => [b.id, b.keyVersion]))
+  const [first, ...rest] = grants.map((g) =>
+    db
+      .insert(itemGrants)
+      .values({ itemId, beneficiaryId: g.beneficiaryId, wrappedKey: g.wrappedKey, keyVersion: versions.get(g.beneficiaryId) ?? 1, createdAt: now })
+      .onConflictDoUpdate({
+        target: [itemGrants.itemId, itemGrants.beneficiaryId],
+        set: { wrappedKey: g.wrappedKey, keyVersion: versions.get(g.beneficiaryId) ?? 1, createdAt: now },
+      }),
+  )
+  await db.batch([first!, ...rest])
+  const all = await db.select({ id: itemGrants.beneficiaryId }).from(itemGrants).where(eq(itemGrants.itemId, itemId))
+  return all.map((g) => g.id)
+}

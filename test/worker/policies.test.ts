@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest'
+import { POLICY_MESSAGES, policySchema, type Policy } from '../../contract/policies'
+import { partSize, type UploadSession } from '../../contract/vault-items'
+import { addApprover, addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
+
+const b64 = (s: string) => btoa(s)
+
+function policyBody(beneficiaryId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Family documents',
+    description: 'Everything my children need to settle the estate.',
+    ruleJson: { assign: [{ beneficiaryId, access: 'read' }], release: { on: ['verified_death'], delayHours: 72, requiresApprover: false } },
+    encryptedSelectors: b64('sealed selectors'),
+    wrappedKey: b64('wrapped policy key'),
+    requiresApprover: false,
+    requiresIdentityVerification: false,
+    identityVerificationApprovers: [],
+    requiredDocumentTypes: [],
+    minimumApprovals: 1,
+    status: 'active',
+    ...overrides,
+  }
+}
+
+async function uploadedItem(token: string, beneficiaryId: string): Promise<string> {
+  const session = (await (await call('/api/vault/uploads', { token, body: { type: 'doc', plainSize: 10 } })).json()) as UploadSession
+  await call(`/api/vault/uploads/${session.itemId}/parts/1`, {
+    method: 'PUT',
+    token,
+    headers: { 'content-type': 'application/octet-stream' },
+    rawBody: new Uint8Array(partSize(1, 10)) as unknown as string,
+  })
+  const res = await call(`/api/vault/uploads/${session.itemId}/complete`, {
+    token,
+    body: { encryptedMetadata: b64('m'), wrappedKey: b64('k'), policy: {}, grants: [{ beneficiaryId, wrappedKey: b64('g') }] },
+  })
+  expect(res.status).toBe(201)
+  return session.itemId
+}
+
+describe('access policies', () => {
+  it('creates, lists, toggles and deletes a policy, scoped to its owner', async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const beneficiary = await addBeneficiary(owner.token, key)
+    const approver = await addApprover(owner.token)
+    const res = await call('/api/policies', {
+      token: owner.token,
+      body: policyBody(beneficiary.id, {
+        requiresIdentityVerification: true,
+        identityVerificationApprovers: [approver.id],
+        requiredDocumentTypes: ['passport'],
+        minimumApprovals: 2,
+      }),
+    })
+    expect(res.status).toBe(201)
+    const policy = policySchema.strict().parse(await res.json()) as Policy
+    expect(policy).toMatchObject({
+      status: 'active',
+      ruleJson: { assign: [{ beneficiaryId: beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 72 } },
+      identityVerificationApprovers: [approver.id],
+      minimumApprovals: 2,
+    })
+
+    const list = (await (await call('/api/policies', { token: owner.token })).json()) as Policy[]
+    expect(list.map((p) => p.id)).toEqual([policy.id])
+
+    const other = await register()
+    expect(((await (await call('/api/policies', { token: other.token })).json()) as Policy[]).length).toBe(0)
+    expect((await call(`/api/policies/${policy.id}`, { method: 'PUT', token: other.token, body: { status: 'inactive' } })).status).toBe(404)
+    expect((await call(`/api/policies/${policy.id}`, { method: 'DELETE', token: other.token })).status).toBe(404)
+
+    const toggled = await call(`/api/policies/${policy.id}`, { method: 'PUT', token: owner.token, body: { status: 'inactive' } })
+    expect(((await toggled.json()) as Policy).status).toBe('inactive')
+    expect((await call(`/api/policies/${policy.id}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    expect((await call(`/api/policies/${policy.id}`, { method: 'DELETE', token: owner.token })).status).toBe(404)
+  })
+
+  it('gives the spec messages and refuses selectors in clear and foreign people', async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const beneficiary = await addBeneficiary(owner.token, key)
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ name: 'x' }, `name: ${POLICY_MESSAGES.nameMin}`],
+      [{ description: 'too short' }, `description: ${POLICY_MESSAGES.descriptionMin}`],
+      [{ ruleJson: { assign: [], release: { on: ['inactivity'] } } }, `ruleJson.assign: ${POLICY_MESSAGES.beneficiariesRequired}`],
+      [{ ruleJson: { assign: [{ beneficiaryId: beneficiary.id }], release: { on: [] } } }, `ruleJson.release.on: ${POLICY_MESSAGES.triggersRequired}`],
+      [{ ruleJson: { assign: [{ beneficiaryId: beneficiary.id }], release: { on: ['inactivity'], delayHours: -1 } } }, `ruleJson.release.delayHours: ${POLICY_MESSAGES.delayMin}`],
+      [{ requiresApprover: true }, `approverContact: ${POLICY_MESSAGES.approverContactRequired}`],
+      [
+        { ruleJson: { selectors: [{ tag: 'taxes' }], assign: [{ beneficiaryId: beneficiary.id }], release: { on: ['inactivity'] } } },
+        POLICY_MESSAGES.selectorsInClear,
+      ],
+    ]
+    for (const [override, message] of cases) {
+      const res = await call('/api/policies', { token: owner.token, body: policyBody(beneficiary.id, override) })
+      expect(res.status, message).toBe(400)
+      expect(await messageOf(res)).toContain(message)
+    }
+    const stranger = await register()
+    const theirs = await addBeneficiary(stranger.token, key)
+    const foreign = await call('/api/policies', { token: owner.token, body: policyBody(theirs.id) })
+    expect(foreign.status).toBe(400)
+    expect(await messageOf(foreign)).toBe(POLICY_MESSAGES.unknownBeneficiary)
+    expect(((await (await call('/api/policies', { token: owner.token })).json()) as Policy[]).length).toBe(0)
+  })
+})
+
+describe('item grants', () => {
+  it("adds and replaces grants for the owner's beneficiaries only", async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const first = await addBeneficiary(owner.token, key)
+    const second = await addBeneficiary(owner.token, key)
+    const itemId = await uploadedItem(owner.token, first.id)
+
+    const res = await call(`/api/vault/items/${itemId}/grants`, {
+      method: 'PUT',
+      token: owner.token,
+      body: { grants: [{ beneficiaryId: second.id, wrappedKey: b64('g2') }, { beneficiaryId: first.id, wrappedKey: b64('g1b') }] },
+    })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { beneficiaryIds: string[] }).beneficiaryIds.sort()).toEqual([first.id, second.id].sort())
+
+    const stranger = await register()
+    const theirs = await addBeneficiary(stranger.token, key)
+    const foreign = await call(`/api/vault/items/${itemId}/grants`, {
+      method: 'PUT',
+      token: owner.token,
+      body: { grants: [{ beneficiaryId: theirs.id, wrappedKey: b64('x') }] },
+    })
+    expect(foreign.status).toBe(400)
+    const notTheirs = await call(`/api/vault/items/${itemId}/grants`, {
+      method: 'PUT',
+      token: stranger.token,
+      body: { grants: [{ beneficiaryId: theirs.id, wrappedKey: b64('x') }] },
+    })
+    expect(notTheirs.status).toBe(404)
+  })
+})

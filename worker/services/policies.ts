@@ -1,0 +1,105 @@
+import { and, asc, eq, inArray } from 'drizzle-orm'
+import { z } from 'zod'
+import { POLICY_MESSAGES, policyCreateBodySchema, type Policy } from '../../contract/policies'
+import type { Db } from '../db/client'
+import { approvers, beneficiaries, policies, policyBeneficiaries, type PolicyRow } from '../db/schema'
+import { badRequest, notFound } from '../lib/errors'
+
+type PolicyInput = z.output<typeof policyCreateBodySchema>
+
+export function toPolicy(row: PolicyRow, beneficiaryIds: string[]): Policy {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    status: row.status,
+    ruleJson: {
+      assign: beneficiaryIds.map((beneficiaryId) => ({ beneficiaryId, access: 'read' as const })),
+      release: { on: row.releaseOn as Policy['ruleJson']['release']['on'], delayHours: row.delayHours, requiresApprover: row.requiresApprover },
+    },
+    encryptedSelectors: row.encryptedSelectors,
+    wrappedKey: row.wrappedKey,
+    requiresApprover: row.requiresApprover,
+    approverContact: row.approverContact,
+    requiresIdentityVerification: row.requiresIdentityVerification,
+    identityVerificationApprovers: row.identityVerificationApprovers,
+    requiredDocumentTypes: row.requiredDocumentTypes as Policy['requiredDocumentTypes'],
+    minimumApprovals: row.minimumApprovals,
+    createdAt: new Date(row.createdAt).toISOString(),
+  }
+}
+
+async function assignedBeneficiaries(db: Db, policyIds: string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>()
+  if (policyIds.length === 0) return map
+  const rows = await db.select().from(policyBeneficiaries).where(inArray(policyBeneficiaries.policyId, policyIds))
+  for (const r of rows) map.set(r.policyId, [...(map.get(r.policyId) ?? []), r.beneficiaryId])
+  return map
+}
+
+export async function listPolicies(db: Db, ownerId: string): Promise<Policy[]> {
+  const rows = await db.select().from(policies).where(eq(policies.ownerId, ownerId)).orderBy(asc(policies.createdAt))
+  const assigned = await assignedBeneficiaries(db, rows.map((r) => r.id))
+  return rows.map((r) => toPolicy(r, assigned.get(r.id) ?? []))
+}
+
+/** Creates a policy after checking that every beneficiary and approver it names is the owner's. */
+export async function createPolicy(db: Db, ownerId: string, body: PolicyInput, now = Date.now()): Promise<Policy> {
+  const beneficiaryIds = [...new Set(body.ruleJson.assign.map((a) => a.beneficiaryId))]
+  const owned = await db
+    .select({ id: beneficiaries.id })
+    .from(beneficiaries)
+    .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, beneficiaryIds)))
+  if (owned.length !== beneficiaryIds.length) throw badRequest(POLICY_MESSAGES.unknownBeneficiary)
+  const approverIds = [...new Set(body.identityVerificationApprovers)]
+  if (approverIds.length > 0) {
+    const ownedApprovers = await db
+      .select({ id: approvers.id })
+      .from(approvers)
+      .where(and(eq(approvers.ownerId, ownerId), inArray(approvers.id, approverIds)))
+    if (ownedApprovers.length !== approverIds.length) throw badRequest(POLICY_MESSAGES.unknownApprover)
+  }
+  const id = crypto.randomUUID()
+  const [[row]] = await db.batch([
+    db
+      .insert(policies)
+      .values({
+        id,
+        ownerId,
+        name: body.name,
+        description: body.description,
+        status: body.status,
+        releaseOn: [...new Set(body.ruleJson.release.on)],
+        delayHours: body.ruleJson.release.delayHours,
+        requiresApprover: body.requiresApprover || body.ruleJson.release.requiresApprover,
+        approverContact: body.approverContact ?? null,
+        requiresIdentityVerification: body.requiresIdentityVerification,
+        identityVerificationApprovers: approverIds,
+        requiredDocumentTypes: [...new Set(body.requiredDocumentTypes)],
+        minimumApprovals: body.minimumApprovals,
+        encryptedSelectors: body.encryptedSelectors,
+        wrappedKey: body.wrappedKey,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+    ...beneficiaryIds.map((beneficiaryId) => db.insert(policyBeneficiaries).values({ policyId: id, beneficiaryId })),
+  ])
+  return toPolicy(row!, beneficiaryIds)
+}
+
+export async function setPolicyStatus(db: Db, ownerId: string, id: string, status: PolicyRow['status'], now = Date.now()): Promise<Policy> {
+  const [row] = await db
+    .update(policies)
+    .set({ status, updatedAt: now })
+    .where(and(eq(policies.id, id), eq(policies.ownerId, ownerId)))
+    .returning()
+  if (!row) throw notFound(POLICY_MESSAGES.policyNotFound)
+  const assigned = await assignedBeneficiaries(db, [row.id])
+  return toPolicy(row, assigned.get(row.id) ?? [])
+}
+
+export async function deletePolicy(db: Db, ownerId: string, id: string): Promise<void> {
+  const rows = await db.delete(policies).where(and(eq(policies.id, id), eq(policies.ownerId, ownerId))).returning({ id: policies.id })
+  if (rows.length === 0) throw notFound(POLICY_MESSAGES.policyNotFound)
+}
