@@ -25,6 +25,7 @@ export const CIRCLE_MESSAGES = {
   verificationFailed: 'Verification failed. Please try again.',
   networkError: 'Network error. Please check your connection and try again.',
   unsubscribed: 'This person has unsubscribed from notifications; no e-mail was sent.',
+  rotationIncomplete: 'Every item granted to this beneficiary must be re-wrapped with the new key; reload and try again.',
 } as const
 
 const fullName = z
@@ -115,6 +116,19 @@ export const beneficiarySchema = z.object({
   createdAt: z.string(),
 })
 export type Beneficiary = z.infer<typeof beneficiarySchema>
+
+/**
+ * Key rotation for a lost Access Kit: the new public key, and every item granted to this
+ * beneficiary re-wrapped with it, in one request, so no grant is left under the old key.
+ */
+export const beneficiaryRotateKeyBodySchema = z.object({
+  publicKey: spkiPublicKey,
+  privateKey: refusedPrivateKey,
+  grants: z
+    .array(z.object({ itemId: z.uuid(), wrappedKey: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/).max(1024) }))
+    .max(10_000),
+})
+export type BeneficiaryRotateKeyBody = z.input<typeof beneficiaryRotateKeyBodySchema>
 
 export const approverFormSchema = z.object({
   fullName,

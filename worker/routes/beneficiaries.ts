@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { beneficiaryCreateBodySchema, beneficiaryUpdateBodySchema, CIRCLE_MESSAGES } from '../../contract/circle'
+import { beneficiaryCreateBodySchema, beneficiaryRotateKeyBodySchema, beneficiaryUpdateBodySchema, CIRCLE_MESSAGES } from '../../contract/circle'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { jsonBodyLimit } from '../middleware/body-limit'
@@ -11,6 +11,7 @@ import {
   deleteBeneficiary,
   findBeneficiary,
   listBeneficiaries,
+  rotateBeneficiaryKey,
   rotateVerificationNonce,
   toBeneficiary,
   updateBeneficiary,
@@ -64,6 +65,18 @@ export const beneficiaryRoutes = new Hono<AppEnv>()
     if (!row) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
     const verificationEmailSent = await sendBeneficiaryInvitation(c.env, c.executionCtx, c.var.db, c.var.user, row)
     return c.json({ ...toBeneficiary(row), verificationEmailSent })
+  })
+  .post('/:id/rotate-key', validate('param', idParam), validate('json', beneficiaryRotateKeyBodySchema), async (c) => {
+    const { id } = c.req.valid('param')
+    const { publicKey, grants } = c.req.valid('json')
+    const key = await inspectBeneficiaryPublicKey(publicKey)
+    if (!key) throw badRequest(`publicKey: ${CIRCLE_MESSAGES.publicKeyInvalid}`)
+    const result = await rotateBeneficiaryKey(c.var.db, c.var.user.id, id, publicKey, key.fingerprint, grants)
+    if (!result.ok) {
+      if (result.reason === 'not_found') throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+      throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
+    }
+    return c.json(toBeneficiary(result.row))
   })
   .delete('/:id', validate('param', idParam), async (c) => {
     const { id } = c.req.valid('param')

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm'
 import type { Beneficiary, BeneficiaryCreateBody, BeneficiaryUpdateBody } from '../../contract/circle'
 import type { Db } from '../db/client'
-import { beneficiaries, type BeneficiaryRow, type UserRow } from '../db/schema'
+import { beneficiaries, itemGrants, type BeneficiaryRow, type UserRow } from '../db/schema'
 import { randomToken } from '../lib/crypto'
 import { planLimitsFor } from './plan-limits'
 
@@ -153,4 +153,53 @@ export async function rotateVerificationNonce(db: Db, ownerId: string, id: strin
     .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
     .returning()
   return row
+}
+
+export type RotateResult = { ok: true; row: BeneficiaryRow } | { ok: false; reason: 'not_found' | 'incomplete' }
+
+/**
+ * Replaces a beneficiary's public key and re-wraps all their grants in one transaction. The
+ * request must cover exactly the items granted now; otherwise nothing changes, so no grant is
+ * ever left wrapped for a key whose kit was lost.
+ */
+export async function rotateBeneficiaryKey(
+  db: Db,
+  ownerId: string,
+  id: string,
+  publicKey: string,
+  fingerprint: string,
+  grants: Array<{ itemId: string; wrappedKey: string }>,
+  now = Date.now(),
+): Promise<RotateResult> {
+  const current = await findBeneficiary(db, ownerId, id)
+  if (!current) return { ok: false, reason: 'not_found' }
+  const existing = await db.select({ itemId: itemGrants.itemId }).from(itemGrants).where(eq(itemGrants.beneficiaryId, id))
+  const wanted = new Set(existing.map((g) => g.itemId))
+  const given = new Set(grants.map((g) => g.itemId))
+  if (given.size !== grants.length || wanted.size !== given.size || [...wanted].some((i) => !given.has(i))) {
+    return { ok: false, reason: 'incomplete' }
+  }
+  const nextVersion = current.keyVersion + 1
+  // Guarded by the key version read above: a concurrent rotation makes this one change nothing.
+  const [[row]] = await db.batch([
+    db
+      .update(beneficiaries)
+      .set({ publicKey, publicKeyFingerprint: fingerprint, keyVersion: nextVersion, updatedAt: now })
+      .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId), eq(beneficiaries.keyVersion, current.keyVersion)))
+      .returning(),
+    ...grants.map((g) =>
+      db
+        .update(itemGrants)
+        .set({ wrappedKey: g.wrappedKey, keyVersion: nextVersion, createdAt: now })
+        .where(
+          and(
+            eq(itemGrants.itemId, g.itemId),
+            eq(itemGrants.beneficiaryId, id),
+            sql`exists (select 1 from ${beneficiaries} where ${beneficiaries.id} = ${id} and ${beneficiaries.keyVersion} = ${nextVersion} and ${beneficiaries.publicKey} = ${publicKey})`,
+          ),
+        ),
+    ),
+  ])
+  if (!row) return { ok: false, reason: 'incomplete' }
+  return { ok: true, row }
 }

@@ -1,0 +1,92 @@
+import { env } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import { CIRCLE_MESSAGES, type Beneficiary } from '../../contract/circle'
+import { partSize, type UploadSession } from '../../contract/vault-items'
+import { addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
+
+const b64 = (s: string) => btoa(s)
+
+async function itemFor(token: string, beneficiaryId: string): Promise<string> {
+  const session = (await (await call('/api/vault/uploads', { token, body: { type: 'doc', plainSize: 3 } })).json()) as UploadSession
+  await call(`/api/vault/uploads/${session.itemId}/parts/1`, {
+    method: 'PUT',
+    token,
+    headers: { 'content-type': 'application/octet-stream' },
+    rawBody: new Uint8Array(partSize(1, 3)) as unknown as string,
+  })
+  const res = await call(`/api/vault/uploads/${session.itemId}/complete`, {
+    token,
+    body: { encryptedMetadata: b64('m'), wrappedKey: b64('k'), policy: {}, grants: [{ beneficiaryId, wrappedKey: b64('old') }] },
+  })
+  expect(res.status).toBe(201)
+  return session.itemId
+}
+
+async function grantsOf(beneficiaryId: string) {
+  const { results } = await env.DB.prepare('SELECT item_id, wrapped_key, key_version FROM item_grants WHERE beneficiary_id = ? ORDER BY item_id')
+    .bind(beneficiaryId)
+    .all<{ item_id: string; wrapped_key: string; key_version: number }>()
+  return results
+}
+
+describe('beneficiary key rotation', () => {
+  it('replaces the key and every grant at once, or nothing', async () => {
+    const owner = await register()
+    const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const items = [await itemFor(owner.token, beneficiary.id), await itemFor(owner.token, beneficiary.id)].sort()
+    const newKey = await rsaOaepPublicKey()
+
+    const partial = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
+      token: owner.token,
+      body: { publicKey: newKey, grants: [{ itemId: items[0], wrappedKey: b64('new0') }] },
+    })
+    expect(partial.status).toBe(409)
+    expect(await messageOf(partial)).toBe(CIRCLE_MESSAGES.rotationIncomplete)
+    expect((await grantsOf(beneficiary.id)).map((g) => g.wrapped_key)).toEqual([b64('old'), b64('old')])
+
+    const withPrivate = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
+      token: owner.token,
+      body: { publicKey: newKey, privateKey: 'x', grants: items.map((itemId) => ({ itemId, wrappedKey: b64('n') })) },
+    })
+    expect(withPrivate.status).toBe(400)
+
+    const res = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
+      token: owner.token,
+      body: { publicKey: newKey, grants: items.map((itemId, i) => ({ itemId, wrappedKey: b64(`new${i}`) })) },
+    })
+    expect(res.status).toBe(200)
+    const rotated = (await res.json()) as Beneficiary
+    expect(rotated.keyVersion).toBe(2)
+    expect(rotated.publicKey).toBe(newKey)
+    expect(rotated.publicKeyFingerprint).not.toBe(beneficiary.publicKeyFingerprint)
+    expect(await grantsOf(beneficiary.id)).toEqual(
+      items.map((item_id, i) => ({ item_id, wrapped_key: b64(`new${i}`), key_version: 2 })),
+    )
+
+    const stranger = await register()
+    const foreign = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
+      token: stranger.token,
+      body: { publicKey: newKey, grants: [] },
+    })
+    expect(foreign.status).toBe(404)
+  })
+
+  it('lets only one of two concurrent rotations win', async () => {
+    const owner = await register()
+    const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const item = await itemFor(owner.token, beneficiary.id)
+    const [a, b] = [await rsaOaepPublicKey(), await rsaOaepPublicKey()]
+    const results = await Promise.all(
+      [a, b].map((publicKey, i) =>
+        call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
+          token: owner.token,
+          body: { publicKey, grants: [{ itemId: item, wrappedKey: b64(`k${i}`) }] },
+        }),
+      ),
+    )
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409])
+    const winner = results.findIndex((r) => r.status === 200)
+    const [grant] = await grantsOf(beneficiary.id)
+    expect(grant).toEqual({ item_id: item, wrapped_key: b64(`k${winner}`), key_version: 2 })
+  })
+})
