@@ -9,6 +9,7 @@ import { approverRoutes } from './routes/approvers'
 import { beneficiaryRoutes } from './routes/beneficiaries'
 import { devRoutes } from './routes/dev'
 import { emailPreviewRoutes } from './routes/email-preview'
+import { identityOwnerRoutes, identityReviewRoutes } from './routes/identity'
 import { linkRoutes } from './routes/links'
 import { policyRoutes } from './routes/policies'
 import { vaultRoutes } from './routes/vault'
@@ -27,12 +28,15 @@ app.get('/api/health', (c) => c.json({ ok: true }))
 app.route('/api/auth', authRoutes)
 // Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
 app.route('/api', linkRoutes)
+app.route('/api', identityReviewRoutes)
 app.route('/api/email-preview', emailPreviewRoutes)
 app.route('/api/vault', vaultRoutes)
 app.route('/api/beneficiaries', beneficiaryRoutes)
 app.route('/api/approvers', approverRoutes)
 app.route('/api/policies', policyRoutes)
 app.route('/api/dev', devRoutes)
+
+app.route('/api', identityOwnerRoutes)
 
 app.all('/api/*', () => {
   throw notFound(GENERIC_ERRORS.apiRouteNotFound)

@@ -241,6 +241,50 @@ export const policyBeneficiaries = sqliteTable(
   (t) => [primaryKey({ columns: [t.policyId, t.beneficiaryId] })],
 )
 
+export const identityDocuments = sqliteTable(
+  'identity_documents',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    documentType: text('document_type').notNull(),
+    documentNumber: text('document_number').notNull(),
+    issuingAuthority: text('issuing_authority').notNull(),
+    expirationDate: text('expiration_date').notNull(),
+    frontKey: text('front_key').notNull(),
+    frontContentType: text('front_content_type').notNull(),
+    backKey: text('back_key'),
+    backContentType: text('back_content_type'),
+    status: text('status', { enum: ['pending', 'verified', 'rejected'] }).notNull(),
+    requiredApprovals: integer('required_approvals').notNull(),
+    rejectionReason: text('rejection_reason'),
+    submittedAt: integer('submitted_at').notNull(),
+    decidedAt: integer('decided_at'),
+  },
+  (t) => [index('identity_documents_beneficiary_idx').on(t.beneficiaryId)],
+)
+
+export const identityReviews = sqliteTable(
+  'identity_reviews',
+  {
+    documentId: text('document_id')
+      .notNull()
+      .references(() => identityDocuments.id, { onDelete: 'cascade' }),
+    approverId: text('approver_id')
+      .notNull()
+      .references(() => approvers.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['approved', 'rejected'] }).notNull(),
+    notes: text('notes').notNull(),
+    signature: text('signature'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.approverId] })],
+)
+
 /** R2 objects whose rows are gone but whose deletion has not been confirmed; the sweep retries. */
 export const blobDeletions = sqliteTable('blob_deletions', {
   r2Key: text('r2_key').primaryKey(),
@@ -255,3 +299,4 @@ export type SessionRow = typeof sessions.$inferSelect
 
 export type VaultItemRow = typeof vaultItems.$inferSelect
 export type PolicyRow = typeof policies.$inferSelect
+export type IdentityDocumentRow = typeof identityDocuments.$inferSelect

@@ -166,3 +166,25 @@ export function approverInvitationEmail(p: ApproverInvitation): RenderedEmail {
     footnote: `If you do not know ${p.ownerName}, you can ignore this message.`,
   })
 }
+
+export interface IdentityReviewRequest {
+  approverName: string
+  ownerName: string
+  beneficiaryName: string
+  documentLabel: string
+  reviewUrl: string
+}
+
+/** Asks one approver to review a beneficiary's identity document through their own link. */
+export function identityReviewRequestEmail(p: IdentityReviewRequest): RenderedEmail {
+  return render(`Please review ${p.beneficiaryName}'s identity document`, {
+    heading: 'An identity document needs your review',
+    paragraphs: [
+      `Hello ${p.approverName},`,
+      `${p.ownerName} named you as an approver. ${p.beneficiaryName}'s identity document (${p.documentLabel}) has been submitted, and ${p.ownerName}'s instructions ask for it to be checked before anything can be released to ${p.beneficiaryName}.`,
+      'Open the link below to see the document, then approve or reject it with a short note explaining your decision. The link is yours alone; please do not forward it.',
+    ],
+    action: { label: 'Review the document', url: p.reviewUrl },
+    footnote: `The link expires in 30 days. If you do not know ${p.ownerName}, you can ignore this message.`,
+  })
+}

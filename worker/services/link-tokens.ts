@@ -10,6 +10,8 @@ export const LINK_PURPOSES = {
   beneficiaryVerify: { audience: 'legacy-vault:link:beneficiary-verify', ttlSeconds: 7 * 24 * 3600 },
   approverVerify: { audience: 'legacy-vault:link:approver-verify', ttlSeconds: 7 * 24 * 3600 },
   beneficiaryNotifications: { audience: 'legacy-vault:link:beneficiary-notifications', ttlSeconds: 365 * 24 * 3600 },
+  // Subject "documentId:approverId": each approver reviews through a link of their own.
+  identityReview: { audience: 'legacy-vault:link:identity-review', ttlSeconds: 30 * 24 * 3600 },
 } as const
 export type LinkPurpose = keyof typeof LINK_PURPOSES
 

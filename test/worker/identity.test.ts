@@ -1,0 +1,155 @@
+import { exports } from 'cloudflare:workers'
+import { describe, expect, it } from 'vitest'
+import type { Beneficiary } from '../../contract/circle'
+import { IDENTITY_MESSAGES, type IdentityDocument, type IdentityReviewView } from '../../contract/identity'
+import { addApprover, addBeneficiary, call, freshIp, messageOf, nextMessageTo, register, rsaOaepPublicKey } from './helpers'
+
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
+const PDF = new TextEncoder().encode('%PDF-1.7 sample')
+
+function upload(path: string, token: string, fields: Record<string, string | Blob>) {
+  const form = new FormData()
+  for (const [k, v] of Object.entries(fields)) form.append(k, v)
+  return exports.default.fetch(
+    new Request(`http://localhost${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': freshIp() },
+      body: form,
+    }),
+  )
+}
+
+function reviewToken(text: string): string {
+  const match = text.match(/\/review-identity\?token=([^\s&]+)/)
+  if (!match) throw new Error('no review link')
+  return decodeURIComponent(match[1]!)
+}
+
+async function setting(approvals: number) {
+  const owner = await register()
+  const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+  const approverA = await addApprover(owner.token, { sendVerificationEmail: false })
+  const approverB = await addApprover(owner.token, { sendVerificationEmail: false })
+  const policy = await call('/api/policies', {
+    token: owner.token,
+    body: {
+      name: 'Needs ID',
+      description: 'Release only after the identity document is checked.',
+      ruleJson: { assign: [{ beneficiaryId: beneficiary.id }], release: { on: ['verified_death'] } },
+      encryptedSelectors: btoa('s'),
+      wrappedKey: btoa('k'),
+      requiresIdentityVerification: true,
+      identityVerificationApprovers: [approverA.id, approverB.id],
+      minimumApprovals: approvals,
+    },
+  })
+  expect(policy.status).toBe(201)
+  return { owner, beneficiary, approverA, approverB }
+}
+
+async function beneficiaryStatus(token: string, id: string) {
+  const list = (await (await call('/api/beneficiaries', { token })).json()) as Beneficiary[]
+  return list.find((b) => b.id === id)?.identityStatus
+}
+
+describe('identity documents', () => {
+  it('needs the policy minimum of approvals, each through the approver’s own link', async () => {
+    const { owner, beneficiary, approverA, approverB } = await setting(2)
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, {
+      document: new File([PNG], 'id.png', { type: 'image/png' }),
+      documentType: 'passport',
+      documentNumber: 'X123',
+      issuingAuthority: 'State Dept',
+      expirationDate: '2031-01-01',
+    })
+    expect(res.status).toBe(201)
+    const document = (await res.json()) as IdentityDocument
+    expect(document).toMatchObject({ status: 'pending', requiredApprovals: 2, documentType: 'passport', hasBack: false })
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
+
+    const tokenA = reviewToken((await nextMessageTo(approverA.email)).text)
+    const tokenB = reviewToken((await nextMessageTo(approverB.email)).text)
+    const view = (await (await call(`/api/identity-reviews?token=${encodeURIComponent(tokenA)}`)).json()) as IdentityReviewView
+    expect(view).toMatchObject({ approverName: approverA.fullName, beneficiaryName: beneficiary.fullName, documentNumber: 'X123', alreadyReviewed: false })
+    const file = await call(`/api/identity-reviews/file/front?token=${encodeURIComponent(tokenA)}`)
+    expect(file.headers.get('content-type')).toBe('image/png')
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(PNG)
+
+    const noNotes = await call('/api/identity-verifications', { body: { token: tokenA, status: 'approved', verificationNotes: ' ' } })
+    expect(noNotes.status).toBe(400)
+    expect(await messageOf(noNotes)).toContain(IDENTITY_MESSAGES.notesRequired)
+
+    const first = await call('/api/identity-verifications', { body: { token: tokenA, status: 'approved', verificationNotes: 'Photo matches.' } })
+    expect(((await first.json()) as { documentStatus: string }).documentStatus).toBe('pending')
+    const again = await call('/api/identity-verifications', { body: { token: tokenA, status: 'approved', verificationNotes: 'Again.' } })
+    expect(again.status).toBe(409)
+    const second = await call('/api/identity-verifications', { body: { token: tokenB, status: 'approved', verificationNotes: 'Checked the number.' } })
+    expect(((await second.json()) as { documentStatus: string }).documentStatus).toBe('verified')
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('verified')
+
+    const listed = (await (await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: owner.token })).json()) as IdentityDocument[]
+    expect(listed[0]!.reviews.map((r) => r.approverName).sort()).toEqual([approverA.fullName, approverB.fullName].sort())
+  })
+
+  it('is rejected by one rejection, with the notes as the reason', async () => {
+    const { owner, beneficiary, approverA } = await setting(2)
+    const res = await upload('/api/identity-documents', owner.token, {
+      beneficiaryId: beneficiary.id,
+      documentType: 'national_id',
+      frontImage: new File([PDF], 'front.pdf'),
+      backImage: new File([PNG], 'back.png'),
+    })
+    expect(res.status).toBe(201)
+    expect(((await res.json()) as IdentityDocument).hasBack).toBe(true)
+    const token = reviewToken((await nextMessageTo(approverA.email)).text)
+    await call('/api/identity-verifications', { body: { token, status: 'rejected', verificationNotes: 'The photo is unreadable.' } })
+    const [doc] = (await (await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: owner.token })).json()) as IdentityDocument[]
+    expect(doc).toMatchObject({ status: 'rejected', rejectionReason: 'The photo is unreadable.' })
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('rejected')
+  })
+
+  it('refuses bad files and missing fields with the spec messages', async () => {
+    const { owner, beneficiary } = await setting(1)
+    const path = `/api/identity-verification/${beneficiary.id}`
+    const fake = await upload(path, owner.token, { document: new File(['just text'], 'id.png', { type: 'image/png' }), documentType: 'passport' })
+    expect(fake.status).toBe(400)
+    expect(await messageOf(fake)).toBe(`${IDENTITY_MESSAGES.invalidFileTypeTitle}: ${IDENTITY_MESSAGES.invalidFileType}`)
+    const big = new Uint8Array(10 * 1024 * 1024 + 1)
+    big.set(PNG)
+    const tooBig = await upload(path, owner.token, { document: new File([big], 'big.png'), documentType: 'passport' })
+    expect(tooBig.status).toBe(413)
+    const noType = await upload(path, owner.token, { document: new File([PNG], 'id.png') })
+    expect(await messageOf(noType)).toBe(`documentType: ${IDENTITY_MESSAGES.missingInformation}`)
+    const noFile = await upload(path, owner.token, { documentType: 'passport' })
+    expect(await messageOf(noFile)).toBe(`document: ${IDENTITY_MESSAGES.missingInformation}`)
+    const noFront = await upload('/api/identity-documents', owner.token, { beneficiaryId: beneficiary.id, documentType: 'passport' })
+    expect(await messageOf(noFront)).toBe(`frontImage: ${IDENTITY_MESSAGES.frontRequired}`)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('unverified')
+  })
+
+  it('keeps documents to their owner and reviews to valid links', async () => {
+    const { owner, beneficiary, approverA } = await setting(1)
+    const created = (await (
+      await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
+    ).json()) as IdentityDocument
+    const stranger = await register()
+    expect((await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: stranger.token })).status).toBe(404)
+    expect((await call(`/api/identity-documents/${created.id}/file/front`, { token: stranger.token })).status).toBe(404)
+    expect((await call(`/api/identity-documents/${created.id}/file/front`, { token: owner.token })).status).toBe(200)
+    const foreignUpload = await upload(`/api/identity-verification/${beneficiary.id}`, stranger.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
+    expect(foreignUpload.status).toBe(404)
+
+    const token = reviewToken((await nextMessageTo(approverA.email)).text)
+    const tampered = `${token.slice(0, -3)}abc`
+    expect((await call('/api/identity-verifications', { body: { token: tampered, status: 'approved', verificationNotes: 'ok' } })).status).toBe(400)
+    expect((await call(`/api/identity-reviews?token=${encodeURIComponent(tampered)}`)).status).toBe(400)
+  })
+
+  it('asks for an approver first when the owner has none', async () => {
+    const owner = await register()
+    const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(IDENTITY_MESSAGES.noApprovers)
+  })
+})
