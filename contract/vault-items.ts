@@ -78,6 +78,7 @@ export const VAULT_ITEM_MESSAGES = {
   itemNotFound: 'Vault item not found.',
   uploadNotFound: 'Upload not found. It may have expired or been cancelled; start it again.',
   partSizeMismatch: (expected: number) => `This part must be exactly ${expected} bytes.`,
+  partTooLarge: (max: number) => `A part can be at most ${max} bytes.`,
   partNumberInvalid: 'Part number is out of range.',
   partsMissing: 'Some parts have not been uploaded yet.',
   unknownBeneficiary: 'One of the chosen beneficiaries does not exist.',
@@ -117,6 +118,10 @@ export const itemPolicySchema = z
   })
   .refine((p) => p.protocol !== 'SCHEDULED' || !!p.scheduledAt, {
     message: VAULT_ITEM_MESSAGES.scheduleRequired,
+    path: ['scheduledAt'],
+  })
+  .refine((p) => !p.scheduledAt || Date.parse(p.scheduledAt) > Date.now(), {
+    message: VAULT_ITEM_MESSAGES.scheduleInPast,
     path: ['scheduledAt'],
   })
 

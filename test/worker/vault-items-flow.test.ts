@@ -67,3 +67,23 @@ describe('an upload, start to finish', () => {
     expect(await env.BLOBS.get(`items/${owner.user.id}/${item.id}`)).toBeNull()
   })
 })
+
+describe('a scheduled release', () => {
+  it('must be in the future', async () => {
+    const owner = await register()
+    const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const session = (await (await call('/api/vault/uploads', { token: owner.token, body: { type: 'doc', plainSize: 1 } })).json()) as UploadSession
+    await putPart(owner.token, session.itemId, 1, partSize(1, 1))
+    const body = (scheduledAt: string) => ({
+      encryptedMetadata: b64('m'),
+      wrappedKey: b64('k'),
+      policy: { protocol: 'SCHEDULED', scheduledAt },
+      grants: [{ beneficiaryId: beneficiary.id, wrappedKey: b64('g') }],
+    })
+    const past = await call(`/api/vault/uploads/${session.itemId}/complete`, { token: owner.token, body: body('2020-01-01T00:00:00Z') })
+    expect(past.status).toBe(400)
+    expect(await past.text()).toContain('Schedule date must be in the future')
+    const future = await call(`/api/vault/uploads/${session.itemId}/complete`, { token: owner.token, body: body('2099-01-01T00:00:00Z') })
+    expect(future.status).toBe(201)
+  })
+})

@@ -33,7 +33,7 @@ const idParam = z.object({ id: z.uuid(VAULT_ITEM_MESSAGES.itemNotFound) })
 const partBodyLimit = bodyLimit({
   maxSize: UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES,
   onError: () => {
-    throw new ApiError(413, VAULT_ITEM_MESSAGES.partSizeMismatch(UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES))
+    throw new ApiError(413, VAULT_ITEM_MESSAGES.partTooLarge(UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES))
   },
 })
 

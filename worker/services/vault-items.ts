@@ -163,9 +163,16 @@ export async function completeUpload(
   if (owned.length !== beneficiaryIds.length) throw badRequest(VAULT_ITEM_MESSAGES.unknownBeneficiary)
   const keyVersions = new Map(owned.map((b) => [b.id, b.keyVersion]))
 
-  const object = await env.BLOBS.resumeMultipartUpload(row.r2Key, row.uploadId!).complete(
-    parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
-  )
+  let object: R2Object
+  try {
+    object = await env.BLOBS.resumeMultipartUpload(row.r2Key, row.uploadId!).complete(
+      parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
+    )
+  } catch (error) {
+    // A retried or concurrent completion (or an abort) got there first: that request answers.
+    if (!(await stillUploading(db, row.id))) throw notFound(VAULT_ITEM_MESSAGES.uploadNotFound)
+    throw error
+  }
   if (object.size !== row.cipherSize) {
     await forgetItem(db, env, row)
     throw badRequest(`The uploaded data is ${object.size} bytes; ${row.cipherSize} were expected.`)
@@ -228,7 +235,9 @@ export async function completeUpload(
   ])
   const item = activated[0]
   if (!item) {
-    // The plan has no room left (or the upload was completed concurrently): remove what R2 holds.
+    // Completed or aborted by another request meanwhile: the object is that request's, keep it.
+    if (!(await stillUploading(db, row.id))) throw notFound(VAULT_ITEM_MESSAGES.uploadNotFound)
+    // Otherwise the plan has no room left: remove what R2 holds.
     const current = await db.query.users.findFirst({ where: eq(users.id, owner.id) })
     await forgetItem(db, env, row)
     if (limits.maxItems !== null && (current?.vaultItemCount ?? 0) >= limits.maxItems) throw itemLimitError(limits.maxItems)
@@ -237,12 +246,25 @@ export async function completeUpload(
   return toVaultItem(item, beneficiaryIds)
 }
 
-/** Removes an uploading item's row and its assembled object (used when completion is refused). */
+async function stillUploading(db: Db, id: string): Promise<boolean> {
+  const current = await db.query.vaultItems.findFirst({ where: eq(vaultItems.id, id), columns: { status: true } })
+  return current?.status === 'uploading'
+}
+
+/**
+ * Removes an uploading item's row and its assembled object (used when completion is refused).
+ * The object is queued for deletion only if this call removed the row: if another request
+ * activated the item meanwhile, the object is that item's content.
+ */
 async function forgetItem(db: Db, env: Blobs, row: VaultItemRow) {
-  await db.batch([
-    db.delete(vaultItems).where(and(eq(vaultItems.id, row.id), eq(vaultItems.status, 'uploading'))),
-    db.insert(blobDeletions).values({ r2Key: row.r2Key, createdAt: Date.now() }).onConflictDoNothing(),
+  const gone = await db.batch([
+    db
+      .delete(vaultItems)
+      .where(and(eq(vaultItems.id, row.id), eq(vaultItems.status, 'uploading')))
+      .returning({ r2Key: vaultItems.r2Key }),
   ])
+  if (gone[0].length === 0) return
+  await db.insert(blobDeletions).values({ r2Key: row.r2Key, createdAt: Date.now() }).onConflictDoNothing()
   await deleteBlob(db, env, row.r2Key)
 }
 

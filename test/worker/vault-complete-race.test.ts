@@ -1,0 +1,121 @@
+import { env } from 'cloudflare:workers'
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { cipherSize } from '../../contract/vault-items'
+import { getDb } from '../../worker/db/client'
+import { users } from '../../worker/db/schema'
+import { completeUpload, findUpload } from '../../worker/services/vault-items'
+import {
+  blobDeletionKeys,
+  blobOf,
+  completeBody,
+  completeRaw,
+  content,
+  counters,
+  grantRows,
+  itemKey,
+  itemRow,
+  ownerWithBeneficiary,
+  putAllParts,
+  sameBytes,
+  startUpload,
+} from './vault-helpers'
+
+// Two completions of the same upload (a client retrying after a timeout, two tabs). Over HTTP the
+// interleaving is up to the runtime, so these tests replay the harmful one deterministically: the
+// loser is a completeUpload() call that has read the upload row and its parts, and while it waits
+// on R2's complete() the winner completes the same upload over HTTP (a hook in the R2 binding).
+
+/** An owner with a fully uploaded one-part file and the upload row as both requests read it. */
+async function raceSetup() {
+  const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
+  const session = await startUpload(token, 100)
+  const [part] = await putAllParts(token, session, 100)
+  const db = getDb(env)
+  const ownerRow = (await db.query.users.findFirst({ where: eq(users.id, ownerId) }))!
+  const row = await findUpload(db, ownerId, session.itemId)
+  const body = completeBody([beneficiary.id])
+  const winner = async () => {
+    const res = await completeRaw(token, session.itemId, body)
+    expect(res.status).toBe(201)
+  }
+  return { token, ownerId, session, part: part!, db, ownerRow, row, body, winner }
+}
+
+/** The winner's item must be whole: active, counted once, granted once, its bytes in R2. */
+async function expectWinnerIntact(s: Awaited<ReturnType<typeof raceSetup>>) {
+  expect(await itemRow(s.session.itemId)).toMatchObject({ status: 'active' })
+  expect(await counters(s.token)).toEqual({ storageUsed: cipherSize(100), vaultItemCount: 1 })
+  expect(await grantRows(s.session.itemId)).toHaveLength(1)
+  expect(await blobOf(s.ownerId, s.session.itemId)).not.toBeNull()
+  expect(await blobDeletionKeys()).not.toContain(itemKey(s.ownerId, s.session.itemId))
+  const res = await content(s.token, s.session.itemId)
+  expect(res.status).toBe(200)
+  expect(sameBytes(new Uint8Array(await res.arrayBuffer()), s.part)).toBe(true)
+}
+
+/**
+ * The R2 binding as the loser sees it: the winner runs just before the loser's complete() reaches
+ * R2. With `retrySafe`, completing an already completed upload answers the object again, as S3's
+ * CompleteMultipartUpload does; without it, as local R2 does ("upload does not exist").
+ */
+function racingBlobs(winner: () => Promise<void>, retrySafe: boolean): R2Bucket {
+  const real = env.BLOBS
+  return {
+    head: (key: string) => real.head(key),
+    get: (key: string) => real.get(key),
+    delete: (keys: string | string[]) => real.delete(keys),
+    resumeMultipartUpload(key: string, uploadId: string) {
+      const upload = real.resumeMultipartUpload(key, uploadId)
+      return {
+        key,
+        uploadId,
+        uploadPart: (n: number, value: ArrayBuffer) => upload.uploadPart(n, value),
+        abort: () => upload.abort(),
+        async complete(parts: R2UploadedPart[]) {
+          await winner()
+          try {
+            return await upload.complete(parts)
+          } catch (error) {
+            const existing = retrySafe ? await real.head(key) : null
+            if (existing) return existing
+            throw error
+          }
+        },
+      }
+    },
+  } as unknown as R2Bucket
+}
+
+async function loser(s: Awaited<ReturnType<typeof raceSetup>>, retrySafe: boolean): Promise<unknown> {
+  return completeUpload(s.db, { BLOBS: racingBlobs(s.winner, retrySafe) }, s.ownerRow, s.row, s.body).then(
+    () => null,
+    (e: unknown) => e,
+  )
+}
+
+describe('a completion that lost the race to another completion of the same upload', () => {
+  it('fails and leaves the winner intact (local R2: the repeated R2 complete throws)', async () => {
+    const s = await raceSetup()
+    const error = await loser(s, false)
+    expect(error).not.toBeNull()
+    await expectWinnerIntact(s)
+  })
+
+  // A retried or concurrent completion that loses must get 404 uploadNotFound, not a 500.
+  it('answers 404 (or 409), not an internal error', async () => {
+    const s = await raceSetup()
+    const error = await loser(s, false)
+    expect(error).toMatchObject({ name: 'ApiError' })
+    expect([404, 409]).toContain((error as { status: number }).status)
+  })
+
+  // If R2 answers a repeated complete with the object (as S3 does), the loser must not delete
+  // the winner's object nor claim a storage limit (local R2 throws first: the test above).
+  it('does not delete the winner’s object when R2 answers a repeated complete (S3 semantics)', async () => {
+    const s = await raceSetup()
+    const error = await loser(s, true)
+    expect(error).not.toBeNull()
+    await expectWinnerIntact(s)
+  })
+})
