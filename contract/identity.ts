@@ -93,3 +93,18 @@ export interface IdentityReviewView {
   backContentType: string | null
   alreadyReviewed: boolean
 }
+
+const SIGNATURES: Array<{ type: (typeof ID_DOCUMENT_MIME_TYPES)[number]; bytes: number[] }> = [
+  { type: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
+  { type: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { type: 'application/pdf', bytes: [0x25, 0x50, 0x44, 0x46, 0x2d] },
+]
+
+/**
+ * A document's real type from its first bytes (at least 8), or null when it is none of the
+ * accepted ones. The browser checks before uploading and the server again; neither trusts the
+ * file's name or claimed type.
+ */
+export function sniffDocumentType(head: Uint8Array): (typeof ID_DOCUMENT_MIME_TYPES)[number] | null {
+  return SIGNATURES.find((s) => s.bytes.every((b, i) => head[i] === b))?.type ?? null
+}

@@ -27,6 +27,7 @@ import { Route as PublicPrivacyRouteImport } from './routes/public-privacy'
 import { Route as PublicTermsRouteImport } from './routes/public-terms'
 import { Route as RegisterRouteImport } from './routes/register'
 import { Route as ResetPasswordRouteImport } from './routes/reset-password'
+import { Route as ReviewIdentityRouteImport } from './routes/review-identity'
 import { Route as SubscribeRouteImport } from './routes/subscribe'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
@@ -133,6 +134,11 @@ const ResetPasswordRoute = ResetPasswordRouteImport.update({
   path: '/reset-password',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ReviewIdentityRoute = ReviewIdentityRouteImport.update({
+  id: '/review-identity',
+  path: '/review-identity',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const SubscribeRoute = SubscribeRouteImport.update({
   id: '/subscribe',
   path: '/subscribe',
@@ -232,6 +238,7 @@ export interface FileRoutesByFullPath {
   '/public-terms': typeof PublicTermsRoute
   '/register': typeof RegisterRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/review-identity': typeof ReviewIdentityRoute
   '/subscribe': typeof SubscribeRoute
   '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
@@ -267,6 +274,7 @@ export interface FileRoutesByTo {
   '/public-terms': typeof PublicTermsRoute
   '/register': typeof RegisterRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/review-identity': typeof ReviewIdentityRoute
   '/subscribe': typeof SubscribeRoute
   '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
@@ -304,6 +312,7 @@ export interface FileRoutesById {
   '/public-terms': typeof PublicTermsRoute
   '/register': typeof RegisterRoute
   '/reset-password': typeof ResetPasswordRoute
+  '/review-identity': typeof ReviewIdentityRoute
   '/subscribe': typeof SubscribeRoute
   '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
@@ -341,6 +350,7 @@ export interface FileRouteTypes {
     | '/public-terms'
     | '/register'
     | '/reset-password'
+    | '/review-identity'
     | '/subscribe'
     | '/terms'
     | '/unsubscribe'
@@ -376,6 +386,7 @@ export interface FileRouteTypes {
     | '/public-terms'
     | '/register'
     | '/reset-password'
+    | '/review-identity'
     | '/subscribe'
     | '/terms'
     | '/unsubscribe'
@@ -412,6 +423,7 @@ export interface FileRouteTypes {
     | '/public-terms'
     | '/register'
     | '/reset-password'
+    | '/review-identity'
     | '/subscribe'
     | '/terms'
     | '/unsubscribe'
@@ -449,6 +461,7 @@ export interface RootRouteChildren {
   PublicTermsRoute: typeof PublicTermsRoute
   RegisterRoute: typeof RegisterRoute
   ResetPasswordRoute: typeof ResetPasswordRoute
+  ReviewIdentityRoute: typeof ReviewIdentityRoute
   SubscribeRoute: typeof SubscribeRoute
   TermsRoute: typeof TermsRoute
   UnsubscribeRoute: typeof UnsubscribeRoute
@@ -583,6 +596,13 @@ declare module '@tanstack/react-router' {
       path: '/reset-password'
       fullPath: '/reset-password'
       preLoaderRoute: typeof ResetPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/review-identity': {
+      id: '/review-identity'
+      path: '/review-identity'
+      fullPath: '/review-identity'
+      preLoaderRoute: typeof ReviewIdentityRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/subscribe': {
@@ -747,6 +767,7 @@ const rootRouteChildren: RootRouteChildren = {
   PublicTermsRoute: PublicTermsRoute,
   RegisterRoute: RegisterRoute,
   ResetPasswordRoute: ResetPasswordRoute,
+  ReviewIdentityRoute: ReviewIdentityRoute,
   SubscribeRoute: SubscribeRoute,
   TermsRoute: TermsRoute,
   UnsubscribeRoute: UnsubscribeRoute,

@@ -3,6 +3,7 @@ import {
   DOCUMENT_TYPE_LABELS,
   ID_DOCUMENT_MAX_BYTES,
   IDENTITY_MESSAGES,
+  sniffDocumentType,
   type DocumentType,
   type IdentityDocument,
   type IdentityReviewView,
@@ -27,14 +28,6 @@ import { identityReviewRequestEmail } from '../mail/templates'
 import { signLinkToken, verifyLinkToken } from './link-tokens'
 
 type Ctx = Pick<ExecutionContext, 'waitUntil'>
-
-/** The file's real type from its first bytes; the name and the browser's claim are not trusted. */
-export function sniffDocumentType(bytes: Uint8Array): 'image/jpeg' | 'image/png' | 'application/pdf' | null {
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
-  if ([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((b, i) => bytes[i] === b)) return 'image/png'
-  if ([0x25, 0x50, 0x44, 0x46, 0x2d].every((b, i) => bytes[i] === b)) return 'application/pdf'
-  return null
-}
 
 async function checkedFile(file: File): Promise<{ bytes: ArrayBuffer; contentType: string }> {
   if (file.size > ID_DOCUMENT_MAX_BYTES) throw new ApiError(413, `${IDENTITY_MESSAGES.fileTooLargeTitle}: ${IDENTITY_MESSAGES.fileTooLarge}`)

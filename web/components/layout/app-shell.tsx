@@ -139,11 +139,13 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
         </div>
       </footer>
       <div
-        className="fixed bottom-4 left-4 z-30 flex items-center gap-1.5 rounded-full bg-emerald-600 px-3 py-1.5 text-xs font-medium text-white shadow-lg"
+        className="fixed bottom-4 left-4 z-30 flex items-center gap-1.5 rounded-full bg-emerald-600 p-2 text-xs font-medium text-white shadow-lg sm:px-3 sm:py-1.5"
         role="status"
         aria-label="Secure connection"
       >
-        <ShieldCheck className="size-3.5" aria-hidden /> Secure
+        <ShieldCheck className="size-3.5" aria-hidden />
+        {/* Icon only on phones, where the pill would otherwise cover page text. */}
+        <span className="sr-only sm:not-sr-only">Secure</span>
       </div>
     </div>
   )

@@ -14,6 +14,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import { Spinner } from '@/components/ui/spinner'
+import { UploadIdDocumentDialog } from '@/features/identity/upload-id-dialog'
 import { errorText } from '@/lib/api-client'
 import { useBeneficiaries, useDeleteBeneficiary, useResendBeneficiaryVerification, useUpdateBeneficiary } from './api'
 import {
@@ -39,6 +40,7 @@ function BeneficiaryCard({
   busy,
   onResend,
   onToggleNotifications,
+  onUploadId,
   onEdit,
   onDelete,
 }: {
@@ -46,6 +48,7 @@ function BeneficiaryCard({
   busy: boolean
   onResend: () => void
   onToggleNotifications: () => void
+  onUploadId: () => void
   onEdit: () => void
   onDelete: () => void
 }) {
@@ -84,9 +87,8 @@ function BeneficiaryCard({
                 </DropdownMenuItem>
               )}
               {!b.identityVerified && (
-                <DropdownMenuItem disabled>
+                <DropdownMenuItem onSelect={onUploadId}>
                   <IdCard aria-hidden /> Upload ID Document
-                  <span className="ml-auto text-xs text-slate-500">(coming soon)</span>
                 </DropdownMenuItem>
               )}
               <DropdownMenuItem onSelect={onToggleNotifications}>
@@ -148,6 +150,7 @@ export function BeneficiaryList({ onAdd }: { onAdd: () => void }) {
   const remove = useDeleteBeneficiary()
   const [editing, setEditing] = useState<Beneficiary | null>(null)
   const [deleting, setDeleting] = useState<Beneficiary | null>(null)
+  const [uploadingId, setUploadingId] = useState<Beneficiary | null>(null)
 
   if (isPending) {
     return (
@@ -209,12 +212,14 @@ export function BeneficiaryList({ onAdd }: { onAdd: () => void }) {
                 },
               )
             }
+            onUploadId={() => setUploadingId(b)}
             onEdit={() => setEditing(b)}
             onDelete={() => setDeleting(b)}
           />
         ))}
       </ul>
       <EditBeneficiaryDialog beneficiary={editing} onOpenChange={(open) => !open && setEditing(null)} />
+      <UploadIdDocumentDialog beneficiary={uploadingId} onOpenChange={(open) => !open && setUploadingId(null)} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && !remove.isPending && setDeleting(null)}

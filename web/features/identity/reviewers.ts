@@ -1,0 +1,45 @@
+import type { Approver } from '../../../contract/circle'
+import type { IdentityDocument } from '../../../contract/identity'
+import type { Policy } from '../../../contract/policies'
+
+// Who is asked to review a beneficiary's documents, by the server's rule (worker/services/identity.ts
+// `reviewersFor`): the approvers named by the active policies that require identity verification
+// for this beneficiary, or all the owner's approvers when those policies name none. The API does
+// not return who was asked for each document, so this is worked out from today's approvers and
+// policies; an approver removed since the upload simply no longer appears.
+
+/** The policies that ask for identity verification (active or not). */
+export function identityPolicies(policies: Policy[]): Policy[] {
+  return policies.filter((p) => p.requiresIdentityVerification)
+}
+
+/** Active identity policies that cover this beneficiary. */
+export function policiesFor(beneficiaryId: string, policies: Policy[]): Policy[] {
+  return identityPolicies(policies).filter(
+    (p) => p.status === 'active' && p.ruleJson.assign.some((a) => a.beneficiaryId === beneficiaryId),
+  )
+}
+
+export function reviewersFor(beneficiaryId: string, policies: Policy[], approvers: Approver[]): Approver[] {
+  const named = new Set(policiesFor(beneficiaryId, policies).flatMap((p) => p.identityVerificationApprovers))
+  return named.size ? approvers.filter((a) => named.has(a.id)) : approvers
+}
+
+export interface ReviewProgress {
+  reviewed: IdentityDocument['reviews']
+  /** Names of the approvers asked who have not reviewed yet. */
+  waitingFor: string[]
+  approvals: number
+  required: number
+}
+
+export function reviewProgress(document: IdentityDocument, reviewers: Approver[]): ReviewProgress {
+  // Reviews carry the approver's name only; names are how the two lists are matched.
+  const reviewedNames = new Set(document.reviews.map((r) => r.approverName))
+  return {
+    reviewed: document.reviews,
+    waitingFor: reviewers.map((a) => a.fullName).filter((name) => !reviewedNames.has(name)),
+    approvals: document.reviews.filter((r) => r.status === 'approved').length,
+    required: document.requiredApprovals,
+  }
+}
