@@ -55,8 +55,13 @@ function requiresPayment(status: number, body: unknown): boolean {
   return status === 402 && !!body && typeof body === 'object' && (body as { requiresPayment?: unknown }).requiresPayment === true
 }
 
-async function failure(res: Response): Promise<Error> {
-  const { message, body } = messageFromBody(res.status, res.statusText, await res.text())
+/**
+ * A failed response as the error the app understands, by the spec's rules; a 402 with
+ * `requiresPayment` sends the browser to /subscribe instead. Every kind of call (JSON, binary
+ * parts, multipart forms, files) reads failures through this one function.
+ */
+export async function responseError(res: Response): Promise<ApiRequestError | PaymentRedirectError> {
+  const { message, body } = messageFromBody(res.status, res.statusText, await res.text().catch(() => ''))
   if (requiresPayment(res.status, body)) {
     navigation.redirect('/subscribe')
     return new PaymentRedirectError()
@@ -64,13 +69,17 @@ async function failure(res: Response): Promise<Error> {
   return new ApiRequestError(res.status, message, body)
 }
 
-function headers(hasBody: boolean): Record<string, string> {
+/** The stored session as a Bearer header, plus a content type when there is one. */
+export function sessionHeaders(contentType?: string): Record<string, string> {
   const result: Record<string, string> = {}
-  if (hasBody) result['Content-Type'] = 'application/json'
+  if (contentType) result['Content-Type'] = contentType
   const token = tokenStore.get()
   if (token) result.Authorization = `Bearer ${token}`
   return result
 }
+
+const failure = responseError
+const headers = (hasBody: boolean) => sessionHeaders(hasBody ? 'application/json' : undefined)
 
 /** For mutations: resolves with the ok response, rejects with ApiRequestError (or a redirect). */
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {

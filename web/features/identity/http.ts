@@ -1,27 +1,14 @@
-import { ApiRequestError, messageFromBody, navigation, PaymentRedirectError, tokenStore } from '@/lib/api-client'
+import { responseError, sessionHeaders } from '@/lib/api-client'
 
 // Identity documents travel as multipart forms and come back as files, neither of which
 // apiRequest (JSON only) can carry. These helpers send the same credentials and turn a failed
 // response into the same errors, by the same rules.
 
-function authHeader(): Record<string, string> {
-  const token = tokenStore.get()
-  return token ? { Authorization: `Bearer ${token}` } : {}
-}
-
-async function failure(res: Response): Promise<Error> {
-  const { message, body } = messageFromBody(res.status, res.statusText, await res.text().catch(() => ''))
-  if (res.status === 402 && !!body && typeof body === 'object' && (body as { requiresPayment?: unknown }).requiresPayment === true) {
-    navigation.redirect('/subscribe')
-    return new PaymentRedirectError()
-  }
-  return new ApiRequestError(res.status, message, body)
-}
 
 /** A multipart request with the session; the browser sets the multipart Content-Type itself. */
 export async function apiForm<T>(method: string, url: string, formData: FormData): Promise<T> {
-  const res = await fetch(url, { method, headers: authHeader(), body: formData, credentials: 'include' })
-  if (!res.ok) throw await failure(res)
+  const res = await fetch(url, { method, headers: sessionHeaders(), body: formData, credentials: 'include' })
+  if (!res.ok) throw await responseError(res)
   return (await res.json()) as T
 }
 
@@ -30,7 +17,7 @@ export async function apiForm<T>(method: string, url: string, formData: FormData
  * URL carries its own credential (an approver's signed link).
  */
 export async function apiBlob(url: string, { session }: { session: boolean }): Promise<Blob> {
-  const res = await fetch(url, { headers: session ? authHeader() : {}, credentials: session ? 'include' : 'same-origin' })
-  if (!res.ok) throw await failure(res)
+  const res = await fetch(url, { headers: session ? sessionHeaders() : {}, credentials: session ? 'include' : 'same-origin' })
+  if (!res.ok) throw await responseError(res)
   return res.blob()
 }

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_FILE_BYTES, MAX_FILES_PER_DROP, VAULT_ITEM_MESSAGES, type PasswordEntry } from '../../contract/vault-items'
+import { matchesSearch } from '@/features/vault/items/search'
+import { rechunk } from '@/features/vault/items/download'
+import { acceptedMimeType, dragVerdict, FILE_TYPE_MESSAGE, sortFiles } from '@/features/vault/upload/file-rules'
+import { passwordEntryItem, policyFrom, UPLOAD_FORM_DEFAULTS, uploadFormSchema, type UploadFormValues } from '@/features/vault/upload/upload-form'
+
+// The Add Item rules (seeds 001 §5): what the dropzone accepts and refuses, the form's messages,
+// and the list's search.
+
+const file = (name: string, type: string, size = 10, lastModified = 1) => ({ name, type, size, lastModified })
+
+function errorsOf(values: Partial<UploadFormValues>): Record<string, string> {
+  const result = uploadFormSchema.safeParse({ ...UPLOAD_FORM_DEFAULTS, ...values })
+  if (result.success) return {}
+  return Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]))
+}
+
+describe('the dropzone rules', () => {
+  it('accepts the listed types by MIME type or, failing that, by extension', () => {
+    expect(acceptedMimeType(file('a.png', 'image/png'))).toBe('image/png')
+    expect(acceptedMimeType(file('notes.md', ''))).toBe('text/markdown')
+    expect(acceptedMimeType(file('sheet.CSV', 'application/vnd.ms-excel'))).toBe('application/vnd.ms-excel')
+    expect(acceptedMimeType(file('data.csv', 'application/octet-stream'))).toBe('text/csv')
+    expect(acceptedMimeType(file('setup.exe', 'application/x-msdownload'))).toBeNull()
+    expect(acceptedMimeType(file('archive.zip', 'application/zip'))).toBeNull()
+  })
+
+  it('rejects with the name and the spec’s reasons', () => {
+    const { accepted, rejected } = sortFiles([], [
+      file('ok.pdf', 'application/pdf'),
+      file('setup.exe', 'application/x-msdownload'),
+      file('huge.mp4', 'video/mp4', MAX_FILE_BYTES + 1),
+      file('huge.zip', 'application/zip', MAX_FILE_BYTES + 1),
+    ])
+    expect(accepted.map((f) => f.name)).toEqual(['ok.pdf'])
+    expect(rejected).toEqual([
+      { name: 'setup.exe', reasons: [FILE_TYPE_MESSAGE] },
+      { name: 'huge.mp4', reasons: ['File is larger than 104857600 bytes'] },
+      { name: 'huge.zip', reasons: [FILE_TYPE_MESSAGE, 'File is larger than 104857600 bytes'] },
+    ])
+    expect(FILE_TYPE_MESSAGE).toMatch(/^File type must be \.png, \.jpg, .* or \.pptx$/)
+  })
+
+  it(`accepts at most ${MAX_FILES_PER_DROP} files; the rest are 'Too many files'; a file chosen twice is skipped`, () => {
+    const first = Array.from({ length: 8 }, (_, i) => file(`f${i}.txt`, 'text/plain'))
+    const more = Array.from({ length: 4 }, (_, i) => file(`g${i}.txt`, 'text/plain'))
+    const { accepted, rejected } = sortFiles(first, [first[0]!, ...more])
+    expect(accepted.map((f) => f.name)).toEqual(['g0.txt', 'g1.txt'])
+    expect(rejected).toEqual([
+      { name: 'g2.txt', reasons: [VAULT_ITEM_MESSAGES.tooManyFiles] },
+      { name: 'g3.txt', reasons: [VAULT_ITEM_MESSAGES.tooManyFiles] },
+    ])
+  })
+
+  it('judges a drag by MIME type: unsupported or too many is a reject', () => {
+    expect(dragVerdict([{ kind: 'file', type: 'image/png' }, { kind: 'file', type: '' }])).toBe('accept')
+    expect(dragVerdict([{ kind: 'file', type: 'image/png' }, { kind: 'file', type: 'application/zip' }])).toBe('reject')
+    expect(dragVerdict([{ kind: 'string', type: 'text/plain' }])).toBe('reject')
+    expect(dragVerdict([{ kind: 'file', type: 'image/png' }], MAX_FILES_PER_DROP)).toBe('reject')
+  })
+})
+
+describe('the Add Item form', () => {
+  const someFile = new File(['x'], 'a.txt', { type: 'text/plain' })
+
+  it('requires files and beneficiaries', () => {
+    expect(errorsOf({})).toEqual({ files: 'No files selected', beneficiaryIds: 'Beneficiaries required' })
+    expect(errorsOf({ files: [someFile], beneficiaryIds: ['b1'] })).toEqual({})
+  })
+
+  it('requires an approver contact when an approver is required, and a valid one', () => {
+    const base = { files: [someFile], beneficiaryIds: ['b1'], requiresApprover: true }
+    expect(errorsOf(base)).toEqual({ approverContact: 'Approver contact required' })
+    expect(errorsOf({ ...base, approverContact: 'not-an-email' })).toEqual({ approverContact: 'Please enter a valid email address' })
+    expect(errorsOf({ ...base, approverContact: 'sam@example.com' })).toEqual({})
+  })
+
+  it('requires a future date for SCHEDULED', () => {
+    const base = { files: [someFile], beneficiaryIds: ['b1'], protocol: 'SCHEDULED' as const }
+    expect(errorsOf(base)).toEqual({ scheduledAt: 'Schedule date required' })
+    expect(errorsOf({ ...base, scheduledAt: '2001-01-01T10:00' })).toEqual({ scheduledAt: VAULT_ITEM_MESSAGES.scheduleInPast })
+    expect(errorsOf({ ...base, scheduledAt: '2999-01-01T10:00' })).toEqual({})
+  })
+
+  it('turns the values into the policy, VERIFIED_DEATH when none is chosen', () => {
+    const values = { ...UPLOAD_FORM_DEFAULTS, protocol: '' as const, requiresApprover: false, approverContact: 'ignored@example.com' }
+    expect(policyFrom(values)).toEqual({ protocol: 'VERIFIED_DEATH', requiresApprover: false, approverContact: undefined, scheduledAt: undefined })
+    const scheduled = policyFrom({ ...values, protocol: 'SCHEDULED', scheduledAt: '2999-01-01T10:00' })
+    expect(scheduled.protocol).toBe('SCHEDULED')
+    expect(new Date(scheduled.scheduledAt!).getTime()).toBe(new Date('2999-01-01T10:00').getTime())
+  })
+
+  it('stores a password entry as JSON content with the site as its name and parsed tags', async () => {
+    expect(errorsOf({ mode: 'password', beneficiaryIds: ['b1'] })).toEqual({ site: 'Site or service required', password: 'Password required' })
+    const { content, metadata } = passwordEntryItem({
+      ...UPLOAD_FORM_DEFAULTS,
+      mode: 'password',
+      site: ' bank.example.com ',
+      username: 'grace',
+      password: 's3cret!',
+      notes: 'PIN in the safe',
+      tags: ' banking, , money ',
+    })
+    expect(JSON.parse(await content.text()) as PasswordEntry).toEqual({ site: 'bank.example.com', username: 'grace', password: 's3cret!', notes: 'PIN in the safe' })
+    expect(metadata).toEqual({ filename: 'bank.example.com', mimetype: 'application/json', size: content.size, tags: ['banking', 'money'] })
+  })
+})
+
+describe('the item list', () => {
+  it('searches decrypted names and tags, case-insensitively', () => {
+    const meta = { filename: 'Holiday-Beach.PNG', tags: ['Family', 'summer 2019'] }
+    expect(matchesSearch(meta, 'beach')).toBe(true)
+    expect(matchesSearch(meta, 'FAMILY')).toBe(true)
+    expect(matchesSearch(meta, '2019')).toBe(true)
+    expect(matchesSearch(meta, 'tax')).toBe(false)
+    expect(matchesSearch(meta, '  ')).toBe(true)
+  })
+
+  it('re-cuts a byte stream into fixed-size pieces, the last one shorter', async () => {
+    async function* pieces() {
+      for (const size of [3, 1, 7, 2]) yield new Uint8Array(size).fill(size)
+    }
+    const out: number[] = []
+    for await (const chunk of rechunk(pieces(), 5)) out.push(chunk.length)
+    expect(out).toEqual([5, 5, 3])
+  })
+})

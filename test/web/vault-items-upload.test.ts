@@ -1,0 +1,240 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { partSize, VAULT_ITEM_MESSAGES, type ItemMetadata } from '../../contract/vault-items'
+import {
+  decryptChunks,
+  decryptMetadata,
+  deriveMasterKey,
+  generateBeneficiaryKeyPair,
+  generateVaultSalt,
+  importBeneficiaryPrivateKey,
+  privateKeyToPem,
+  unwrapDataKey,
+  unwrapDataKeyForBeneficiary,
+  type MasterKey,
+} from '@/crypto'
+import { decryptItemContent } from '@/features/vault/items/download'
+import { UploadError, uploadFile, type UploadFileInput } from '@/features/vault/upload/upload-file'
+import { FakeVaultApi } from './vault-items-fake-api'
+
+// The upload pipeline against an in-memory API: exact part sizes, retries, resume after a dropped
+// connection, abort, and what the server ends up holding (ciphertext that decrypts back, and
+// nothing in clear).
+
+const CHUNK = 1024
+const MARKER = 'MY-LAST-WILL-AND-TESTAMENT'
+const FILENAME = 'last-will-of-grace-hopper.pdf'
+const TAGS = ['estate-papers', 'solicitor-copy']
+
+let master: MasterKey
+let beneficiary: { id: string; publicKey: string; privateKeyPem: string }
+
+beforeAll(async () => {
+  master = await deriveMasterKey('correct horse battery staple 9!', generateVaultSalt())
+  const pair = await generateBeneficiaryKeyPair()
+  beneficiary = {
+    id: '11111111-1111-4111-8111-111111111111',
+    publicKey: pair.publicKeySpki,
+    privateKeyPem: privateKeyToPem(pair.privateKeyPkcs8),
+  }
+})
+
+/** Text with a recognisable marker every few hundred bytes, so any plaintext leak is findable. */
+function plaintext(length: number): Uint8Array<ArrayBuffer> {
+  const line = new TextEncoder().encode(`${MARKER} clause ${'x'.repeat(200)}\n`)
+  const out = new Uint8Array(length)
+  for (let i = 0; i < length; i++) out[i] = line[i % line.length]!
+  return out
+}
+
+/** A Blob that records every slice read, to show the file is read one chunk at a time. */
+function recordingBlob(bytes: Uint8Array<ArrayBuffer>) {
+  const blob = new Blob([bytes], { type: 'application/pdf' })
+  const reads: [number, number][] = []
+  const source = {
+    size: blob.size,
+    type: blob.type,
+    slice(start?: number, end?: number) {
+      reads.push([start ?? 0, end ?? blob.size])
+      return blob.slice(start, end)
+    },
+  } as unknown as Blob
+  return { source, reads }
+}
+
+function input(content: Blob, overrides: Partial<UploadFileInput> = {}): UploadFileInput {
+  const metadata: ItemMetadata = { filename: FILENAME, mimetype: 'application/pdf', size: content.size, tags: TAGS }
+  return {
+    type: 'doc',
+    content,
+    metadata,
+    policy: { protocol: 'VERIFIED_DEATH', requiresApprover: true, approverContact: 'lawyer@example.com' },
+    beneficiaries: [{ id: beneficiary.id, publicKey: beneficiary.publicKey }],
+    ...overrides,
+  }
+}
+
+const fast = { backoffMs: () => 1 }
+
+function latin1(bytes: Uint8Array): string {
+  let out = ''
+  for (const b of bytes) out += String.fromCharCode(b)
+  return out
+}
+
+describe('uploadFile', () => {
+  it('sends each part at exactly partSize bytes, two at a time, reading one slice per part', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    const bytes = plaintext(5 * CHUNK + 300)
+    const { source, reads } = recordingBlob(bytes)
+    const progress: number[] = []
+    const item = await uploadFile(input(source), { fetch: api.fetch, masterKey: master, onProgress: (done) => progress.push(done), ...fast })
+
+    const puts = api.requests.filter((r) => r.method === 'PUT')
+    expect(puts).toHaveLength(6)
+    for (const put of puts) {
+      const n = Number(put.url.split('/').pop())
+      expect((put.body as Uint8Array).length).toBe(partSize(n, bytes.length, CHUNK))
+    }
+    expect(api.maxInFlightPuts).toBe(2)
+    expect(reads).toHaveLength(6)
+    for (const [start, end] of reads) expect(end - start).toBeLessThanOrEqual(CHUNK)
+    expect(progress[0]).toBe(0)
+    expect(progress.at(-1)).toBe(bytes.length)
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress)
+    expect(item.plainSize).toBe(bytes.length)
+    expect(item.accessPolicy.requiresApprover).toBe(true)
+  })
+
+  it('stores ciphertext that decrypts back to the file, for the owner and for the beneficiary, and sends nothing in clear', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    const bytes = plaintext(3 * CHUNK + 17)
+    const item = await uploadFile(input(new Blob([bytes])), { fetch: api.fetch, masterKey: master, ...fast })
+    const stored = api.completed.get(item.id)!
+
+    // Owner: the data key unwrapped with the master key opens the parts and the metadata.
+    const dek = await unwrapDataKey(stored.body.wrappedKey, master)
+    const chunks = [0, 1, 2, 3].map((i) => stored.content.subarray(i * (CHUNK + 29), (i + 1) * (CHUNK + 29)))
+    expect(latin1(await decryptChunks(dek, item.id, chunks))).toBe(latin1(bytes))
+    expect(await decryptMetadata(dek, item.id, stored.body.encryptedMetadata)).toEqual({
+      filename: FILENAME,
+      mimetype: 'application/pdf',
+      size: bytes.length,
+      tags: TAGS,
+    })
+
+    // Beneficiary: their grant opens it with the private key from the Access Kit.
+    expect(stored.body.grants).toHaveLength(1)
+    const privateKey = await importBeneficiaryPrivateKey(beneficiary.privateKeyPem)
+    const theirKey = await unwrapDataKeyForBeneficiary(stored.body.grants[0]!.wrappedKey, privateKey)
+    expect(await decryptMetadata<ItemMetadata>(theirKey, item.id, stored.body.encryptedMetadata)).toMatchObject({ filename: FILENAME })
+
+    // The streamed download path gives the same bytes, whatever pieces the network delivers.
+    for (const pieceBytes of [1, 500, CHUNK + 29, 5000]) {
+      api.contentPieceBytes = pieceBytes
+      const pieces: Uint8Array[] = []
+      for await (const piece of decryptItemContent(item, master, { fetch: api.fetch })) pieces.push(piece)
+      expect(latin1(new Uint8Array(await new Blob(pieces as BlobPart[]).arrayBuffer()))).toBe(latin1(bytes))
+    }
+
+    for (const request of api.requests) {
+      const text = `${request.url}\n${typeof request.body === 'string' ? request.body : request.body ? latin1(request.body) : ''}`
+      expect(text).not.toContain(MARKER)
+      expect(text).not.toContain(FILENAME)
+      expect(text).not.toContain('last-will')
+      for (const tag of TAGS) expect(text).not.toContain(tag)
+    }
+  })
+
+  it('retries a failed part with backoff and succeeds', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    api.putBehaviour = (n, attempt) => (n === 2 && attempt <= 3 ? { status: 503, message: 'Storage is busy' } : 'ok')
+    const delays: number[] = []
+    const item = await uploadFile(input(new Blob([plaintext(3 * CHUNK)])), {
+      fetch: api.fetch,
+      masterKey: master,
+      backoffMs: (retry) => {
+        delays.push(retry)
+        return 1
+      },
+    })
+    expect(api.putAttempts.get(2)).toBe(4)
+    expect(api.putAttempts.get(1)).toBe(1)
+    expect(delays).toEqual([1, 2, 3])
+    expect(api.items[0]!.id).toBe(item.id)
+  })
+
+  it('resumes after a dropped connection from the parts the server already has', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    // Part 2's answer is lost although it was stored; part 3 is lost before it is stored.
+    api.putBehaviour = (n, attempt) => {
+      if (n === 2 && attempt === 1) return 'drop-after-store'
+      if (n === 3 && attempt === 1) return 'drop-before-store'
+      return 'ok'
+    }
+    const item = await uploadFile(input(new Blob([plaintext(4 * CHUNK + 1)])), { fetch: api.fetch, masterKey: master, ...fast })
+    expect(api.putAttempts.get(2)).toBe(1)
+    expect(api.putAttempts.get(3)).toBe(2)
+    expect(api.count('GET', /^\/api\/vault\/uploads\/[^/]+$/)).toBeGreaterThanOrEqual(2)
+    expect(api.completed.get(item.id)!.content.length).toBe(4 * CHUNK + 1 + 5 * 29)
+  })
+
+  it('gives up after five retries, deletes the upload and reports the server’s words', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    api.putBehaviour = (n) => (n === 1 ? { status: 503, message: 'Storage is unavailable right now.' } : 'ok')
+    const error = await uploadFile(input(new Blob([plaintext(2 * CHUNK)])), { fetch: api.fetch, masterKey: master, ...fast }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UploadError)
+    expect((error as Error).message).toBe('Storage is unavailable right now.')
+    expect(api.putAttempts.get(1)).toBe(6)
+    expect(api.count('DELETE', /^\/api\/vault\/uploads\/[^/]+$/)).toBe(1)
+    expect(api.uploads.size).toBe(0)
+    expect(api.count('POST', /\/complete$/)).toBe(0)
+  })
+
+  it('does not retry a refused part, and stops the other part in flight', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    api.putBehaviour = (n) => (n === 1 ? { status: 400, message: VAULT_ITEM_MESSAGES.partSizeMismatch(1) } : 'ok')
+    const error = await uploadFile(input(new Blob([plaintext(6 * CHUNK)])), { fetch: api.fetch, masterKey: master, ...fast }).catch((e: unknown) => e)
+    expect((error as Error).message).toBe(VAULT_ITEM_MESSAGES.partSizeMismatch(1))
+    expect(api.putAttempts.get(1)).toBe(1)
+    expect(api.count('PUT', /parts/)).toBeLessThan(6)
+    expect(api.count('DELETE', /^\/api\/vault\/uploads\/[^/]+$/)).toBe(1)
+  })
+
+  it('reports a refused start (plan limits) with the server’s message and stores nothing', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    api.startError = { status: 402, message: VAULT_ITEM_MESSAGES.itemLimit(10) }
+    const error = await uploadFile(input(new Blob([plaintext(10)])), { fetch: api.fetch, masterKey: master, ...fast }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UploadError)
+    expect((error as UploadError).message).toBe(VAULT_ITEM_MESSAGES.itemLimit(10))
+    expect((error as UploadError).status).toBe(402)
+    expect(api.count('PUT', /./)).toBe(0)
+  })
+
+  it('aborts when asked: no more parts, the upload is deleted, and the promise rejects with AbortError', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    const controller = new AbortController()
+    const error = await uploadFile(input(new Blob([plaintext(8 * CHUNK)])), {
+      fetch: api.fetch,
+      masterKey: master,
+      signal: controller.signal,
+      onProgress: (done) => {
+        if (done >= 2 * CHUNK) controller.abort()
+      },
+      ...fast,
+    }).catch((e: unknown) => e)
+    expect((error as Error).name).toBe('AbortError')
+    expect(api.count('PUT', /parts/)).toBeLessThan(8)
+    expect(api.count('DELETE', /^\/api\/vault\/uploads\/[^/]+$/)).toBe(1)
+    expect(api.uploads.size).toBe(0)
+    expect(api.items).toHaveLength(0)
+  })
+
+  it('uploads an empty file as one empty chunk', async () => {
+    const api = new FakeVaultApi(CHUNK)
+    const item = await uploadFile(input(new Blob([])), { fetch: api.fetch, masterKey: master, ...fast })
+    expect(api.completed.get(item.id)!.content.length).toBe(29)
+    const pieces: Uint8Array[] = []
+    for await (const piece of decryptItemContent(item, master, { fetch: api.fetch })) pieces.push(piece)
+    expect(pieces.reduce((n, p) => n + p.length, 0)).toBe(0)
+  })
+})
