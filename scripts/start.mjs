@@ -5,8 +5,13 @@ import { ensureDevVars, persistArgs, port, root, run, startGroup, stopGroup } fr
 const CRON = '*/5 * * * *'
 const cronIntervalMs = Number(process.env.CRON_INTERVAL_SECONDS ?? 300) * 1000
 
+// Tests build into a folder of their own (LEGACY_VAULT_BUILD_DIR), so runs never share dist/client.
+const buildDir = process.env.LEGACY_VAULT_BUILD_DIR
+const buildArgs = buildDir ? ['--outDir', buildDir, '--emptyOutDir'] : []
+const assetsArgs = buildDir ? ['--assets', buildDir] : []
+
 ensureDevVars()
-await run('vite', ['build', '--logLevel', 'warn'], { env: { ...process.env, LEGACY_VAULT_DEV_TOOLS: '1' } })
+await run('vite', ['build', '--logLevel', 'warn', ...buildArgs], { env: { ...process.env, LEGACY_VAULT_DEV_TOOLS: '1' } })
 await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } })
 
 const origin = `http://localhost:${port}`
@@ -17,6 +22,7 @@ const server = startGroup('wrangler', [
   '--var',
   `APP_ORIGIN:${origin}`,
   '--show-interactive-dev-session=false',
+  ...assetsArgs,
   ...persistArgs,
 ])
 

@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
   const port = Number(process.env.E2E_PORT ?? 8797)
   stateDir = mkdtempSync(join(tmpdir(), 'legacy-vault-e2e-'))
   server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), PERSIST_TO: stateDir },
+    env: { ...process.env, PORT: String(port), PERSIST_TO: stateDir, LEGACY_VAULT_BUILD_DIR: join(stateDir, 'client') },
     stdio: ['ignore', process.env.E2E_VERBOSE ? 'inherit' : 'ignore', 'inherit'],
   })
   const baseUrl = `http://localhost:${port}`
