@@ -112,3 +112,32 @@ export async function fillRegistrationForm(page: Page, owner: OwnerDetails): Pro
   await page.getByRole('checkbox').check()
   await page.getByRole('button', { name: 'Create Account' }).click()
 }
+
+export const toastText = (page: Page) => page.getByTestId('toast').textContent()
+
+export interface BeneficiaryDetails {
+  fullName: string
+  email?: string
+  relationship?: string
+}
+
+/**
+ * Adds a beneficiary through the /beneficiaries dialog (opened from the main navigation, which
+ * keeps an unlocked vault unlocked) and closes the Access Kit step with 'I have saved the kit'.
+ */
+export async function addBeneficiaryThroughUi(page: Page, b: BeneficiaryDetails): Promise<void> {
+  if (!new URL(page.url()).pathname.startsWith('/beneficiaries')) {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
+  }
+  await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
+  await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
+  const dialog = page.getByRole('dialog')
+  await dialog.getByLabel('Full name').fill(b.fullName)
+  await dialog.getByLabel('Email').fill(b.email ?? uniqueEmail('heir'))
+  await dialog.getByLabel('Relationship').fill(b.relationship ?? 'Daughter')
+  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
+  await dialog.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
+  await dialog.getByLabel('I have saved the kit').check()
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await dialog.waitFor({ state: 'detached' })
+}

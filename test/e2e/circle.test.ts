@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
-import { baseUrl, firstLink, launch, newPage, uniqueEmail, waitForMail } from './browser'
+import { baseUrl, firstLink, launch, newPage, uniqueEmail, waitForMail, toastText } from './browser'
 
 // The owner's circle in the browser: beneficiaries with their Access Kits, approvers, and the
 // pages a beneficiary or approver opens from their e-mail.
@@ -56,7 +56,6 @@ async function addBeneficiaryQuickly(page: Page, b: { fullName: string; email: s
 }
 
 const card = (page: Page, name: string) => page.getByTestId('beneficiary-card').filter({ hasText: name })
-const toastText = (page: Page) => page.getByTestId('toast').textContent()
 
 function recordRequests(context: BrowserContext): string[] {
   const sent: string[] = []

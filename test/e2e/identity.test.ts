@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { crc32, deflateSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail } from './browser'
+import { firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail, addBeneficiaryThroughUi, toastText } from './browser'
 
 // Identity verification in the browser: the owner uploads a beneficiary's ID, each approver reviews
 // it through the link e-mailed to them (never the owner "as the first approver"), and the owner
@@ -54,7 +54,6 @@ function idCardPng(width = 240, height = 150): Buffer {
   ])
 }
 
-const toastText = (page: Page) => page.getByTestId('toast').textContent()
 const card = (page: Page, name: string) => page.getByTestId('beneficiary-card').filter({ hasText: name })
 
 async function openBeneficiaries(page: Page) {
@@ -62,18 +61,8 @@ async function openBeneficiaries(page: Page) {
   await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
 }
 
-/** Adds one through the dialog and closes the kit step with 'I have saved the kit'. */
 async function addBeneficiary(page: Page, b: { fullName: string; email: string; relationship: string }) {
-  await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-  const dialog = page.getByRole('dialog')
-  await dialog.getByLabel('Full name').fill(b.fullName)
-  await dialog.getByLabel('Email').fill(b.email)
-  await dialog.getByLabel('Relationship').fill(b.relationship)
-  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
-  await dialog.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-  await dialog.getByLabel('I have saved the kit').check()
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  await dialog.waitFor({ state: 'detached' })
+  await addBeneficiaryThroughUi(page, b)
   await card(page, b.fullName).waitFor()
 }
 

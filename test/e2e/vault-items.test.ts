@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { crc32, deflateSync } from 'node:zlib'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { launch, newPage, registerOwner, uniqueEmail } from './browser'
+import { launch, newPage, registerOwner, uniqueEmail, addBeneficiaryThroughUi, toastText } from './browser'
 
 // Vault items in the browser: encrypted uploads of files and a password entry, the locked and
 // unlocked list, search and filter, download, preview, view and delete, and proof that nothing
@@ -79,7 +79,6 @@ function recordRequests(context: BrowserContext): Sent[] {
 
 /** expect.poll with room for a busy machine (its default is one second). */
 const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000 })
-const toastText = (page: Page) => page.getByTestId('toast').textContent()
 const items = (page: Page) => page.getByTestId('vault-item')
 const itemNamed = (page: Page, name: string) => items(page).filter({ has: page.getByTestId('vault-item-name').getByText(name, { exact: true }) })
 const itemNames = async (page: Page) => (await page.getByTestId('vault-item-name').allTextContents()).map((t) => t.trim())
@@ -95,20 +94,6 @@ function diagnoseOnFailure(page: Page, name: string) {
   })
 }
 
-async function addBeneficiary(page: Page, fullName: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
-  await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-  await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-  const dialog = page.getByRole('dialog')
-  await dialog.getByLabel('Full name').fill(fullName)
-  await dialog.getByLabel('Email').fill(uniqueEmail('heir'))
-  await dialog.getByLabel('Relationship').fill('Daughter')
-  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
-  await dialog.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-  await dialog.getByLabel('I have saved the kit').check()
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  await dialog.waitFor({ state: 'detached' })
-}
 
 /** Client-side navigation keeps the vault key (a reload would lock it). */
 async function openVault(page: Page) {
@@ -137,7 +122,7 @@ describe('vault items', () => {
     const sent = recordRequests(context)
     diagnoseOnFailure(page, 'desktop')
     await registerOwner(page, { email: uniqueEmail('vault-items'), password: 'a sound password 1', passphrase: PASSPHRASE })
-    await addBeneficiary(page, 'Ada Heir')
+    await addBeneficiaryThroughUi(page, { fullName: 'Ada Heir' })
     await openVault(page)
     await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
     await page.getByRole('heading', { name: 'No vault items yet' }).waitFor()

@@ -2,9 +2,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, newPage, registerOwner, uniqueEmail } from './browser'
+import { addBeneficiaryThroughUi, launch, newPage, registerOwner, uniqueEmail } from './browser'
 
 // A large file through the real pipeline: 60 MB is 8 encrypted chunks, so 8 R2 multipart parts.
 const SIZE = 60 * 1024 * 1024
@@ -28,18 +28,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-async function addBeneficiary(page: Page) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
-  await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-  const dialog = page.getByRole('dialog')
-  await dialog.getByLabel('Full name').fill('Large Heir')
-  await dialog.getByLabel('Email').fill(uniqueEmail('large-heir'))
-  await dialog.getByLabel('Relationship').fill('Son')
-  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
-  await dialog.getByLabel('I have saved the kit').check()
-  await dialog.getByRole('button', { name: 'Done' }).click()
-  await dialog.waitFor({ state: 'detached' })
-}
 
 describe('a 60 MB file', () => {
   it('is encrypted in the browser, uploaded in parts, and comes back byte for byte after a reload', async () => {
@@ -49,7 +37,7 @@ describe('a 60 MB file', () => {
       if (/\/api\/vault\/uploads\/[^/]+\/parts\/\d+$/.test(request.url())) partRequests++
     })
     await registerOwner(page, { email: uniqueEmail('large'), password: 'a sound password 1', passphrase: PASSPHRASE })
-    await addBeneficiary(page)
+    await addBeneficiaryThroughUi(page, { fullName: 'Large Heir', relationship: 'Son' })
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vault' }).click()
     await page.getByRole('button', { name: 'Upload First Item' }).click()
     const dialog = page.getByRole('dialog', { name: 'Add Item' })

@@ -4,7 +4,7 @@ import { ENVELOPE_HEADER_BYTES, open, openParts, seal, unframe } from './envelop
 import { DecryptionError } from './errors'
 import type { DataKey } from './keys'
 import { DEFAULT_CHUNK_BYTES, GCM_TAG_BYTES } from './params'
-import { byteSource, type ByteSource } from './stream-source'
+import { byteSource, type ByteSource } from '@/lib/byte-source'
 
 // Item content is encrypted in fixed-size chunks so a large file never has to sit in memory whole
 // and can go to R2 as a multipart upload. Each chunk is its own AES-GCM envelope with a fresh IV;

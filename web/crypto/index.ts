@@ -38,5 +38,5 @@ export {
   encryptedChunkSize,
   encryptStream,
 } from './content'
-export type { ByteSource } from './stream-source'
+export type { ByteSource } from '@/lib/byte-source'
 export { decryptMetadata, encryptMetadata } from './metadata'

@@ -1,6 +1,7 @@
 import type { ItemMetadata, PasswordEntry, VaultItem } from '../../../../contract/vault-items'
 import { DecryptionError, decryptStream, encryptedChunkSize, unwrapDataKey, type MasterKey } from '@/crypto'
 import { responseError, sessionHeaders } from '@/lib/api-client'
+import { byteSource } from '@/lib/byte-source'
 import { defaultFetch, isAbortError, type FetchLike } from './http'
 
 // The owner's way back to the plaintext: the ciphertext arrives as a stream, is cut back into its
@@ -10,28 +11,11 @@ import { defaultFetch, isAbortError, type FetchLike } from './http'
 
 type Bytes = Uint8Array<ArrayBuffer>
 
-async function* readStream(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
-  const reader = stream.getReader()
-  let done = false
-  try {
-    for (;;) {
-      const result = await reader.read()
-      if (result.done) {
-        done = true
-        return
-      }
-      yield result.value
-    }
-  } finally {
-    if (done) reader.releaseLock()
-    else await reader.cancel().catch(() => undefined)
-  }
-}
 
 /** Re-cuts a byte stream into pieces of exactly `size` bytes, the last one shorter (never empty). */
 export async function* rechunk(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Bytes, void, undefined> {
   if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`size must be a positive integer, got ${size}`)
-  const pieces = 'getReader' in source ? readStream(source) : source
+  const pieces = byteSource(source)
   let buffer = new Uint8Array(size)
   let filled = 0
   for await (const input of pieces) {
@@ -73,7 +57,7 @@ export async function* decryptItemContent(
   if (!res.body) throw new DecryptionError('The encrypted content is empty')
   let received = 0
   async function* counted(body: ReadableStream<Uint8Array>) {
-    for await (const piece of readStream(body)) {
+    for await (const piece of byteSource(body)) {
       received += piece.length
       options.onProgress?.(received, item.cipherSize)
       yield piece
