@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useBlocker } from '@tanstack/react-router'
 import { CircleCheck, Download, KeyRound, Printer } from 'lucide-react'
-import { useId, useState } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import { BENEFICIARY_FORM_DEFAULTS, beneficiaryFormSchema, type BeneficiaryForm } from '../../../contract/circle'
@@ -22,10 +22,172 @@ import { SwitchField } from './switch-field'
 type FormOutput = z.output<typeof beneficiaryFormSchema>
 type Phase = 'idle' | 'generating' | 'saving'
 
-interface KitStep {
+export interface KitStep {
   kit: AccessKit
   /** The server recorded a different key than the one made here: the kit must not be used. */
   fingerprintMismatch: boolean
+}
+
+/**
+ * The Access Kit's rule, shared by adding a beneficiary and replacing a lost kit's key: while work
+ * is under way, or a kit is shown that has been neither downloaded nor confirmed as saved, the
+ * dialog cannot be left (close button hidden, Esc and outside clicks refused, in-app navigation
+ * and page unload blocked).
+ */
+export function useAccessKitGuard(step: KitStep | null, busy: boolean) {
+  const [downloaded, setDownloaded] = useState(false)
+  const [confirmed, setConfirmed] = useState(false)
+  const [closeBlocked, setCloseBlocked] = useState(false)
+  const kitSaved = downloaded || confirmed
+  const mustStay = busy || (step !== null && !kitSaved)
+
+  // Leaving the page (back button, reload, closing the tab) would lose the key just the same.
+  useBlocker({
+    shouldBlockFn: () => {
+      setCloseBlocked(true)
+      return true
+    },
+    enableBeforeUnload: mustStay,
+    disabled: !mustStay,
+  })
+
+  return {
+    downloaded,
+    confirmed,
+    closeBlocked,
+    kitSaved,
+    mustStay,
+    markDownloaded() {
+      setDownloaded(true)
+      setCloseBlocked(false)
+    },
+    setConfirmed(value: boolean) {
+      setConfirmed(value)
+      setCloseBlocked(false)
+    },
+    /** A close was asked for; true when it may go ahead. */
+    mayClose(): boolean {
+      if (mustStay) {
+        if (step) setCloseBlocked(true)
+        return false
+      }
+      return true
+    },
+    /** For onEscapeKeyDown / onInteractOutside. */
+    preventIfStaying(event: Event) {
+      if (mustStay) {
+        event.preventDefault()
+        if (step) setCloseBlocked(true)
+      }
+    },
+    reset() {
+      setDownloaded(false)
+      setConfirmed(false)
+      setCloseBlocked(false)
+    },
+  }
+}
+
+export type AccessKitGuard = ReturnType<typeof useAccessKitGuard>
+
+/** The kit step's body: what to do with it, the fingerprint, download and print, and Done. */
+export function AccessKitStep({
+  step,
+  guard,
+  title,
+  description,
+  mismatchText,
+  onDone,
+}: {
+  step: KitStep
+  guard: AccessKitGuard
+  title: string
+  description: ReactNode
+  /** What to do when the server recorded another key. */
+  mismatchText: string
+  onDone: () => void
+}) {
+  const savedId = useId()
+  return (
+    <>
+      <DialogHeader>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+      </DialogHeader>
+      <Alert variant="warning">
+        <KeyRound aria-hidden />
+        <AlertTitle>Their private key exists only now, in this browser</AlertTitle>
+        <AlertDescription>
+          It was created here and has not been sent to us, so we cannot recover it. Download the kit and print it,
+          then hand it to {step.kit.fullName} outside this service: with your will, through your lawyer, or in a
+          safe. Without it, {step.kit.fullName} cannot decrypt anything you leave them.
+        </AlertDescription>
+      </Alert>
+      {step.fingerprintMismatch && (
+        <Alert variant="destructive">
+          <AlertTitle>The server recorded a different key</AlertTitle>
+          <AlertDescription>{mismatchText}</AlertDescription>
+        </Alert>
+      )}
+      <dl className="grid gap-3 rounded-lg bg-slate-50 p-4 text-sm">
+        {(
+          [
+            ['Beneficiary', step.kit.fullName, 'break-words'],
+            ['E-mail', step.kit.email, 'break-all'],
+            ['Key fingerprint', step.kit.fingerprint, 'font-mono text-xs leading-relaxed'],
+          ] as const
+        ).map(([label, value, className]) => (
+          <div key={label} className="grid gap-0.5 sm:grid-cols-[8rem_1fr] sm:gap-4">
+            <dt className="font-medium text-slate-600">{label}</dt>
+            <dd className={className} data-testid={label === 'Key fingerprint' ? 'kit-fingerprint' : undefined}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <div className="grid gap-2 sm:grid-cols-2">
+        <Button
+          onClick={() => {
+            downloadAccessKit(step.kit)
+            guard.markDownloaded()
+          }}
+        >
+          <Download aria-hidden /> Download Access Kit
+        </Button>
+        <Button variant="outline" onClick={() => window.print()}>
+          <Printer aria-hidden /> Print Access Kit
+        </Button>
+      </div>
+      <p className="text-xs text-slate-500">
+        {guard.downloaded ? (
+          <span className="inline-flex items-center gap-1 text-emerald-700">
+            <CircleCheck className="size-3.5" aria-hidden /> Saved as {accessKitFileName(step.kit.fullName)}. Print
+            it or copy it to offline storage, then delete the file from this computer.
+          </span>
+        ) : (
+          'Print opens your browser’s print window showing only the kit.'
+        )}
+      </p>
+      <div className="flex items-start gap-3">
+        <Checkbox id={savedId} checked={guard.confirmed} onCheckedChange={(value) => guard.setConfirmed(value === true)} />
+        <Label htmlFor={savedId} className="font-normal leading-snug">
+          I have saved the kit
+        </Label>
+      </div>
+      {guard.closeBlocked && !guard.kitSaved && (
+        <p role="alert" className="text-sm text-red-600">
+          Download the kit or confirm that you have saved it before closing. Once this window closes, the private key
+          is gone for good.
+        </p>
+      )}
+      <DialogFooter>
+        <Button onClick={onDone} disabled={!guard.kitSaved}>
+          Done
+        </Button>
+      </DialogFooter>
+      <AccessKitPrintView kit={step.kit} />
+    </>
+  )
 }
 
 /**
@@ -45,10 +207,6 @@ export function AddBeneficiaryDialog({
   const create = useCreateBeneficiary()
   const [phase, setPhase] = useState<Phase>('idle')
   const [step, setStep] = useState<KitStep | null>(null)
-  const [downloaded, setDownloaded] = useState(false)
-  const [confirmed, setConfirmed] = useState(false)
-  const [closeBlocked, setCloseBlocked] = useState(false)
-  const savedId = useId()
   const form = useForm<BeneficiaryForm, unknown, FormOutput>({
     resolver: zodResolver(beneficiaryFormSchema),
     defaultValues: BENEFICIARY_FORM_DEFAULTS,
@@ -56,35 +214,18 @@ export function AddBeneficiaryDialog({
   const { errors } = form.formState
 
   const busy = phase !== 'idle'
-  const kitSaved = downloaded || confirmed
-  const mustStay = busy || (step !== null && !kitSaved)
-
-  // Leaving the page (back button, reload, closing the tab) would lose the key just the same.
-  useBlocker({
-    shouldBlockFn: () => {
-      setCloseBlocked(true)
-      return true
-    },
-    enableBeforeUnload: mustStay,
-    disabled: !mustStay,
-  })
+  const guard = useAccessKitGuard(step, busy)
 
   function close() {
     // The private key leaves memory with this state (as far as JavaScript lets it).
     setStep(null)
-    setDownloaded(false)
-    setConfirmed(false)
-    setCloseBlocked(false)
+    guard.reset()
     form.reset(BENEFICIARY_FORM_DEFAULTS)
     onOpenChange(false)
   }
 
   function requestClose() {
-    if (mustStay) {
-      if (step) setCloseBlocked(true)
-      return
-    }
-    close()
+    if (guard.mayClose()) close()
   }
 
   const onSubmit = form.handleSubmit(async (values) => {
@@ -124,112 +265,23 @@ export function AddBeneficiaryDialog({
     }
   })
 
-  const preventIfStaying = (event: Event) => {
-    if (mustStay) {
-      event.preventDefault()
-      if (step) setCloseBlocked(true)
-    }
-  }
-
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : requestClose())}>
       <DialogContent
-        hideClose={mustStay}
-        onEscapeKeyDown={preventIfStaying}
-        onInteractOutside={preventIfStaying}
+        hideClose={guard.mustStay}
+        onEscapeKeyDown={guard.preventIfStaying}
+        onInteractOutside={guard.preventIfStaying}
         className={step ? 'max-w-xl' : undefined}
       >
         {step ? (
-          <>
-            <DialogHeader>
-              <DialogTitle>Beneficiary Access Kit</DialogTitle>
-              <DialogDescription>
-                {step.kit.fullName} has been added. Now save the kit that lets them open what you leave them.
-              </DialogDescription>
-            </DialogHeader>
-            <Alert variant="warning">
-              <KeyRound aria-hidden />
-              <AlertTitle>Their private key exists only now, in this browser</AlertTitle>
-              <AlertDescription>
-                It was created here and has not been sent to us, so we cannot recover it. Download the kit and print it,
-                then hand it to {step.kit.fullName} outside this service: with your will, through your lawyer, or in a
-                safe. Without it, {step.kit.fullName} cannot decrypt anything you leave them.
-              </AlertDescription>
-            </Alert>
-            {step.fingerprintMismatch && (
-              <Alert variant="destructive">
-                <AlertTitle>The server recorded a different key</AlertTitle>
-                <AlertDescription>
-                  Do not use this kit. Delete {step.kit.fullName} and add them again.
-                </AlertDescription>
-              </Alert>
-            )}
-            <dl className="grid gap-3 rounded-lg bg-slate-50 p-4 text-sm">
-              {(
-                [
-                  ['Beneficiary', step.kit.fullName, 'break-words'],
-                  ['E-mail', step.kit.email, 'break-all'],
-                  ['Key fingerprint', step.kit.fingerprint, 'font-mono text-xs leading-relaxed'],
-                ] as const
-              ).map(([label, value, className]) => (
-                <div key={label} className="grid gap-0.5 sm:grid-cols-[8rem_1fr] sm:gap-4">
-                  <dt className="font-medium text-slate-600">{label}</dt>
-                  <dd className={className} data-testid={label === 'Key fingerprint' ? 'kit-fingerprint' : undefined}>
-                    {value}
-                  </dd>
-                </div>
-              ))}
-            </dl>
-            <div className="grid gap-2 sm:grid-cols-2">
-              <Button
-                onClick={() => {
-                  downloadAccessKit(step.kit)
-                  setDownloaded(true)
-                  setCloseBlocked(false)
-                }}
-              >
-                <Download aria-hidden /> Download Access Kit
-              </Button>
-              <Button variant="outline" onClick={() => window.print()}>
-                <Printer aria-hidden /> Print Access Kit
-              </Button>
-            </div>
-            <p className="text-xs text-slate-500">
-              {downloaded ? (
-                <span className="inline-flex items-center gap-1 text-emerald-700">
-                  <CircleCheck className="size-3.5" aria-hidden /> Saved as {accessKitFileName(step.kit.fullName)}. Print
-                  it or copy it to offline storage, then delete the file from this computer.
-                </span>
-              ) : (
-                'Print opens your browser’s print window showing only the kit.'
-              )}
-            </p>
-            <div className="flex items-start gap-3">
-              <Checkbox
-                id={savedId}
-                checked={confirmed}
-                onCheckedChange={(value) => {
-                  setConfirmed(value === true)
-                  setCloseBlocked(false)
-                }}
-              />
-              <Label htmlFor={savedId} className="font-normal leading-snug">
-                I have saved the kit
-              </Label>
-            </div>
-            {closeBlocked && !kitSaved && (
-              <p role="alert" className="text-sm text-red-600">
-                Download the kit or confirm that you have saved it before closing. Once this window closes, the private key
-                is gone for good.
-              </p>
-            )}
-            <DialogFooter>
-              <Button onClick={requestClose} disabled={!kitSaved}>
-                Done
-              </Button>
-            </DialogFooter>
-            <AccessKitPrintView kit={step.kit} />
-          </>
+          <AccessKitStep
+            step={step}
+            guard={guard}
+            title="Beneficiary Access Kit"
+            description={`${step.kit.fullName} has been added. Now save the kit that lets them open what you leave them.`}
+            mismatchText={`Do not use this kit. Delete ${step.kit.fullName} and add them again.`}
+            onDone={requestClose}
+          />
         ) : (
           <>
             <DialogHeader>

@@ -29,6 +29,7 @@ import {
 } from './copy'
 import { EditBeneficiaryDialog } from './edit-beneficiary-dialog'
 import { toastFailure, toastSuccess } from './notify'
+import { RotateKeyDialog } from './rotate-key-dialog'
 
 /** The first groups of the fingerprint: enough to tell kits apart at a glance. */
 function shortFingerprint(fingerprint: string): string {
@@ -42,6 +43,7 @@ function BeneficiaryCard({
   onToggleNotifications,
   onUploadId,
   onEdit,
+  onReplaceKey,
   onDelete,
 }: {
   beneficiary: Beneficiary
@@ -50,6 +52,7 @@ function BeneficiaryCard({
   onToggleNotifications: () => void
   onUploadId: () => void
   onEdit: () => void
+  onReplaceKey: () => void
   onDelete: () => void
 }) {
   const notifications = notificationBadge(b)
@@ -105,6 +108,9 @@ function BeneficiaryCard({
               <DropdownMenuItem onSelect={onEdit}>
                 <Pencil aria-hidden /> Edit Details
               </DropdownMenuItem>
+              <DropdownMenuItem onSelect={onReplaceKey}>
+                <KeyRound aria-hidden /> Replace key (lost kit)
+              </DropdownMenuItem>
               <DropdownMenuSeparator />
               <DropdownMenuItem onSelect={onDelete} className="text-red-700 data-[highlighted]:bg-red-50">
                 <Trash2 aria-hidden /> Delete
@@ -151,6 +157,7 @@ export function BeneficiaryList({ onAdd }: { onAdd: () => void }) {
   const [editing, setEditing] = useState<Beneficiary | null>(null)
   const [deleting, setDeleting] = useState<Beneficiary | null>(null)
   const [uploadingId, setUploadingId] = useState<Beneficiary | null>(null)
+  const [rotating, setRotating] = useState<Beneficiary | null>(null)
 
   if (isPending) {
     return (
@@ -214,12 +221,14 @@ export function BeneficiaryList({ onAdd }: { onAdd: () => void }) {
             }
             onUploadId={() => setUploadingId(b)}
             onEdit={() => setEditing(b)}
+            onReplaceKey={() => setRotating(b)}
             onDelete={() => setDeleting(b)}
           />
         ))}
       </ul>
       <EditBeneficiaryDialog beneficiary={editing} onOpenChange={(open) => !open && setEditing(null)} />
       <UploadIdDocumentDialog beneficiary={uploadingId} onOpenChange={(open) => !open && setUploadingId(null)} />
+      <RotateKeyDialog beneficiary={rotating} onOpenChange={(open) => !open && setRotating(null)} />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && !remove.isPending && setDeleting(null)}

@@ -366,8 +366,8 @@ export function VaultItemList({ unlocked, onAdd, onUnlock }: { unlocked: boolean
         onConfirm={confirmDelete}
         pending={remove.isPending}
       />
-      <PasswordEntryDialog key={viewing?.id ?? 'none'} item={viewing} onClose={() => setViewing(null)} />
-      <PhotoPreviewDialog key={previewing?.item.id ?? 'none'} target={previewing} onClose={() => setPreviewing(null)} />
+      <PasswordEntryDialog key={`password-${viewing?.id ?? 'none'}`} item={viewing} onClose={() => setViewing(null)} />
+      <PhotoPreviewDialog key={`preview-${previewing?.item.id ?? 'none'}`} target={previewing} onClose={() => setPreviewing(null)} />
     </section>
   )
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
+import { useQueryClient } from '@tanstack/react-query'
 import { Link, useBlocker } from '@tanstack/react-router'
 import { CircleAlert, FileText, KeyRound, Lock, LockOpen, Users, X } from 'lucide-react'
 import { Tabs } from 'radix-ui'
@@ -23,13 +24,15 @@ import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { useBeneficiaries } from '@/features/circle/api'
-import { errorText } from '@/lib/api-client'
+import { policiesQuery } from '@/features/policies/api'
+import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useInvalidateVaultItems } from '../items/api'
 import { formatMegabytes, ITEM_TYPE_META } from '../items/item-format'
 import { useVaultUnlocked, vaultSession } from '../vault-session'
 import { VaultUnlockDialog } from '../vault-unlock-dialog'
 import { Dropzone } from './dropzone'
+import { readActivePolicies, recipientsFor } from './policy-recipients'
 import { acceptedMimeType, sortFiles, type RejectedFile } from './file-rules'
 import type { UploadBeneficiary, UploadFileInput } from './upload-file'
 import {
@@ -55,7 +58,18 @@ const selectClass =
 const tabClass =
   'inline-flex flex-1 items-center justify-center gap-2 whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium text-slate-600 transition-colors hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm'
 
-function announceResult(result: RunResult, close: () => void) {
+/** What the policies did to this submission, for the closing toast. */
+function policyNote(addedNames: string[], unreadable: number): string {
+  const parts: string[] = []
+  if (addedNames.length) {
+    const who = addedNames.length === 1 ? addedNames[0] : `${addedNames.slice(0, -1).join(', ')} and ${addedNames[addedNames.length - 1]}`
+    parts.push(`Your active access policies also gave matching items to ${who}.`)
+  }
+  if (unreadable) parts.push(`${unreadable === 1 ? '1 active policy' : `${unreadable} active policies`} could not be decrypted and ${unreadable === 1 ? 'was' : 'were'} not applied.`)
+  return parts.join(' ')
+}
+
+function announceResult(result: RunResult, close: () => void, note = '') {
   if (result.redirected) return
   if (result.failed.length > 0) {
     const names = result.failed.map((job) => job.name).join(', ')
@@ -74,7 +88,12 @@ function announceResult(result: RunResult, close: () => void) {
   if (result.stored > 0) {
     toast({
       title: 'Upload complete',
-      description: result.stored === 1 ? 'Your item was encrypted and added to your vault.' : `${result.stored} items were encrypted and added to your vault.`,
+      description: [
+        result.stored === 1 ? 'Your item was encrypted and added to your vault.' : `${result.stored} items were encrypted and added to your vault.`,
+        note,
+      ]
+        .filter(Boolean)
+        .join(' '),
       variant: 'success',
     })
     close()
@@ -83,19 +102,21 @@ function announceResult(result: RunResult, close: () => void) {
 
 export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const unlocked = useVaultUnlocked()
+  const queryClient = useQueryClient()
   const beneficiaries = useBeneficiaries()
   const invalidateItems = useInvalidateVaultItems()
   const queue = useUploadQueue({ onStored: () => void invalidateItems() })
   const [rejected, setRejected] = useState<RejectedFile[]>([])
   const [lockedError, setLockedError] = useState(false)
   const [unlockOpen, setUnlockOpen] = useState(false)
+  const [note, setNote] = useState('')
   const ids = { files: useId(), beneficiaries: useId(), approver: useId(), rejected: useId() }
 
   const form = useForm<UploadFormValues, unknown, FormOutput>({
     resolver: zodResolver(uploadFormSchema),
     defaultValues: UPLOAD_FORM_DEFAULTS,
   })
-  const { errors, isSubmitted } = form.formState
+  const { errors, isSubmitted, isSubmitting } = form.formState
   const mode = form.watch('mode')
   const files = form.watch('files')
   const protocol = form.watch('protocol')
@@ -116,6 +137,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     form.reset(UPLOAD_FORM_DEFAULTS)
     setRejected([])
     setLockedError(false)
+    setNote('')
     onOpenChange(false)
   }
 
@@ -147,25 +169,48 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       return
     }
     const list = beneficiaries.data ?? []
-    const chosen: UploadBeneficiary[] = list
-      .filter((b) => values.beneficiaryIds.includes(b.id))
-      .map((b) => ({ id: b.id, publicKey: b.publicKey }))
+    const known: UploadBeneficiary[] = list.map((b) => ({ id: b.id, publicKey: b.publicKey }))
+    const chosen = known.filter((b) => values.beneficiaryIds.includes(b.id))
+    // Every active policy that covers an item adds its beneficiaries (policy-recipients.ts). The
+    // list is fetched fresh: a policy made in another tab counts too.
+    let policies: Awaited<ReturnType<typeof readActivePolicies>>
+    try {
+      policies = await readActivePolicies(await queryClient.fetchQuery({ ...policiesQuery, staleTime: 0 }), vaultSession.requireKey())
+    } catch (error) {
+      if (error instanceof PaymentRedirectError) return
+      toast({
+        title: 'Upload failed',
+        description: `Your access policies could not be loaded, so nothing was uploaded. ${errorText(error, 'Please try again.')}`,
+        variant: 'destructive',
+      })
+      return
+    }
     const policy = policyFrom(values)
     const tags = parseTags(values.tags)
+    const added = new Set<string>()
+    const withPolicies = (input: Omit<UploadFileInput, 'beneficiaries'>): UploadFileInput => {
+      const recipients = recipientsFor({ type: input.type, tags: input.metadata.tags }, chosen, policies.readable, known)
+      recipients.added.forEach((b) => added.add(b.id))
+      return { ...input, beneficiaries: recipients.beneficiaries }
+    }
     const inputs: UploadFileInput[] =
       values.mode === 'password'
-        ? [{ type: 'password', ...passwordEntryItem(values), policy, beneficiaries: chosen }]
+        ? [withPolicies({ type: 'password', ...passwordEntryItem(values), policy })]
         : values.files.map((file) => {
             const mimetype = acceptedMimeType(file) ?? file.type
-            return {
+            return withPolicies({
               type: itemTypeFor(mimetype),
               content: file,
               metadata: { filename: file.name, mimetype, size: file.size, tags },
               policy,
-              beneficiaries: chosen,
-            }
+            })
           })
-    announceResult(await queue.start(inputs.map(newJob)), close)
+    const submissionNote = policyNote(
+      list.filter((b) => added.has(b.id)).map((b) => b.fullName),
+      policies.unreadable.length,
+    )
+    setNote(submissionNote)
+    announceResult(await queue.start(inputs.map(newJob)), close, submissionNote)
   })
 
   const onSubmit = (event: FormEvent) => {
@@ -218,7 +263,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               jobs={queue.jobs}
               running={uploading}
               onRetry={(id) => {
-                void queue.retry(id).then((result) => result && announceResult(result, close))
+                void queue.retry(id).then((result) => result && announceResult(result, close, note))
               }}
             />
             <DialogFooter>
@@ -423,6 +468,13 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                     {errors.beneficiaryIds.message}
                   </p>
                 )}
+                <p className="text-xs text-slate-500">
+                  Items that match an active{' '}
+                  <Link to="/protocols" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+                    access policy
+                  </Link>{' '}
+                  also go to that policy&apos;s beneficiaries.
+                </p>
               </fieldset>
 
               <div className="grid gap-3 rounded-lg border border-slate-200 p-3">
@@ -464,7 +516,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               <Button variant="outline" onClick={close}>
                 Cancel
               </Button>
-              <Button type="submit">
+              <Button type="submit" disabled={isSubmitting && !showingQueue}>
                 {mode === 'password' ? <KeyRound aria-hidden /> : <Lock aria-hidden />} {submitLabel}
               </Button>
             </DialogFooter>

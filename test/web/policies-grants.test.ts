@@ -1,0 +1,296 @@
+import { beforeAll, describe, expect, it } from 'vitest'
+import { beneficiaryRotateKeyBodySchema, CIRCLE_MESSAGES, type Beneficiary } from '../../contract/circle'
+import { itemGrantsBodySchema } from '../../contract/policies'
+import type { ItemMetadata, ItemType, VaultItem } from '../../contract/vault-items'
+import {
+  decryptMetadata,
+  DecryptionError,
+  deriveMasterKey,
+  encryptMetadata,
+  generateBeneficiaryKeyPair,
+  generateDataKey,
+  generateVaultSalt,
+  importBeneficiaryPrivateKey,
+  importBeneficiaryPublicKey,
+  publicKeyFingerprint,
+  unwrapDataKeyForBeneficiary,
+  wrapDataKey,
+  wrapDataKeyForBeneficiary,
+  type BeneficiaryKeyPair,
+  type MasterKey,
+} from '@/crypto'
+import { applyPolicyGrants, rotateBeneficiaryKey, rotationGrants } from '@/features/policies/grants'
+import type { FetchLike } from '@/features/vault/items/http'
+import { VaultLockedError } from '@/features/vault/vault-session'
+
+// The grants a policy makes for existing items, and the re-wrapping of a key rotation, against an
+// in-memory API that stores what it is sent the way worker/services/vault-items.ts does.
+
+const ADA = '11111111-1111-4111-8111-111111111111'
+const BEN = '22222222-2222-4222-8222-222222222222'
+const CY = '33333333-3333-4333-8333-333333333333'
+
+let master: MasterKey
+const pairs = new Map<string, BeneficiaryKeyPair>()
+beforeAll(async () => {
+  master = await deriveMasterKey('correct horse battery staple 9!', generateVaultSalt())
+  for (const id of [ADA, BEN, CY]) pairs.set(id, await generateBeneficiaryKeyPair())
+})
+
+const recipient = (id: string) => ({ id, publicKey: pairs.get(id)!.publicKeySpki })
+
+let nextItem = 1
+/** A stored item as the server returns it, with its grants (wrapped for real) kept beside it. */
+async function makeItem(type: ItemType, tags: string[], grantedTo: string[]) {
+  const id = `00000000-0000-4000-8000-${String(nextItem++).padStart(12, '0')}`
+  const dek = await generateDataKey()
+  const metadata: ItemMetadata = { filename: `file-${id}.pdf`, mimetype: 'application/pdf', size: 10, tags }
+  const item: VaultItem = {
+    id,
+    type,
+    plainSize: 10,
+    cipherSize: 39,
+    chunkBytes: 1024,
+    createdAt: new Date().toISOString(),
+    encryptedMetadata: await encryptMetadata(dek, id, metadata),
+    wrappedKey: await wrapDataKey(dek, master),
+    accessPolicy: { name: 'Verified Death', protocol: 'VERIFIED_DEATH', requiresApprover: false, approverContact: null, scheduledAt: null },
+    beneficiaryIds: [...grantedTo],
+  }
+  const grants = new Map<string, string>()
+  for (const b of grantedTo) grants.set(b, await wrapDataKeyForBeneficiary(dek, await importBeneficiaryPublicKey(pairs.get(b)!.publicKeySpki)))
+  return { item, grants }
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+class FakeApi {
+  readonly requests: Array<{ method: string; url: string; body?: unknown }> = []
+  readonly items = new Map<string, VaultItem>()
+  readonly grants = new Map<string, Map<string, string>>()
+  /** Items whose PUT grants answers 500. */
+  failGrantsFor = new Set<string>()
+  /** Called before a rotate-key request is judged: lets a test add an item "meanwhile". */
+  beforeRotate: (() => Promise<void>) | null = null
+  rotations = 0
+
+  add(entry: { item: VaultItem; grants: Map<string, string> }) {
+    this.items.set(entry.item.id, entry.item)
+    this.grants.set(entry.item.id, entry.grants)
+  }
+
+  readonly fetch: FetchLike = async (url, init = {}) => {
+    const method = (init.method ?? 'GET').toUpperCase()
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined
+    this.requests.push({ method, url, body })
+    let match: RegExpMatchArray | null
+    if (method === 'GET' && url === '/api/vault/items') {
+      return json(200, [...this.items.values()].map((i) => ({ ...i, beneficiaryIds: [...this.grants.get(i.id)!.keys()] })))
+    }
+    if (method === 'PUT' && (match = url.match(/^\/api\/vault\/items\/([^/]+)\/grants$/))) {
+      const id = match[1]!
+      if (this.failGrantsFor.has(id)) return json(500, { message: 'Something went wrong' })
+      const parsed = itemGrantsBodySchema.safeParse(body)
+      if (!parsed.success) return json(400, { message: parsed.error.issues[0]!.message })
+      const held = this.grants.get(id)
+      if (!held) return json(404, { message: 'Vault item not found.' })
+      for (const g of parsed.data.grants) held.set(g.beneficiaryId, g.wrappedKey)
+      return json(200, { beneficiaryIds: [...held.keys()] })
+    }
+    if (method === 'POST' && (match = url.match(/^\/api\/beneficiaries\/([^/]+)\/rotate-key$/))) {
+      const id = match[1]!
+      this.rotations++
+      if (this.beforeRotate) {
+        const run = this.beforeRotate
+        this.beforeRotate = null
+        await run()
+      }
+      const parsed = beneficiaryRotateKeyBodySchema.safeParse(body)
+      if (!parsed.success) return json(400, { message: parsed.error.issues[0]!.message })
+      const wanted = [...this.grants.entries()].filter(([, g]) => g.has(id)).map(([itemId]) => itemId).sort()
+      const given = parsed.data.grants.map((g) => g.itemId).sort()
+      if (JSON.stringify(wanted) !== JSON.stringify(given)) return json(409, { message: CIRCLE_MESSAGES.rotationIncomplete })
+      for (const g of parsed.data.grants) this.grants.get(g.itemId)!.set(id, g.wrappedKey)
+      const beneficiary: Partial<Beneficiary> = {
+        id,
+        fullName: 'Ben Heir',
+        email: 'ben@example.com',
+        publicKey: parsed.data.publicKey,
+        publicKeyFingerprint: await publicKeyFingerprint(parsed.data.publicKey),
+        keyVersion: 2,
+      }
+      return json(200, beneficiary)
+    }
+    return json(404, { message: `No route for ${method} ${url}` })
+  }
+}
+
+/** The grant opens with the beneficiary's private key to the item's own data key. */
+async function expectGrantOpensItem(wrapped: string, privateKeyPkcs8: string, item: VaultItem, tags: string[]) {
+  const privateKey = await importBeneficiaryPrivateKey(privateKeyPkcs8)
+  const dek = await unwrapDataKeyForBeneficiary(wrapped, privateKey)
+  const metadata = await decryptMetadata<ItemMetadata>(dek, item.id, item.encryptedMetadata)
+  expect(metadata.tags).toEqual(tags)
+}
+
+describe('applyPolicyGrants', () => {
+  it('adds only the missing grants, to matching items only, and each opens with the beneficiary’s key', async () => {
+    const api = new FakeApi()
+    const taxesForAda = await makeItem('doc', ['Taxes', '2024'], [ADA])
+    const taxesForBoth = await makeItem('doc', ['taxes'], [ADA, BEN])
+    const photos = await makeItem('doc', ['photos'], [ADA])
+    const taxesPhoto = await makeItem('photo', ['taxes'], [ADA])
+    for (const e of [taxesForAda, taxesForBoth, photos, taxesPhoto]) api.add(e)
+    const before = new Map([...api.grants].map(([id, g]) => [id, new Map(g)]))
+    const items = (await (await api.fetch('/api/vault/items')).json()) as VaultItem[]
+
+    const result = await applyPolicyGrants({
+      selectors: { types: ['doc'], tags: ['TAXES'] },
+      recipients: [recipient(BEN), recipient(CY)],
+      items,
+      master,
+      fetch: api.fetch,
+    })
+
+    expect(result.matchedItemIds).toEqual([taxesForAda.item.id, taxesForBoth.item.id])
+    expect(result.updatedItemIds).toEqual([taxesForAda.item.id, taxesForBoth.item.id])
+    expect(result.newGrants).toBe(3) // Ben and Cy on the first, Cy alone on the second
+    expect(result.failed).toEqual([])
+
+    const puts = api.requests.filter((r) => r.method === 'PUT')
+    expect(puts).toHaveLength(2)
+    const sentFor = (id: string) => (puts.find((p) => p.url.includes(id))!.body as { grants: Array<{ beneficiaryId: string }> }).grants.map((g) => g.beneficiaryId)
+    expect(sentFor(taxesForAda.item.id)).toEqual([BEN, CY])
+    expect(sentFor(taxesForBoth.item.id)).toEqual([CY])
+
+    // Existing grants untouched; items that do not match got nothing.
+    expect(api.grants.get(taxesForAda.item.id)!.get(ADA)).toBe(before.get(taxesForAda.item.id)!.get(ADA))
+    expect(api.grants.get(taxesForBoth.item.id)!.get(BEN)).toBe(before.get(taxesForBoth.item.id)!.get(BEN))
+    expect([...api.grants.get(photos.item.id)!.keys()]).toEqual([ADA])
+    expect([...api.grants.get(taxesPhoto.item.id)!.keys()]).toEqual([ADA])
+
+    await expectGrantOpensItem(api.grants.get(taxesForAda.item.id)!.get(BEN)!, pairs.get(BEN)!.privateKeyPkcs8, taxesForAda.item, ['Taxes', '2024'])
+    await expectGrantOpensItem(api.grants.get(taxesForAda.item.id)!.get(CY)!, pairs.get(CY)!.privateKeyPkcs8, taxesForAda.item, ['Taxes', '2024'])
+    await expectGrantOpensItem(api.grants.get(taxesForBoth.item.id)!.get(CY)!, pairs.get(CY)!.privateKeyPkcs8, taxesForBoth.item, ['taxes'])
+    // And not with someone else's key.
+    await expect(
+      unwrapDataKeyForBeneficiary(api.grants.get(taxesForAda.item.id)!.get(BEN)!, await importBeneficiaryPrivateKey(pairs.get(CY)!.privateKeyPkcs8)),
+    ).rejects.toBeInstanceOf(DecryptionError)
+
+    // Running it again changes nothing.
+    const again = await applyPolicyGrants({
+      selectors: { types: ['doc'], tags: ['taxes'] },
+      recipients: [recipient(BEN), recipient(CY)],
+      items: (await (await api.fetch('/api/vault/items')).json()) as VaultItem[],
+      master,
+      fetch: api.fetch,
+    })
+    expect(again).toMatchObject({ updatedItemIds: [], newGrants: 0 })
+    expect(again.matchedItemIds).toHaveLength(2)
+    expect(api.requests.filter((r) => r.method === 'PUT')).toHaveLength(2)
+  })
+
+  it('with no tags covers every item of the types, without opening any metadata', async () => {
+    const api = new FakeApi()
+    const a = await makeItem('photo', [], [ADA])
+    const b = await makeItem('photo', ['x'], [ADA])
+    const c = await makeItem('video', [], [ADA])
+    for (const e of [a, b, c]) api.add(e)
+    // Metadata that cannot be opened does not matter when no tags are asked for.
+    const items = [a.item, { ...b.item, encryptedMetadata: a.item.encryptedMetadata }, c.item]
+    const result = await applyPolicyGrants({ selectors: { types: ['photo'], tags: [] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
+    expect(result.matchedItemIds).toEqual([a.item.id, b.item.id])
+    expect(result.newGrants).toBe(2)
+  })
+
+  it('one failing item is reported and the others are still done', async () => {
+    const api = new FakeApi()
+    const a = await makeItem('doc', ['taxes'], [ADA])
+    const b = await makeItem('doc', ['taxes'], [ADA])
+    const c = await makeItem('doc', ['taxes'], [ADA])
+    for (const e of [a, b, c]) api.add(e)
+    api.failGrantsFor.add(b.item.id)
+    const items = [a.item, b.item, { ...c.item, wrappedKey: a.item.wrappedKey }]
+    const result = await applyPolicyGrants({ selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
+    expect(result.updatedItemIds).toEqual([a.item.id])
+    expect(result.failed.map((f) => f.itemId).sort()).toEqual([b.item.id, c.item.id].sort())
+    expect(result.newGrants).toBe(1)
+  })
+
+  it('a recipient key that cannot be used fails before anything is sent', async () => {
+    const api = new FakeApi()
+    const a = await makeItem('doc', [], [ADA])
+    api.add(a)
+    await expect(
+      applyPolicyGrants({ selectors: { types: ['doc'], tags: [] }, recipients: [{ id: BEN, publicKey: 'AAAA' }], items: [a.item], master, fetch: api.fetch }),
+    ).rejects.toThrow()
+    expect(api.requests).toEqual([])
+  })
+})
+
+describe('key rotation', () => {
+  it('re-wraps every item granted to the beneficiary, sends only the public key, and the new grants open with the new key', async () => {
+    const api = new FakeApi()
+    const one = await makeItem('doc', ['taxes'], [ADA, BEN])
+    const two = await makeItem('photo', ['photos'], [BEN])
+    const other = await makeItem('doc', [], [ADA])
+    for (const e of [one, two, other]) api.add(e)
+    const fresh = await generateBeneficiaryKeyPair()
+
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
+    expect(result.itemCount).toBe(2)
+    expect(result.beneficiary.publicKeyFingerprint).toBe(await publicKeyFingerprint(fresh.publicKeySpki))
+
+    const post = api.requests.find((r) => r.method === 'POST')!
+    expect(Object.keys(post.body as object).sort()).toEqual(['grants', 'publicKey'])
+    const sent = JSON.stringify(post.body)
+    expect(sent).not.toContain(fresh.privateKeyPkcs8.slice(0, 64))
+    expect(sent).not.toContain('PRIVATE KEY')
+
+    await expectGrantOpensItem(api.grants.get(one.item.id)!.get(BEN)!, fresh.privateKeyPkcs8, one.item, ['taxes'])
+    await expectGrantOpensItem(api.grants.get(two.item.id)!.get(BEN)!, fresh.privateKeyPkcs8, two.item, ['photos'])
+    // The old key opens none of them any more; Ada's grant is untouched.
+    await expect(
+      unwrapDataKeyForBeneficiary(api.grants.get(two.item.id)!.get(BEN)!, await importBeneficiaryPrivateKey(pairs.get(BEN)!.privateKeyPkcs8)),
+    ).rejects.toBeInstanceOf(DecryptionError)
+    expect(api.grants.get(one.item.id)!.get(ADA)).toBe(one.grants.get(ADA))
+  })
+
+  it('on 409 (an item was granted meanwhile) fetches the items again and retries once', async () => {
+    const api = new FakeApi()
+    api.add(await makeItem('doc', [], [BEN]))
+    const late = await makeItem('doc', [], [BEN])
+    api.beforeRotate = async () => api.add(late)
+    const fresh = await generateBeneficiaryKeyPair()
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
+    expect(result.itemCount).toBe(2)
+    expect(api.rotations).toBe(2)
+    expect(api.requests.filter((r) => r.method === 'GET')).toHaveLength(2)
+    await expectGrantOpensItem(api.grants.get(late.item.id)!.get(BEN)!, fresh.privateKeyPkcs8, late.item, [])
+  })
+
+  it('gives up after the second 409 with the server’s message', async () => {
+    const api = new FakeApi()
+    api.add(await makeItem('doc', [], [BEN]))
+    const lateOnes = [await makeItem('doc', [], [BEN]), await makeItem('doc', [], [BEN])]
+    let n = 0
+    const original = api.fetch
+    const fetch: FetchLike = async (url, init) => {
+      if (init?.method === 'POST' && n < lateOnes.length) api.add(lateOnes[n++]!)
+      return original(url, init)
+    }
+    const fresh = await generateBeneficiaryKeyPair()
+    await expect(rotateBeneficiaryKey({ beneficiaryId: BEN, publicKeySpki: fresh.publicKeySpki, master, fetch })).rejects.toMatchObject({
+      status: 409,
+      detail: CIRCLE_MESSAGES.rotationIncomplete,
+    })
+    expect(api.rotations).toBe(2)
+  })
+
+  it('needs the vault key when there is something to re-wrap', async () => {
+    const fresh = await generateBeneficiaryKeyPair()
+    const { item } = await makeItem('doc', [], [BEN])
+    await expect(rotationGrants(BEN, fresh.publicKeySpki, [item], null)).rejects.toBeInstanceOf(VaultLockedError)
+    expect(await rotationGrants(CY, fresh.publicKeySpki, [item], null)).toEqual([])
+  })
+})

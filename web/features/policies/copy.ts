@@ -1,0 +1,98 @@
+import { POLICY_DOCUMENT_TYPE_LABELS, type Policy } from '../../../contract/policies'
+import type { ItemType } from '../../../contract/vault-items'
+
+// Words used only by the Access Policies screen (seeds 001 §2, §8, §9). Toast titles quoted by the
+// seeds are kept to the letter; validation messages live in contract/policies.ts.
+
+export const POLICY_TOASTS = {
+  createFailed: 'Failed to create policy',
+  deleteFailed: 'Failed to delete policy',
+  updateFailed: 'Failed to update policy',
+  fallback: 'Please try again.',
+  created: 'Policy created',
+  activated: 'Policy activated',
+  deactivated: 'Policy deactivated',
+  deleted: 'Policy deleted',
+  applied: 'Policy applied',
+} as const
+
+export const TRIGGER_LABELS: Record<Policy['ruleJson']['release']['on'][number], { label: string; hint: string }> = {
+  inactivity: { label: 'Inactivity', hint: 'You stop answering check-ins.' },
+  verified_death: { label: 'Verified death', hint: 'An approver confirms a death certificate.' },
+  biometric_failure: { label: 'Biometric failure', hint: 'Your biometric check-ins fail.' },
+}
+
+export const ITEM_TYPE_LABELS: Record<ItemType, string> = {
+  doc: 'Documents',
+  photo: 'Photos',
+  video: 'Videos',
+  password: 'Passwords',
+}
+
+export const DOCUMENT_TYPE_LABELS = POLICY_DOCUMENT_TYPE_LABELS
+
+export const STATUS_BADGES: Record<Policy['status'], { label: string; variant: 'success' | 'secondary' | 'warning' }> = {
+  active: { label: 'Active', variant: 'success' },
+  inactive: { label: 'Inactive', variant: 'secondary' },
+  draft: { label: 'Draft', variant: 'warning' },
+}
+
+/** The delay guide (seeds 001 §9). */
+export const DELAY_GUIDE = 'Guide: 24-72 hours is standard, 7+ days (168 hours) for financial accounts, 0 for emergency access.'
+
+/** The matching rule, exactly as selectors.ts `matches` applies it. */
+export const MATCH_RULE =
+  'An item is covered when its type is one of the types you tick AND, if you name tags, it has at least one of them (capitals do not matter). With no tags, every item of those types is covered.'
+
+export const TAGS_HINT = 'Comma-separated, optional, e.g. taxes, insurance. Leave empty to cover every item of the chosen types.'
+
+export const GUIDELINES: Array<{ title: string; text: string }> = [
+  {
+    title: 'Which items',
+    text: `${MATCH_RULE} Tags are encrypted, so the matching happens in this browser: your vault must be unlocked to create a policy, and items you upload later are matched as you upload them.`,
+  },
+  {
+    title: 'Delay',
+    text: 'After a trigger fires, the release waits this many hours. Until then you can cancel it by checking in. 24-72 hours is standard; use 7 days or more for financial accounts and 0 only for emergency access.',
+  },
+  {
+    title: 'Approvers and identity',
+    text: 'Ask for an approver when someone you trust should confirm a release first. Ask for identity verification when beneficiaries must show a government ID, reviewed by your approvers, before they can open anything. Minimum approvals sets how many approvers must agree.',
+  },
+  {
+    title: 'Activate and deactivate',
+    text: 'New policies start active. A deactivated policy keeps its settings but releases nothing and no longer assigns new uploads; activate it again at any time.',
+  },
+]
+
+export const LOCKED_SELECTORS = 'Unlock your vault to see which items this policy covers.'
+
+/** 'Ada', 'Ada and Ben', 'Ada, Ben and Cy'. */
+export function listNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? ''
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+}
+
+export function itemsPhrase(count: number): string {
+  return count === 1 ? '1 item' : `${count} items`
+}
+
+/** "Policy created — 3 items now go to Ada" (the toast after creation or a re-apply). */
+export function grantedText(count: number, names: readonly string[]): string {
+  const who = listNames(names) || 'its beneficiaries'
+  if (count === 0) return `No items match it yet; new uploads that match will go to ${who}.`
+  return `${itemsPhrase(count)} now go${count === 1 ? 'es' : ''} to ${who}.`
+}
+
+export function failedItemsText(count: number): string {
+  return `${itemsPhrase(count)} could not be assigned. Use Apply to items to try again.`
+}
+
+export function delayText(hours: number): string {
+  if (hours === 0) return 'No delay'
+  if (hours % 24 === 0 && hours >= 48) return `${hours} hours (${hours / 24} days)`
+  return hours === 1 ? '1 hour' : `${hours} hours`
+}
+
+export const deletePolicyText = (name: string) =>
+  `"${name}" will be deleted: it will no longer release anything or assign new uploads. Items it already assigned stay with their beneficiaries. This cannot be undone.`

@@ -1,0 +1,164 @@
+import type { Beneficiary, BeneficiaryRotateKeyBody } from '../../../contract/circle'
+import type { ItemGrantsBody, PolicySelectors } from '../../../contract/policies'
+import type { ItemMetadata, VaultItem } from '../../../contract/vault-items'
+import {
+  decryptMetadata,
+  importBeneficiaryPublicKey,
+  unwrapDataKey,
+  wrapDataKeyForBeneficiary,
+  type BeneficiaryPublicKey,
+  type MasterKey,
+} from '@/crypto'
+import { ApiRequestError } from '@/lib/api-client'
+import { defaultFetch, sendJson, type FetchLike } from '@/features/vault/items/http'
+import { VaultLockedError } from '@/features/vault/vault-session'
+import { matches } from './selectors'
+
+// Grants: an item's data key wrapped with a beneficiary's public key, made here in the owner's
+// browser whenever an item is assigned to someone (ARCHITECTURE §3). This file makes them for a
+// policy's existing items, and re-makes every one of a beneficiary's on key rotation.
+
+export interface GrantRecipient {
+  id: string
+  /** base64 SPKI, as the beneficiaries list returns it. */
+  publicKey: string
+}
+
+export interface PolicyGrantResult {
+  /** Items the policy covers (whether or not they needed a new grant). */
+  matchedItemIds: string[]
+  /** Items that received at least one new grant. */
+  updatedItemIds: string[]
+  /** New grants stored, summed over items and beneficiaries. */
+  newGrants: number
+  /** Items that could not be read or updated; the rest were still done. */
+  failed: Array<{ itemId: string; error: unknown }>
+}
+
+export interface ApplyPolicyGrantsInput {
+  selectors: PolicySelectors
+  recipients: readonly GrantRecipient[]
+  items: readonly VaultItem[]
+  master: MasterKey
+  fetch?: FetchLike
+  /** Item requests in flight at once. */
+  concurrency?: number
+}
+
+const grantsUrl = (itemId: string) => `/api/vault/items/${encodeURIComponent(itemId)}/grants`
+
+async function importRecipients(recipients: readonly GrantRecipient[]): Promise<Map<string, BeneficiaryPublicKey>> {
+  const keys = new Map<string, BeneficiaryPublicKey>()
+  for (const r of recipients) keys.set(r.id, await importBeneficiaryPublicKey(r.publicKey))
+  return keys
+}
+
+async function eachLimited<T>(list: readonly T[], limit: number, run: (value: T) => Promise<void>): Promise<void> {
+  let next = 0
+  const worker = async () => {
+    while (next < list.length) await run(list[next++]!)
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, list.length)) }, worker))
+}
+
+/**
+ * Gives a policy's beneficiaries the items it covers: for each item whose type and tags match,
+ * and each recipient without a grant yet (`item.beneficiaryIds`), the item's data key is
+ * unwrapped with the master key and wrapped with the recipient's public key, then stored with
+ * PUT /api/vault/items/:id/grants. Grants that exist are left as they are (the server adds or
+ * replaces only the grants it is sent). A recipient key that cannot be used fails the whole call
+ * before anything is sent; one item failing does not stop the others.
+ */
+export async function applyPolicyGrants(input: ApplyPolicyGrantsInput): Promise<PolicyGrantResult> {
+  const fetchFn = input.fetch ?? defaultFetch
+  const keys = await importRecipients(input.recipients)
+  const result: PolicyGrantResult = { matchedItemIds: [], updatedItemIds: [], newGrants: 0, failed: [] }
+  const candidates = input.items.filter((item) => input.selectors.types.includes(item.type))
+
+  await eachLimited(candidates, input.concurrency ?? 4, async (item) => {
+    try {
+      const dek = await unwrapDataKey(item.wrappedKey, input.master)
+      if (input.selectors.tags.length > 0) {
+        const metadata = await decryptMetadata<ItemMetadata>(dek, item.id, item.encryptedMetadata)
+        const tags = Array.isArray(metadata?.tags) ? metadata.tags.filter((t): t is string => typeof t === 'string') : []
+        if (!matches(input.selectors, { type: item.type, tags })) return
+      }
+      result.matchedItemIds.push(item.id)
+      const missing = input.recipients.filter((r) => !item.beneficiaryIds.includes(r.id))
+      if (missing.length === 0) return
+      const body: ItemGrantsBody = {
+        grants: await Promise.all(
+          missing.map(async (r) => ({ beneficiaryId: r.id, wrappedKey: await wrapDataKeyForBeneficiary(dek, keys.get(r.id)!) })),
+        ),
+      }
+      await sendJson<{ beneficiaryIds: string[] }>(fetchFn, 'PUT', grantsUrl(item.id), body)
+      result.updatedItemIds.push(item.id)
+      result.newGrants += missing.length
+    } catch (error) {
+      result.failed.push({ itemId: item.id, error })
+    }
+  })
+  // Keep the list's order, whatever order the parallel requests finished in.
+  const order = new Map(input.items.map((item, i) => [item.id, i]))
+  const byOrder = (a: string, b: string) => order.get(a)! - order.get(b)!
+  result.matchedItemIds.sort(byOrder)
+  result.updatedItemIds.sort(byOrder)
+  return result
+}
+
+/**
+ * Every item granted to one beneficiary, its data key re-wrapped with a new public key: the
+ * grants of a key rotation. Rejects (DecryptionError) if any item's key cannot be unwrapped, since
+ * the server accepts a rotation only when it re-wraps every grant.
+ */
+export async function rotationGrants(
+  beneficiaryId: string,
+  publicKeySpki: string,
+  items: readonly VaultItem[],
+  master: MasterKey | null,
+): Promise<BeneficiaryRotateKeyBody['grants']> {
+  const publicKey = await importBeneficiaryPublicKey(publicKeySpki)
+  const granted = items.filter((item) => item.beneficiaryIds.includes(beneficiaryId))
+  // Without a vault (none set up) there can be nothing to re-wrap; with one, it must be unlocked.
+  if (granted.length > 0 && !master) throw new VaultLockedError()
+  return Promise.all(
+    granted.map(async (item) => ({
+      itemId: item.id,
+      wrappedKey: await wrapDataKeyForBeneficiary(await unwrapDataKey(item.wrappedKey, master!), publicKey),
+    })),
+  )
+}
+
+export interface RotateKeyResult {
+  beneficiary: Beneficiary
+  /** Items re-wrapped for the new key. */
+  itemCount: number
+}
+
+/**
+ * Replaces a beneficiary's public key (a lost Access Kit): fetches the items, re-wraps every one
+ * granted to them with the new key, and sends key and grants in one request. The server refuses
+ * (409) a rotation that leaves out any grant, as happens when an item was added meanwhile: then
+ * the items are fetched again and the request is made once more. Only the public key is sent.
+ */
+export async function rotateBeneficiaryKey(input: {
+  beneficiaryId: string
+  publicKeySpki: string
+  /** Null only for an owner who has no vault yet (and so no items). */
+  master: MasterKey | null
+  fetch?: FetchLike
+}): Promise<RotateKeyResult> {
+  const fetchFn = input.fetch ?? defaultFetch
+  const url = `/api/beneficiaries/${encodeURIComponent(input.beneficiaryId)}/rotate-key`
+  for (let attempt = 1; ; attempt++) {
+    const items = await sendJson<VaultItem[]>(fetchFn, 'GET', '/api/vault/items')
+    const grants = await rotationGrants(input.beneficiaryId, input.publicKeySpki, items, input.master)
+    const body: BeneficiaryRotateKeyBody = { publicKey: input.publicKeySpki, grants }
+    try {
+      const beneficiary = await sendJson<Beneficiary>(fetchFn, 'POST', url, body)
+      return { beneficiary, itemCount: grants.length }
+    } catch (error) {
+      if (attempt >= 2 || !(error instanceof ApiRequestError) || error.status !== 409) throw error
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { Policy, PolicySelectors } from '../../../../contract/policies'
+import type { ItemType } from '../../../../contract/vault-items'
+import type { MasterKey } from '@/crypto'
+import { decryptSelectors, matches } from '@/features/policies/selectors'
+import type { UploadBeneficiary } from './upload-file'
+
+// At upload time, an item also goes to the beneficiaries of every active policy that covers it,
+// besides the ones chosen in the Add Item dialog. The vault is unlocked then, so the policies'
+// selectors can be opened here (their tags are encrypted, so the server could not do this).
+
+export interface ReadablePolicy {
+  id: string
+  name: string
+  selectors: PolicySelectors
+  beneficiaryIds: string[]
+}
+
+/** The active policies with their selectors opened; those that cannot be opened are listed apart. */
+export async function readActivePolicies(
+  policies: readonly Policy[],
+  master: MasterKey,
+): Promise<{ readable: ReadablePolicy[]; unreadable: Policy[] }> {
+  const active = policies.filter((p) => p.status === 'active')
+  const opened = await Promise.all(
+    active.map(async (policy) => {
+      try {
+        return { policy, selectors: await decryptSelectors(policy, master) }
+      } catch {
+        return { policy, selectors: null }
+      }
+    }),
+  )
+  const readable: ReadablePolicy[] = []
+  const unreadable: Policy[] = []
+  for (const { policy, selectors } of opened) {
+    if (!selectors) unreadable.push(policy)
+    else readable.push({ id: policy.id, name: policy.name, selectors, beneficiaryIds: policy.ruleJson.assign.map((a) => a.beneficiaryId) })
+  }
+  return { readable, unreadable }
+}
+
+export interface ItemRecipients {
+  /** The chosen beneficiaries first, then those the policies add, each once. */
+  beneficiaries: UploadBeneficiary[]
+  /** Beneficiaries added by a policy (not chosen in the dialog). */
+  added: UploadBeneficiary[]
+  /** The policies that cover the item. */
+  policies: ReadablePolicy[]
+}
+
+/**
+ * Who an item goes to: the beneficiaries chosen for it, plus every beneficiary of each readable
+ * active policy whose selectors match its type and tags. A policy's beneficiary that no longer
+ * exists (not in `known`) is skipped, since the server would refuse a grant for it.
+ */
+export function recipientsFor(
+  item: { type: ItemType; tags: readonly string[] },
+  chosen: readonly UploadBeneficiary[],
+  policies: readonly ReadablePolicy[],
+  known: readonly UploadBeneficiary[],
+): ItemRecipients {
+  const byId = new Map(known.map((b) => [b.id, b]))
+  const beneficiaries = [...chosen]
+  const seen = new Set(chosen.map((b) => b.id))
+  const added: UploadBeneficiary[] = []
+  const covering = policies.filter((p) => matches(p.selectors, item))
+  for (const policy of covering) {
+    for (const id of policy.beneficiaryIds) {
+      const b = byId.get(id)
+      if (!b || seen.has(id)) continue
+      seen.add(id)
+      beneficiaries.push(b)
+      added.push(b)
+    }
+  }
+  return { beneficiaries, added, policies: covering }
+}
