@@ -12,6 +12,7 @@ import { emailPreviewRoutes } from './routes/email-preview'
 import { identityOwnerRoutes, identityReviewRoutes } from './routes/identity'
 import { linkRoutes } from './routes/links'
 import { policyRoutes } from './routes/policies'
+import { userRoutes } from './routes/user'
 import { vaultRoutes } from './routes/vault'
 import type { AppEnv } from './types'
 
@@ -34,6 +35,7 @@ app.route('/api/vault', vaultRoutes)
 app.route('/api/beneficiaries', beneficiaryRoutes)
 app.route('/api/approvers', approverRoutes)
 app.route('/api/policies', policyRoutes)
+app.route('/api/user', userRoutes)
 app.route('/api/dev', devRoutes)
 
 app.route('/api', identityOwnerRoutes)

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { SettingsPage } from '@/features/settings/settings-page'
 
 export const Route = createFileRoute('/_app/settings')({
-  component: () => (
-    <ComingSoon
-      title="Account Settings"
-      description="Inactivity monitoring settings (check-in frequency, fixed 3-day grace period) arrive with the release engine."
-    />
-  ),
+  component: SettingsPage,
 })

@@ -1,0 +1,35 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('account settings', () => {
+  it('saves the check-in frequency, with the fixed grace period and the summary', async () => {
+    const { context, page } = await newPage(browser)
+    await registerOwner(page, { email: uniqueEmail('settings'), password: 'a sound password 1' })
+    await page.getByRole('button', { name: 'Account menu' }).click()
+    await page.getByRole('menuitem', { name: 'Settings' }).click()
+    await page.getByRole('heading', { name: 'Account Settings' }).waitFor()
+    // Form default 30; summary falls back to 7 while nothing is stored (seeds 000 §9).
+    expect(await page.getByRole('radio', { name: /Monthly \(30 days\)/ }).isChecked()).toBe(true)
+    expect(await page.getByTestId('summary-frequency').textContent()).toBe('7 days')
+    expect(await page.getByTestId('grace-period').textContent()).toBe('3 days (fixed)')
+    expect(await page.getByRole('radio').count()).toBe(5)
+
+    await page.getByRole('radio', { name: /Every two weeks \(14 days\)/ }).check()
+    await page.getByRole('button', { name: 'Save Settings' }).click()
+    await expect.poll(() => toastText(page)).toContain('Settings Updated')
+    expect(await page.getByTestId('summary-frequency').textContent()).toBe('14 days')
+    await page.reload()
+    await page.getByRole('heading', { name: 'Account Settings' }).waitFor()
+    expect(await page.getByRole('radio', { name: /Every two weeks \(14 days\)/ }).isChecked()).toBe(true)
+    await context.close()
+  })
+})

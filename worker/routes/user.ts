@@ -1,0 +1,22 @@
+import { eq } from 'drizzle-orm'
+import { Hono } from 'hono'
+import { pingSettingsBodySchema } from '../../contract/settings'
+import { users } from '../db/schema'
+import { validate } from '../lib/validate'
+import { requireUser } from '../middleware/auth'
+import { jsonBodyLimit } from '../middleware/body-limit'
+import { toPublicUser } from '../services/users'
+import type { AppEnv } from '../types'
+
+export const userRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .use(jsonBodyLimit)
+  // The grace period is fixed (3 days) and not stored; the frequency is the owner's choice.
+  .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {
+    const [user] = await c.var.db
+      .update(users)
+      .set({ pingFrequency: c.req.valid('json').pingFrequency, updatedAt: Date.now() })
+      .where(eq(users.id, c.var.user.id))
+      .returning()
+    return c.json({ message: 'Settings updated.', user: toPublicUser(user!) })
+  })
