@@ -7,6 +7,7 @@ import { MINIMUM_APPROVAL_OPTIONS, POLICY_DOCUMENT_TYPES, POLICY_TRIGGERS, type 
 import { ITEM_TYPES, VAULT_ITEM_MESSAGES } from '../../../contract/vault-items'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { InlineLoadState } from '@/components/ui/inline-load-state'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, InputField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
@@ -267,24 +268,16 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
                   error={errors.beneficiaryIds?.message}
                   disabled={busy}
                 >
-                  {beneficiaries.isPending ? (
-                    <div className="flex items-center gap-2 text-sm text-slate-600">
-                      <Spinner className="size-4" label="Loading beneficiaries" /> Loading beneficiaries...
-                    </div>
-                  ) : beneficiaries.isError ? (
-                    <div className="flex flex-wrap items-center gap-2 text-sm text-red-700">
-                      {errorText(beneficiaries.error, 'Your beneficiaries could not be loaded.')}
-                      <Button variant="outline" size="sm" onClick={() => beneficiaries.refetch()}>
-                        Try again
-                      </Button>
-                    </div>
-                  ) : beneficiaryList.length === 0 ? (
-                    <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
-                      A policy gives items to at least one beneficiary. You have none yet.{' '}
-                      <Link to="/beneficiaries" className="font-medium text-brand-700 underline-offset-4 hover:underline">
-                        Add a beneficiary
-                      </Link>
-                    </p>
+                  {/* The group shows its checkboxes when it has no children of its own. */}
+                  {beneficiaries.isPending || beneficiaries.isError || beneficiaryList.length === 0 ? (
+                    <InlineLoadState query={beneficiaries} loadingLabel="Loading beneficiaries" errorFallback="Your beneficiaries could not be loaded.">
+                      <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
+                        A policy gives items to at least one beneficiary. You have none yet.{' '}
+                        <Link to="/beneficiaries" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+                          Add a beneficiary
+                        </Link>
+                      </p>
+                    </InlineLoadState>
                   ) : undefined}
                 </CheckboxGroup>
               )}

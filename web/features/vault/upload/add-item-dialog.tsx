@@ -15,12 +15,12 @@ import {
 } from '../../../../contract/vault-items'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { InlineLoadState } from '@/components/ui/inline-load-state'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, InputField, PasswordInput } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
-import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { useBeneficiaries } from '@/features/circle/api'
@@ -412,18 +412,8 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                     </Button>
                   )}
                 </div>
-                {beneficiaries.isPending ? (
-                  <div className="flex items-center gap-2 text-sm text-slate-600">
-                    <Spinner className="size-4" label="Loading beneficiaries" /> Loading beneficiaries...
-                  </div>
-                ) : beneficiaries.isError ? (
-                  <div className="flex flex-wrap items-center gap-2 text-sm text-red-700">
-                    {errorText(beneficiaries.error, 'Your beneficiaries could not be loaded.')}
-                    <Button variant="outline" size="sm" onClick={() => beneficiaries.refetch()}>
-                      Try again
-                    </Button>
-                  </div>
-                ) : beneficiaryList.length === 0 ? (
+                <InlineLoadState query={beneficiaries} loadingLabel="Loading beneficiaries" errorFallback="Your beneficiaries could not be loaded.">
+                  {beneficiaryList.length === 0 ? (
                   <div className="flex flex-col gap-2 rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600 sm:flex-row sm:items-center sm:justify-between">
                     <span className="flex items-center gap-2">
                       <Users className="size-4 shrink-0 text-slate-400" aria-hidden />
@@ -463,6 +453,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                     )}
                   />
                 )}
+                </InlineLoadState>
                 {errors.beneficiaryIds?.message && (
                   <p id={ids.beneficiaries} role="alert" className="text-sm text-red-600">
                     {errors.beneficiaryIds.message}
