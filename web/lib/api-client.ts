@@ -78,18 +78,16 @@ export function sessionHeaders(contentType?: string): Record<string, string> {
   return result
 }
 
-const failure = responseError
-const headers = (hasBody: boolean) => sessionHeaders(hasBody ? 'application/json' : undefined)
 
 /** For mutations: resolves with the ok response, rejects with ApiRequestError (or a redirect). */
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
   const res = await fetch(url, {
     method,
-    headers: headers(data !== undefined),
+    headers: sessionHeaders(data !== undefined ? 'application/json' : undefined),
     body: data !== undefined ? JSON.stringify(data) : undefined,
     credentials: 'include',
   })
-  if (!res.ok) throw await failure(res)
+  if (!res.ok) throw await responseError(res)
   return res
 }
 
@@ -103,10 +101,10 @@ type UnauthorizedBehavior = 'returnNull' | 'throw'
 /** The default query: GET on the key's parts joined by '/', with the same headers. */
 export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
   return async ({ queryKey }) => {
-    const res = await fetch(queryKey.join('/'), { headers: headers(false), credentials: 'include' })
+    const res = await fetch(queryKey.join('/'), { headers: sessionHeaders(), credentials: 'include' })
     if (on401 === 'returnNull' && res.status === 401) return null
     if (!res.ok) {
-      const error = await failure(res)
+      const error = await responseError(res)
       if (error instanceof PaymentRedirectError) return null
       throw error
     }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Beneficiary, BeneficiaryCreateBody, BeneficiaryUpdateBody } from '../../contract/circle'
 import type { Db } from '../db/client'
 import { beneficiaries, itemGrants, type BeneficiaryRow, type UserRow } from '../db/schema'
@@ -33,10 +33,6 @@ export async function listBeneficiaries(db: Db, ownerId: string): Promise<Benefi
   return db.select().from(beneficiaries).where(eq(beneficiaries.ownerId, ownerId)).orderBy(asc(beneficiaries.createdAt))
 }
 
-export async function countBeneficiaries(db: Db, ownerId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(beneficiaries).where(eq(beneficiaries.ownerId, ownerId))
-  return row?.n ?? 0
-}
 
 /** Scoped by owner in the query itself: another owner's id finds nothing. */
 export async function findBeneficiary(db: Db, ownerId: string, id: string): Promise<BeneficiaryRow | undefined> {

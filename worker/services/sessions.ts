@@ -77,6 +77,3 @@ export async function revokeSession(db: Db, sessionId: string, now = Date.now())
   await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
 }
 
-export function revokeAllSessionsQuery(db: Db, userId: string, now = Date.now()) {
-  return db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-}

@@ -60,9 +60,6 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return db.query.users.findFirst({ where: eq(users.email, email) })
 }
 
-export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
-  return db.query.users.findFirst({ where: eq(users.id, id) })
-}
 
 export interface NewAccount {
   email: string
