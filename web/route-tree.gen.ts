@@ -13,9 +13,13 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as AccountRouteImport } from './routes/account'
 import { Route as AdminRouteImport } from './routes/admin'
+import { Route as ApproveReleaseRouteImport } from './routes/approve-release'
 import { Route as BeneficiaryOptInRouteImport } from './routes/beneficiary-opt-in'
 import { Route as BeneficiaryPortalRouteImport } from './routes/beneficiary-portal'
+import { Route as CancelReleaseRouteImport } from './routes/cancel-release'
+import { Route as CheckInRouteImport } from './routes/check-in'
 import { Route as CheckoutRouteImport } from './routes/checkout'
+import { Route as ConfirmDeathRouteImport } from './routes/confirm-death'
 import { Route as EmailPreviewRouteImport } from './routes/email-preview'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as HowItWorksRouteImport } from './routes/how-it-works'
@@ -64,6 +68,11 @@ const AdminRoute = AdminRouteImport.update({
   path: '/admin',
   getParentRoute: () => rootRouteImport,
 } as any)
+const ApproveReleaseRoute = ApproveReleaseRouteImport.update({
+  id: '/approve-release',
+  path: '/approve-release',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const BeneficiaryOptInRoute = BeneficiaryOptInRouteImport.update({
   id: '/beneficiary-opt-in',
   path: '/beneficiary-opt-in',
@@ -74,9 +83,24 @@ const BeneficiaryPortalRoute = BeneficiaryPortalRouteImport.update({
   path: '/beneficiary-portal',
   getParentRoute: () => rootRouteImport,
 } as any)
+const CancelReleaseRoute = CancelReleaseRouteImport.update({
+  id: '/cancel-release',
+  path: '/cancel-release',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CheckInRoute = CheckInRouteImport.update({
+  id: '/check-in',
+  path: '/check-in',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const CheckoutRoute = CheckoutRouteImport.update({
   id: '/checkout',
   path: '/checkout',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConfirmDeathRoute = ConfirmDeathRouteImport.update({
+  id: '/confirm-death',
+  path: '/confirm-death',
   getParentRoute: () => rootRouteImport,
 } as any)
 const EmailPreviewRoute = EmailPreviewRouteImport.update({
@@ -224,9 +248,13 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
+  '/approve-release': typeof ApproveReleaseRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
+  '/cancel-release': typeof CancelReleaseRoute
+  '/check-in': typeof CheckInRoute
   '/checkout': typeof CheckoutRoute
+  '/confirm-death': typeof ConfirmDeathRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/how-it-works': typeof HowItWorksRoute
@@ -260,9 +288,13 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
+  '/approve-release': typeof ApproveReleaseRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
+  '/cancel-release': typeof CancelReleaseRoute
+  '/check-in': typeof CheckInRoute
   '/checkout': typeof CheckoutRoute
+  '/confirm-death': typeof ConfirmDeathRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/how-it-works': typeof HowItWorksRoute
@@ -298,9 +330,13 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
+  '/approve-release': typeof ApproveReleaseRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
+  '/cancel-release': typeof CancelReleaseRoute
+  '/check-in': typeof CheckInRoute
   '/checkout': typeof CheckoutRoute
+  '/confirm-death': typeof ConfirmDeathRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/how-it-works': typeof HowItWorksRoute
@@ -336,9 +372,13 @@ export interface FileRouteTypes {
     | '/'
     | '/account'
     | '/admin'
+    | '/approve-release'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
+    | '/cancel-release'
+    | '/check-in'
     | '/checkout'
+    | '/confirm-death'
     | '/email-preview'
     | '/forgot-password'
     | '/how-it-works'
@@ -372,9 +412,13 @@ export interface FileRouteTypes {
     | '/'
     | '/account'
     | '/admin'
+    | '/approve-release'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
+    | '/cancel-release'
+    | '/check-in'
     | '/checkout'
+    | '/confirm-death'
     | '/email-preview'
     | '/forgot-password'
     | '/how-it-works'
@@ -409,9 +453,13 @@ export interface FileRouteTypes {
     | '/_app'
     | '/account'
     | '/admin'
+    | '/approve-release'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
+    | '/cancel-release'
+    | '/check-in'
     | '/checkout'
+    | '/confirm-death'
     | '/email-preview'
     | '/forgot-password'
     | '/how-it-works'
@@ -447,9 +495,13 @@ export interface RootRouteChildren {
   AppRoute: typeof AppRouteWithChildren
   AccountRoute: typeof AccountRoute
   AdminRoute: typeof AdminRoute
+  ApproveReleaseRoute: typeof ApproveReleaseRoute
   BeneficiaryOptInRoute: typeof BeneficiaryOptInRoute
   BeneficiaryPortalRoute: typeof BeneficiaryPortalRoute
+  CancelReleaseRoute: typeof CancelReleaseRoute
+  CheckInRoute: typeof CheckInRoute
   CheckoutRoute: typeof CheckoutRoute
+  ConfirmDeathRoute: typeof ConfirmDeathRoute
   EmailPreviewRoute: typeof EmailPreviewRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   HowItWorksRoute: typeof HowItWorksRoute
@@ -500,6 +552,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/approve-release': {
+      id: '/approve-release'
+      path: '/approve-release'
+      fullPath: '/approve-release'
+      preLoaderRoute: typeof ApproveReleaseRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/beneficiary-opt-in': {
       id: '/beneficiary-opt-in'
       path: '/beneficiary-opt-in'
@@ -514,11 +573,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof BeneficiaryPortalRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/cancel-release': {
+      id: '/cancel-release'
+      path: '/cancel-release'
+      fullPath: '/cancel-release'
+      preLoaderRoute: typeof CancelReleaseRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/check-in': {
+      id: '/check-in'
+      path: '/check-in'
+      fullPath: '/check-in'
+      preLoaderRoute: typeof CheckInRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/checkout': {
       id: '/checkout'
       path: '/checkout'
       fullPath: '/checkout'
       preLoaderRoute: typeof CheckoutRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/confirm-death': {
+      id: '/confirm-death'
+      path: '/confirm-death'
+      fullPath: '/confirm-death'
+      preLoaderRoute: typeof ConfirmDeathRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/email-preview': {
@@ -753,9 +833,13 @@ const rootRouteChildren: RootRouteChildren = {
   AppRoute: AppRouteWithChildren,
   AccountRoute: AccountRoute,
   AdminRoute: AdminRoute,
+  ApproveReleaseRoute: ApproveReleaseRoute,
   BeneficiaryOptInRoute: BeneficiaryOptInRoute,
   BeneficiaryPortalRoute: BeneficiaryPortalRoute,
+  CancelReleaseRoute: CancelReleaseRoute,
+  CheckInRoute: CheckInRoute,
   CheckoutRoute: CheckoutRoute,
+  ConfirmDeathRoute: ConfirmDeathRoute,
   EmailPreviewRoute: EmailPreviewRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   HowItWorksRoute: HowItWorksRoute,

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { AuditPage } from '@/features/audit/audit-page'
 
 export const Route = createFileRoute('/_app/audit')({
-  component: () => (
-    <ComingSoon
-      title="Audit Log"
-      description="The hash-chained audit log of every action arrives with the release engine."
-    />
-  ),
+  component: AuditPage,
 })

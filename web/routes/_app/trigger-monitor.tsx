@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { TriggerMonitorPage } from '@/features/triggers/monitor-page'
 
 export const Route = createFileRoute('/_app/trigger-monitor')({
-  component: () => (
-    <ComingSoon
-      title="Trigger Monitor"
-      description="The engine status, your triggers and a dry run of each arrive with the release engine."
-    />
-  ),
+  component: TriggerMonitorPage,
 })

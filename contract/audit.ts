@@ -1,0 +1,85 @@
+// The owner's tamper-evident audit chain (seeds 001 §2 'Audit Log', §3, §4, §9; ARCHITECTURE §5).
+// Each entry's hash is SHA-256 (hex) over `${prevHash}\n${canonicalEntry(entry)}`; the first
+// entry's prevHash is GENESIS_HASH. Anyone holding an export can re-check it with these rules.
+
+export const AUDIT_ACTORS = ['user', 'system', 'beneficiary', 'approver'] as const
+export type AuditActor = (typeof AUDIT_ACTORS)[number]
+
+export const GENESIS_HASH = '0'.repeat(64)
+
+export interface AuditEntry {
+  id: string
+  /** 1, 2, 3… with no gaps: a deleted entry shows as a gap as well as a broken link. */
+  seq: number
+  action: string
+  actor: AuditActor
+  /** Ids, counts, types and reasons; never secrets, keys, plaintext or file names. */
+  details: Record<string, string | number | boolean | null>
+  createdAt: string
+  hash: string
+  prevHash: string
+}
+
+/** Action groups for the Audit Log filter; an action belongs to the group its prefix names. */
+export const AUDIT_ACTION_GROUPS = {
+  account: 'Account',
+  vault: 'Vault',
+  circle: 'Beneficiaries & approvers',
+  policy: 'Policies',
+  trigger: 'Triggers',
+  release: 'Releases',
+  checkin: 'Check-ins',
+} as const
+export type AuditActionGroup = keyof typeof AUDIT_ACTION_GROUPS
+
+export function actionGroup(action: string): AuditActionGroup | 'other' {
+  const prefix = action.split('.')[0] ?? ''
+  return prefix in AUDIT_ACTION_GROUPS ? (prefix as AuditActionGroup) : 'other'
+}
+
+export const AUDIT_MESSAGES = {
+  chainVerified: 'Chain Verified',
+  chainVerifiedBody: 'Every entry links to the one before it and every hash matches its contents.',
+  chainCompromised: 'Chain Compromised',
+  chainCompromisedBody: 'An entry was changed, removed or reordered. The first break is marked below.',
+  empty: 'No activity yet - Start by uploading your first document or adding a beneficiary',
+} as const
+
+function canonicalValue(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null)
+  if (Array.isArray(value)) return `[${value.map(canonicalValue).join(',')}]`
+  const keys = Object.keys(value as Record<string, unknown>).sort()
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalValue((value as Record<string, unknown>)[k])}`).join(',')}}`
+}
+
+/** The bytes an entry's hash covers: everything but the hash itself, keys sorted, no spaces. */
+export function canonicalEntry(entry: Omit<AuditEntry, 'hash' | 'prevHash'>): string {
+  return canonicalValue({ id: entry.id, seq: entry.seq, action: entry.action, actor: entry.actor, details: entry.details, createdAt: entry.createdAt })
+}
+
+export function hashInput(prevHash: string, entry: Omit<AuditEntry, 'hash' | 'prevHash'>): string {
+  return `${prevHash}\n${canonicalEntry(entry)}`
+}
+
+export interface ChainVerification {
+  valid: boolean
+  checked: number
+  /** seq of the first entry that does not fit, if any. */
+  brokenAt: number | null
+}
+
+/**
+ * Checks a chain given oldest first, with the caller's SHA-256 (the worker's and the browser's
+ * both use Web Crypto). Valid when seqs run 1..n, each prevHash is the hash before it, and each
+ * hash is the digest of its own entry.
+ */
+export async function verifyChain(entries: readonly AuditEntry[], sha256Hex: (input: string) => Promise<string>): Promise<ChainVerification> {
+  let prev = GENESIS_HASH
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!
+    const ok = e.seq === i + 1 && e.prevHash === prev && (await sha256Hex(hashInput(e.prevHash, e))) === e.hash
+    if (!ok) return { valid: false, checked: i, brokenAt: e.seq }
+    prev = e.hash
+  }
+  return { valid: true, checked: entries.length, brokenAt: null }
+}

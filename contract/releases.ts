@@ -1,0 +1,119 @@
+import { z } from 'zod'
+import type { ItemType } from './vault-items'
+
+// Releases as beneficiaries, approvers and the owner meet them through e-mailed links
+// (seeds 001 §2 beneficiary verification and assets view, §3 released asset, §5, §7, §8).
+
+export const RELEASE_LIMITS = {
+  /** Downloads of one released asset by its beneficiary. */
+  maxDownloads: 5,
+  /** Days an asset stays downloadable once it becomes available. */
+  assetTtlDays: 90,
+  /** Minutes a download ticket lets the ciphertext be fetched (and re-fetched after a network error). */
+  contentTicketMinutes: 30,
+} as const
+
+export const RELEASE_MESSAGES = {
+  privateKeyRequired: 'Private key is required for decryption',
+  privateKeyInvalid: 'Invalid private key format',
+  downloadFailed: 'Download Failed',
+  noAssets: 'No Assets Available',
+  noAssetsBody: 'Nothing has been released to you yet. You will receive an e-mail when something is.',
+  untitled: 'Untitled Asset',
+  assetNotFound: 'Asset not found.',
+  downloadLimit: 'This asset has reached its download limit. Ask the executor or the vault owner’s approvers for help.',
+  assetExpired: 'This asset has expired and can no longer be downloaded.',
+  assetPendingIdentity: 'This asset becomes available once your identity has been verified.',
+  linkInvalid: 'This link is invalid or no longer works.',
+  linkExpired: 'This link has expired.',
+  releaseNotWaiting: 'This release is no longer waiting: it was already released or cancelled.',
+  alreadySigned: 'You have already answered for this release.',
+  releaseCancelled: 'The pending release was cancelled. Your inactivity clock has been reset.',
+  checkedIn: 'Thank you. Your check-in was recorded and your inactivity clock has been reset.',
+  deathConfirmed: 'Thank you. The confirmation was recorded and the owner’s release instructions are now in motion.',
+  certificateRequired: 'Certificate number is required',
+  dateOfDeathRequired: 'Date of death is required',
+  attestationRequired: 'You must confirm that you have seen the death certificate',
+} as const
+
+/** Query of the beneficiary's link pages and API calls. */
+export const beneficiaryAccessQuerySchema = z.object({ token: z.string().min(10, RELEASE_MESSAGES.linkInvalid).max(2048) })
+
+export const ASSET_STATUSES = ['available', 'pending_identity', 'expired', 'exhausted'] as const
+export type AssetStatus = (typeof ASSET_STATUSES)[number]
+
+/** GET /api/beneficiaries/{id}/assets?token=… — one entry per released item. */
+export interface ReleasedAsset {
+  id: string
+  status: AssetStatus
+  downloadCount: number
+  maxDownloads: number
+  expiresAt: string | null
+  releasedAt: string
+  vaultItem: {
+    type: ItemType
+    /** Sealed under the item's data key: the beneficiary opens it with their private key. */
+    encryptedMetadata: string
+    /** The item's data key wrapped with this beneficiary's public key (RSA-OAEP). */
+    wrappedKey: string
+    plainSize: number
+  }
+}
+
+export interface BeneficiaryAssetsView {
+  beneficiary: { id: string; fullName: string; identityStatus: 'unverified' | 'pending' | 'verified' | 'rejected' }
+  ownerName: string
+  /** True when some asset waits on this beneficiary's identity verification. */
+  identityRequired: boolean
+  assets: ReleasedAsset[]
+}
+
+/** GET …/assets/{assetId}/download?token=… — counts one download and hands out a content ticket. */
+export interface AssetDownload {
+  /** The item's data key wrapped for this beneficiary (the spec's name for it). */
+  encryptedMasterKey: string
+  downloadCount: number
+  maxDownloads: number
+  item: { id: string; type: ItemType; encryptedMetadata: string; plainSize: number; cipherSize: number; chunkBytes: number; partCount: number }
+  /** GET this (same origin) for the ciphertext; it works for RELEASE_LIMITS.contentTicketMinutes. */
+  contentUrl: string
+}
+
+/** What an approver sees before signing off a release (GET /api/release-approvals?token=…). */
+export interface ReleaseApprovalView {
+  ownerName: string
+  approverName: string
+  policyName: string
+  triggerType: string
+  reason: string | null
+  itemCount: number
+  beneficiaryNames: string[]
+  approvals: number
+  requiredApprovals: number
+  status: 'waiting' | 'released' | 'cancelled'
+  yourDecision: 'approved' | 'rejected' | null
+}
+
+export const releaseApprovalBodySchema = z.object({
+  token: z.string().min(10).max(2048),
+  decision: z.enum(['approved', 'rejected']),
+  notes: z.string().trim().max(1000).default(''),
+})
+
+/** An approver's confirmation of the owner's death, from their own signed link. */
+export const deathConfirmationBodySchema = z.object({
+  token: z.string().min(10).max(2048),
+  certificateNumber: z.string({ error: RELEASE_MESSAGES.certificateRequired }).trim().min(1, RELEASE_MESSAGES.certificateRequired).max(100),
+  dateOfDeath: z.iso.date({ error: RELEASE_MESSAGES.dateOfDeathRequired }),
+  issuingAuthority: z.string().trim().max(200).default(''),
+  attest: z.literal(true, { error: RELEASE_MESSAGES.attestationRequired }),
+})
+
+export interface DeathReportView {
+  ownerName: string
+  approverName: string
+  alreadyConfirmed: boolean
+}
+
+/** One-click links from e-mail: `{token}` only. */
+export const linkActionBodySchema = z.object({ token: z.string().min(10).max(2048) })

@@ -1,0 +1,197 @@
+import { z } from 'zod'
+
+// Triggers and the engine that fires them (seeds 001 §2 'Security Triggers', 'Trigger Monitor',
+// §3, §5, §7, §9; ARCHITECTURE §5).
+
+export const TRIGGER_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'scheduled'] as const
+export type TriggerType = (typeof TRIGGER_TYPES)[number]
+export const TRIGGER_STATUSES = ['active', 'paused', 'triggered'] as const
+export type TriggerStatus = (typeof TRIGGER_STATUSES)[number]
+
+export const TRIGGER_TYPE_LABELS: Record<TriggerType, { title: string; description: string }> = {
+  inactivity: {
+    title: 'Inactivity',
+    description: 'Fires when you stop answering check-ins: after the check-in e-mail, a reminder and the grace period.',
+  },
+  verified_death: {
+    title: 'Verified Death',
+    description: 'Fires when one of your approvers confirms a death certificate through their own signed link.',
+  },
+  biometric_failure: {
+    title: 'Biometric Failure',
+    description: 'Fires after repeated failed unlock or passkey attempts within a time window.',
+  },
+  scheduled: {
+    title: 'Scheduled Date',
+    description: 'Fires on a date you choose and releases to the beneficiaries you name.',
+  },
+}
+
+// Seeds 001 §9: "pingFrequency weekly (daily, weekly or monthly), gracePeriod 14 days,
+// failureThreshold 5, timeWindow 30 days"; the manual-trigger card falls back to 7 days.
+export const PING_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const
+export type PingFrequency = (typeof PING_FREQUENCIES)[number]
+export const PING_FREQUENCY_DAYS: Record<PingFrequency, number> = { daily: 1, weekly: 7, monthly: 30 }
+export const TRIGGER_DEFAULTS = {
+  pingFrequency: 'weekly' as PingFrequency,
+  gracePeriod: 14,
+  failureThreshold: 5,
+  timeWindow: 30,
+  manualCardGraceFallback: 7,
+} as const
+
+export const TRIGGER_MESSAGES = {
+  typeRequired: 'Please select a trigger type',
+  gracePeriodMin: 'Grace period must be at least 1 day',
+  failureThresholdMin: 'Failure threshold must be at least 1',
+  timeWindowMin: 'Time window must be at least 1 day',
+  releaseDateRequired: 'Release date is required',
+  releaseDateFuture: 'Release date must be in the future',
+  beneficiariesRequired: 'Select at least one beneficiary',
+  missingInformation: 'Missing Information',
+  reasonRequired: 'Please give a reason for the manual release',
+  triggerNotFound: 'Trigger not found.',
+  unknownBeneficiary: 'Every beneficiary must be one of yours.',
+  alreadyTriggered: 'This trigger has already fired. Its releases are shown on the Trigger Monitor.',
+  statusNotSettable: "A trigger's status can only be set to active or paused.",
+  confirmationRequired: 'Type RELEASE to confirm a real release.',
+  createFailed: 'Failed to create trigger',
+  updateFailed: 'Failed to update trigger',
+  checkInFailed: 'Check-in failed',
+  executionFailed: 'Execution Failed',
+  checkInDone: 'Check-in recorded. Your inactivity clock has been reset.',
+} as const
+
+const positiveDays = (message: string) => z.number({ error: message }).int(message).min(1, message).max(3650, message)
+
+export const inactivityConfigSchema = z.object({
+  pingFrequency: z.enum(PING_FREQUENCIES).default(TRIGGER_DEFAULTS.pingFrequency),
+  gracePeriod: positiveDays(TRIGGER_MESSAGES.gracePeriodMin).default(TRIGGER_DEFAULTS.gracePeriod),
+})
+export const verifiedDeathConfigSchema = z.object({}).default({})
+export const biometricConfigSchema = z.object({
+  failureThreshold: z
+    .number({ error: TRIGGER_MESSAGES.failureThresholdMin })
+    .int(TRIGGER_MESSAGES.failureThresholdMin)
+    .min(1, TRIGGER_MESSAGES.failureThresholdMin)
+    .max(100, 'Failure threshold must be at most 100')
+    .default(TRIGGER_DEFAULTS.failureThreshold),
+  timeWindow: positiveDays(TRIGGER_MESSAGES.timeWindowMin).default(TRIGGER_DEFAULTS.timeWindow),
+})
+export const scheduledConfigSchema = z.object({
+  releaseDate: z.iso
+    .datetime({ offset: true, error: TRIGGER_MESSAGES.releaseDateRequired })
+    .refine((d) => Date.parse(d) > Date.now(), TRIGGER_MESSAGES.releaseDateFuture),
+  beneficiaries: z.array(z.uuid(TRIGGER_MESSAGES.unknownBeneficiary)).min(1, TRIGGER_MESSAGES.beneficiariesRequired).max(100),
+  description: z.string().trim().max(500).default(''),
+})
+
+export type InactivityConfig = z.output<typeof inactivityConfigSchema>
+export type BiometricConfig = z.output<typeof biometricConfigSchema>
+export type ScheduledConfig = z.output<typeof scheduledConfigSchema>
+export type TriggerConfig = InactivityConfig | BiometricConfig | ScheduledConfig | Record<string, never>
+
+const statusField = z.enum(['active', 'paused'], { error: TRIGGER_MESSAGES.statusNotSettable }).default('active')
+
+/** POST /api/triggers: `{type, config, status:'active'}`. */
+export const triggerCreateBodySchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('inactivity'), config: inactivityConfigSchema.default({} as never), status: statusField }),
+    z.object({ type: z.literal('verified_death'), config: verifiedDeathConfigSchema, status: statusField }),
+    z.object({ type: z.literal('biometric_failure'), config: biometricConfigSchema.default({} as never), status: statusField }),
+    z.object({ type: z.literal('scheduled'), config: scheduledConfigSchema, status: statusField }),
+  ],
+  { error: TRIGGER_MESSAGES.typeRequired },
+)
+export type TriggerCreateBody = z.input<typeof triggerCreateBodySchema>
+
+/** PUT /api/triggers/{id}: `{status}`; only the owner's Pause/Activate. */
+export const triggerStatusBodySchema = z.object({
+  status: z.enum(['active', 'paused'], { error: TRIGGER_MESSAGES.statusNotSettable }),
+})
+
+export const triggerSchema = z.object({
+  id: z.string(),
+  type: z.enum(TRIGGER_TYPES),
+  status: z.enum(TRIGGER_STATUSES),
+  config: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  firedAt: z.string().nullable(),
+  /** When it will fire if nothing changes (inactivity: from the clock; scheduled: its date). */
+  nextFireAt: z.string().nullable(),
+})
+export type Trigger = Omit<z.infer<typeof triggerSchema>, 'config'> & { config: TriggerConfig & Record<string, unknown> }
+
+/** POST /api/trigger-engine/manual/{id}. `confirm` must be the word RELEASE: a real release is never one click. */
+export const manualReleaseBodySchema = z.object({
+  reason: z.string({ error: TRIGGER_MESSAGES.reasonRequired }).trim().min(1, TRIGGER_MESSAGES.reasonRequired).max(500),
+  confirm: z.literal('RELEASE', { error: TRIGGER_MESSAGES.confirmationRequired }),
+})
+export type ManualReleaseBody = z.infer<typeof manualReleaseBodySchema>
+
+export interface ManualReleaseResult {
+  /** Item–beneficiary deliveries made available now. */
+  transferredItems: number
+  beneficiariesNotified: number
+  /** Releases still waiting (delay, approvals, identity); they finish on their own. */
+  pendingReleases: number
+}
+
+/** POST /api/trigger-engine/biometric-failure: the app reports a failed unlock or passkey attempt. */
+export const biometricFailureBodySchema = z.object({ kind: z.enum(['vault_unlock', 'passkey']) })
+
+export const CONDITION_KINDS = ['delay', 'approvals', 'identity'] as const
+
+/** One source of a release: a policy naming the trigger, or an item's own release protocol. */
+export interface ReleasePlanEntry {
+  source: { kind: 'policy'; policyId: string; name: string } | { kind: 'item'; itemId: string; protocol: string } | { kind: 'scheduled'; triggerId: string }
+  itemIds: string[]
+  beneficiaries: Array<{ id: string; fullName: string; identityRequired: boolean; identityVerified: boolean; secrecyMode: boolean }>
+  conditions: { delayHours: number; minimumApprovals: number; approvers: string[]; identityRequired: boolean }
+}
+
+export interface DryRunResult {
+  triggerId: string
+  type: TriggerType
+  entries: ReleasePlanEntry[]
+  /** Distinct items and people the release would reach. */
+  itemCount: number
+  beneficiaryCount: number
+  /** True while a payment issue's grace period holds every trigger. */
+  paymentHold: boolean
+}
+
+export const RELEASE_STATUSES = ['waiting', 'released', 'cancelled'] as const
+export type ReleaseStatus = (typeof RELEASE_STATUSES)[number]
+
+export interface ReleaseSummary {
+  id: string
+  triggerId: string | null
+  kind: string
+  source: ReleasePlanEntry['source']['kind']
+  sourceName: string
+  status: ReleaseStatus
+  releaseAt: string
+  approvals: number
+  requiredApprovals: number
+  identityRequired: boolean
+  createdAt: string
+  releasedAt: string | null
+  cancelledAt: string | null
+}
+
+export interface EngineStatus {
+  isRunning: boolean
+  /** The owner's Durable Object alarm, if armed. */
+  nextAlarmAt: string | null
+  lastSweepAt: string | null
+  lastCheckInAt: string | null
+  nextCheckInAt: string | null
+  /** ok → checkin_sent → reminder_sent → expired (grace over) */
+  phase: 'ok' | 'checkin_sent' | 'reminder_sent' | 'expired'
+  pingFrequencyDays: number
+  graceDays: number
+  paymentHoldUntil: string | null
+  releases: ReleaseSummary[]
+}
