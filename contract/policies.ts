@@ -117,6 +117,10 @@ export const policySchema = z.object({
 })
 export type Policy = z.infer<typeof policySchema>
 
+/** PUT /api/policies/{id}/items: the items the owner's browser matched to the policy's selectors. */
+export const policyItemsBodySchema = z.object({ itemIds: z.array(z.uuid()).min(1).max(300) })
+export type PolicyItemsBody = z.infer<typeof policyItemsBodySchema>
+
 export const itemGrantsBodySchema = z.object({
   grants: z.array(z.object({ beneficiaryId: z.uuid(), wrappedKey: base64.max(1024) })).min(1).max(200),
 })

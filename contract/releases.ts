@@ -51,6 +51,7 @@ export interface ReleasedAsset {
   expiresAt: string | null
   releasedAt: string
   vaultItem: {
+    id: string
     type: ItemType
     /** Sealed under the item's data key: the beneficiary opens it with their private key. */
     encryptedMetadata: string
@@ -60,12 +61,13 @@ export interface ReleasedAsset {
   }
 }
 
-export interface BeneficiaryAssetsView {
-  beneficiary: { id: string; fullName: string; identityStatus: 'unverified' | 'pending' | 'verified' | 'rejected' }
+/** GET /api/beneficiaries/{id}/portal?token=… */
+export interface BeneficiaryPortalView {
+  fullName: string
   ownerName: string
-  /** True when some asset waits on this beneficiary's identity verification. */
+  identityStatus: 'unverified' | 'pending' | 'verified' | 'rejected'
+  /** True when some released asset waits on this beneficiary's identity verification. */
   identityRequired: boolean
-  assets: ReleasedAsset[]
 }
 
 /** GET …/assets/{assetId}/download?token=… — counts one download and hands out a content ticket. */

@@ -97,9 +97,9 @@ const statusField = z.enum(['active', 'paused'], { error: TRIGGER_MESSAGES.statu
 export const triggerCreateBodySchema = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('inactivity'), config: inactivityConfigSchema.default({} as never), status: statusField }),
+    z.object({ type: z.literal('inactivity'), config: inactivityConfigSchema.prefault({}), status: statusField }),
     z.object({ type: z.literal('verified_death'), config: verifiedDeathConfigSchema, status: statusField }),
-    z.object({ type: z.literal('biometric_failure'), config: biometricConfigSchema.default({} as never), status: statusField }),
+    z.object({ type: z.literal('biometric_failure'), config: biometricConfigSchema.prefault({}), status: statusField }),
     z.object({ type: z.literal('scheduled'), config: scheduledConfigSchema, status: statusField }),
   ],
   { error: TRIGGER_MESSAGES.typeRequired },

@@ -130,9 +130,19 @@ export const uploadCompleteBodySchema = z.object({
   wrappedKey: base64.max(1024, 'wrappedKey is too long'),
   policy: itemPolicySchema,
   grants: z
-    .array(z.object({ beneficiaryId: z.uuid(), wrappedKey: base64.max(1024) }))
+    .array(
+      z.object({
+        beneficiaryId: z.uuid(),
+        wrappedKey: base64.max(1024),
+        // False for someone who receives the item only through an access policy: they get it when
+        // that policy releases, not under the item's own protocol.
+        direct: z.boolean().default(true),
+      }),
+    )
     .min(1, VAULT_ITEM_MESSAGES.beneficiariesRequired)
     .max(200),
+  /** Active policies whose (sealed) selectors the browser matched to this item. */
+  policyIds: z.array(z.uuid()).max(100).default([]),
 })
 export type UploadCompleteBody = z.input<typeof uploadCompleteBodySchema>
 

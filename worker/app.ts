@@ -11,6 +11,9 @@ import { devRoutes } from './routes/dev'
 import { emailPreviewRoutes } from './routes/email-preview'
 import { identityOwnerRoutes, identityReviewRoutes } from './routes/identity'
 import { linkRoutes } from './routes/links'
+import { engineRoutes } from './routes/engine'
+import { releaseLinkRoutes } from './routes/release-links'
+import { triggerRoutes } from './routes/triggers'
 import { policyRoutes } from './routes/policies'
 import { userRoutes } from './routes/user'
 import { vaultRoutes } from './routes/vault'
@@ -30,15 +33,18 @@ app.route('/api/auth', authRoutes)
 // Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
 app.route('/api', linkRoutes)
 app.route('/api', identityReviewRoutes)
+app.route('/api', releaseLinkRoutes)
 app.route('/api/email-preview', emailPreviewRoutes)
 app.route('/api/vault', vaultRoutes)
 app.route('/api/beneficiaries', beneficiaryRoutes)
 app.route('/api/approvers', approverRoutes)
 app.route('/api/policies', policyRoutes)
 app.route('/api/user', userRoutes)
+app.route('/api/triggers', triggerRoutes)
 app.route('/api/dev', devRoutes)
 
 app.route('/api', identityOwnerRoutes)
+app.route('/api', engineRoutes)
 
 app.all('/api/*', () => {
   throw notFound(GENERIC_ERRORS.apiRouteNotFound)

@@ -25,6 +25,8 @@ export const users = sqliteTable(
     // Encrypted under the master key; tells a right passphrase from a wrong one (never the key).
     vaultCheck: text('vault_check'),
     pingFrequency: integer('ping_frequency'),
+    // End of a payment issue's grace period: until then triggers monitor but do not fire.
+    paymentGraceUntil: integer('payment_grace_until'),
     storageUsed: integer('storage_used').notNull().default(0),
     vaultItemCount: integer('vault_item_count').notNull().default(0),
     phoneNumber: text('phone_number'),
@@ -195,6 +197,9 @@ export const itemGrants = sqliteTable(
     // The item's data key wrapped with the beneficiary's public key (RSA-OAEP), made in the browser.
     wrappedKey: text('wrapped_key').notNull(),
     keyVersion: integer('key_version').notNull(),
+    // Chosen in the Add Item dialog, so released under the item's own protocol; grants a policy
+    // added are released only under that policy (policy_items says which).
+    direct: integer('direct', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.itemId, t.beneficiaryId] }), index('item_grants_beneficiary_idx').on(t.beneficiaryId)],
@@ -241,6 +246,20 @@ export const policyBeneficiaries = sqliteTable(
   (t) => [primaryKey({ columns: [t.policyId, t.beneficiaryId] })],
 )
 
+/** Which items a policy covers: its selectors are sealed, so the owner's browser records the matches. */
+export const policyItems = sqliteTable(
+  'policy_items',
+  {
+    policyId: text('policy_id')
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.policyId, t.itemId] }), index('policy_items_item_idx').on(t.itemId)],
+)
+
 export const identityDocuments = sqliteTable(
   'identity_documents',
   {
@@ -285,6 +304,197 @@ export const identityReviews = sqliteTable(
   (t) => [primaryKey({ columns: [t.documentId, t.approverId] })],
 )
 
+export const triggers = sqliteTable(
+  'triggers',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled'] }).notNull(),
+    status: text('status', { enum: ['active', 'paused', 'triggered'] }).notNull(),
+    config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    // For scheduled triggers, the release date; the sweep finds due ones by it.
+    fireAt: integer('fire_at'),
+    firedAt: integer('fired_at'),
+    // Bumped whenever a fired trigger is re-armed (a check-in cancelled its release), so the next
+    // firing gets a new, still-unique firing id.
+    generation: integer('generation').notNull().default(0),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('triggers_owner_idx').on(t.ownerId), index('triggers_due_idx').on(t.status, t.fireAt)],
+)
+
+/** Failed unlock or passkey attempts the app reported, counted by biometric-failure triggers. */
+export const unlockFailures = sqliteTable(
+  'unlock_failures',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('unlock_failures_owner_idx').on(t.ownerId, t.at)],
+)
+
+/**
+ * One firing of a trigger (or of an item's own schedule). Its id is derived from what fired and
+ * when it was armed, so a second run of the same alarm or sweep inserts nothing.
+ */
+export const firings = sqliteTable(
+  'firings',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    triggerId: text('trigger_id').references(() => triggers.id, { onDelete: 'set null' }),
+    kind: text('kind', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual', 'scheduled_item'] }).notNull(),
+    triggerType: text('trigger_type').notNull(),
+    reason: text('reason'),
+    actor: text('actor').notNull(),
+    // Written by the insert that won; the batch's later statements act only if it matches.
+    operationToken: text('operation_token').notNull(),
+    firedAt: integer('fired_at').notNull(),
+  },
+  (t) => [index('firings_owner_idx').on(t.ownerId, t.firedAt)],
+)
+
+export const releases = sqliteTable(
+  'releases',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firingId: text('firing_id')
+      .notNull()
+      .references(() => firings.id, { onDelete: 'cascade' }),
+    // 'policy:<id>', 'item:<id>' or 'scheduled:<triggerId>': one release per source per firing.
+    sourceKey: text('source_key').notNull(),
+    sourceName: text('source_name').notNull(),
+    policyId: text('policy_id'),
+    status: text('status', { enum: ['waiting', 'released', 'cancelled'] }).notNull(),
+    releaseAt: integer('release_at').notNull(),
+    requiredApprovals: integer('required_approvals').notNull(),
+    identityRequired: integer('identity_required', { mode: 'boolean' }).notNull(),
+    // Set by the statement that changes status inside a batch; later statements act only if it matches.
+    operationToken: text('operation_token'),
+    createdAt: integer('created_at').notNull(),
+    releasedAt: integer('released_at'),
+    cancelledAt: integer('cancelled_at'),
+  },
+  (t) => [
+    uniqueIndex('releases_firing_source_unique').on(t.firingId, t.sourceKey),
+    index('releases_owner_idx').on(t.ownerId, t.createdAt),
+    index('releases_due_idx').on(t.status, t.releaseAt),
+  ],
+)
+
+/** What a release will hand over, fixed when it starts: what approvers sign off is what goes. */
+export const releaseTargets = sqliteTable(
+  'release_targets',
+  {
+    releaseId: text('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.itemId, t.beneficiaryId] })],
+)
+
+/** Who must sign a release off (each through their own link) and what they answered. */
+export const releaseSignoffs = sqliteTable(
+  'release_signoffs',
+  {
+    releaseId: text('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    decision: text('decision', { enum: ['approved', 'rejected'] }),
+    notes: text('notes'),
+    decidedAt: integer('decided_at'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.email] })],
+)
+
+export const releasedAssets = sqliteTable(
+  'released_assets',
+  {
+    id: text('id').primaryKey(),
+    releaseId: text('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['available', 'pending_identity'] }).notNull(),
+    downloadCount: integer('download_count').notNull().default(0),
+    maxDownloads: integer('max_downloads').notNull(),
+    // Counted from when the asset becomes available, not from the release.
+    expiresAt: integer('expires_at'),
+    createdAt: integer('created_at').notNull(),
+    notifiedAt: integer('notified_at'),
+  },
+  (t) => [uniqueIndex('released_assets_item_beneficiary_unique').on(t.itemId, t.beneficiaryId), index('released_assets_beneficiary_idx').on(t.beneficiaryId)],
+)
+
+/** An approver's confirmation, through their own link, that the owner has died. */
+export const deathReports = sqliteTable(
+  'death_reports',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    approverId: text('approver_id')
+      .notNull()
+      .references(() => approvers.id, { onDelete: 'cascade' }),
+    certificateNumber: text('certificate_number').notNull(),
+    dateOfDeath: text('date_of_death').notNull(),
+    issuingAuthority: text('issuing_authority').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('death_reports_owner_approver_unique').on(t.ownerId, t.approverId)],
+)
+
+/**
+ * The owner DO's alarm, mirrored where the sweep can see it: an alarm that should have rung
+ * minutes ago but did not is rung by the sweep.
+ */
+export const ownerClocks = sqliteTable(
+  'owner_clocks',
+  {
+    ownerId: text('owner_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    nextAlarmAt: integer('next_alarm_at'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [index('owner_clocks_alarm_idx').on(t.nextAlarmAt)],
+)
+
+/** Small facts about the engine itself (the last sweep), for the monitor. */
+export const engineState = sqliteTable('engine_state', {
+  key: text('key').primaryKey(),
+  value: integer('value').notNull(),
+})
+
 /** R2 objects whose rows are gone but whose deletion has not been confirmed; the sweep retries. */
 export const blobDeletions = sqliteTable('blob_deletions', {
   r2Key: text('r2_key').primaryKey(),
@@ -299,4 +509,6 @@ export type SessionRow = typeof sessions.$inferSelect
 
 export type VaultItemRow = typeof vaultItems.$inferSelect
 export type PolicyRow = typeof policies.$inferSelect
+export type TriggerRow = typeof triggers.$inferSelect
+export type ReleaseRow = typeof releases.$inferSelect
 export type IdentityDocumentRow = typeof identityDocuments.$inferSelect

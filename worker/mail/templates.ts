@@ -15,7 +15,7 @@ interface Action {
   url: string
 }
 
-interface LayoutParts {
+export interface LayoutParts {
   heading: string
   paragraphs: string[]
   /** Key-value details shown as a small table (e.g. who named you, and as what). */
@@ -28,7 +28,7 @@ interface LayoutParts {
 
 // One layout for every message: a readable HTML version (inline styles only, as mail clients need)
 // and a plain-text version with the same words and the link written out.
-function render(subject: string, parts: LayoutParts): RenderedEmail {
+export function render(subject: string, parts: LayoutParts): RenderedEmail {
   const paragraphsHtml = parts.paragraphs
     .map((p) => `<p style="margin:0 0 16px;line-height:1.5;color:#1e293b">${escapeHtml(p)}</p>`)
     .join('')

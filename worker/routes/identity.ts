@@ -11,8 +11,10 @@ import { jsonBodyLimit } from '../middleware/body-limit'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { listDocuments, ownerDocumentFile, reviewerDocumentFile, reviewView, submitDocument, submitReview } from '../services/identity'
 import type { AppEnv } from '../types'
+import { advanceReleases } from '../engine/advance'
+import { engineCtx } from '../engine/context'
 
-const uploadLimit = bodyLimit({
+export const uploadLimit = bodyLimit({
   maxSize: 2 * ID_DOCUMENT_MAX_BYTES + 64 * 1024,
   onError: () => {
     throw new ApiError(413, `${IDENTITY_MESSAGES.fileTooLargeTitle}: ${IDENTITY_MESSAGES.fileTooLarge}`)
@@ -23,7 +25,7 @@ const idParam = z.object({ id: z.uuid(IDENTITY_MESSAGES.documentNotFound) })
 const fileParams = idParam.extend({ side: z.enum(['front', 'back']) })
 
 /** Reads a multipart upload: the text fields through zod, the files as File objects. */
-async function readUpload(c: Context<AppEnv>, fileField: string, missingMessage: string) {
+export async function readUpload(c: Context<AppEnv>, fileField: string, missingMessage: string) {
   let form: Record<string, string | File | (string | File)[]>
   try {
     form = await c.req.parseBody({ all: false })
@@ -86,5 +88,7 @@ export const identityReviewRoutes = new Hono<AppEnv>()
   // Seeds 001 §7's review call, made safe: who reviews comes from the signed link, not the body.
   .post('/identity-verifications', reviewLimit, jsonBodyLimit, validate('json', identityReviewBodySchema), async (c) => {
     const status = await submitReview(c.var.db, c.env, c.req.valid('json'))
+    // A verified beneficiary's assets that waited on identity open now (the sweep would, later).
+    if (status === 'verified') await advanceReleases(engineCtx(c.env))
     return c.json({ message: 'Thank you: your review is recorded.', documentStatus: status })
   })

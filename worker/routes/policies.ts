@@ -1,10 +1,10 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { POLICY_MESSAGES, policyCreateBodySchema, policyStatusBodySchema } from '../../contract/policies'
+import { POLICY_MESSAGES, policyCreateBodySchema, policyItemsBodySchema, policyStatusBodySchema } from '../../contract/policies'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
-import { createPolicy, deletePolicy, listPolicies, setPolicyStatus } from '../services/policies'
+import { addPolicyItems, createPolicy, deletePolicy, listPolicies, setPolicyStatus } from '../services/policies'
 import type { AppEnv } from '../types'
 
 const idParam = z.object({ id: z.uuid(POLICY_MESSAGES.policyNotFound) })
@@ -18,6 +18,9 @@ export const policyRoutes = new Hono<AppEnv>()
   )
   .put('/:id', validate('param', idParam), validate('json', policyStatusBodySchema), async (c) =>
     c.json(await setPolicyStatus(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').status)),
+  )
+  .put('/:id/items', validate('param', idParam), validate('json', policyItemsBodySchema), async (c) =>
+    c.json({ itemCount: await addPolicyItems(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').itemIds) }),
   )
   .delete('/:id', validate('param', idParam), async (c) => {
     await deletePolicy(c.var.db, c.var.user.id, c.req.valid('param').id)

@@ -5,6 +5,7 @@ import { users } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { ownerGuard } from '../services/owner-activity'
 import { toPublicUser } from '../services/users'
 import type { AppEnv } from '../types'
 
@@ -18,5 +19,7 @@ export const userRoutes = new Hono<AppEnv>()
       .set({ pingFrequency: c.req.valid('json').pingFrequency, updatedAt: Date.now() })
       .where(eq(users.id, c.var.user.id))
       .returning()
+    // The clock re-arms for the new frequency.
+    await ownerGuard(c.env, c.var.user.id).tick(c.var.user.id)
     return c.json({ message: 'Settings updated.', user: toPublicUser(user!) })
   })

@@ -12,6 +12,18 @@ export const LINK_PURPOSES = {
   beneficiaryNotifications: { audience: 'legacy-vault:link:beneficiary-notifications', ttlSeconds: 365 * 24 * 3600 },
   // Subject "documentId:approverId": each approver reviews through a link of their own.
   identityReview: { audience: 'legacy-vault:link:identity-review', ttlSeconds: 30 * 24 * 3600 },
+  // Subject: owner id. "I'm still here" from a check-in e-mail.
+  checkIn: { audience: 'legacy-vault:link:check-in', ttlSeconds: 30 * 24 * 3600 },
+  // Subject: firing id. Cancels that firing's waiting releases without signing in.
+  releaseCancel: { audience: 'legacy-vault:link:release-cancel', ttlSeconds: 60 * 24 * 3600 },
+  // Subject "releaseId:email": each approver signs off through a link of their own.
+  releaseApproval: { audience: 'legacy-vault:link:release-approval', ttlSeconds: 60 * 24 * 3600 },
+  // Subject: approver id. Standing link to confirm the owner's death; long-lived by nature.
+  deathReport: { audience: 'legacy-vault:link:death-report', ttlSeconds: 5 * 365 * 24 * 3600 },
+  // Subject: beneficiary id. The portal of released assets.
+  beneficiaryAccess: { audience: 'legacy-vault:link:beneficiary-access', ttlSeconds: 365 * 24 * 3600 },
+  // Subject "assetId:beneficiaryId": fetches the ciphertext of one counted download.
+  assetContent: { audience: 'legacy-vault:link:asset-content', ttlSeconds: 30 * 60 },
 } as const
 export type LinkPurpose = keyof typeof LINK_PURPOSES
 

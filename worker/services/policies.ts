@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { POLICY_MESSAGES, policyCreateBodySchema, type Policy } from '../../contract/policies'
 import type { Db } from '../db/client'
-import { approvers, beneficiaries, policies, policyBeneficiaries, type PolicyRow } from '../db/schema'
+import { approvers, beneficiaries, policies, policyBeneficiaries, policyItems, vaultItems, type PolicyRow } from '../db/schema'
 import { badRequest, notFound } from '../lib/errors'
 
 type PolicyInput = z.output<typeof policyCreateBodySchema>
@@ -102,4 +102,26 @@ export async function setPolicyStatus(db: Db, ownerId: string, id: string, statu
 export async function deletePolicy(db: Db, ownerId: string, id: string): Promise<void> {
   const rows = await db.delete(policies).where(and(eq(policies.id, id), eq(policies.ownerId, ownerId))).returning({ id: policies.id })
   if (rows.length === 0) throw notFound(POLICY_MESSAGES.policyNotFound)
+}
+
+/**
+ * Records which items a policy covers. The selectors are sealed, so only the owner's browser can
+ * match them; the release engine needs the result to know what a policy hands over. Items that
+ * are not the owner's active items are ignored; the set only grows (an item leaves it on deletion).
+ */
+export async function addPolicyItems(db: Db, ownerId: string, policyId: string, itemIds: string[]): Promise<number> {
+  const [policy] = await db.select({ id: policies.id }).from(policies).where(and(eq(policies.id, policyId), eq(policies.ownerId, ownerId)))
+  if (!policy) throw notFound(POLICY_MESSAGES.policyNotFound)
+  const ids = [...new Set(itemIds)]
+  for (let i = 0; i < ids.length; i += 50) {
+    const owned = await db
+      .select({ id: vaultItems.id })
+      .from(vaultItems)
+      .where(and(eq(vaultItems.ownerId, ownerId), eq(vaultItems.status, 'active'), inArray(vaultItems.id, ids.slice(i, i + 50))))
+    if (owned.length > 0) {
+      await db.insert(policyItems).values(owned.map((o) => ({ policyId, itemId: o.id }))).onConflictDoNothing()
+    }
+  }
+  const [{ n }] = await db.select({ n: sql<number>`count(*)` }).from(policyItems).where(eq(policyItems.policyId, policyId)) as [{ n: number }]
+  return n
 }

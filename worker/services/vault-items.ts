@@ -12,7 +12,7 @@ import {
   type VaultItem,
 } from '../../contract/vault-items'
 import type { Db } from '../db/client'
-import { beneficiaries, blobDeletions, itemGrants, uploadParts, users, vaultItems, type UserRow, type VaultItemRow } from '../db/schema'
+import { beneficiaries, blobDeletions, itemGrants, policies, policyItems, uploadParts, users, vaultItems, type UserRow, type VaultItemRow } from '../db/schema'
 import { ApiError, badRequest, notFound } from '../lib/errors'
 import { planLimitsFor } from './plan-limits'
 
@@ -178,6 +178,7 @@ export async function completeUpload(
     throw badRequest(`The uploaded data is ${object.size} bytes; ${row.cipherSize} were expected.`)
   }
 
+  const policyIds = [...new Set(body.policyIds ?? [])]
   const limits = planLimitsFor(owner)
   const token = crypto.randomUUID()
   const policy = body.policy
@@ -225,9 +226,19 @@ export async function completeUpload(
             beneficiaryId: sql<string>`${g.beneficiaryId}`.as('beneficiary_id'),
             wrappedKey: sql<string>`${g.wrappedKey}`.as('wrapped_key'),
             keyVersion: sql<number>`${keyVersions.get(g.beneficiaryId) ?? 1}`.as('key_version'),
+            direct: sql<boolean>`${g.direct === false ? 0 : 1}`.as('direct'),
             createdAt: sql<number>`${now}`.as('created_at'),
           })
           .from(vaultItems)
+          .where(applied),
+      ),
+    ),
+    ...policyIds.map((policyId) =>
+      db.insert(policyItems).select(
+        db
+          .select({ policyId: policies.id, itemId: vaultItems.id })
+          .from(vaultItems)
+          .innerJoin(policies, and(eq(policies.id, policyId), eq(policies.ownerId, owner.id)))
           .where(applied),
       ),
     ),

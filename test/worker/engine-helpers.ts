@@ -1,0 +1,111 @@
+import { runInDurableObject } from 'cloudflare:test'
+import type { ManualReleaseResult, Trigger } from '../../contract/triggers'
+import type { ClockState } from '../../worker/engine/clock'
+import type { OwnerGuard } from '../../worker/owner-guard'
+import { addApprover, call, env, linksIn, linkTokenIn, nextMessageTo, outboxFor, waitFor } from './helpers'
+import { ownerWithBeneficiary, uploadItem } from './vault-helpers'
+
+export const DAY_MS = 86_400_000
+export const b64 = (s: string) => btoa(s)
+
+export function guard(ownerId: string) {
+  return env.OWNER_GUARD.get(env.OWNER_GUARD.idFromName(ownerId))
+}
+
+/** Rewrites the owner's clock, as if time had passed since the last check-in. */
+export async function setClock(ownerId: string, clock: Partial<ClockState>): Promise<void> {
+  await guard(ownerId).tick(ownerId)
+  await runInDurableObject(guard(ownerId), async (_instance: OwnerGuard, state) => {
+    const current = state.storage.kv.get<ClockState>('clock')!
+    state.storage.kv.put('clock', { ...current, ...clock })
+  })
+}
+
+export async function clockOf(ownerId: string): Promise<ClockState> {
+  return runInDurableObject(guard(ownerId), async (_i: OwnerGuard, state) => state.storage.kv.get<ClockState>('clock')!)
+}
+
+export async function createTrigger(token: string, body: Record<string, unknown>): Promise<Trigger> {
+  const res = await call('/api/triggers', { token, body: { status: 'active', ...body } })
+  if (res.status !== 201) throw new Error(`create trigger failed: ${res.status} ${await res.text()}`)
+  return (await res.json()) as Trigger
+}
+
+export async function manualRelease(token: string, triggerId: string, reason = 'Rehearsal') {
+  return call(`/api/trigger-engine/manual/${triggerId}`, { token, body: { reason, confirm: 'RELEASE' } })
+}
+
+export async function manualReleaseOk(token: string, triggerId: string): Promise<ManualReleaseResult> {
+  const res = await manualRelease(token, triggerId)
+  if (res.status !== 200) throw new Error(`manual release failed: ${res.status} ${await res.text()}`)
+  return (await res.json()) as ManualReleaseResult
+}
+
+/** An owner, one beneficiary, one uploaded item granted to them under `protocol`. */
+export async function ownerWithItem(policy: Record<string, unknown> = { protocol: 'MANUAL_RELEASE' }) {
+  const setup = await ownerWithBeneficiary()
+  const { item, parts } = await uploadItem(setup.token, [setup.beneficiary.id], 100, { policy })
+  return { ...setup, item, parts }
+}
+
+export function policyBody(beneficiaryId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    name: 'Family documents',
+    description: 'Everything my children need to settle the estate.',
+    ruleJson: { assign: [{ beneficiaryId, access: 'read' }], release: { on: ['verified_death'], delayHours: 72, requiresApprover: false } },
+    encryptedSelectors: b64('sealed selectors'),
+    wrappedKey: b64('wrapped policy key'),
+    requiresApprover: false,
+    requiresIdentityVerification: false,
+    identityVerificationApprovers: [],
+    requiredDocumentTypes: [],
+    minimumApprovals: 1,
+    status: 'active',
+    ...overrides,
+  }
+}
+
+/** Creates a policy and records that it covers `itemIds` (as the owner's browser does). */
+export async function policyCovering(token: string, beneficiaryId: string, itemIds: string[], overrides: Record<string, unknown> = {}) {
+  const res = await call('/api/policies', { token, body: policyBody(beneficiaryId, overrides) })
+  if (res.status !== 201) throw new Error(`policy failed: ${res.status} ${await res.text()}`)
+  const policy = (await res.json()) as { id: string }
+  const covered = await call(`/api/policies/${policy.id}/items`, { method: 'PUT', token, body: { itemIds } })
+  if (covered.status !== 200) throw new Error(`policy items failed: ${covered.status} ${await covered.text()}`)
+  return policy
+}
+
+/** An approver whose address is verified through the link of their invitation. */
+export async function verifiedApprover(token: string) {
+  const approver = await addApprover(token)
+  const invite = await nextMessageTo(approver.email)
+  const res = await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })
+  if (res.status !== 200) throw new Error(`approver verify failed: ${res.status}`)
+  return approver
+}
+
+export async function firingCount(ownerId: string): Promise<number> {
+  const row = await env.DB.prepare('select count(*) as n from firings where owner_id = ?').bind(ownerId).first<{ n: number }>()
+  return row!.n
+}
+
+export async function assetRows(beneficiaryId: string) {
+  return (await env.DB.prepare('select * from released_assets where beneficiary_id = ?').bind(beneficiaryId).all()).results as Array<{
+    id: string
+    status: string
+    download_count: number
+    max_downloads: number
+    expires_at: number | null
+  }>
+}
+
+/** The portal token from the newest "released to you" e-mail to `address`. */
+export async function portalToken(address: string): Promise<string> {
+  return waitFor(async () => {
+    for (const m of await outboxFor(address)) {
+      const url = linksIn(m, '/beneficiary-portal').find((u) => u.searchParams.get('view') === 'assets')
+      if (url) return url.searchParams.get('token')!
+    }
+    return undefined
+  })
+}

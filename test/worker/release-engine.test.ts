@@ -1,0 +1,395 @@
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import type { AssetDownload, ReleasedAsset } from '../../contract/releases'
+import { RELEASE_MESSAGES } from '../../contract/releases'
+import type { DryRunResult, EngineStatus, Trigger } from '../../contract/triggers'
+import { TRIGGER_MESSAGES } from '../../contract/triggers'
+import { runSweeps } from '../../worker/cron'
+import { engineCtx } from '../../worker/engine/context'
+import { fire } from '../../worker/engine/fire'
+import { getDb } from '../../worker/db/client'
+import { triggers } from '../../worker/db/schema'
+import type { OwnerGuard } from '../../worker/owner-guard'
+import { exports } from 'cloudflare:workers'
+import { call, env, freshIp, linkTokenIn, messageOf, outbox, outboxFor, waitFor } from './helpers'
+import {
+  assetRows,
+  clockOf,
+  createTrigger,
+  DAY_MS,
+  firingCount,
+  guard,
+  manualRelease,
+  manualReleaseOk,
+  ownerWithItem,
+  policyCovering,
+  portalToken,
+  setClock,
+  verifiedApprover,
+} from './engine-helpers'
+import { concatBytes, sameBytes } from './vault-helpers'
+import { eq } from 'drizzle-orm'
+
+async function assets(beneficiaryId: string, token: string): Promise<ReleasedAsset[]> {
+  const res = await call(`/api/beneficiaries/${beneficiaryId}/assets?token=${encodeURIComponent(token)}`)
+  expect(res.status).toBe(200)
+  return (await res.json()) as ReleasedAsset[]
+}
+
+function download(beneficiaryId: string, assetId: string, token: string) {
+  return call(`/api/beneficiaries/${beneficiaryId}/assets/${assetId}/download?token=${encodeURIComponent(token)}`)
+}
+
+async function status(token: string): Promise<EngineStatus> {
+  return (await (await call('/api/trigger-engine/status', { token })).json()) as EngineStatus
+}
+
+describe('manual release', () => {
+  it('releases a manual-release item at once, tells the beneficiary, and serves it to them only', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const result = await manualReleaseOk(s.token, trigger.id)
+    expect(result).toEqual({ transferredItems: 1, beneficiariesNotified: 1, pendingReleases: 0 })
+
+    const token = await portalToken(s.beneficiary.email)
+    const [asset] = await assets(s.beneficiary.id, token)
+    expect(asset).toMatchObject({ status: 'available', downloadCount: 0, maxDownloads: 5, vaultItem: { id: s.item.id, type: 'doc' } })
+    expect(Date.parse(asset!.expiresAt!)).toBeGreaterThan(Date.now() + 80 * DAY_MS)
+
+    const res = await download(s.beneficiary.id, asset!.id, token)
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as AssetDownload
+    expect(body).toMatchObject({ encryptedMasterKey: btoa('grant-0'), downloadCount: 1, maxDownloads: 5 })
+    const content = await call(body.contentUrl)
+    expect(content.status).toBe(200)
+    expect(sameBytes(new Uint8Array(await content.arrayBuffer()), concatBytes(s.parts))).toBe(true)
+
+    // The token names one beneficiary: another id, or a forged token, is refused.
+    expect((await call(`/api/beneficiaries/${crypto.randomUUID()}/assets?token=${encodeURIComponent(token)}`)).status).toBe(403)
+    expect((await call(`/api/beneficiaries/${s.beneficiary.id}/assets?token=${encodeURIComponent(token + 'x')}`)).status).toBe(400)
+    // The trigger is spent: a second release is refused.
+    const again = await manualRelease(s.token, trigger.id)
+    expect(again.status).toBe(409)
+    expect(await messageOf(again)).toBe(TRIGGER_MESSAGES.alreadyTriggered)
+    expect(((await (await call('/api/triggers', { token: s.token })).json()) as Trigger[])[0]!.status).toBe('triggered')
+  })
+
+  it('needs a reason and an explicit confirmation', async () => {
+    const s = await ownerWithItem()
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const noReason = await call(`/api/trigger-engine/manual/${trigger.id}`, { token: s.token, body: { reason: ' ', confirm: 'RELEASE' } })
+    expect(noReason.status).toBe(400)
+    expect(await messageOf(noReason)).toContain(TRIGGER_MESSAGES.reasonRequired)
+    const unconfirmed = await call(`/api/trigger-engine/manual/${trigger.id}`, { token: s.token, body: { reason: 'Test' } })
+    expect(unconfirmed.status).toBe(400)
+    expect(await messageOf(unconfirmed)).toContain(TRIGGER_MESSAGES.confirmationRequired)
+    expect(await firingCount(s.ownerId)).toBe(0)
+  })
+
+  it('dry run shows what would go to whom and releases nothing', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity' })
+    const res = await call(`/api/trigger-engine/dry-run/${trigger.id}`, { method: 'POST', token: s.token })
+    const plan = (await res.json()) as DryRunResult
+    expect(plan).toMatchObject({ itemCount: 1, beneficiaryCount: 1, paymentHold: false })
+    expect(plan.entries[0]).toMatchObject({
+      source: { kind: 'item', itemId: s.item.id, protocol: 'MANUAL_RELEASE' },
+      itemIds: [s.item.id],
+      beneficiaries: [{ id: s.beneficiary.id, fullName: s.beneficiary.fullName }],
+      conditions: { delayHours: 0, minimumApprovals: 0 },
+    })
+    expect(await firingCount(s.ownerId)).toBe(0)
+    expect(await assetRows(s.beneficiary.id)).toEqual([])
+  })
+
+  it('waits for the approver named on the item, who signs off through their own link', async () => {
+    const approverEmail = `signer-${crypto.randomUUID().slice(0, 8)}@example.com`
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE', requiresApprover: true, approverContact: approverEmail })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toEqual({ transferredItems: 0, beneficiariesNotified: 0, pendingReleases: 1 })
+    expect(await assetRows(s.beneficiary.id)).toEqual([])
+
+    const request = await waitFor(async () => (await outboxFor(approverEmail))[0])
+    const token = linkTokenIn(request, '/approve-release')
+    const view = await (await call(`/api/release-approvals?token=${encodeURIComponent(token)}`)).json()
+    expect(view).toMatchObject({ itemCount: 1, beneficiaryNames: [s.beneficiary.fullName], approvals: 0, requiredApprovals: 1, status: 'waiting', yourDecision: null })
+    const approved = await call('/api/release-approvals', { body: { token, decision: 'approved', notes: 'Confirmed with the family.' } })
+    expect(approved.status).toBe(200)
+    expect(await approved.json()).toMatchObject({ approvals: 1, status: 'released', yourDecision: 'approved' })
+    expect((await assetRows(s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+    // One answer per person.
+    const twice = await call('/api/release-approvals', { body: { token, decision: 'rejected' } })
+    expect(twice.status).toBe(409)
+  })
+})
+
+describe('the inactivity clock (alarm-driven)', () => {
+  it('sends the check-in e-mail, then fires after the grace period, releasing an inactivity item', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    // Silent for 31 days: the alarm sends the check-in e-mail first, and fires nothing yet.
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 31 * DAY_MS })
+    expect(await runDurableObjectAlarm(guard(s.ownerId))).toBe(true)
+    expect((await clockOf(s.ownerId)).phase).toBe('checkin_sent')
+    const checkIn = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.subject.includes('check in')))
+    expect(linkTokenIn(checkIn, '/check-in')).toBeTruthy()
+    expect(await firingCount(s.ownerId)).toBe(0)
+
+    // The grace period (3 days) runs out unanswered: the alarm fires the trigger.
+    await setClock(s.ownerId, { checkInSentAt: Date.now() - 3 * DAY_MS - 1000 })
+    expect(await runDurableObjectAlarm(guard(s.ownerId))).toBe(true)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect((await assetRows(s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+    // Running it again releases nothing more.
+    await guard(s.ownerId).tick(s.ownerId)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+  })
+
+  it('a check-in from the e-mailed link resets the clock', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity' })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 8 * DAY_MS })
+    await runDurableObjectAlarm(guard(s.ownerId))
+    const mail = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.subject.includes('check in')))
+    const res = await call('/api/inactivity/check-in', { body: { token: linkTokenIn(mail, '/check-in') } })
+    expect(res.status).toBe(200)
+    const clock = await clockOf(s.ownerId)
+    expect(clock.phase).toBe('ok')
+    expect(Date.now() - clock.lastCheckInAt).toBeLessThan(60_000)
+  })
+
+  it('a paused trigger never fires', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: s.token, body: { status: 'paused' } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
+    await guard(s.ownerId).tick(s.ownerId)
+    await runSweeps(env)
+    expect(await firingCount(s.ownerId)).toBe(0)
+  })
+
+  it("a payment issue's grace holds firing, which resumes after it", async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    const holdUntil = Date.now() + 7 * DAY_MS
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(holdUntil, s.ownerId).run()
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
+    const view = await guard(s.ownerId).tick(s.ownerId)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    expect(view.nextAlarmAt).toBe(holdUntil)
+    expect((await status(s.token)).paymentHoldUntil).toBe(new Date(holdUntil).toISOString())
+
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, s.ownerId).run()
+    await guard(s.ownerId).tick(s.ownerId)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
+  it('changing the settings re-arms the alarm for the new frequency', async () => {
+    const s = await ownerWithItem()
+    await createTrigger(s.token, { type: 'inactivity' })
+    const before = await guard(s.ownerId).clockView(s.ownerId)
+    const res = await call('/api/user/ping-settings', { method: 'PUT', token: s.token, body: { pingFrequency: 60, gracePeriod: 3 } })
+    expect(res.status).toBe(200)
+    const after = await guard(s.ownerId).clockView(s.ownerId)
+    expect(after.nextAlarmAt! - before.nextAlarmAt!).toBeGreaterThanOrEqual(50 * DAY_MS)
+    expect(after.nextCheckInAt).toBe(after.lastCheckInAt + 60 * DAY_MS)
+  })
+})
+
+describe('verified death, delays and cancelling', () => {
+  it("an approver's confirmation fires it; a check-in during the delay cancels and re-arms", async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {})
+    // The item's own VERIFIED_DEATH protocol would release at once; make it policy-only.
+    await env.DB.prepare('update item_grants set direct = 0 where item_id = ?').bind(s.item.id).run()
+    const approver = await verifiedApprover(s.token)
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const linkMail = await waitFor(async () => (await outboxFor(approver.email)).find((m) => m.text.includes('/confirm-death')))
+    const reportToken = linkTokenIn(linkMail, '/confirm-death')
+    expect(await (await call(`/api/death-reports?token=${encodeURIComponent(reportToken)}`)).json()).toMatchObject({ alreadyConfirmed: false })
+
+    const missing = await call('/api/death-reports', { body: { token: reportToken, certificateNumber: '', dateOfDeath: '2026-11-20', attest: true } })
+    expect(await messageOf(missing)).toContain(RELEASE_MESSAGES.certificateRequired)
+    const confirmed = await call('/api/death-reports', { body: { token: reportToken, certificateNumber: 'DC-123', dateOfDeath: '2026-11-20', attest: true } })
+    expect(confirmed.status).toBe(200)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    const [release] = (await status(s.token)).releases
+    expect(release).toMatchObject({ status: 'waiting', kind: 'verified_death', sourceName: 'Family documents' })
+    expect(Date.parse(release!.releaseAt) - Date.now()).toBeGreaterThan(71 * 3_600_000)
+    // The owner is told, with a one-click cancel link.
+    const started = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.text.includes('/cancel-release')))
+    expect(linkTokenIn(started, '/cancel-release')).toBeTruthy()
+
+    const ping = await call('/api/inactivity/ping', { method: 'POST', token: s.token })
+    expect(await ping.json()).toMatchObject({ cancelledReleases: 1 })
+    expect((await status(s.token)).releases[0]!.status).toBe('cancelled')
+    const [rearmed] = (await (await call('/api/triggers', { token: s.token })).json()) as Trigger[]
+    expect(rearmed).toMatchObject({ id: trigger.id, status: 'active' })
+    // The old confirmation does not fire the re-armed trigger.
+    await guard(s.ownerId).tick(s.ownerId)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.beneficiary.id)).toEqual([])
+  })
+
+  it('the cancel link stops a delayed release without signing in; after the delay it would have gone', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await env.DB.prepare('update item_grants set direct = 0 where item_id = ?').bind(s.item.id).run()
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], { ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['biometric_failure'], delayHours: 24, requiresApprover: false } } })
+    const trigger = await createTrigger(s.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })
+    await call('/api/trigger-engine/biometric-failure', { token: s.token, body: { kind: 'vault_unlock' } })
+    const second = await call('/api/trigger-engine/biometric-failure', { token: s.token, body: { kind: 'vault_unlock' } })
+    expect(await second.json()).toMatchObject({ fired: 1 })
+    const started = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.text.includes('/cancel-release')))
+    const cancel = await call('/api/releases/cancel', { body: { token: linkTokenIn(started, '/cancel-release') } })
+    expect(await cancel.json()).toMatchObject({ cancelledReleases: 1 })
+    const triggersNow = (await (await call('/api/triggers', { token: s.token })).json()) as Trigger[]
+    expect(triggersNow.find((t) => t.id === trigger.id)!.status).toBe('active')
+    // Past the delay, the sweep finds nothing to release.
+    await runSweeps(env, Date.now() + 2 * DAY_MS)
+    expect(await assetRows(s.beneficiary.id)).toEqual([])
+  })
+})
+
+describe('idempotence and recovery', () => {
+  it('two concurrent firings of the same trigger release once', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const created = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const [row] = await getDb(env).select().from(triggers).where(eq(triggers.id, created.id))
+    const ctx = engineCtx(env)
+    const request = { ownerId: s.ownerId, trigger: row!, kind: 'manual' as const, reason: 'race', actor: 'user' as const, lastCheckInAt: null }
+    const results = await Promise.all([fire(ctx, request), fire(ctx, request), fire(ctx, request)])
+    expect(results.filter((r) => r.fired)).toHaveLength(1)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+    const released = (await outboxFor(s.beneficiary.email)).filter((m) => m.text.includes('view=assets'))
+    expect(released).toHaveLength(1)
+  })
+
+  it('a lost alarm is recovered by the sweep (scheduled trigger)', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const trigger = await createTrigger(s.token, {
+      type: 'scheduled',
+      config: { releaseDate: new Date(Date.now() + DAY_MS).toISOString(), beneficiaries: [s.beneficiary.id], description: 'Birthday' },
+    })
+    expect((await guard(s.ownerId).clockView(s.ownerId)).nextAlarmAt).toBe(Date.parse(trigger.config.releaseDate as string))
+    // The alarm is lost; the date passes.
+    await runInDurableObject(guard(s.ownerId), async (_i: OwnerGuard, state) => state.storage.deleteAlarm())
+    await env.DB.prepare('update triggers set fire_at = ? where id = ?').bind(Date.now() - 10 * 60_000, trigger.id).run()
+    expect(await firingCount(s.ownerId)).toBe(0)
+    const result = await runSweeps(env)
+    expect(result.ownersTicked).toBeGreaterThanOrEqual(1)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+  })
+
+  it("an item's own scheduled date releases it, once", async () => {
+    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(Date.now() + DAY_MS).toISOString() })
+    await env.DB.prepare('update vault_items set scheduled_at = ? where id = ?').bind(Date.now() - 1000, s.item.id).run()
+    await Promise.all([runSweeps(env), guard(s.ownerId).tick(s.ownerId)])
+    await runSweeps(env)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+  })
+})
+
+describe('released assets', () => {
+  it('concurrent downloads at the limit allow exactly the maximum', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const token = await portalToken(s.beneficiary.email)
+    const [asset] = await assets(s.beneficiary.id, token)
+    const responses = await Promise.all(Array.from({ length: 12 }, () => download(s.beneficiary.id, asset!.id, token)))
+    const codes = responses.map((r) => r.status).sort()
+    expect(codes.filter((c) => c === 200)).toHaveLength(5)
+    expect(codes.filter((c) => c === 403)).toHaveLength(7)
+    expect((await assetRows(s.beneficiary.id))[0]!.download_count).toBe(5)
+    expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('exhausted')
+  })
+
+  it('an expired asset is refused', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const token = await portalToken(s.beneficiary.email)
+    const [asset] = await assets(s.beneficiary.id, token)
+    await env.DB.prepare('update released_assets set expires_at = ? where id = ?').bind(Date.now() - 1000, asset!.id).run()
+    const res = await download(s.beneficiary.id, asset!.id, token)
+    expect(res.status).toBe(410)
+    expect(await messageOf(res)).toBe(RELEASE_MESSAGES.assetExpired)
+    expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('expired')
+  })
+
+  it('a policy requiring identity holds assets until the beneficiary is verified', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await env.DB.prepare('update item_grants set direct = 0 where item_id = ?').bind(s.item.id).run()
+    await verifiedApprover(s.token)
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+      requiresIdentityVerification: true,
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ transferredItems: 1, pendingReleases: 0 })
+    const token = await portalToken(s.beneficiary.email)
+    const portal = await (await call(`/api/beneficiaries/${s.beneficiary.id}/portal?token=${encodeURIComponent(token)}`)).json()
+    expect(portal).toMatchObject({ identityRequired: true, identityStatus: 'unverified' })
+    const [asset] = await assets(s.beneficiary.id, token)
+    expect(asset!.status).toBe('pending_identity')
+    const blocked = await download(s.beneficiary.id, asset!.id, token)
+    expect(blocked.status).toBe(409)
+    expect(await messageOf(blocked)).toBe(RELEASE_MESSAGES.assetPendingIdentity)
+
+    // The beneficiary uploads an ID from the portal; it goes to review and shows pending.
+    const form = new FormData()
+    form.set('documentType', 'passport')
+    form.set('documentNumber', 'P1234567')
+    form.set('issuingAuthority', 'State Department')
+    form.set('expirationDate', '2031-01-01')
+    form.set('frontImage', new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], 'id.jpg', { type: 'image/jpeg' }))
+    const url = `http://localhost/api/beneficiaries/${s.beneficiary.id}/identity-document?token=${encodeURIComponent(token)}`
+    const upload = await exports.default.fetch(new Request(url, { method: 'POST', body: form, headers: { 'cf-connecting-ip': freshIp() } }))
+    expect(upload.status).toBe(201)
+    expect(await (await call(`/api/beneficiaries/${s.beneficiary.id}/portal?token=${encodeURIComponent(token)}`)).json()).toMatchObject({ identityStatus: 'pending' })
+
+    // The approver approves through their review link: the asset opens, and the beneficiary is told.
+    const review = await waitFor(async () => (await outbox()).find((m) => m.text.includes('/review-identity')))
+    const decided = await call('/api/identity-verifications', {
+      body: { token: linkTokenIn(review, '/review-identity'), status: 'approved', verificationNotes: 'Photo matches.' },
+    })
+    expect(decided.status).toBe(200)
+    expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('available')
+    expect((await download(s.beneficiary.id, asset!.id, token)).status).toBe(200)
+  })
+})
+
+describe('audit chain', () => {
+  it('records acts in a verifiable chain; editing or deleting a row shows it compromised', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const entries = (await (await call('/api/audit', { token: s.token })).json()) as Array<{ seq: number; action: string; details: Record<string, unknown> }>
+    const actions = entries.map((e) => e.action)
+    expect(actions).toEqual(expect.arrayContaining(['trigger.created', 'trigger.manual_release', 'release.completed']))
+    expect(entries[0]!.seq).toBe(entries.length)
+    // Nothing secret or named: no file names, keys or tokens.
+    expect(JSON.stringify(entries)).not.toMatch(/grant-0|wrapped|token/i)
+    expect(await (await call('/api/audit/verify', { token: s.token })).json()).toMatchObject({ valid: true, headMatches: true, brokenAt: null })
+
+    await runInDurableObject(guard(s.ownerId), async (_i: OwnerGuard, state) => {
+      state.storage.sql.exec(`update audit set details = '{"triggerId":"forged"}' where seq = 2`)
+    })
+    expect(await (await call('/api/audit/verify', { token: s.token })).json()).toMatchObject({ valid: false, brokenAt: 2 })
+
+    const other = await ownerWithItem()
+    await createTrigger(other.token, { type: 'inactivity' })
+    await createTrigger(other.token, { type: 'inactivity' })
+    await runInDurableObject(guard(other.ownerId), async (_i: OwnerGuard, state) => {
+      state.storage.sql.exec('delete from audit where seq = (select max(seq) from audit)')
+    })
+    expect(await (await call('/api/audit/verify', { token: other.token })).json()).toMatchObject({ valid: false, headMatches: false })
+    // And another owner's chain is theirs alone.
+    const mine = (await (await call('/api/audit', { token: other.token })).json()) as Array<{ details: Record<string, unknown> }>
+    expect(JSON.stringify(mine)).not.toContain(trigger.id)
+  })
+})

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { TRIGGER_MESSAGES, type Trigger } from '../../contract/triggers'
+import { call, messageOf, register } from './helpers'
+import { createTrigger, DAY_MS, guard } from './engine-helpers'
+import { ownerWithBeneficiary } from './vault-helpers'
+
+describe('triggers API', () => {
+  it('creates each type with the spec defaults and lists them oldest first', async () => {
+    const { token } = await ownerWithBeneficiary()
+    const inactivity = await createTrigger(token, { type: 'inactivity' })
+    expect(inactivity).toMatchObject({ type: 'inactivity', status: 'active', config: { pingFrequency: 'weekly', gracePeriod: 14 }, firedAt: null })
+    expect(inactivity.nextFireAt).not.toBeNull()
+    const biometric = await createTrigger(token, { type: 'biometric_failure' })
+    expect(biometric.config).toEqual({ failureThreshold: 5, timeWindow: 30 })
+    const death = await createTrigger(token, { type: 'verified_death', config: {} })
+    expect(death.config).toEqual({})
+    const list = (await (await call('/api/triggers', { token })).json()) as Trigger[]
+    expect(list.map((t) => t.id)).toEqual([inactivity.id, biometric.id, death.id])
+  })
+
+  it('answers each invalid field with the spec message', async () => {
+    const { token, beneficiary } = await ownerWithBeneficiary()
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{}, TRIGGER_MESSAGES.typeRequired],
+      [{ type: 'sometimes' }, TRIGGER_MESSAGES.typeRequired],
+      [{ type: 'inactivity', config: { gracePeriod: 0 } }, TRIGGER_MESSAGES.gracePeriodMin],
+      [{ type: 'biometric_failure', config: { failureThreshold: 0 } }, TRIGGER_MESSAGES.failureThresholdMin],
+      [{ type: 'biometric_failure', config: { timeWindow: 0 } }, TRIGGER_MESSAGES.timeWindowMin],
+      [{ type: 'scheduled', config: { releaseDate: new Date(Date.now() - DAY_MS).toISOString(), beneficiaries: [beneficiary.id] } }, TRIGGER_MESSAGES.releaseDateFuture],
+      [{ type: 'scheduled', config: { releaseDate: new Date(Date.now() + DAY_MS).toISOString(), beneficiaries: [] } }, TRIGGER_MESSAGES.beneficiariesRequired],
+      [{ type: 'inactivity', status: 'triggered' }, TRIGGER_MESSAGES.statusNotSettable],
+    ]
+    for (const [body, message] of cases) {
+      const res = await call('/api/triggers', { token, body })
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(await messageOf(res)).toContain(message)
+    }
+  })
+
+  it("refuses a scheduled trigger naming another owner's beneficiary", async () => {
+    const { token } = await ownerWithBeneficiary()
+    const other = await ownerWithBeneficiary()
+    const res = await call('/api/triggers', {
+      token,
+      body: { type: 'scheduled', config: { releaseDate: new Date(Date.now() + DAY_MS).toISOString(), beneficiaries: [other.beneficiary.id] } },
+    })
+    expect(res.status).toBe(400)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.unknownBeneficiary)
+  })
+
+  it('pauses and activates, and keeps another owner out with 404', async () => {
+    const { token } = await ownerWithBeneficiary()
+    const trigger = await createTrigger(token, { type: 'inactivity' })
+    const paused = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: { status: 'paused' } })
+    expect(((await paused.json()) as Trigger).status).toBe('paused')
+    const active = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: { status: 'active' } })
+    expect(((await active.json()) as Trigger).status).toBe('active')
+    expect((await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: { status: 'triggered' } })).status).toBe(400)
+
+    const stranger = await register()
+    const res = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: stranger.token, body: { status: 'paused' } })
+    expect(res.status).toBe(404)
+    expect((await (await call('/api/triggers', { token: stranger.token })).json()) as Trigger[]).toEqual([])
+    for (const path of [`/api/trigger-engine/dry-run/${trigger.id}`, `/api/trigger-engine/manual/${trigger.id}`]) {
+      const r = await call(path, { method: 'POST', token: stranger.token, body: { reason: 'x', confirm: 'RELEASE' } })
+      expect(r.status, path).toBe(404)
+    }
+  })
+
+  it('needs a session', async () => {
+    expect((await call('/api/triggers')).status).toBe(401)
+    expect((await call('/api/trigger-engine/status')).status).toBe(401)
+    expect((await call('/api/audit')).status).toBe(401)
+  })
+
+  it('arms the owner alarm when an inactivity trigger is created', async () => {
+    const { token, ownerId } = await ownerWithBeneficiary()
+    await createTrigger(token, { type: 'inactivity' })
+    const view = await guard(ownerId).clockView(ownerId)
+    expect(view.nextAlarmAt).toBe(view.nextCheckInAt)
+  })
+})

@@ -1,0 +1,180 @@
+import { and, eq, inArray } from 'drizzle-orm'
+import type { ReleasePlanEntry, TriggerType } from '../../contract/triggers'
+import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
+import type { Db } from '../db/client'
+import { approvers, beneficiaries, itemGrants, policies, policyBeneficiaries, policyItems, vaultItems } from '../db/schema'
+
+const DAY_MS = 86_400_000
+const HOUR_MS = 3_600_000
+
+/** Which of an item's own release protocols ride on which trigger type. */
+const PROTOCOLS_BY_TRIGGER: Record<TriggerType | 'manual', ReleaseProtocol[]> = {
+  inactivity: ['INACTIVITY_30_DAYS', 'INACTIVITY_60_DAYS', 'INACTIVITY_90_DAYS', 'INACTIVITY_180_DAYS', 'INACTIVITY_365_DAYS'],
+  verified_death: ['VERIFIED_DEATH'],
+  biometric_failure: ['BIOMETRIC_FAILURE'],
+  scheduled: [],
+  // Released by the owner's own manual release, whichever trigger it names.
+  manual: ['MANUAL_RELEASE', 'EMERGENCY'],
+}
+
+/** INACTIVITY_90_DAYS → 90: such an item waits until the owner has been silent that long. */
+export function inactivityDays(protocol: string): number | null {
+  const m = /^INACTIVITY_(\d+)_DAYS$/.exec(protocol)
+  return m ? Number(m[1]) : null
+}
+
+export interface PlannedRelease {
+  sourceKey: string
+  sourceName: string
+  source: ReleasePlanEntry['source']
+  policyId: string | null
+  /** Earliest release time. */
+  releaseAt: number
+  delayHours: number
+  requiredApprovals: number
+  signers: Array<{ email: string; name: string }>
+  identityRequired: boolean
+  targets: Array<{ itemId: string; beneficiaryId: string }>
+}
+
+export interface FiringInput {
+  type: TriggerType
+  manual: boolean
+  triggerId: string | null
+  /** Scheduled triggers: the beneficiaries they name. */
+  scheduledBeneficiaries?: string[]
+  /** For one item's own schedule (SCHEDULED protocol): only that item. */
+  onlyItemId?: string
+}
+
+/**
+ * Works out what a firing hands over, to whom, under which conditions, from the policies that
+ * name the trigger, the items whose own protocol rides on it, and (scheduled triggers) the
+ * beneficiaries the trigger names. Nothing is written: the dry run shows exactly this.
+ */
+export async function planFiring(db: Db, ownerId: string, input: FiringInput, now: number, lastCheckInAt: number | null): Promise<PlannedRelease[]> {
+  const plans: PlannedRelease[] = []
+  const ownerApprovers = await db.select().from(approvers).where(eq(approvers.ownerId, ownerId))
+
+  if (input.onlyItemId) {
+    const [item] = await db
+      .select()
+      .from(vaultItems)
+      .where(and(eq(vaultItems.id, input.onlyItemId), eq(vaultItems.ownerId, ownerId), eq(vaultItems.status, 'active')))
+    if (item) plans.push(await itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
+    return plans.filter((p) => p.targets.length > 0)
+  }
+
+  if (input.type !== 'scheduled') {
+    const active = (await db.select().from(policies).where(and(eq(policies.ownerId, ownerId), eq(policies.status, 'active')))).filter((p) =>
+      (p.releaseOn as string[]).includes(input.type),
+    )
+    for (const policy of active) {
+      const covered = await db
+        .select({ itemId: policyItems.itemId })
+        .from(policyItems)
+        .innerJoin(vaultItems, and(eq(vaultItems.id, policyItems.itemId), eq(vaultItems.status, 'active')))
+        .where(eq(policyItems.policyId, policy.id))
+      const people = await db.select({ id: policyBeneficiaries.beneficiaryId }).from(policyBeneficiaries).where(eq(policyBeneficiaries.policyId, policy.id))
+      const targets = await grantedPairs(db, covered.map((c) => c.itemId), people.map((p) => p.id))
+      const named = new Set(policy.identityVerificationApprovers)
+      const signers = policy.requiresApprover
+        ? signersFrom(
+            ownerApprovers.filter((a) => a.emailVerifiedAt && (named.size === 0 || named.has(a.id))),
+            policy.approverContact,
+          )
+        : []
+      plans.push({
+        sourceKey: `policy:${policy.id}`,
+        sourceName: policy.name,
+        source: { kind: 'policy', policyId: policy.id, name: policy.name },
+        policyId: policy.id,
+        releaseAt: now + policy.delayHours * HOUR_MS,
+        delayHours: policy.delayHours,
+        // Never more than there are people to ask: a release must stay possible.
+        requiredApprovals: policy.requiresApprover ? Math.max(1, Math.min(policy.minimumApprovals, signers.length)) : 0,
+        signers,
+        identityRequired: policy.requiresIdentityVerification,
+        targets,
+      })
+    }
+    const protocols = [...PROTOCOLS_BY_TRIGGER[input.type], ...(input.manual ? PROTOCOLS_BY_TRIGGER.manual : [])]
+    if (protocols.length > 0) {
+      const items = await db
+        .select()
+        .from(vaultItems)
+        .where(and(eq(vaultItems.ownerId, ownerId), eq(vaultItems.status, 'active'), inArray(vaultItems.releaseProtocol, protocols)))
+      for (const item of items) plans.push(await itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
+    }
+  } else if (input.triggerId && input.scheduledBeneficiaries?.length) {
+    const owned = await db
+      .select({ id: beneficiaries.id })
+      .from(beneficiaries)
+      .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, input.scheduledBeneficiaries)))
+    const ids = owned.map((o) => o.id)
+    const grants = ids.length
+      ? await db
+          .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
+          .from(itemGrants)
+          .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.status, 'active')))
+          .where(inArray(itemGrants.beneficiaryId, ids))
+      : []
+    plans.push({
+      sourceKey: `scheduled:${input.triggerId}`,
+      sourceName: 'Scheduled release',
+      source: { kind: 'scheduled', triggerId: input.triggerId },
+      policyId: null,
+      releaseAt: now,
+      delayHours: 0,
+      requiredApprovals: 0,
+      signers: [],
+      identityRequired: false,
+      targets: grants,
+    })
+  }
+  return plans.filter((p) => p.targets.length > 0)
+}
+
+function signersFrom(list: Array<{ email: string; fullName: string }>, contact: string | null): PlannedRelease['signers'] {
+  const signers = new Map(list.map((a) => [a.email.toLowerCase(), { email: a.email.toLowerCase(), name: a.fullName }]))
+  if (contact && !signers.has(contact.toLowerCase())) signers.set(contact.toLowerCase(), { email: contact.toLowerCase(), name: contact })
+  return [...signers.values()]
+}
+
+async function grantedPairs(db: Db, itemIds: string[], beneficiaryIds: string[]) {
+  if (itemIds.length === 0 || beneficiaryIds.length === 0) return []
+  return db
+    .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
+    .from(itemGrants)
+    .where(and(inArray(itemGrants.itemId, itemIds), inArray(itemGrants.beneficiaryId, beneficiaryIds)))
+}
+
+async function itemPlan(
+  db: Db,
+  item: typeof vaultItems.$inferSelect,
+  now: number,
+  lastCheckInAt: number | null,
+  ownerApprovers: Array<{ email: string; fullName: string }>,
+): Promise<PlannedRelease> {
+  const direct = await db
+    .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
+    .from(itemGrants)
+    .where(and(eq(itemGrants.itemId, item.id), eq(itemGrants.direct, true)))
+  const days = inactivityDays(item.releaseProtocol)
+  const releaseAt = days !== null && lastCheckInAt !== null ? Math.max(now, lastCheckInAt + days * DAY_MS) : now
+  const contact = item.requiresApprover ? item.approverContact : null
+  const known = contact ? ownerApprovers.filter((a) => a.email.toLowerCase() === contact.toLowerCase()) : []
+  const label = RELEASE_PROTOCOL_LABELS[item.releaseProtocol as ReleaseProtocol] ?? item.releaseProtocol
+  return {
+    sourceKey: `item:${item.id}`,
+    sourceName: `${label} item`,
+    source: { kind: 'item', itemId: item.id, protocol: item.releaseProtocol },
+    policyId: null,
+    releaseAt,
+    delayHours: Math.round((releaseAt - now) / HOUR_MS),
+    requiredApprovals: contact ? 1 : 0,
+    signers: contact ? signersFrom(known, contact) : [],
+    identityRequired: false,
+    targets: direct,
+  }
+}

@@ -1,0 +1,99 @@
+import { PRODUCT_NAME } from '../../contract/constants'
+import { render, type RenderedEmail } from './templates'
+
+// Messages of the release engine. They name people and counts, never items: file names are
+// sealed in the vault, and an e-mail is no place for them anyway.
+
+const when = (at: number) => new Date(at).toUTCString()
+
+export function checkInEmail(p: { displayName: string; checkInUrl: string; deadline: number; reminder: boolean }): RenderedEmail {
+  return render(p.reminder ? `Reminder: please check in with ${PRODUCT_NAME}` : `Time to check in with ${PRODUCT_NAME}`, {
+    heading: p.reminder ? 'We still have not heard from you' : 'Are you still there?',
+    paragraphs: [
+      `Hello ${p.displayName},`,
+      p.reminder
+        ? 'You have not answered your check-in e-mail yet.'
+        : 'Your inactivity monitoring asks you to check in regularly. Please confirm that you are still here.',
+      `If we hear nothing by ${when(p.deadline)}, your inactivity triggers will activate and your release instructions will start.`,
+    ],
+    action: { label: "I'm still here", url: p.checkInUrl },
+    footnote: 'Signing in to your account also counts as a check-in.',
+  })
+}
+
+export function releaseStartedOwnerEmail(p: {
+  displayName: string
+  triggerLabel: string
+  reason: string | null
+  releaseAt: number
+  cancelUrl: string
+}): RenderedEmail {
+  return render(`A release of your vault has started`, {
+    heading: 'A release of your vault has started',
+    paragraphs: [
+      `Hello ${p.displayName},`,
+      `Your ${p.triggerLabel} trigger fired${p.reason ? ` (${p.reason})` : ''}. Under your instructions, items will be released to your beneficiaries at ${when(p.releaseAt)} at the earliest.`,
+      'If this is a mistake and you are well, cancel it now with one click. Checking in from the app cancels it too.',
+    ],
+    action: { label: 'Cancel the release', url: p.cancelUrl },
+    footnote: 'If you meant this to happen, you need do nothing.',
+  })
+}
+
+export function releaseApprovalRequestEmail(p: {
+  name: string
+  ownerName: string
+  policyName: string
+  triggerLabel: string
+  approvalUrl: string
+}): RenderedEmail {
+  return render(`${p.ownerName}'s release needs your approval`, {
+    heading: 'A release needs your approval',
+    paragraphs: [
+      `Hello ${p.name},`,
+      `${p.ownerName} named you as an approver. Their ${p.triggerLabel} trigger has fired, and their instructions ("${p.policyName}") ask approvers to sign off before anything is released.`,
+      'Open the link to see what would be released and to whom, then approve or reject it. The link is yours alone; please do not forward it.',
+    ],
+    action: { label: 'Review the release', url: p.approvalUrl },
+  })
+}
+
+export function deathReportLinkEmail(p: { approverName: string; ownerName: string; reportUrl: string }): RenderedEmail {
+  return render(`Your role if ${p.ownerName} passes away`, {
+    heading: `If ${p.ownerName} passes away`,
+    paragraphs: [
+      `Hello ${p.approverName},`,
+      `${p.ownerName} has asked that their instructions start when one of their approvers confirms their death. You are one of those approvers.`,
+      'Please keep this message. If the time comes, open the link below and confirm the death certificate. You will be asked for its number and the date of death. The link is yours alone.',
+    ],
+    action: { label: 'Confirm a death certificate', url: p.reportUrl },
+    footnote: `${p.ownerName} is told of every confirmation and can cancel a release started by mistake.`,
+  })
+}
+
+export function releaseNoticeEmail(p: { fullName: string; ownerName: string }): RenderedEmail {
+  return render(`${p.ownerName} has started a release to you`, {
+    heading: 'A release to you has started',
+    paragraphs: [
+      `Hello ${p.fullName},`,
+      `${p.ownerName}'s instructions for passing on their documents have started. Some conditions the owner set still have to be met; you will receive another e-mail with a link when items are ready for you.`,
+      'Keep your Beneficiary Access Kit at hand: you will need its private key to open what you receive.',
+    ],
+  })
+}
+
+export function assetsReleasedEmail(p: { fullName: string; ownerName: string; count: number; portalUrl: string; identityRequired: boolean }): RenderedEmail {
+  return render(`${p.ownerName} has left something for you`, {
+    heading: 'Items have been released to you',
+    paragraphs: [
+      `Hello ${p.fullName},`,
+      `${p.count === 1 ? 'One item' : `${p.count} items`} from ${p.ownerName}'s vault ${p.count === 1 ? 'has' : 'have'} been released to you.`,
+      p.identityRequired
+        ? 'Before you can download them, the owner asked that your identity be verified: open the link and upload a government-issued photo ID.'
+        : 'Open the link, load the private key from your Beneficiary Access Kit, then download. Everything is decrypted on your own device.',
+      'Each item can be downloaded a limited number of times and for a limited period; the page shows both.',
+    ],
+    action: { label: 'Open your released items', url: p.portalUrl },
+    footnote: 'The link is yours alone; please do not forward it.',
+  })
+}
