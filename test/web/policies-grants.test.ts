@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { beneficiaryRotateKeyBodySchema, CIRCLE_MESSAGES, type Beneficiary } from '../../contract/circle'
-import { itemGrantsBodySchema } from '../../contract/policies'
+import { itemGrantsBodySchema, policyItemsBodySchema } from '../../contract/policies'
 import type { ItemMetadata, ItemType, VaultItem } from '../../contract/vault-items'
 import {
   decryptMetadata,
@@ -62,6 +62,8 @@ async function makeItem(type: ItemType, tags: string[], grantedTo: string[]) {
   return { item, grants }
 }
 
+const POLICY = '7d1f0a52-3c55-4c1b-9a43-0f3f0e2b6a11'
+
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
 class FakeApi {
@@ -73,6 +75,8 @@ class FakeApi {
   /** Called before a rotate-key request is judged: lets a test add an item "meanwhile". */
   beforeRotate: (() => Promise<void>) | null = null
   rotations = 0
+  /** Items each policy was recorded to cover (PUT /api/policies/:id/items). */
+  readonly coverage = new Map<string, Set<string>>()
 
   add(entry: { item: VaultItem; grants: Map<string, string> }) {
     this.items.set(entry.item.id, entry.item)
@@ -86,6 +90,14 @@ class FakeApi {
     let match: RegExpMatchArray | null
     if (method === 'GET' && url === '/api/vault/items') {
       return json(200, [...this.items.values()].map((i) => ({ ...i, beneficiaryIds: [...this.grants.get(i.id)!.keys()] })))
+    }
+    if (method === 'PUT' && (match = url.match(/^\/api\/policies\/([^/]+)\/items$/))) {
+      const parsed = policyItemsBodySchema.safeParse(body)
+      if (!parsed.success) return json(400, { message: parsed.error.issues[0]!.message })
+      const set = this.coverage.get(match[1]!) ?? new Set<string>()
+      parsed.data.itemIds.forEach((id) => set.add(id))
+      this.coverage.set(match[1]!, set)
+      return json(200, { itemCount: set.size })
     }
     if (method === 'PUT' && (match = url.match(/^\/api\/vault\/items\/([^/]+)\/grants$/))) {
       const id = match[1]!
@@ -145,6 +157,7 @@ describe('applyPolicyGrants', () => {
     const items = (await (await api.fetch('/api/vault/items')).json()) as VaultItem[]
 
     const result = await applyPolicyGrants({
+      policyId: POLICY,
       selectors: { types: ['doc'], tags: ['TAXES'] },
       recipients: [recipient(BEN), recipient(CY)],
       items,
@@ -156,8 +169,10 @@ describe('applyPolicyGrants', () => {
     expect(result.updatedItemIds).toEqual([taxesForAda.item.id, taxesForBoth.item.id])
     expect(result.newGrants).toBe(3) // Ben and Cy on the first, Cy alone on the second
     expect(result.failed).toEqual([])
+    // The release engine learns which items the policy covers.
+    expect([...api.coverage.get(POLICY)!]).toEqual([taxesForAda.item.id, taxesForBoth.item.id])
 
-    const puts = api.requests.filter((r) => r.method === 'PUT')
+    const puts = api.requests.filter((r) => r.method === 'PUT' && r.url.endsWith('/grants'))
     expect(puts).toHaveLength(2)
     const sentFor = (id: string) => (puts.find((p) => p.url.includes(id))!.body as { grants: Array<{ beneficiaryId: string }> }).grants.map((g) => g.beneficiaryId)
     expect(sentFor(taxesForAda.item.id)).toEqual([BEN, CY])
@@ -179,6 +194,7 @@ describe('applyPolicyGrants', () => {
 
     // Running it again changes nothing.
     const again = await applyPolicyGrants({
+      policyId: POLICY,
       selectors: { types: ['doc'], tags: ['taxes'] },
       recipients: [recipient(BEN), recipient(CY)],
       items: (await (await api.fetch('/api/vault/items')).json()) as VaultItem[],
@@ -187,7 +203,7 @@ describe('applyPolicyGrants', () => {
     })
     expect(again).toMatchObject({ updatedItemIds: [], newGrants: 0 })
     expect(again.matchedItemIds).toHaveLength(2)
-    expect(api.requests.filter((r) => r.method === 'PUT')).toHaveLength(2)
+    expect(api.requests.filter((r) => r.method === 'PUT' && r.url.endsWith('/grants'))).toHaveLength(2)
   })
 
   it('with no tags covers every item of the types, without opening any metadata', async () => {
@@ -198,7 +214,7 @@ describe('applyPolicyGrants', () => {
     for (const e of [a, b, c]) api.add(e)
     // Metadata that cannot be opened does not matter when no tags are asked for.
     const items = [a.item, { ...b.item, encryptedMetadata: a.item.encryptedMetadata }, c.item]
-    const result = await applyPolicyGrants({ selectors: { types: ['photo'], tags: [] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['photo'], tags: [] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
     expect(result.matchedItemIds).toEqual([a.item.id, b.item.id])
     expect(result.newGrants).toBe(2)
   })
@@ -211,7 +227,7 @@ describe('applyPolicyGrants', () => {
     for (const e of [a, b, c]) api.add(e)
     api.failGrantsFor.add(b.item.id)
     const items = [a.item, b.item, { ...c.item, wrappedKey: a.item.wrappedKey }]
-    const result = await applyPolicyGrants({ selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
     expect(result.updatedItemIds).toEqual([a.item.id])
     expect(result.failed.map((f) => f.itemId).sort()).toEqual([b.item.id, c.item.id].sort())
     expect(result.newGrants).toBe(1)
@@ -222,7 +238,7 @@ describe('applyPolicyGrants', () => {
     const a = await makeItem('doc', [], [ADA])
     api.add(a)
     await expect(
-      applyPolicyGrants({ selectors: { types: ['doc'], tags: [] }, recipients: [{ id: BEN, publicKey: 'AAAA' }], items: [a.item], master, fetch: api.fetch }),
+      applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: [] }, recipients: [{ id: BEN, publicKey: 'AAAA' }], items: [a.item], master, fetch: api.fetch }),
     ).rejects.toThrow()
     expect(api.requests).toEqual([])
   })

@@ -12,7 +12,8 @@ import {
   unwrapDataKeyForBeneficiary,
   type MasterKey,
 } from '@/crypto'
-import { decryptItemContent } from '@/features/vault/items/download'
+import { decryptItemContent, downloadItem, type SaveFilePicker } from '@/features/vault/items/download'
+import type { FetchLike } from '@/features/vault/items/http'
 import { UploadError, uploadFile, type UploadFileInput } from '@/features/vault/upload/upload-file'
 import { FakeVaultApi } from './vault-items-fake-api'
 
@@ -236,5 +237,59 @@ describe('uploadFile', () => {
     const pieces: Uint8Array[] = []
     for await (const piece of decryptItemContent(item, master, { fetch: api.fetch })) pieces.push(piece)
     expect(pieces.reduce((n, p) => n + p.length, 0)).toBe(0)
+  })
+})
+
+describe('downloading an item', () => {
+  const metadata = { filename: FILENAME, mimetype: 'application/pdf' }
+
+  async function stored(length: number) {
+    const api = new FakeVaultApi(CHUNK)
+    const bytes = plaintext(length)
+    const item = await uploadFile(input(new Blob([bytes])), { fetch: api.fetch, masterKey: master, ...fast })
+    return { api, bytes, item, contentGets: () => api.count('GET', /\/content$/) }
+  }
+
+  it('saves the decrypted file through a download link when there is no save dialog', async () => {
+    const { api, bytes, item } = await stored(2 * CHUNK + 5)
+    const saved: Array<{ blob: Blob; filename: string }> = []
+    const result = await downloadItem(item, metadata, master, { fetch: api.fetch, picker: null, save: (blob, filename) => saved.push({ blob, filename }) })
+    expect(result).toBe('saved')
+    expect(saved.map((s) => [s.filename, s.blob.type])).toEqual([[FILENAME, 'application/pdf']])
+    expect(latin1(new Uint8Array(await saved[0]!.blob.arrayBuffer()))).toBe(latin1(bytes))
+  })
+
+  it('writes to the chosen file, and fetches nothing when the dialog is cancelled', async () => {
+    const { api, bytes, item, contentGets } = await stored(CHUNK + 1)
+    const cancel: SaveFilePicker = async () => {
+      throw new DOMException('The user aborted a request.', 'AbortError')
+    }
+    expect(await downloadItem(item, metadata, master, { fetch: api.fetch, picker: cancel })).toBe('cancelled')
+    expect(contentGets()).toBe(0)
+
+    const written: Uint8Array[] = []
+    const picker: SaveFilePicker = async () => ({
+      createWritable: async () => ({ write: async (piece) => void written.push(piece), close: async () => undefined, abort: async () => undefined }),
+    })
+    expect(await downloadItem(item, metadata, master, { fetch: api.fetch, picker })).toBe('saved')
+    expect(latin1(new Uint8Array(await new Blob(written as BlobPart[]).arrayBuffer()))).toBe(latin1(bytes))
+  })
+
+  it('re-fetches after a network error only when asked to', async () => {
+    const { api, bytes, item, contentGets } = await stored(3 * CHUNK)
+    let drops = 1
+    const flaky: FetchLike = async (url, init) => {
+      if (url.endsWith('/content') && drops-- > 0) throw new TypeError('Failed to fetch')
+      return api.fetch(url, init)
+    }
+    const read = async (retries?: number) => {
+      const pieces: Uint8Array[] = []
+      for await (const piece of decryptItemContent(item, master, { fetch: flaky, retries, retryDelayMs: () => 0 })) pieces.push(piece)
+      return latin1(new Uint8Array(await new Blob(pieces as BlobPart[]).arrayBuffer()))
+    }
+    await expect(read()).rejects.toBeInstanceOf(TypeError)
+    drops = 1
+    expect(await read(1)).toBe(latin1(bytes))
+    expect(contentGets()).toBe(1)
   })
 })

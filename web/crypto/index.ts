@@ -40,3 +40,4 @@ export {
 } from './content'
 export type { ByteSource } from '@/lib/byte-source'
 export { decryptMetadata, encryptMetadata } from './metadata'
+export { sha256Hex } from './audit-hash'

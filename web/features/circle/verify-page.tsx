@@ -5,6 +5,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import { BeneficiaryAssetsPage } from '@/features/releases/assets-page'
 import { isAlreadyVerified, linkErrorText, useVerifyApprover, useVerifyBeneficiary } from './api'
 import { InvalidLinkPage, LinkPage, ReturnHomeButton } from './link-page'
 
@@ -101,8 +102,29 @@ function VerifyForm({
   )
 }
 
-/** /verify-beneficiary and /beneficiary-portal (seeds 001 §2): confirms a beneficiary's address. */
-export function VerifyBeneficiaryPage({ token, id }: { token?: string; id?: string }) {
+/**
+ * /verify-beneficiary and /beneficiary-portal (seeds 001 §2): confirms a beneficiary's address. With
+ * `id`, `token` and `view=assets` (the release e-mail's link) it shows the released assets instead.
+ */
+export function VerifyBeneficiaryPage({
+  token,
+  id,
+  view,
+  onBackToVerification,
+}: {
+  token?: string
+  id?: string
+  view?: 'assets'
+  /** Leaves the assets view (drops `view` from the URL). */
+  onBackToVerification?: () => void
+}) {
+  if (view === 'assets' && id && token && onBackToVerification) {
+    return <BeneficiaryAssetsPage id={id} token={token} onBack={onBackToVerification} />
+  }
+  return <VerifyBeneficiaryForm token={token} id={id} />
+}
+
+function VerifyBeneficiaryForm({ token, id }: { token?: string; id?: string }) {
   const verify = useVerifyBeneficiary()
   if (!token) return <InvalidLinkPage reason={CIRCLE_MESSAGES.noToken} />
   if (verify.isSuccess || isAlreadyVerified(verify.error)) {

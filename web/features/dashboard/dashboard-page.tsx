@@ -1,14 +1,147 @@
+import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { FileUp, ShieldCheck, UserPlus, Workflow } from 'lucide-react'
+import {
+  Activity,
+  ArrowRight,
+  CalendarClock,
+  CircleCheck,
+  CircleX,
+  Clock,
+  FileUp,
+  FolderLock,
+  Loader2,
+  ScrollText,
+  ShieldCheck,
+  TriangleAlert,
+  UserPlus,
+  Users,
+  Workflow,
+  type LucideIcon,
+} from 'lucide-react'
+import { useEffect, useState, type ReactNode } from 'react'
+import { AUDIT_MESSAGES } from '../../../contract/audit'
 import type { PublicUser } from '../../../contract/auth'
 import { PAID_PLANS, PLANS, type PaidPlan } from '../../../contract/plans'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { useAuditChain } from '@/features/audit/api'
+import { formatTimestamp, HASH_CHARS, humaniseAction } from '@/features/audit/format'
 import { useCurrentUser } from '@/features/auth/api'
+import { beneficiariesQuery } from '@/features/circle/api'
+import { policiesQuery } from '@/features/policies/api'
+import { vaultItemsQuery } from '@/features/vault/items/api'
+import { errorText } from '@/lib/api-client'
+import { cn } from '@/lib/utils'
+import { engineStatusQuery } from './api'
+import {
+  chainRow,
+  encryptionRow,
+  lastActivityAt,
+  lastActivityText,
+  monitorRow,
+  nextCheckInText,
+  RECENT_ACTIVITY_COUNT,
+  systemSummary,
+  type StatusRow,
+  type StatusTone,
+} from './view-model'
 
 function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`
   return `${(bytes / 1024 ** 2).toFixed(1)} MB`
+}
+
+/** The current time, moved on every minute so relative times stay true on an open tab. */
+function useNow(intervalMs = 60_000): Date {
+  const [now, setNow] = useState(() => new Date())
+  useEffect(() => {
+    const id = setInterval(() => setNow(new Date()), intervalMs)
+    return () => clearInterval(id)
+  }, [intervalMs])
+  return now
+}
+
+interface QueryLike {
+  isPending: boolean
+  isError: boolean
+  isFetching: boolean
+  error: unknown
+  refetch: () => unknown
+}
+
+/** A card's body while its own data loads or after it failed; otherwise the children. */
+function CardState({ query, label, children }: { query: QueryLike; label: string; children: ReactNode }) {
+  if (query.isError) {
+    return (
+      <div className="grid justify-items-start gap-1 text-sm text-red-700">
+        <span>{errorText(query.error, `${label} could not be loaded`)}</span>
+        <Button variant="link" size="sm" className="h-auto p-0" onClick={() => query.refetch()} disabled={query.isFetching}>
+          {query.isFetching ? 'Retrying...' : 'Try again'}
+        </Button>
+      </div>
+    )
+  }
+  if (query.isPending) return <Spinner className="size-5" label={`Loading ${label.toLowerCase()}`} />
+  return <>{children}</>
+}
+
+function StatCard({ label, icon: Icon, query, value }: { label: string; icon: LucideIcon; query: QueryLike; value: ReactNode }) {
+  return (
+    <Card className="p-4 sm:p-5">
+      <div className="flex items-start justify-between gap-2">
+        <p className="text-sm font-medium text-slate-600">{label}</p>
+        <Icon className="size-5 shrink-0 text-brand-700" aria-hidden />
+      </div>
+      <div className="mt-2 min-h-9 text-3xl font-bold text-slate-900">
+        <CardState query={query} label={label}>
+          {value}
+        </CardState>
+      </div>
+    </Card>
+  )
+}
+
+const TONE_ICON: Record<StatusTone, { icon: LucideIcon; className: string }> = {
+  ok: { icon: CircleCheck, className: 'text-emerald-600' },
+  warn: { icon: TriangleAlert, className: 'text-amber-600' },
+  bad: { icon: CircleX, className: 'text-red-600' },
+  pending: { icon: Loader2, className: 'animate-spin text-slate-400' },
+}
+
+const TONE_TEXT: Record<StatusTone, string> = {
+  ok: 'text-emerald-700',
+  warn: 'text-amber-700',
+  bad: 'text-red-700',
+  pending: 'text-slate-500',
+}
+
+function StatusList({ rows, vaultSetup }: { rows: StatusRow[]; vaultSetup: boolean }) {
+  return (
+    <ul className="grid gap-3">
+      {rows.map((row) => {
+        const { icon: Icon, className } = TONE_ICON[row.tone]
+        return (
+          <li key={row.label} className="flex items-center justify-between gap-3 text-sm" data-testid="status-row">
+            <span className="flex items-center gap-2 text-slate-800">
+              <Icon className={cn('size-4 shrink-0', className)} aria-hidden /> {row.label}
+            </span>
+            {row.label === 'Encryption' && !vaultSetup ? (
+              <Link to="/vault" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+                {row.value}
+              </Link>
+            ) : row.label === 'Audit chain' && row.tone !== 'ok' && row.tone !== 'pending' ? (
+              <Link to="/audit" className={cn('font-medium underline-offset-4 hover:underline', TONE_TEXT[row.tone])}>
+                {row.value}
+              </Link>
+            ) : (
+              <span className={cn('font-medium', TONE_TEXT[row.tone])}>{row.value}</span>
+            )}
+          </li>
+        )
+      })}
+    </ul>
+  )
 }
 
 function PlanCard({ user }: { user: PublicUser }) {
@@ -39,26 +172,64 @@ function PlanCard({ user }: { user: PublicUser }) {
 const quickActions = [
   { to: '/vault', label: 'Upload Documents', icon: FileUp },
   { to: '/beneficiaries', label: 'Add Beneficiary', icon: UserPlus },
-  { to: '/vault', label: 'Configure Release Protocols', icon: Workflow },
+  { to: '/protocols', label: 'Configure Release Protocols', icon: Workflow },
 ] as const
 
+/** /dashboard (seeds 001 §2) with live figures: every card loads, and fails, on its own. */
 export function DashboardPage() {
   const { data: user } = useCurrentUser()
+  const enabled = !!user
+  const now = useNow()
+  const engine = useQuery({ ...engineStatusQuery, enabled })
+  const items = useQuery({ ...vaultItemsQuery, enabled })
+  const beneficiaries = useQuery({ ...beneficiariesQuery, enabled })
+  const policies = useQuery({ ...policiesQuery, enabled })
+  const audit = useAuditChain({ enabled })
   if (!user) return null
+
+  const entries = audit.entries
+  const rows = [encryptionRow(user.vaultSetup), monitorRow(engine), chainRow(audit.state)]
+  const summary = systemSummary(rows)
+  const activityLoading = (engine.isPending && !engine.isError) || (entries.isPending && !entries.isError)
+  const lastActivity = activityLoading
+    ? 'Checking...'
+    : lastActivityText(lastActivityAt(engine.data?.lastCheckInAt, entries.data?.[0]), now)
+  const SummaryIcon = TONE_ICON[summary.tone].icon
+
   return (
-    <div className="grid gap-6">
-      <section className="rounded-xl bg-gradient-to-r from-brand-800 to-brand-600 p-6 text-white sm:p-8">
+    <div className="grid grid-cols-1 gap-6">
+      <section className="rounded-xl bg-gradient-to-r from-brand-800 to-brand-600 p-5 text-white sm:p-8" aria-labelledby="dashboard-title">
         <div className="flex items-center gap-3">
-          <ShieldCheck className="size-8" aria-hidden />
-          <h1 className="text-2xl font-bold">Welcome, {user.displayName}</h1>
+          <ShieldCheck className="size-8 shrink-0" aria-hidden />
+          <h1 id="dashboard-title" className="text-xl font-bold sm:text-2xl">
+            Your Digital Legacy is Protected
+          </h1>
         </div>
-        <p className="mt-2 max-w-2xl text-brand-100">
-          Your account is ready. Encrypted items, beneficiaries and release triggers arrive in the next releases; this page
-          will show their live status.
-        </p>
+        <p className="mt-1 text-sm text-brand-100">Welcome, {user.displayName}</p>
+        <div className="mt-4 flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-6">
+          <span className="flex items-center gap-2" data-testid="last-activity">
+            <Clock className="size-4 shrink-0" aria-hidden /> Last Activity: {lastActivity}
+          </span>
+          <span className="flex items-center gap-2" data-testid="system-summary">
+            <SummaryIcon className={cn('size-4 shrink-0', summary.tone === 'pending' && 'animate-spin')} aria-hidden />
+            {summary.text}
+          </span>
+        </div>
       </section>
+
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <StatCard label="Vault Items" icon={FolderLock} query={items} value={items.data?.length} />
+        <StatCard label="Beneficiaries" icon={Users} query={beneficiaries} value={beneficiaries.data?.length} />
+        <StatCard
+          label="Release Protocols"
+          icon={ScrollText}
+          query={policies}
+          value={policies.data?.filter((p) => p.status === 'active').length}
+        />
+        <StatCard label="Next Check-in" icon={CalendarClock} query={engine} value={nextCheckInText(engine.data?.nextCheckInAt, now)} />
+      </div>
+
       <div className="grid gap-6 md:grid-cols-2">
-        <PlanCard user={user} />
         <Card>
           <CardHeader>
             <CardTitle>Quick Actions</CardTitle>
@@ -73,6 +244,53 @@ export function DashboardPage() {
             ))}
           </CardContent>
         </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>System Status</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <StatusList rows={rows} vaultSetup={user.vaultSetup} />
+          </CardContent>
+        </Card>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader className="flex-row items-center justify-between gap-2">
+            <CardTitle className="flex items-center gap-2">
+              <Activity className="size-5 text-brand-700" aria-hidden /> Recent Activity
+            </CardTitle>
+            <Button variant="ghost" size="sm" asChild>
+              <Link to="/audit">
+                View All <ArrowRight aria-hidden />
+              </Link>
+            </Button>
+          </CardHeader>
+          <CardContent>
+            <CardState query={entries} label="Recent activity">
+              {entries.data?.length ? (
+                <ul className="divide-y divide-slate-100">
+                  {entries.data.slice(0, RECENT_ACTIVITY_COUNT).map((entry) => (
+                    <li key={entry.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2.5">
+                      <span className="min-w-0">
+                        <span className="block font-medium break-words text-slate-900">{humaniseAction(entry.action)}</span>
+                        <time dateTime={entry.createdAt} className="text-xs text-slate-500">
+                          {formatTimestamp(entry.createdAt)}
+                        </time>
+                      </span>
+                      <code className="font-mono text-xs text-slate-500" title={entry.hash}>
+                        {entry.hash.slice(0, HASH_CHARS)}
+                      </code>
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="text-sm text-slate-600">{AUDIT_MESSAGES.empty}</p>
+              )}
+            </CardState>
+          </CardContent>
+        </Card>
+        <PlanCard user={user} />
       </div>
     </div>
   )

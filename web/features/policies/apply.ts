@@ -18,7 +18,7 @@ export interface AppliedPolicy {
  */
 export function useApplyPolicy() {
   const queryClient = useQueryClient()
-  return async (policy: { selectors: PolicySelectors; beneficiaryIds: readonly string[] }): Promise<AppliedPolicy> => {
+  return async (policy: { id: string; selectors: PolicySelectors; beneficiaryIds: readonly string[] }): Promise<AppliedPolicy> => {
     const master = vaultSession.requireKey()
     const [items, beneficiaries] = await Promise.all([
       queryClient.fetchQuery({ ...vaultItemsQuery, staleTime: 0 }),
@@ -27,7 +27,7 @@ export function useApplyPolicy() {
     const recipients = policy.beneficiaryIds
       .map((id) => beneficiaries.find((b) => b.id === id))
       .filter((b): b is NonNullable<typeof b> => !!b)
-    const result = await applyPolicyGrants({ selectors: policy.selectors, recipients, items, master })
+    const result = await applyPolicyGrants({ policyId: policy.id, selectors: policy.selectors, recipients, items, master })
     if (result.updatedItemIds.length > 0) {
       await queryClient.invalidateQueries({ queryKey: vaultItemsKey, exact: true })
     }

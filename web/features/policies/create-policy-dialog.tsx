@@ -139,7 +139,7 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
     // the list (Apply to items) if it fails here.
     setPhase('assigning')
     try {
-      const { result, names } = await applyPolicy({ selectors, beneficiaryIds: created.ruleJson.assign.map((a) => a.beneficiaryId) })
+      const { result, names } = await applyPolicy({ id: created.id, selectors, beneficiaryIds: created.ruleJson.assign.map((a) => a.beneficiaryId) })
       const done = result.matchedItemIds.length - result.failed.length
       toast({
         title: POLICY_TOASTS.created,

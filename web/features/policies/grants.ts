@@ -1,5 +1,5 @@
 import type { Beneficiary, BeneficiaryRotateKeyBody } from '../../../contract/circle'
-import type { ItemGrantsBody, PolicySelectors } from '../../../contract/policies'
+import type { ItemGrantsBody, PolicyItemsBody, PolicySelectors } from '../../../contract/policies'
 import type { ItemMetadata, VaultItem } from '../../../contract/vault-items'
 import {
   decryptMetadata,
@@ -36,6 +36,8 @@ export interface PolicyGrantResult {
 }
 
 export interface ApplyPolicyGrantsInput {
+  /** The policy being applied: the items it covers are recorded against it for the release engine. */
+  policyId: string
   selectors: PolicySelectors
   recipients: readonly GrantRecipient[]
   items: readonly VaultItem[]
@@ -44,6 +46,8 @@ export interface ApplyPolicyGrantsInput {
   /** Item requests in flight at once. */
   concurrency?: number
 }
+
+const POLICY_ITEMS_PER_REQUEST = 300
 
 const grantsUrl = (itemId: string) => `/api/vault/items/${encodeURIComponent(itemId)}/grants`
 
@@ -98,6 +102,12 @@ export async function applyPolicyGrants(input: ApplyPolicyGrantsInput): Promise<
       result.failed.push({ itemId: item.id, error })
     }
   })
+  // The server cannot read selectors, so it learns which items the policy covers from here.
+  const covered = result.matchedItemIds.filter((id) => !result.failed.some((f) => f.itemId === id))
+  for (let i = 0; i < covered.length; i += POLICY_ITEMS_PER_REQUEST) {
+    const body: PolicyItemsBody = { itemIds: covered.slice(i, i + POLICY_ITEMS_PER_REQUEST) }
+    await sendJson<{ itemCount: number }>(fetchFn, 'PUT', `/api/policies/${encodeURIComponent(input.policyId)}/items`, body)
+  }
   // Keep the list's order, whatever order the parallel requests finished in.
   const order = new Map(input.items.map((item, i) => [item.id, i]))
   const byOrder = (a: string, b: string) => order.get(a)! - order.get(b)!

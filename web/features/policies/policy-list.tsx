@@ -248,6 +248,7 @@ export function PolicyList({ onCreate }: { onCreate: () => void }) {
     setApplyingId(policy.id)
     try {
       const { result, names } = await applyPolicy({
+        id: policy.id,
         selectors: state.selectors,
         beneficiaryIds: policy.ruleJson.assign.map((a) => a.beneficiaryId),
       })

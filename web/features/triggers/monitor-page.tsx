@@ -1,5 +1,236 @@
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { Link } from '@tanstack/react-router'
+import { ArrowLeft, Gauge, ListChecks, RefreshCw, Send, X } from 'lucide-react'
+import { useState } from 'react'
+import { TRIGGER_TYPE_LABELS, type EngineStatus, type ReleaseSummary } from '../../../contract/triggers'
+import { ConfirmDialog } from '@/components/ui/alert-dialog'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { LoadError } from '@/components/ui/load-error'
+import { Spinner } from '@/components/ui/spinner'
+import { errorText } from '@/lib/api-client'
+import { toast } from '@/lib/toast-store'
+import { useCancelRelease, useEngineStatus, useTriggers } from './api'
+import { configSummary, formatWhen, PHASE_TEXT, plural, RELEASE_STATUS_BADGES, TRIGGER_TOASTS } from './copy'
+import { PaymentHoldNotice } from './dry-run-panel'
+import { ManualTestCard } from './manual-test-card'
+import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
 
+function Loading({ label }: { label: string }) {
+  return (
+    <div className="flex justify-center py-10">
+      <Spinner className="size-6" label={label} />
+    </div>
+  )
+}
+
+function EngineStatusCard({ query }: { query: ReturnType<typeof useEngineStatus> }) {
+  const { data, isPending, isError, error, refetch, isFetching, dataUpdatedAt } = query
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
+        <div className="grid gap-1.5">
+          <CardTitle className="flex items-center gap-2">
+            <Gauge className="size-5 text-brand-700" aria-hidden /> Engine Status
+          </CardTitle>
+          <CardDescription>Refreshes every 30 seconds{dataUpdatedAt ? `; last updated ${formatWhen(new Date(dataUpdatedAt).toISOString())}` : ''}.</CardDescription>
+        </div>
+        <div className="flex items-center gap-2">
+          {data && (
+            <Badge variant={data.isRunning ? 'success' : 'destructive'} data-testid="engine-running">
+              {data.isRunning ? 'Running' : 'Stopped'}
+            </Badge>
+          )}
+          <Button variant="ghost" size="icon" onClick={() => refetch()} disabled={isFetching} aria-label="Refresh engine status">
+            <RefreshCw className={isFetching ? 'animate-spin' : undefined} aria-hidden />
+          </Button>
+        </div>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {isPending ? (
+          <Loading label="Loading engine status" />
+        ) : isError ? (
+          <LoadError title="The engine status could not be loaded" message={errorText(error, TRIGGER_TOASTS.fallback)} onRetry={() => refetch()} retrying={isFetching} />
+        ) : (
+          <>
+            {data.paymentHoldUntil && <PaymentHoldNotice until={data.paymentHoldUntil} />}
+            <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              <Fact label="Next alarm">{formatWhen(data.nextAlarmAt, 'None armed')}</Fact>
+              <Fact label="Last sweep">{formatWhen(data.lastSweepAt)}</Fact>
+              <Fact label="Check-in state">{PHASE_TEXT[data.phase]}</Fact>
+              <Fact label="Last check-in">{formatWhen(data.lastCheckInAt, 'Not yet')}</Fact>
+              <Fact label="Next check-in">{formatWhen(data.nextCheckInAt, 'Not scheduled')}</Fact>
+              <Fact label="Check-in schedule">
+                Every {plural(data.pingFrequencyDays, 'day')}, {plural(data.graceDays, 'day')} grace
+              </Fact>
+            </dl>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+function TriggerListCard({ query }: { query: ReturnType<typeof useTriggers> }) {
+  const { toggle, pendingId } = useTriggerToggle()
+  const { data, isPending, isError, error, refetch, isFetching } = query
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ListChecks className="size-5 text-brand-700" aria-hidden /> Your Triggers
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {isPending ? (
+          <Loading label="Loading triggers" />
+        ) : isError ? (
+          <LoadError title="Your triggers could not be loaded" message={errorText(error, TRIGGER_TOASTS.fallback)} onRetry={() => refetch()} retrying={isFetching} />
+        ) : data.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            No triggers yet.{' '}
+            <Link to="/triggers" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+              Set one up
+            </Link>
+            .
+          </p>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-label="Your triggers">
+            {data.map((t) => (
+              <li key={t.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+                <div className="grid min-w-0 gap-0.5">
+                  <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                    {TRIGGER_TYPE_LABELS[t.type].title} <TriggerStatusBadge status={t.status} />
+                  </p>
+                  <p className="text-sm text-slate-600">{configSummary(t)}</p>
+                  <p className="text-xs text-slate-500">
+                    {t.status === 'triggered'
+                      ? `Fired ${formatWhen(t.firedAt, 'at an unknown time')}`
+                      : t.nextFireAt
+                        ? `${t.status === 'paused' ? 'Would fire' : 'Fires'} ${formatWhen(t.nextFireAt)} if nothing changes`
+                        : 'No firing time known'}
+                  </p>
+                </div>
+                <ToggleButton trigger={t} pending={pendingId === t.id} onToggle={() => toggle(t)} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+function ReleaseRow({ release, onCancel }: { release: ReleaseSummary; onCancel: () => void }) {
+  const badge = RELEASE_STATUS_BADGES[release.status]
+  const when =
+    release.status === 'released'
+      ? `Released ${formatWhen(release.releasedAt ?? release.releaseAt)}`
+      : release.status === 'cancelled'
+        ? `Cancelled ${formatWhen(release.cancelledAt, '')}`
+        : `Releases ${formatWhen(release.releaseAt)} at the earliest`
+  return (
+    <li className="flex flex-wrap items-start justify-between gap-3 py-3">
+      <div className="grid min-w-0 gap-1">
+        <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+          <span className="break-words">{release.sourceName}</span>
+          <Badge variant={badge.variant}>{badge.label}</Badge>
+        </p>
+        <p className="text-xs text-slate-500">{release.kind}</p>
+        <p className="text-sm text-slate-700">{when}</p>
+        <div className="flex flex-wrap gap-1.5">
+          {release.requiredApprovals > 0 && (
+            <Badge variant="outline">
+              Approvals {release.approvals} of {release.requiredApprovals}
+            </Badge>
+          )}
+          {release.identityRequired && <Badge variant="outline">Identity required</Badge>}
+        </div>
+      </div>
+      {release.status === 'waiting' && (
+        <Button variant="outline" size="sm" onClick={onCancel} aria-label={`Cancel release from ${release.sourceName}`}>
+          <X aria-hidden /> Cancel
+        </Button>
+      )}
+    </li>
+  )
+}
+
+function ReleasesCard({ status }: { status: EngineStatus | undefined }) {
+  const cancel = useCancelRelease()
+  const [cancelling, setCancelling] = useState<ReleaseSummary | null>(null)
+  const releases = status?.releases ?? []
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <Send className="size-5 text-brand-700" aria-hidden /> Releases
+        </CardTitle>
+        <CardDescription>Releases your triggers have started, newest first. A waiting release can still be cancelled.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {!status ? (
+          <p className="text-sm text-slate-500">Shown with the engine status.</p>
+        ) : releases.length === 0 ? (
+          <p className="text-sm text-slate-600">No releases yet. Nothing has been released.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100" aria-label="Releases">
+            {releases.map((r) => (
+              <ReleaseRow key={r.id} release={r} onCancel={() => setCancelling(r)} />
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        open={cancelling !== null}
+        onOpenChange={(open) => !open && !cancel.isPending && setCancelling(null)}
+        title="Cancel this release?"
+        description={
+          cancelling
+            ? `The release from "${cancelling.sourceName}" will not happen: nothing is delivered and its beneficiaries get nothing from it. The trigger stays fired.`
+            : ''
+        }
+        confirmLabel={cancel.isPending ? 'Cancelling...' : 'Cancel Release'}
+        pending={cancel.isPending}
+        onConfirm={() => {
+          if (!cancelling) return
+          cancel.mutate(cancelling.id, {
+            onSuccess: () => {
+              toast({ title: TRIGGER_TOASTS.releaseCancelled, description: `The release from "${cancelling.sourceName}" was cancelled.`, variant: 'success' })
+              setCancelling(null)
+            },
+            onError: (error) => {
+              setCancelling(null)
+              failureToast(TRIGGER_TOASTS.cancelFailed, error)
+            },
+          })
+        }}
+      />
+    </Card>
+  )
+}
+
+/** /trigger-monitor (seeds 001 §2 'Trigger Monitor page'): engine status, triggers, releases, manual test. */
 export function TriggerMonitorPage() {
-  return <ComingSoon title="Trigger Monitor" description="Coming in a later release" />
+  const status = useEngineStatus({ poll: true })
+  const triggers = useTriggers()
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">Trigger Monitor</h1>
+          <p className="mt-1 max-w-2xl text-sm text-slate-600">The release engine's state, your triggers and what they have released.</p>
+        </div>
+        <Link to="/triggers" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+          <ArrowLeft className="size-4" aria-hidden /> Security Triggers
+        </Link>
+      </header>
+      <EngineStatusCard query={status} />
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <TriggerListCard query={triggers} />
+        <ReleasesCard status={status.data} />
+      </div>
+      {triggers.data && <ManualTestCard triggers={triggers.data} />}
+    </div>
+  )
 }

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, PasswordInput } from '@/components/ui/form-field'
 import { useCurrentUser } from '@/features/auth/api'
+import { reportBiometricFailure } from '@/features/triggers/api'
 import { toast } from '@/lib/toast-store'
 import { vaultSession } from './vault-session'
 
@@ -46,6 +47,9 @@ export function VaultUnlockDialog({
     try {
       const unlocked = await vaultSession.unlock(passphrase, user.vaultSalt, user.vaultCheck)
       if (!unlocked) {
+        // A wrong passphrase counts towards biometric_failure triggers; errors (not a wrong
+        // passphrase) do not.
+        reportBiometricFailure('vault_unlock')
         setStatus('error')
         setError(VAULT_MESSAGES.invalidPassphrase)
         return

@@ -1,13 +1,15 @@
 import type { ItemMetadata, PasswordEntry, VaultItem } from '../../../../contract/vault-items'
-import { DecryptionError, decryptStream, encryptedChunkSize, unwrapDataKey, type MasterKey } from '@/crypto'
+import { DecryptionError, decryptStream, encryptedChunkSize, unwrapDataKey, type DataKey, type MasterKey } from '@/crypto'
 import { responseError, sessionHeaders } from '@/lib/api-client'
 import { byteSource } from '@/lib/byte-source'
-import { defaultFetch, isAbortError, type FetchLike } from './http'
+import { defaultFetch, isAbortError, isNetworkError, type FetchLike } from './http'
 
 // The owner's way back to the plaintext: the ciphertext arrives as a stream, is cut back into its
 // encrypted chunks (each chunkBytes + 29 bytes, the last shorter), and each chunk is authenticated
 // and decrypted as it arrives. With the File System Access API the plaintext goes straight to disk;
-// otherwise it is collected into a Blob and saved through a download link.
+// otherwise it is collected into a Blob and saved through a download link. The fetch-and-decrypt
+// (decryptContent) and the save dialog (chooseSaveTarget) take any data key and URL, so the
+// beneficiary portal's download (web/features/releases/portal.ts) runs through them too.
 
 type Bytes = Uint8Array<ArrayBuffer>
 
@@ -40,52 +42,108 @@ export interface DecryptOptions {
   signal?: AbortSignal
   /** Ciphertext bytes received so far, and the total. */
   onProgress?: (received: number, total: number) => void
+  /**
+   * Re-fetches of the content URL after a network error (none by default). A re-fetch resumes
+   * where the last one broke off: the bytes already received are skipped, not counted again.
+   */
+  retries?: number
+  /** Wait before re-fetch n (1-based); one second times n by default. */
+  retryDelayMs?: (retry: number) => number
 }
+
+/** Where an item's ciphertext comes from, and what its chunks are sealed to. */
+export interface EncryptedContent {
+  url: string
+  /** The vault item id: the associated data of every chunk. */
+  itemId: string
+  chunkBytes: number
+  cipherSize: number
+  /** Credentials and headers of the GET; same-origin cookies and no headers by default. */
+  request?: Pick<RequestInit, 'headers' | 'credentials'>
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = () => (clearTimeout(timer), reject(signal?.reason))
+    const timer = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** The ciphertext's bytes in arrival order, re-fetched after a network error as options allow. */
+async function* fetchCiphertext(content: EncryptedContent, options: DecryptOptions): AsyncGenerator<Uint8Array, void, undefined> {
+  const fetchFn = options.fetch ?? defaultFetch
+  const retries = options.retries ?? 0
+  let received = 0
+  for (let attempt = 0; ; attempt++) {
+    let skip = received
+    try {
+      const res = await fetchFn(content.url, { credentials: 'same-origin', ...content.request, signal: options.signal })
+      if (!res.ok) throw await responseError(res)
+      if (!res.body) throw new DecryptionError('The encrypted content is empty')
+      for await (let piece of byteSource(res.body)) {
+        if (skip > 0) {
+          const drop = Math.min(skip, piece.length)
+          skip -= drop
+          piece = piece.subarray(drop)
+          if (piece.length === 0) continue
+        }
+        received += piece.length
+        options.onProgress?.(received, content.cipherSize)
+        yield piece
+      }
+      return
+    } catch (error) {
+      // Only the fetch and the body's reads land here: a consumer's failure ends this generator.
+      if (!isNetworkError(error) || attempt >= retries || options.signal?.aborted) throw error
+    }
+    await pause(options.retryDelayMs?.(attempt + 1) ?? 1000 * (attempt + 1), options.signal)
+  }
+}
+
+/** The plaintext behind a content URL, piece by piece, each authenticated before it is yielded. */
+export async function* decryptContent(content: EncryptedContent, dek: DataKey, options: DecryptOptions = {}): AsyncGenerator<Bytes, void, undefined> {
+  yield* decryptStream(dek, content.itemId, rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes)))
+}
+
+/** All of a plaintext's pieces as one Blob. */
+export async function collectBlob(pieces: AsyncIterable<Bytes>, type = ''): Promise<Blob> {
+  const parts: Bytes[] = []
+  for await (const piece of pieces) parts.push(piece)
+  return new Blob(parts, { type })
+}
+
+/** A decrypted password entry's JSON, with every field present. */
+export function parsePasswordEntry(text: string): PasswordEntry {
+  const value = JSON.parse(text) as Partial<PasswordEntry>
+  return { site: value.site ?? '', username: value.username ?? '', password: value.password ?? '', notes: value.notes ?? '' }
+}
+
+type OwnedItem = Pick<VaultItem, 'id' | 'wrappedKey' | 'chunkBytes' | 'cipherSize'>
 
 const contentUrl = (id: string) => `/api/vault/items/${encodeURIComponent(id)}/content`
 
-/** The item's plaintext, piece by piece, each authenticated before it is yielded. */
-export async function* decryptItemContent(
-  item: Pick<VaultItem, 'id' | 'wrappedKey' | 'chunkBytes' | 'cipherSize'>,
-  master: MasterKey,
-  options: DecryptOptions = {},
-): AsyncGenerator<Bytes, void, undefined> {
-  const fetchFn = options.fetch ?? defaultFetch
+/** The owner's item's plaintext, piece by piece, each authenticated before it is yielded. */
+export async function* decryptItemContent(item: OwnedItem, master: MasterKey, options: DecryptOptions = {}): AsyncGenerator<Bytes, void, undefined> {
   const dek = await unwrapDataKey(item.wrappedKey, master)
-  const res = await fetchFn(contentUrl(item.id), { headers: sessionHeaders(), credentials: 'include', signal: options.signal })
-  if (!res.ok) throw await responseError(res)
-  if (!res.body) throw new DecryptionError('The encrypted content is empty')
-  let received = 0
-  async function* counted(body: ReadableStream<Uint8Array>) {
-    for await (const piece of byteSource(body)) {
-      received += piece.length
-      options.onProgress?.(received, item.cipherSize)
-      yield piece
-    }
+  const content: EncryptedContent = {
+    url: contentUrl(item.id),
+    itemId: item.id,
+    chunkBytes: item.chunkBytes,
+    cipherSize: item.cipherSize,
+    request: { headers: sessionHeaders(), credentials: 'include' },
   }
-  yield* decryptStream(dek, item.id, rechunk(counted(res.body), encryptedChunkSize(item.chunkBytes)))
+  yield* decryptContent(content, dek, options)
 }
 
 /** The whole plaintext in memory (previews, password entries, and the Blob download path). */
-export async function decryptItemToBlob(
-  item: Pick<VaultItem, 'id' | 'wrappedKey' | 'chunkBytes' | 'cipherSize'>,
-  mimetype: string,
-  master: MasterKey,
-  options: DecryptOptions = {},
-): Promise<Blob> {
-  const parts: Bytes[] = []
-  for await (const piece of decryptItemContent(item, master, options)) parts.push(piece)
-  return new Blob(parts, { type: mimetype })
+export async function decryptItemToBlob(item: OwnedItem, mimetype: string, master: MasterKey, options: DecryptOptions = {}): Promise<Blob> {
+  return collectBlob(decryptItemContent(item, master, options), mimetype)
 }
 
-export async function decryptPasswordEntry(
-  item: Pick<VaultItem, 'id' | 'wrappedKey' | 'chunkBytes' | 'cipherSize'>,
-  master: MasterKey,
-  options: DecryptOptions = {},
-): Promise<PasswordEntry> {
-  const text = await (await decryptItemToBlob(item, 'application/json', master, options)).text()
-  const value = JSON.parse(text) as Partial<PasswordEntry>
-  return { site: value.site ?? '', username: value.username ?? '', password: value.password ?? '', notes: value.notes ?? '' }
+export async function decryptPasswordEntry(item: OwnedItem, master: MasterKey, options: DecryptOptions = {}): Promise<PasswordEntry> {
+  return parsePasswordEntry(await (await decryptItemToBlob(item, 'application/json', master, options)).text())
 }
 
 interface WritableFileStream {
@@ -93,13 +151,13 @@ interface WritableFileStream {
   close(): Promise<void>
   abort(): Promise<void>
 }
-type SaveFilePicker = (options: { suggestedName?: string }) => Promise<{ createWritable(): Promise<WritableFileStream> }>
+export type SaveFilePicker = (options: { suggestedName?: string }) => Promise<{ createWritable(): Promise<WritableFileStream> }>
 
 /**
  * The File System Access picker when the browser has one. Automated browsers (navigator.webdriver)
  * get the download-link path, since nothing can click a native save dialog there.
  */
-function saveFilePicker(): SaveFilePicker | null {
+export function browserSaveFilePicker(): SaveFilePicker | null {
   if (typeof window === 'undefined' || navigator.webdriver) return null
   const picker = (window as unknown as { showSaveFilePicker?: SaveFilePicker }).showSaveFilePicker
   return typeof picker === 'function' ? picker.bind(window) : null
@@ -120,36 +178,63 @@ export function saveBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 30_000)
 }
 
+/** Where a decrypted file goes: the file chosen in the save dialog, or a Blob saved through a link. */
+export interface SaveTarget {
+  /** Writes the plaintext; the name and type matter only to the Blob path (the dialog has them already). */
+  write(pieces: AsyncIterable<Bytes>, file: { filename: string; mimetype: string }): Promise<void>
+}
+
+export interface SaveTargetOptions {
+  /** Defaults to the browser's picker when it has one; null forces the Blob path. */
+  picker?: SaveFilePicker | null
+  /** The Blob path's saver; defaults to saveBlob. */
+  save?: (blob: Blob, filename: string) => void
+}
+
+/**
+ * Opens the save dialog when there is one. Must be called straight from a click (the picker needs
+ * the user's gesture), before any slow work. Resolves 'cancelled' if the user closed the dialog.
+ */
+export async function chooseSaveTarget(suggestedName: string, options: SaveTargetOptions = {}): Promise<SaveTarget | 'cancelled'> {
+  const picker = options.picker === undefined ? browserSaveFilePicker() : options.picker
+  if (!picker) {
+    const save = options.save ?? saveBlob
+    return { write: async (pieces, file) => save(await collectBlob(pieces, file.mimetype), file.filename) }
+  }
+  let handle: Awaited<ReturnType<SaveFilePicker>>
+  try {
+    handle = await picker({ suggestedName })
+  } catch (error) {
+    if (isAbortError(error)) return 'cancelled'
+    throw error
+  }
+  return {
+    async write(pieces) {
+      const writable = await handle.createWritable()
+      try {
+        for await (const piece of pieces) await writable.write(piece)
+        await writable.close()
+      } catch (error) {
+        // Nothing half-decrypted is left on disk.
+        await writable.abort().catch(() => undefined)
+        throw error
+      }
+    },
+  }
+}
+
 /**
  * Decrypts an item and saves it. Must be called straight from a click (the save picker needs the
  * user's gesture). Resolves 'cancelled' if the owner closed the save dialog.
  */
 export async function downloadItem(
-  item: Pick<VaultItem, 'id' | 'wrappedKey' | 'chunkBytes' | 'cipherSize'>,
+  item: OwnedItem,
   metadata: Pick<ItemMetadata, 'filename' | 'mimetype'>,
   master: MasterKey,
-  options: DecryptOptions = {},
+  options: DecryptOptions & SaveTargetOptions = {},
 ): Promise<'saved' | 'cancelled'> {
-  const picker = saveFilePicker()
-  if (picker) {
-    let handle: Awaited<ReturnType<SaveFilePicker>>
-    try {
-      handle = await picker({ suggestedName: metadata.filename })
-    } catch (error) {
-      if (isAbortError(error)) return 'cancelled'
-      throw error
-    }
-    const writable = await handle.createWritable()
-    try {
-      for await (const piece of decryptItemContent(item, master, options)) await writable.write(piece)
-      await writable.close()
-    } catch (error) {
-      // Nothing half-decrypted is left on disk.
-      await writable.abort().catch(() => undefined)
-      throw error
-    }
-    return 'saved'
-  }
-  saveBlob(await decryptItemToBlob(item, metadata.mimetype, master, options), metadata.filename)
+  const target = await chooseSaveTarget(metadata.filename, options)
+  if (target === 'cancelled') return 'cancelled'
+  await target.write(decryptItemContent(item, master, options), metadata)
   return 'saved'
 }

@@ -191,7 +191,12 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
     const withPolicies = (input: Omit<UploadFileInput, 'beneficiaries'>): UploadFileInput => {
       const recipients = recipientsFor({ type: input.type, tags: input.metadata.tags }, chosen, policies.readable, known)
       recipients.added.forEach((b) => added.add(b.id))
-      return { ...input, beneficiaries: recipients.beneficiaries }
+      return {
+        ...input,
+        beneficiaries: recipients.beneficiaries,
+        policyOnly: recipients.added.map((b) => b.id),
+        policyIds: recipients.policies.map((p) => p.id),
+      }
     }
     const inputs: UploadFileInput[] =
       values.mode === 'password'

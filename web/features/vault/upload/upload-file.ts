@@ -59,6 +59,10 @@ export interface UploadFileInput {
   metadata: ItemMetadata
   policy: UploadPolicy
   beneficiaries: readonly UploadBeneficiary[]
+  /** Beneficiaries who get the item only through a policy (released under it, not the item's protocol). */
+  policyOnly?: readonly string[]
+  /** The active policies that cover the item, so their releases include it. */
+  policyIds?: readonly string[]
 }
 
 export interface UploadFileOptions {
@@ -153,6 +157,7 @@ export async function uploadFile(input: UploadFileInput, options: UploadFileOpti
         input.beneficiaries.map(async (b) => ({
           beneficiaryId: b.id,
           wrappedKey: await wrapDataKeyForBeneficiary(dek, await importBeneficiaryPublicKey(b.publicKey)),
+          direct: !input.policyOnly?.includes(b.id),
         })),
       ),
     ])
@@ -172,6 +177,7 @@ export async function uploadFile(input: UploadFileInput, options: UploadFileOpti
       wrappedKey,
       policy: input.policy,
       grants,
+      policyIds: [...(input.policyIds ?? [])],
     }
     return await complete({ fetchFn, itemId: session.itemId, body, signal, maxRetries, backoffMs })
   } catch (error) {

@@ -1,0 +1,286 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
+import { sha256Hex } from '@/crypto'
+import { chainState, verifyNewestFirst } from '@/features/audit/chain'
+import { AUDIT_HASH_ALGORITHM, auditCsv, auditJsonExport, canonicalDetails, CSV_COLUMNS, csvField, exportFileName, type AuditJsonExport } from '@/features/audit/export'
+import { filterEntries, GROUP_OPTIONS, humaniseAction, isFiltered, NO_FILTERS } from '@/features/audit/format'
+
+// The Audit Log page's logic: the browser's own check of the chain (SHA-256 over the chain as
+// GET /api/audit returns it), the two export files, and search and filters.
+
+type Spec = Pick<AuditEntry, 'action' | 'actor'> & { details?: AuditEntry['details'] }
+
+/** A valid chain, oldest first, hashed exactly as the worker does (contract/audit.ts). */
+async function buildChain(specs: readonly Spec[], start = Date.UTC(2025, 0, 1)): Promise<AuditEntry[]> {
+  const out: AuditEntry[] = []
+  let prevHash = GENESIS_HASH
+  for (const [i, spec] of specs.entries()) {
+    const body = {
+      id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+      seq: i + 1,
+      action: spec.action,
+      actor: spec.actor,
+      details: spec.details ?? {},
+      createdAt: new Date(start + i * 60_000).toISOString(),
+    }
+    const hash = await sha256Hex(hashInput(prevHash, body))
+    out.push({ ...body, prevHash, hash })
+    prevHash = hash
+  }
+  return out
+}
+
+const SAMPLE: Spec[] = [
+  { action: 'account.created', actor: 'user', details: { plan: 'basic' } },
+  { action: 'vault.item_uploaded', actor: 'user', details: { itemId: 'item-1', type: 'doc', sizeBytes: 2048 } },
+  { action: 'circle.beneficiary_added', actor: 'user', details: { beneficiaryId: 'ben-7', secrecyMode: false } },
+  { action: 'checkin.ping', actor: 'system', details: { frequencyDays: 7 } },
+  { action: 'release.completed', actor: 'system', details: { reason: 'Owner said "go", then left, twice\nnew line', approvals: 2, note: null } },
+  { action: 'release.approved', actor: 'approver', details: { releaseId: 'rel-1' } },
+  { action: 'asset.downloaded', actor: 'beneficiary', details: { assetId: 'asset-9' } },
+]
+
+describe('sha256Hex', () => {
+  it('is SHA-256 over UTF-8, as lower-case hex', async () => {
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
+    const text = `${GENESIS_HASH}\n{"a":"é ✓ 🔐"}`
+    expect(await sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'))
+  })
+})
+
+describe('verifyNewestFirst', () => {
+  it('accepts an untouched chain given newest first', async () => {
+    const chain = await buildChain(SAMPLE)
+    expect(await verifyNewestFirst([...chain].reverse())).toEqual({ valid: true, checked: SAMPLE.length, brokenAt: null })
+  })
+
+  it('accepts an empty log', async () => {
+    expect(await verifyNewestFirst([])).toEqual({ valid: true, checked: 0, brokenAt: null })
+  })
+
+  it('flags an entry whose details were edited, at that seq', async () => {
+    const chain = await buildChain(SAMPLE)
+    chain[2] = { ...chain[2]!, details: { ...chain[2]!.details, secrecyMode: true } }
+    expect(await verifyNewestFirst([...chain].reverse())).toEqual({ valid: false, checked: 2, brokenAt: 3 })
+  })
+
+  it('flags an edit even when the edited entry is re-hashed (its successor no longer links)', async () => {
+    const chain = await buildChain(SAMPLE)
+    const edited = { ...chain[1]!, details: { itemId: 'item-2', type: 'doc', sizeBytes: 1 } }
+    edited.hash = await sha256Hex(hashInput(edited.prevHash, edited))
+    chain[1] = edited
+    expect((await verifyNewestFirst([...chain].reverse())).brokenAt).toBe(3)
+  })
+
+  it('flags a deleted middle entry at the one after the gap', async () => {
+    const chain = await buildChain(SAMPLE)
+    const withGap = chain.filter((e) => e.seq !== 4)
+    expect(await verifyNewestFirst([...withGap].reverse())).toEqual({ valid: false, checked: 3, brokenAt: 5 })
+  })
+
+  it('flags a swapped pair', async () => {
+    const chain = await buildChain(SAMPLE)
+    ;[chain[3], chain[4]] = [chain[4]!, chain[3]!]
+    expect((await verifyNewestFirst([...chain].reverse())).brokenAt).toBe(5)
+  })
+
+  it('cannot see a removed newest entry on its own: that is what the server check is for', async () => {
+    const chain = await buildChain(SAMPLE)
+    expect((await verifyChain(chain.slice(0, -1), sha256Hex)).valid).toBe(true)
+  })
+})
+
+describe('chainState', () => {
+  const ok = { valid: true, checked: 7, brokenAt: null }
+  const okServer = { ...ok, headMatches: true }
+  const none = { result: undefined, failed: false }
+
+  it('is Verified only when the browser verified and the server agreed (or could not answer)', () => {
+    expect(chainState({ result: ok, failed: false }, { result: okServer, failed: false })).toEqual({ status: 'verified', checked: 7, serverConfirmed: true })
+    expect(chainState({ result: ok, failed: false }, { result: undefined, failed: true })).toEqual({ status: 'verified', checked: 7, serverConfirmed: false })
+    expect(chainState({ result: ok, failed: false }, none)).toEqual({ status: 'checking' })
+    expect(chainState(none, { result: okServer, failed: false })).toEqual({ status: 'checking' })
+  })
+
+  it('is Compromised when either check fails, at the first break either saw', () => {
+    expect(chainState({ result: { valid: false, checked: 4, brokenAt: 5 }, failed: false }, { result: okServer, failed: false })).toEqual({
+      status: 'compromised',
+      brokenAt: 5,
+      headRemoved: false,
+    })
+    expect(
+      chainState({ result: { valid: false, checked: 4, brokenAt: 5 }, failed: false }, { result: { valid: false, checked: 2, brokenAt: 3, headMatches: true }, failed: false }),
+    ).toMatchObject({ status: 'compromised', brokenAt: 3 })
+    // A dropped newest entry: every link fine, but the server's head does not match.
+    expect(chainState({ result: ok, failed: false }, { result: { ...ok, headMatches: false }, failed: false })).toEqual({
+      status: 'compromised',
+      brokenAt: null,
+      headRemoved: true,
+    })
+    // The server's verdict alone is enough, even before the browser has finished.
+    expect(chainState(none, { result: { ...ok, headMatches: false }, failed: false }).status).toBe('compromised')
+  })
+
+  it('is unavailable when the browser could not check and nothing says it is broken', () => {
+    expect(chainState({ result: undefined, failed: true }, { result: okServer, failed: false })).toEqual({ status: 'unavailable' })
+  })
+})
+
+/** A strict RFC 4180 reader, to prove the CSV reads back as written. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = []
+  let row: string[] = []
+  let field = ''
+  let quoted = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++
+      else if (c === '"') quoted = false
+      else field += c
+    } else if (c === '"') quoted = true
+    else if (c === ',') row.push(field), (field = '')
+    else if (c === '\r' && text[i + 1] === '\n') row.push(field), rows.push(row), (row = []), (field = ''), i++
+    else field += c
+  }
+  if (field || row.length) row.push(field), rows.push(row)
+  return rows
+}
+
+describe('exports', () => {
+  const now = new Date('2025-03-04T05:06:07.000Z')
+
+  it('JSON: a small header and every entry oldest first, which re-verifies on its own', async () => {
+    const chain = await buildChain(SAMPLE)
+    const doc = JSON.parse(auditJsonExport([...chain].reverse(), now)) as AuditJsonExport
+    expect(Object.keys(doc)).toEqual(['exportedAt', 'algorithm', 'genesisHash', 'entries'])
+    expect(doc.exportedAt).toBe('2025-03-04T05:06:07.000Z')
+    expect(doc.algorithm).toBe(AUDIT_HASH_ALGORITHM)
+    expect(doc.algorithm).toBe('SHA-256 over prevHash + "\\n" + canonical entry')
+    expect(doc.genesisHash).toBe(GENESIS_HASH)
+    expect(doc.entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7])
+    expect(doc.entries).toEqual(chain)
+    expect(await verifyChain(doc.entries, sha256Hex)).toEqual({ valid: true, checked: 7, brokenAt: null })
+  })
+
+  it('JSON keeps a tampered log as it came, so the export shows the same break', async () => {
+    const chain = await buildChain(SAMPLE)
+    chain[3] = { ...chain[3]!, details: { frequencyDays: 30 } }
+    const doc = JSON.parse(auditJsonExport([...chain].reverse(), now)) as AuditJsonExport
+    expect((await verifyChain(doc.entries, sha256Hex)).brokenAt).toBe(4)
+  })
+
+  it('CSV quotes only what needs it, doubling quotes', () => {
+    expect(csvField('plain')).toBe('plain')
+    expect(csvField(42)).toBe('42')
+    expect(csvField('a,b')).toBe('"a,b"')
+    expect(csvField('say "hi"')).toBe('"say ""hi"""')
+    expect(csvField('two\nlines')).toBe('"two\nlines"')
+    expect(csvField('cr\rhere')).toBe('"cr\rhere"')
+    expect(csvField(' padded')).toBe('" padded"')
+    expect(csvField('')).toBe('')
+  })
+
+  it('details are canonical JSON: keys sorted, no spaces, integer-like keys not hoisted', () => {
+    expect(canonicalDetails({ b: 1, a: 'x', c: null, d: true })).toBe('{"a":"x","b":1,"c":null,"d":true}')
+    expect(canonicalDetails({ b: 1, '10': 'x', '2': 'y' })).toBe('{"10":"x","2":"y","b":1}')
+    expect(canonicalDetails({})).toBe('{}')
+  })
+
+  it('CSV: header, column order, oldest first, CRLF rows, and every field reads back', async () => {
+    const chain = await buildChain(SAMPLE)
+    const csv = auditCsv([...chain].reverse())
+    expect(csv.startsWith('seq,id,createdAt,actor,action,details,prevHash,hash\r\n')).toBe(true)
+    expect(csv.endsWith('\r\n')).toBe(true)
+    const [header, ...rows] = parseCsv(csv)
+    expect(header).toEqual([...CSV_COLUMNS])
+    expect(rows).toHaveLength(chain.length)
+    rows.forEach((row, i) => {
+      const e = chain[i]!
+      expect(row).toEqual([String(e.seq), e.id, e.createdAt, e.actor, e.action, canonicalDetails(e.details), e.prevHash, e.hash])
+      expect(JSON.parse(row[5]!)).toEqual(e.details)
+    })
+    // The entry with commas, quotes and a newline in its details is quoted, not split.
+    expect(csv).toContain('"{""approvals"":2,""note"":null,""reason"":""Owner said \\""go\\"", then left, twice\\nnew line""}"')
+  })
+
+  it('CSV rows re-verify: the columns hold everything the hash covers', async () => {
+    const chain = await buildChain(SAMPLE)
+    const [, ...rows] = parseCsv(auditCsv([...chain].reverse()))
+    const entries: AuditEntry[] = rows.map(([seq, id, createdAt, actor, action, details, prevHash, hash]) => ({
+      seq: Number(seq),
+      id: id!,
+      createdAt: createdAt!,
+      actor: actor as AuditEntry['actor'],
+      action: action!,
+      details: JSON.parse(details!),
+      prevHash: prevHash!,
+      hash: hash!,
+    }))
+    expect((await verifyChain(entries, sha256Hex)).valid).toBe(true)
+  })
+
+  it('an empty log exports a header only', () => {
+    expect(auditCsv([])).toBe('seq,id,createdAt,actor,action,details,prevHash,hash\r\n')
+    expect((JSON.parse(auditJsonExport([], now)) as AuditJsonExport).entries).toEqual([])
+  })
+
+  it('file names carry the date', () => {
+    expect(exportFileName('json', now)).toBe('audit-log-2025-03-04.json')
+    expect(exportFileName('csv', now)).toBe('audit-log-2025-03-04.csv')
+  })
+})
+
+describe('humaniseAction', () => {
+  it('turns dotted and snake-case actions into a sentence', () => {
+    expect(humaniseAction('release.completed')).toBe('Release completed')
+    expect(humaniseAction('vault.item_uploaded')).toBe('Vault item uploaded')
+    expect(humaniseAction('ACCOUNT.Login')).toBe('Account login')
+    expect(humaniseAction('')).toBe('')
+  })
+})
+
+describe('filterEntries', () => {
+  const ids = (entries: AuditEntry[]) => entries.map((e) => e.seq)
+
+  it('no filters keep everything, in order', async () => {
+    const chain = await buildChain(SAMPLE)
+    expect(filterEntries(chain, NO_FILTERS)).toEqual(chain)
+    expect(isFiltered(NO_FILTERS)).toBe(false)
+    expect(isFiltered({ ...NO_FILTERS, search: '  ' })).toBe(false)
+  })
+
+  it('search matches action (raw or as shown), actor and detail values, case-insensitively', async () => {
+    const chain = await buildChain(SAMPLE)
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'RELEASE.' }))).toEqual([5, 6])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'item uploaded' }))).toEqual([2])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'approver' }))).toEqual([6])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'BEN-7' }))).toEqual([3])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: '2048' }))).toEqual([2])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'false' }))).toEqual([3])
+    // Keys are not searched, only values; null values match nothing.
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'itemId' }))).toEqual([])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'null' }))).toEqual([])
+  })
+
+  it('filters by actor', async () => {
+    const chain = await buildChain(SAMPLE)
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, actor: 'system' }))).toEqual([4, 5])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, actor: 'beneficiary' }))).toEqual([7])
+  })
+
+  it('filters by action group, with unknown prefixes under Other', async () => {
+    const chain = await buildChain(SAMPLE)
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, group: 'release' }))).toEqual([5, 6])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, group: 'checkin' }))).toEqual([4])
+    expect(ids(filterEntries(chain, { ...NO_FILTERS, group: 'other' }))).toEqual([7])
+    expect(GROUP_OPTIONS.map((o) => o.value)).toEqual(['all', 'account', 'vault', 'circle', 'policy', 'trigger', 'release', 'checkin', 'other'])
+  })
+
+  it('combines search, actor and group', async () => {
+    const chain = await buildChain(SAMPLE)
+    expect(ids(filterEntries(chain, { search: 'rel', actor: 'system', group: 'release' }))).toEqual([5])
+    expect(isFiltered({ search: 'rel', actor: 'all', group: 'all' })).toBe(true)
+  })
+})

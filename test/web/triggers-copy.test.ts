@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { TRIGGER_DEFAULTS, TRIGGER_MESSAGES, type Trigger } from '../../contract/triggers'
+import { checkInText, configSummary, manualGraceDays, manualResultText } from '@/features/triggers/copy'
+import { isReleaseConfirmed, manualReleaseGuard } from '@/features/triggers/manual-release'
+
+// The words the trigger screens derive from data: config summaries, the manual card's grace
+// period and its 'Missing Information' rule, and the result toasts.
+
+const trigger = (type: Trigger['type'], config: Record<string, unknown>) => ({ type, config }) as Pick<Trigger, 'type' | 'config'>
+
+describe('configSummary', () => {
+  it('words each type', () => {
+    expect(configSummary(trigger('inactivity', { pingFrequency: 'weekly', gracePeriod: 14 }))).toBe('Check-ins weekly, 14-day grace')
+    expect(configSummary(trigger('inactivity', { pingFrequency: 'daily', gracePeriod: 1 }))).toBe('Check-ins daily, 1-day grace')
+    expect(configSummary(trigger('biometric_failure', { failureThreshold: 5, timeWindow: 30 }))).toBe('5 failures within 30 days')
+    expect(configSummary(trigger('biometric_failure', { failureThreshold: 1, timeWindow: 1 }))).toBe('1 failure within 1 day')
+    expect(configSummary(trigger('verified_death', {}))).toMatch(/approvers confirms a death certificate/)
+  })
+
+  it('falls back to the defaults for a missing or odd config', () => {
+    expect(configSummary(trigger('inactivity', {}))).toBe('Check-ins weekly, 14-day grace')
+    expect(configSummary(trigger('inactivity', { pingFrequency: 'hourly', gracePeriod: '3' }))).toBe('Check-ins weekly, 14-day grace')
+    expect(configSummary(trigger('biometric_failure', {}))).toBe('5 failures within 30 days')
+  })
+
+  it('names a scheduled release’s date and people', () => {
+    const t = trigger('scheduled', { releaseDate: '2030-05-01T09:30:00Z', beneficiaries: ['a', 'b'] })
+    expect(configSummary(t, ['Ada', 'Ben', 'Cy'])).toMatch(/^Releases on .*2030.* to Ada, Ben and Cy$/)
+    expect(configSummary(t)).toMatch(/^Releases on .*2030/)
+    expect(configSummary(trigger('scheduled', {}))).toBe('Releases on an unknown date')
+  })
+})
+
+describe('manual trigger card', () => {
+  it('shows the trigger’s grace period, else 7 days', () => {
+    expect(manualGraceDays(undefined)).toBe(TRIGGER_DEFAULTS.manualCardGraceFallback)
+    expect(manualGraceDays({ config: {} } as Trigger)).toBe(7)
+    expect(manualGraceDays({ config: { gracePeriod: 0 } } as unknown as Trigger)).toBe(7)
+    expect(manualGraceDays({ config: { gracePeriod: 21 } } as unknown as Trigger)).toBe(21)
+  })
+
+  it('needs a trigger and a reason before anything else (Missing Information)', () => {
+    expect(manualReleaseGuard('', 'testing')).toMatchObject({ ok: false, title: TRIGGER_MESSAGES.missingInformation })
+    expect(manualReleaseGuard(undefined, 'testing')).toMatchObject({ ok: false, title: 'Missing Information' })
+    expect(manualReleaseGuard('t1', '   ')).toEqual({ ok: false, title: 'Missing Information', description: TRIGGER_MESSAGES.reasonRequired })
+    expect(manualReleaseGuard('t1', '  family present ')).toEqual({ ok: true, triggerId: 't1', reason: 'family present' })
+  })
+
+  it('confirms only with the typed word RELEASE', () => {
+    expect(isReleaseConfirmed('RELEASE')).toBe(true)
+    expect(isReleaseConfirmed(' RELEASE ')).toBe(true)
+    for (const typed of ['', 'release', 'RELEAS', 'RELEASE NOW']) expect(isReleaseConfirmed(typed)).toBe(false)
+  })
+})
+
+describe('result toasts', () => {
+  it('states what a manual release did', () => {
+    expect(manualResultText({ transferredItems: 3, beneficiariesNotified: 2, pendingReleases: 0 })).toBe('3 items transferred, 2 beneficiaries notified.')
+    expect(manualResultText({ transferredItems: 1, beneficiariesNotified: 1, pendingReleases: 2 })).toBe(
+      '1 item transferred, 1 beneficiary notified. 2 releases still waiting for a delay, approvals or identity checks.',
+    )
+  })
+
+  it('states what a check-in did', () => {
+    expect(checkInText(0, null)).toBe(TRIGGER_MESSAGES.checkInDone)
+    expect(checkInText(2, null)).toBe(`${TRIGGER_MESSAGES.checkInDone} 2 pending releases cancelled.`)
+    expect(checkInText(1, '2030-05-01T09:30:00Z')).toMatch(/1 pending release cancelled\. Next check-in: .*2030.*\.$/)
+  })
+})

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import type { DryRunResult, ReleasePlanEntry } from '../../contract/triggers'
+import { conditionTexts, dryRunView, sourceText, type KnownItem } from '@/features/triggers/dry-run'
+
+// A dry run in words: per source its conditions, people and items, grouped by type; file names
+// only where this browser decrypted them, "<Type> item" otherwise.
+
+const ada = { id: 'b1', fullName: 'Ada', identityRequired: true, identityVerified: false, secrecyMode: false }
+const ben = { id: 'b2', fullName: 'Ben', identityRequired: false, identityVerified: false, secrecyMode: true }
+
+const entry = (over: Partial<ReleasePlanEntry>): ReleasePlanEntry => ({
+  source: { kind: 'policy', policyId: 'p1', name: 'Family' },
+  itemIds: [],
+  beneficiaries: [ada],
+  conditions: { delayHours: 0, minimumApprovals: 0, approvers: [], identityRequired: false },
+  ...over,
+})
+
+const result = (entries: ReleasePlanEntry[], over: Partial<DryRunResult> = {}): DryRunResult => ({
+  triggerId: 't1',
+  type: 'inactivity',
+  entries,
+  itemCount: 3,
+  beneficiaryCount: 2,
+  paymentHold: false,
+  ...over,
+})
+
+const typesOnly = new Map<string, KnownItem>([
+  ['i1', { type: 'doc' }],
+  ['i2', { type: 'photo' }],
+  ['i3', { type: 'doc' }],
+])
+const named = new Map<string, KnownItem>([
+  ['i1', { type: 'doc', filename: 'will.pdf' }],
+  ['i2', { type: 'photo', filename: 'beach.jpg' }],
+  ['i3', { type: 'doc', filename: 'deed.pdf' }],
+])
+
+describe('dryRunView', () => {
+  it('says so when nothing would be released', () => {
+    const view = dryRunView(result([], { itemCount: 0, beneficiaryCount: 0 }), new Map())
+    expect(view).toMatchObject({ empty: true, summary: 'Nothing would be released', entries: [], namesHidden: false })
+  })
+
+  it('groups items by type, by type name only while the vault is locked', () => {
+    const view = dryRunView(result([entry({ itemIds: ['i2', 'i1', 'i3', 'i1'], beneficiaries: [ada, ben] })]), typesOnly)
+    expect(view.empty).toBe(false)
+    expect(view.summary).toBe('Would release 3 items to 2 beneficiaries')
+    expect(view.namesHidden).toBe(true)
+    const [e] = view.entries
+    expect(e!.itemCount).toBe(3)
+    expect(e!.groups).toEqual([
+      { type: 'doc', heading: 'Documents (2)', labels: ['Document item', 'Document item'] },
+      { type: 'photo', heading: 'Photos (1)', labels: ['Photo item'] },
+    ])
+    expect(e!.beneficiaries).toEqual([
+      { id: 'b1', name: 'Ada', note: 'identity not yet verified' },
+      { id: 'b2', name: 'Ben', note: null },
+    ])
+  })
+
+  it('names the files, sorted, when they were decrypted', () => {
+    const view = dryRunView(result([entry({ itemIds: ['i2', 'i1', 'i3'] })]), named)
+    expect(view.namesHidden).toBe(false)
+    expect(view.entries[0]!.groups).toEqual([
+      { type: 'doc', heading: 'Documents (2)', labels: ['deed.pdf', 'will.pdf'] },
+      { type: 'photo', heading: 'Photos (1)', labels: ['beach.jpg'] },
+    ])
+  })
+
+  it('lists items missing from the vault list last, as unknown', () => {
+    const view = dryRunView(result([entry({ itemIds: ['gone', 'i1'] })]), named)
+    expect(view.entries[0]!.groups.map((g) => g.heading)).toEqual(['Documents (1)', 'Other items (1)'])
+    expect(view.entries[0]!.groups[1]!.labels).toEqual(['Unknown item'])
+    expect(view.namesHidden).toBe(true)
+  })
+
+  it('keeps one entry per source and passes the payment hold on', () => {
+    const view = dryRunView(
+      result(
+        [
+          entry({ itemIds: ['i1'] }),
+          entry({ source: { kind: 'item', itemId: 'i2', protocol: 'INACTIVITY_90_DAYS' }, itemIds: ['i2'] }),
+          entry({ source: { kind: 'scheduled', triggerId: 't1' }, itemIds: [] }),
+        ],
+        { paymentHold: true },
+      ),
+      named,
+    )
+    expect(view.paymentHold).toBe(true)
+    expect(view.entries.map((e) => e.source)).toEqual(['Policy "Family"', 'Item release protocol: Inactivity (90 days)', 'Scheduled release'])
+    expect(new Set(view.entries.map((e) => e.key)).size).toBe(3)
+    expect(view.entries[2]!.groups).toEqual([])
+  })
+})
+
+describe('conditions and sources', () => {
+  it('words delay, approvals and identity', () => {
+    expect(conditionTexts({ delayHours: 0, minimumApprovals: 0, approvers: [], identityRequired: false })).toEqual(['No delay'])
+    expect(conditionTexts({ delayHours: 72, minimumApprovals: 2, approvers: ['Cy', 'Di'], identityRequired: true })).toEqual([
+      'Waits 72 hours after the trigger',
+      '2 approvals needed from Cy and Di',
+      'Identity verification required',
+    ])
+    expect(conditionTexts({ delayHours: 1, minimumApprovals: 1, approvers: [], identityRequired: false })).toEqual([
+      'Waits 1 hour after the trigger',
+      '1 approval needed',
+    ])
+  })
+
+  it('shows an unknown protocol as given', () => {
+    expect(sourceText({ kind: 'item', itemId: 'x', protocol: 'CUSTOM' })).toBe('Item release protocol: CUSTOM')
+  })
+})

@@ -1,0 +1,65 @@
+import { GENESIS_HASH, type AuditEntry } from '../../../contract/audit'
+
+// The Export menu's two files. Both take the list as GET /api/audit returns it (newest first) and
+// hold every entry oldest first, whatever the page's filters, so an export can be re-checked on its
+// own. Reversed rather than sorted by seq: a reordered chain must stay visibly reordered.
+
+export const AUDIT_HASH_ALGORITHM = 'SHA-256 over prevHash + "\\n" + canonical entry'
+export const CSV_COLUMNS = ['seq', 'id', 'createdAt', 'actor', 'action', 'details', 'prevHash', 'hash'] as const
+
+export interface AuditJsonExport {
+  exportedAt: string
+  algorithm: string
+  genesisHash: string
+  entries: AuditEntry[]
+}
+
+function oldestFirst(newestFirst: readonly AuditEntry[]): AuditEntry[] {
+  return [...newestFirst].reverse()
+}
+
+export function auditJsonExport(newestFirst: readonly AuditEntry[], now: Date = new Date()): string {
+  const doc: AuditJsonExport = { exportedAt: now.toISOString(), algorithm: AUDIT_HASH_ALGORITHM, genesisHash: GENESIS_HASH, entries: oldestFirst(newestFirst) }
+  return `${JSON.stringify(doc, null, 2)}\n`
+}
+
+/** Details as the hash sees them: keys sorted, no spaces (values are flat, so this is the contract's canonical form). */
+export function canonicalDetails(details: AuditEntry['details']): string {
+  // Built by hand: an object literal would put integer-like keys first whatever order they came in.
+  return `{${Object.keys(details)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(details[k] ?? null)}`)
+    .join(',')}}`
+}
+
+/** RFC 4180: quoted when it holds a comma, quote, CR or LF, or edge spaces; quotes doubled. */
+export function csvField(value: string | number): string {
+  const text = String(value)
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+// No cell can start with a formula character: details always start with '{' and every other
+// column is written by the server (ids, hashes, ISO dates, fixed action names).
+export function auditCsv(newestFirst: readonly AuditEntry[]): string {
+  const rows = oldestFirst(newestFirst).map((e) =>
+    [e.seq, e.id, e.createdAt, e.actor, e.action, canonicalDetails(e.details), e.prevHash, e.hash].map(csvField).join(','),
+  )
+  return [CSV_COLUMNS.join(','), ...rows].join('\r\n') + '\r\n'
+}
+
+export function exportFileName(format: 'json' | 'csv', now: Date = new Date()): string {
+  return `audit-log-${now.toISOString().slice(0, 10)}.${format}`
+}
+
+/** Saves a text file through a temporary object URL (browser only). */
+export function downloadText(text: string, filename: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = filename
+  link.style.display = 'none'
+  document.body.appendChild(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 30_000)
+}

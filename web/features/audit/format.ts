@@ -1,0 +1,68 @@
+import { actionGroup, AUDIT_ACTION_GROUPS, type AuditActionGroup, type AuditActor, type AuditEntry } from '../../../contract/audit'
+
+// How entries are shown and filtered on the Audit Log page and the dashboard (seeds 001 §2, §9).
+
+export const HASH_CHARS = 16
+export const PREV_HASH_CHARS = 8
+
+/** 'release.completed' → 'Release completed'; 'vault.item_uploaded' → 'Vault item uploaded'. */
+export function humaniseAction(action: string): string {
+  const words = action.replace(/[._-]+/g, ' ').trim().toLowerCase()
+  return words ? words[0]!.toUpperCase() + words.slice(1) : action
+}
+
+export const ACTOR_LABELS: Record<AuditActor, string> = {
+  user: 'User',
+  system: 'System',
+  beneficiary: 'Beneficiary',
+  approver: 'Approver',
+}
+
+export function formatDetailValue(value: AuditEntry['details'][string]): string {
+  return value === null ? '—' : String(value)
+}
+
+export function formatTimestamp(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime())
+    ? iso
+    : date.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+}
+
+export type ActorFilter = 'all' | AuditActor
+export type GroupFilter = 'all' | AuditActionGroup | 'other'
+
+export interface AuditFilters {
+  search: string
+  actor: ActorFilter
+  group: GroupFilter
+}
+
+export const NO_FILTERS: AuditFilters = { search: '', actor: 'all', group: 'all' }
+
+export const GROUP_OPTIONS: Array<{ value: GroupFilter; label: string }> = [
+  { value: 'all', label: 'All actions' },
+  ...(Object.entries(AUDIT_ACTION_GROUPS) as Array<[AuditActionGroup, string]>).map(([value, label]) => ({ value, label })),
+  { value: 'other', label: 'Other' },
+]
+
+/** Case-insensitive search over the action (raw and as shown), the actor and the details' values. */
+export function matchesSearch(entry: AuditEntry, search: string): boolean {
+  const needle = search.trim().toLowerCase()
+  if (!needle) return true
+  const haystack = [entry.action, humaniseAction(entry.action), entry.actor, ...Object.values(entry.details).filter((v) => v !== null).map(String)]
+  return haystack.some((text) => text.toLowerCase().includes(needle))
+}
+
+export function filterEntries(entries: readonly AuditEntry[], filters: AuditFilters): AuditEntry[] {
+  return entries.filter(
+    (e) =>
+      (filters.actor === 'all' || e.actor === filters.actor) &&
+      (filters.group === 'all' || actionGroup(e.action) === filters.group) &&
+      matchesSearch(e, filters.search),
+  )
+}
+
+export function isFiltered(filters: AuditFilters): boolean {
+  return filters.search.trim() !== '' || filters.actor !== 'all' || filters.group !== 'all'
+}

@@ -1,0 +1,65 @@
+import { queryOptions, useMutation } from '@tanstack/react-query'
+import type { DeathReportView, ReleaseApprovalView } from '../../../contract/releases'
+import { ApiRequestError } from '@/lib/api-client'
+import { linkJson } from './http'
+import { fetchAssets, fetchPortal, type BeneficiaryLink } from './portal'
+
+// The release pages' calls (docs: notes/engine-api.md, "Links"). Each is keyed by its token; the
+// beneficiary portal's queries never retry a refused link.
+
+const noRetryOnClientError = (failures: number, error: unknown) => failures < 2 && !(error instanceof ApiRequestError && error.status < 500)
+
+export const portalKey = (link: BeneficiaryLink) => ['/api/beneficiaries', link.id, 'portal', link.token] as const
+export const assetsKey = (link: BeneficiaryLink) => ['/api/beneficiaries', link.id, 'assets', link.token] as const
+
+export const portalQuery = (link: BeneficiaryLink) =>
+  queryOptions({ queryKey: portalKey(link), queryFn: () => fetchPortal(link), retry: noRetryOnClientError })
+
+export const assetsQuery = (link: BeneficiaryLink) =>
+  queryOptions({ queryKey: assetsKey(link), queryFn: () => fetchAssets(link), retry: noRetryOnClientError })
+
+export function useCheckIn() {
+  return useMutation({ mutationFn: (token: string) => linkJson<{ message: string }>('POST', '/api/inactivity/check-in', { token }) })
+}
+
+export function useCancelRelease() {
+  return useMutation({
+    mutationFn: (token: string) => linkJson<{ message: string; cancelledReleases: number }>('POST', '/api/releases/cancel', { token }),
+  })
+}
+
+export const approvalKey = (token: string) => ['/api/release-approvals', token] as const
+
+export const approvalQuery = (token: string) =>
+  queryOptions({
+    queryKey: approvalKey(token),
+    queryFn: () => linkJson<ReleaseApprovalView>('GET', `/api/release-approvals?token=${encodeURIComponent(token)}`),
+    retry: noRetryOnClientError,
+    staleTime: 0,
+  })
+
+export function useDecideRelease() {
+  return useMutation({
+    mutationFn: (body: { token: string; decision: 'approved' | 'rejected'; notes: string }) =>
+      linkJson<ReleaseApprovalView>('POST', '/api/release-approvals', body),
+  })
+}
+
+export const deathReportQuery = (token: string) =>
+  queryOptions({
+    queryKey: ['/api/death-reports', token] as const,
+    queryFn: () => linkJson<DeathReportView>('GET', `/api/death-reports?token=${encodeURIComponent(token)}`),
+    retry: noRetryOnClientError,
+  })
+
+export interface DeathReportBody {
+  token: string
+  certificateNumber: string
+  dateOfDeath: string
+  issuingAuthority: string
+  attest: true
+}
+
+export function useConfirmDeath() {
+  return useMutation({ mutationFn: (body: DeathReportBody) => linkJson<{ message: string }>('POST', '/api/death-reports', body) })
+}

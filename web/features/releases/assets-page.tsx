@@ -1,0 +1,207 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { ArrowLeft, Inbox, RotateCw } from 'lucide-react'
+import { useMemo, useRef, useState } from 'react'
+import { RELEASE_MESSAGES, type BeneficiaryPortalView, type ReleasedAsset } from '../../../contract/releases'
+import type { PasswordEntry } from '../../../contract/vault-items'
+import { PublicLayout } from '@/components/layout/public-layout'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Spinner } from '@/components/ui/spinner'
+import { linkErrorText } from '@/features/circle/api'
+import { InvalidLinkPage, LinkPage } from '@/features/circle/link-page'
+import type { BeneficiaryPrivateKey } from '@/crypto'
+import { ApiRequestError } from '@/lib/api-client'
+import { toast } from '@/lib/toast-store'
+import { assetsKey, assetsQuery, portalKey, portalQuery } from './api'
+import { AssetCard } from './asset-card'
+import { isBadLink } from './http'
+import { IdentityPendingCard, IdentityUploadCard } from './identity-card'
+import { FAILURE_FALLBACK } from './link-parts'
+import { PasswordEntryDialog } from './password-dialog'
+import { PrivateKeyCard } from './private-key-card'
+import {
+  assetCardModel,
+  decryptAssetName,
+  downloadErrorText,
+  downloadReleasedAsset,
+  identityStep,
+  loadPrivateKey,
+  loadPrivateKeyFile,
+  withCounts,
+  type BeneficiaryLink,
+  type KeyResult,
+} from './portal'
+
+/**
+ * The beneficiary portal's assets view (/beneficiary-portal?id=…&token=…&view=assets, the link in
+ * the release e-mail): what was released to this beneficiary, decrypted in this browser with the
+ * private key from their Access Kit.
+ */
+export function BeneficiaryAssetsPage({ id, token, onBack }: { id: string; token: string; onBack: () => void }) {
+  const link = useMemo(() => ({ id, token }), [id, token])
+  const portal = useQuery(portalQuery(link))
+  const backButton = (
+    <Button variant="outline" onClick={onBack} className="w-full sm:w-auto sm:justify-self-center">
+      <ArrowLeft aria-hidden />
+      Back to Verification
+    </Button>
+  )
+
+  if (portal.isPending) {
+    return (
+      <PublicLayout>
+        <div className="flex min-h-[50vh] items-center justify-center">
+          <Spinner className="size-8" label="Loading your assets" />
+        </div>
+      </PublicLayout>
+    )
+  }
+  if (portal.isError) {
+    if (isBadLink(portal.error)) return <InvalidLinkPage reason={linkErrorText(portal.error, RELEASE_MESSAGES.linkInvalid)}>{backButton}</InvalidLinkPage>
+    return (
+      <LinkPage icon={RotateCw} tone="warning" title="Your assets could not be loaded" description={linkErrorText(portal.error, FAILURE_FALLBACK)}>
+        <Button onClick={() => portal.refetch()} disabled={portal.isFetching} className="w-full sm:w-auto sm:justify-self-center">
+          {portal.isFetching ? 'Retrying...' : 'Try again'}
+        </Button>
+      </LinkPage>
+    )
+  }
+  return <Portal link={link} portal={portal.data} onBack={onBack} />
+}
+
+function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: BeneficiaryPortalView; onBack: () => void }) {
+  const queryClient = useQueryClient()
+  const assets = useQuery(assetsQuery(link))
+  // The key exists only here, in memory; `epoch` tells one loaded key from the next.
+  const [key, setKey] = useState<{ value: BeneficiaryPrivateKey; epoch: number } | null>(null)
+  const [keyError, setKeyError] = useState<string | null>(null)
+  const keyInput = useRef<HTMLTextAreaElement>(null)
+  const [busy, setBusy] = useState<{ assetId: string; progress: number | null } | null>(null)
+  const [password, setPassword] = useState<{ title: string; entry: PasswordEntry } | null>(null)
+
+  const list = assets.data ?? []
+  const names = useQuery({
+    queryKey: ['beneficiary-asset-names', link.id, key?.epoch ?? 0, list.map((a) => a.id).join(',')],
+    queryFn: async () => {
+      const results = await Promise.all(
+        list.map(async (asset) => [asset.id, await decryptAssetName(asset, key!.value).then((name) => ({ name }), () => null)] as const),
+      )
+      const opened = results.filter(([, r]) => r !== null).length
+      return { names: Object.fromEntries(results.map(([assetId, r]) => [assetId, r?.name ?? null])), mismatch: opened === 0 }
+    },
+    enabled: key !== null && list.length > 0,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  })
+  const nameOf = (assetId: string) => (key ? names.data?.names[assetId] : null) ?? null
+
+  const applyKey = (result: KeyResult): boolean => {
+    if (!result.ok) {
+      setKeyError(result.error)
+      return false
+    }
+    setKey((previous) => ({ value: result.key, epoch: (previous?.epoch ?? 0) + 1 }))
+    setKeyError(null)
+    return true
+  }
+
+  const step = identityStep(portal, list)
+
+  async function download(asset: ReleasedAsset) {
+    if (!key) {
+      setKeyError(RELEASE_MESSAGES.privateKeyRequired)
+      keyInput.current?.focus()
+      return
+    }
+    setBusy({ assetId: asset.id, progress: null })
+    try {
+      const outcome = await downloadReleasedAsset(link, asset, key.value, {
+        onProgress: (received, total) => setBusy({ assetId: asset.id, progress: total > 0 ? Math.min(100, Math.round((received / total) * 100)) : null }),
+        onCounted: (counts) => queryClient.setQueryData<ReleasedAsset[]>(assetsKey(link), (old) => old && withCounts(old, asset.id, counts)),
+      })
+      if (outcome.kind === 'password') setPassword({ title: outcome.title, entry: outcome.entry })
+      else if (outcome.kind === 'saved') toast({ title: 'Download complete', description: `${outcome.filename} was decrypted and saved.`, variant: 'success' })
+    } catch (error) {
+      toast({ title: RELEASE_MESSAGES.downloadFailed, description: downloadErrorText(error), variant: 'destructive' })
+      // Refused (limit, expiry, identity): the list catches up with the server's view.
+      if (error instanceof ApiRequestError) void queryClient.invalidateQueries({ queryKey: assetsKey(link) })
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  return (
+    <PublicLayout>
+      <div className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-8 sm:py-12">
+        <div className="mx-auto grid w-full max-w-4xl gap-6">
+          <Card className="flex flex-col gap-4 p-5 sm:flex-row sm:items-start sm:justify-between sm:p-6">
+            <div className="grid gap-1">
+              <h1 className="text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">Released Assets</h1>
+              <p className="text-sm leading-relaxed text-slate-600">
+                {portal.fullName ? `${portal.fullName}, these` : 'These'} are the items {portal.ownerName} left to you. Each is decrypted
+                in this browser with the private key from your Access Kit.
+              </p>
+            </div>
+            <Button variant="outline" onClick={onBack} className="shrink-0">
+              <ArrowLeft aria-hidden />
+              Back to Verification
+            </Button>
+          </Card>
+
+          {step === 'pending' && <IdentityPendingCard />}
+          {step === 'upload' && (
+            <IdentityUploadCard
+              link={link}
+              rejected={portal.identityStatus === 'rejected'}
+              onUploaded={() => queryClient.setQueryData<BeneficiaryPortalView>(portalKey(link), (old) => old && { ...old, identityStatus: 'pending' })}
+            />
+          )}
+
+          <PrivateKeyCard
+            ref={keyInput}
+            loaded={key !== null}
+            error={keyError}
+            mismatch={!!names.data?.mismatch}
+            disabled={busy !== null}
+            onText={async (text) => applyKey(await loadPrivateKey(text))}
+            onFile={async (file) => applyKey(await loadPrivateKeyFile(file))}
+            onForget={() => setKey(null)}
+          />
+
+          {assets.isPending ? (
+            <div className="flex justify-center py-10">
+              <Spinner className="size-7" label="Loading your assets" />
+            </div>
+          ) : assets.isError ? (
+            <Card className="grid justify-items-center gap-3 p-6 text-center">
+              <p className="text-sm text-slate-700">{linkErrorText(assets.error, FAILURE_FALLBACK)}</p>
+              <Button variant="outline" onClick={() => assets.refetch()} disabled={assets.isFetching}>
+                {assets.isFetching ? 'Retrying...' : 'Try again'}
+              </Button>
+            </Card>
+          ) : list.length === 0 ? (
+            <Card className="grid justify-items-center gap-2 p-10 text-center">
+              <Inbox className="size-10 text-slate-400" aria-hidden />
+              <h2 className="text-lg font-semibold text-slate-900">{RELEASE_MESSAGES.noAssets}</h2>
+              <p className="max-w-md text-sm text-slate-600">{RELEASE_MESSAGES.noAssetsBody}</p>
+            </Card>
+          ) : (
+            <section aria-label="Released assets" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {list.map((asset) => (
+                <AssetCard
+                  key={asset.id}
+                  model={assetCardModel(asset, { name: nameOf(asset.id), busy: busy !== null })}
+                  busy={busy?.assetId === asset.id}
+                  progress={busy?.assetId === asset.id ? busy.progress : null}
+                  onDownload={() => void download(asset)}
+                />
+              ))}
+            </section>
+          )}
+        </div>
+      </div>
+      <PasswordEntryDialog entry={password?.entry ?? null} title={password?.title ?? ''} onClose={() => setPassword(null)} />
+    </PublicLayout>
+  )
+}

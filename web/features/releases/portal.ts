@@ -1,0 +1,285 @@
+import { z } from 'zod'
+import { CIRCLE_MESSAGES } from '../../../contract/circle'
+import {
+  RELEASE_MESSAGES,
+  type AssetDownload,
+  type AssetStatus,
+  type BeneficiaryPortalView,
+  type ReleasedAsset,
+} from '../../../contract/releases'
+import type { PasswordEntry } from '../../../contract/vault-items'
+import {
+  DecryptionError,
+  decryptMetadata,
+  importBeneficiaryPrivateKey,
+  MissingPrivateKeyError,
+  unwrapDataKeyForBeneficiary,
+  type BeneficiaryPrivateKey,
+  type DataKey,
+} from '@/crypto'
+import { ApiRequestError } from '@/lib/api-client'
+import {
+  chooseSaveTarget,
+  collectBlob,
+  decryptContent,
+  parsePasswordEntry,
+  type DecryptOptions,
+  type SaveTargetOptions,
+} from '@/features/vault/items/download'
+import type { FetchLike } from '@/features/vault/items/http'
+import { linkForm, linkJson } from './http'
+
+// The beneficiary portal's logic (seeds 001 §2 assets view, §5 'Beneficiary decrypt', §7): the
+// released assets, the private key from the Access Kit, and the download that decrypts in this
+// browser. The key is a non-extractable CryptoKey held in memory by the page; it is never sent.
+
+export interface BeneficiaryLink {
+  id: string
+  token: string
+}
+
+export type IdentityStatus = BeneficiaryPortalView['identityStatus']
+
+export interface DownloadCounts {
+  downloadCount: number
+  maxDownloads: number
+}
+
+const beneficiaryUrl = (link: BeneficiaryLink, path: string) =>
+  `/api/beneficiaries/${encodeURIComponent(link.id)}${path}?token=${encodeURIComponent(link.token)}`
+
+export const portalUrls = {
+  portal: (link: BeneficiaryLink) => beneficiaryUrl(link, '/portal'),
+  assets: (link: BeneficiaryLink) => beneficiaryUrl(link, '/assets'),
+  download: (link: BeneficiaryLink, assetId: string) => beneficiaryUrl(link, `/assets/${encodeURIComponent(assetId)}/download`),
+  identityDocument: (link: BeneficiaryLink) => beneficiaryUrl(link, '/identity-document'),
+}
+
+export const fetchPortal = (link: BeneficiaryLink, fetchFn?: FetchLike) => linkJson<BeneficiaryPortalView>('GET', portalUrls.portal(link), undefined, fetchFn)
+export const fetchAssets = (link: BeneficiaryLink, fetchFn?: FetchLike) =>
+  linkJson<ReleasedAsset[]>('GET', portalUrls.assets(link), undefined, fetchFn)
+
+export interface IdentityUpload {
+  documentType: string
+  documentNumber: string
+  issuingAuthority: string
+  expirationDate: string
+  frontImage: File
+  backImage: File | null
+}
+
+export function uploadIdentityDocument(link: BeneficiaryLink, upload: IdentityUpload, fetchFn?: FetchLike) {
+  const form = new FormData()
+  form.append('documentType', upload.documentType)
+  form.append('documentNumber', upload.documentNumber)
+  form.append('issuingAuthority', upload.issuingAuthority)
+  form.append('expirationDate', upload.expirationDate)
+  form.append('frontImage', upload.frontImage)
+  if (upload.backImage) form.append('backImage', upload.backImage)
+  return linkForm<{ identityStatus: 'pending' }>(portalUrls.identityDocument(link), form, fetchFn)
+}
+
+// ---- The private key ----
+
+export type KeyResult = { ok: true; key: BeneficiaryPrivateKey } | { ok: false; error: string }
+
+/** An Access Kit is a few kilobytes; anything much larger is not one. */
+export const MAX_KIT_FILE_BYTES = 64 * 1024
+
+/** The pasted key, a PEM block or a whole Access Kit's text, with the spec's two messages. */
+export async function loadPrivateKey(text: string): Promise<KeyResult> {
+  try {
+    return { ok: true, key: await importBeneficiaryPrivateKey(text) }
+  } catch (error) {
+    return { ok: false, error: error instanceof MissingPrivateKeyError ? RELEASE_MESSAGES.privateKeyRequired : RELEASE_MESSAGES.privateKeyInvalid }
+  }
+}
+
+export async function loadPrivateKeyFile(file: Blob): Promise<KeyResult> {
+  if (file.size > MAX_KIT_FILE_BYTES) return { ok: false, error: RELEASE_MESSAGES.privateKeyInvalid }
+  return loadPrivateKey(await file.text())
+}
+
+// ---- Identity ----
+
+export type IdentityStep = 'none' | 'upload' | 'pending'
+
+/** Whether the portal asks for an identity document, says one is under review, or neither. */
+export function identityStep(portal: Pick<BeneficiaryPortalView, 'identityRequired' | 'identityStatus'>, assets: readonly ReleasedAsset[] = []): IdentityStep {
+  if (portal.identityStatus === 'pending') return 'pending'
+  if (portal.identityStatus === 'verified') return 'none'
+  const needed = portal.identityRequired || assets.some((a) => a.status === 'pending_identity')
+  return needed ? 'upload' : 'none'
+}
+
+// ---- Asset cards ----
+
+export type AssetIconKind = 'photo' | 'video' | 'password' | 'document' | 'other'
+
+const TYPE_INFO: Record<string, { icon: AssetIconKind; label: string }> = {
+  doc: { icon: 'document', label: 'Document' },
+  document: { icon: 'document', label: 'Document' },
+  photo: { icon: 'photo', label: 'Photo' },
+  video: { icon: 'video', label: 'Video' },
+  password: { icon: 'password', label: 'Password' },
+}
+
+export const ASSET_STATUS_LABELS: Record<AssetStatus, string> = {
+  available: 'Available',
+  pending_identity: 'Pending identity',
+  expired: 'Expired',
+  exhausted: 'Download limit reached',
+}
+
+const BLOCKED_REASONS: Record<Exclude<AssetStatus, 'available'>, string> = {
+  pending_identity: RELEASE_MESSAGES.assetPendingIdentity,
+  expired: RELEASE_MESSAGES.assetExpired,
+  exhausted: RELEASE_MESSAGES.downloadLimit,
+}
+
+export interface AssetCardModel {
+  id: string
+  title: string
+  icon: AssetIconKind
+  typeLabel: string
+  status: AssetStatus
+  statusLabel: string
+  statusVariant: 'default' | 'secondary'
+  downloadsText: string
+  expiresText: string
+  canDownload: boolean
+  /** Why the asset cannot be downloaded at all (not shown for a merely busy page). */
+  blockedReason: string | null
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
+
+/** The status that applies now: the counters and expiry can be ahead of the server's label. */
+export function effectiveStatus(asset: Pick<ReleasedAsset, 'status' | 'downloadCount' | 'maxDownloads' | 'expiresAt'>, now = new Date()): AssetStatus {
+  if (asset.status !== 'available') return asset.status
+  if (asset.downloadCount >= asset.maxDownloads) return 'exhausted'
+  if (asset.expiresAt && Date.parse(asset.expiresAt) <= now.getTime()) return 'expired'
+  return 'available'
+}
+
+export function assetCardModel(
+  asset: ReleasedAsset,
+  { name, busy = false, now = new Date() }: { name?: string | null; busy?: boolean; now?: Date } = {},
+): AssetCardModel {
+  const type = TYPE_INFO[asset.vaultItem.type] ?? { icon: 'other' as const, label: 'Other' }
+  const status = effectiveStatus(asset, now)
+  const expires = asset.expiresAt ? new Date(asset.expiresAt) : null
+  return {
+    id: asset.id,
+    title: name?.trim() || RELEASE_MESSAGES.untitled,
+    icon: type.icon,
+    typeLabel: type.label,
+    status,
+    statusLabel: ASSET_STATUS_LABELS[status] ?? status,
+    statusVariant: status === 'available' ? 'default' : 'secondary',
+    downloadsText: `Downloads: ${asset.downloadCount}/${asset.maxDownloads}`,
+    expiresText: expires && !Number.isNaN(expires.getTime()) ? `Expires ${dateFormat.format(expires)}` : 'No expiry date',
+    canDownload: status === 'available' && !busy,
+    blockedReason: status === 'available' ? null : BLOCKED_REASONS[status],
+  }
+}
+
+/** The list with one asset's counters replaced by a download's answer. */
+export function withCounts(assets: readonly ReleasedAsset[], assetId: string, counts: DownloadCounts): ReleasedAsset[] {
+  return assets.map((a) => (a.id === assetId ? { ...a, ...counts } : a))
+}
+
+// ---- Decryption ----
+
+export interface AssetMetadata {
+  filename: string
+  mimetype: string
+}
+
+const metadataSchema = z.object({
+  filename: z.string().catch(''),
+  mimetype: z.string().min(1).catch('application/octet-stream'),
+})
+
+async function openMetadata(dek: DataKey, itemId: string, encrypted: string): Promise<AssetMetadata> {
+  return metadataSchema.parse(await decryptMetadata<unknown>(dek, itemId, encrypted))
+}
+
+/** The data key and metadata from the list entry; rejects with DecryptionError when the key does not fit. */
+async function openListed({ vaultItem }: Pick<ReleasedAsset, 'vaultItem'>, key: BeneficiaryPrivateKey) {
+  const dek = await unwrapDataKeyForBeneficiary(vaultItem.wrappedKey, key)
+  return { dek, metadata: await openMetadata(dek, vaultItem.id, vaultItem.encryptedMetadata) }
+}
+
+/** The asset's real file name (null when it has none); rejects when the key does not open it. */
+export async function decryptAssetName(asset: Pick<ReleasedAsset, 'vaultItem'>, key: BeneficiaryPrivateKey): Promise<string | null> {
+  return (await openListed(asset, key)).metadata.filename || null
+}
+
+/** Re-fetches of a content ticket's URL after a network error; the ticket outlives them (RELEASE_LIMITS). */
+export const CONTENT_RETRIES = 2
+
+/** The plaintext behind a download ticket, each piece authenticated before it is yielded. */
+export function decryptAssetContent(download: AssetDownload, dek: DataKey, options: DecryptOptions = {}) {
+  const { id: itemId, chunkBytes, cipherSize } = download.item
+  // The ticket in the URL is the credential: no session goes along.
+  return decryptContent({ url: download.contentUrl, itemId, chunkBytes, cipherSize }, dek, { retries: CONTENT_RETRIES, ...options })
+}
+
+export type DownloadOutcome =
+  | { kind: 'saved'; filename: string; counts: DownloadCounts }
+  | { kind: 'password'; title: string; entry: PasswordEntry; counts: DownloadCounts }
+  | { kind: 'cancelled' }
+
+export interface AssetDownloadOptions extends DecryptOptions, SaveTargetOptions {
+  /** Called once the server has counted the download, before the content arrives. */
+  onCounted?: (counts: DownloadCounts, metadata: AssetMetadata) => void
+}
+
+/**
+ * Opens the item's data key and name from the list entry (a key that does not fit fails here,
+ * before anything is counted), opens the save dialog, then GET …/download (counts one download)
+ * and fetches and decrypts the content behind its ticket, re-fetching the same ticket after a
+ * network error (RELEASE_LIMITS.contentTicketMinutes) rather than counting another download.
+ * A password entry is returned for display; anything else is saved. Call it straight from a
+ * click: the save dialog needs the user's gesture.
+ */
+export async function downloadReleasedAsset(
+  link: BeneficiaryLink,
+  asset: Pick<ReleasedAsset, 'id' | 'vaultItem'>,
+  key: BeneficiaryPrivateKey,
+  options: AssetDownloadOptions = {},
+): Promise<DownloadOutcome> {
+  const listed = await openListed(asset, key)
+  const listedName = listed.metadata.filename
+  const target = asset.vaultItem.type === 'password' ? null : await chooseSaveTarget(listedName || RELEASE_MESSAGES.untitled, options)
+  if (target === 'cancelled') return { kind: 'cancelled' }
+
+  const download = await linkJson<AssetDownload>('GET', portalUrls.download(link, asset.id), undefined, options.fetch)
+  const counts = { downloadCount: download.downloadCount, maxDownloads: download.maxDownloads }
+  const dek = download.encryptedMasterKey === asset.vaultItem.wrappedKey ? listed.dek : await unwrapDataKeyForBeneficiary(download.encryptedMasterKey, key)
+  const metadata = await openMetadata(dek, download.item.id, download.item.encryptedMetadata)
+  options.onCounted?.(counts, metadata)
+  const content = decryptAssetContent(download, dek, options)
+
+  if (!target) {
+    const text = await (await collectBlob(content)).text()
+    return { kind: 'password', title: metadata.filename || RELEASE_MESSAGES.untitled, entry: parsePasswordEntry(text), counts }
+  }
+  const filename = metadata.filename || listedName || RELEASE_MESSAGES.untitled
+  await target.write(content, { filename, mimetype: metadata.mimetype })
+  return { kind: 'saved', filename, counts }
+}
+
+export const DOWNLOAD_FALLBACK = 'The asset could not be downloaded. Please try again.'
+export const WRONG_KEY_TEXT =
+  'This asset could not be decrypted with the private key you loaded. Check that it is the key from the Access Kit made for you.'
+
+/** The words under a 'Download Failed' toast. */
+export function downloadErrorText(error: unknown): string {
+  if (error instanceof DecryptionError) return WRONG_KEY_TEXT
+  if (error instanceof ApiRequestError) return error.detail || DOWNLOAD_FALLBACK
+  if (error instanceof TypeError) return CIRCLE_MESSAGES.networkError
+  if (error instanceof Error && error.message) return error.message
+  return DOWNLOAD_FALLBACK
+}

@@ -1,0 +1,144 @@
+import { CircleCheckBig, FileKey, KeyRound } from 'lucide-react'
+import { useId, useRef, useState, type Ref } from 'react'
+import { Button } from '@/components/ui/button'
+import { Card } from '@/components/ui/card'
+import { Label } from '@/components/ui/label'
+import { Textarea } from '@/components/ui/textarea'
+
+// The beneficiary's private key: pasted, or read from the Access Kit's text file. Only the imported
+// (non-extractable) key is kept, by the page, in memory; the text is cleared once it is imported.
+
+export const KIT_FILE_ACCEPT = '.txt,.pem,.key,text/plain'
+
+export function PrivateKeyCard({
+  loaded,
+  error,
+  mismatch,
+  disabled,
+  onText,
+  onFile,
+  onForget,
+  ref,
+}: {
+  loaded: boolean
+  error: string | null
+  /** A loaded key that opened none of the assets. */
+  mismatch: boolean
+  disabled: boolean
+  onText: (text: string) => Promise<boolean>
+  onFile: (file: File) => Promise<boolean>
+  onForget: () => void
+  ref?: Ref<HTMLTextAreaElement>
+}) {
+  const id = useId()
+  const [text, setText] = useState('')
+  const [checking, setChecking] = useState(false)
+  const file = useRef<HTMLInputElement>(null)
+
+  const run = async (load: () => Promise<boolean>) => {
+    setChecking(true)
+    try {
+      if (await load()) setText('')
+    } finally {
+      setChecking(false)
+    }
+  }
+
+  if (loaded) {
+    return (
+      <Card className="grid gap-3 p-5 sm:p-6">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="flex items-start gap-3">
+            <CircleCheckBig className="mt-0.5 size-5 shrink-0 text-emerald-600" aria-hidden />
+            <div className="grid gap-1">
+              <h2 className="font-semibold text-slate-900">Private key loaded</h2>
+              <p className="text-sm text-slate-600">
+                It stays in this browser tab, is never sent anywhere, and is forgotten when you close the tab.
+              </p>
+            </div>
+          </div>
+          <Button variant="outline" size="sm" onClick={onForget} disabled={disabled}>
+            Forget key
+          </Button>
+        </div>
+        {mismatch && (
+          <p role="alert" className="text-sm text-red-600">
+            This key does not open the assets released to you. Check that you loaded the Access Kit made for you.
+          </p>
+        )}
+      </Card>
+    )
+  }
+
+  return (
+    <Card className="grid gap-4 p-5 sm:p-6">
+      <div className="flex items-start gap-3">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 text-brand-700">
+          <KeyRound className="size-5" aria-hidden />
+        </span>
+        <div className="grid gap-1">
+          <h2 className="font-semibold text-slate-900">Your private key</h2>
+          <p className="text-sm text-slate-600">
+            Paste the private key from your Beneficiary Access Kit, from the BEGIN line to the END line, or load the kit’s text file.
+            It is used only in this browser to decrypt what was left to you, and is never sent or stored.
+          </p>
+        </div>
+      </div>
+      <form
+        className="grid gap-3"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void run(() => onText(text))
+        }}
+      >
+        <div className="grid gap-1.5">
+          <Label htmlFor={id}>Private key</Label>
+          <Textarea
+            ref={ref}
+            id={id}
+            rows={6}
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder={'-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----'}
+            className="font-mono text-xs sm:text-xs"
+            autoComplete="off"
+            autoCorrect="off"
+            autoCapitalize="off"
+            spellCheck={false}
+            aria-invalid={!!error}
+            aria-describedby={error ? `${id}-error` : undefined}
+            disabled={checking || disabled}
+          />
+          {error && (
+            <p id={`${id}-error`} role="alert" className="text-sm text-red-600">
+              {error}
+            </p>
+          )}
+        </div>
+        <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+          <input
+            ref={file}
+            type="file"
+            accept={KIT_FILE_ACCEPT}
+            className="hidden"
+            aria-hidden
+            tabIndex={-1}
+            onChange={(event) => {
+              const chosen = event.currentTarget.files?.[0]
+              event.currentTarget.value = ''
+              if (chosen) void run(() => onFile(chosen))
+            }}
+          />
+          <Button variant="outline" onClick={() => file.current?.click()} disabled={checking || disabled}>
+            <FileKey aria-hidden />
+            Load Access Kit file
+          </Button>
+          <Button type="submit" disabled={checking || disabled}>
+            {checking ? 'Checking...' : 'Use this key'}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  )
+}

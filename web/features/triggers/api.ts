@@ -1,0 +1,122 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type {
+  DryRunResult,
+  EngineStatus,
+  ManualReleaseBody,
+  ManualReleaseResult,
+  ReleaseSummary,
+  Trigger,
+  TriggerCreateBody,
+} from '../../../contract/triggers'
+import { apiJson, sessionHeaders } from '@/lib/api-client'
+
+// The owner's triggers and the release engine (notes/engine-api.md). Keys are the URLs, as
+// everywhere in the SPA; every change refreshes the triggers and the engine status together,
+// since a check-in, a toggle or a release moves both.
+
+export const triggersKey = ['/api/triggers'] as const
+export const engineStatusKey = ['/api/trigger-engine/status'] as const
+export const ENGINE_STATUS_REFRESH_MS = 30_000
+
+export const triggersQuery = queryOptions({
+  queryKey: triggersKey,
+  queryFn: () => apiJson<Trigger[]>('GET', '/api/triggers'),
+})
+
+export const engineStatusQuery = queryOptions({
+  queryKey: engineStatusKey,
+  queryFn: () => apiJson<EngineStatus>('GET', '/api/trigger-engine/status'),
+})
+
+export function useTriggers() {
+  return useQuery(triggersQuery)
+}
+
+export function useEngineStatus(options: { poll?: boolean } = {}) {
+  return useQuery({ ...engineStatusQuery, refetchInterval: options.poll ? ENGINE_STATUS_REFRESH_MS : false })
+}
+
+function useInvalidateEngine() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: triggersKey, exact: true }),
+      queryClient.invalidateQueries({ queryKey: engineStatusKey, exact: true }),
+    ])
+}
+
+const path = (id: string) => encodeURIComponent(id)
+
+export function useCreateTrigger() {
+  const invalidate = useInvalidateEngine()
+  return useMutation({
+    mutationFn: (body: TriggerCreateBody) => apiJson<Trigger>('POST', '/api/triggers', body),
+    onSuccess: invalidate,
+  })
+}
+
+export function useSetTriggerStatus() {
+  const invalidate = useInvalidateEngine()
+  return useMutation({
+    mutationFn: ({ id, status }: { id: string; status: 'active' | 'paused' }) => apiJson<Trigger>('PUT', `/api/triggers/${path(id)}`, { status }),
+    // A 409 means it fired meanwhile: the refreshed list shows that too.
+    onSettled: invalidate,
+  })
+}
+
+export interface CheckInResult {
+  lastCheckInAt: string
+  nextCheckInAt: string
+  cancelledReleases: number
+}
+
+/** "I'm Still Here": resets the inactivity clock and cancels releases still in their delay. */
+export function useCheckIn() {
+  const invalidate = useInvalidateEngine()
+  return useMutation({
+    mutationFn: () => apiJson<CheckInResult>('POST', '/api/inactivity/ping'),
+    onSuccess: invalidate,
+  })
+}
+
+/** Releases nothing: what the trigger would release if it fired now. */
+export function useDryRun() {
+  return useMutation({
+    mutationFn: (triggerId: string) => apiJson<DryRunResult>('POST', `/api/trigger-engine/dry-run/${path(triggerId)}`),
+  })
+}
+
+export function useManualRelease() {
+  const invalidate = useInvalidateEngine()
+  return useMutation({
+    mutationFn: ({ triggerId, ...body }: ManualReleaseBody & { triggerId: string }) =>
+      apiJson<ManualReleaseResult>('POST', `/api/trigger-engine/manual/${path(triggerId)}`, body),
+    onSettled: invalidate,
+  })
+}
+
+export function useCancelRelease() {
+  const invalidate = useInvalidateEngine()
+  return useMutation({
+    mutationFn: (releaseId: string) => apiJson<ReleaseSummary>('POST', `/api/trigger-engine/releases/${path(releaseId)}/cancel`),
+    onSettled: invalidate,
+  })
+}
+
+/**
+ * Tells the engine about a failed vault unlock or passkey attempt (biometric_failure triggers).
+ * Fire-and-forget: plain fetch, so neither a failure nor a 402 can disturb the screen that
+ * reports it, and the body never carries anything but the kind.
+ */
+export function reportBiometricFailure(kind: 'vault_unlock' | 'passkey'): void {
+  try {
+    void fetch('/api/trigger-engine/biometric-failure', {
+      method: 'POST',
+      headers: sessionHeaders('application/json'),
+      body: JSON.stringify({ kind }),
+      credentials: 'include',
+    }).catch(() => undefined)
+  } catch {
+    // No fetch (tests, very old browsers): nothing to report to.
+  }
+}

@@ -1,0 +1,121 @@
+import {
+  PING_FREQUENCY_DAYS,
+  TRIGGER_DEFAULTS,
+  TRIGGER_MESSAGES,
+  type EngineStatus,
+  type ManualReleaseResult,
+  type PingFrequency,
+  type ReleaseStatus,
+  type Trigger,
+  type TriggerStatus,
+} from '../../../contract/triggers'
+
+// Words used only by the Security Triggers and Trigger Monitor screens. The seeds' own strings
+// (toast titles, validation messages, defaults, type names) live in contract/triggers.ts.
+
+export const TRIGGER_TOASTS = {
+  fallback: 'Please try again.',
+  created: 'Trigger created',
+  activated: 'Trigger activated',
+  paused: 'Trigger paused',
+  checkedIn: 'Checked in',
+  releaseCancelled: 'Release cancelled',
+  cancelFailed: 'Failed to cancel release',
+  dryRunFailed: 'Dry run failed',
+  released: 'Release started',
+  selectTrigger: 'Please select a trigger',
+} as const
+
+export const PING_FREQUENCY_LABELS: Record<PingFrequency, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' }
+
+export const TRIGGER_STATUS_BADGES: Record<TriggerStatus, { label: string; variant: 'success' | 'secondary' | 'destructive' }> = {
+  active: { label: 'Active', variant: 'success' },
+  paused: { label: 'Paused', variant: 'secondary' },
+  triggered: { label: 'Triggered', variant: 'destructive' },
+}
+
+export const RELEASE_STATUS_BADGES: Record<ReleaseStatus, { label: string; variant: 'warning' | 'success' | 'secondary' }> = {
+  waiting: { label: 'Waiting', variant: 'warning' },
+  released: { label: 'Released', variant: 'success' },
+  cancelled: { label: 'Cancelled', variant: 'secondary' },
+}
+
+export const PHASE_TEXT: Record<EngineStatus['phase'], string> = {
+  ok: 'All good: you have checked in recently',
+  checkin_sent: 'Check-in e-mail sent, waiting for your answer',
+  reminder_sent: 'Reminder sent, grace period running',
+  expired: 'Grace period over: inactivity triggers fire',
+}
+
+export const LOCKED_NAMES_HINT = 'Unlock your vault to see the file names.'
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/** 'Ada', 'Ada and Ben', 'Ada, Ben and Cy'. */
+export function listNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? ''
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+}
+
+/** A date and time in the reader's locale, or the fallback for none / an unparsable value. */
+export function formatWhen(iso: string | null | undefined, fallback = 'Never'): string {
+  if (!iso) return fallback
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime())
+    ? fallback
+    : date.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+}
+
+export function formatDay(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
+}
+
+const num = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback)
+
+/** One line on what a trigger waits for, e.g. "Check-ins weekly, 14-day grace"; defaults fill a missing field. */
+export function configSummary(trigger: Pick<Trigger, 'type' | 'config'>, beneficiaryNames: readonly string[] = []): string {
+  const c = trigger.config as Record<string, unknown>
+  switch (trigger.type) {
+    case 'inactivity': {
+      const frequency = (typeof c.pingFrequency === 'string' && c.pingFrequency in PING_FREQUENCY_DAYS ? c.pingFrequency : TRIGGER_DEFAULTS.pingFrequency) as PingFrequency
+      return `Check-ins ${frequency}, ${num(c.gracePeriod, TRIGGER_DEFAULTS.gracePeriod)}-day grace`
+    }
+    case 'biometric_failure': {
+      const threshold = num(c.failureThreshold, TRIGGER_DEFAULTS.failureThreshold)
+      return `${plural(threshold, 'failure')} within ${plural(num(c.timeWindow, TRIGGER_DEFAULTS.timeWindow), 'day')}`
+    }
+    case 'verified_death':
+      return 'Fires when one of your approvers confirms a death certificate'
+    case 'scheduled': {
+      const when = typeof c.releaseDate === 'string' ? formatWhen(c.releaseDate, 'an unknown date') : 'an unknown date'
+      return beneficiaryNames.length ? `Releases on ${when} to ${listNames(beneficiaryNames)}` : `Releases on ${when}`
+    }
+  }
+}
+
+/** The Manual Trigger Test card's grace period: the trigger's own, else 7 days (seeds 001 §9). */
+export function manualGraceDays(trigger: Pick<Trigger, 'config'> | undefined): number {
+  const grace = (trigger?.config as Record<string, unknown> | undefined)?.gracePeriod
+  return typeof grace === 'number' && grace >= 1 ? grace : TRIGGER_DEFAULTS.manualCardGraceFallback
+}
+
+/** The toast after a real release. */
+export function manualResultText(result: ManualReleaseResult): string {
+  const parts = [`${plural(result.transferredItems, 'item')} transferred, ${plural(result.beneficiariesNotified, 'beneficiary', 'beneficiaries')} notified.`]
+  if (result.pendingReleases > 0) {
+    parts.push(`${plural(result.pendingReleases, 'release')} still waiting for a delay, approvals or identity checks.`)
+  }
+  return parts.join(' ')
+}
+
+export function checkInText(cancelledReleases: number, nextCheckInAt: string | null): string {
+  const parts: string[] = [TRIGGER_MESSAGES.checkInDone]
+  if (cancelledReleases > 0) parts.push(`${plural(cancelledReleases, 'pending release')} cancelled.`)
+  if (nextCheckInAt) parts.push(`Next check-in: ${formatWhen(nextCheckInAt)}.`)
+  return parts.join(' ')
+}
+
+export function releaseNowText(triggerTitle: string): string {
+  return `This is a real release, not a test. Everything "${triggerTitle}" covers starts going to its beneficiaries now: they are e-mailed, and items whose policies ask for a delay, approvals or identity checks follow once those are met. The trigger is marked as triggered. This cannot be undone.`
+}

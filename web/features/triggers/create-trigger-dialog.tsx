@@ -1,0 +1,211 @@
+import { Link } from '@tanstack/react-router'
+import { useEffect } from 'react'
+import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form'
+import { PING_FREQUENCIES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { Field, InputField } from '@/components/ui/form-field'
+import { InlineLoadState } from '@/components/ui/inline-load-state'
+import { Textarea } from '@/components/ui/textarea'
+import { useBeneficiaries } from '@/features/circle/api'
+import { CheckboxGroup } from '@/features/policies/checkbox-group'
+import { errorText, PaymentRedirectError } from '@/lib/api-client'
+import { toast } from '@/lib/toast-store'
+import { useCreateTrigger } from './api'
+import { configSummary, PING_FREQUENCY_LABELS, TRIGGER_TOASTS } from './copy'
+import { buildCreateBody, toLocalInputValue, TRIGGER_FORM_DEFAULTS, type TriggerFormValues } from './trigger-form'
+
+export const selectClass =
+  'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 disabled:opacity-50 aria-invalid:border-red-500 sm:text-sm'
+
+const resolver: Resolver<TriggerFormValues, unknown, TriggerCreateBody> = async (values) => {
+  const result = buildCreateBody(values)
+  if (result.ok) return { values: result.body, errors: {} }
+  const errors: FieldErrors<TriggerFormValues> = {}
+  for (const [name, message] of Object.entries(result.errors)) {
+    ;(errors as Record<string, { type: string; message: string }>)[name] = { type: 'validate', message }
+  }
+  return { values: {}, errors }
+}
+
+/** Create Trigger (seeds 001 §2, §5 'Trigger form'); `initialType` preselects the type from a card's Set Up. */
+export function CreateTriggerDialog({
+  open,
+  onOpenChange,
+  initialType,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  initialType?: TriggerType
+}) {
+  const create = useCreateTrigger()
+  const beneficiaries = useBeneficiaries()
+  const form = useForm<TriggerFormValues, unknown, TriggerCreateBody>({ resolver, defaultValues: TRIGGER_FORM_DEFAULTS })
+  const { errors } = form.formState
+  const type = form.watch('type')
+  const busy = create.isPending
+
+  useEffect(() => {
+    if (open) form.reset({ ...TRIGGER_FORM_DEFAULTS, type: initialType ?? '' })
+  }, [open, initialType, form])
+
+  const close = () => {
+    if (!busy) onOpenChange(false)
+  }
+
+  const submit = form.handleSubmit((body) =>
+    create.mutate(body, {
+      onSuccess: (trigger) => {
+        toast({ title: TRIGGER_TOASTS.created, description: `${TRIGGER_TYPE_LABELS[trigger.type].title}: ${configSummary(trigger)}.`, variant: 'success' })
+        onOpenChange(false)
+      },
+      onError: (error) => {
+        if (error instanceof PaymentRedirectError) return
+        toast({ title: TRIGGER_MESSAGES.createFailed, description: errorText(error, TRIGGER_TOASTS.fallback), variant: 'destructive' })
+      },
+    }),
+  )
+
+  const preventWhileBusy = (event: Event) => {
+    if (busy) event.preventDefault()
+  }
+  const beneficiaryList = beneficiaries.data ?? []
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent hideClose={busy} onEscapeKeyDown={preventWhileBusy} onInteractOutside={preventWhileBusy} className="grid-cols-1">
+        <DialogHeader>
+          <DialogTitle>Create Trigger</DialogTitle>
+          <DialogDescription>Choose what starts your releases. New triggers start active; you can pause them at any time.</DialogDescription>
+        </DialogHeader>
+        <form onSubmit={submit} noValidate className="grid min-w-0 grid-cols-1 gap-5">
+          <Field label="Trigger type" error={errors.type?.message} hint={type ? TRIGGER_TYPE_LABELS[type].description : undefined}>
+            {({ id, describedBy, invalid }) => (
+              <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={selectClass} disabled={busy} {...form.register('type')}>
+                <option value="">Select a trigger type</option>
+                {TRIGGER_TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {TRIGGER_TYPE_LABELS[t].title}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+
+          {type === 'inactivity' && (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="Check-in frequency" error={errors.pingFrequency?.message}>
+                {({ id, describedBy, invalid }) => (
+                  <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={selectClass} disabled={busy} {...form.register('pingFrequency')}>
+                    {PING_FREQUENCIES.map((f) => (
+                      <option key={f} value={f}>
+                        {PING_FREQUENCY_LABELS[f]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <InputField
+                label="Grace period (days)"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                disabled={busy}
+                error={errors.gracePeriod?.message}
+                hint="How long after a missed check-in the trigger waits before firing."
+                {...form.register('gracePeriod', { valueAsNumber: true })}
+              />
+            </div>
+          )}
+
+          {type === 'biometric_failure' && (
+            <div className="grid gap-4 sm:grid-cols-2">
+              <InputField
+                label="Failure threshold"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                disabled={busy}
+                error={errors.failureThreshold?.message}
+                hint="Failed unlock or passkey attempts."
+                {...form.register('failureThreshold', { valueAsNumber: true })}
+              />
+              <InputField
+                label="Time window (days)"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                disabled={busy}
+                error={errors.timeWindow?.message}
+                hint="The attempts must fall within this many days."
+                {...form.register('timeWindow', { valueAsNumber: true })}
+              />
+            </div>
+          )}
+
+          {type === 'verified_death' && (
+            <p className="rounded-lg bg-slate-50 p-3 text-sm text-slate-600">
+              Nothing to set: your approvers receive a signed link to confirm a death certificate.
+            </p>
+          )}
+
+          {type === 'scheduled' && (
+            <>
+              <InputField
+                label="Release date"
+                type="datetime-local"
+                min={toLocalInputValue(new Date())}
+                disabled={busy}
+                error={errors.releaseDate?.message}
+                hint="In your time zone."
+                {...form.register('releaseDate')}
+              />
+              <Controller
+                control={form.control}
+                name="beneficiaries"
+                render={({ field }) => (
+                  <CheckboxGroup
+                    legend="Beneficiaries"
+                    options={beneficiaryList.map((b) => ({ value: b.id, label: b.fullName, hint: b.relationship }))}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={errors.beneficiaries?.message}
+                    disabled={busy}
+                  >
+                    {beneficiaries.isPending || beneficiaries.isError || beneficiaryList.length === 0 ? (
+                      <InlineLoadState query={beneficiaries} loadingLabel="Loading beneficiaries" errorFallback="Your beneficiaries could not be loaded.">
+                        <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
+                          A scheduled release goes to at least one beneficiary. You have none yet.{' '}
+                          <Link to="/beneficiaries" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+                            Add a beneficiary
+                          </Link>
+                        </p>
+                      </InlineLoadState>
+                    ) : undefined}
+                  </CheckboxGroup>
+                )}
+              />
+              <Field label="Description" error={errors.description?.message} hint="Optional: what this release is for.">
+                {({ id, describedBy, invalid }) => (
+                  <Textarea id={id} aria-describedby={describedBy} aria-invalid={invalid} rows={2} maxLength={500} disabled={busy} {...form.register('description')} />
+                )}
+              </Field>
+            </>
+          )}
+
+          <DialogFooter>
+            <Button variant="outline" onClick={close} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Creating...' : 'Create Trigger'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

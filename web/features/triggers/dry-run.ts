@@ -1,0 +1,124 @@
+import type { DryRunResult, ReleasePlanEntry } from '../../../contract/triggers'
+import { RELEASE_PROTOCOL_LABELS, type ItemType, type ReleaseProtocol } from '../../../contract/vault-items'
+import { listNames, plural } from './copy'
+
+// What a dry run would release, in words. The server lists item ids only: names exist in clear
+// only in this browser, and only while the vault is unlocked, so the caller passes what it knows.
+
+/** What the browser knows of an item: its type from the vault list, its file name if decrypted. */
+export interface KnownItem {
+  type: ItemType
+  filename?: string
+}
+
+export const ITEM_TYPE_NAMES: Record<ItemType, { one: string; many: string }> = {
+  doc: { one: 'Document', many: 'Documents' },
+  photo: { one: 'Photo', many: 'Photos' },
+  video: { one: 'Video', many: 'Videos' },
+  password: { one: 'Password', many: 'Passwords' },
+}
+const TYPE_ORDER: readonly ItemType[] = ['doc', 'photo', 'video', 'password']
+
+export interface DryRunItemGroup {
+  /** 'Documents (2)'; 'Other items (1)' for ids no longer in the vault list. */
+  heading: string
+  type: ItemType | null
+  /** File names when known, else "Document item". */
+  labels: string[]
+}
+
+export interface DryRunEntryView {
+  key: string
+  source: string
+  conditions: string[]
+  beneficiaries: Array<{ id: string; name: string; note: string | null }>
+  groups: DryRunItemGroup[]
+  itemCount: number
+}
+
+export interface DryRunView {
+  empty: boolean
+  paymentHold: boolean
+  summary: string
+  entries: DryRunEntryView[]
+  /** Some items are shown by type only because their names are not known here. */
+  namesHidden: boolean
+}
+
+export function sourceText(source: ReleasePlanEntry['source']): string {
+  switch (source.kind) {
+    case 'policy':
+      return `Policy "${source.name}"`
+    case 'item': {
+      const label = RELEASE_PROTOCOL_LABELS[source.protocol as ReleaseProtocol] ?? source.protocol
+      return `Item release protocol: ${label}`
+    }
+    case 'scheduled':
+      return 'Scheduled release'
+  }
+}
+
+export function conditionTexts(conditions: ReleasePlanEntry['conditions']): string[] {
+  const result = [conditions.delayHours > 0 ? `Waits ${plural(conditions.delayHours, 'hour')} after the trigger` : 'No delay']
+  if (conditions.minimumApprovals > 0) {
+    const from = conditions.approvers.length ? ` from ${listNames(conditions.approvers)}` : ''
+    result.push(`${plural(conditions.minimumApprovals, 'approval')} needed${from}`)
+  }
+  if (conditions.identityRequired) result.push('Identity verification required')
+  return result
+}
+
+function beneficiaryNote(b: ReleasePlanEntry['beneficiaries'][number]): string | null {
+  if (b.identityRequired && !b.identityVerified) return 'identity not yet verified'
+  return null
+}
+
+function groupItems(itemIds: readonly string[], known: ReadonlyMap<string, KnownItem>): { groups: DryRunItemGroup[]; namesHidden: boolean } {
+  const byType = new Map<ItemType | null, string[]>()
+  let namesHidden = false
+  for (const id of new Set(itemIds)) {
+    const item = known.get(id)
+    const type = item?.type ?? null
+    let label: string
+    if (item?.filename) label = item.filename
+    else {
+      namesHidden = true
+      label = item ? `${ITEM_TYPE_NAMES[item.type].one} item` : 'Unknown item'
+    }
+    byType.set(type, [...(byType.get(type) ?? []), label])
+  }
+  const groups: DryRunItemGroup[] = []
+  for (const type of [...TYPE_ORDER, null] as const) {
+    const labels = byType.get(type)
+    if (!labels) continue
+    labels.sort((a, b) => a.localeCompare(b))
+    groups.push({ type, heading: `${type ? ITEM_TYPE_NAMES[type].many : 'Other items'} (${labels.length})`, labels })
+  }
+  return { groups, namesHidden }
+}
+
+export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, KnownItem>): DryRunView {
+  let namesHidden = false
+  const entries = result.entries.map((entry, index): DryRunEntryView => {
+    const { groups, namesHidden: hidden } = groupItems(entry.itemIds, known)
+    namesHidden ||= hidden
+    return {
+      key: `${entry.source.kind}-${index}`,
+      source: sourceText(entry.source),
+      conditions: conditionTexts(entry.conditions),
+      beneficiaries: entry.beneficiaries.map((b) => ({ id: b.id, name: b.fullName, note: beneficiaryNote(b) })),
+      groups,
+      itemCount: new Set(entry.itemIds).size,
+    }
+  })
+  const empty = entries.length === 0
+  return {
+    empty,
+    paymentHold: result.paymentHold,
+    summary: empty
+      ? 'Nothing would be released'
+      : `Would release ${plural(result.itemCount, 'item')} to ${plural(result.beneficiaryCount, 'beneficiary', 'beneficiaries')}`,
+    entries,
+    namesHidden,
+  }
+}
