@@ -26,10 +26,20 @@ const server = startGroup('wrangler', [
   ...persistArgs,
 ])
 
-// `wrangler dev` does not fire Cron Triggers by itself; fire the sweep on the configured schedule.
-const cron = setInterval(() => {
-  fetch(`${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`).catch(() => {})
-}, cronIntervalMs)
+// `wrangler dev` does not fire Cron Triggers by itself; fire the sweep on the configured schedule,
+// and once as soon as the server answers (so the monitor does not show a sweep that never ran).
+const sweep = () => fetch(`${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`)
+const cron = setInterval(() => sweep().catch(() => {}), cronIntervalMs)
+void (async () => {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) return void (await sweep())
+    } catch {
+      // not up yet
+    }
+  }
+})()
 
 const stop = (code = 0) => {
   clearInterval(cron)

@@ -1,26 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { POLICY_MESSAGES, policySchema, type Policy } from '../../contract/policies'
 import { partSize, type UploadSession } from '../../contract/vault-items'
+import { b64, policyBody } from './engine-helpers'
 import { addApprover, addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
-
-const b64 = (s: string) => btoa(s)
-
-function policyBody(beneficiaryId: string, overrides: Record<string, unknown> = {}) {
-  return {
-    name: 'Family documents',
-    description: 'Everything my children need to settle the estate.',
-    ruleJson: { assign: [{ beneficiaryId, access: 'read' }], release: { on: ['verified_death'], delayHours: 72, requiresApprover: false } },
-    encryptedSelectors: b64('sealed selectors'),
-    wrappedKey: b64('wrapped policy key'),
-    requiresApprover: false,
-    requiresIdentityVerification: false,
-    identityVerificationApprovers: [],
-    requiredDocumentTypes: [],
-    minimumApprovals: 1,
-    status: 'active',
-    ...overrides,
-  }
-}
 
 async function uploadedItem(token: string, beneficiaryId: string): Promise<string> {
   const session = (await (await call('/api/vault/uploads', { token, body: { type: 'doc', plainSize: 10 } })).json()) as UploadSession

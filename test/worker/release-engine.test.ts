@@ -185,6 +185,25 @@ describe('the inactivity clock (alarm-driven)', () => {
     expect(await firingCount(s.ownerId)).toBe(1)
   })
 
+  it('a sign-in resets the clock', async () => {
+    const s = await ownerWithItem()
+    await createTrigger(s.token, { type: 'inactivity' })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 9 * DAY_MS, phase: 'checkin_sent', checkInSentAt: Date.now() - 2 * DAY_MS })
+    expect((await call('/api/auth/login', { body: { email: s.owner.email, password: s.owner.password } })).status).toBe(200)
+    await waitFor(async () => ((await clockOf(s.ownerId)).phase === 'ok' ? true : undefined))
+    expect(Date.now() - (await clockOf(s.ownerId)).lastCheckInAt).toBeLessThan(60_000)
+  })
+
+  it('the monitor reports the engine running once the sweep has run, with the next alarm', async () => {
+    const s = await ownerWithItem()
+    await createTrigger(s.token, { type: 'inactivity' })
+    await runSweeps(env)
+    const engine = await status(s.token)
+    expect(engine).toMatchObject({ isRunning: true, phase: 'ok', pingFrequencyDays: 7, graceDays: 3, paymentHoldUntil: null })
+    expect(Date.now() - Date.parse(engine.lastSweepAt!)).toBeLessThan(60_000)
+    expect(engine.nextAlarmAt).toBe(engine.nextCheckInAt)
+  })
+
   it('changing the settings re-arms the alarm for the new frequency', async () => {
     const s = await ownerWithItem()
     await createTrigger(s.token, { type: 'inactivity' })

@@ -5,6 +5,7 @@ import { conflict, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { audit } from '../services/audit'
 import { createApprover, deleteApprover, listApprovers, toApprover } from '../services/approvers'
 import { sendApproverInvitation } from '../services/invitations'
 import type { AppEnv } from '../types'
@@ -22,10 +23,12 @@ export const approverRoutes = new Hono<AppEnv>()
     const verificationEmailSent = sendVerificationEmail
       ? await sendApproverInvitation(c.env, c.executionCtx, c.var.db, c.var.user, row)
       : false
+    await audit(c, 'circle.approver_added', { approverId: row.id, verificationEmailSent })
     return c.json({ ...toApprover(row), verificationEmailSent }, 201)
   })
   .delete('/:id', validate('param', idParam), async (c) => {
     const { id } = c.req.valid('param')
     if (!(await deleteApprover(c.var.db, c.var.user.id, id))) throw notFound(CIRCLE_MESSAGES.approverNotFound)
+    await audit(c, 'circle.approver_removed', { approverId: id })
     return c.json({ message: 'Approver removed.' })
   })

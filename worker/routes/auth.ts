@@ -15,6 +15,7 @@ import { passwordChangedEmail, passwordResetEmail } from '../mail/templates'
 import { readToken, requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { clientIp, enforceLimit, rateLimitByIp } from '../middleware/rate-limit'
+import { auditOwner } from '../services/audit'
 import { recordOwnerActivity } from '../services/owner-activity'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
 import { issueResetToken, resetPasswordWithToken } from '../services/password-reset'
@@ -48,6 +49,8 @@ export const authRoutes = new Hono<AppEnv>()
     const token = await createSession(db, c.env, user.id, c.req.header('user-agent'))
     setSessionCookie(c, token)
     c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'registered'))
+    // Awaited, so the chain starts with it before anything the new owner does next.
+    await auditOwner(c.env, user.id, 'account.registered')
     return c.json({ token, user: toPublicUser(user) }, 201)
   })
   .post('/login', rateLimitByIp('LOGIN_LIMITER', 'login'), validate('json', loginBodySchema), async (c) => {
@@ -62,6 +65,7 @@ export const authRoutes = new Hono<AppEnv>()
     const token = await createSession(db, c.env, user.id, c.req.header('user-agent'))
     setSessionCookie(c, token)
     c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'signed_in'))
+    await auditOwner(c.env, user.id, 'account.signed_in')
     return c.json({ token, user: toPublicUser(user) })
   })
   .get('/me', requireUser, (c) => c.json({ user: toPublicUser(c.var.user) }))
@@ -69,7 +73,10 @@ export const authRoutes = new Hono<AppEnv>()
     const token = readToken(c)
     if (token) {
       const session = await authenticate(c.var.db, c.env, token)
-      if (session) await revokeSession(c.var.db, session.sessionId)
+      if (session) {
+        await revokeSession(c.var.db, session.sessionId)
+        await auditOwner(c.env, session.user.id, 'account.signed_out')
+      }
     }
     deleteCookie(c, AUTH_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'Strict' })
     return c.json({ message: 'Signed out.' })
@@ -101,6 +108,8 @@ export const authRoutes = new Hono<AppEnv>()
     const db = c.var.db
     const user = await resetPasswordWithToken(db, token, password)
     if (!user) throw badRequest(AUTH_ERRORS.resetLinkInvalid)
+    // Whoever holds the e-mailed link acts as the owner; every session was revoked with it.
+    await auditOwner(c.env, user.id, 'account.password_reset', { sessionsRevoked: true })
     await sendEmail(c.env, c.executionCtx, db, {
       to: user.email,
       kind: 'password_changed',

@@ -5,6 +5,7 @@ import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { requireUser } from '../middleware/auth'
+import { audit } from '../services/audit'
 import {
   beneficiaryLimit,
   createBeneficiary,
@@ -21,6 +22,7 @@ import { inspectBeneficiaryPublicKey } from '../services/public-keys'
 import type { AppEnv } from '../types'
 
 const idParam = z.object({ id: z.uuid(CIRCLE_MESSAGES.beneficiaryNotFound) })
+const UPDATABLE_FIELDS = ['fullName', 'email', 'relationship', 'sendAssetNotifications', 'delayNotifications'] as const
 
 /** The owner's beneficiaries (seeds 001 §7). Every query is scoped by the signed-in owner. */
 export const beneficiaryRoutes = new Hono<AppEnv>()
@@ -40,11 +42,13 @@ export const beneficiaryRoutes = new Hono<AppEnv>()
     const verificationEmailSent = sendVerificationEmail
       ? await sendBeneficiaryInvitation(c.env, c.executionCtx, c.var.db, owner, result.row)
       : false
+    await audit(c, 'circle.beneficiary_added', { beneficiaryId: result.row.id, verificationEmailSent })
     return c.json({ ...toBeneficiary(result.row), verificationEmailSent }, 201)
   })
   .put('/:id', validate('param', idParam), validate('json', beneficiaryUpdateBodySchema), async (c) => {
     const { id } = c.req.valid('param')
-    const result = await updateBeneficiary(c.var.db, c.var.user.id, id, c.req.valid('json'))
+    const body = c.req.valid('json')
+    const result = await updateBeneficiary(c.var.db, c.var.user.id, id, body)
     if (!result.ok) {
       if (result.reason === 'duplicate') throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
       throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
@@ -53,6 +57,9 @@ export const beneficiaryRoutes = new Hono<AppEnv>()
     const verificationEmailSent = result.emailChanged
       ? await sendBeneficiaryInvitation(c.env, c.executionCtx, c.var.db, c.var.user, result.row)
       : false
+    // Which fields changed, by name only: the values are the beneficiary's own details.
+    const fields = UPDATABLE_FIELDS.filter((f) => (f === 'email' ? result.emailChanged : body[f] !== undefined))
+    await audit(c, 'circle.beneficiary_updated', { beneficiaryId: id, fields: fields.join(','), verificationEmailSent })
     return c.json({ ...toBeneficiary(result.row), verificationEmailSent })
   })
   .post('/:id/resend-verification', validate('param', idParam), async (c) => {
@@ -64,6 +71,7 @@ export const beneficiaryRoutes = new Hono<AppEnv>()
     const row = await rotateVerificationNonce(c.var.db, c.var.user.id, id)
     if (!row) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
     const verificationEmailSent = await sendBeneficiaryInvitation(c.env, c.executionCtx, c.var.db, c.var.user, row)
+    await audit(c, 'circle.verification_resent', { beneficiaryId: id, verificationEmailSent })
     return c.json({ ...toBeneficiary(row), verificationEmailSent })
   })
   .post('/:id/rotate-key', validate('param', idParam), validate('json', beneficiaryRotateKeyBodySchema), async (c) => {
@@ -76,10 +84,12 @@ export const beneficiaryRoutes = new Hono<AppEnv>()
       if (result.reason === 'not_found') throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
       throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
     }
+    await audit(c, 'circle.beneficiary_key_rotated', { beneficiaryId: id, items: grants.length, keyVersion: result.row.keyVersion })
     return c.json(toBeneficiary(result.row))
   })
   .delete('/:id', validate('param', idParam), async (c) => {
     const { id } = c.req.valid('param')
     if (!(await deleteBeneficiary(c.var.db, c.var.user.id, id))) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+    await audit(c, 'circle.beneficiary_removed', { beneficiaryId: id })
     return c.json({ message: 'Beneficiary removed.' })
   })

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { CIRCLE_MESSAGES } from '../../contract/circle'
-import { ID_DOCUMENT_MAX_BYTES, IDENTITY_MESSAGES, identityDocumentFieldsSchema, identityReviewBodySchema } from '../../contract/identity'
+import { ID_DOCUMENT_MAX_BYTES, IDENTITY_MESSAGES, identityDocumentFieldsSchema, identityReviewBodySchema, type IdentityDocument } from '../../contract/identity'
 import { linkTokenQuerySchema } from '../../contract/circle'
 import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
@@ -10,6 +10,7 @@ import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { listDocuments, ownerDocumentFile, reviewerDocumentFile, reviewView, submitDocument, submitReview } from '../services/identity'
+import { audit, auditOwner } from '../services/audit'
 import type { AppEnv } from '../types'
 import { advanceReleases } from '../engine/advance'
 import { engineCtx } from '../engine/context'
@@ -49,6 +50,17 @@ export async function readUpload(c: Context<AppEnv>, fileField: string, missingM
   return { ...fields.data, front, back, beneficiaryId: text('beneficiaryId') }
 }
 
+/** Only ids and the document's type and status: its number and authority stay out of the chain. */
+function auditDocument(c: Context<AppEnv>, document: IdentityDocument) {
+  return audit(c, 'circle.identity_document_submitted', {
+    beneficiaryId: document.beneficiaryId,
+    documentId: document.id,
+    documentType: document.documentType,
+    hasBack: document.hasBack,
+    requiredApprovals: document.requiredApprovals,
+  })
+}
+
 /** The owner's side: upload a beneficiary's document, list documents, view one. */
 // requireUser is attached per route: this router is mounted at /api, where a path-less use()
 // would also guard every route registered after it (and turn unknown-route 404s into 401s).
@@ -57,6 +69,7 @@ export const identityOwnerRoutes = new Hono<AppEnv>()
   .post('/identity-verification/:beneficiaryId', requireUser, uploadLimit, validate('param', beneficiaryParam), async (c) => {
     const upload = await readUpload(c, 'document', IDENTITY_MESSAGES.missingInformation)
     const document = await submitDocument(c.var.db, c.env, c.executionCtx, c.var.user, c.req.valid('param').beneficiaryId, upload)
+    await auditDocument(c, document)
     return c.json(document, 201)
   })
   // The identity page's upload: front (required) and back (optional) images.
@@ -65,6 +78,7 @@ export const identityOwnerRoutes = new Hono<AppEnv>()
     const beneficiaryId = beneficiaryParam.safeParse({ beneficiaryId: upload.beneficiaryId })
     if (!beneficiaryId.success) throw badRequest(`beneficiaryId: ${IDENTITY_MESSAGES.missingInformation}`)
     const document = await submitDocument(c.var.db, c.env, c.executionCtx, c.var.user, beneficiaryId.data.beneficiaryId, upload)
+    await auditDocument(c, document)
     return c.json(document, 201)
   })
   .get('/identity-documents/beneficiary/:beneficiaryId', requireUser, validate('param', beneficiaryParam), async (c) =>
@@ -87,7 +101,16 @@ export const identityReviewRoutes = new Hono<AppEnv>()
   )
   // Seeds 001 §7's review call, made safe: who reviews comes from the signed link, not the body.
   .post('/identity-verifications', reviewLimit, jsonBodyLimit, validate('json', identityReviewBodySchema), async (c) => {
-    const status = await submitReview(c.var.db, c.env, c.req.valid('json'))
+    const review = await submitReview(c.var.db, c.env, c.req.valid('json'))
+    const { status } = review
+    // The approver's act, in the owner's chain: the decision and the document's status, not the notes.
+    await auditOwner(
+      c.env,
+      review.ownerId,
+      'circle.identity_reviewed',
+      { documentId: review.documentId, beneficiaryId: review.beneficiaryId, approverId: review.approverId, decision: c.req.valid('json').status, status },
+      'approver',
+    )
     // A verified beneficiary's assets that waited on identity open now (the sweep would, later).
     if (status === 'verified') await advanceReleases(engineCtx(c.env))
     return c.json({ message: 'Thank you: your review is recorded.', documentStatus: status })

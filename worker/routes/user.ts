@@ -5,6 +5,7 @@ import { users } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { audit } from '../services/audit'
 import { ownerGuard } from '../services/owner-activity'
 import { toPublicUser } from '../services/users'
 import type { AppEnv } from '../types'
@@ -14,11 +15,13 @@ export const userRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
   // The grace period is fixed (3 days) and not stored; the frequency is the owner's choice.
   .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {
+    const { pingFrequency } = c.req.valid('json')
     const [user] = await c.var.db
       .update(users)
-      .set({ pingFrequency: c.req.valid('json').pingFrequency, updatedAt: Date.now() })
+      .set({ pingFrequency, updatedAt: Date.now() })
       .where(eq(users.id, c.var.user.id))
       .returning()
+    await audit(c, 'account.settings_updated', { pingFrequency })
     // The clock re-arms for the new frequency.
     await ownerGuard(c.env, c.var.user.id).tick(c.var.user.id)
     return c.json({ message: 'Settings updated.', user: toPublicUser(user!) })

@@ -8,6 +8,7 @@ import { ApiError, badRequest, conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { audit } from '../services/audit'
 import { toPublicUser } from '../services/users'
 import { setUpVault } from '../services/vault'
 import {
@@ -42,6 +43,7 @@ export const vaultRoutes = new Hono<AppEnv>()
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const user = await setUpVault(c.var.db, c.var.user.id, c.req.valid('json'))
     if (!user) throw conflict(VAULT_MESSAGES.alreadySetUp)
+    await audit(c, 'vault.setup')
     return c.json({ message: 'Vault set up.', user: toPublicUser(user) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
@@ -66,7 +68,16 @@ export const vaultRoutes = new Hono<AppEnv>()
   })
   .post('/uploads/:itemId/complete', jsonBodyLimit, validate('param', itemParam), validate('json', uploadCompleteBodySchema), async (c) => {
     const row = await findUpload(c.var.db, c.var.user.id, c.req.valid('param').itemId)
-    const item = await completeUpload(c.var.db, c.env, c.var.user, row, c.req.valid('json'))
+    const body = c.req.valid('json')
+    const item = await completeUpload(c.var.db, c.env, c.var.user, row, body)
+    await audit(c, 'vault.item_added', {
+      itemId: item.id,
+      type: item.type,
+      protocol: item.accessPolicy.protocol,
+      cipherSize: item.cipherSize,
+      grants: item.beneficiaryIds.length,
+      policies: new Set(body.policyIds ?? []).size,
+    })
     return c.json(item, 201)
   })
   .delete('/uploads/:itemId', validate('param', itemParam), async (c) => {
@@ -89,10 +100,15 @@ export const vaultRoutes = new Hono<AppEnv>()
     })
   })
   .put('/items/:id/grants', jsonBodyLimit, validate('param', idParam), validate('json', itemGrantsBodySchema), async (c) => {
-    const beneficiaryIds = await putGrants(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').grants)
+    const itemId = c.req.valid('param').id
+    const { grants } = c.req.valid('json')
+    const beneficiaryIds = await putGrants(c.var.db, c.var.user.id, itemId, grants)
+    await audit(c, 'vault.grants_updated', { itemId, count: grants.length, total: beneficiaryIds.length })
     return c.json({ beneficiaryIds })
   })
   .delete('/items/:id', validate('param', idParam), async (c) => {
-    await deleteItem(c.var.db, c.env, c.var.user.id, c.req.valid('param').id)
+    const itemId = c.req.valid('param').id
+    await deleteItem(c.var.db, c.env, c.var.user.id, itemId)
+    await audit(c, 'vault.item_deleted', { itemId })
     return c.json({ message: 'Item deleted.' })
   })

@@ -241,6 +241,15 @@ export async function reviewerDocumentFile(db: Db, env: Env, token: string, side
   return documentFile(env, document, side)
 }
 
+/** A recorded review: the document's status after it, and whose chain the review belongs to. */
+export interface ReviewOutcome {
+  status: IdentityDocument['status']
+  ownerId: string
+  documentId: string
+  beneficiaryId: string
+  approverId: string
+}
+
 /**
  * Records one approver's decision. A rejection decides the document at once (with the notes as
  * the reason); approvals decide it when they reach the required number. Both decisions are single
@@ -251,7 +260,7 @@ export async function submitReview(
   env: Env,
   body: { token: string; status: 'approved' | 'rejected'; verificationNotes: string; approverSignature?: string },
   now = Date.now(),
-): Promise<IdentityDocument['status']> {
+): Promise<ReviewOutcome> {
   const { document, approver } = await reviewTarget(db, env, body.token)
   if (document.status !== 'pending') throw conflict(IDENTITY_MESSAGES.alreadyDecided)
   const inserted = await db
@@ -293,5 +302,5 @@ export async function submitReview(
       .set({ identityStatus: status === 'verified' ? 'verified' : 'rejected', updatedAt: now })
       .where(eq(beneficiaries.id, document.beneficiaryId))
   }
-  return status
+  return { status, ownerId: document.ownerId, documentId: document.id, beneficiaryId: document.beneficiaryId, approverId: approver.id }
 }

@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { verifyChain, type AuditEntry } from '../../contract/audit'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { baseUrl, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+
+// The release engine end to end: the owner uploads a file for a beneficiary under a manual-release
+// protocol, rehearses with a dry run, releases from the Trigger Monitor, and the beneficiary
+// follows the e-mailed link, loads the Access Kit and gets the identical bytes, decrypted in their
+// own browser. The audit log verifies its chain along the way.
+
+const SHOTS = '/tmp/shots'
+const PASSPHRASE = 'Harbour-Quill-58-Meadow'
+const FILE = {
+  name: 'letter-for-ada.txt',
+  mimeType: 'text/plain',
+  buffer: Buffer.from('Dear Ada,\nThe deeds are with the notary on Elm Street.\nLove, Mum\n'.repeat(200)),
+}
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+  mkdirSync(SHOTS, { recursive: true })
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
+
+function diagnoseOnFailure(page: Page, name: string) {
+  const logs: string[] = []
+  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
+  onTestFailed(async () => {
+    await page.screenshot({ path: `${SHOTS}/release-failure-${name}.png`, fullPage: true }).catch(() => undefined)
+    console.error(`page log (${name}):\n${logs.join('\n')}`)
+  })
+}
+
+function recordRequests(context: BrowserContext): string[] {
+  const sent: string[] = []
+  context.on('request', (r) => sent.push(`${r.method()} ${r.url()}\n${r.postDataBuffer()?.toString('latin1') ?? ''}`))
+  return sent
+}
+
+async function nav(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
+}
+
+describe('release engine, end to end', () => {
+  it('uploads for a beneficiary, releases manually, and the beneficiary decrypts the identical bytes', async () => {
+    const { page } = await newPage(browser)
+    diagnoseOnFailure(page, 'owner')
+    const beneficiaryEmail = uniqueEmail('ada')
+    await registerOwner(page, { email: uniqueEmail('release-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
+
+    // The beneficiary, with their Access Kit saved.
+    await nav(page, 'Beneficiaries')
+    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
+    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
+    const add = page.getByRole('dialog')
+    await add.getByLabel('Full name').fill('Ada Heir')
+    await add.getByLabel('Email').fill(beneficiaryEmail)
+    await add.getByLabel('Relationship').fill('Daughter')
+    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
+    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
+    const [kitDownload] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
+    const kitPath = (await kitDownload.path())!
+    expect(readFileSync(kitPath, 'utf8')).toContain('-----BEGIN PRIVATE KEY-----')
+    await add.getByRole('button', { name: 'Done' }).click()
+    await add.waitFor({ state: 'detached' })
+
+    // The file, for Ada, under the Manual Release protocol.
+    await nav(page, 'Vault')
+    await page.getByRole('heading', { name: 'Secure Vault' }).waitFor()
+    await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
+    await page.getByRole('button', { name: 'Upload First Item' }).click()
+    const upload = page.getByRole('dialog', { name: 'Add Item' })
+    await upload.getByTestId('file-input').setInputFiles([FILE])
+    await upload.getByLabel('Release protocol').selectOption('MANUAL_RELEASE')
+    await upload.getByRole('checkbox', { name: /Ada Heir/ }).check()
+    await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
+    await upload.waitFor({ state: 'detached', timeout: 30_000 })
+
+    // A trigger to release with.
+    await nav(page, 'Triggers')
+    await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
+    const create = page.getByRole('dialog', { name: 'Create Trigger' })
+    await create.getByRole('button', { name: 'Create Trigger' }).click()
+    await create.waitFor({ state: 'detached' })
+    await page.screenshot({ path: `${SHOTS}/triggers-1280.png`, fullPage: true })
+
+    // Rehearse, then release for real from the monitor.
+    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
+    await page.getByRole('heading', { name: 'Trigger Monitor' }).waitFor()
+    await page.getByTestId('manual-trigger-select').selectOption({ index: 1 })
+    await page.getByRole('button', { name: 'Release Now' }).click()
+    await poll(() => toastText(page)).toContain('Missing Information')
+    await page.getByLabel('Reason').fill('Rehearsal with the family present')
+    await page.getByRole('button', { name: 'Dry Run' }).click()
+    const dryRun = page.getByTestId('dry-run-result')
+    await dryRun.getByText(FILE.name).waitFor()
+    await dryRun.getByText('Ada Heir').first().waitFor()
+    await page.screenshot({ path: `${SHOTS}/trigger-monitor-dry-run-1280.png`, fullPage: true })
+
+    await page.getByRole('button', { name: 'Release Now' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Release now?' })
+    const go = confirm.getByRole('button', { name: 'Release Now' })
+    expect(await go.isDisabled()).toBe(true)
+    await confirm.getByLabel('Type RELEASE to confirm').fill('RELEASE')
+    await go.click()
+    await confirm.waitFor({ state: 'detached' })
+    await poll(() => toastText(page)).toMatch(/1 item/)
+
+    // The audit log records it and its chain verifies in the browser.
+    await nav(page, 'Audit')
+    await page.getByText('Chain Verified').waitFor()
+    await page.getByText(/Manual release/i).first().waitFor()
+
+    // The beneficiary's side, in a browser of their own.
+    const mail = await waitForMail(beneficiaryEmail, /left something for you/)
+    const portalUrl = firstLink(mail.text, '/beneficiary-portal')
+    const ada = await newPage(browser)
+    diagnoseOnFailure(ada.page, 'beneficiary')
+    const sent = recordRequests(ada.context)
+    await ada.page.goto(portalUrl.startsWith('http') ? portalUrl : `${baseUrl()}${portalUrl}`)
+    const card = ada.page.getByTestId('released-asset')
+    await card.waitFor()
+    expect(await card.textContent()).toContain('Untitled Asset')
+    await ada.page.locator('input[type=file]').setInputFiles(kitPath)
+    await card.getByText(FILE.name).waitFor()
+    await ada.page.screenshot({ path: `${SHOTS}/beneficiary-portal-1280.png`, fullPage: true })
+    const [file] = await Promise.all([ada.page.waitForEvent('download'), card.getByRole('button', { name: 'Download & Decrypt' }).click()])
+    expect(file.suggestedFilename()).toBe(FILE.name)
+    expect(readFileSync((await file.path())!).equals(FILE.buffer)).toBe(true)
+    await poll(() => card.textContent()).toContain('1/5')
+
+    // The private key and the plaintext never left Ada's browser.
+    const kitKey = readFileSync(kitPath, 'utf8').match(/-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/)![1]!.replace(/\s/g, '')
+    const body = sent.join('\n')
+    expect(body).not.toContain(kitKey.slice(0, 64))
+    expect(body).not.toContain('notary on Elm Street')
+    expect(body).not.toContain(FILE.name)
+    await ada.context.close()
+  })
+
+  it('checks in from the triggers page, shows live figures on the dashboard, and exports an audit log that verifies offline', async () => {
+    const { page } = await newPage(browser, { width: 390, height: 844 })
+    diagnoseOnFailure(page, 'phone')
+    await registerOwner(page, { email: uniqueEmail('audit-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
+    await page.goto(`${baseUrl()}/triggers`)
+    await page.getByRole('button', { name: 'Set Up Inactivity trigger' }).click()
+    const create = page.getByRole('dialog', { name: 'Create Trigger' })
+    await create.getByRole('button', { name: 'Create Trigger' }).click()
+    await create.waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: "I'm Still Here" }).click()
+    await poll(() => toastText(page)).toContain('Check-in recorded')
+    await page.screenshot({ path: `${SHOTS}/triggers-390.png`, fullPage: true })
+
+    await page.goto(`${baseUrl()}/dashboard`)
+    await page.getByText('Your Digital Legacy is Protected').waitFor()
+    // A 7-day check-in (the settings' fallback) was just reset: next one in 7 days.
+    await poll(() => page.getByText(/^[67]d$/).count()).toBeGreaterThan(0)
+    await page.screenshot({ path: `${SHOTS}/dashboard-390.png`, fullPage: true })
+
+    await page.goto(`${baseUrl()}/audit`)
+    await page.getByText('Chain Verified').waitFor()
+    await page.getByRole('button', { name: /Export/ }).click()
+    const [exported] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Export as JSON' }).click()])
+    const file = JSON.parse(readFileSync((await exported.path())!, 'utf8')) as { entries: AuditEntry[] }
+    expect(file.entries.map((e) => e.action)).toEqual(expect.arrayContaining(['trigger.created', 'checkin.recorded']))
+    const sha256 = async (input: string) => createHash('sha256').update(input).digest('hex')
+    expect(await verifyChain(file.entries, sha256)).toMatchObject({ valid: true, brokenAt: null })
+    const forged = file.entries.map((e, i) => (i === 0 ? { ...e, details: { ...e.details, forged: true } } : e))
+    expect((await verifyChain(forged, sha256)).valid).toBe(false)
+  })
+})
