@@ -33,7 +33,8 @@ describe('accounts in the browser', () => {
     await registerThroughForm(page, email, 'a sound password 1', 'Grace Owner')
 
     await page.waitForURL('**/dashboard')
-    await expect.poll(() => page.getByRole('heading', { name: 'Welcome, Grace Owner' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('heading', { name: 'Your Digital Legacy is Protected' }).isVisible()).toBe(true)
+    expect(await page.getByText('Welcome, Grace Owner').isVisible()).toBe(true)
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Account created successfully!')
     // The signed-in shell: highlighted navigation, 'Encrypted' badge and floating 'Secure' mark.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { verifyChain, type AuditEntry } from '../../contract/audit'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { baseUrl, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 
 // The release engine end to end: the owner uploads a file for a beneficiary under a manual-release
 // protocol, rehearses with a dry run, releases from the Trigger Monitor, and the beneficiary
@@ -173,5 +173,75 @@ describe('release engine, end to end', () => {
     expect(await verifyChain(file.entries, sha256)).toMatchObject({ valid: true, brokenAt: null })
     const forged = file.entries.map((e, i) => (i === 0 ? { ...e, details: { ...e.details, forged: true } } : e))
     expect((await verifyChain(forged, sha256)).valid).toBe(false)
+  })
+
+  it("an approver confirms the death and signs the release off through their own links", async () => {
+    const { page } = await newPage(browser)
+    diagnoseOnFailure(page, 'death-owner')
+    const approverEmail = uniqueEmail('counsel')
+    const heirEmail = uniqueEmail('heir')
+    await registerOwner(page, { email: uniqueEmail('death-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
+    await addBeneficiaryThroughUi(page, { fullName: 'Ben Heir', email: heirEmail })
+    await page.getByRole('button', { name: 'Add Approver' }).first().click()
+    const addApprover = page.getByRole('dialog', { name: 'Add Approver' })
+    await addApprover.getByLabel('Full name').fill('Clara Counsel')
+    await addApprover.getByLabel('Email').fill(approverEmail)
+    await addApprover.getByLabel('Role').fill('Family lawyer')
+    await addApprover.getByRole('button', { name: 'Add Approver' }).click()
+    await addApprover.waitFor({ state: 'detached' })
+
+    // The approver, in a browser of their own, verifies their address.
+    const clara = await newPage(browser)
+    diagnoseOnFailure(clara.page, 'approver')
+    const invite = await waitForMail(approverEmail, /approver/)
+    await clara.page.goto(firstLink(invite.text, '/verify-approver'))
+    await clara.page.getByRole('button', { name: 'Complete Verification' }).click()
+    await clara.page.getByText('Verification Complete').waitFor()
+
+    // An item for Ben under Verified Death that needs Clara's sign-off, and the trigger.
+    await nav(page, 'Vault')
+    await page.getByRole('heading', { name: 'Secure Vault' }).waitFor()
+    await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
+    await page.getByRole('button', { name: 'Upload First Item' }).click()
+    const upload = page.getByRole('dialog', { name: 'Add Item' })
+    await upload.getByTestId('file-input').setInputFiles([{ ...FILE, name: 'instructions-for-ben.txt' }])
+    await upload.getByRole('checkbox', { name: /Ben Heir/ }).check()
+    await upload.getByRole('switch', { name: 'Requires approver' }).click()
+    await upload.getByLabel('Approver contact').fill(approverEmail)
+    await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
+    await upload.waitFor({ state: 'detached', timeout: 30_000 })
+    await nav(page, 'Triggers')
+    await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
+    const create = page.getByRole('dialog', { name: 'Create Trigger' })
+    await create.getByRole('button', { name: 'Create Trigger' }).click()
+    await create.waitFor({ state: 'detached' })
+
+    // Clara confirms the death certificate from her standing link.
+    const reportMail = await waitForMail(approverEmail, /passes away/)
+    await clara.page.goto(firstLink(reportMail.text, '/confirm-death'))
+    await clara.page.getByRole('heading', { name: 'Confirm a death' }).waitFor()
+    await clara.page.getByRole('button', { name: 'Confirm the death' }).click()
+    await clara.page.getByText('Certificate number is required').waitFor()
+    await clara.page.getByText('You must confirm that you have seen the death certificate').waitFor()
+    await clara.page.getByLabel('Certificate number').fill('DC-2026-0042')
+    await clara.page.getByLabel('Date of death').fill('2026-11-20')
+    await clara.page.getByRole('checkbox').check()
+    await clara.page.getByRole('button', { name: 'Confirm the death' }).click()
+    await clara.page.getByText('Confirmation recorded').waitFor()
+
+    // The release waits for her sign-off, which she gives through a link of its own.
+    const approval = await waitForMail(approverEmail, /needs your approval/)
+    await clara.page.goto(firstLink(approval.text, '/approve-release'))
+    await clara.page.getByText('Ben Heir').waitFor()
+    await clara.page.screenshot({ path: `${SHOTS}/approve-release-1280.png`, fullPage: true })
+    await clara.page.getByRole('button', { name: 'Approve' }).click()
+    await poll(() => clara.page.getByText(/released/i).count()).toBeGreaterThan(0)
+    await waitForMail(heirEmail, /left something for you/)
+
+    await nav(page, 'Triggers')
+    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
+    await page.getByRole('heading', { name: 'Trigger Monitor' }).waitFor()
+    await poll(() => page.getByText('Verified Death item').count()).toBeGreaterThan(0)
+    await clara.context.close()
   })
 })

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { createFileRoute, Link, Navigate, useNavigate } from '@tanstack/react-router'
 import { AlertTriangle, KeyRound } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import { registerFormSchema } from '../../contract/auth'
 import { VAULT_PASSPHRASE_MIN } from '../../contract/constants'
@@ -10,7 +10,7 @@ import { TOASTS } from '../../contract/messages'
 import { VAULT_MESSAGES } from '../../contract/vault'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { Checkbox } from '@/components/ui/checkbox'
+import { CheckboxField } from '@/components/ui/checkbox'
 import { Field, PasswordInput } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { PageSpinner } from '@/components/ui/spinner'
@@ -201,34 +201,18 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
           <PasswordInput id={id} autoComplete="new-password" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('confirmPassword')} />
         )}
       </Field>
-      <div className="grid gap-1.5">
-        <div className="flex items-start gap-3">
-          <Controller
-            control={form.control}
-            name="acceptTerms"
-            render={({ field }) => (
-              <Checkbox
-                id="accept-terms"
-                checked={field.value}
-                onCheckedChange={(checked) => field.onChange(checked === true)}
-                onBlur={field.onBlur}
-                aria-invalid={!!errors.acceptTerms}
-                aria-describedby={errors.acceptTerms ? 'accept-terms-error' : undefined}
-              />
-            )}
-          />
-          <label htmlFor="accept-terms" className="text-sm leading-snug text-slate-700">
+      <CheckboxField
+        control={form.control}
+        name="acceptTerms"
+        label={
+          <>
             I am 18 or older and accept the{' '}
             <Link to="/terms" className="text-brand-700 underline">Terms of Service</Link> and the{' '}
             <Link to="/privacy" className="text-brand-700 underline">Privacy Policy</Link>.
-          </label>
-        </div>
-        {errors.acceptTerms && (
-          <p id="accept-terms-error" role="alert" className="text-sm text-red-600">
-            {errors.acceptTerms.message}
-          </p>
-        )}
-      </div>
+          </>
+        }
+        error={errors.acceptTerms?.message}
+      />
       <Button type="submit" size="lg" disabled={register.isPending}>
         {register.isPending ? 'Creating account...' : 'Create Account'}
       </Button>

@@ -55,6 +55,10 @@ export function PasswordInput({ className, ...props }: Omit<ComponentProps<'inpu
   )
 }
 
+/** The look of a native select, to match `Input`. */
+export const selectClass =
+  'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 disabled:opacity-50 aria-invalid:border-red-500 sm:text-sm'
+
 /** A labelled text input with its error, for react-hook-form's `register(...)` props. */
 export function InputField({
   label,
@@ -66,6 +70,32 @@ export function InputField({
   return (
     <Field label={label} error={error} hint={hint} className={className}>
       {({ id, describedBy, invalid }) => <Input id={id} aria-describedby={describedBy} aria-invalid={invalid} {...inputProps} />}
+    </Field>
+  )
+}
+
+/** A whole-number input: register it with `{ valueAsNumber: true }`. */
+export function NumberField(props: Omit<ComponentProps<typeof InputField>, 'type' | 'inputMode' | 'step'>) {
+  return <InputField type="number" inputMode="numeric" step={1} {...props} />
+}
+
+/**
+ * A labelled native select with its error, for react-hook-form's `register(...)` props or a
+ * controlled value; the options are its children.
+ */
+export function SelectField({
+  label,
+  error,
+  hint,
+  className,
+  selectClassName,
+  ...selectProps
+}: Omit<ComponentProps<'select'>, 'id'> & { label: ReactNode; error?: string; hint?: ReactNode; selectClassName?: string }) {
+  return (
+    <Field label={label} error={error} hint={hint} className={className}>
+      {({ id, describedBy, invalid }) => (
+        <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={cn(selectClass, selectClassName)} {...selectProps} />
+      )}
     </Field>
   )
 }

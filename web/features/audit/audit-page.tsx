@@ -1,11 +1,13 @@
 import { ChevronDown, Download, FileJson, FileSpreadsheet, History, Loader2, RefreshCw, Search, ShieldAlert, ShieldCheck, ShieldQuestion } from 'lucide-react'
-import { useId, useMemo, useState } from 'react'
+import { useId, useMemo, useState, type ComponentProps } from 'react'
 import { AUDIT_ACTORS, AUDIT_MESSAGES, type AuditEntry } from '../../../contract/audit'
+import { PageHeader } from '@/components/layout/page-header'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
+import { selectClass } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { LoadError } from '@/components/ui/load-error'
 import { Spinner } from '@/components/ui/spinner'
@@ -32,8 +34,6 @@ import {
 } from './format'
 
 const PAGE_SIZE = 100
-const selectClass =
-  'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 sm:text-sm'
 
 const ACTOR_BADGE = { user: 'default', system: 'secondary', beneficiary: 'warning', approver: 'outline' } as const
 
@@ -135,6 +135,19 @@ function EntryRow({ entry, broken }: { entry: AuditEntry; broken: boolean }) {
   )
 }
 
+/** A filter's select, its label for screen readers only. */
+function FilterSelect({ label, ...props }: Omit<ComponentProps<'select'>, 'id' | 'className'> & { label: string }) {
+  const id = useId()
+  return (
+    <div>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select id={id} className={selectClass} {...props} />
+    </div>
+  )
+}
+
 function FilterBar({ filters, onChange }: { filters: AuditFilters; onChange: (next: AuditFilters) => void }) {
   const id = useId()
   return (
@@ -153,41 +166,21 @@ function FilterBar({ filters, onChange }: { filters: AuditFilters; onChange: (ne
           onChange={(e) => onChange({ ...filters, search: e.currentTarget.value })}
         />
       </div>
-      <div>
-        <label htmlFor={`${id}-actor`} className="sr-only">
-          Actor
-        </label>
-        <select
-          id={`${id}-actor`}
-          className={selectClass}
-          value={filters.actor}
-          onChange={(e) => onChange({ ...filters, actor: e.currentTarget.value as ActorFilter })}
-        >
-          <option value="all">All actors</option>
-          {AUDIT_ACTORS.map((a) => (
-            <option key={a} value={a}>
-              {ACTOR_LABELS[a]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label htmlFor={`${id}-group`} className="sr-only">
-          Action group
-        </label>
-        <select
-          id={`${id}-group`}
-          className={selectClass}
-          value={filters.group}
-          onChange={(e) => onChange({ ...filters, group: e.currentTarget.value as GroupFilter })}
-        >
-          {GROUP_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect label="Actor" value={filters.actor} onChange={(e) => onChange({ ...filters, actor: e.currentTarget.value as ActorFilter })}>
+        <option value="all">All actors</option>
+        {AUDIT_ACTORS.map((a) => (
+          <option key={a} value={a}>
+            {ACTOR_LABELS[a]}
+          </option>
+        ))}
+      </FilterSelect>
+      <FilterSelect label="Action group" value={filters.group} onChange={(e) => onChange({ ...filters, group: e.currentTarget.value as GroupFilter })}>
+        {GROUP_OPTIONS.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </FilterSelect>
     </div>
   )
 }
@@ -235,20 +228,14 @@ export function AuditPage() {
 
   return (
     <div className="grid grid-cols-1 gap-6">
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Audit Log</h1>
-          <p className="mt-1 max-w-2xl text-sm text-slate-600">
-            Every action on your account, each entry sealed with the hash of the one before it.
-          </p>
-        </div>
+      <PageHeader title="Audit Log" description="Every action on your account, each entry sealed with the hash of the one before it.">
         <div className="flex gap-2">
           <Button variant="ghost" size="icon" onClick={() => refetch()} disabled={entries.isFetching} aria-label="Refresh">
             <RefreshCw className={cn(entries.isFetching && 'animate-spin')} aria-hidden />
           </Button>
           <ExportMenu entries={entries.data} />
         </div>
-      </header>
+      </PageHeader>
 
       {!entries.isError && <ChainBanner state={state} />}
 

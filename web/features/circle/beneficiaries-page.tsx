@@ -1,5 +1,6 @@
 import { UserPlus } from 'lucide-react'
 import { useState } from 'react'
+import { PageHeader } from '@/components/layout/page-header'
 import { Button } from '@/components/ui/button'
 import { useCurrentUser } from '@/features/auth/api'
 import { AddBeneficiaryDialog } from './add-beneficiary-dialog'
@@ -14,18 +15,14 @@ export function BeneficiariesPage() {
 
   return (
     <div className="grid grid-cols-1 gap-8">
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Beneficiaries</h1>
-          <p className="mt-1 max-w-2xl text-sm text-slate-600">
-            The people who will receive items from your vault when your triggers fire. Each one holds an Access Kit with
-            the only key that opens what you leave them.
-          </p>
-        </div>
+      <PageHeader
+        title="Beneficiaries"
+        description="The people who will receive items from your vault when your triggers fire. Each one holds an Access Kit with the only key that opens what you leave them."
+      >
         <Button onClick={() => setAdding(true)}>
           <UserPlus aria-hidden /> Add Beneficiary
         </Button>
-      </header>
+      </PageHeader>
 
       <section aria-labelledby="beneficiaries-list-title">
         <h2 id="beneficiaries-list-title" className="sr-only">

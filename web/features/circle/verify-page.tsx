@@ -1,5 +1,7 @@
+import { useNavigate, useSearch } from '@tanstack/react-router'
 import { Bell, CircleCheckBig, KeyRound, MailCheck, ShieldCheck, Timer } from 'lucide-react'
 import { useId } from 'react'
+import { z } from 'zod'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -99,6 +101,28 @@ function VerifyForm({
         {pending ? 'Verifying...' : 'Complete Verification'}
       </Button>
     </LinkPage>
+  )
+}
+
+/** The search of /verify-beneficiary and of /beneficiary-portal, where the Access Kit points beneficiaries. */
+export const beneficiaryLinkSearch = z.object({
+  token: z.string().optional().catch(undefined),
+  id: z.string().optional().catch(undefined),
+  // 'assets': the release e-mail's link, showing what was released instead of the verification.
+  view: z.literal('assets').optional().catch(undefined),
+})
+
+/** Both routes' component: the page below, from the URL's search. */
+export function VerifyBeneficiaryRoute() {
+  const { token, id, view } = useSearch({ strict: false })
+  const navigate = useNavigate()
+  return (
+    <VerifyBeneficiaryPage
+      token={token}
+      id={id}
+      view={view}
+      onBackToVerification={() => void navigate({ to: '.', search: (prev) => ({ ...prev, view: undefined }) })}
+    />
   )
 }
 

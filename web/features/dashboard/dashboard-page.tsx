@@ -33,7 +33,7 @@ import { policiesQuery } from '@/features/policies/api'
 import { vaultItemsQuery } from '@/features/vault/items/api'
 import { errorText } from '@/lib/api-client'
 import { cn } from '@/lib/utils'
-import { engineStatusQuery } from './api'
+import { engineStatusQuery } from '@/features/triggers/api'
 import {
   chainRow,
   encryptionRow,

@@ -1,36 +1,32 @@
 import { useRef, useState, type ComponentProps, type ReactNode } from 'react'
-import { DOCUMENT_TYPE_LABELS, type DocumentType } from '../../../contract/identity'
-import { Field } from '@/components/ui/form-field'
+import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form'
+import { DOCUMENT_TYPE_LABELS, IDENTITY_MESSAGES, type DocumentType } from '../../../contract/identity'
+import { Field, InputField, SelectField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
 import { FIELD_COPY } from './copy'
 import { checkIdFile, ID_FILE_ACCEPT } from './file-rules'
+import type { DocumentFieldsInput } from './upload-form'
 
-// Pieces both upload dialogs share: the document type list and a checked file picker.
-
-export const selectClass =
-  'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 disabled:opacity-50 aria-invalid:border-red-500 sm:text-sm'
+// Pieces the identity upload forms share (the owner's two dialogs and the beneficiary portal's
+// card): the document type list, the document's details, and checked file pickers.
 
 /** A native select of document types, with an empty first choice so that a type must be picked. */
 export function DocumentTypeSelect({
   types,
   error,
   ...props
-}: Omit<ComponentProps<'select'>, 'id' | 'children'> & { types: readonly DocumentType[]; error?: string }) {
+}: Omit<ComponentProps<'select'>, 'id' | 'children' | 'className'> & { types: readonly DocumentType[]; error?: string }) {
   return (
-    <Field label={FIELD_COPY.documentType} error={error}>
-      {({ id, describedBy, invalid }) => (
-        <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={selectClass} {...props}>
-          <option value="">{FIELD_COPY.documentTypePlaceholder}</option>
-          {types.map((type) => (
-            <option key={type} value={type}>
-              {DOCUMENT_TYPE_LABELS[type]}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+    <SelectField label={FIELD_COPY.documentType} error={error} {...props}>
+      <option value="">{FIELD_COPY.documentTypePlaceholder}</option>
+      {types.map((type) => (
+        <option key={type} value={type}>
+          {DOCUMENT_TYPE_LABELS[type]}
+        </option>
+      ))}
+    </SelectField>
   )
 }
 
@@ -98,6 +94,82 @@ export function optionalLabel(label: string) {
   return (
     <>
       {label} <span className="font-normal text-slate-500">({FIELD_COPY.optional.toLowerCase()})</span>
+    </>
+  )
+}
+
+type DetailName = 'documentNumber' | 'expirationDate' | 'issuingAuthority'
+
+/** The document's optional details: number and expiry side by side, then the issuing authority. */
+export function DocumentDetailsFields({
+  register,
+  errors,
+  disabled,
+}: {
+  register: (name: DetailName) => UseFormRegisterReturn
+  errors: FieldErrors<DocumentFieldsInput>
+  disabled: boolean
+}) {
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <InputField
+          label={optionalLabel(FIELD_COPY.documentNumber)}
+          error={errors.documentNumber?.message}
+          autoComplete="off"
+          disabled={disabled}
+          {...register('documentNumber')}
+        />
+        <InputField
+          label={optionalLabel(FIELD_COPY.expirationDate)}
+          error={errors.expirationDate?.message}
+          type="date"
+          disabled={disabled}
+          {...register('expirationDate')}
+        />
+      </div>
+      <InputField
+        label={optionalLabel(FIELD_COPY.issuingAuthority)}
+        error={errors.issuingAuthority?.message}
+        placeholder={FIELD_COPY.issuingAuthorityPlaceholder}
+        autoComplete="off"
+        disabled={disabled}
+        {...register('issuingAuthority')}
+      />
+    </>
+  )
+}
+
+/** The chosen front (required) and back (optional) images of a document, and whether the form found the front missing. */
+export function useIdImages() {
+  const [front, setFront] = useState<File | null>(null)
+  const [back, setBack] = useState<File | null>(null)
+  const [frontMissing, setFrontMissing] = useState(false)
+  return {
+    front,
+    back,
+    frontMissing: frontMissing && !front,
+    markFrontMissing: () => setFrontMissing(true),
+    setFront: (file: File | null) => {
+      setFront(file)
+      if (file) setFrontMissing(false)
+    },
+    setBack,
+  }
+}
+
+/** The front and back pickers, for the images `useIdImages` holds. */
+export function IdImageFields({ images, disabled }: { images: ReturnType<typeof useIdImages>; disabled: boolean }) {
+  return (
+    <>
+      <IdFileField
+        label={FIELD_COPY.front}
+        hint={FIELD_COPY.frontHint}
+        error={images.frontMissing ? IDENTITY_MESSAGES.frontRequired : undefined}
+        disabled={disabled}
+        onFile={images.setFront}
+      />
+      <IdFileField label={optionalLabel(FIELD_COPY.back)} hint={FIELD_COPY.backHint} disabled={disabled} onFile={images.setBack} />
     </>
   )
 }

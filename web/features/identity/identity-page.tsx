@@ -3,9 +3,10 @@ import { Link } from '@tanstack/react-router'
 import { ClipboardCheck, FileUp, FolderOpen, Users } from 'lucide-react'
 import { Tabs } from 'radix-ui'
 import { useState } from 'react'
+import { PageHeader } from '@/components/layout/page-header'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Field } from '@/components/ui/form-field'
+import { Field, selectClass } from '@/components/ui/form-field'
 import { LoadError } from '@/components/ui/load-error'
 import { Spinner } from '@/components/ui/spinner'
 import { useApprovers, useBeneficiaries } from '@/features/circle/api'
@@ -15,7 +16,6 @@ import { cn } from '@/lib/utils'
 import { policiesQuery } from './api'
 import { FIELD_COPY, IDENTITY_TOASTS } from './copy'
 import { DocumentList, tabClass } from './document-list'
-import { selectClass } from './form-parts'
 import { PageUploadDialog } from './page-upload-dialog'
 import { PoliciesSection } from './policies-section'
 import { ReviewOverview } from './review-overview'
@@ -129,13 +129,10 @@ export function IdentityVerificationPage({
 
   return (
     <div className="grid grid-cols-1 gap-6">
-      <header>
-        <h1 className="text-2xl font-bold text-slate-900">Identity Verification</h1>
-        <p className="mt-1 max-w-2xl text-sm text-slate-600">
-          Your beneficiaries’ government-issued IDs, checked by your approvers. Policies that require identity verification
-          release nothing to a beneficiary until their document is verified.
-        </p>
-      </header>
+      <PageHeader
+        title="Identity Verification"
+        description="Your beneficiaries’ government-issued IDs, checked by your approvers. Policies that require identity verification release nothing to a beneficiary until their document is verified."
+      />
 
       <Tabs.Root value={tab} onValueChange={(value) => setTab(value as Tab)} className="grid gap-6">
         <Tabs.List aria-label="Identity verification" className="flex gap-1 rounded-lg bg-slate-100 p-1 sm:w-fit">

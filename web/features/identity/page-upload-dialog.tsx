@@ -1,17 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import type { Beneficiary } from '../../../contract/circle'
 import { IDENTITY_MESSAGES, PAGE_DOCUMENT_TYPES } from '../../../contract/identity'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field, InputField } from '@/components/ui/form-field'
+import { SelectField } from '@/components/ui/form-field'
 import { toastFailure, toastSuccess } from '@/features/circle/notify'
 import { toast } from '@/lib/toast-store'
 import { useUploadDocument } from './api'
 import { FIELD_COPY, IDENTITY_TOASTS } from './copy'
-import { DocumentTypeSelect, IdFileField, optionalLabel, selectClass } from './form-parts'
+import { DocumentDetailsFields, DocumentTypeSelect, IdImageFields, useIdImages } from './form-parts'
 import { documentFieldsSchema, EMPTY_DOCUMENT_FIELDS, type DocumentFieldsInput } from './upload-form'
 
 const schema = documentFieldsSchema(PAGE_DOCUMENT_TYPES).extend({
@@ -74,22 +73,20 @@ function UploadForm({
     defaultValues: { ...EMPTY_DOCUMENT_FIELDS, beneficiaryId: beneficiaryId ?? '' },
   })
   const { errors } = form.formState
-  const [front, setFront] = useState<File | null>(null)
-  const [back, setBack] = useState<File | null>(null)
-  const [frontMissing, setFrontMissing] = useState(false)
+  const images = useIdImages()
   const busy = upload.isPending
 
   const frontRequired = () => {
-    setFrontMissing(true)
+    images.markFrontMissing()
     toast({ title: IDENTITY_MESSAGES.frontRequired, description: FIELD_COPY.frontHint, variant: 'destructive' })
   }
 
   const onSubmit = form.handleSubmit(
     (values) => {
-      if (!front) return frontRequired()
+      if (!images.front) return frontRequired()
       const beneficiary = beneficiaries.find((b) => b.id === values.beneficiaryId)
       upload.mutate(
-        { ...values, frontImage: front, backImage: back ?? undefined },
+        { ...values, frontImage: images.front, backImage: images.back ?? undefined },
         {
           onSuccess: () => {
             toastSuccess(IDENTITY_TOASTS.uploaded, beneficiary ? IDENTITY_TOASTS.uploadedText(beneficiary.fullName) : undefined)
@@ -100,7 +97,7 @@ function UploadForm({
       )
     },
     () => {
-      if (!front) setFrontMissing(true)
+      if (!images.front) images.markFrontMissing()
       toast({ title: IDENTITY_MESSAGES.missingInformation, description: IDENTITY_TOASTS.missingPage, variant: 'destructive' })
     },
   )
@@ -114,54 +111,17 @@ function UploadForm({
         </DialogDescription>
       </DialogHeader>
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <Field label={FIELD_COPY.beneficiary} error={errors.beneficiaryId?.message}>
-          {({ id, describedBy, invalid }) => (
-            <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={selectClass} disabled={busy} {...form.register('beneficiaryId')}>
-              <option value="">{FIELD_COPY.beneficiaryPlaceholder}</option>
-              {beneficiaries.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.fullName}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField label={FIELD_COPY.beneficiary} error={errors.beneficiaryId?.message} disabled={busy} {...form.register('beneficiaryId')}>
+          <option value="">{FIELD_COPY.beneficiaryPlaceholder}</option>
+          {beneficiaries.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.fullName}
+            </option>
+          ))}
+        </SelectField>
         <DocumentTypeSelect types={PAGE_DOCUMENT_TYPES} error={errors.documentType?.message} disabled={busy} {...form.register('documentType')} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <InputField
-            label={optionalLabel(FIELD_COPY.documentNumber)}
-            error={errors.documentNumber?.message}
-            autoComplete="off"
-            disabled={busy}
-            {...form.register('documentNumber')}
-          />
-          <InputField
-            label={optionalLabel(FIELD_COPY.expirationDate)}
-            error={errors.expirationDate?.message}
-            type="date"
-            disabled={busy}
-            {...form.register('expirationDate')}
-          />
-        </div>
-        <InputField
-          label={optionalLabel(FIELD_COPY.issuingAuthority)}
-          error={errors.issuingAuthority?.message}
-          placeholder={FIELD_COPY.issuingAuthorityPlaceholder}
-          autoComplete="off"
-          disabled={busy}
-          {...form.register('issuingAuthority')}
-        />
-        <IdFileField
-          label={FIELD_COPY.front}
-          hint={FIELD_COPY.frontHint}
-          error={frontMissing && !front ? IDENTITY_MESSAGES.frontRequired : undefined}
-          disabled={busy}
-          onFile={(file) => {
-            setFront(file)
-            if (file) setFrontMissing(false)
-          }}
-        />
-        <IdFileField label={optionalLabel(FIELD_COPY.back)} hint={FIELD_COPY.backHint} disabled={busy} onFile={setBack} />
+        <DocumentDetailsFields register={form.register} errors={errors} disabled={busy} />
+        <IdImageFields images={images} disabled={busy} />
         <DialogFooter>
           <Button variant="outline" onClick={() => onDone()} disabled={busy}>
             Cancel

@@ -4,6 +4,7 @@ import { CircleCheckBig, MailCheck, UserPlus } from 'lucide-react'
 import type { Approver, Beneficiary } from '../../../contract/circle'
 import { DOCUMENT_TYPE_LABELS } from '../../../contract/identity'
 import type { Policy } from '../../../contract/policies'
+import { PageSection } from '@/components/layout/page-header'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -121,12 +122,7 @@ export function ReviewOverview({
           </AlertDescription>
         </Alert>
       )}
-      <section aria-labelledby="waiting-title" className="grid gap-3">
-        <h2 id="waiting-title" className="text-lg font-semibold text-slate-900">
-          Waiting for review
-        </h2>
-        {body}
-      </section>
+      <PageSection title="Waiting for review">{body}</PageSection>
     </div>
   )
 }

@@ -1,19 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { CircleCheckBig, CircleX, ClipboardCheck, Info, RotateCw, ShieldCheck } from 'lucide-react'
+import { CircleCheckBig, CircleX, ClipboardCheck, Info, ShieldCheck } from 'lucide-react'
 import { useForm, useWatch } from 'react-hook-form'
 import { z } from 'zod'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { DOCUMENT_TYPE_LABELS, IDENTITY_MESSAGES, type IdentityReviewView } from '../../../contract/identity'
-import { PublicLayout } from '@/components/layout/public-layout'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Field, InputField } from '@/components/ui/form-field'
-import { Spinner } from '@/components/ui/spinner'
 import { Textarea } from '@/components/ui/textarea'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage, LinkPage, ReturnHomeButton } from '@/features/circle/link-page'
+import { InvalidLinkPage, LinkDonePage, LinkFormPage, LinkPage, LoadingLinkPage, ReturnHomeButton, RetryLinkPage } from '@/features/circle/link-page'
 import { toastFailure } from '@/features/circle/notify'
 import { ApiRequestError } from '@/lib/api-client'
 import { cn } from '@/lib/utils'
@@ -50,38 +48,29 @@ function Review({ token }: { token: string }) {
   const view = useQuery(reviewViewQuery(token))
   const submit = useSubmitReview()
 
-  if (view.isPending) {
-    return (
-      <PublicLayout>
-        <div className="flex min-h-[50vh] items-center justify-center">
-          <Spinner className="size-8" label="Loading the document" />
-        </div>
-      </PublicLayout>
-    )
-  }
+  if (view.isPending) return <LoadingLinkPage label="Loading the document" />
   if (view.isError) {
     if (isBadLink(view.error)) return <InvalidLinkPage reason={linkErrorText(view.error)} />
     return (
-      <LinkPage icon={RotateCw} tone="warning" title="The document could not be loaded" description={linkErrorText(view.error, IDENTITY_TOASTS.fallback)}>
-        <Button onClick={() => view.refetch()} disabled={view.isFetching} className="w-full sm:w-auto sm:justify-self-center">
-          {view.isFetching ? 'Retrying...' : 'Try again'}
-        </Button>
-      </LinkPage>
+      <RetryLinkPage
+        title="The document could not be loaded"
+        description={linkErrorText(view.error, IDENTITY_TOASTS.fallback)}
+        onRetry={() => view.refetch()}
+        retrying={view.isFetching}
+      />
     )
   }
   if (submit.isSuccess) {
     const status = submit.data.documentStatus
     return (
-      <LinkPage icon={CircleCheckBig} tone="success" title="Thank you" description="Your review is recorded.">
+      <LinkDonePage title="Thank you" description="Your review is recorded.">
         <div className="grid justify-items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 p-4 text-center text-sm text-slate-700">
           <p className="flex items-center gap-2">
             Document status: <StatusBadge status={status} />
           </p>
           <p>{REVIEW_DONE_TEXT[status]}</p>
         </div>
-        <p className="text-center text-sm text-slate-600">You can close this page. There is nothing more to do.</p>
-        <ReturnHomeButton variant="outline" />
-      </LinkPage>
+      </LinkDonePage>
     )
   }
   if (submit.isError && isBadLink(submit.error)) return <InvalidLinkPage reason={linkErrorText(submit.error)} />
@@ -126,21 +115,21 @@ function DocumentSide({ token, side, view }: { token: string; side: FileSide; vi
   )
 }
 
+const DECISION_OPTIONS = {
+  approved: { label: REVIEW_PAGE_COPY.approve, hint: REVIEW_PAGE_COPY.approveHint, tone: 'success' },
+  rejected: { label: REVIEW_PAGE_COPY.reject, hint: REVIEW_PAGE_COPY.rejectHint, tone: 'destructive' },
+} as const
+
 function DecisionOption({
   value,
-  label,
-  hint,
   selected,
-  tone,
   register,
 }: {
   value: 'approved' | 'rejected'
-  label: string
-  hint: string
   selected: boolean
-  tone: 'success' | 'destructive'
   register: ReturnType<ReturnType<typeof useForm<DecisionInput, unknown, DecisionOutput>>['register']>
 }) {
+  const { label, hint, tone } = DECISION_OPTIONS[value]
   return (
     <label
       className={cn(
@@ -197,107 +186,82 @@ function ReviewForm({ token, view, submit }: { token: string; view: IdentityRevi
   )
 
   return (
-    <PublicLayout>
-      <div className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-8 sm:py-12">
-        <div className="mx-auto grid w-full max-w-3xl gap-6">
-          <Card className="grid gap-3 p-5 sm:p-6">
-            <div className="flex items-start gap-3">
-              <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-100 text-brand-700">
-                <ShieldCheck className="size-6" aria-hidden />
-              </span>
-              <div className="grid gap-1">
-                <h1 className="text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">{REVIEW_PAGE_COPY.title}</h1>
-                <p className="text-sm leading-relaxed text-slate-600">
-                  {REVIEW_PAGE_COPY.intro(view.approverName, view.ownerName, view.beneficiaryName)}
-                </p>
-              </div>
-            </div>
-            <p className="flex gap-2 rounded-md bg-slate-50 p-3 text-xs text-slate-600">
-              <Info className="size-4 shrink-0 text-slate-500" aria-hidden />
-              {REVIEW_PAGE_COPY.linkIsYours}
-            </p>
-          </Card>
-
-          <Card className="grid gap-5 p-5 sm:p-6">
-            <h2 className="text-lg font-semibold text-slate-900">The document</h2>
-            <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-              <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Beneficiary</dt>
-                <dd className="mt-0.5 break-words text-sm text-slate-900">{view.beneficiaryName}</dd>
-              </div>
-              <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Vault owner</dt>
-                <dd className="mt-0.5 break-words text-sm text-slate-900">{view.ownerName}</dd>
-              </div>
-              <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Document type</dt>
-                <dd className="mt-0.5 text-sm text-slate-900">{DOCUMENT_TYPE_LABELS[view.documentType]}</dd>
-              </div>
-              <DocumentDetails document={view} />
-            </dl>
-            <div className={cn('grid gap-4', view.hasBack && 'md:grid-cols-2')}>
-              <DocumentSide token={token} side="front" view={view} />
-              {view.hasBack && <DocumentSide token={token} side="back" view={view} />}
-            </div>
-          </Card>
-
-          <Card className="p-5 sm:p-6">
-            <form onSubmit={onSubmit} noValidate className="grid gap-5">
-              <fieldset className="grid gap-2" aria-describedby={errors.status ? 'decision-error' : undefined}>
-                <legend className="mb-2 text-lg font-semibold text-slate-900">{REVIEW_PAGE_COPY.decision}</legend>
-                <div className="grid gap-3 sm:grid-cols-2">
-                  <DecisionOption
-                    value="approved"
-                    label={REVIEW_PAGE_COPY.approve}
-                    hint={REVIEW_PAGE_COPY.approveHint}
-                    selected={status === 'approved'}
-                    tone="success"
-                    register={statusRegister}
-                  />
-                  <DecisionOption
-                    value="rejected"
-                    label={REVIEW_PAGE_COPY.reject}
-                    hint={REVIEW_PAGE_COPY.rejectHint}
-                    selected={status === 'rejected'}
-                    tone="destructive"
-                    register={statusRegister}
-                  />
-                </div>
-                {errors.status && (
-                  <p id="decision-error" role="alert" className="text-sm text-red-600">
-                    {errors.status.message}
-                  </p>
-                )}
-              </fieldset>
-              <Field
-                label={REVIEW_PAGE_COPY.notes}
-                error={errors.verificationNotes?.message}
-                hint={status === 'rejected' ? REVIEW_PAGE_COPY.notesHintReject : REVIEW_PAGE_COPY.notesHint}
-              >
-                {({ id, describedBy, invalid }) => (
-                  <Textarea id={id} aria-describedby={describedBy} aria-invalid={invalid} rows={4} {...form.register('verificationNotes')} />
-                )}
-              </Field>
-              <InputField
-                label={REVIEW_PAGE_COPY.signature}
-                hint={REVIEW_PAGE_COPY.signatureHint}
-                error={errors.approverSignature?.message}
-                autoComplete="name"
-                {...form.register('approverSignature')}
-              />
-              {submit.isError && !isBadLink(submit.error) && (
-                <Alert variant="destructive">
-                  <AlertTitle>{IDENTITY_TOASTS.reviewFailed}</AlertTitle>
-                  <AlertDescription>{linkErrorText(submit.error, IDENTITY_TOASTS.fallback)}</AlertDescription>
-                </Alert>
-              )}
-              <Button type="submit" size="lg" disabled={submit.isPending} className="sm:justify-self-end">
-                {submit.isPending ? REVIEW_PAGE_COPY.submitting : REVIEW_PAGE_COPY.submit}
-              </Button>
-            </form>
-          </Card>
+    <LinkFormPage
+      icon={ShieldCheck}
+      title={REVIEW_PAGE_COPY.title}
+      intro={REVIEW_PAGE_COPY.intro(view.approverName, view.ownerName, view.beneficiaryName)}
+      aside={
+        <p className="flex gap-2 rounded-md bg-slate-50 p-3 text-xs text-slate-600">
+          <Info className="size-4 shrink-0 text-slate-500" aria-hidden />
+          {REVIEW_PAGE_COPY.linkIsYours}
+        </p>
+      }
+      wide
+    >
+      <Card className="grid gap-5 p-5 sm:p-6">
+        <h2 className="text-lg font-semibold text-slate-900">The document</h2>
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+          <div>
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Beneficiary</dt>
+            <dd className="mt-0.5 break-words text-sm text-slate-900">{view.beneficiaryName}</dd>
+          </div>
+          <div>
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Vault owner</dt>
+            <dd className="mt-0.5 break-words text-sm text-slate-900">{view.ownerName}</dd>
+          </div>
+          <div>
+            <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Document type</dt>
+            <dd className="mt-0.5 text-sm text-slate-900">{DOCUMENT_TYPE_LABELS[view.documentType]}</dd>
+          </div>
+          <DocumentDetails document={view} />
+        </dl>
+        <div className={cn('grid gap-4', view.hasBack && 'md:grid-cols-2')}>
+          <DocumentSide token={token} side="front" view={view} />
+          {view.hasBack && <DocumentSide token={token} side="back" view={view} />}
         </div>
-      </div>
-    </PublicLayout>
+      </Card>
+
+      <Card className="p-5 sm:p-6">
+        <form onSubmit={onSubmit} noValidate className="grid gap-5">
+          <fieldset className="grid gap-2" aria-describedby={errors.status ? 'decision-error' : undefined}>
+            <legend className="mb-2 text-lg font-semibold text-slate-900">{REVIEW_PAGE_COPY.decision}</legend>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <DecisionOption value="approved" selected={status === 'approved'} register={statusRegister} />
+              <DecisionOption value="rejected" selected={status === 'rejected'} register={statusRegister} />
+            </div>
+            {errors.status && (
+              <p id="decision-error" role="alert" className="text-sm text-red-600">
+                {errors.status.message}
+              </p>
+            )}
+          </fieldset>
+          <Field
+            label={REVIEW_PAGE_COPY.notes}
+            error={errors.verificationNotes?.message}
+            hint={status === 'rejected' ? REVIEW_PAGE_COPY.notesHintReject : REVIEW_PAGE_COPY.notesHint}
+          >
+            {({ id, describedBy, invalid }) => (
+              <Textarea id={id} aria-describedby={describedBy} aria-invalid={invalid} rows={4} {...form.register('verificationNotes')} />
+            )}
+          </Field>
+          <InputField
+            label={REVIEW_PAGE_COPY.signature}
+            hint={REVIEW_PAGE_COPY.signatureHint}
+            error={errors.approverSignature?.message}
+            autoComplete="name"
+            {...form.register('approverSignature')}
+          />
+          {submit.isError && !isBadLink(submit.error) && (
+            <Alert variant="destructive">
+              <AlertTitle>{IDENTITY_TOASTS.reviewFailed}</AlertTitle>
+              <AlertDescription>{linkErrorText(submit.error, IDENTITY_TOASTS.fallback)}</AlertDescription>
+            </Alert>
+          )}
+          <Button type="submit" size="lg" disabled={submit.isPending} className="sm:justify-self-end">
+            {submit.isPending ? REVIEW_PAGE_COPY.submitting : REVIEW_PAGE_COPY.submit}
+          </Button>
+        </form>
+      </Card>
+    </LinkFormPage>
   )
 }

@@ -6,12 +6,11 @@ import type { Beneficiary } from '../../../contract/circle'
 import { BENEFICIARY_DIALOG_DOCUMENT_TYPES, IDENTITY_MESSAGES } from '../../../contract/identity'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { InputField } from '@/components/ui/form-field'
 import { toastFailure, toastSuccess } from '@/features/circle/notify'
 import { toast } from '@/lib/toast-store'
 import { useUploadBeneficiaryDocument } from './api'
 import { FIELD_COPY, IDENTITY_TOASTS } from './copy'
-import { DocumentTypeSelect, IdFileField, optionalLabel } from './form-parts'
+import { DocumentDetailsFields, DocumentTypeSelect, IdFileField } from './form-parts'
 import { documentFieldsSchema, EMPTY_DOCUMENT_FIELDS, type DocumentFieldsInput } from './upload-form'
 
 const schema = documentFieldsSchema(BENEFICIARY_DIALOG_DOCUMENT_TYPES)
@@ -107,30 +106,7 @@ function UploadForm({
             if (next) setFileMissing(false)
           }}
         />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <InputField
-            label={optionalLabel(FIELD_COPY.documentNumber)}
-            error={errors.documentNumber?.message}
-            autoComplete="off"
-            disabled={upload.isPending}
-            {...form.register('documentNumber')}
-          />
-          <InputField
-            label={optionalLabel(FIELD_COPY.expirationDate)}
-            error={errors.expirationDate?.message}
-            type="date"
-            disabled={upload.isPending}
-            {...form.register('expirationDate')}
-          />
-        </div>
-        <InputField
-          label={optionalLabel(FIELD_COPY.issuingAuthority)}
-          error={errors.issuingAuthority?.message}
-          placeholder={FIELD_COPY.issuingAuthorityPlaceholder}
-          autoComplete="off"
-          disabled={upload.isPending}
-          {...form.register('issuingAuthority')}
-        />
+        <DocumentDetailsFields register={form.register} errors={errors} disabled={upload.isPending} />
         <DialogFooter>
           <Button variant="outline" onClick={onDone} disabled={upload.isPending}>
             Cancel

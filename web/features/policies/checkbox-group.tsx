@@ -1,6 +1,9 @@
+import { Link } from '@tanstack/react-router'
 import { useId, type ReactNode } from 'react'
 import { Checkbox } from '@/components/ui/checkbox'
+import { InlineLoadState } from '@/components/ui/inline-load-state'
 import { Label } from '@/components/ui/label'
+import type { useBeneficiaries } from '@/features/circle/api'
 import { cn } from '@/lib/utils'
 
 export interface CheckboxOption<T extends string> {
@@ -83,5 +86,49 @@ export function CheckboxGroup<T extends string>({
         </p>
       )}
     </fieldset>
+  )
+}
+
+/**
+ * The owner's beneficiaries to choose from (a policy's, a scheduled release's): while the list
+ * loads, fails or is empty, that state instead, the empty one with `emptyText` and a link to add one.
+ */
+export function BeneficiaryCheckboxes({
+  beneficiaries,
+  emptyText,
+  value,
+  onChange,
+  error,
+  disabled,
+}: {
+  beneficiaries: ReturnType<typeof useBeneficiaries>
+  emptyText: string
+  value: readonly string[]
+  onChange: (next: string[]) => void
+  error?: string
+  disabled?: boolean
+}) {
+  const list = beneficiaries.data ?? []
+  return (
+    <CheckboxGroup
+      legend="Beneficiaries"
+      options={list.map((b) => ({ value: b.id, label: b.fullName, hint: b.relationship }))}
+      value={value}
+      onChange={onChange}
+      error={error}
+      disabled={disabled}
+    >
+      {/* The group shows its checkboxes when it has no children of its own. */}
+      {beneficiaries.isPending || beneficiaries.isError || list.length === 0 ? (
+        <InlineLoadState query={beneficiaries} loadingLabel="Loading beneficiaries" errorFallback="Your beneficiaries could not be loaded.">
+          <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
+            {emptyText}{' '}
+            <Link to="/beneficiaries" className="font-medium text-brand-700 underline-offset-4 hover:underline">
+              Add a beneficiary
+            </Link>
+          </p>
+        </InlineLoadState>
+      ) : undefined}
+    </CheckboxGroup>
   )
 }

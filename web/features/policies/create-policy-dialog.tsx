@@ -7,9 +7,8 @@ import { MINIMUM_APPROVAL_OPTIONS, POLICY_DOCUMENT_TYPES, POLICY_TRIGGERS, type 
 import { ITEM_TYPES, VAULT_ITEM_MESSAGES } from '../../../contract/vault-items'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { InlineLoadState } from '@/components/ui/inline-load-state'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field, InputField } from '@/components/ui/form-field'
+import { Field, InputField, NumberField, SelectField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
 import { Spinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
@@ -23,7 +22,7 @@ import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useApplyPolicy } from './apply'
 import { useCreatePolicy } from './api'
-import { CheckboxGroup } from './checkbox-group'
+import { BeneficiaryCheckboxes, CheckboxGroup } from './checkbox-group'
 import {
   DELAY_GUIDE,
   DOCUMENT_TYPE_LABELS,
@@ -39,9 +38,6 @@ import { createBodyFrom, POLICY_FORM_DEFAULTS, policyDialogSchema, selectorsFrom
 import { encryptSelectors } from './selectors'
 
 type Phase = 'idle' | 'sealing' | 'saving' | 'assigning'
-
-const selectClass =
-  'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 disabled:opacity-50 aria-invalid:border-red-500 sm:text-sm'
 
 const PHASE_LABEL: Record<Phase, string> = {
   idle: 'Create Policy',
@@ -175,7 +171,6 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
     if (busy) event.preventDefault()
   }
 
-  const beneficiaryList = beneficiaries.data ?? []
   const approverList = approvers.data ?? []
 
   return (
@@ -260,26 +255,14 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
               control={form.control}
               name="beneficiaryIds"
               render={({ field }) => (
-                <CheckboxGroup
-                  legend="Beneficiaries"
-                  options={beneficiaryList.map((b) => ({ value: b.id, label: b.fullName, hint: b.relationship }))}
+                <BeneficiaryCheckboxes
+                  beneficiaries={beneficiaries}
+                  emptyText="A policy gives items to at least one beneficiary. You have none yet."
                   value={field.value}
                   onChange={field.onChange}
                   error={errors.beneficiaryIds?.message}
                   disabled={busy}
-                >
-                  {/* The group shows its checkboxes when it has no children of its own. */}
-                  {beneficiaries.isPending || beneficiaries.isError || beneficiaryList.length === 0 ? (
-                    <InlineLoadState query={beneficiaries} loadingLabel="Loading beneficiaries" errorFallback="Your beneficiaries could not be loaded.">
-                      <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
-                        A policy gives items to at least one beneficiary. You have none yet.{' '}
-                        <Link to="/beneficiaries" className="font-medium text-brand-700 underline-offset-4 hover:underline">
-                          Add a beneficiary
-                        </Link>
-                      </p>
-                    </InlineLoadState>
-                  ) : undefined}
-                </CheckboxGroup>
+                />
               )}
             />
             <Controller
@@ -298,12 +281,9 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
                 />
               )}
             />
-            <InputField
+            <NumberField
               label="Delay (hours)"
-              type="number"
-              inputMode="numeric"
               min={0}
-              step={1}
               hint={DELAY_GUIDE}
               error={errors.delayHours?.message}
               className="sm:max-w-xs"
@@ -403,23 +383,19 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
                 </SwitchRow>
               )}
             />
-            <Field label="Minimum approvals" hint="How many of your approvers must approve a release or an identity document.">
-              {({ id, describedBy }) => (
-                <select
-                  id={id}
-                  aria-describedby={describedBy}
-                  className={`${selectClass} sm:max-w-xs`}
-                  disabled={busy}
-                  {...form.register('minimumApprovals', { valueAsNumber: true })}
-                >
-                  {MINIMUM_APPROVAL_OPTIONS.map((n) => (
-                    <option key={n} value={n}>
-                      {n}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+            <SelectField
+              label="Minimum approvals"
+              hint="How many of your approvers must approve a release or an identity document."
+              selectClassName="sm:max-w-xs"
+              disabled={busy}
+              {...form.register('minimumApprovals', { valueAsNumber: true })}
+            >
+              {MINIMUM_APPROVAL_OPTIONS.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </SelectField>
           </fieldset>
 
           <DialogFooter>

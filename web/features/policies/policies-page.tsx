@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { Lock, LockOpen, ShieldPlus } from 'lucide-react'
 import { useState } from 'react'
+import { PageHeader } from '@/components/layout/page-header'
 import { Button } from '@/components/ui/button'
 import { useCurrentUser } from '@/features/auth/api'
 import { useVaultUnlocked } from '@/features/vault/vault-session'
@@ -18,17 +19,11 @@ export function PoliciesPage() {
 
   return (
     <div className="grid grid-cols-1 gap-8">
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Access Policies</h1>
-          <p className="mt-1 max-w-2xl text-sm text-slate-600">
-            Which items go to which beneficiaries, after which triggers, with which delay and checks.
-          </p>
-        </div>
+      <PageHeader title="Access Policies" description="Which items go to which beneficiaries, after which triggers, with which delay and checks.">
         <Button onClick={() => setCreating(true)}>
           <ShieldPlus aria-hidden /> Create Policy
         </Button>
-      </header>
+      </PageHeader>
 
       {!unlocked && user && (
         <div className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 text-sm text-slate-700 sm:flex-row sm:items-center sm:justify-between">

@@ -4,7 +4,6 @@ import { useId, useState } from 'react'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import type { ReleaseApprovalView } from '../../../contract/releases'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../../contract/triggers'
-import { PublicLayout } from '@/components/layout/public-layout'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
@@ -13,10 +12,10 @@ import { Card } from '@/components/ui/card'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage } from '@/features/circle/link-page'
+import { InvalidLinkPage, LinkFormPage, LoadingLinkPage } from '@/features/circle/link-page'
 import { approvalKey, approvalQuery, useDecideRelease } from './api'
 import { isBadLink, isConflict } from './http'
-import { Detail, FailureAlert, LoadFailedPage, LoadingLinkPage } from './link-parts'
+import { Detail, FailureAlert, LoadFailedPage } from './link-parts'
 
 const STATUS: Record<ReleaseApprovalView['status'], { label: string; variant: 'warning' | 'success' | 'secondary'; text: string }> = {
   waiting: { label: 'Waiting for approvals', variant: 'warning', text: 'Nothing is released until enough approvers agree.' },
@@ -76,89 +75,79 @@ function ApprovalView({ token, view }: { token: string; view: ReleaseApprovalVie
   if (decide.isError && isBadLink(decide.error)) return <InvalidLinkPage reason={linkErrorText(decide.error)} />
 
   return (
-    <PublicLayout>
-      <div className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-8 sm:py-12">
-        <div className="mx-auto grid w-full max-w-2xl gap-6">
-          <Card className="grid gap-3 p-5 sm:p-6">
-            <div className="flex items-start gap-3">
-              <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-100 text-brand-700">
-                <ShieldCheck className="size-6" aria-hidden />
-              </span>
-              <div className="grid gap-1">
-                <h1 className="text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">Approve a release</h1>
-                <p className="text-sm leading-relaxed text-slate-600">
-                  {view.approverName}, {view.ownerName} named you as an approver. A release of their vault is waiting for approvals:
-                  check the details, then approve or reject it.
-                </p>
-              </div>
-            </div>
-          </Card>
-
-          <Card className="grid gap-5 p-5 sm:p-6">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <h2 className="text-lg font-semibold text-slate-900">The release</h2>
-              <Badge variant={status.variant}>{status.label}</Badge>
-            </div>
-            <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-              <Detail label="Vault owner">{view.ownerName}</Detail>
-              <Detail label="Policy">{view.policyName}</Detail>
-              <Detail label="Trigger">{triggerLabel(view.triggerType)}</Detail>
-              <Detail label="Items">{view.itemCount === 1 ? '1 item' : `${view.itemCount} items`}</Detail>
-              <Detail label="Beneficiaries">{view.beneficiaryNames.length ? view.beneficiaryNames.join(', ') : '—'}</Detail>
-              <Detail label="Approvals">
-                {view.approvals} of {view.requiredApprovals}
-              </Detail>
-              {view.reason && (
-                <div className="sm:col-span-2">
-                  <Detail label="Reason">{view.reason}</Detail>
-                </div>
-              )}
-            </dl>
-            <p className="text-sm text-slate-600">{status.text}</p>
-          </Card>
-
-          <Card className="grid gap-5 p-5 sm:p-6">
-            <h2 className="text-lg font-semibold text-slate-900">Your decision</h2>
-            {decide.isSuccess && (
-              <Alert variant="success" role="status">
-                <AlertTitle>Thank you</AlertTitle>
-                <AlertDescription>
-                  Your decision is recorded. Approvals: {view.approvals} of {view.requiredApprovals}.
-                </AlertDescription>
-              </Alert>
-            )}
-            {decide.isError && <FailureAlert title="Your decision was not recorded" error={decide.error} />}
-            {view.yourDecision ? (
-              <p className="flex items-center gap-2 text-sm text-slate-700">
-                {view.yourDecision === 'approved' ? (
-                  <CircleCheckBig className="size-4 text-emerald-600" aria-hidden />
-                ) : (
-                  <CircleX className="size-4 text-red-600" aria-hidden />
-                )}
-                {DECISION_TEXT[view.yourDecision]}
-              </p>
-            ) : !open ? (
-              <p className="text-sm text-slate-700">This release is no longer waiting for a decision.</p>
-            ) : (
-              <>
-                <div className="grid gap-1.5">
-                  <Label htmlFor={notesId}>Notes (optional)</Label>
-                  <Textarea id={notesId} rows={3} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} disabled={decide.isPending} />
-                  <p className="text-xs text-slate-500">Your notes are recorded with your decision.</p>
-                </div>
-                <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-                  <Button variant="outline" onClick={() => setConfirmReject(true)} disabled={decide.isPending}>
-                    Reject
-                  </Button>
-                  <Button onClick={() => submit('approved')} disabled={decide.isPending}>
-                    {decide.isPending && decide.variables?.decision === 'approved' ? 'Approving...' : 'Approve'}
-                  </Button>
-                </div>
-              </>
-            )}
-          </Card>
+    <LinkFormPage
+      icon={ShieldCheck}
+      title="Approve a release"
+      intro={
+        <>
+          {view.approverName}, {view.ownerName} named you as an approver. A release of their vault is waiting for approvals: check
+          the details, then approve or reject it.
+        </>
+      }
+    >
+      <Card className="grid gap-5 p-5 sm:p-6">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 className="text-lg font-semibold text-slate-900">The release</h2>
+          <Badge variant={status.variant}>{status.label}</Badge>
         </div>
-      </div>
+        <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          <Detail label="Vault owner">{view.ownerName}</Detail>
+          <Detail label="Policy">{view.policyName}</Detail>
+          <Detail label="Trigger">{triggerLabel(view.triggerType)}</Detail>
+          <Detail label="Items">{view.itemCount === 1 ? '1 item' : `${view.itemCount} items`}</Detail>
+          <Detail label="Beneficiaries">{view.beneficiaryNames.length ? view.beneficiaryNames.join(', ') : '—'}</Detail>
+          <Detail label="Approvals">
+            {view.approvals} of {view.requiredApprovals}
+          </Detail>
+          {view.reason && (
+            <div className="sm:col-span-2">
+              <Detail label="Reason">{view.reason}</Detail>
+            </div>
+          )}
+        </dl>
+        <p className="text-sm text-slate-600">{status.text}</p>
+      </Card>
+
+      <Card className="grid gap-5 p-5 sm:p-6">
+        <h2 className="text-lg font-semibold text-slate-900">Your decision</h2>
+        {decide.isSuccess && (
+          <Alert variant="success" role="status">
+            <AlertTitle>Thank you</AlertTitle>
+            <AlertDescription>
+              Your decision is recorded. Approvals: {view.approvals} of {view.requiredApprovals}.
+            </AlertDescription>
+          </Alert>
+        )}
+        {decide.isError && <FailureAlert title="Your decision was not recorded" error={decide.error} />}
+        {view.yourDecision ? (
+          <p className="flex items-center gap-2 text-sm text-slate-700">
+            {view.yourDecision === 'approved' ? (
+              <CircleCheckBig className="size-4 text-emerald-600" aria-hidden />
+            ) : (
+              <CircleX className="size-4 text-red-600" aria-hidden />
+            )}
+            {DECISION_TEXT[view.yourDecision]}
+          </p>
+        ) : !open ? (
+          <p className="text-sm text-slate-700">This release is no longer waiting for a decision.</p>
+        ) : (
+          <>
+            <div className="grid gap-1.5">
+              <Label htmlFor={notesId}>Notes (optional)</Label>
+              <Textarea id={notesId} rows={3} maxLength={1000} value={notes} onChange={(e) => setNotes(e.target.value)} disabled={decide.isPending} />
+              <p className="text-xs text-slate-500">Your notes are recorded with your decision.</p>
+            </div>
+            <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+              <Button variant="outline" onClick={() => setConfirmReject(true)} disabled={decide.isPending}>
+                Reject
+              </Button>
+              <Button onClick={() => submit('approved')} disabled={decide.isPending}>
+                {decide.isPending && decide.variables?.decision === 'approved' ? 'Approving...' : 'Approve'}
+              </Button>
+            </div>
+          </>
+        )}
+      </Card>
       <ConfirmDialog
         open={confirmReject}
         onOpenChange={(next) => !decide.isPending && setConfirmReject(next)}
@@ -168,6 +157,6 @@ function ApprovalView({ token, view }: { token: string; view: ReleaseApprovalVie
         pending={decide.isPending}
         onConfirm={() => submit('rejected')}
       />
-    </PublicLayout>
+    </LinkFormPage>
   )
 }

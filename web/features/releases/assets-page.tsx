@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { ArrowLeft, Inbox, RotateCw } from 'lucide-react'
+import { ArrowLeft, Inbox } from 'lucide-react'
 import { useMemo, useRef, useState } from 'react'
 import { RELEASE_MESSAGES, type BeneficiaryPortalView, type ReleasedAsset } from '../../../contract/releases'
 import type { PasswordEntry } from '../../../contract/vault-items'
@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage, LinkPage } from '@/features/circle/link-page'
+import { InvalidLinkPage, LoadingLinkPage, RetryLinkPage } from '@/features/circle/link-page'
 import type { BeneficiaryPrivateKey } from '@/crypto'
 import { ApiRequestError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
@@ -48,22 +48,17 @@ export function BeneficiaryAssetsPage({ id, token, onBack }: { id: string; token
   )
 
   if (portal.isPending) {
-    return (
-      <PublicLayout>
-        <div className="flex min-h-[50vh] items-center justify-center">
-          <Spinner className="size-8" label="Loading your assets" />
-        </div>
-      </PublicLayout>
-    )
+    return <LoadingLinkPage label="Loading your assets" />
   }
   if (portal.isError) {
     if (isBadLink(portal.error)) return <InvalidLinkPage reason={linkErrorText(portal.error, RELEASE_MESSAGES.linkInvalid)}>{backButton}</InvalidLinkPage>
     return (
-      <LinkPage icon={RotateCw} tone="warning" title="Your assets could not be loaded" description={linkErrorText(portal.error, FAILURE_FALLBACK)}>
-        <Button onClick={() => portal.refetch()} disabled={portal.isFetching} className="w-full sm:w-auto sm:justify-self-center">
-          {portal.isFetching ? 'Retrying...' : 'Try again'}
-        </Button>
-      </LinkPage>
+      <RetryLinkPage
+        title="Your assets could not be loaded"
+        description={linkErrorText(portal.error, FAILURE_FALLBACK)}
+        onRetry={() => portal.refetch()}
+        retrying={portal.isFetching}
+      />
     )
   }
   return <Portal link={link} portal={portal.data} onBack={onBack} />

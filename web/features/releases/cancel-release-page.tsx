@@ -1,9 +1,9 @@
-import { CircleCheckBig, OctagonX } from 'lucide-react'
+import { OctagonX } from 'lucide-react'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { RELEASE_MESSAGES } from '../../../contract/releases'
 import { Button } from '@/components/ui/button'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage, LinkPage, ReturnHomeButton } from '@/features/circle/link-page'
+import { InvalidLinkPage, LinkDonePage, LinkPage } from '@/features/circle/link-page'
 import { useCancelRelease } from './api'
 import { isBadLink } from './http'
 import { FailureAlert } from './link-parts'
@@ -20,13 +20,13 @@ export function CancelReleaseLinkPage({ token }: { token: string | undefined }) 
   if (cancel.isError && isBadLink(cancel.error)) return <InvalidLinkPage reason={linkErrorText(cancel.error)} />
   if (cancel.isSuccess) {
     return (
-      <LinkPage icon={CircleCheckBig} tone="success" title="Release cancelled" description={cancel.data.message || RELEASE_MESSAGES.releaseCancelled}>
+      <LinkDonePage
+        title="Release cancelled"
+        description={cancel.data.message || RELEASE_MESSAGES.releaseCancelled}
+        note="Sign in to review your triggers if you do not know why the release started."
+      >
         <p className="rounded-lg border border-slate-200 bg-slate-50 p-4 text-center text-sm text-slate-700">{cancelledText(cancel.data.cancelledReleases)}</p>
-        <p className="text-center text-sm text-slate-600">
-          Sign in to review your triggers if you do not know why the release started.
-        </p>
-        <ReturnHomeButton variant="outline" />
-      </LinkPage>
+      </LinkDonePage>
     )
   }
   return (

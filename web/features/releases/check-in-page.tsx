@@ -1,9 +1,9 @@
-import { CircleCheckBig, HeartPulse } from 'lucide-react'
+import { HeartPulse } from 'lucide-react'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { RELEASE_MESSAGES } from '../../../contract/releases'
 import { Button } from '@/components/ui/button'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage, LinkPage, ReturnHomeButton } from '@/features/circle/link-page'
+import { InvalidLinkPage, LinkDonePage, LinkPage } from '@/features/circle/link-page'
 import { useCheckIn } from './api'
 import { isBadLink } from './http'
 import { FailureAlert } from './link-parts'
@@ -14,12 +14,7 @@ export function CheckInLinkPage({ token }: { token: string | undefined }) {
   if (!token) return <InvalidLinkPage reason={CIRCLE_MESSAGES.noToken} />
   if (checkIn.isError && isBadLink(checkIn.error)) return <InvalidLinkPage reason={linkErrorText(checkIn.error)} />
   if (checkIn.isSuccess) {
-    return (
-      <LinkPage icon={CircleCheckBig} tone="success" title="Check-in recorded" description={checkIn.data.message || RELEASE_MESSAGES.checkedIn}>
-        <p className="text-center text-sm text-slate-600">You can close this page. There is nothing more to do.</p>
-        <ReturnHomeButton variant="outline" />
-      </LinkPage>
-    )
+    return <LinkDonePage title="Check-in recorded" description={checkIn.data.message || RELEASE_MESSAGES.checkedIn} />
   }
   return (
     <LinkPage

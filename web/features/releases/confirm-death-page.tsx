@@ -1,22 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useQuery } from '@tanstack/react-query'
-import { ClipboardCheck, CircleCheckBig, FileText, TriangleAlert } from 'lucide-react'
-import { useId } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { ClipboardCheck, FileText, TriangleAlert } from 'lucide-react'
+import { useForm } from 'react-hook-form'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { RELEASE_MESSAGES, type DeathReportView } from '../../../contract/releases'
-import { PublicLayout } from '@/components/layout/public-layout'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { Checkbox } from '@/components/ui/checkbox'
+import { CheckboxField } from '@/components/ui/checkbox'
 import { InputField } from '@/components/ui/form-field'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage, LinkPage, ReturnHomeButton } from '@/features/circle/link-page'
+import { InvalidLinkPage, LinkDonePage, LinkFormPage, LinkPage, LoadingLinkPage, ReturnHomeButton } from '@/features/circle/link-page'
 import { deathReportQuery, useConfirmDeath } from './api'
 import { deathFormSchema, EMPTY_DEATH_FORM, todayIso, type DeathFormInput, type DeathFormOutput } from './forms'
 import { isBadLink } from './http'
-import { FailureAlert, LoadFailedPage, LoadingLinkPage } from './link-parts'
+import { FailureAlert, LoadFailedPage } from './link-parts'
 
 /**
  * /confirm-death?token=… : an approver confirms, from their own signed link, that they have seen
@@ -36,12 +34,7 @@ function DeathReport({ token }: { token: string }) {
   }
   if (confirm.isError && isBadLink(confirm.error)) return <InvalidLinkPage reason={linkErrorText(confirm.error)} />
   if (confirm.isSuccess) {
-    return (
-      <LinkPage icon={CircleCheckBig} tone="success" title="Confirmation recorded" description={confirm.data.message || RELEASE_MESSAGES.deathConfirmed}>
-        <p className="text-center text-sm text-slate-600">You can close this page. There is nothing more to do.</p>
-        <ReturnHomeButton variant="outline" />
-      </LinkPage>
-    )
+    return <LinkDonePage title="Confirmation recorded" description={confirm.data.message || RELEASE_MESSAGES.deathConfirmed} />
   }
   if (view.data.alreadyConfirmed) {
     return (
@@ -58,7 +51,6 @@ function DeathReport({ token }: { token: string }) {
 }
 
 function DeathForm({ token, view, confirm }: { token: string; view: DeathReportView; confirm: ReturnType<typeof useConfirmDeath> }) {
-  const attestId = useId()
   const form = useForm<DeathFormInput, unknown, DeathFormOutput>({ resolver: zodResolver(deathFormSchema), defaultValues: EMPTY_DEATH_FORM })
   const { errors } = form.formState
   const pending = confirm.isPending
@@ -68,110 +60,79 @@ function DeathForm({ token, view, confirm }: { token: string; view: DeathReportV
   )
 
   return (
-    <PublicLayout>
-      <div className="bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-8 sm:py-12">
-        <div className="mx-auto grid w-full max-w-2xl gap-6">
-          <Card className="grid gap-3 p-5 sm:p-6">
-            <div className="flex items-start gap-3">
-              <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-700">
-                <FileText className="size-6" aria-hidden />
-              </span>
-              <div className="grid gap-1">
-                <h1 className="text-xl font-bold tracking-tight text-slate-900 sm:text-2xl">Confirm a death</h1>
-                <p className="text-sm leading-relaxed text-slate-600">
-                  {view.approverName}, {view.ownerName} named you as an approver and asked that you confirm their death when the time
-                  comes. We are sorry for your loss. Please only continue if you have seen {view.ownerName}’s death certificate.
-                </p>
-              </div>
-            </div>
-          </Card>
+    <LinkFormPage
+      icon={FileText}
+      tone="neutral"
+      title="Confirm a death"
+      intro={
+        <>
+          {view.approverName}, {view.ownerName} named you as an approver and asked that you confirm their death when the time comes. We
+          are sorry for your loss. Please only continue if you have seen {view.ownerName}’s death certificate.
+        </>
+      }
+    >
+      <Alert variant="warning">
+        <TriangleAlert aria-hidden />
+        <AlertTitle>What confirming does</AlertTitle>
+        <AlertDescription className="grid gap-2">
+          <p>
+            Your confirmation starts {view.ownerName}’s release instructions: the items in their vault go to the beneficiaries they
+            chose, after any delay and approvals they set.
+          </p>
+          <p>
+            {view.ownerName} is e-mailed at once and can cancel the release during any delay, so a mistaken confirmation can be
+            stopped while one runs. Your confirmation is recorded in your name.
+          </p>
+        </AlertDescription>
+      </Alert>
 
-          <Alert variant="warning">
-            <TriangleAlert aria-hidden />
-            <AlertTitle>What confirming does</AlertTitle>
-            <AlertDescription className="grid gap-2">
-              <p>
-                Your confirmation starts {view.ownerName}’s release instructions: the items in their vault go to the beneficiaries they
-                chose, after any delay and approvals they set.
-              </p>
-              <p>
-                {view.ownerName} is e-mailed at once and can cancel the release during any delay, so a mistaken confirmation can be
-                stopped while one runs. Your confirmation is recorded in your name.
-              </p>
-            </AlertDescription>
-          </Alert>
-
-          <Card className="p-5 sm:p-6">
-            <form onSubmit={onSubmit} noValidate className="grid gap-5">
-              <h2 className="text-lg font-semibold text-slate-900">The death certificate</h2>
-              <div className="grid gap-4 sm:grid-cols-2">
-                <InputField
-                  label="Certificate number"
-                  error={errors.certificateNumber?.message}
-                  autoComplete="off"
-                  maxLength={100}
-                  disabled={pending}
-                  {...form.register('certificateNumber')}
-                />
-                <InputField
-                  label="Date of death"
-                  type="date"
-                  max={todayIso()}
-                  error={errors.dateOfDeath?.message}
-                  disabled={pending}
-                  {...form.register('dateOfDeath')}
-                />
-              </div>
-              <InputField
-                label={
-                  <>
-                    Issuing authority <span className="font-normal text-slate-500">(optional)</span>
-                  </>
-                }
-                placeholder="e.g. General Register Office, County Clerk"
-                error={errors.issuingAuthority?.message}
-                autoComplete="off"
-                maxLength={200}
-                disabled={pending}
-                {...form.register('issuingAuthority')}
-              />
-              <div className="grid gap-1.5">
-                <div className="flex items-start gap-3">
-                  <Controller
-                    control={form.control}
-                    name="attest"
-                    render={({ field }) => (
-                      <Checkbox
-                        id={attestId}
-                        ref={field.ref}
-                        checked={field.value}
-                        onCheckedChange={(checked) => field.onChange(checked === true)}
-                        onBlur={field.onBlur}
-                        disabled={pending}
-                        aria-invalid={!!errors.attest}
-                        aria-describedby={errors.attest ? `${attestId}-error` : undefined}
-                        className="mt-0.5"
-                      />
-                    )}
-                  />
-                  <label htmlFor={attestId} className="text-sm text-slate-700">
-                    I have seen {view.ownerName}’s death certificate, and the details above are taken from it.
-                  </label>
-                </div>
-                {errors.attest && (
-                  <p id={`${attestId}-error`} role="alert" className="text-sm text-red-600">
-                    {errors.attest.message}
-                  </p>
-                )}
-              </div>
-              {confirm.isError && <FailureAlert title="The confirmation was not recorded" error={confirm.error} />}
-              <Button type="submit" size="lg" variant="destructive" disabled={pending} className="sm:justify-self-end">
-                {pending ? 'Confirming...' : 'Confirm the death'}
-              </Button>
-            </form>
-          </Card>
-        </div>
-      </div>
-    </PublicLayout>
+      <Card className="p-5 sm:p-6">
+        <form onSubmit={onSubmit} noValidate className="grid gap-5">
+          <h2 className="text-lg font-semibold text-slate-900">The death certificate</h2>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <InputField
+              label="Certificate number"
+              error={errors.certificateNumber?.message}
+              autoComplete="off"
+              maxLength={100}
+              disabled={pending}
+              {...form.register('certificateNumber')}
+            />
+            <InputField
+              label="Date of death"
+              type="date"
+              max={todayIso()}
+              error={errors.dateOfDeath?.message}
+              disabled={pending}
+              {...form.register('dateOfDeath')}
+            />
+          </div>
+          <InputField
+            label={
+              <>
+                Issuing authority <span className="font-normal text-slate-500">(optional)</span>
+              </>
+            }
+            placeholder="e.g. General Register Office, County Clerk"
+            error={errors.issuingAuthority?.message}
+            autoComplete="off"
+            maxLength={200}
+            disabled={pending}
+            {...form.register('issuingAuthority')}
+          />
+          <CheckboxField
+            control={form.control}
+            name="attest"
+            label={<>I have seen {view.ownerName}’s death certificate, and the details above are taken from it.</>}
+            error={errors.attest?.message}
+            disabled={pending}
+          />
+          {confirm.isError && <FailureAlert title="The confirmation was not recorded" error={confirm.error} />}
+          <Button type="submit" size="lg" variant="destructive" disabled={pending} className="sm:justify-self-end">
+            {pending ? 'Confirming...' : 'Confirm the death'}
+          </Button>
+        </form>
+      </Card>
+    </LinkFormPage>
   )
 }

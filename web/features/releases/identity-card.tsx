@@ -1,16 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useMutation } from '@tanstack/react-query'
 import { Clock, IdCard } from 'lucide-react'
-import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
-import { IDENTITY_MESSAGES, PAGE_DOCUMENT_TYPES } from '../../../contract/identity'
+import { PAGE_DOCUMENT_TYPES } from '../../../contract/identity'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
-import { InputField } from '@/components/ui/form-field'
-import { FIELD_COPY } from '@/features/identity/copy'
-import { DocumentTypeSelect, IdFileField, optionalLabel } from '@/features/identity/form-parts'
+import { IconHeading } from '@/components/ui/icon-heading'
+import { DocumentDetailsFields, DocumentTypeSelect, IdImageFields, useIdImages } from '@/features/identity/form-parts'
 import { documentFieldsSchema, EMPTY_DOCUMENT_FIELDS, type DocumentFieldsInput } from '@/features/identity/upload-form'
 import { ApiRequestError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
@@ -28,17 +26,11 @@ type Output = z.output<typeof schema>
 /** 'Identity Verification Pending' (seeds 001 §2). */
 export function IdentityPendingCard() {
   return (
-    <Card className="flex items-start gap-3 p-5 sm:p-6">
-      <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-amber-100 text-amber-700">
-        <Clock className="size-5" aria-hidden />
-      </span>
-      <div className="grid gap-1">
-        <h2 className="font-semibold text-slate-900">Identity Verification Pending</h2>
-        <p className="text-sm text-slate-600">
-          Your document was received. A designated approver reviews it, typically within 24-48 hours. Assets that wait on your identity
-          become available once it is verified: come back through the link in your e-mail.
-        </p>
-      </div>
+    <Card className="p-5 sm:p-6">
+      <IconHeading icon={Clock} tone="warning" size="card" title="Identity Verification Pending">
+        Your document was received. A designated approver reviews it, typically within 24-48 hours. Assets that wait on your identity
+        become available once it is verified: come back through the link in your e-mail.
+      </IconHeading>
     </Card>
   )
 }
@@ -47,19 +39,14 @@ export function IdentityUploadCard({ link, rejected, onUploaded }: { link: Benef
   const upload = useMutation({ mutationFn: (values: Parameters<typeof uploadIdentityDocument>[1]) => uploadIdentityDocument(link, values) })
   const form = useForm<DocumentFieldsInput, unknown, Output>({ resolver: zodResolver(schema), defaultValues: EMPTY_DOCUMENT_FIELDS })
   const { errors } = form.formState
-  const [front, setFront] = useState<File | null>(null)
-  const [back, setBack] = useState<File | null>(null)
-  const [frontMissing, setFrontMissing] = useState(false)
+  const images = useIdImages()
   const pending = upload.isPending
 
   const onSubmit = form.handleSubmit(
     (values) => {
-      if (!front) {
-        setFrontMissing(true)
-        return
-      }
+      if (!images.front) return images.markFrontMissing()
       upload.mutate(
-        { ...values, frontImage: front, backImage: back },
+        { ...values, frontImage: images.front, backImage: images.back },
         {
           onSuccess: onUploaded,
           onError: (error) =>
@@ -72,23 +59,15 @@ export function IdentityUploadCard({ link, rejected, onUploaded }: { link: Benef
         },
       )
     },
-    () => !front && setFrontMissing(true),
+    () => !images.front && images.markFrontMissing(),
   )
 
   return (
     <Card className="grid gap-4 p-5 sm:p-6">
-      <div className="flex items-start gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 text-brand-700">
-          <IdCard className="size-5" aria-hidden />
-        </span>
-        <div className="grid gap-1">
-          <h2 className="font-semibold text-slate-900">Verify your identity</h2>
-          <p className="text-sm text-slate-600">
-            Some of what was left to you is released only once your identity is verified. Upload a government-issued photo ID; a
-            designated approver reviews it, typically within 24-48 hours.
-          </p>
-        </div>
-      </div>
+      <IconHeading icon={IdCard} size="card" title="Verify your identity">
+        Some of what was left to you is released only once your identity is verified. Upload a government-issued photo ID; a designated
+        approver reviews it, typically within 24-48 hours.
+      </IconHeading>
       {rejected && (
         <Alert variant="warning">
           <AlertDescription>Your previous document was not accepted. Please upload a clear, current copy.</AlertDescription>
@@ -96,42 +75,9 @@ export function IdentityUploadCard({ link, rejected, onUploaded }: { link: Benef
       )}
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
         <DocumentTypeSelect types={PAGE_DOCUMENT_TYPES} error={errors.documentType?.message} disabled={pending} {...form.register('documentType')} />
+        <DocumentDetailsFields register={form.register} errors={errors} disabled={pending} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <InputField
-            label={optionalLabel(FIELD_COPY.documentNumber)}
-            error={errors.documentNumber?.message}
-            autoComplete="off"
-            disabled={pending}
-            {...form.register('documentNumber')}
-          />
-          <InputField
-            label={optionalLabel(FIELD_COPY.expirationDate)}
-            error={errors.expirationDate?.message}
-            type="date"
-            disabled={pending}
-            {...form.register('expirationDate')}
-          />
-        </div>
-        <InputField
-          label={optionalLabel(FIELD_COPY.issuingAuthority)}
-          error={errors.issuingAuthority?.message}
-          placeholder={FIELD_COPY.issuingAuthorityPlaceholder}
-          autoComplete="off"
-          disabled={pending}
-          {...form.register('issuingAuthority')}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <IdFileField
-            label={FIELD_COPY.front}
-            hint={FIELD_COPY.frontHint}
-            error={frontMissing && !front ? IDENTITY_MESSAGES.frontRequired : undefined}
-            disabled={pending}
-            onFile={(file) => {
-              setFront(file)
-              if (file) setFrontMissing(false)
-            }}
-          />
-          <IdFileField label={optionalLabel(FIELD_COPY.back)} hint={FIELD_COPY.backHint} disabled={pending} onFile={setBack} />
+          <IdImageFields images={images} disabled={pending} />
         </div>
         <Button type="submit" disabled={pending} className="sm:justify-self-end">
           {pending ? 'Uploading...' : 'Upload Document'}

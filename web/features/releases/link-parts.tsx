@@ -1,37 +1,17 @@
-import { RotateCw } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { PublicLayout } from '@/components/layout/public-layout'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
-import { Button } from '@/components/ui/button'
-import { Spinner } from '@/components/ui/spinner'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage, LinkPage } from '@/features/circle/link-page'
+import { InvalidLinkPage, RetryLinkPage } from '@/features/circle/link-page'
 import { isBadLink } from './http'
 
 // Pieces the release link pages share.
 
 export const FAILURE_FALLBACK = 'Something went wrong. Please try again.'
 
-export function LoadingLinkPage({ label }: { label: string }) {
-  return (
-    <PublicLayout>
-      <div className="flex min-h-[50vh] items-center justify-center">
-        <Spinner className="size-8" label={label} />
-      </div>
-    </PublicLayout>
-  )
-}
-
 /** A page whose first request failed: the link refused (Invalid Link), or an outage to retry. */
 export function LoadFailedPage({ error, title, onRetry, retrying }: { error: unknown; title: string; onRetry: () => void; retrying: boolean }) {
   if (isBadLink(error)) return <InvalidLinkPage reason={linkErrorText(error, FAILURE_FALLBACK)} />
-  return (
-    <LinkPage icon={RotateCw} tone="warning" title={title} description={linkErrorText(error, FAILURE_FALLBACK)}>
-      <Button onClick={onRetry} disabled={retrying} className="w-full sm:w-auto sm:justify-self-center">
-        {retrying ? 'Retrying...' : 'Try again'}
-      </Button>
-    </LinkPage>
-  )
+  return <RetryLinkPage title={title} description={linkErrorText(error, FAILURE_FALLBACK)} onRetry={onRetry} retrying={retrying} />
 }
 
 /** An action's failure, in the server's words (a 409 included) or the network message. */

@@ -2,6 +2,7 @@ import { CircleCheckBig, FileKey, KeyRound } from 'lucide-react'
 import { useId, useRef, useState, type Ref } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
+import { IconHeading } from '@/components/ui/icon-heading'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 
@@ -72,18 +73,10 @@ export function PrivateKeyCard({
 
   return (
     <Card className="grid gap-4 p-5 sm:p-6">
-      <div className="flex items-start gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 text-brand-700">
-          <KeyRound className="size-5" aria-hidden />
-        </span>
-        <div className="grid gap-1">
-          <h2 className="font-semibold text-slate-900">Your private key</h2>
-          <p className="text-sm text-slate-600">
-            Paste the private key from your Beneficiary Access Kit, from the BEGIN line to the END line, or load the kit’s text file.
-            It is used only in this browser to decrypt what was left to you, and is never sent or stored.
-          </p>
-        </div>
-      </div>
+      <IconHeading icon={KeyRound} size="card" title="Your private key">
+        Paste the private key from your Beneficiary Access Kit, from the BEGIN line to the END line, or load the kit’s text file. It is
+        used only in this browser to decrypt what was left to you, and is never sent or stored.
+      </IconHeading>
       <form
         className="grid gap-3"
         noValidate

@@ -18,14 +18,18 @@ export const triggersKey = ['/api/triggers'] as const
 export const engineStatusKey = ['/api/trigger-engine/status'] as const
 export const ENGINE_STATUS_REFRESH_MS = 30_000
 
+// Both change without this browser doing anything (alarms, approvers, the sweep), so unlike the
+// rest of the SPA they are read afresh on every visit.
 export const triggersQuery = queryOptions({
   queryKey: triggersKey,
   queryFn: () => apiJson<Trigger[]>('GET', '/api/triggers'),
+  staleTime: 0,
 })
 
 export const engineStatusQuery = queryOptions({
   queryKey: engineStatusKey,
   queryFn: () => apiJson<EngineStatus>('GET', '/api/trigger-engine/status'),
+  staleTime: 0,
 })
 
 export function useTriggers() {

@@ -1,22 +1,17 @@
-import { Link } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form'
 import { PING_FREQUENCIES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field, InputField } from '@/components/ui/form-field'
-import { InlineLoadState } from '@/components/ui/inline-load-state'
+import { Field, InputField, NumberField, SelectField } from '@/components/ui/form-field'
 import { Textarea } from '@/components/ui/textarea'
 import { useBeneficiaries } from '@/features/circle/api'
-import { CheckboxGroup } from '@/features/policies/checkbox-group'
+import { BeneficiaryCheckboxes } from '@/features/policies/checkbox-group'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useCreateTrigger } from './api'
 import { configSummary, PING_FREQUENCY_LABELS, TRIGGER_TOASTS } from './copy'
 import { buildCreateBody, toLocalInputValue, TRIGGER_FORM_DEFAULTS, type TriggerFormValues } from './trigger-form'
-
-export const selectClass =
-  'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 disabled:opacity-50 aria-invalid:border-red-500 sm:text-sm'
 
 const resolver: Resolver<TriggerFormValues, unknown, TriggerCreateBody> = async (values) => {
   const result = buildCreateBody(values)
@@ -69,7 +64,10 @@ export function CreateTriggerDialog({
   const preventWhileBusy = (event: Event) => {
     if (busy) event.preventDefault()
   }
-  const beneficiaryList = beneficiaries.data ?? []
+  /** A whole number of at least 1: days, or attempts. */
+  const countField = (name: 'gracePeriod' | 'failureThreshold' | 'timeWindow', label: string, hint: string) => (
+    <NumberField label={label} min={1} disabled={busy} error={errors[name]?.message} hint={hint} {...form.register(name, { valueAsNumber: true })} />
+  )
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
@@ -79,70 +77,38 @@ export function CreateTriggerDialog({
           <DialogDescription>Choose what starts your releases. New triggers start active; you can pause them at any time.</DialogDescription>
         </DialogHeader>
         <form onSubmit={submit} noValidate className="grid min-w-0 grid-cols-1 gap-5">
-          <Field label="Trigger type" error={errors.type?.message} hint={type ? TRIGGER_TYPE_LABELS[type].description : undefined}>
-            {({ id, describedBy, invalid }) => (
-              <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={selectClass} disabled={busy} {...form.register('type')}>
-                <option value="">Select a trigger type</option>
-                {TRIGGER_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {TRIGGER_TYPE_LABELS[t].title}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Trigger type"
+            error={errors.type?.message}
+            hint={type ? TRIGGER_TYPE_LABELS[type].description : undefined}
+            disabled={busy}
+            {...form.register('type')}
+          >
+            <option value="">Select a trigger type</option>
+            {TRIGGER_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {TRIGGER_TYPE_LABELS[t].title}
+              </option>
+            ))}
+          </SelectField>
 
           {type === 'inactivity' && (
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Check-in frequency" error={errors.pingFrequency?.message}>
-                {({ id, describedBy, invalid }) => (
-                  <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={selectClass} disabled={busy} {...form.register('pingFrequency')}>
-                    {PING_FREQUENCIES.map((f) => (
-                      <option key={f} value={f}>
-                        {PING_FREQUENCY_LABELS[f]}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <InputField
-                label="Grace period (days)"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                disabled={busy}
-                error={errors.gracePeriod?.message}
-                hint="How long after a missed check-in the trigger waits before firing."
-                {...form.register('gracePeriod', { valueAsNumber: true })}
-              />
+              <SelectField label="Check-in frequency" error={errors.pingFrequency?.message} disabled={busy} {...form.register('pingFrequency')}>
+                {PING_FREQUENCIES.map((f) => (
+                  <option key={f} value={f}>
+                    {PING_FREQUENCY_LABELS[f]}
+                  </option>
+                ))}
+              </SelectField>
+              {countField('gracePeriod', 'Grace period (days)', 'How long after a missed check-in the trigger waits before firing.')}
             </div>
           )}
 
           {type === 'biometric_failure' && (
             <div className="grid gap-4 sm:grid-cols-2">
-              <InputField
-                label="Failure threshold"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                disabled={busy}
-                error={errors.failureThreshold?.message}
-                hint="Failed unlock or passkey attempts."
-                {...form.register('failureThreshold', { valueAsNumber: true })}
-              />
-              <InputField
-                label="Time window (days)"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                disabled={busy}
-                error={errors.timeWindow?.message}
-                hint="The attempts must fall within this many days."
-                {...form.register('timeWindow', { valueAsNumber: true })}
-              />
+              {countField('failureThreshold', 'Failure threshold', 'Failed unlock or passkey attempts.')}
+              {countField('timeWindow', 'Time window (days)', 'The attempts must fall within this many days.')}
             </div>
           )}
 
@@ -167,25 +133,14 @@ export function CreateTriggerDialog({
                 control={form.control}
                 name="beneficiaries"
                 render={({ field }) => (
-                  <CheckboxGroup
-                    legend="Beneficiaries"
-                    options={beneficiaryList.map((b) => ({ value: b.id, label: b.fullName, hint: b.relationship }))}
+                  <BeneficiaryCheckboxes
+                    beneficiaries={beneficiaries}
+                    emptyText="A scheduled release goes to at least one beneficiary. You have none yet."
                     value={field.value}
                     onChange={field.onChange}
                     error={errors.beneficiaries?.message}
                     disabled={busy}
-                  >
-                    {beneficiaries.isPending || beneficiaries.isError || beneficiaryList.length === 0 ? (
-                      <InlineLoadState query={beneficiaries} loadingLabel="Loading beneficiaries" errorFallback="Your beneficiaries could not be loaded.">
-                        <p className="rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600">
-                          A scheduled release goes to at least one beneficiary. You have none yet.{' '}
-                          <Link to="/beneficiaries" className="font-medium text-brand-700 underline-offset-4 hover:underline">
-                            Add a beneficiary
-                          </Link>
-                        </p>
-                      </InlineLoadState>
-                    ) : undefined}
-                  </CheckboxGroup>
+                  />
                 )}
               />
               <Field label="Description" error={errors.description?.message} hint="Optional: what this release is for.">

@@ -4,13 +4,12 @@ import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type T
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field } from '@/components/ui/form-field'
+import { Field, SelectField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/lib/toast-store'
 import { useDryRun, useManualRelease } from './api'
 import { configSummary, manualGraceDays, manualResultText, plural, releaseNowText, TRIGGER_STATUS_BADGES, TRIGGER_TOASTS } from './copy'
-import { selectClass } from './create-trigger-dialog'
 import { DryRunPanel } from './dry-run-panel'
 import { isReleaseConfirmed, manualReleaseGuard, RELEASE_WORD } from './manual-release'
 import { failureToast } from './trigger-parts'
@@ -146,25 +145,20 @@ export function ManualTestCard({ triggers }: { triggers: Trigger[] }) {
         ) : (
           <>
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="Trigger">
-                {({ id }) => (
-                  <select
-                    id={id}
-                    className={selectClass}
-                    value={triggerId}
-                    onChange={(e) => setTriggerId(e.target.value)}
-                    disabled={release.isPending}
-                    data-testid="manual-trigger-select"
-                  >
-                    <option value="">Select a trigger</option>
-                    {triggers.map((t) => (
-                      <option key={t.id} value={t.id}>
-                        {triggerOption(t)}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField
+                label="Trigger"
+                value={triggerId}
+                onChange={(e) => setTriggerId(e.target.value)}
+                disabled={release.isPending}
+                data-testid="manual-trigger-select"
+              >
+                <option value="">Select a trigger</option>
+                {triggers.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {triggerOption(t)}
+                  </option>
+                ))}
+              </SelectField>
               <div className="grid content-start gap-1.5">
                 <span className="text-sm font-medium text-slate-800">Grace period</span>
                 <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="manual-grace-period">

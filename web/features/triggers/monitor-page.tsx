@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router'
 import { ArrowLeft, Gauge, ListChecks, RefreshCw, Send, X } from 'lucide-react'
 import { useState } from 'react'
 import { TRIGGER_TYPE_LABELS, type EngineStatus, type ReleaseSummary } from '../../../contract/triggers'
+import { PageHeader } from '@/components/layout/page-header'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -216,15 +217,11 @@ export function TriggerMonitorPage() {
   const triggers = useTriggers()
   return (
     <div className="grid grid-cols-1 gap-6">
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Trigger Monitor</h1>
-          <p className="mt-1 max-w-2xl text-sm text-slate-600">The release engine's state, your triggers and what they have released.</p>
-        </div>
+      <PageHeader title="Trigger Monitor" description="The release engine's state, your triggers and what they have released.">
         <Link to="/triggers" className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
           <ArrowLeft className="size-4" aria-hidden /> Security Triggers
         </Link>
-      </header>
+      </PageHeader>
       <EngineStatusCard query={status} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <TriggerListCard query={triggers} />

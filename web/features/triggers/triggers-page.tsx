@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router'
 import { Activity, CalendarClock, FileCheck2, Fingerprint, HeartHandshake, Plus, Timer, type LucideIcon } from 'lucide-react'
 import { useState } from 'react'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type Trigger, type TriggerType } from '../../../contract/triggers'
+import { PageHeader, PageSection } from '@/components/layout/page-header'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { InlineLoadState } from '@/components/ui/inline-load-state'
@@ -221,35 +222,26 @@ export function TriggersPage() {
     const ofType = (type: TriggerType) => triggers.data.filter((t) => t.type === type)
     body = (
       <>
-        <section aria-labelledby="trigger-cards-title" className="grid gap-3">
-          <h2 id="trigger-cards-title" className="text-lg font-semibold text-slate-900">
-            Your triggers
-          </h2>
+        <PageSection title="Your triggers">
           <ul className="grid grid-cols-1 gap-4 lg:grid-cols-3">
             {CARD_TYPES.map((type) => (
               <TypeCard key={type} type={type} triggers={ofType(type)} pendingId={pendingId} onToggle={toggle} onSetUp={() => openCreate(type)} />
             ))}
           </ul>
-        </section>
-        <section aria-labelledby="scheduled-title" className="grid gap-3">
-          <h2 id="scheduled-title" className="text-lg font-semibold text-slate-900">
-            Scheduled releases
-          </h2>
+        </PageSection>
+        <PageSection title="Scheduled releases">
           <ScheduledList triggers={ofType('scheduled')} pendingId={pendingId} onToggle={toggle} onCreate={() => openCreate('scheduled')} />
-        </section>
+        </PageSection>
       </>
     )
   }
 
   return (
     <div className="grid grid-cols-1 gap-8">
-      <header className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-slate-900">Security Triggers</h1>
-          <p className="mt-1 max-w-2xl text-sm text-slate-600">
-            What starts your releases: inactivity, a confirmed death, repeated failed unlocks, or a date you choose.
-          </p>
-        </div>
+      <PageHeader
+        title="Security Triggers"
+        description="What starts your releases: inactivity, a confirmed death, repeated failed unlocks, or a date you choose."
+      >
         <div className="flex w-full flex-col gap-2 sm:w-auto sm:flex-row">
           <Button variant="outline" asChild>
             <Link to="/trigger-monitor">
@@ -260,7 +252,7 @@ export function TriggersPage() {
             <Plus aria-hidden /> Create Trigger
           </Button>
         </div>
-      </header>
+      </PageHeader>
       <CheckInCard />
       {body}
       <CreateTriggerDialog open={dialog.open} initialType={dialog.type} onOpenChange={(open) => setDialog((d) => ({ ...d, open }))} />

@@ -18,7 +18,7 @@ import { Button } from '@/components/ui/button'
 import { InlineLoadState } from '@/components/ui/inline-load-state'
 import { Checkbox } from '@/components/ui/checkbox'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field, InputField, PasswordInput } from '@/components/ui/form-field'
+import { Field, InputField, PasswordInput, SelectField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
@@ -51,9 +51,6 @@ import { newJob, useUploadQueue, type RunResult } from './use-upload-queue'
 // entry, the release settings, then one encrypted upload per item with its own progress.
 
 type FormOutput = z.output<typeof uploadFormSchema>
-
-const selectClass =
-  'h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 disabled:opacity-50 aria-invalid:border-red-500 sm:text-sm'
 
 const tabClass =
   'inline-flex flex-1 items-center justify-center gap-2 whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium text-slate-600 transition-colors hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm'
@@ -377,17 +374,18 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                   autoComplete="off"
                   {...form.register('tags')}
                 />
-                <Field label="Release protocol" error={errors.protocol?.message} hint="When these items may pass to your beneficiaries.">
-                  {({ id, describedBy, invalid }) => (
-                    <select id={id} aria-describedby={describedBy} aria-invalid={invalid} className={selectClass} {...form.register('protocol')}>
-                      {RELEASE_PROTOCOLS.map((p) => (
-                        <option key={p} value={p}>
-                          {RELEASE_PROTOCOL_LABELS[p]}
-                        </option>
-                      ))}
-                    </select>
-                  )}
-                </Field>
+                <SelectField
+                  label="Release protocol"
+                  error={errors.protocol?.message}
+                  hint="When these items may pass to your beneficiaries."
+                  {...form.register('protocol')}
+                >
+                  {RELEASE_PROTOCOLS.map((p) => (
+                    <option key={p} value={p}>
+                      {RELEASE_PROTOCOL_LABELS[p]}
+                    </option>
+                  ))}
+                </SelectField>
               </div>
               {protocol === 'SCHEDULED' && (
                 <Field label="Release date and time" error={errors.scheduledAt?.message}>
