@@ -237,6 +237,7 @@ describe('humaniseAction', () => {
     expect(humaniseAction('release.completed')).toBe('Release completed')
     expect(humaniseAction('vault.item_uploaded')).toBe('Vault item uploaded')
     expect(humaniseAction('ACCOUNT.Login')).toBe('Account login')
+    expect(humaniseAction('checkin.recorded')).toBe('Check-in recorded')
     expect(humaniseAction('')).toBe('')
   })
 })

@@ -5,9 +5,13 @@ import { actionGroup, AUDIT_ACTION_GROUPS, type AuditActionGroup, type AuditActo
 export const HASH_CHARS = 16
 export const PREV_HASH_CHARS = 8
 
-/** 'release.completed' → 'Release completed'; 'vault.item_uploaded' → 'Vault item uploaded'. */
+/** 'release.completed' → 'Release completed'; 'checkin.recorded' → 'Check-in recorded'. */
 export function humaniseAction(action: string): string {
-  const words = action.replace(/[._-]+/g, ' ').trim().toLowerCase()
+  const words = action
+    .replace(/[._-]+/g, ' ')
+    .trim()
+    .toLowerCase()
+    .replace(/\bcheckin\b/g, 'check-in')
   return words ? words[0]!.toUpperCase() + words.slice(1) : action
 }
 
