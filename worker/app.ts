@@ -15,6 +15,8 @@ import { engineRoutes } from './routes/engine'
 import { releaseLinkRoutes } from './routes/release-links'
 import { triggerRoutes } from './routes/triggers'
 import { policyRoutes } from './routes/policies'
+import { profileRoutes } from './routes/profile'
+import { accountRoutes } from './routes/account'
 import { userRoutes } from './routes/user'
 import { vaultRoutes } from './routes/vault'
 import type { AppEnv } from './types'
@@ -41,6 +43,8 @@ app.route('/api/approvers', approverRoutes)
 app.route('/api/policies', policyRoutes)
 app.route('/api/user', userRoutes)
 app.route('/api/triggers', triggerRoutes)
+app.route('/api/profile', profileRoutes)
+app.route('/api/account', accountRoutes)
 app.route('/api/dev', devRoutes)
 
 app.route('/api', identityOwnerRoutes)
