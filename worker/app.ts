@@ -17,6 +17,8 @@ import { triggerRoutes } from './routes/triggers'
 import { policyRoutes } from './routes/policies'
 import { profileRoutes } from './routes/profile'
 import { accountRoutes } from './routes/account'
+import { accountBillingRoutes } from './routes/account-billing'
+import { billingRoutes } from './routes/billing'
 import { userRoutes } from './routes/user'
 import { vaultRoutes } from './routes/vault'
 import type { AppEnv } from './types'
@@ -45,6 +47,8 @@ app.route('/api/user', userRoutes)
 app.route('/api/triggers', triggerRoutes)
 app.route('/api/profile', profileRoutes)
 app.route('/api/account', accountRoutes)
+app.route('/api/account', accountBillingRoutes)
+app.route('/api', billingRoutes)
 app.route('/api/dev', devRoutes)
 
 app.route('/api', identityOwnerRoutes)

@@ -2,6 +2,7 @@ import { lt, or, isNotNull } from 'drizzle-orm'
 import { getDb } from '../db/client'
 import { engineState, passwordResets, sessions } from '../db/schema'
 import { sweepEngine } from '../engine/sweep'
+import { sweepSubscriptions } from '../billing/subscriptions'
 import { deliverDue } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
 import { sweepUploads } from '../services/vault-items'
@@ -21,10 +22,11 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
     .returning({ id: passwordResets.id })
   const uploads = await sweepUploads(db, env, now)
+  const billing = await sweepSubscriptions(db, now)
   const engine = await sweepEngine(env, now)
   await db
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length, ...uploads, ...engine }
+  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length, ...uploads, ...billing, ...engine }
 }

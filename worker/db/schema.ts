@@ -27,6 +27,9 @@ export const users = sqliteTable(
     pingFrequency: integer('ping_frequency'),
     // End of a payment issue's grace period: until then triggers monitor but do not fire.
     paymentGraceUntil: integer('payment_grace_until'),
+    subscriptionPeriodStart: integer('subscription_period_start'),
+    subscriptionPeriodEnd: integer('subscription_period_end'),
+    cancelAtPeriodEnd: integer('cancel_at_period_end', { mode: 'boolean' }).notNull().default(false),
     storageUsed: integer('storage_used').notNull().default(0),
     vaultItemCount: integer('vault_item_count').notNull().default(0),
     phoneNumber: text('phone_number'),
@@ -494,6 +497,45 @@ export const engineState = sqliteTable('engine_state', {
   key: text('key').primaryKey(),
   value: integer('value').notNull(),
 })
+
+export const promoCodes = sqliteTable(
+  'promo_codes',
+  {
+    id: text('id').primaryKey(),
+    // Stored upper-case; codes are matched after trimming and upper-casing.
+    code: text('code').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type', { enum: ['percentage', 'fixed_amount', 'free_subscription'] }).notNull(),
+    // Percent, whole dollars, or days free, by type.
+    value: integer('value').notNull(),
+    maxUses: integer('max_uses').notNull(),
+    usedCount: integer('used_count').notNull().default(0),
+    validUntil: integer('valid_until'),
+    isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('promo_codes_code_unique').on(t.code)],
+)
+
+/**
+ * A subscription made before its account exists (the guest flow), or by an owner; with billing
+ * off it is granted at once. A guest's is claimed by the registration that names it.
+ */
+export const subscriptions = sqliteTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    plan: text('plan', { enum: ['basic', 'premium', 'enterprise'] }).notNull(),
+    status: text('status').notNull(),
+    promoCodeId: text('promo_code_id').references(() => promoCodes.id, { onDelete: 'set null' }),
+    trialDays: integer('trial_days'),
+    createdAt: integer('created_at').notNull(),
+    claimedAt: integer('claimed_at'),
+  },
+  (t) => [index('subscriptions_user_idx').on(t.userId), index('subscriptions_email_idx').on(t.email)],
+)
 
 /** R2 objects whose rows are gone but whose deletion has not been confirmed; the sweep retries. */
 export const blobDeletions = sqliteTable('blob_deletions', {

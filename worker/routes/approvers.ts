@@ -4,6 +4,7 @@ import { approverFormSchema, CIRCLE_MESSAGES } from '../../contract/circle'
 import { conflict, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { audit } from '../services/audit'
 import { createApprover, deleteApprover, listApprovers, toApprover } from '../services/approvers'
@@ -14,6 +15,7 @@ const idParam = z.object({ id: z.uuid(CIRCLE_MESSAGES.approverNotFound) })
 
 export const approverRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(requireSubscription)
   .use(jsonBodyLimit)
   .get('/', async (c) => c.json((await listApprovers(c.var.db, c.var.user.id)).map(toApprover)))
   .post('/', validate('json', approverFormSchema), async (c) => {

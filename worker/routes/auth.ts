@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { eq } from 'drizzle-orm'
 import { deleteCookie, setCookie } from 'hono/cookie'
 import {
   forgotPasswordBodySchema,
@@ -22,6 +23,8 @@ import { issueResetToken, resetPasswordWithToken } from '../services/password-re
 import { authenticate, createSession, revokeSession } from '../services/sessions'
 import { findUserByEmail, insertAccount, toPublicUser } from '../services/users'
 import type { AppEnv } from '../types'
+import { claimGuestSubscription } from '../billing/subscriptions'
+import { users } from '../db/schema'
 
 function setSessionCookie(c: Context<AppEnv>, token: string) {
   setCookie(c, AUTH_COOKIE, token, {
@@ -46,12 +49,17 @@ export const authRoutes = new Hono<AppEnv>()
     })
     // A concurrent registration of the same address won the unique index.
     if (!user) throw conflict(AUTH_ERRORS.emailTaken)
+    // A subscription made as a guest before registering is attached only if it was made for this
+    // address and is still unclaimed; the other pending-subscription fields are never trusted.
+    const claimed = body.subscriptionId ? await claimGuestSubscription(c.env, user, body.subscriptionId) : false
+    const account = claimed ? ((await db.query.users.findFirst({ where: eq(users.id, user.id) })) ?? user) : user
     const token = await createSession(db, c.env, user.id, c.req.header('user-agent'))
     setSessionCookie(c, token)
     c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'registered'))
     // Awaited, so the chain starts with it before anything the new owner does next.
     await auditOwner(c.env, user.id, 'account.registered')
-    return c.json({ token, user: toPublicUser(user) }, 201)
+    if (claimed) await auditOwner(c.env, user.id, 'account.subscribed', { plan: account.planTier, status: account.subscriptionStatus, guest: true })
+    return c.json({ token, user: toPublicUser(account) }, 201)
   })
   .post('/login', rateLimitByIp('LOGIN_LIMITER', 'login'), validate('json', loginBodySchema), async (c) => {
     const { email, password } = c.req.valid('json')

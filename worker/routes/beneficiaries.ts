@@ -5,6 +5,7 @@ import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { requireUser } from '../middleware/auth'
+import { requireSubscription } from '../middleware/subscription'
 import { audit } from '../services/audit'
 import {
   beneficiaryLimit,
@@ -27,6 +28,7 @@ const UPDATABLE_FIELDS = ['fullName', 'email', 'relationship', 'sendAssetNotific
 /** The owner's beneficiaries (seeds 001 §7). Every query is scoped by the signed-in owner. */
 export const beneficiaryRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(requireSubscription)
   .use(jsonBodyLimit)
   .get('/', async (c) => c.json((await listBeneficiaries(c.var.db, c.var.user.id)).map(toBeneficiary)))
   .post('/', validate('json', beneficiaryCreateBodySchema), async (c) => {

@@ -19,7 +19,7 @@ import { fire } from '../engine/fire'
 import { planFiring } from '../engine/plan'
 import { conflict, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireOwner } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { ownerGuard } from '../services/owner-activity'
 import { findTrigger } from '../services/triggers'
@@ -66,7 +66,7 @@ function toSummary(r: ReleaseRow, kind: string, triggerId: string | null, approv
 }
 
 export const engineRoutes = new Hono<AppEnv>()
-  .get('/trigger-engine/status', requireUser, async (c) => {
+  .get('/trigger-engine/status', requireOwner, async (c) => {
     const owner = c.var.user
     const now = Date.now()
     const clock = await ownerGuard(c.env, owner.id).clockView(owner.id, now)
@@ -87,7 +87,7 @@ export const engineRoutes = new Hono<AppEnv>()
     }
     return c.json(status)
   })
-  .post('/trigger-engine/dry-run/:id', requireUser, validate('param', triggerParam), async (c) => {
+  .post('/trigger-engine/dry-run/:id', requireOwner, validate('param', triggerParam), async (c) => {
     const owner = c.var.user
     const now = Date.now()
     const trigger = await findTrigger(c.var.db, owner.id, c.req.valid('param').id)
@@ -126,7 +126,7 @@ export const engineRoutes = new Hono<AppEnv>()
     }
     return c.json(result)
   })
-  .post('/trigger-engine/manual/:id', requireUser, jsonBodyLimit, validate('param', triggerParam), validate('json', manualReleaseBodySchema), async (c) => {
+  .post('/trigger-engine/manual/:id', requireOwner, jsonBodyLimit, validate('param', triggerParam), validate('json', manualReleaseBodySchema), async (c) => {
     const owner = c.var.user
     const now = Date.now()
     const trigger = await findTrigger(c.var.db, owner.id, c.req.valid('param').id)
@@ -150,7 +150,7 @@ export const engineRoutes = new Hono<AppEnv>()
     }
     return c.json(body)
   })
-  .post('/trigger-engine/releases/:releaseId/cancel', requireUser, validate('param', releaseParam), async (c) => {
+  .post('/trigger-engine/releases/:releaseId/cancel', requireOwner, validate('param', releaseParam), async (c) => {
     const owner = c.var.user
     const id = c.req.valid('param').releaseId
     const [existing] = await releaseSummaries(c.var.db, owner.id, eq(releases.id, id))
@@ -160,7 +160,7 @@ export const engineRoutes = new Hono<AppEnv>()
     const [after] = await releaseSummaries(c.var.db, owner.id, eq(releases.id, id))
     return c.json(after!)
   })
-  .post('/trigger-engine/biometric-failure', requireUser, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) => {
+  .post('/trigger-engine/biometric-failure', requireOwner, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) => {
     const owner = c.var.user
     const now = Date.now()
     await c.var.db.insert(unlockFailures).values({ id: crypto.randomUUID(), ownerId: owner.id, kind: c.req.valid('json').kind, at: now })
@@ -173,10 +173,10 @@ export const engineRoutes = new Hono<AppEnv>()
     const after = await c.var.db.select({ id: firings.id }).from(firings).where(eq(firings.ownerId, owner.id))
     return c.json({ failures: n, fired: after.length - before.length })
   })
-  .post('/inactivity/ping', requireUser, async (c) => {
+  .post('/inactivity/ping', requireOwner, async (c) => {
     const owner = c.var.user
     const { clock, cancelledReleases } = await ownerGuard(c.env, owner.id).checkIn(owner.id, Date.now(), 'app')
     return c.json({ lastCheckInAt: iso(clock.lastCheckInAt), nextCheckInAt: iso(clock.nextCheckInAt), cancelledReleases })
   })
-  .get('/audit', requireUser, async (c) => c.json(await ownerGuard(c.env, c.var.user.id).listAudit()))
-  .get('/audit/verify', requireUser, async (c) => c.json(await ownerGuard(c.env, c.var.user.id).verifyAudit()))
+  .get('/audit', requireOwner, async (c) => c.json(await ownerGuard(c.env, c.var.user.id).listAudit()))
+  .get('/audit/verify', requireOwner, async (c) => c.json(await ownerGuard(c.env, c.var.user.id).verifyAudit()))

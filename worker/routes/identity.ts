@@ -6,7 +6,7 @@ import { ID_DOCUMENT_MAX_BYTES, IDENTITY_MESSAGES, identityDocumentFieldsSchema,
 import { linkTokenQuerySchema } from '../../contract/circle'
 import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireOwner } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { listDocuments, ownerDocumentFile, reviewerDocumentFile, reviewView, submitDocument, submitReview } from '../services/identity'
@@ -62,18 +62,18 @@ function auditDocument(c: Context<AppEnv>, document: IdentityDocument) {
 }
 
 /** The owner's side: upload a beneficiary's document, list documents, view one. */
-// requireUser is attached per route: this router is mounted at /api, where a path-less use()
+// requireOwner is attached per route: this router is mounted at /api, where a path-less use()
 // would also guard every route registered after it (and turn unknown-route 404s into 401s).
 export const identityOwnerRoutes = new Hono<AppEnv>()
   // The beneficiary dialog's upload (seeds 001 §7): one file named `document`.
-  .post('/identity-verification/:beneficiaryId', requireUser, uploadLimit, validate('param', beneficiaryParam), async (c) => {
+  .post('/identity-verification/:beneficiaryId', requireOwner, uploadLimit, validate('param', beneficiaryParam), async (c) => {
     const upload = await readUpload(c, 'document', IDENTITY_MESSAGES.missingInformation)
     const document = await submitDocument(c.var.db, c.env, c.executionCtx, c.var.user, c.req.valid('param').beneficiaryId, upload)
     await auditDocument(c, document)
     return c.json(document, 201)
   })
   // The identity page's upload: front (required) and back (optional) images.
-  .post('/identity-documents', requireUser, uploadLimit, async (c) => {
+  .post('/identity-documents', requireOwner, uploadLimit, async (c) => {
     const upload = await readUpload(c, 'frontImage', IDENTITY_MESSAGES.frontRequired)
     const beneficiaryId = beneficiaryParam.safeParse({ beneficiaryId: upload.beneficiaryId })
     if (!beneficiaryId.success) throw badRequest(`beneficiaryId: ${IDENTITY_MESSAGES.missingInformation}`)
@@ -81,10 +81,10 @@ export const identityOwnerRoutes = new Hono<AppEnv>()
     await auditDocument(c, document)
     return c.json(document, 201)
   })
-  .get('/identity-documents/beneficiary/:beneficiaryId', requireUser, validate('param', beneficiaryParam), async (c) =>
+  .get('/identity-documents/beneficiary/:beneficiaryId', requireOwner, validate('param', beneficiaryParam), async (c) =>
     c.json(await listDocuments(c.var.db, c.var.user.id, c.req.valid('param').beneficiaryId)),
   )
-  .get('/identity-documents/:id/file/:side', requireUser, validate('param', fileParams), async (c) => {
+  .get('/identity-documents/:id/file/:side', requireOwner, validate('param', fileParams), async (c) => {
     const { id, side } = c.req.valid('param')
     return ownerDocumentFile(c.var.db, c.env, c.var.user.id, id, side)
   })

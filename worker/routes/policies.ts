@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { POLICY_MESSAGES, policyCreateBodySchema, policyItemsBodySchema, policyStatusBodySchema } from '../../contract/policies'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { audit } from '../services/audit'
 import { addPolicyItems, createPolicy, deletePolicy, listPolicies, setPolicyStatus } from '../services/policies'
@@ -12,6 +13,7 @@ const idParam = z.object({ id: z.uuid(POLICY_MESSAGES.policyNotFound) })
 
 export const policyRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(requireSubscription)
   .use(jsonBodyLimit)
   .get('/', async (c) => c.json(await listPolicies(c.var.db, c.var.user.id)))
   .post('/', validate('json', policyCreateBodySchema), async (c) => {

@@ -4,6 +4,7 @@ import { TRIGGER_MESSAGES, triggerCreateBodySchema, triggerStatusBodySchema } fr
 import { engineCtx } from '../engine/context'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { ownerGuard } from '../services/owner-activity'
 import { createTrigger, listTriggers, setTriggerStatus, toTrigger } from '../services/triggers'
@@ -13,6 +14,7 @@ const idParam = z.object({ id: z.uuid(TRIGGER_MESSAGES.triggerNotFound) })
 
 export const triggerRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(requireSubscription)
   .use(jsonBodyLimit)
   .get('/', async (c) => {
     const owner = c.var.user

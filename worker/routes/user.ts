@@ -4,6 +4,7 @@ import { pingSettingsBodySchema } from '../../contract/settings'
 import { users } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { audit } from '../services/audit'
 import { ownerGuard } from '../services/owner-activity'
@@ -12,6 +13,7 @@ import type { AppEnv } from '../types'
 
 export const userRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(requireSubscription)
   .use(jsonBodyLimit)
   // The grace period is fixed (3 days) and not stored; the frequency is the owner's choice.
   .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {

@@ -7,6 +7,7 @@ import { VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
 import { ApiError, badRequest, conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { audit } from '../services/audit'
 import { toPublicUser } from '../services/users'
@@ -40,6 +41,7 @@ const partBodyLimit = bodyLimit({
 
 export const vaultRoutes = new Hono<AppEnv>()
   .use(requireUser)
+  .use(requireSubscription)
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const user = await setUpVault(c.var.db, c.var.user.id, c.req.valid('json'))
     if (!user) throw conflict(VAULT_MESSAGES.alreadySetUp)

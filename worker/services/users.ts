@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
 import type { PublicUser } from '../../contract/auth'
+import { BILLING_PERIOD_DAYS } from '../../contract/billing'
 import { DEFAULT_PLAN } from '../../contract/plans'
 import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
@@ -13,9 +14,11 @@ export function effectivePlanTier(user: UserRow): PublicUser['planTier'] {
   return user.planTier
 }
 
-export function hasActiveSubscription(user: UserRow): boolean {
+export function hasActiveSubscription(user: UserRow, now = Date.now()): boolean {
   if (user.role === 'admin') return true
   if (user.pausedAt) return false
+  // A payment issue's 7-day grace keeps the vault fully usable (seeds 000 §4).
+  if (user.subscriptionStatus === 'past_due') return user.paymentGraceUntil !== null && user.paymentGraceUntil > now
   return ACTIVE_STATUSES.has(user.subscriptionStatus ?? '')
 }
 
@@ -84,6 +87,8 @@ export async function insertAccount(db: Db, account: NewAccount, now = Date.now(
       planTier: DEFAULT_PLAN,
       subscriptionStatus: 'active',
       billingProvider: 'none',
+      subscriptionPeriodStart: now,
+      subscriptionPeriodEnd: now + BILLING_PERIOD_DAYS * 86_400_000,
       createdAt: now,
       updatedAt: now,
     })

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest'
+import { BILLING_MESSAGES, type AccountSubscription, type SubscriptionResult } from '../../contract/billing'
+import { invoicePreview } from '../../worker/billing/invoice'
+import { runSweeps } from '../../worker/cron'
+import { call, env, me, messageOf, register, uniqueEmail } from './helpers'
+
+const DAY_MS = 86_400_000
+
+async function promo(code: string, type: string, value: number, overrides: { maxUses?: number; validUntil?: number | null; isActive?: boolean } = {}) {
+  await env.DB.prepare(
+    'insert into promo_codes (id, code, description, type, value, max_uses, used_count, valid_until, is_active, created_at) values (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)',
+  )
+    .bind(crypto.randomUUID(), code, 'test', type, value, overrides.maxUses ?? 100, overrides.validUntil ?? null, overrides.isActive === false ? 0 : 1, Date.now())
+    .run()
+}
+
+const usedCount = async (code: string) =>
+  (await env.DB.prepare('select used_count as n from promo_codes where code = ?').bind(code).first<{ n: number }>())!.n
+
+/** Moves the owner's current period into the past: its end is one second ago. */
+async function endPeriod(userId: string) {
+  await env.DB.prepare('update users set subscription_period_start = ?, subscription_period_end = ? where id = ?')
+    .bind(Date.now() - 30 * DAY_MS - 1000, Date.now() - 1000, userId)
+    .run()
+}
+
+function guest(body: Record<string, unknown>) {
+  return call('/api/create-subscription-guest', { body })
+}
+
+describe('invoice preview arithmetic', () => {
+  it('applies percentage, fixed-dollar and free-period codes in cents', () => {
+    expect(invoicePreview('premium', null)).toMatchObject({ planName: 'Premium', baseAmount: 2999, discountAmount: 0, finalAmount: 2999, billingPeriod: 'month' })
+    expect(invoicePreview('premium', { code: 'Q', type: 'percentage', value: 25 })).toMatchObject({ discountAmount: 750, finalAmount: 2249 })
+    expect(invoicePreview('basic', { code: 'F', type: 'fixed_amount', value: 5 })).toMatchObject({ discountAmount: 500, finalAmount: 500 })
+    expect(invoicePreview('basic', { code: 'F', type: 'fixed_amount', value: 50 })).toMatchObject({ discountAmount: 1000, finalAmount: 0 })
+    expect(invoicePreview('enterprise', { code: 'T', type: 'free_subscription', value: 30 })).toMatchObject({ finalAmount: 0, trialDays: 30, promoCodeApplied: 'T' })
+  })
+})
+
+describe('subscribing without billing (the local default)', () => {
+  it('grants the chosen plan at once and shows it on the account page', async () => {
+    const owner = await register()
+    const res = await call('/api/create-subscription', { token: owner.token, body: { plan: 'premium' } })
+    expect(res.status).toBe(200)
+    const result = (await res.json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'active', clientSecret: null, customerId: null, billingEnabled: false, invoicePreview: { finalAmount: 2999 } })
+    expect(result.subscriptionId).toMatch(/^nb_sub_/)
+    const user = (await (await me(owner.token)).json()) as { user: { planTier: string; hasActiveSubscription: boolean } }
+    expect(user.user).toMatchObject({ planTier: 'premium', hasActiveSubscription: true })
+    const account = (await (await call('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
+    expect(account).toMatchObject({ planTier: 'premium', hasActiveSubscription: true, billingEnabled: false, customer: null, invoices: [] })
+    expect(account.subscription).toMatchObject({ status: 'active', plan: { amount: 2999, currency: 'usd', interval: 'month' }, cancel_at_period_end: false })
+    expect(account.subscription!.current_period_end! - account.subscription!.current_period_start!).toBe(30 * 86_400)
+    // The same plan again is refused; another plan switches.
+    expect((await call('/api/create-subscription', { token: owner.token, body: { plan: 'premium' } })).status).toBe(409)
+    expect((await call('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise' } })).status).toBe(200)
+  })
+
+  it('applies a promotion typed in any case and counts it once', async () => {
+    await promo('SAVE25', 'percentage', 25)
+    const owner = await register()
+    const res = await call('/api/create-subscription', { token: owner.token, body: { plan: 'premium', promoCode: '  save25 ' } })
+    expect(((await res.json()) as SubscriptionResult).invoicePreview).toMatchObject({ promoCodeApplied: 'SAVE25', discountAmount: 750, finalAmount: 2249 })
+    expect(await usedCount('SAVE25')).toBe(1)
+  })
+
+  it('refuses unknown, inactive, expired and used-up codes with a message naming promotion codes', async () => {
+    await promo('OFFCODE', 'percentage', 10, { isActive: false })
+    await promo('OLDCODE', 'percentage', 10, { validUntil: Date.now() - DAY_MS })
+    await promo('GONE', 'percentage', 10, { maxUses: 0 })
+    for (const code of ['NOPE', 'OFFCODE', 'OLDCODE', 'GONE']) {
+      const res = await guest({ plan: 'basic', promoCode: code, email: uniqueEmail('guest') })
+      expect(res.status, code).toBe(400)
+      const message = await messageOf(res)
+      expect(message).toBe(BILLING_MESSAGES.promoInvalid)
+      expect(message).toMatch(/promotion/i)
+    }
+  })
+
+  it('never uses a code beyond its maximum, even when many subscribe at once', async () => {
+    await promo('THREE', 'fixed_amount', 2, { maxUses: 3 })
+    const results = await Promise.all(Array.from({ length: 10 }, () => guest({ plan: 'basic', promoCode: 'THREE', email: uniqueEmail('rush') })))
+    expect(results.filter((r) => r.status === 200)).toHaveLength(3)
+    expect(results.filter((r) => r.status === 400)).toHaveLength(7)
+    expect(await usedCount('THREE')).toBe(3)
+  })
+})
+
+describe('guest subscriptions', () => {
+  it('a free code gives a pending subscription that the registration of that address claims, once', async () => {
+    await promo('FREE30', 'free_subscription', 30)
+    const email = uniqueEmail('guest')
+    const res = await guest({ plan: 'premium', promoCode: 'free30', email })
+    const pending = (await res.json()) as SubscriptionResult
+    expect(pending).toMatchObject({ status: 'pending', clientSecret: null, invoicePreview: { finalAmount: 0, trialDays: 30, promoCodeApplied: 'FREE30' } })
+
+    // Someone else cannot take it.
+    const other = await register({ email: uniqueEmail('thief') })
+    const thief = await call('/api/auth/register', {
+      body: { email: uniqueEmail('thief2'), password: 'correct horse battery', displayName: 'Thief', subscriptionId: pending.subscriptionId },
+    })
+    expect(((await thief.json()) as { user: { planTier: string } }).user.planTier).toBe('basic')
+    void other
+
+    const reg = await call('/api/auth/register', {
+      body: { email, password: 'correct horse battery', displayName: 'Guest Owner', subscriptionId: pending.subscriptionId, planTier: 'enterprise' },
+    })
+    expect(reg.status).toBe(201)
+    const { user } = (await reg.json()) as { user: { planTier: string; subscriptionStatus: string; hasActiveSubscription: boolean } }
+    expect(user).toMatchObject({ planTier: 'premium', subscriptionStatus: 'trialing', hasActiveSubscription: true })
+  })
+
+  it('refuses an address that already has an account', async () => {
+    const owner = await register()
+    const res = await guest({ plan: 'basic', email: owner.email })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(BILLING_MESSAGES.guestEmailTaken)
+  })
+})
+
+describe('cancelling, lapsing and the 402 gate', () => {
+  it('cancels at period end; after it the vault answers 402 requiresPayment, the account page still answers', async () => {
+    const owner = await register()
+    const res = await call('/api/account/cancel-subscription', { method: 'POST', token: owner.token })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { subscription: AccountSubscription }).subscription.subscription!.cancel_at_period_end).toBe(true)
+    expect((await call('/api/account/cancel-subscription', { method: 'POST', token: owner.token })).status).toBe(409)
+    // Access continues until the period ends.
+    expect((await call('/api/vault/items', { token: owner.token })).status).toBe(200)
+
+    // The period ends (sessions last 30 days, so time is moved on the row rather than the clock).
+    await endPeriod(owner.user.id)
+    await runSweeps(env)
+    const gated = await call('/api/vault/items', { token: owner.token })
+    expect(gated.status).toBe(402)
+    expect(await gated.json()).toEqual({ message: BILLING_MESSAGES.subscriptionRequired, requiresPayment: true })
+    for (const path of ['/api/beneficiaries', '/api/policies', '/api/triggers', '/api/audit', '/api/trigger-engine/status']) {
+      expect((await call(path, { token: owner.token })).status, path).toBe(402)
+    }
+    expect((await call('/api/account/subscription', { token: owner.token })).status).toBe(200)
+    expect((await me(owner.token)).status).toBe(200)
+    // Choosing a plan again restores access.
+    expect((await call('/api/create-subscription', { token: owner.token, body: { plan: 'basic' } })).status).toBe(200)
+    expect((await call('/api/vault/items', { token: owner.token })).status).toBe(200)
+  })
+
+  it("a payment issue's grace keeps the vault usable; after it, 402", async () => {
+    const owner = await register()
+    await env.DB.prepare("update users set subscription_status = 'past_due', payment_grace_until = ? where id = ?").bind(Date.now() + 7 * DAY_MS, owner.user.id).run()
+    expect((await call('/api/vault/items', { token: owner.token })).status).toBe(200)
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)
+  })
+
+  it('renews periods without billing, and says billing is off for one-off payments', async () => {
+    const owner = await register()
+    const before = (await (await call('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
+    await endPeriod(owner.user.id)
+    await runSweeps(env)
+    const after = (await (await call('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
+    expect(after.subscription!.current_period_start).toBe(after.subscription!.current_period_end! - 30 * 86_400)
+    expect(after.subscription!.current_period_end!).toBeGreaterThan(before.subscription!.current_period_start!)
+    expect(after.hasActiveSubscription).toBe(true)
+    const pay = await call('/api/create-payment-intent', { token: owner.token, body: { amount: 29.99, description: 'Premium Plan' } })
+    expect(pay.status).toBe(409)
+    expect(await messageOf(pay)).toBe(BILLING_MESSAGES.billingOff)
+  })
+})
