@@ -150,6 +150,21 @@ export class OwnerGuard extends DurableObject<Env> {
       .onConflictDoUpdate({ target: ownerClocks.ownerId, set: { nextAlarmAt: result.nextAlarmAt, updatedAt: now } })
   }
 
+  /**
+   * Account deletion (services/account-deletion.ts, after the owner's D1 rows are gone): drops the
+   * alarm, then everything this object stores (clock, activity, the audit chain and its table).
+   * It waits behind any running tick and audit append, so neither writes back after it. A later
+   * tick finds no owner row and only deletes the alarm; alarm() with no owner id does nothing.
+   */
+  async purge(): Promise<void> {
+    await this.serial('tickQueue', () =>
+      this.serial('auditQueue', async () => {
+        await this.ctx.storage.deleteAlarm()
+        await this.ctx.storage.deleteAll()
+      }),
+    )
+  }
+
   async state(): Promise<OwnerGuardState> {
     return {
       lastActivityAt: this.ctx.storage.kv.get<number>('lastActivityAt') ?? null,
