@@ -82,6 +82,8 @@ export const VAULT_ITEM_MESSAGES = {
   partNumberInvalid: 'Part number is out of range.',
   partsMissing: 'Some parts have not been uploaded yet.',
   unknownBeneficiary: 'One of the chosen beneficiaries does not exist.',
+  uploadsPausedForPayment:
+    'New uploads are paused until your payment is restored. Everything already in your vault stays available.',
   grantsMustMatch: 'Each chosen beneficiary needs exactly one wrapped key.',
 } as const
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BILLING_MESSAGES, type AccountSubscription, type SubscriptionResult } from '../../contract/billing'
+import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { invoicePreview } from '../../worker/billing/invoice'
 import { runSweeps } from '../../worker/cron'
 import { call, env, me, messageOf, register, uniqueEmail } from './helpers'
@@ -149,6 +150,10 @@ describe('cancelling, lapsing and the 402 gate', () => {
     const owner = await register()
     await env.DB.prepare("update users set subscription_status = 'past_due', payment_grace_until = ? where id = ?").bind(Date.now() + 7 * DAY_MS, owner.user.id).run()
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(200)
+    // New uploads wait for the payment; nothing else is refused.
+    const upload = await call('/api/vault/uploads', { token: owner.token, body: { type: 'doc', plainSize: 10 } })
+    expect(upload.status).toBe(402)
+    expect(await upload.json()).toEqual({ message: VAULT_ITEM_MESSAGES.uploadsPausedForPayment })
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)
   })

@@ -58,6 +58,8 @@ export async function startUpload(
   body: { type: VaultItemRow['type']; plainSize: number },
   now = Date.now(),
 ): Promise<UploadSession> {
+  // During a payment issue's grace the vault stays usable, but it does not grow (seeds 000 §4).
+  if (owner.subscriptionStatus === 'past_due') throw new ApiError(402, VAULT_ITEM_MESSAGES.uploadsPausedForPayment)
   const limits = planLimitsFor(owner)
   const size = cipherSize(body.plainSize)
   const [inflight] = await db
