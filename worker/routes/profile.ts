@@ -1,5 +1,102 @@
+import { and, eq, isNull, ne, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
+import { changePasswordBodySchema, PROFILE_FIELDS, PROFILE_MESSAGES, profileBodySchema, type ProfileUpdate } from '../../contract/profile'
+import { passwordResets, sessions, users, type UserRow } from '../db/schema'
+import { badRequest, conflict } from '../lib/errors'
+import { validate } from '../lib/validate'
+import { sendEmail } from '../mail'
+import { passwordChangedEmail } from '../mail/templates'
+import { requireUser } from '../middleware/auth'
+import { jsonBodyLimit } from '../middleware/body-limit'
+import { enforceLimit } from '../middleware/rate-limit'
+import { audit } from '../services/audit'
+import { hashPassword, verifyPassword } from '../services/passwords'
+import { toPublicUser } from '../services/users'
 import type { AppEnv } from '../types'
 
-// PUT /api/profile and the password change: filled in by the profile work.
+/** The names of the profile fields whose stored value differs from the update. */
+function changedFields(before: UserRow, update: ProfileUpdate): string[] {
+  return PROFILE_FIELDS.filter((field) => before[field] !== update[field])
+}
+
+// The signed-in owner's profile (seeds 000 §2 'Profile Settings page', §7 PUT /api/profile).
 export const profileRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .use(jsonBodyLimit)
+  // The whole editable profile at once. The e-mail is read-only: it may be sent back unchanged
+  // (the spec's client does), never changed. Two-factor can only stay off until a real second
+  // factor (passkeys) exists, so the body schema refuses `twoFactorEnabled: true`.
+  .put('/', validate('json', profileBodySchema), async (c) => {
+    const update = c.req.valid('json')
+    const current = c.var.user
+    if (update.email !== undefined && update.email !== current.email) {
+      throw badRequest(`email: ${PROFILE_MESSAGES.emailReadOnly}`, {
+        errors: [{ field: 'email', message: PROFILE_MESSAGES.emailReadOnly }],
+      })
+    }
+    const fields = changedFields(current, update)
+    if (fields.length === 0) return c.json({ message: 'Nothing to update.', user: toPublicUser(current) })
+    const [user] = await c.var.db
+      .update(users)
+      .set({
+        displayName: update.displayName,
+        phoneNumber: update.phoneNumber,
+        country: update.country,
+        timezone: update.timezone,
+        emergencyContact: update.emergencyContact,
+        emailNotifications: update.emailNotifications,
+        twoFactorEnabled: update.twoFactorEnabled,
+        updatedAt: Date.now(),
+      })
+      .where(eq(users.id, current.id))
+      .returning()
+    // Which fields changed, by name only: never their values.
+    await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
+    return c.json({ message: 'Profile updated.', user: toPublicUser(user!) })
+  })
+  // Changing the password while signed in: the current one proves it is the owner at the keyboard.
+  // Every other session of the account is revoked; the one making the change stays signed in.
+  .post('/password', validate('json', changePasswordBodySchema), async (c) => {
+    const { currentPassword, newPassword } = c.req.valid('json')
+    const user = c.var.user
+    // Slows guessing the current password with a stolen session (the login limiter, per account).
+    await enforceLimit(c.env, 'LOGIN_LIMITER', `password-change:account:${user.id}`)
+    // 400, not 401: the session is fine, and a 401 reads as "signed out" to clients.
+    if (!(await verifyPassword(currentPassword, user.passwordHash))) {
+      throw badRequest(`currentPassword: ${PROFILE_MESSAGES.currentPasswordIncorrect}`, {
+        errors: [{ field: 'currentPassword', message: PROFILE_MESSAGES.currentPasswordIncorrect }],
+      })
+    }
+    const now = Date.now()
+    const passwordHash = await hashPassword(newPassword)
+    const db = c.var.db
+    // One transaction; each statement acts only if this request's hash is the one stored, so two
+    // concurrent changes cannot interleave (the loser changes nothing and is told so).
+    const ours = sql`exists (select 1 from ${users} where ${users.id} = ${user.id} and ${users.passwordHash} = ${passwordHash})`
+    const [claimed, revoked] = await db.batch([
+      db
+        .update(users)
+        .set({ passwordHash, updatedAt: now })
+        .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
+        .returning({ id: users.id }),
+      db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, user.id), ne(sessions.id, c.var.sessionId), isNull(sessions.revokedAt), ours))
+        .returning({ id: sessions.id }),
+      // A reset link mailed before the change must not undo it.
+      db
+        .update(passwordResets)
+        .set({ usedAt: now })
+        .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt), ours)),
+    ])
+    if (claimed.length === 0) throw conflict(PROFILE_MESSAGES.passwordChangeConflict)
+    await audit(c, 'account.password_changed', { otherSessionsRevoked: revoked.length })
+    // A security notice, whatever the notification preference.
+    await sendEmail(c.env, c.executionCtx, db, {
+      to: user.email,
+      kind: 'password_changed',
+      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login` }),
+    })
+    return c.json({ message: 'Your password has been updated. Other devices have been signed out.' })
+  })

@@ -1,11 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { ComingSoon } from '@/components/layout/coming-soon'
+import { ProfilePage } from '@/features/profile/profile-page'
 
 export const Route = createFileRoute('/_app/profile')({
-  component: () => (
-    <ComingSoon
-      title="Profile Settings"
-      description="Editing your profile and changing your password arrive with the account release."
-    />
-  ),
+  component: ProfilePage,
 })

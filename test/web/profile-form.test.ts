@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest'
+import type { PublicUser } from '../../contract/auth'
+import { VALIDATION } from '../../contract/messages'
+import {
+  changePasswordBodySchema,
+  COUNTRY_OPTIONS,
+  DEFAULT_COUNTRY,
+  DEFAULT_TIMEZONE,
+  PROFILE_MESSAGES,
+  profileBodySchema,
+  TIMEZONE_OPTIONS,
+} from '../../contract/profile'
+import {
+  memberSince,
+  passwordFailureToast,
+  planLabel,
+  profileFailureToast,
+  profileFormValues,
+  serverFieldErrors,
+  toProfileBody,
+} from '@/features/profile/profile-form'
+import { ApiRequestError, PaymentRedirectError } from '@/lib/api-client'
+
+// The Profile Settings form (seeds 000 §2, §3, §5, §8, §9).
+
+function user(overrides: Partial<PublicUser> = {}): PublicUser {
+  return {
+    id: 'u1',
+    email: 'ada@example.com',
+    displayName: 'Ada Owner',
+    planTier: 'basic',
+    hasActiveSubscription: true,
+    subscriptionStatus: 'active',
+    stripeCustomerId: null,
+    stripeSubscriptionId: null,
+    billingProvider: 'none',
+    vaultSetup: false,
+    vaultSalt: null,
+    vaultCheck: null,
+    pingFrequency: null,
+    gracePeriod: 3,
+    storageUsed: 0,
+    vaultItemCount: 0,
+    phoneNumber: null,
+    country: 'US',
+    timezone: 'America/New_York',
+    emergencyContact: null,
+    emailNotifications: true,
+    twoFactorEnabled: false,
+    securityKeyCount: 0,
+    createdAt: '2025-03-04T12:00:00.000Z',
+    profile: { displayName: 'Ada Owner' },
+    subscription: { status: 'active' },
+    ...overrides,
+  }
+}
+
+function errorsOf(values: unknown): Record<string, string> {
+  const result = profileBodySchema.safeParse(values)
+  if (result.success) return {}
+  return Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]))
+}
+
+describe('options (seeds 000 §9)', () => {
+  it('lists the spec’s countries and time zones, with their defaults', () => {
+    expect(COUNTRY_OPTIONS.map((o) => o.value)).toEqual(['US', 'CA', 'UK', 'AU', 'DE', 'FR', 'other'])
+    expect(DEFAULT_COUNTRY).toBe('US')
+    expect(TIMEZONE_OPTIONS.map((o) => o.label)).toEqual(['New York', 'Chicago', 'Denver', 'Los Angeles', 'London', 'Paris', 'Tokyo', 'Sydney'])
+    expect(DEFAULT_TIMEZONE).toBe('America/New_York')
+    // Every value is a real IANA zone.
+    for (const { value } of TIMEZONE_OPTIONS) expect(() => new Intl.DateTimeFormat('en-US', { timeZone: value })).not.toThrow()
+  })
+
+  it('keeps the profile toasts to the letter (seeds 000 §8)', () => {
+    expect(PROFILE_MESSAGES.updatedTitle).toBe('Profile updated')
+    expect(PROFILE_MESSAGES.failedTitle).toBe('Update failed')
+    expect(PROFILE_MESSAGES.failedBody).toBe('Failed to update profile.')
+    expect(`${PROFILE_MESSAGES.failedTitle} - ${PROFILE_MESSAGES.networkError}`).toBe('Update failed - Network error. Please try again.')
+  })
+})
+
+describe('profileFormValues', () => {
+  it('shows blanks for missing values and the defaults for a new account', () => {
+    expect(profileFormValues(user())).toEqual({
+      displayName: 'Ada Owner',
+      email: 'ada@example.com',
+      phoneNumber: '',
+      country: 'US',
+      timezone: 'America/New_York',
+      emergencyContact: '',
+      emailNotifications: true,
+    })
+  })
+
+  it('shows stored values, and a stored value outside the lists as Other / the default zone', () => {
+    const values = profileFormValues(
+      user({ phoneNumber: '+33 1 23 45 67 89', country: 'FR', timezone: 'Europe/Paris', emergencyContact: 'kin@example.com', emailNotifications: false }),
+    )
+    expect(values).toMatchObject({ phoneNumber: '+33 1 23 45 67 89', country: 'FR', timezone: 'Europe/Paris', emergencyContact: 'kin@example.com', emailNotifications: false })
+    expect(profileFormValues(user({ country: 'NZ', timezone: 'Pacific/Auckland' }))).toMatchObject({ country: 'other', timezone: 'America/New_York' })
+  })
+
+  it('round-trips: the untouched form of any account passes the schema', () => {
+    expect(profileBodySchema.safeParse(profileFormValues(user())).success).toBe(true)
+  })
+})
+
+describe('validation of the form values', () => {
+  const valid = profileFormValues(user())
+
+  it('gives each field its message', () => {
+    expect(errorsOf({ ...valid, displayName: 'A' })).toEqual({ displayName: VALIDATION.displayNameMin })
+    expect(errorsOf({ ...valid, phoneNumber: 'call me maybe' })).toEqual({ phoneNumber: PROFILE_MESSAGES.phoneInvalid })
+    expect(errorsOf({ ...valid, phoneNumber: '123' })).toEqual({ phoneNumber: PROFILE_MESSAGES.phoneInvalid })
+    expect(errorsOf({ ...valid, emergencyContact: 'mum' })).toEqual({ emergencyContact: PROFILE_MESSAGES.emergencyContactInvalid })
+    expect(errorsOf({ ...valid, country: 'XX' })).toEqual({ country: PROFILE_MESSAGES.countryInvalid })
+    expect(errorsOf({ ...valid, timezone: 'Mars/Olympus' })).toEqual({ timezone: PROFILE_MESSAGES.timezoneInvalid })
+    expect(errorsOf({ ...valid, twoFactorEnabled: true })).toEqual({ twoFactorEnabled: PROFILE_MESSAGES.twoFactorUnavailable })
+  })
+
+  it('accepts the usual ways of writing a phone number', () => {
+    for (const phone of ['+1 (555) 123-4567', '555.123.4567', '020 7946 0958', '+4915112345678']) {
+      expect(errorsOf({ ...valid, phoneNumber: phone }), phone).toEqual({})
+    }
+  })
+})
+
+describe('toProfileBody', () => {
+  it('sends every field of the spec’s call, blanks as null, the account’s own e-mail and two-factor off', () => {
+    const parsed = profileBodySchema.parse({
+      ...profileFormValues(user()),
+      displayName: '  Ada L.  ',
+      email: 'typed-over@example.com',
+      phoneNumber: '   ',
+      emergencyContact: ' Kin@Example.com ',
+      country: 'DE',
+      timezone: 'Europe/Paris',
+      emailNotifications: false,
+    })
+    expect(toProfileBody(parsed, user())).toEqual({
+      displayName: 'Ada L.',
+      email: 'ada@example.com',
+      phoneNumber: null,
+      country: 'DE',
+      timezone: 'Europe/Paris',
+      emergencyContact: 'kin@example.com',
+      emailNotifications: false,
+      twoFactorEnabled: false,
+    })
+  })
+})
+
+describe('failure toasts and field errors', () => {
+  const badRequest = new ApiRequestError(400, 'email: Email cannot be changed', {
+    message: 'email: Email cannot be changed',
+    errors: [
+      { field: 'email', message: 'Email cannot be changed' },
+      { field: 'planTier', message: 'ignored' },
+    ],
+  })
+
+  it('shows the server’s message, the fallback, or the network error (seeds 000 §8)', () => {
+    expect(profileFailureToast(badRequest)).toEqual({ title: 'Update failed', description: 'email: Email cannot be changed' })
+    expect(profileFailureToast(new ApiRequestError(500, '', ''))).toEqual({ title: 'Update failed', description: 'Failed to update profile.' })
+    expect(profileFailureToast(new TypeError('Failed to fetch'))).toEqual({ title: 'Update failed', description: 'Network error. Please try again.' })
+    expect(profileFailureToast(new Error('odd'))).toEqual({ title: 'Update failed', description: 'Failed to update profile.' })
+    expect(profileFailureToast(new PaymentRedirectError())).toBeNull()
+  })
+
+  it('has its own title for the password change', () => {
+    expect(passwordFailureToast(new ApiRequestError(400, 'currentPassword: Current password is incorrect', {}))).toEqual({
+      title: PROFILE_MESSAGES.passwordFailedTitle,
+      description: 'currentPassword: Current password is incorrect',
+    })
+    expect(passwordFailureToast(new TypeError('Failed to fetch'))?.description).toBe(PROFILE_MESSAGES.networkError)
+  })
+
+  it('puts a 400’s field messages beside the known fields only', () => {
+    expect(serverFieldErrors(badRequest, ['email', 'displayName'] as const)).toEqual({ email: 'Email cannot be changed' })
+    expect(serverFieldErrors(new ApiRequestError(401, 'x', { errors: [{ field: 'email', message: 'm' }] }), ['email'] as const)).toEqual({})
+    expect(serverFieldErrors(new TypeError('x'), ['email'] as const)).toEqual({})
+  })
+})
+
+describe('password change form', () => {
+  const errors = (values: unknown) => {
+    const result = changePasswordBodySchema.safeParse(values)
+    return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]))
+  }
+
+  it('checks the fields inline with the registration rules', () => {
+    expect(errors({ currentPassword: '', newPassword: '', confirmPassword: '' })).toEqual({
+      currentPassword: PROFILE_MESSAGES.currentPasswordRequired,
+      newPassword: VALIDATION.registerPasswordMin,
+    })
+    expect(errors({ currentPassword: 'old password', newPassword: 'new password', confirmPassword: 'new passwort' })).toEqual({
+      confirmPassword: VALIDATION.passwordsDontMatch,
+    })
+    expect(errors({ currentPassword: 'same password', newPassword: 'same password', confirmPassword: 'same password' })).toEqual({
+      newPassword: PROFILE_MESSAGES.newPasswordSame,
+    })
+    expect(errors({ currentPassword: 'old password', newPassword: 'new password', confirmPassword: 'new password' })).toEqual({})
+  })
+})
+
+describe('account details', () => {
+  it('names the plan and the joining date', () => {
+    expect(planLabel('basic')).toBe('Basic')
+    expect(planLabel('enterprise')).toBe('Enterprise')
+    expect(planLabel('admin')).toBe('Admin')
+    expect(memberSince('2025-03-04T12:00:00.000Z', 'en-US')).toBe('March 4, 2025')
+    expect(memberSince('not a date')).toBe('')
+  })
+})

@@ -1,0 +1,384 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Link } from '@tanstack/react-router'
+import { AlertTriangle, Bell, KeyRound, Pencil, Save, ShieldCheck, User, X } from 'lucide-react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { Controller, useForm } from 'react-hook-form'
+import type { PublicUser } from '../../../contract/auth'
+import {
+  changePasswordBodySchema,
+  COUNTRY_OPTIONS,
+  PROFILE_MESSAGES,
+  profileBodySchema,
+  TIMEZONE_OPTIONS,
+  type ChangePasswordBody,
+  type ProfileBody,
+  type ProfileUpdate,
+} from '../../../contract/profile'
+import { PageHeader } from '@/components/layout/page-header'
+import { Badge } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Field, InputField, PasswordInput, SelectField } from '@/components/ui/form-field'
+import { Label } from '@/components/ui/label'
+import { LoadError } from '@/components/ui/load-error'
+import { PageSpinner } from '@/components/ui/spinner'
+import { Switch } from '@/components/ui/switch'
+import { useCurrentUser } from '@/features/auth/api'
+import { errorText } from '@/lib/api-client'
+import { toast } from '@/lib/toast-store'
+import { useChangePassword, useUpdateProfile } from './api'
+import {
+  memberSince,
+  PASSWORD_FORM_DEFAULTS,
+  passwordFailureToast,
+  planLabel,
+  profileFailureToast,
+  profileFormValues,
+  serverFieldErrors,
+  toProfileBody,
+} from './profile-form'
+
+const PROFILE_FORM_ID = 'profile-form'
+const PROFILE_FIELDS = ['displayName', 'email', 'phoneNumber', 'country', 'timezone', 'emergencyContact', 'emailNotifications'] as const
+const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const
+
+/** /profile: 'Profile Settings' (seeds 000 §2 'Profile Settings page'). */
+export function ProfilePage() {
+  const query = useCurrentUser()
+  if (query.isPending) return <PageSpinner label="Loading your profile" />
+  if (query.isError || !query.data) {
+    return (
+      <div className="mx-auto max-w-3xl">
+        <LoadError
+          title="Error Loading Profile"
+          message={errorText(query.error, 'Unable to load your profile. Please try again.')}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      </div>
+    )
+  }
+  return <ProfileSettings user={query.data} />
+}
+
+function ProfileSettings({ user }: { user: PublicUser }) {
+  const [editing, setEditing] = useState(false)
+  const update = useUpdateProfile()
+  const editButton = useRef<HTMLButtonElement>(null)
+  const form = useForm<ProfileBody, unknown, ProfileUpdate>({
+    resolver: zodResolver(profileBodySchema),
+    defaultValues: profileFormValues(user),
+  })
+  const { errors } = form.formState
+
+  // Entering edit mode puts the cursor in the first field; leaving it returns focus to the button.
+  const wasEditing = useRef(false)
+  useEffect(() => {
+    if (editing) form.setFocus('displayName')
+    else if (wasEditing.current) editButton.current?.focus()
+    wasEditing.current = editing
+  }, [editing, form])
+
+  const startEditing = () => {
+    form.reset(profileFormValues(user))
+    setEditing(true)
+  }
+  const cancel = () => {
+    form.reset(profileFormValues(user))
+    update.reset()
+    setEditing(false)
+  }
+  // Esc while editing the profile is Cancel.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && editing && !update.isPending) {
+      event.preventDefault()
+      cancel()
+    }
+  }
+
+  const onSubmit = form.handleSubmit((values) =>
+    update.mutate(toProfileBody(values, user), {
+      onSuccess: ({ user: saved }) => {
+        form.reset(profileFormValues(saved))
+        setEditing(false)
+        toast({ title: PROFILE_MESSAGES.updatedTitle, description: PROFILE_MESSAGES.updatedBody, variant: 'success' })
+      },
+      onError: (error) => {
+        for (const [field, message] of Object.entries(serverFieldErrors(error, PROFILE_FIELDS))) {
+          form.setError(field as (typeof PROFILE_FIELDS)[number], { message })
+        }
+        const content = profileFailureToast(error)
+        if (content) toast({ ...content, variant: 'destructive' })
+      },
+    }),
+  )
+
+  return (
+    <div className="mx-auto grid max-w-3xl gap-6">
+      <PageHeader title="Profile Settings" description="Your personal details, notifications, password and account.">
+        <div className="flex flex-wrap gap-2">
+          {editing ? (
+            <>
+              <Button variant="outline" onClick={cancel} disabled={update.isPending}>
+                <X aria-hidden /> Cancel
+              </Button>
+              <Button type="submit" form={PROFILE_FORM_ID} disabled={update.isPending}>
+                <Save aria-hidden /> {update.isPending ? 'Saving...' : 'Save Changes'}
+              </Button>
+            </>
+          ) : (
+            <Button ref={editButton} onClick={startEditing}>
+              <Pencil aria-hidden /> Edit Profile
+            </Button>
+          )}
+        </div>
+      </PageHeader>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <User className="size-5 text-brand-700" aria-hidden /> Personal Information
+          </CardTitle>
+          <CardDescription>{editing ? 'Change your details, then select Save Changes.' : 'Your details as we hold them. Select Edit Profile to change them.'}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form id={PROFILE_FORM_ID} onSubmit={onSubmit} onKeyDown={onKeyDown} noValidate aria-label="Personal information">
+            <fieldset disabled={!editing || update.isPending} className="grid gap-4 *:content-start sm:grid-cols-2">
+              <InputField
+                label="Display name"
+                autoComplete="name"
+                error={errors.displayName?.message}
+                {...form.register('displayName')}
+              />
+              <InputField
+                label="Email"
+                type="email"
+                value={user.email}
+                readOnly
+                // Never editable, whatever the mode (seeds 000 §5).
+                disabled
+                hint="Email cannot be changed: it is the address you sign in with."
+                error={errors.email?.message}
+              />
+              <InputField
+                label="Phone number"
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel"
+                placeholder="+1 555 123 4567"
+                hint="Optional."
+                error={errors.phoneNumber?.message}
+                {...form.register('phoneNumber')}
+              />
+              <InputField
+                label="Emergency contact"
+                type="email"
+                autoComplete="off"
+                placeholder="someone@example.com"
+                hint="Optional. The e-mail address of someone we may contact."
+                error={errors.emergencyContact?.message}
+                {...form.register('emergencyContact')}
+              />
+              <SelectField label="Country" error={errors.country?.message} {...form.register('country')}>
+                {COUNTRY_OPTIONS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField label="Timezone" error={errors.timezone?.message} {...form.register('timezone')}>
+                {TIMEZONE_OPTIONS.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </SelectField>
+            </fieldset>
+          </form>
+        </CardContent>
+      </Card>
+
+      <Card onKeyDown={onKeyDown}>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <Bell className="size-5 text-brand-700" aria-hidden /> Notifications
+          </CardTitle>
+          <CardDescription>Security notices (such as a changed password) are always sent.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Controller
+            control={form.control}
+            name="emailNotifications"
+            render={({ field }) => (
+              <div className="flex items-start justify-between gap-4">
+                <div className="grid gap-1">
+                  <Label htmlFor="profile-email-notifications">Email notifications</Label>
+                  <p id="profile-email-notifications-hint" className="text-sm text-slate-600">
+                    Check-in reminders and news about your vault and triggers.
+                    {!editing && ' Select Edit Profile to change this.'}
+                  </p>
+                </div>
+                <Switch
+                  id="profile-email-notifications"
+                  aria-describedby="profile-email-notifications-hint"
+                  checked={field.value !== false}
+                  onCheckedChange={field.onChange}
+                  onBlur={field.onBlur}
+                  ref={field.ref}
+                  disabled={!editing || update.isPending}
+                />
+              </div>
+            )}
+          />
+        </CardContent>
+      </Card>
+
+      <SecurityCard user={user} />
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2">
+            <ShieldCheck className="size-5 text-brand-700" aria-hidden /> Account Details
+          </CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid gap-4 text-sm sm:grid-cols-3">
+            <div>
+              <dt className="text-slate-600">Plan</dt>
+              <dd className="font-medium text-slate-900" data-testid="account-plan">
+                {planLabel(user.planTier)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">Member since</dt>
+              <dd className="font-medium text-slate-900" data-testid="account-member-since">
+                {memberSince(user.createdAt) || '—'}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-600">Vault set up</dt>
+              <dd className="font-medium text-slate-900" data-testid="account-vault-setup">
+                {user.vaultSetup ? 'Yes' : 'No'}
+              </dd>
+            </div>
+          </dl>
+        </CardContent>
+      </Card>
+
+      <Card className="border-red-200">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-red-800">
+            <AlertTriangle className="size-5" aria-hidden /> Danger Zone
+          </CardTitle>
+          <CardDescription>
+            Deleting your account removes your vault, beneficiaries and triggers for good. It is done from Account &amp; Billing.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild variant="outline" className="border-red-300 text-red-700 hover:bg-red-50">
+            <Link to="/account">Go to Account &amp; Billing</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}
+
+/** Password change (real: the server checks the current one) and two-factor, not available yet. */
+function SecurityCard({ user }: { user: PublicUser }) {
+  const change = useChangePassword()
+  const form = useForm<ChangePasswordBody>({
+    resolver: zodResolver(changePasswordBodySchema),
+    defaultValues: PASSWORD_FORM_DEFAULTS,
+    mode: 'onTouched',
+  })
+  const { errors } = form.formState
+
+  const onSubmit = form.handleSubmit((values) =>
+    change.mutate(values, {
+      onSuccess: () => {
+        form.reset(PASSWORD_FORM_DEFAULTS)
+        toast({ title: PROFILE_MESSAGES.passwordUpdatedTitle, description: PROFILE_MESSAGES.passwordUpdatedBody, variant: 'success' })
+      },
+      onError: (error) => {
+        for (const [field, message] of Object.entries(serverFieldErrors(error, PASSWORD_FIELDS))) {
+          form.setError(field as (typeof PASSWORD_FIELDS)[number], { message }, { shouldFocus: true })
+        }
+        const content = passwordFailureToast(error)
+        if (content) toast({ ...content, variant: 'destructive' })
+      },
+    }),
+  )
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <KeyRound className="size-5 text-brand-700" aria-hidden /> Security
+        </CardTitle>
+        <CardDescription>Changing your password signs out every other device. This one stays signed in.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        <form onSubmit={onSubmit} noValidate aria-label="Change password" className="grid gap-4">
+          {/* Lets password managers tie the new password to the account. */}
+          <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
+          <Field label="Current password" error={errors.currentPassword?.message}>
+            {({ id, describedBy, invalid }) => (
+              <PasswordInput
+                id={id}
+                autoComplete="current-password"
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                disabled={change.isPending}
+                {...form.register('currentPassword')}
+              />
+            )}
+          </Field>
+          <div className="grid gap-4 *:content-start sm:grid-cols-2">
+            <Field label="New password" error={errors.newPassword?.message} hint="At least 8 characters.">
+              {({ id, describedBy, invalid }) => (
+                <PasswordInput
+                  id={id}
+                  autoComplete="new-password"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  disabled={change.isPending}
+                  {...form.register('newPassword', { deps: ['confirmPassword'] })}
+                />
+              )}
+            </Field>
+            <Field label="Confirm new password" error={errors.confirmPassword?.message}>
+              {({ id, describedBy, invalid }) => (
+                <PasswordInput
+                  id={id}
+                  autoComplete="new-password"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  disabled={change.isPending}
+                  {...form.register('confirmPassword')}
+                />
+              )}
+            </Field>
+          </div>
+          <div>
+            <Button type="submit" disabled={change.isPending}>
+              {change.isPending ? 'Updating...' : 'Update Password'}
+            </Button>
+          </div>
+        </form>
+
+        <div className="flex items-start justify-between gap-4 border-t border-slate-200 pt-6">
+          <div className="grid gap-1">
+            <Label htmlFor="profile-two-factor" className="flex items-center gap-2">
+              Two-factor sign-in <Badge variant="secondary">Not available yet</Badge>
+            </Label>
+            <p id="profile-two-factor-hint" className="text-sm text-slate-600">
+              {PROFILE_MESSAGES.twoFactorUnavailable}
+            </p>
+          </div>
+          <Switch id="profile-two-factor" aria-describedby="profile-two-factor-hint" checked={false} disabled />
+        </div>
+      </CardContent>
+    </Card>
+  )
+}
