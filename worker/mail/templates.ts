@@ -89,12 +89,14 @@ export function passwordResetEmail(params: { displayName: string; resetUrl: stri
   })
 }
 
-export function passwordChangedEmail(params: { displayName: string; loginUrl: string }): RenderedEmail {
+export function passwordChangedEmail(params: { displayName: string; loginUrl: string; keptCurrentDevice?: boolean }): RenderedEmail {
   return render(`Your ${PRODUCT_NAME} password was changed`, {
     heading: 'Your password was changed',
     paragraphs: [
       `Hello ${params.displayName},`,
-      'The password of your account was just changed, and every device that was signed in has been signed out.',
+      params.keptCurrentDevice
+        ? 'The password of your account was just changed from your profile. Every other device that was signed in has been signed out.'
+        : 'The password of your account was just changed, and every device that was signed in has been signed out.',
     ],
     action: { label: 'Sign in', url: params.loginUrl },
     footnote: `If you did not do this, reset your password now and write to ${SUPPORT_EMAIL}.`,

@@ -96,7 +96,7 @@ export const profileRoutes = new Hono<AppEnv>()
     await sendEmail(c.env, c.executionCtx, db, {
       to: user.email,
       kind: 'password_changed',
-      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login` }),
+      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login`, keptCurrentDevice: true }),
     })
     return c.json({ message: 'Your password has been updated. Other devices have been signed out.' })
   })
