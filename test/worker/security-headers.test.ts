@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { call } from './helpers'
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { app } from '../../worker/app'
+import { call, env } from './helpers'
 
 function expectSecurityHeaders(res: Response) {
   const csp = res.headers.get('content-security-policy') ?? ''
@@ -34,5 +36,17 @@ describe('security headers', () => {
     const malformed = await call('/api/auth/login', { rawBody: '{nope' })
     expect(malformed.status).toBe(400)
     expectSecurityHeaders(malformed)
+  })
+
+  it("allow Stripe's origins only when billing is on", async () => {
+    const plain = (await call('/')).headers.get('content-security-policy') ?? ''
+    expect(plain).not.toContain('stripe')
+    const ctx = createExecutionContext()
+    const res = await app.fetch(new Request('http://localhost/'), { ...env, STRIPE_PUBLISHABLE_KEY: 'pk_test_123' }, ctx)
+    await waitOnExecutionContext(ctx)
+    const csp = res.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("script-src 'self' https://js.stripe.com")
+    expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com')
+    expect(csp).toContain("frame-ancestors 'none'")
   })
 })
