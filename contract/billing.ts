@@ -22,6 +22,10 @@ export const BILLING_MESSAGES = {
   cancelled: 'Your subscription will end at the current billing period.',
   billingOff: 'Billing is off on this server: plans are granted without payment.',
   guestEmailTaken: 'An account with this e-mail already exists. Sign in to subscribe.',
+  cancelOnDeleteFailed:
+    'Your subscription could not be cancelled, so your account was not deleted. Please try again or contact support.',
+  providerUnavailable: 'The payment provider could not be reached. Please try again.',
+  webhookSignatureInvalid: 'The Stripe signature of this webhook is missing or invalid.',
 } as const
 
 const promoCode = z

@@ -19,6 +19,7 @@ import { profileRoutes } from './routes/profile'
 import { accountRoutes } from './routes/account'
 import { accountBillingRoutes } from './routes/account-billing'
 import { billingRoutes } from './routes/billing'
+import { stripeWebhookRoutes } from './routes/stripe-webhook'
 import { userRoutes } from './routes/user'
 import { vaultRoutes } from './routes/vault'
 import type { AppEnv } from './types'
@@ -33,6 +34,8 @@ app.use('/api/*', async (c, next) => {
 app.use('/api/*', withDb)
 
 app.get('/api/health', (c) => c.json({ ok: true }))
+// Stripe's signed webhooks read the raw body themselves (no JSON body limit or parsing before).
+app.route('/api/stripe', stripeWebhookRoutes)
 app.route('/api/auth', authRoutes)
 // Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
 app.route('/api', linkRoutes)

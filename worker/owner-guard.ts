@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
+import { sql } from 'drizzle-orm'
 import { GENESIS_HASH, hashInput, verifyChain, type AuditEntry, type ChainVerification } from '../contract/audit'
-import { ownerClocks } from './db/schema'
 import { cancelWaiting } from './engine/cancel'
 import { clockTimes, frequencyDays, type ClockState } from './engine/clock'
 import { engineCtx, type AuditInput, type EngineCtx } from './engine/context'
@@ -144,10 +144,10 @@ export class OwnerGuard extends DurableObject<Env> {
     if (result.nextAlarmAt === null) await this.ctx.storage.deleteAlarm()
     else await this.ctx.storage.setAlarm(result.nextAlarmAt)
     // Mirrored for the sweep, which rings an alarm that should have rung but did not.
-    await ctx.db
-      .insert(ownerClocks)
-      .values({ ownerId, nextAlarmAt: result.nextAlarmAt, updatedAt: now })
-      .onConflictDoUpdate({ target: ownerClocks.ownerId, set: { nextAlarmAt: result.nextAlarmAt, updatedAt: now } })
+    // Written only while the owner exists: an account deleted meanwhile leaves no mirror row.
+    await ctx.db.run(sql`insert into owner_clocks (owner_id, next_alarm_at, updated_at)
+      select ${ownerId}, ${result.nextAlarmAt}, ${now} where exists (select 1 from users where id = ${ownerId})
+      on conflict (owner_id) do update set next_alarm_at = excluded.next_alarm_at, updated_at = excluded.updated_at`)
   }
 
   /**

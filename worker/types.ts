@@ -9,3 +9,25 @@ export interface AppEnv {
     sessionId: string
   }
 }
+
+/**
+ * Stripe's settings: secrets (`wrangler secret put`) or vars, absent by default. With
+ * STRIPE_SECRET_KEY set the Stripe provider is used (and every other one below is required);
+ * without it the server runs without billing (worker/billing/provider.ts).
+ */
+export interface StripeEnv {
+  STRIPE_SECRET_KEY?: string
+  STRIPE_WEBHOOK_SECRET?: string
+  STRIPE_PUBLISHABLE_KEY?: string
+  STRIPE_PRICE_BASIC?: string
+  STRIPE_PRICE_PREMIUM?: string
+  STRIPE_PRICE_ENTERPRISE?: string
+}
+
+declare global {
+  // Both the global Env and Cloudflare.Env (cloudflare:workers' env) of worker-configuration.d.ts.
+  interface Env extends StripeEnv {}
+  namespace Cloudflare {
+    interface Env extends StripeEnv {}
+  }
+}

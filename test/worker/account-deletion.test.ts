@@ -33,6 +33,7 @@ const BY_VALUE: Record<string, (o: Owner) => [string, unknown[]]> = {
 const NOT_OWNED: Record<string, string> = {
   engine_state: 'engine-wide facts (the last sweep time)',
   promo_codes: 'admin-made codes; an owner’s subscription points at one, not the other way',
+  stripe_events: 'Stripe webhook event ids and types; no owner data',
 }
 
 interface Fk {

@@ -3,6 +3,7 @@ import { BILLING_MESSAGES, type AccountSubscription, type SubscriptionResult } f
 import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { invoicePreview } from '../../worker/billing/invoice'
 import { runSweeps } from '../../worker/cron'
+import { createTrigger, manualReleaseOk, ownerWithItem, portalToken } from './engine-helpers'
 import { call, env, me, messageOf, register, uniqueEmail } from './helpers'
 
 const DAY_MS = 86_400_000
@@ -170,5 +171,18 @@ describe('cancelling, lapsing and the 402 gate', () => {
     const pay = await call('/api/create-payment-intent', { token: owner.token, body: { amount: 29.99, description: 'Premium Plan' } })
     expect(pay.status).toBe(409)
     expect(await messageOf(pay)).toBe(BILLING_MESSAGES.billingOff)
+  })
+
+  it("assets already released stay downloadable after the owner's subscription lapses", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const token = await portalToken(s.beneficiary.email)
+    await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(s.ownerId).run()
+    expect((await call('/api/vault/items', { token: s.token })).status).toBe(402)
+    const list = await call(`/api/beneficiaries/${s.beneficiary.id}/assets?token=${encodeURIComponent(token)}`)
+    const [asset] = (await list.json()) as Array<{ id: string }>
+    const download = await call(`/api/beneficiaries/${s.beneficiary.id}/assets/${asset!.id}/download?token=${encodeURIComponent(token)}`)
+    expect(download.status).toBe(200)
   })
 })

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { createFileRoute, Link, Navigate, useNavigate } from '@tanstack/react-router'
-import { AlertTriangle, KeyRound } from 'lucide-react'
+import { AlertTriangle, Gift, KeyRound } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
@@ -8,7 +8,7 @@ import { registerFormSchema } from '../../contract/auth'
 import { VAULT_PASSPHRASE_MIN } from '../../contract/constants'
 import { TOASTS } from '../../contract/messages'
 import { VAULT_MESSAGES } from '../../contract/vault'
-import { Alert, AlertDescription } from '@/components/ui/alert'
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { CheckboxField } from '@/components/ui/checkbox'
 import { Field, PasswordInput } from '@/components/ui/form-field'
@@ -16,6 +16,7 @@ import { Input } from '@/components/ui/input'
 import { PageSpinner } from '@/components/ui/spinner'
 import { useCurrentUser, useRegister } from '@/features/auth/api'
 import { AuthLayout } from '@/features/auth/auth-layout'
+import { planName, pendingSubscriptionStore, registrationExtras } from '@/features/billing/logic'
 import { useCreateVault } from '@/features/vault/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
@@ -155,17 +156,20 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
 
 function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
   const register = useRegister()
+  // A free guest subscription (seeds 000 §2, §3): prefills the e-mail; its id goes with the registration.
+  const [pending] = useState(() => pendingSubscriptionStore.read())
   const form = useForm<RegisterInput, unknown, RegisterOutput>({
     resolver: zodResolver(registerFormSchema),
-    defaultValues: { email: '', displayName: '', password: '', confirmPassword: '', acceptTerms: false },
+    defaultValues: { email: pending?.email ?? '', displayName: '', password: '', confirmPassword: '', acceptTerms: false },
   })
   const { errors } = form.formState
 
   const onSubmit = form.handleSubmit(({ email, password, displayName }) =>
     register.mutate(
-      { email, password, displayName },
+      { email, password, displayName, ...registrationExtras(pending) },
       {
         onSuccess: () => {
+          pendingSubscriptionStore.clear()
           toast({ title: TOASTS.registrationSuccess, variant: 'success' })
           onRegistered()
         },
@@ -181,6 +185,15 @@ function RegisterForm({ onRegistered }: { onRegistered: () => void }) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      {pending && (
+        <Alert variant="success">
+          <Gift aria-hidden />
+          <AlertTitle>Free subscription activated</AlertTitle>
+          <AlertDescription>
+            Your {planName(pending.plan)} plan starts when you create your account with {pending.email}.
+          </AlertDescription>
+        </Alert>
+      )}
       <Field label="Email" error={errors.email?.message}>
         {({ id, describedBy, invalid }) => (
           <Input id={id} type="email" autoComplete="email" aria-describedby={describedBy} aria-invalid={invalid} {...form.register('email')} />

@@ -1,15 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { z } from 'zod'
 import { PAID_PLANS } from '../../contract/plans'
-import { PublicComingSoon } from '@/components/layout/public-coming-soon'
+import { SubscribePage } from '@/features/billing/subscribe-page'
 
 export const Route = createFileRoute('/subscribe')({
-  // An unknown plan is dropped rather than failing the page; the billing release defaults it.
+  // An unknown plan is dropped rather than failing the page.
   validateSearch: z.object({ plan: z.enum(PAID_PLANS).optional().catch(undefined) }),
-  component: () => (
-    <PublicComingSoon
-      title="Subscribe"
-      description="Choosing and paying for a plan arrives with the billing release. On this server every new account starts on the Basic plan."
-    />
-  ),
+  component: SubscribeRoute,
 })
+
+function SubscribeRoute() {
+  const { plan } = Route.useSearch()
+  return <SubscribePage plan={plan} />
+}

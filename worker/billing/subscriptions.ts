@@ -28,7 +28,7 @@ interface Request {
 }
 
 /** The promotion (if any) and the first invoice, or a 400 naming promotion codes. */
-async function priced(db: Db, req: Request, now: number): Promise<{ promo: PromoRow | null; preview: ReturnType<typeof invoicePreview> }> {
+export async function priced(db: Db, req: Request, now: number): Promise<{ promo: PromoRow | null; preview: ReturnType<typeof invoicePreview> }> {
   const promo = req.promoCode ? await usablePromo(db, req.promoCode, now) : null
   return { promo, preview: invoicePreview(req.plan, promo) }
 }
@@ -38,7 +38,7 @@ async function priced(db: Db, req: Request, now: number): Promise<{ promo: Promo
  * only if the count did (`changes()` of the statement before), so a code is never used beyond
  * its maximum however many subscribe at once. `then` runs after the insert in the same batch.
  */
-async function record(
+export async function record(
   env: Env,
   sub: { id: string; email: string; userId: string | null; plan: PaidPlan; status: string; promo: PromoRow | null; trialDays: number | null },
   now: number,
@@ -83,12 +83,16 @@ export async function subscribeGuest(env: Env, db: Db, req: Request & { email: s
 
 /** At registration: the guest subscription named in the request, if it was made for this e-mail and is unclaimed. */
 export async function claimGuestSubscription(env: Env, user: UserRow, subscriptionId: string, now = Date.now()): Promise<boolean> {
+  // A guest's Stripe subscription (made by the Stripe provider, named by Stripe's id) goes on
+  // being driven by Stripe's webhooks, which find the owner by this subscription id.
+  const stripe = subscriptionId.startsWith('sub_')
   const [claimed] = await batch(env, [
     sql`update subscriptions set user_id = ${user.id}, claimed_at = ${now}
       where id = ${subscriptionId} and user_id is null and claimed_at is null and lower(email) = lower(${user.email})`,
     sql`update users set plan_tier = (select plan from subscriptions where id = ${subscriptionId}),
         subscription_status = (select status from subscriptions where id = ${subscriptionId}),
-        billing_provider = 'none', subscription_period_start = ${now},
+        billing_provider = ${stripe ? 'stripe' : 'none'}, stripe_subscription_id = ${stripe ? subscriptionId : null},
+        subscription_period_start = ${now},
         subscription_period_end = ${now} + coalesce((select trial_days from subscriptions where id = ${subscriptionId}), ${BILLING_PERIOD_DAYS}) * ${DAY_MS},
         cancel_at_period_end = 0, updated_at = ${now}
       where id = ${user.id} and exists (select 1 from subscriptions where id = ${subscriptionId} and user_id = ${user.id} and claimed_at = ${now})`,

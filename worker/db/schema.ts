@@ -554,3 +554,10 @@ export type PolicyRow = typeof policies.$inferSelect
 export type TriggerRow = typeof triggers.$inferSelect
 export type ReleaseRow = typeof releases.$inferSelect
 export type IdentityDocumentRow = typeof identityDocuments.$inferSelect
+
+/** Stripe webhook events already applied: each is applied once however often it is delivered. */
+export const stripeEvents = sqliteTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: integer('received_at').notNull(),
+})

@@ -23,6 +23,7 @@ import { issueResetToken, resetPasswordWithToken } from '../services/password-re
 import { authenticate, createSession, revokeSession } from '../services/sessions'
 import { findUserByEmail, insertAccount, toPublicUser } from '../services/users'
 import type { AppEnv } from '../types'
+import { billingFor } from '../billing/provider'
 import { claimGuestSubscription } from '../billing/subscriptions'
 import { users } from '../db/schema'
 
@@ -42,11 +43,11 @@ export const authRoutes = new Hono<AppEnv>()
     const body = c.req.valid('json')
     const db = c.var.db
     if (await findUserByEmail(db, body.email)) throw conflict(AUTH_ERRORS.emailTaken)
-    const user = await insertAccount(db, {
-      email: body.email,
-      passwordHash: await hashPassword(body.password),
-      displayName: body.displayName,
-    })
+    const user = await insertAccount(
+      db,
+      { email: body.email, passwordHash: await hashPassword(body.password), displayName: body.displayName },
+      { billingEnabled: billingFor(c.env).enabled },
+    )
     // A concurrent registration of the same address won the unique index.
     if (!user) throw conflict(AUTH_ERRORS.emailTaken)
     // A subscription made as a guest before registering is attached only if it was made for this

@@ -1,7 +1,6 @@
 import { Hono } from 'hono'
-import { BILLING_MESSAGES, type BillingConfig, guestSubscriptionBodySchema, paymentIntentBodySchema, subscriptionBodySchema } from '../../contract/billing'
-import { subscribeGuest, subscribeOwner } from '../billing/subscriptions'
-import { conflict } from '../lib/errors'
+import { type BillingConfig, guestSubscriptionBodySchema, paymentIntentBodySchema, subscriptionBodySchema } from '../../contract/billing'
+import { billingFor } from '../billing/provider'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
@@ -12,9 +11,12 @@ import type { AppEnv } from '../types'
 // Subscribing (seeds 000 §7). Mounted at /api, so middleware is attached per route.
 export const billingRoutes = new Hono<AppEnv>()
   // What the subscribe and checkout pages need to know before they start.
-  .get('/billing/config', (c) => c.json({ billingEnabled: false, publishableKey: null } satisfies BillingConfig))
+  .get('/billing/config', (c) => {
+    const billing = billingFor(c.env)
+    return c.json({ billingEnabled: billing.enabled, publishableKey: billing.publishableKey } satisfies BillingConfig)
+  })
   .post('/create-subscription', requireUser, jsonBodyLimit, validate('json', subscriptionBodySchema), async (c) => {
-    const result = await subscribeOwner(c.env, c.var.db, c.var.user, c.req.valid('json'))
+    const result = await billingFor(c.env).subscribeOwner(c.var.db, c.var.user, c.req.valid('json'))
     await auditOwner(c.env, c.var.user.id, 'account.subscribed', {
       plan: c.req.valid('json').plan,
       status: result.status,
@@ -27,9 +29,9 @@ export const billingRoutes = new Hono<AppEnv>()
     rateLimitByIp('SIGNUP_LIMITER', 'subscribe-guest'),
     jsonBodyLimit,
     validate('json', guestSubscriptionBodySchema),
-    async (c) => c.json(await subscribeGuest(c.env, c.var.db, c.req.valid('json'))),
+    async (c) => c.json(await billingFor(c.env).subscribeGuest(c.var.db, c.req.valid('json'))),
   )
-  // The checkout page's one-off payment: there is nothing to pay on a server without billing.
-  .post('/create-payment-intent', requireUser, jsonBodyLimit, validate('json', paymentIntentBodySchema), async () => {
-    throw conflict(BILLING_MESSAGES.billingOff)
-  })
+  // The checkout page's one-off payment (a 409 on a server without billing: nothing to pay).
+  .post('/create-payment-intent', requireUser, jsonBodyLimit, validate('json', paymentIntentBodySchema), async (c) =>
+    c.json(await billingFor(c.env).paymentIntent(c.var.db, c.var.user, c.req.valid('json'))),
+  )

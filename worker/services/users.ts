@@ -71,12 +71,28 @@ export interface NewAccount {
 }
 
 /**
- * Inserts an owner account. Until billing is configured every account gets an active basic plan
- * with billing provider "none" (the local and self-hosted default, ARCHITECTURE §6).
+ * Inserts an owner account. Without billing (the local and self-hosted default, ARCHITECTURE §6)
+ * every account gets an active basic plan; with billing on, an account starts without a plan and
+ * the owner chooses one (its subscription is granted by Stripe's webhooks, or claimed from a
+ * guest subscription at registration).
  * Returns undefined when the e-mail is already taken (the unique index decides, so two concurrent
  * registrations cannot both succeed).
  */
-export async function insertAccount(db: Db, account: NewAccount, now = Date.now()): Promise<UserRow | undefined> {
+export async function insertAccount(
+  db: Db,
+  account: NewAccount,
+  options: { billingEnabled: boolean } = { billingEnabled: false },
+  now = Date.now(),
+): Promise<UserRow | undefined> {
+  const plan = options.billingEnabled
+    ? { planTier: 'free' as const, subscriptionStatus: null, billingProvider: 'stripe' as const, subscriptionPeriodStart: null, subscriptionPeriodEnd: null }
+    : {
+        planTier: DEFAULT_PLAN,
+        subscriptionStatus: 'active',
+        billingProvider: 'none' as const,
+        subscriptionPeriodStart: now,
+        subscriptionPeriodEnd: now + BILLING_PERIOD_DAYS * 86_400_000,
+      }
   const rows = await db
     .insert(users)
     .values({
@@ -84,11 +100,7 @@ export async function insertAccount(db: Db, account: NewAccount, now = Date.now(
       email: account.email,
       passwordHash: account.passwordHash,
       displayName: account.displayName,
-      planTier: DEFAULT_PLAN,
-      subscriptionStatus: 'active',
-      billingProvider: 'none',
-      subscriptionPeriodStart: now,
-      subscriptionPeriodEnd: now + BILLING_PERIOD_DAYS * 86_400_000,
+      ...plan,
       createdAt: now,
       updatedAt: now,
     })

@@ -5,6 +5,8 @@ import { useEffect } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader } from '@/components/ui/card'
 import { currentUserKey } from '@/features/auth/api'
+import { useBillingConfig } from '@/features/billing/api'
+import { BillingOffNotice } from '@/features/billing/parts'
 import { SimpleHeader } from './components/simple-header'
 
 /**
@@ -14,6 +16,9 @@ import { SimpleHeader } from './components/simple-header'
  */
 export function PaymentSuccessPage({ paymentIntent }: { paymentIntent?: string }) {
   const queryClient = useQueryClient()
+  const { data: config } = useBillingConfig()
+  // Opened directly on a server without billing: nothing was paid, and the page says so.
+  const billingOff = config?.billingEnabled === false && !paymentIntent
 
   useEffect(() => {
     if (paymentIntent) console.info('Payment completed', { paymentIntent })
@@ -31,10 +36,14 @@ export function PaymentSuccessPage({ paymentIntent }: { paymentIntent?: string }
             <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">Payment Successful!</h1>
           </CardHeader>
           <CardContent className="space-y-6 pb-10">
-            <p className="leading-relaxed text-slate-600">
-              Thank you. Your payment went through and your subscription is being activated. It can take a few moments
-              for your plan to show in your account.
-            </p>
+            {billingOff ? (
+              <BillingOffNotice className="text-left">No payment was taken: plans chosen here are active at once.</BillingOffNotice>
+            ) : (
+              <p className="leading-relaxed text-slate-600">
+                Thank you. Your payment went through and your subscription is being activated. It can take a few moments
+                for your plan to show in your account.
+              </p>
+            )}
             <Button asChild size="lg" className="w-full sm:w-auto">
               {/* The cached account predates the payment: fetch it afresh on the way in. */}
               <Link to="/dashboard" onClick={() => void queryClient.invalidateQueries({ queryKey: currentUserKey })}>

@@ -6,6 +6,8 @@ import { PLAN_LIST, type PaidPlan } from '../../../contract/plans'
 import { PublicFooter } from '@/components/layout/public-footer'
 import { Button } from '@/components/ui/button'
 import { useCurrentUser } from '@/features/auth/api'
+import { useBillingConfig } from '@/features/billing/api'
+import { BillingOffNotice } from '@/features/billing/parts'
 import { FaqAccordion } from './components/faq-accordion'
 import { PlanCard } from './components/plan-card'
 import { IconBadge, Section, SectionHeading } from './components/section'
@@ -39,6 +41,7 @@ export function PricingPage() {
               Every plan includes zero-knowledge encryption in your browser, e-mail notifications and an audit trail.
               Billed monthly in US dollars; cancel at any time.
             </p>
+            <PricingBillingNotice />
           </div>
         </section>
 
@@ -102,13 +105,20 @@ export function PricingPage() {
   )
 }
 
+/** On a server without billing, said plainly before anyone picks a plan. */
+function PricingBillingNotice() {
+  const { data: config } = useBillingConfig()
+  if (!config || config.billingEnabled) return null
+  return <BillingOffNotice className="mx-auto mt-6 max-w-xl text-left">Choosing a plan activates it at once.</BillingOffNotice>
+}
+
 /**
- * 'Back to Dashboard' for a subscriber (a provider subscription id on record); otherwise 'Back to
- * Home', plus 'Login' when no one is signed in.
+ * 'Back to Dashboard' for a subscriber (a provider subscription id on record, or, on a server
+ * without billing, an active plan); otherwise 'Back to Home', plus 'Login' when no one is signed in.
  */
 function PricingHeaderActions() {
   const { data: user, isPending } = useCurrentUser()
-  if (user?.stripeSubscriptionId) {
+  if (user?.stripeSubscriptionId || user?.hasActiveSubscription) {
     return (
       <Button asChild variant="outline">
         <Link to="/dashboard">

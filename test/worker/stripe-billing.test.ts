@@ -1,0 +1,426 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { http, HttpResponse } from 'msw'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { BILLING_MESSAGES, type AccountSubscription, type BillingConfig, type SubscriptionResult } from '../../contract/billing'
+import { app } from '../../worker/app'
+import { call, env, freshIp, outboxFor, register, uniqueEmail } from './helpers'
+import { network } from './network'
+
+// The Stripe provider, with Stripe's settings given to this file's requests only. Stripe's API is
+// answered at the fetch boundary by a small Stripe-shaped fake (msw); nothing else is mocked.
+
+const DAY_MS = 86_400_000
+const WEBHOOK_SECRET = 'whsec_test_secret'
+const stripeEnv: Env = {
+  ...env,
+  STRIPE_SECRET_KEY: 'sk_test_x',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
+  STRIPE_PRICE_BASIC: 'price_basic',
+  STRIPE_PRICE_PREMIUM: 'price_premium',
+  STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
+}
+const PRICES: Record<string, { plan: string; amount: number }> = {
+  price_basic: { plan: 'basic', amount: 999 },
+  price_premium: { plan: 'premium', amount: 2999 },
+  price_enterprise: { plan: 'enterprise', amount: 9999 },
+}
+
+interface Options {
+  method?: string
+  body?: unknown
+  token?: string
+  rawBody?: string
+  headers?: Record<string, string>
+}
+
+/** A request to the app with Stripe configured. */
+async function stripeCall(path: string, options: Options = {}): Promise<Response> {
+  const headers: Record<string, string> = { 'cf-connecting-ip': freshIp(), ...options.headers }
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  if (options.token) headers.authorization = `Bearer ${options.token}`
+  const ctx = createExecutionContext()
+  const res = await app.fetch(
+    new Request(`http://localhost${path}`, {
+      method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
+      headers,
+      body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+    }),
+    stripeEnv,
+    ctx,
+  )
+  await waitOnExecutionContext(ctx)
+  return res
+}
+
+// ---- A Stripe-shaped fake: customers, coupons, subscriptions, invoices, payment methods ----
+
+interface FakeState {
+  seq: number
+  customers: Map<string, { id: string; email: string }>
+  coupons: Array<Record<string, string>>
+  subscriptions: Map<string, Record<string, unknown>>
+  subscriptionRequests: Array<Record<string, string>>
+  cancelled: string[]
+  failSubscriptions: boolean
+}
+let stripe: FakeState
+
+const form = async (request: { text(): Promise<string> }) => Object.fromEntries(new URLSearchParams(await request.text()))
+const now = () => Math.floor(Date.now() / 1000)
+const card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 }
+
+function subscriptionObject(id: string, customer: string, price: string, status: string, extra: Record<string, unknown> = {}) {
+  const start = now()
+  return {
+    id,
+    object: 'subscription',
+    customer,
+    status,
+    cancel_at_period_end: false,
+    default_payment_method: null,
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: `si_${id}`,
+          object: 'subscription_item',
+          current_period_start: start,
+          current_period_end: start + 30 * 86_400,
+          price: { id: price, object: 'price', unit_amount: PRICES[price]!.amount, currency: 'usd', recurring: { interval: 'month' } },
+        },
+      ],
+    },
+    ...extra,
+  }
+}
+
+function installStripe() {
+  network.use(
+    http.post('https://api.stripe.com/v1/customers', async ({ request }) => {
+      const body = await form(request)
+      const id = `cus_${++stripe.seq}${crypto.randomUUID().slice(0, 8)}`
+      stripe.customers.set(id, { id, email: body.email! })
+      return HttpResponse.json({ id, object: 'customer', email: body.email })
+    }),
+    http.get('https://api.stripe.com/v1/customers/:id', ({ params }) =>
+      HttpResponse.json({
+        id: params.id,
+        object: 'customer',
+        invoice_settings: { default_payment_method: { id: 'pm_1', object: 'payment_method', type: 'card', card } },
+      }),
+    ),
+    http.post('https://api.stripe.com/v1/coupons', async ({ request }) => {
+      const body = await form(request)
+      stripe.coupons.push(body)
+      return HttpResponse.json({ id: `co_${++stripe.seq}`, object: 'coupon', ...body })
+    }),
+    http.post('https://api.stripe.com/v1/subscriptions', async ({ request }) => {
+      const body = await form(request)
+      stripe.subscriptionRequests.push(body)
+      if (stripe.failSubscriptions) {
+        return HttpResponse.json({ error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }, { status: 402 })
+      }
+      const id = `sub_${++stripe.seq}${crypto.randomUUID().slice(0, 8)}`
+      const trial = body.trial_period_days !== undefined
+      const sub = subscriptionObject(id, body.customer!, body['items[0][price]']!, trial ? 'trialing' : 'incomplete', {
+        latest_invoice: {
+          id: `in_${id}`,
+          object: 'invoice',
+          confirmation_secret: trial ? null : { type: 'payment_intent', client_secret: `pi_${id}_secret_abc` },
+        },
+      })
+      stripe.subscriptions.set(id, sub)
+      return HttpResponse.json(sub)
+    }),
+    http.get('https://api.stripe.com/v1/subscriptions/:id', ({ params }) => {
+      const sub = stripe.subscriptions.get(String(params.id))
+      return sub ? HttpResponse.json(sub) : HttpResponse.json({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } }, { status: 404 })
+    }),
+    http.post('https://api.stripe.com/v1/subscriptions/:id', async ({ params, request }) => {
+      const sub = stripe.subscriptions.get(String(params.id))!
+      const body = await form(request)
+      if (body.cancel_at_period_end === 'true') sub.cancel_at_period_end = true
+      return HttpResponse.json(sub)
+    }),
+    http.delete('https://api.stripe.com/v1/subscriptions/:id', ({ params }) => {
+      const sub = stripe.subscriptions.get(String(params.id))
+      if (!sub) return HttpResponse.json({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } }, { status: 404 })
+      sub.status = 'canceled'
+      stripe.cancelled.push(String(params.id))
+      return HttpResponse.json(sub)
+    }),
+    http.get('https://api.stripe.com/v1/invoices', ({ request }) => {
+      const limit = Number(new URL(request.url).searchParams.get('limit') ?? 10)
+      const data = Array.from({ length: 7 }, (_, i) => ({
+        id: `in_${i}`,
+        object: 'invoice',
+        status: i === 0 ? 'open' : 'paid',
+        created: now() - i * 30 * 86_400,
+        amount_paid: i === 0 ? 0 : 2999,
+        invoice_pdf: `https://pay.stripe.com/invoice/in_${i}/pdf`,
+      })).slice(0, limit)
+      return HttpResponse.json({ object: 'list', data, has_more: true, url: '/v1/invoices' })
+    }),
+    http.get('https://api.stripe.com/v1/payment_methods', () =>
+      HttpResponse.json({ object: 'list', data: [{ id: 'pm_1', object: 'payment_method', type: 'card', card }], has_more: false, url: '/v1/payment_methods' }),
+    ),
+  )
+}
+
+beforeEach(() => {
+  stripe = { seq: 0, customers: new Map(), coupons: [], subscriptions: new Map(), subscriptionRequests: [], cancelled: [], failSubscriptions: false }
+  installStripe()
+})
+
+// ---- Helpers ----
+
+async function promo(code: string, type: string, value: number) {
+  await env.DB.prepare(
+    'insert into promo_codes (id, code, description, type, value, max_uses, used_count, valid_until, is_active, created_at) values (?, ?, ?, ?, ?, 100, 0, null, 1, ?)',
+  )
+    .bind(crypto.randomUUID(), code, 'test', type, value, Date.now())
+    .run()
+}
+const usedCount = async (code: string) =>
+  (await env.DB.prepare('select used_count as n from promo_codes where code = ?').bind(code).first<{ n: number }>())!.n
+
+interface UserBilling {
+  plan_tier: string
+  subscription_status: string | null
+  billing_provider: string
+  stripe_customer_id: string | null
+  stripe_subscription_id: string | null
+  payment_grace_until: number | null
+  cancel_at_period_end: number
+  subscription_period_end: number | null
+}
+const userRow = (id: string) => env.DB.prepare('select * from users where id = ?').bind(id).first<UserBilling>()
+
+async function hmacHex(secret: string, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)))
+  return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** Delivers an event as Stripe does: `Stripe-Signature: t=…,v1=HMAC_SHA256(secret, t + '.' + body)`. */
+async function deliver(event: { id: string; type: string; object: Record<string, unknown> }, secret = WEBHOOK_SECRET): Promise<Response> {
+  const payload = JSON.stringify({ id: event.id, object: 'event', type: event.type, api_version: '2026-10-28.endive', created: now(), data: { object: event.object } })
+  const t = now()
+  return stripeCall('/api/stripe/webhook', {
+    rawBody: payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${await hmacHex(secret, `${t}.${payload}`)}` },
+  })
+}
+
+let eventSeq = 0
+const eventId = () => `evt_${++eventSeq}_${crypto.randomUUID().slice(0, 8)}`
+
+/** An owner with a Stripe subscription on premium made active by its webhook. */
+async function activeOwner() {
+  const owner = await register()
+  const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'premium' } })
+  const result = (await res.json()) as SubscriptionResult
+  const sub = stripe.subscriptions.get(result.subscriptionId)!
+  sub.status = 'active'
+  expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: sub })).status).toBe(200)
+  return { owner, subscriptionId: result.subscriptionId, customerId: result.customerId! }
+}
+
+function invoiceEvent(type: string, customerId: string, subscriptionId: string) {
+  return {
+    id: eventId(),
+    type,
+    object: {
+      id: `in_${crypto.randomUUID().slice(0, 8)}`,
+      object: 'invoice',
+      customer: customerId,
+      billing_reason: 'subscription_cycle',
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } },
+    },
+  }
+}
+
+// ---- Tests ----
+
+describe('billing config', () => {
+  it('reports Stripe with its publishable key; without the keys, billing is off as before', async () => {
+    expect((await (await stripeCall('/api/billing/config')).json()) as BillingConfig).toEqual({ billingEnabled: true, publishableKey: 'pk_test_x' })
+    expect((await (await call('/api/billing/config')).json()) as BillingConfig).toEqual({ billingEnabled: false, publishableKey: null })
+  })
+})
+
+describe('accounts on a server with billing', () => {
+  it('start without a plan: the vault asks for a subscription until one is paid for', async () => {
+    const email = uniqueEmail('billed')
+    const res = await stripeCall('/api/auth/register', { body: { email, password: 'correct horse battery', displayName: 'Billed Owner' } })
+    expect(res.status).toBe(201)
+    const { token, user } = (await res.json()) as { token: string; user: { planTier: string; hasActiveSubscription: boolean; billingProvider: string } }
+    expect(user).toMatchObject({ planTier: 'free', hasActiveSubscription: false, billingProvider: 'stripe' })
+    const gated = await stripeCall('/api/vault/items', { token })
+    expect(gated.status).toBe(402)
+    expect(await gated.json()).toMatchObject({ requiresPayment: true })
+  })
+})
+
+describe('subscribing through Stripe', () => {
+  it('creates the customer and an incomplete subscription whose first invoice carries the client secret', async () => {
+    const owner = await register()
+    const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'premium' } })
+    expect(res.status).toBe(200)
+    const result = (await res.json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'incomplete', billingEnabled: true, invoicePreview: { planName: 'Premium', finalAmount: 2999 } })
+    expect(result.clientSecret).toBe(`pi_${result.subscriptionId}_secret_abc`)
+    expect(result.customerId).toMatch(/^cus_/)
+    const [request] = stripe.subscriptionRequests
+    expect(request).toMatchObject({ customer: result.customerId, 'items[0][price]': 'price_premium', payment_behavior: 'default_incomplete' })
+    // Nothing changes before payment (the webhooks grant the plan); the customer is kept for next time.
+    const row = (await userRow(owner.user.id))!
+    expect(row).toMatchObject({ stripe_customer_id: result.customerId, billing_provider: 'none', stripe_subscription_id: null })
+    const again = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic' } })).json()) as SubscriptionResult
+    expect(again.customerId).toBe(result.customerId)
+    expect(stripe.customers.size).toBe(1)
+  })
+
+  it('applies a percentage code as a Stripe coupon and counts it once, after Stripe accepted', async () => {
+    await promo('STRIPE25', 'percentage', 25)
+    await promo('FIVEOFF', 'fixed_amount', 5)
+    const owner = await register()
+    stripe.failSubscriptions = true
+    const refused = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'premium', promoCode: 'stripe25' } })
+    expect(refused.status).toBe(400)
+    expect(await usedCount('STRIPE25')).toBe(0)
+    stripe.failSubscriptions = false
+    const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'premium', promoCode: 'stripe25' } })
+    const result = (await res.json()) as SubscriptionResult
+    expect(result.invoicePreview).toMatchObject({ promoCodeApplied: 'STRIPE25', discountAmount: 750, finalAmount: 2249 })
+    expect(stripe.coupons.at(-1)).toMatchObject({ percent_off: '25', duration: 'once' })
+    expect(stripe.subscriptionRequests.at(-1)!['discounts[0][coupon]']).toMatch(/^co_/)
+    expect(await usedCount('STRIPE25')).toBe(1)
+    await stripeCall('/api/create-subscription', { token: (await register()).token, body: { plan: 'basic', promoCode: 'FIVEOFF' } })
+    expect(stripe.coupons.at(-1)).toMatchObject({ amount_off: '500', currency: 'usd' })
+    expect(await usedCount('FIVEOFF')).toBe(1)
+  })
+
+  it('a free-subscription code is a trial: trialing at once, nothing to pay', async () => {
+    await promo('FREE30', 'free_subscription', 30)
+    const owner = await register()
+    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise', promoCode: 'FREE30' } })).json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'trialing', clientSecret: null, invoicePreview: { finalAmount: 0, trialDays: 30 } })
+    expect(stripe.subscriptionRequests.at(-1)).toMatchObject({ trial_period_days: '30' })
+    expect(stripe.coupons).toEqual([])
+    expect(await usedCount('FREE30')).toBe(1)
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'enterprise', subscription_status: 'trialing', billing_provider: 'stripe', stripe_subscription_id: result.subscriptionId })
+    expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
+  })
+
+  it('a guest subscribes with an e-mail; the registration of that address claims the Stripe subscription', async () => {
+    const email = uniqueEmail('guest')
+    const res = await stripeCall('/api/create-subscription-guest', { body: { plan: 'basic', email } })
+    const result = (await res.json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'incomplete', billingEnabled: true })
+    expect(result.clientSecret).toBeTruthy()
+    expect(stripe.customers.get(result.customerId!)!.email).toBe(email)
+    const stored = await env.DB.prepare('select user_id, email, plan from subscriptions where id = ?').bind(result.subscriptionId).first()
+    expect(stored).toMatchObject({ user_id: null, email, plan: 'basic' })
+    // Paid before registering: the webhook finds it in our subscriptions table.
+    expect((await deliver(invoiceEvent('invoice.paid', result.customerId!, result.subscriptionId))).status).toBe(200)
+    const reg = await call('/api/auth/register', { body: { email, password: 'correct horse battery', displayName: 'Guest', subscriptionId: result.subscriptionId } })
+    const { user } = (await reg.json()) as { user: { id: string } }
+    expect(await userRow(user.id)).toMatchObject({ plan_tier: 'basic', subscription_status: 'active', billing_provider: 'stripe', stripe_subscription_id: result.subscriptionId })
+  })
+})
+
+describe('POST /api/stripe/webhook', () => {
+  it('refuses a missing or wrong signature with 400, and is not there without Stripe', async () => {
+    const event = { id: eventId(), type: 'invoice.paid', object: { id: 'in_x', object: 'invoice', customer: 'cus_x' } }
+    expect((await deliver(event, 'whsec_wrong')).status).toBe(400)
+    const unsigned = await stripeCall('/api/stripe/webhook', { rawBody: JSON.stringify(event), headers: { 'content-type': 'application/json' } })
+    expect(unsigned.status).toBe(400)
+    expect(((await unsigned.json()) as { message: string }).message).toBe(BILLING_MESSAGES.webhookSignatureInvalid)
+    expect((await call('/api/stripe/webhook', { rawBody: '{}' })).status).toBe(404)
+  })
+
+  it('activates from subscription.updated; the same event delivered twice applies once', async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'premium', subscription_status: 'active', stripe_subscription_id: subscriptionId })
+    const sub = stripe.subscriptions.get(subscriptionId)!
+    const event = { id: eventId(), type: 'customer.subscription.updated', object: { ...sub, cancel_at_period_end: true } }
+    expect(await (await deliver(event)).json()).toEqual({ received: true })
+    await env.DB.prepare('update users set cancel_at_period_end = 0 where id = ?').bind(owner.user.id).run()
+    expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
+    expect((await userRow(owner.user.id))!.cancel_at_period_end).toBe(0)
+    expect(await env.DB.prepare('select type from stripe_events where id = ?').bind(event.id).first()).toEqual({ type: 'customer.subscription.updated' })
+  })
+
+  it('payment_failed starts the 7-day grace with one e-mail (once); paid clears it', async () => {
+    const { owner, subscriptionId, customerId } = await activeOwner()
+    const before = Date.now()
+    expect((await deliver(invoiceEvent('invoice.payment_failed', customerId, subscriptionId))).status).toBe(200)
+    const row = (await userRow(owner.user.id))!
+    expect(row.subscription_status).toBe('past_due')
+    expect(row.payment_grace_until! - before).toBeGreaterThanOrEqual(7 * DAY_MS - 1000)
+    expect(row.payment_grace_until! - before).toBeLessThanOrEqual(7 * DAY_MS + 5000)
+    // Another failure during the grace keeps it and sends nothing more.
+    expect((await deliver(invoiceEvent('invoice.payment_failed', customerId, subscriptionId))).status).toBe(200)
+    expect((await userRow(owner.user.id))!.payment_grace_until).toBe(row.payment_grace_until)
+    const mails = (await outboxFor(owner.email)).filter((m) => m.subject.includes('payment failed'))
+    expect(mails).toHaveLength(1)
+    expect(mails[0]!.text).toMatch(/7 days/)
+    expect(mails[0]!.text).toMatch(/triggers/)
+    expect(mails[0]!.text).toMatch(/uploads are limited/i)
+    // The vault stays usable during the grace.
+    expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
+    expect((await deliver(invoiceEvent('invoice.paid', customerId, subscriptionId))).status).toBe(200)
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+  })
+
+  it('subscription.deleted ends access: the vault answers 402', async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
+    const sub = stripe.subscriptions.get(subscriptionId)!
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.deleted', object: { ...sub, status: 'canceled' } })).status).toBe(200)
+    expect((await userRow(owner.user.id))!.subscription_status).toBe('canceled')
+    const res = await stripeCall('/api/vault/items', { token: owner.token })
+    expect(res.status).toBe(402)
+    expect(await res.json()).toMatchObject({ requiresPayment: true })
+  })
+})
+
+describe('the account with Stripe', () => {
+  it('shows the subscription, the default card and the 5 latest invoices from Stripe', async () => {
+    const { owner } = await activeOwner()
+    const view = (await (await stripeCall('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
+    expect(view).toMatchObject({
+      planTier: 'premium',
+      hasActiveSubscription: true,
+      billingEnabled: true,
+      subscription: { status: 'active', plan: { amount: 2999, currency: 'usd', interval: 'month' }, cancel_at_period_end: false },
+      customer: { default_source: card },
+    })
+    expect(view.subscription!.current_period_end! - view.subscription!.current_period_start!).toBe(30 * 86_400)
+    expect(view.invoices).toHaveLength(5)
+    expect(view.invoices[1]).toMatchObject({ id: 'in_1', status: 'paid', amount_paid: 2999, invoice_pdf: 'https://pay.stripe.com/invoice/in_1/pdf' })
+  })
+
+  it('cancels at the period end at Stripe; access continues', async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    const res = await stripeCall('/api/account/cancel-subscription', { method: 'POST', token: owner.token })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as { message: string; subscription: AccountSubscription }
+    expect(body.message).toBe(BILLING_MESSAGES.cancelled)
+    expect(body.subscription.subscription!.cancel_at_period_end).toBe(true)
+    expect(stripe.subscriptions.get(subscriptionId)!.cancel_at_period_end).toBe(true)
+    expect((await userRow(owner.user.id))!.cancel_at_period_end).toBe(1)
+    expect((await stripeCall('/api/account/cancel-subscription', { method: 'POST', token: owner.token })).status).toBe(409)
+    expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
+  })
+
+  it('deleting the account cancels the Stripe subscription at once', async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    const res = await stripeCall('/api/account/delete', { method: 'DELETE', token: owner.token })
+    expect(res.status).toBe(200)
+    expect(stripe.cancelled).toEqual([subscriptionId])
+    expect(await userRow(owner.user.id)).toBeNull()
+  })
+})

@@ -1,0 +1,497 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { ArrowLeft, ArrowRight, BadgeCheck, CircleCheckBig, CreditCard, Gift, TriangleAlert } from 'lucide-react'
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { emailField } from '../../../contract/auth'
+import type { SubscriptionResult } from '../../../contract/billing'
+import { REDIRECT_DELAY_MS } from '../../../contract/constants'
+import { PLAN_LIST, PLANS, type PaidPlan } from '../../../contract/plans'
+import { PublicLayout } from '@/components/layout/public-layout'
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Field } from '@/components/ui/form-field'
+import { Input } from '@/components/ui/input'
+import { PageSpinner, Spinner } from '@/components/ui/spinner'
+import { currentUserKey, useCurrentUser } from '@/features/auth/api'
+import { toast } from '@/lib/toast-store'
+import { accountSubscriptionKey, useBillingConfig, useCreateSubscription } from './api'
+import { SUBSCRIBE_TOASTS } from './copy'
+import {
+  formatAmount,
+  normalisePromo,
+  pendingFromResult,
+  pendingSubscriptionStore,
+  promoAsTyped,
+  setupFailure,
+  subscribeOutcome,
+  trialText,
+} from './logic'
+import { BillingOffNotice, InvoiceSummary, PaymentForm } from './parts'
+
+// /subscribe?plan=… (seeds 000 §2 'Subscribe page', §4 'Subscribe flow', §5, §8).
+
+type View =
+  | { step: 'guest' }
+  | { step: 'loading' }
+  | { step: 'details'; result: SubscriptionResult }
+  | { step: 'activated'; result: SubscriptionResult }
+  | { step: 'free'; result: SubscriptionResult }
+  | { step: 'no-secret' }
+  | { step: 'setup-failed'; message: string }
+
+export function SubscribePage({ plan }: { plan?: PaidPlan }) {
+  const { data: user, isPending } = useCurrentUser()
+  if (isPending) return <PageSpinner />
+  return (
+    <PublicLayout>
+      <div className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6 sm:py-14">
+        {user ? (
+          plan ? (
+            <SubscribeFlow key={plan} plan={plan} signedIn />
+          ) : (
+            <ChoosePlan />
+          )
+        ) : (
+          <SubscribeFlow plan={plan ?? 'basic'} signedIn={false} />
+        )}
+      </div>
+    </PublicLayout>
+  )
+}
+
+/** Timers that die with the page. */
+function useTimers() {
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([])
+  useEffect(() => () => timers.current.forEach(clearTimeout), [])
+  return (fn: () => void, ms: number) => {
+    timers.current.push(setTimeout(fn, ms))
+  }
+}
+
+function SubscribeFlow({ plan, signedIn }: { plan: PaidPlan; signedIn: boolean }) {
+  const [view, setView] = useState<View>(signedIn ? { step: 'loading' } : { step: 'guest' })
+  const [guestEmail, setGuestEmail] = useState<string | undefined>(undefined)
+  const create = useCreateSubscription()
+  const config = useBillingConfig()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const later = useTimers()
+  const started = useRef(false)
+  const planName = PLANS[plan].name
+
+  const onResult = (result: SubscriptionResult, email: string | undefined, applying: boolean) => {
+    switch (subscribeOutcome(result, { signedIn })) {
+      case 'activated': {
+        toast({ ...SUBSCRIBE_TOASTS.success(result.invoicePreview.planName), variant: 'success' })
+        setView({ step: 'activated', result })
+        // The dashboard reads the user: it must know about the new plan before it opens.
+        void Promise.all([
+          queryClient.invalidateQueries({ queryKey: currentUserKey }),
+          queryClient.invalidateQueries({ queryKey: accountSubscriptionKey }),
+        ]).finally(() => later(() => void navigate({ to: '/dashboard' }), REDIRECT_DELAY_MS.afterPayment))
+        return
+      }
+      case 'payment':
+        setView({ step: 'details', result })
+        if (applying && result.invoicePreview.promoCodeApplied) toast({ title: SUBSCRIBE_TOASTS.promoApplied, variant: 'success' })
+        return
+      case 'free': {
+        pendingSubscriptionStore.save(pendingFromResult(result, email ?? '', plan))
+        const trial = trialText(result.invoicePreview)
+        toast({
+          title: SUBSCRIBE_TOASTS.freeActivated,
+          description: [`${result.invoicePreview.planName} plan`, trial].filter(Boolean).join(' · '),
+          variant: 'success',
+        })
+        setView({ step: 'free', result })
+        later(() => void navigate({ to: '/register' }), REDIRECT_DELAY_MS.afterFreeSignup)
+        return
+      }
+      default:
+        toast({ ...SUBSCRIBE_TOASTS.noSecret, variant: 'destructive' })
+        setView({ step: 'no-secret' })
+    }
+  }
+
+  const onFailure = (error: unknown, fallbackView: View | null) => {
+    const failure = setupFailure(error)
+    toast({ title: failure.title, description: failure.description, variant: 'destructive' })
+    if (failure.kind === 'auth') later(() => void navigate({ to: '/login' }), REDIRECT_DELAY_MS.afterAuthFailure)
+    setView(fallbackView ?? { step: 'setup-failed', message: failure.kind === 'other' ? failure.description : `${failure.title} - ${failure.description}` })
+  }
+
+  const request = (promoCode: string | undefined, email: string | undefined, applying: boolean, fallbackView: View | null) =>
+    create.mutate(
+      { plan, promoCode, email },
+      { onSuccess: (result) => onResult(result, email, applying), onError: (error) => onFailure(error, fallbackView) },
+    )
+
+  // Signed in: the subscription is created as the page opens.
+  useEffect(() => {
+    if (!signedIn || started.current) return
+    started.current = true
+    request(undefined, undefined, false, null)
+  }, [signedIn])
+
+  const billingOff = config.data ? !config.data.billingEnabled : false
+
+  switch (view.step) {
+    case 'guest':
+      return (
+        <GuestStep
+          plan={plan}
+          billingOff={billingOff}
+          pending={create.isPending}
+          onContinue={(email, promo) => {
+            setGuestEmail(email)
+            request(promo, email, !!promo, { step: 'guest' })
+          }}
+        />
+      )
+    case 'loading':
+      return (
+        <div className="flex min-h-[30vh] flex-col items-center justify-center gap-3 text-slate-700">
+          <Spinner className="size-8" />
+          <p>Setting up subscription...</p>
+        </div>
+      )
+    case 'details':
+      return (
+        <SubscriptionDetails
+          result={view.result}
+          planName={planName}
+          publishableKey={config.data?.publishableKey ?? null}
+          applying={create.isPending}
+          onApply={(code) => request(code, guestEmail, true, view)}
+          onPaid={() => {
+            toast({ ...SUBSCRIBE_TOASTS.success(view.result.invoicePreview.planName), variant: 'success' })
+            void queryClient.invalidateQueries({ queryKey: currentUserKey })
+            later(() => void navigate({ to: signedIn ? '/dashboard' : '/register' }), REDIRECT_DELAY_MS.afterPayment)
+          }}
+        />
+      )
+    case 'activated':
+      return <Activated result={view.result} />
+    case 'free':
+      return <FreeActivated result={view.result} />
+    case 'no-secret':
+      return (
+        <FailureNotice title={SUBSCRIBE_TOASTS.noSecret.title} message={SUBSCRIBE_TOASTS.noSecret.description} />
+      )
+    case 'setup-failed':
+      return <FailureNotice title={SUBSCRIBE_TOASTS.setupFailed.title} message={view.message} showAccount={signedIn} />
+  }
+}
+
+function PageTitle({ children, description }: { children: ReactNode; description?: ReactNode }) {
+  return (
+    <div className="mb-6">
+      <h1 id="page-title" className="text-3xl font-bold tracking-tight text-slate-900">
+        {children}
+      </h1>
+      {description && <p className="mt-2 text-slate-600">{description}</p>}
+    </div>
+  )
+}
+
+function BackToPricing({ label = 'Back to Pricing' }: { label?: string }) {
+  return (
+    <Button asChild variant="ghost">
+      <Link to="/pricing">
+        <ArrowLeft aria-hidden /> {label}
+      </Link>
+    </Button>
+  )
+}
+
+/** A guest gives an e-mail (and a code): the account itself comes after. */
+function GuestStep({
+  plan,
+  billingOff,
+  pending,
+  onContinue,
+}: {
+  plan: PaidPlan
+  billingOff: boolean
+  pending: boolean
+  onContinue: (email: string, promoCode: string | undefined) => void
+}) {
+  const [email, setEmail] = useState(() => pendingSubscriptionStore.read()?.email ?? '')
+  const [promo, setPromo] = useState('')
+  const [emailError, setEmailError] = useState<string | undefined>(undefined)
+  const definition = PLANS[plan]
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    if (!email.trim()) {
+      toast({ ...SUBSCRIBE_TOASTS.emailRequired, variant: 'destructive' })
+      return
+    }
+    const parsed = emailField.safeParse(email)
+    if (!parsed.success) {
+      setEmailError(parsed.error.issues[0]?.message)
+      return
+    }
+    setEmailError(undefined)
+    onContinue(parsed.data, normalisePromo(promo) || undefined)
+  }
+
+  return (
+    <>
+      <PageTitle description={`${formatAmount(definition.priceCents)} per ${definition.period}. ${definition.description}`}>
+        Subscribe to {definition.name}
+      </PageTitle>
+      <Card>
+        <CardHeader>
+          <CardTitle>Your details</CardTitle>
+          <CardDescription>Your account is created after payment: you choose your password on the next step.</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <form onSubmit={onSubmit} noValidate className="grid gap-4">
+            <Field label="Email" error={emailError}>
+              {({ id, describedBy, invalid }) => (
+                <Input
+                  id={id}
+                  type="email"
+                  autoComplete="email"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  value={email}
+                  onChange={(e) => setEmail(e.target.value)}
+                />
+              )}
+            </Field>
+            <Field label="Promo code (optional)">
+              {({ id }) => (
+                <Input
+                  id={id}
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  value={promo}
+                  onChange={(e) => setPromo(promoAsTyped(e.target.value))}
+                />
+              )}
+            </Field>
+            {billingOff && <BillingOffNotice>No card is needed.</BillingOffNotice>}
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+              <BackToPricing />
+              <Button type="submit" size="lg" disabled={!email.trim() || pending}>
+                {pending ? 'Please wait...' : 'Continue to Payment'} <ArrowRight aria-hidden />
+              </Button>
+            </div>
+          </form>
+        </CardContent>
+      </Card>
+    </>
+  )
+}
+
+/** The promo box, the banner, the invoice and (billing on) the card form. */
+function SubscriptionDetails({
+  result,
+  planName,
+  publishableKey,
+  applying,
+  onApply,
+  onPaid,
+}: {
+  result: SubscriptionResult
+  planName: string
+  publishableKey: string | null
+  applying: boolean
+  onApply: (code: string) => void
+  onPaid: () => void
+}) {
+  const [promo, setPromo] = useState('')
+  const preview = result.invoicePreview
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault()
+    const code = normalisePromo(promo)
+    if (!code) {
+      toast({ ...SUBSCRIBE_TOASTS.promoBlank, variant: 'destructive' })
+      return
+    }
+    onApply(code)
+  }
+
+  const canPay = result.billingEnabled && !!result.clientSecret && !!publishableKey
+  return (
+    <>
+      <PageTitle>Subscribe to {planName}</PageTitle>
+      <Card>
+        <CardHeader>
+          <CardTitle>Subscription Details</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-5">
+          <form onSubmit={apply} className="flex items-end gap-2" noValidate>
+            <Field label="Promo code" className="flex-1">
+              {({ id }) => (
+                <Input id={id} autoComplete="off" spellCheck={false} value={promo} onChange={(e) => setPromo(promoAsTyped(e.target.value))} />
+              )}
+            </Field>
+            <Button type="submit" variant="outline" disabled={!normalisePromo(promo) || applying}>
+              {applying ? 'Applying...' : 'Apply'}
+            </Button>
+          </form>
+          {preview.promoCodeApplied && (
+            <Alert variant="success">
+              <BadgeCheck aria-hidden />
+              <AlertTitle>Promotion Applied!</AlertTitle>
+              <AlertDescription>
+                Code {preview.promoCodeApplied}: {formatAmount(preview.discountAmount)} off
+                {trialText(preview) ? ` · ${trialText(preview)}` : ''}.
+              </AlertDescription>
+            </Alert>
+          )}
+          <InvoiceSummary preview={preview} />
+          {preview.finalAmount === 0 && (
+            <Alert variant="info">
+              <CreditCard aria-hidden />
+              <AlertTitle>Payment Method Required</AlertTitle>
+              <AlertDescription>Nothing is charged today. Your card is saved and charged when the free period ends.</AlertDescription>
+            </Alert>
+          )}
+          {canPay ? (
+            <PaymentForm
+              publishableKey={publishableKey}
+              clientSecret={result.clientSecret!}
+              returnUrl={`${window.location.origin}/payment-success`}
+              submitLabel="Subscribe Now"
+              onPaid={onPaid}
+              onFailed={(message) =>
+                toast({ title: SUBSCRIBE_TOASTS.paymentFailed.title, description: message || SUBSCRIBE_TOASTS.paymentFailed.fallback, variant: 'destructive' })
+              }
+              onUnexpected={() => toast({ ...SUBSCRIBE_TOASTS.unexpected, variant: 'destructive' })}
+              secondary={
+                <Button asChild variant="ghost">
+                  <Link to="/">
+                    <ArrowLeft aria-hidden /> Back to Home
+                  </Link>
+                </Button>
+              }
+            />
+          ) : (
+            <>
+              <BillingOffNotice />
+              <BackToPricing />
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </>
+  )
+}
+
+/** Signed in on a server without billing: the plan is on already. */
+function Activated({ result }: { result: SubscriptionResult }) {
+  return (
+    <>
+      <PageTitle>Subscribe to {result.invoicePreview.planName}</PageTitle>
+      <Card>
+        <CardHeader className="items-center text-center">
+          <CircleCheckBig className="size-10 text-emerald-600" aria-hidden />
+          <CardTitle className="text-2xl">Subscription Successful</CardTitle>
+          <CardDescription>Welcome to {result.invoicePreview.planName}! Taking you to your dashboard...</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <InvoiceSummary preview={result.invoicePreview} />
+          {trialText(result.invoicePreview) && <p className="text-sm text-slate-700">{trialText(result.invoicePreview)}</p>}
+          {!result.billingEnabled && <BillingOffNotice>Your plan is active now.</BillingOffNotice>}
+        </CardContent>
+      </Card>
+    </>
+  )
+}
+
+/** A guest's subscription that needs no payment now: registration comes next. */
+function FreeActivated({ result }: { result: SubscriptionResult }) {
+  const preview = result.invoicePreview
+  return (
+    <>
+      <PageTitle>Subscribe to {preview.planName}</PageTitle>
+      <Card data-testid="free-activated">
+        <CardHeader className="items-center text-center">
+          <Gift className="size-10 text-emerald-600" aria-hidden />
+          <CardTitle className="text-2xl">Free Subscription Activated!</CardTitle>
+          <CardDescription>Next, create your account: taking you there in a moment...</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <dl className="grid gap-1 text-sm text-slate-700">
+            <div>
+              <dt className="inline font-medium">Plan: </dt>
+              <dd className="inline">{preview.planName}</dd>
+            </div>
+            {preview.promoCodeApplied && (
+              <div>
+                <dt className="inline font-medium">Code applied: </dt>
+                <dd className="inline">{preview.promoCodeApplied}</dd>
+              </div>
+            )}
+            {trialText(preview) && <div>{trialText(preview)}</div>}
+          </dl>
+          <InvoiceSummary preview={preview} />
+          {!result.billingEnabled && <BillingOffNotice>Your plan starts when your account is created.</BillingOffNotice>}
+          <Button asChild>
+            <Link to="/register">
+              Create your account <ArrowRight aria-hidden />
+            </Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </>
+  )
+}
+
+function FailureNotice({ title, message, showAccount = false }: { title: string; message: string; showAccount?: boolean }) {
+  return (
+    <div className="grid gap-4">
+      <Alert variant="destructive">
+        <TriangleAlert aria-hidden />
+        <AlertTitle>{title}</AlertTitle>
+        <AlertDescription>{message}</AlertDescription>
+      </Alert>
+      <div className="flex flex-wrap gap-3">
+        <BackToPricing />
+        {showAccount && (
+          <Button asChild variant="outline">
+            <Link to="/account">Account &amp; Billing</Link>
+          </Button>
+        )}
+      </div>
+    </div>
+  )
+}
+
+/** Signed in without a plan in the address (e.g. sent here by a 402): nothing is created unasked. */
+function ChoosePlan() {
+  return (
+    <>
+      <PageTitle description="Choose the plan to subscribe to.">Choose Your Plan</PageTitle>
+      <ul className="grid gap-3">
+        {PLAN_LIST.map((p) => (
+          <li key={p.id}>
+            <Link
+              to="/subscribe"
+              search={{ plan: p.id }}
+              className="flex items-center justify-between gap-4 rounded-lg border border-slate-200 bg-white p-4 hover:border-brand-600 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+            >
+              <span>
+                <span className="block font-semibold text-slate-900">{p.name}</span>
+                <span className="block text-sm text-slate-600">{p.description}</span>
+              </span>
+              <span className="shrink-0 font-semibold text-slate-900">
+                {formatAmount(p.priceCents)}/{p.period}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-6">
+        <BackToPricing label="Compare plans" />
+      </div>
+    </>
+  )
+}

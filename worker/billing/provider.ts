@@ -1,0 +1,59 @@
+import type { AccountSubscription, SubscriptionResult } from '../../contract/billing'
+import { BILLING_MESSAGES } from '../../contract/billing'
+import type { PaidPlan } from '../../contract/plans'
+import type { Db } from '../db/client'
+import type { UserRow } from '../db/schema'
+import { ApiError, conflict } from '../lib/errors'
+import { stripeBilling, stripeSettings } from './stripe'
+import { accountView, cancelAtPeriodEnd, subscribeGuest, subscribeOwner } from './subscriptions'
+
+// ARCHITECTURE §6: billing sits behind this one interface. Stripe when STRIPE_SECRET_KEY is set,
+// otherwise "no billing" (the embedded default: plans granted at once, and the UI says so).
+
+export interface SubscribeRequest {
+  plan: PaidPlan
+  promoCode?: string
+}
+
+export interface BillingProvider {
+  enabled: boolean
+  /** Stripe's publishable key for the Payment Element, when billing is on. */
+  publishableKey: string | null
+  subscribeOwner(db: Db, owner: UserRow, req: SubscribeRequest): Promise<SubscriptionResult>
+  subscribeGuest(db: Db, req: SubscribeRequest & { email: string }): Promise<SubscriptionResult>
+  /** The checkout page's one-off payment (amount in dollars). */
+  paymentIntent(db: Db, owner: UserRow, req: { amount: number; description: string }): Promise<{ clientSecret: string }>
+  accountView(db: Db, user: UserRow): Promise<AccountSubscription>
+  /** Cancels at the period's end; access continues until then. */
+  cancel(db: Db, user: UserRow): Promise<{ user: UserRow; view: AccountSubscription }>
+  /** As the account is deleted (before anything is): ends any paid subscription at once, or throws. */
+  cancelOnDelete(user: UserRow): Promise<void>
+}
+
+export function noBilling(env: Env): BillingProvider {
+  return {
+    enabled: false,
+    publishableKey: null,
+    subscribeOwner: (db, owner, req) => subscribeOwner(env, db, owner, req),
+    subscribeGuest: (db, req) => subscribeGuest(env, db, req),
+    paymentIntent: async () => {
+      throw conflict(BILLING_MESSAGES.billingOff)
+    },
+    accountView: async (_db, user) => accountView(user),
+    cancel: async (db, user) => {
+      const row = await cancelAtPeriodEnd(db, user)
+      return { user: row, view: accountView(row) }
+    },
+    cancelOnDelete: async (user) => {
+      if (user.billingProvider === 'none') return
+      // A Stripe subscription on a server whose Stripe keys are gone: nobody could cancel it after.
+      throw new ApiError(503, BILLING_MESSAGES.cancelOnDeleteFailed)
+    },
+  }
+}
+
+/** The provider for this deployment's settings. */
+export function billingFor(env: Env): BillingProvider {
+  const settings = stripeSettings(env)
+  return settings ? stripeBilling(env, settings) : noBilling(env)
+}

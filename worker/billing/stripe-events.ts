@@ -1,0 +1,159 @@
+import { and, eq, isNull, lte, or } from 'drizzle-orm'
+import type Stripe from 'stripe'
+import { PAYMENT_GRACE_DAYS } from '../../contract/constants'
+import type { Db } from '../db/client'
+import { subscriptions, users, type UserRow } from '../db/schema'
+import { sendEmail } from '../mail'
+import { paymentIssueEmail } from './emails'
+import { periodOf, planOfPrice, type StripeSettings } from './stripe'
+
+// What Stripe's webhooks change (seeds 000 §4 'Payment lifecycle'). The route has verified the
+// signature and recorded the event id, so each event arrives here once.
+
+const DAY_MS = 86_400_000
+const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id
+
+/** The owner of a Stripe customer or subscription: by customer id, by subscription id, or through a claimed guest subscription. */
+async function ownerOf(db: Db, customerId: string | null, subscriptionId: string | null): Promise<UserRow | undefined> {
+  if (customerId) {
+    const [byCustomer] = await db.select().from(users).where(eq(users.stripeCustomerId, customerId))
+    if (byCustomer) return byCustomer
+  }
+  if (!subscriptionId) return undefined
+  const [bySubscription] = await db.select().from(users).where(eq(users.stripeSubscriptionId, subscriptionId))
+  if (bySubscription) return bySubscription
+  const [claimed] = await db
+    .select({ user: users })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(eq(subscriptions.id, subscriptionId))
+  return claimed?.user
+}
+
+/** The subscription an invoice belongs to (parent.subscription_details on newer API versions). */
+function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
+  const loose = invoice as unknown as {
+    subscription?: string | { id: string } | null
+    parent?: { subscription_details?: { subscription?: string | { id: string } | null } | null } | null
+  }
+  return idOf(loose.parent?.subscription_details?.subscription) ?? idOf(loose.subscription)
+}
+
+export async function applyStripeEvent(
+  env: Env,
+  ctx: Pick<ExecutionContext, 'waitUntil'>,
+  db: Db,
+  settings: StripeSettings,
+  event: Stripe.Event,
+  now = Date.now(),
+): Promise<void> {
+  switch (event.type) {
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return subscriptionChanged(db, settings, event.data.object, event.type === 'customer.subscription.deleted', now)
+    case 'invoice.payment_failed':
+      return paymentFailed(env, ctx, db, event.data.object, now)
+    case 'invoice.paid':
+      return invoicePaid(db, event.data.object, now)
+    default:
+      return
+  }
+}
+
+async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe.Subscription, deleted: boolean, now: number) {
+  const status = deleted ? 'canceled' : sub.status
+  const customerId = idOf(sub.customer)
+  // Our record of it (a guest's, before its registration claims it, takes the status from here).
+  await db.update(subscriptions).set({ status }).where(eq(subscriptions.id, sub.id))
+  const owner = await ownerOf(db, customerId, sub.id)
+  if (!owner) return
+  const current = owner.stripeSubscriptionId === sub.id
+  // Another subscription of the same customer (an abandoned, incomplete one, or an old one ending)
+  // never takes the place of the owner's current one.
+  if (!current && (deleted || !LIVE_STATUSES.has(status))) {
+    if (!owner.stripeCustomerId && customerId) await db.update(users).set({ stripeCustomerId: customerId }).where(eq(users.id, owner.id))
+    return
+  }
+  const plan = planOfPrice(settings, sub.items?.data?.[0]?.price?.id)
+  const period = periodOf(sub)
+  await db
+    .update(users)
+    .set({
+      subscriptionStatus: status,
+      ...(plan ? { planTier: plan } : {}),
+      billingProvider: 'stripe',
+      stripeCustomerId: customerId ?? owner.stripeCustomerId,
+      stripeSubscriptionId: sub.id,
+      subscriptionPeriodStart: period.start ?? owner.subscriptionPeriodStart,
+      subscriptionPeriodEnd: period.end ?? owner.subscriptionPeriodEnd,
+      cancelAtPeriodEnd: deleted ? false : sub.cancel_at_period_end,
+      updatedAt: now,
+    })
+    .where(eq(users.id, owner.id))
+}
+
+/**
+ * A renewal's payment failed: the subscription is past due and a grace of PAYMENT_GRACE_DAYS starts
+ * (unless one is running), with one e-mail. During it the vault stays usable and triggers are held.
+ */
+async function paymentFailed(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>, db: Db, invoice: Stripe.Invoice, now: number) {
+  const subscriptionId = subscriptionOfInvoice(invoice)
+  const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
+  if (!owner) {
+    if (subscriptionId) await db.update(subscriptions).set({ status: 'past_due' }).where(eq(subscriptions.id, subscriptionId))
+    return
+  }
+  // A first invoice that fails is the subscribe page's declined card (the subscription stays
+  // incomplete), and a failure on another subscription is not the owner's current plan.
+  if (invoice.billing_reason === 'subscription_create' || (subscriptionId && owner.stripeSubscriptionId !== subscriptionId)) return
+  const graceUntil = now + PAYMENT_GRACE_DAYS * DAY_MS
+  const [started] = await db
+    .update(users)
+    .set({ subscriptionStatus: 'past_due', paymentGraceUntil: graceUntil, updatedAt: now })
+    .where(and(eq(users.id, owner.id), or(isNull(users.paymentGraceUntil), lte(users.paymentGraceUntil, now))))
+    .returning()
+  if (!started) {
+    // Already within a grace: it keeps its end, and no second e-mail.
+    await db.update(users).set({ subscriptionStatus: 'past_due', updatedAt: now }).where(eq(users.id, owner.id))
+    return
+  }
+  await sendEmail(env, ctx, db, {
+    to: started.email,
+    kind: 'payment_failed',
+    ...paymentIssueEmail({ displayName: started.displayName, graceUntil, accountUrl: `${env.APP_ORIGIN}/account` }),
+  })
+}
+
+/** Payment restored (or a first payment made): the grace ends and the subscription is active. */
+async function invoicePaid(db: Db, invoice: Stripe.Invoice, now: number) {
+  const subscriptionId = subscriptionOfInvoice(invoice)
+  const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
+  if (!owner) {
+    if (subscriptionId) {
+      await db
+        .update(subscriptions)
+        .set({ status: 'active' })
+        .where(and(eq(subscriptions.id, subscriptionId), isNull(subscriptions.userId)))
+    }
+    return
+  }
+  const current = !subscriptionId || owner.stripeSubscriptionId === subscriptionId
+  // A paid invoice of another subscription takes over only from one that no longer gives access.
+  if (!current && LIVE_STATUSES.has(owner.subscriptionStatus ?? '')) return
+  const [ours] = !current && subscriptionId ? await db.select({ plan: subscriptions.plan }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)) : []
+  await db
+    .update(users)
+    .set({
+      paymentGraceUntil: null,
+      subscriptionStatus: current && owner.subscriptionStatus === 'trialing' ? 'trialing' : 'active',
+      billingProvider: 'stripe',
+      ...(ours ? { planTier: ours.plan } : {}),
+      ...(subscriptionId ? { stripeSubscriptionId: subscriptionId } : {}),
+      updatedAt: now,
+    })
+    .where(eq(users.id, owner.id))
+}

@@ -1,0 +1,281 @@
+import { and, eq, sql } from 'drizzle-orm'
+import Stripe from 'stripe'
+import { BILLING_MESSAGES, BILLING_PERIOD, type AccountSubscription, type SubscriptionResult } from '../../contract/billing'
+import { PAID_PLANS, type PaidPlan } from '../../contract/plans'
+import type { Db } from '../db/client'
+import { users, type UserRow } from '../db/schema'
+import { ApiError, conflict } from '../lib/errors'
+import { hasActiveSubscription } from '../services/users'
+import type { BillingProvider, SubscribeRequest } from './provider'
+import type { PromoRow } from './promo'
+import { accountView as localAccountView, cancelAtPeriodEnd, priced, record } from './subscriptions'
+
+// The Stripe provider (ARCHITECTURE §6): Stripe's own subscriptions, paid through the Payment
+// Element with the client secret of the first invoice; webhooks (stripe-events.ts) then drive
+// the owner's status, plan, period and the payment-issue grace.
+
+export interface StripeSettings {
+  secretKey: string
+  webhookSecret: string
+  publishableKey: string
+  prices: Record<PaidPlan, string>
+}
+
+const REQUIRED = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_PRICE_BASIC', 'STRIPE_PRICE_PREMIUM', 'STRIPE_PRICE_ENTERPRISE'] as const
+
+/** Stripe's settings when STRIPE_SECRET_KEY is set (null: no billing). Half a configuration is an error, never free plans. */
+export function stripeSettings(env: Env): StripeSettings | null {
+  if (!env.STRIPE_SECRET_KEY) return null
+  const missing = REQUIRED.filter((name) => !env[name])
+  if (missing.length > 0) throw new Error(`STRIPE_SECRET_KEY is set but ${missing.join(', ')} is not: Stripe billing is misconfigured`)
+  return {
+    secretKey: env.STRIPE_SECRET_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+    publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
+    prices: { basic: env.STRIPE_PRICE_BASIC!, premium: env.STRIPE_PRICE_PREMIUM!, enterprise: env.STRIPE_PRICE_ENTERPRISE! },
+  }
+}
+
+export function stripeClient(settings: StripeSettings): Stripe {
+  return new Stripe(settings.secretKey, {
+    // The global fetch at call time (not at construction), through the SDK's fetch client.
+    httpClient: Stripe.createFetchHttpClient(((input, init) => fetch(input, init)) as typeof fetch),
+  })
+}
+
+export function planOfPrice(settings: StripeSettings, priceId: string | null | undefined): PaidPlan | null {
+  return PAID_PLANS.find((plan) => settings.prices[plan] === priceId) ?? null
+}
+
+/** Stripe's answer to a call, or an ApiError: its own message for a refused request, 502 when unreachable. */
+async function stripeCall<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError) {
+      throw new ApiError(400, error.message)
+    }
+    console.error('Stripe call failed:', error)
+    throw new ApiError(502, BILLING_MESSAGES.providerUnavailable)
+  }
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id
+
+/** Period bounds in epoch ms: on the subscription (older API versions) or on its first item (newer). */
+export function periodOf(sub: Stripe.Subscription): { start: number | null; end: number | null } {
+  const loose = sub as unknown as { current_period_start?: number; current_period_end?: number }
+  const item = sub.items?.data?.[0] as unknown as { current_period_start?: number; current_period_end?: number } | undefined
+  const start = loose.current_period_start ?? item?.current_period_start
+  const end = loose.current_period_end ?? item?.current_period_end
+  return { start: start ? start * 1000 : null, end: end ? end * 1000 : null }
+}
+
+/** The first invoice's client secret for the Payment Element (confirmation_secret, or an older API's payment_intent). */
+function clientSecretOf(sub: Stripe.Subscription): string | null {
+  const invoice = sub.latest_invoice
+  if (!invoice || typeof invoice === 'string') return null
+  const loose = invoice as unknown as {
+    confirmation_secret?: { client_secret?: string } | null
+    payment_intent?: string | { client_secret?: string | null } | null
+  }
+  if (loose.confirmation_secret?.client_secret) return loose.confirmation_secret.client_secret
+  if (loose.payment_intent && typeof loose.payment_intent === 'object') return loose.payment_intent.client_secret ?? null
+  return null
+}
+
+const ACCESS_STATUSES = new Set(['active', 'trialing'])
+
+export function stripeBilling(env: Env, settings: StripeSettings): BillingProvider {
+  const stripe = stripeClient(settings)
+
+  async function ensureCustomer(db: Db, owner: UserRow): Promise<string> {
+    if (owner.stripeCustomerId) return owner.stripeCustomerId
+    const customer = await stripeCall(() => stripe.customers.create({ email: owner.email, name: owner.displayName, metadata: { userId: owner.id } }))
+    await db.update(users).set({ stripeCustomerId: customer.id, updatedAt: Date.now() }).where(eq(users.id, owner.id))
+    return customer.id
+  }
+
+  /** The subscription on the plan's price; our promotion as a one-off Stripe coupon or a trial. */
+  async function createSubscription(customerId: string, req: SubscribeRequest, promo: PromoRow | null, trialDays: number | null, metadata: Record<string, string>) {
+    let couponId: string | null = null
+    if (promo?.type === 'percentage' || promo?.type === 'fixed_amount') {
+      const off =
+        promo.type === 'percentage'
+          ? { percent_off: Math.min(100, Math.max(0, promo.value)) }
+          : { amount_off: Math.max(0, promo.value) * 100, currency: 'usd' }
+      const coupon = await stripeCall(() =>
+        stripe.coupons.create({ ...off, duration: 'once', max_redemptions: 1, name: promo.code, metadata: { promoCodeId: promo.id } }),
+      )
+      couponId = coupon.id
+    }
+    return stripeCall(() =>
+      stripe.subscriptions.create({
+        customer: customerId,
+        items: [{ price: settings.prices[req.plan] }],
+        payment_behavior: 'default_incomplete',
+        payment_settings: { save_default_payment_method: 'on_subscription' },
+        expand: ['latest_invoice.confirmation_secret'],
+        metadata: { ...metadata, plan: req.plan, ...(promo ? { promoCode: promo.code } : {}) },
+        ...(couponId ? { discounts: [{ coupon: couponId }] } : {}),
+        ...(trialDays ? { trial_period_days: trialDays } : {}),
+      }),
+    )
+  }
+
+  /** Our record of a subscription Stripe accepted, counting the promotion now; if it cannot count, Stripe's is cancelled. */
+  async function recordAccepted(sub: Stripe.Subscription, row: Parameters<typeof record>[1], then: Parameters<typeof record>[3], now: number) {
+    try {
+      await record(env, row, now, then)
+    } catch (error) {
+      await stripe.subscriptions.cancel(sub.id).catch((e: unknown) => console.error(`could not cancel Stripe subscription ${sub.id}:`, e))
+      throw error
+    }
+  }
+
+  const provider: BillingProvider = {
+    enabled: true,
+    publishableKey: settings.publishableKey,
+
+    async subscribeOwner(db, owner, req) {
+      const now = Date.now()
+      if (owner.billingProvider === 'stripe' && owner.stripeSubscriptionId && hasActiveSubscription(owner, now) && !owner.cancelAtPeriodEnd) {
+        throw conflict(BILLING_MESSAGES.alreadySubscribed)
+      }
+      const { promo, preview } = await priced(db, req, now)
+      const customerId = await ensureCustomer(db, owner)
+      const sub = await createSubscription(customerId, req, promo, preview.trialDays, { userId: owner.id })
+      const period = periodOf(sub)
+      // Access at once only when Stripe grants it (a trial, or nothing to pay); otherwise the
+      // webhooks grant it once the first invoice is paid.
+      const grant = ACCESS_STATUSES.has(sub.status)
+        ? [
+            sql`update users set plan_tier = ${req.plan}, subscription_status = ${sub.status}, billing_provider = 'stripe',
+                stripe_customer_id = ${customerId}, stripe_subscription_id = ${sub.id}, subscription_period_start = ${period.start},
+                subscription_period_end = ${period.end}, cancel_at_period_end = 0, updated_at = ${now}
+              where id = ${owner.id} and exists (select 1 from subscriptions where id = ${sub.id} and user_id = ${owner.id})`,
+          ]
+        : []
+      await recordAccepted(
+        sub,
+        { id: sub.id, email: owner.email, userId: owner.id, plan: req.plan, status: sub.status, promo, trialDays: preview.trialDays },
+        grant,
+        now,
+      )
+      const status: SubscriptionResult['status'] = sub.status === 'active' ? 'active' : sub.status === 'trialing' ? 'trialing' : 'incomplete'
+      return { status, clientSecret: clientSecretOf(sub), subscriptionId: sub.id, customerId, invoicePreview: preview, billingEnabled: true }
+    },
+
+    async subscribeGuest(db, req) {
+      const now = Date.now()
+      const [taken] = await db.select({ id: users.id }).from(users).where(eq(users.email, req.email))
+      if (taken) throw conflict(BILLING_MESSAGES.guestEmailTaken)
+      const { promo, preview } = await priced(db, req, now)
+      const customer = await stripeCall(() => stripe.customers.create({ email: req.email, metadata: { guest: 'true' } }))
+      const sub = await createSubscription(customer.id, req, promo, preview.trialDays, { guestEmail: req.email })
+      await recordAccepted(
+        sub,
+        { id: sub.id, email: req.email, userId: null, plan: req.plan, status: sub.status, promo, trialDays: preview.trialDays },
+        [],
+        now,
+      )
+      // A guest never goes to the dashboard: they register next (and claim this subscription).
+      const status: SubscriptionResult['status'] = sub.status === 'trialing' ? 'trialing' : clientSecretOf(sub) ? 'incomplete' : 'pending'
+      return { status, clientSecret: clientSecretOf(sub), subscriptionId: sub.id, customerId: customer.id, invoicePreview: preview, billingEnabled: true }
+    },
+
+    async paymentIntent(db, owner, req) {
+      const customerId = await ensureCustomer(db, owner)
+      const intent = await stripeCall(() =>
+        stripe.paymentIntents.create({
+          amount: Math.round(req.amount * 100),
+          currency: 'usd',
+          description: req.description,
+          customer: customerId,
+          automatic_payment_methods: { enabled: true },
+          metadata: { userId: owner.id },
+        }),
+      )
+      if (!intent.client_secret) throw new ApiError(502, BILLING_MESSAGES.providerUnavailable)
+      return { clientSecret: intent.client_secret }
+    },
+
+    async accountView(_db, user) {
+      const view: AccountSubscription = { ...localAccountView(user), billingEnabled: true }
+      if (user.billingProvider !== 'stripe' || (!user.stripeSubscriptionId && !user.stripeCustomerId)) return view
+      const sub = user.stripeSubscriptionId
+        ? await stripeCall(() => stripe.subscriptions.retrieve(user.stripeSubscriptionId!, { expand: ['default_payment_method'] }))
+        : null
+      const customerId = user.stripeCustomerId ?? idOf(sub?.customer)
+      if (sub) {
+        const price = sub.items.data[0]?.price
+        const period = periodOf(sub)
+        view.subscription = {
+          status: sub.status,
+          plan: { amount: price?.unit_amount ?? 0, currency: price?.currency ?? 'usd', interval: price?.recurring?.interval ?? BILLING_PERIOD },
+          current_period_start: period.start === null ? null : period.start / 1000,
+          current_period_end: period.end === null ? null : period.end / 1000,
+          cancel_at_period_end: sub.cancel_at_period_end,
+        }
+      }
+      if (!customerId) return view
+      const [customer, invoices] = await Promise.all([
+        stripeCall(() => stripe.customers.retrieve(customerId, { expand: ['invoice_settings.default_payment_method'] })),
+        stripeCall(() => stripe.invoices.list({ customer: customerId, limit: 5 })),
+      ])
+      const asMethod = (pm: string | Stripe.PaymentMethod | null | undefined) => (pm && typeof pm === 'object' ? pm : null)
+      let card =
+        asMethod(sub?.default_payment_method)?.card ??
+        ('deleted' in customer ? null : asMethod(customer.invoice_settings?.default_payment_method)?.card) ??
+        null
+      if (!card) {
+        const methods = await stripeCall(() => stripe.paymentMethods.list({ customer: customerId, type: 'card', limit: 1 }))
+        card = methods.data[0]?.card ?? null
+      }
+      view.customer = { default_source: card ? { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year } : null }
+      view.invoices = invoices.data.slice(0, 5).map((inv) => ({
+        id: inv.id ?? '',
+        status: inv.status ?? 'draft',
+        created: inv.created,
+        amount_paid: inv.amount_paid,
+        invoice_pdf: inv.invoice_pdf ?? null,
+      }))
+      return view
+    },
+
+    async cancel(db, user) {
+      const now = Date.now()
+      // A plan granted before billing was turned on ends as it would have without billing.
+      if (user.billingProvider !== 'stripe' || !user.stripeSubscriptionId) {
+        const row = await cancelAtPeriodEnd(db, user, now)
+        return { user: row, view: await provider.accountView(db, row) }
+      }
+      if (!hasActiveSubscription(user, now) || user.role === 'admin') throw conflict(BILLING_MESSAGES.noSubscription)
+      if (user.cancelAtPeriodEnd) throw conflict(BILLING_MESSAGES.alreadyCancelling)
+      const sub = await stripeCall(() => stripe.subscriptions.update(user.stripeSubscriptionId!, { cancel_at_period_end: true }))
+      const period = periodOf(sub)
+      const [row] = await db
+        .update(users)
+        .set({ cancelAtPeriodEnd: sub.cancel_at_period_end, subscriptionPeriodEnd: period.end ?? user.subscriptionPeriodEnd, updatedAt: now })
+        .where(and(eq(users.id, user.id), eq(users.cancelAtPeriodEnd, false)))
+        .returning()
+      if (!row) throw conflict(BILLING_MESSAGES.alreadyCancelling)
+      return { user: row, view: await provider.accountView(db, row) }
+    },
+
+    async cancelOnDelete(user) {
+      if (user.billingProvider !== 'stripe' || !user.stripeSubscriptionId) return
+      if (user.subscriptionStatus === 'canceled' || user.subscriptionStatus === 'incomplete_expired') return
+      try {
+        await stripe.subscriptions.cancel(user.stripeSubscriptionId)
+      } catch (error) {
+        // Already gone at Stripe: nothing left to bill.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') return
+        console.error(`cancelling Stripe subscription ${user.stripeSubscriptionId} on account deletion failed:`, error)
+        throw new ApiError(503, BILLING_MESSAGES.cancelOnDeleteFailed)
+      }
+    },
+  }
+  return provider
+}
