@@ -1,3 +1,4 @@
+import type { LucideIcon } from 'lucide-react'
 import type { ComponentProps } from 'react'
 import { cn } from '@/lib/utils'
 
@@ -9,6 +10,20 @@ export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
 }
 export function CardTitle({ className, ...props }: ComponentProps<'h3'>) {
   return <h3 className={cn('text-lg font-semibold leading-tight text-slate-900', className)} {...props} />
+}
+/** A card title led by its icon, brand-coloured unless `iconClassName` says otherwise. */
+export function CardIconTitle({
+  icon: Icon,
+  iconClassName = 'text-brand-700',
+  className,
+  children,
+  ...props
+}: ComponentProps<'h3'> & { icon: LucideIcon; iconClassName?: string }) {
+  return (
+    <CardTitle className={cn('flex items-center gap-2', className)} {...props}>
+      <Icon className={cn('size-5', iconClassName)} aria-hidden /> {children}
+    </CardTitle>
+  )
 }
 export function CardDescription({ className, ...props }: ComponentProps<'p'>) {
   return <p className={cn('text-sm text-slate-600', className)} {...props} />

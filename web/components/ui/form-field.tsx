@@ -74,6 +74,21 @@ export function InputField({
   )
 }
 
+/** A labelled password input (with its show/hide toggle) and its error, for react-hook-form's `register(...)` props. */
+export function PasswordField({
+  label,
+  error,
+  hint,
+  className,
+  ...inputProps
+}: Omit<ComponentProps<'input'>, 'id' | 'type'> & { label: ReactNode; error?: string; hint?: ReactNode }) {
+  return (
+    <Field label={label} error={error} hint={hint} className={className}>
+      {({ id, describedBy, invalid }) => <PasswordInput id={id} aria-describedby={describedBy} aria-invalid={invalid} {...inputProps} />}
+    </Field>
+  )
+}
+
 /** A whole-number input: register it with `{ valueAsNumber: true }`. */
 export function NumberField(props: Omit<ComponentProps<typeof InputField>, 'type' | 'inputMode' | 'step'>) {
   return <InputField type="number" inputMode="numeric" step={1} {...props} />

@@ -5,8 +5,7 @@ import type { z } from 'zod'
 import { loginBodySchema } from '../../../contract/auth'
 import { TOASTS } from '../../../contract/messages'
 import { Button } from '@/components/ui/button'
-import { Field, PasswordInput } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
+import { InputField, PasswordField } from '@/components/ui/form-field'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { homeFor, useLogin } from './api'
@@ -37,29 +36,8 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <Field label="Email" error={errors.email?.message}>
-        {({ id, describedBy, invalid }) => (
-          <Input
-            id={id}
-            type="email"
-            autoComplete="email"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...form.register('email')}
-          />
-        )}
-      </Field>
-      <Field label="Password" error={errors.password?.message}>
-        {({ id, describedBy, invalid }) => (
-          <PasswordInput
-            id={id}
-            autoComplete="current-password"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...form.register('password')}
-          />
-        )}
-      </Field>
+      <InputField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+      <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
       <div className="-mt-2 text-right text-sm">
         <Link to="/forgot-password" className="text-brand-700 hover:underline">
           Forgot your password?

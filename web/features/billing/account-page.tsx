@@ -6,7 +6,8 @@ import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '@/components/ui/card'
+import { Detail } from '@/components/ui/detail'
 import { Input } from '@/components/ui/input'
 import { LoadError } from '@/components/ui/load-error'
 import { PageSpinner } from '@/components/ui/spinner'
@@ -15,7 +16,7 @@ import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
 import { useAccountSubscription, useCancelSubscription, useDeleteAccount } from './api'
-import { ACCOUNT_TOASTS, DELETE_CONFIRMATION_WORD } from './copy'
+import { ACCOUNT_TOASTS, DELETE_CONFIRMATION_WORD, failureText } from './copy'
 import {
   canCancel,
   canUpgrade,
@@ -88,48 +89,34 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
       },
       onError: (error) => {
         setConfirming(false)
-        toast({ title: ACCOUNT_TOASTS.cancelFailed.title, description: errorText(error, ACCOUNT_TOASTS.cancelFailed.fallback), variant: 'destructive' })
+        toast({ ...failureText(ACCOUNT_TOASTS.cancelFailed, errorText(error, '')), variant: 'destructive' })
       },
     })
 
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <Wallet className="size-5 text-brand-700" aria-hidden /> Current Plan
-        </CardTitle>
+        <CardIconTitle icon={Wallet}>Current Plan</CardIconTitle>
       </CardHeader>
       <CardContent className="grid gap-4">
         <dl className="grid gap-3 sm:grid-cols-2">
-          <div>
-            <dt className="text-sm text-slate-500">Plan</dt>
-            <dd className="text-lg font-semibold text-slate-900" data-testid="plan-name">
-              {planName(account.planTier)}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-sm text-slate-500">Status</dt>
-            <dd>
-              <Badge variant={status === 'Inactive' ? 'destructive' : 'success'} data-testid="plan-status">
-                {status}
-              </Badge>
-            </dd>
-          </div>
+          <Detail label="Plan" className="text-lg font-semibold" testId="plan-name">
+            {planName(account.planTier)}
+          </Detail>
+          <Detail label="Status">
+            <Badge variant={status === 'Inactive' ? 'destructive' : 'success'} data-testid="plan-status">
+              {status}
+            </Badge>
+          </Detail>
           {sub && (
-            <div>
-              <dt className="text-sm text-slate-500">Amount</dt>
-              <dd className="font-medium text-slate-900">
-                {formatAmount(sub.plan.amount)}/{sub.plan.interval}
-              </dd>
-            </div>
+            <Detail label="Amount">
+              {formatAmount(sub.plan.amount)}/{sub.plan.interval}
+            </Detail>
           )}
           {sub && (
-            <div>
-              <dt className="text-sm text-slate-500">Next billing date</dt>
-              <dd className={cn('font-medium', cancelling ? 'text-amber-700' : 'text-slate-900')} data-testid="next-billing">
-                {nextBillingText(sub)}
-              </dd>
-            </div>
+            <Detail label="Next billing date" className={cancelling ? 'text-amber-700' : undefined} testId="next-billing">
+              {nextBillingText(sub)}
+            </Detail>
           )}
         </dl>
         {cancelling && (
@@ -184,9 +171,7 @@ function PaymentMethod({ account }: { account: AccountSubscription }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <CreditCard className="size-5 text-brand-700" aria-hidden /> Payment Method
-        </CardTitle>
+        <CardIconTitle icon={CreditCard}>Payment Method</CardIconTitle>
       </CardHeader>
       <CardContent>
         {card ? (
@@ -208,9 +193,7 @@ function BillingHistory({ account }: { account: AccountSubscription }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <Receipt className="size-5 text-brand-700" aria-hidden /> Billing History
-        </CardTitle>
+        <CardIconTitle icon={Receipt}>Billing History</CardIconTitle>
         <CardDescription>Your five most recent invoices.</CardDescription>
       </CardHeader>
       <CardContent>
@@ -283,16 +266,14 @@ function DangerZone() {
         logout.mutate()
       },
       onError: (error) =>
-        toast({ title: ACCOUNT_TOASTS.deleteFailed.title, description: errorText(error, ACCOUNT_TOASTS.deleteFailed.fallback), variant: 'destructive' }),
+        toast({ ...failureText(ACCOUNT_TOASTS.deleteFailed, errorText(error, '')), variant: 'destructive' }),
     })
   }
 
   return (
     <Card className="border-red-200">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-red-700">
-          <ShieldAlert className="size-5" aria-hidden /> Danger Zone
-        </CardTitle>
+        <CardIconTitle icon={ShieldAlert} iconClassName="text-current" className="text-red-700">Danger Zone</CardIconTitle>
         <CardDescription>
           Deleting your account removes your vault, beneficiaries, triggers and subscription for good. It cannot be undone.
         </CardDescription>

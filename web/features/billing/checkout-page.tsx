@@ -10,7 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useBillingConfig, useCreatePaymentIntent } from './api'
-import { CHECKOUT_PURCHASE, CHECKOUT_TOASTS } from './copy'
+import { CHECKOUT_PURCHASE, CHECKOUT_TOASTS, failureText } from './copy'
 import { formatAmount } from './logic'
 import { BillingOffNotice, PaymentForm } from './parts'
 
@@ -95,7 +95,7 @@ export function CheckoutPage() {
               timer.current = setTimeout(() => void navigate({ to: '/dashboard' }), REDIRECT_DELAY_MS.afterPayment)
             }}
             onFailed={(message) =>
-              toast({ title: CHECKOUT_TOASTS.paymentFailed.title, description: message || CHECKOUT_TOASTS.paymentFailed.fallback, variant: 'destructive' })
+              toast({ ...failureText(CHECKOUT_TOASTS.paymentFailed, message), variant: 'destructive' })
             }
             onUnexpected={() => toast({ ...CHECKOUT_TOASTS.setupFailed, variant: 'destructive' })}
             secondary={backToPricing}

@@ -1,5 +1,7 @@
 // The billing screens' toasts and notices, worded as seeds 000 §8 words them: title, then text.
 
+const PAYMENT_NOT_PROCESSED = 'Payment could not be processed'
+
 export const SUBSCRIBE_TOASTS = {
   emailRequired: { title: 'Email Required', description: 'Please enter your email address to continue.' },
   promoBlank: { title: 'Invalid Promo Code', description: 'Please enter a valid promotion code.' },
@@ -8,7 +10,7 @@ export const SUBSCRIBE_TOASTS = {
   setupFailed: { title: 'Subscription Setup Failed', fallback: 'Unable to initialize subscription. Please try again.' },
   noSecret: { title: 'Subscription Error', description: 'Unable to initialize subscription processing.' },
   success: (planName: string) => ({ title: 'Subscription Successful', description: `Welcome to ${planName}!` }),
-  paymentFailed: { title: 'Subscription Failed', fallback: 'Payment could not be processed' },
+  paymentFailed: { title: 'Subscription Failed', fallback: PAYMENT_NOT_PROCESSED },
   unexpected: { title: 'Payment Error', description: 'An unexpected error occurred. Please try again.' },
   promoApplied: 'Promotion Applied!',
   freeActivated: 'Free Subscription Activated!',
@@ -17,7 +19,7 @@ export const SUBSCRIBE_TOASTS = {
 export const CHECKOUT_TOASTS = {
   setupFailed: { title: 'Payment Setup Failed', description: 'Unable to initialize payment. Please try again.' },
   initError: { title: 'Payment Error', description: 'Unable to initialize payment processing.' },
-  paymentFailed: { title: 'Payment Failed', fallback: 'Payment could not be processed' },
+  paymentFailed: { title: 'Payment Failed', fallback: PAYMENT_NOT_PROCESSED },
   success: { title: 'Payment Successful', description: 'Thank you for your purchase!' },
 } as const
 
@@ -34,3 +36,8 @@ export const CHECKOUT_PURCHASE = { amount: 29.99, description: 'Premium Plan' } 
 
 /** What the account-deletion dialog asks to be typed. */
 export const DELETE_CONFIRMATION_WORD = 'DELETE'
+
+/** A failure's title and text: the reason given, or the copy's fallback when there is none. */
+export function failureText(copy: { title: string; fallback: string }, reason: string | undefined): { title: string; description: string } {
+  return { title: copy.title, description: reason || copy.fallback }
+}

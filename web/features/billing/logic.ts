@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { AccountSubscription, InvoicePreview, SubscriptionResult } from '../../../contract/billing'
 import { formatCents, PAID_PLANS, PLANS, type PaidPlan } from '../../../contract/plans'
 import { ApiRequestError, errorText } from '@/lib/api-client'
-import { SUBSCRIBE_TOASTS } from './copy'
+import { failureText, SUBSCRIBE_TOASTS } from './copy'
 
 // The billing screens' rules, kept free of React so they can be tested on their own
 // (seeds 000 §2 Subscribe / Account, §3, §4, §5, §6, §8, §9).
@@ -78,7 +78,7 @@ export function setupFailure(error: unknown): SetupFailure {
   const full = error instanceof Error ? error.message : text
   if (/promotion/i.test(full)) return { kind: 'promotion', ...SUBSCRIBE_TOASTS.promoInvalid }
   if (status === 401 || /\b401\b|Authentication/.test(full)) return { kind: 'auth', ...SUBSCRIBE_TOASTS.authRequired }
-  return { kind: 'other', title: SUBSCRIBE_TOASTS.setupFailed.title, description: text || SUBSCRIBE_TOASTS.setupFailed.fallback }
+  return { kind: 'other', ...failureText(SUBSCRIBE_TOASTS.setupFailed, text) }
 }
 
 // --- Pending subscription (seeds 000 §3: local storage, after a free guest signup) ---

@@ -10,13 +10,12 @@ import { PublicLayout } from '@/components/layout/public-layout'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Field } from '@/components/ui/form-field'
-import { Input } from '@/components/ui/input'
+import { InputField } from '@/components/ui/form-field'
 import { PageSpinner, Spinner } from '@/components/ui/spinner'
 import { currentUserKey, useCurrentUser } from '@/features/auth/api'
 import { toast } from '@/lib/toast-store'
 import { accountSubscriptionKey, useBillingConfig, useCreateSubscription } from './api'
-import { SUBSCRIBE_TOASTS } from './copy'
+import { failureText, SUBSCRIBE_TOASTS } from './copy'
 import {
   formatAmount,
   normalisePromo,
@@ -249,31 +248,15 @@ function GuestStep({
         </CardHeader>
         <CardContent>
           <form onSubmit={onSubmit} noValidate className="grid gap-4">
-            <Field label="Email" error={emailError}>
-              {({ id, describedBy, invalid }) => (
-                <Input
-                  id={id}
-                  type="email"
-                  autoComplete="email"
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                />
-              )}
-            </Field>
-            <Field label="Promo code (optional)">
-              {({ id }) => (
-                <Input
-                  id={id}
-                  autoComplete="off"
-                  autoCapitalize="characters"
-                  spellCheck={false}
-                  value={promo}
-                  onChange={(e) => setPromo(promoAsTyped(e.target.value))}
-                />
-              )}
-            </Field>
+            <InputField label="Email" type="email" autoComplete="email" error={emailError} value={email} onChange={(e) => setEmail(e.target.value)} />
+            <InputField
+              label="Promo code (optional)"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              value={promo}
+              onChange={(e) => setPromo(promoAsTyped(e.target.value))}
+            />
             {billingOff && <BillingOffNotice>No card is needed.</BillingOffNotice>}
             <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
               <BackToPricing />
@@ -327,11 +310,14 @@ function SubscriptionDetails({
         </CardHeader>
         <CardContent className="grid gap-5">
           <form onSubmit={apply} className="flex items-end gap-2" noValidate>
-            <Field label="Promo code" className="flex-1">
-              {({ id }) => (
-                <Input id={id} autoComplete="off" spellCheck={false} value={promo} onChange={(e) => setPromo(promoAsTyped(e.target.value))} />
-              )}
-            </Field>
+            <InputField
+              label="Promo code"
+              className="flex-1"
+              autoComplete="off"
+              spellCheck={false}
+              value={promo}
+              onChange={(e) => setPromo(promoAsTyped(e.target.value))}
+            />
             <Button type="submit" variant="outline" disabled={!normalisePromo(promo) || applying}>
               {applying ? 'Applying...' : 'Apply'}
             </Button>
@@ -362,7 +348,7 @@ function SubscriptionDetails({
               submitLabel="Subscribe Now"
               onPaid={onPaid}
               onFailed={(message) =>
-                toast({ title: SUBSCRIBE_TOASTS.paymentFailed.title, description: message || SUBSCRIBE_TOASTS.paymentFailed.fallback, variant: 'destructive' })
+                toast({ ...failureText(SUBSCRIBE_TOASTS.paymentFailed, message), variant: 'destructive' })
               }
               onUnexpected={() => toast({ ...SUBSCRIBE_TOASTS.unexpected, variant: 'destructive' })}
               secondary={

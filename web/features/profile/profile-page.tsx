@@ -17,8 +17,9 @@ import {
 import { PageHeader } from '@/components/layout/page-header'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Field, InputField, PasswordInput, SelectField } from '@/components/ui/form-field'
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '@/components/ui/card'
+import { Detail } from '@/components/ui/detail'
+import { InputField, PasswordField, SelectField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
 import { LoadError } from '@/components/ui/load-error'
 import { PageSpinner } from '@/components/ui/spinner'
@@ -136,9 +137,7 @@ function ProfileSettings({ user }: { user: PublicUser }) {
 
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <User className="size-5 text-brand-700" aria-hidden /> Personal Information
-          </CardTitle>
+          <CardIconTitle icon={User}>Personal Information</CardIconTitle>
           <CardDescription>{editing ? 'Change your details, then select Save Changes.' : 'Your details as we hold them. Select Edit Profile to change them.'}</CardDescription>
         </CardHeader>
         <CardContent>
@@ -200,9 +199,7 @@ function ProfileSettings({ user }: { user: PublicUser }) {
 
       <Card onKeyDown={onKeyDown}>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Bell className="size-5 text-brand-700" aria-hidden /> Notifications
-          </CardTitle>
+          <CardIconTitle icon={Bell}>Notifications</CardIconTitle>
           <CardDescription>Security notices (such as a changed password) are always sent.</CardDescription>
         </CardHeader>
         <CardContent>
@@ -237,39 +234,26 @@ function ProfileSettings({ user }: { user: PublicUser }) {
 
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <ShieldCheck className="size-5 text-brand-700" aria-hidden /> Account Details
-          </CardTitle>
+          <CardIconTitle icon={ShieldCheck}>Account Details</CardIconTitle>
         </CardHeader>
         <CardContent>
           <dl className="grid gap-4 text-sm sm:grid-cols-3">
-            <div>
-              <dt className="text-slate-600">Plan</dt>
-              <dd className="font-medium text-slate-900" data-testid="account-plan">
-                {planLabel(user.planTier)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-slate-600">Member since</dt>
-              <dd className="font-medium text-slate-900" data-testid="account-member-since">
-                {memberSince(user.createdAt) || '—'}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-slate-600">Vault set up</dt>
-              <dd className="font-medium text-slate-900" data-testid="account-vault-setup">
-                {user.vaultSetup ? 'Yes' : 'No'}
-              </dd>
-            </div>
+            <Detail label="Plan" testId="account-plan">
+              {planLabel(user.planTier)}
+            </Detail>
+            <Detail label="Member since" testId="account-member-since">
+              {memberSince(user.createdAt) || '—'}
+            </Detail>
+            <Detail label="Vault set up" testId="account-vault-setup">
+              {user.vaultSetup ? 'Yes' : 'No'}
+            </Detail>
           </dl>
         </CardContent>
       </Card>
 
       <Card className="border-red-200">
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-red-800">
-            <AlertTriangle className="size-5" aria-hidden /> Danger Zone
-          </CardTitle>
+          <CardIconTitle icon={AlertTriangle} iconClassName="text-current" className="text-red-800">Danger Zone</CardIconTitle>
           <CardDescription>
             Deleting your account removes your vault, beneficiaries and triggers for good. It is done from Account &amp; Billing.
           </CardDescription>
@@ -313,52 +297,36 @@ function SecurityCard({ user }: { user: PublicUser }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <KeyRound className="size-5 text-brand-700" aria-hidden /> Security
-        </CardTitle>
+        <CardIconTitle icon={KeyRound}>Security</CardIconTitle>
         <CardDescription>Changing your password signs out every other device. This one stays signed in.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">
         <form onSubmit={onSubmit} noValidate aria-label="Change password" className="grid gap-4">
           {/* Lets password managers tie the new password to the account. */}
           <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
-          <Field label="Current password" error={errors.currentPassword?.message}>
-            {({ id, describedBy, invalid }) => (
-              <PasswordInput
-                id={id}
-                autoComplete="current-password"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                disabled={change.isPending}
-                {...form.register('currentPassword')}
-              />
-            )}
-          </Field>
+          <PasswordField
+            label="Current password"
+            autoComplete="current-password"
+            error={errors.currentPassword?.message}
+            disabled={change.isPending}
+            {...form.register('currentPassword')}
+          />
           <div className="grid gap-4 *:content-start sm:grid-cols-2">
-            <Field label="New password" error={errors.newPassword?.message} hint="At least 8 characters.">
-              {({ id, describedBy, invalid }) => (
-                <PasswordInput
-                  id={id}
-                  autoComplete="new-password"
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  disabled={change.isPending}
-                  {...form.register('newPassword', { deps: ['confirmPassword'] })}
-                />
-              )}
-            </Field>
-            <Field label="Confirm new password" error={errors.confirmPassword?.message}>
-              {({ id, describedBy, invalid }) => (
-                <PasswordInput
-                  id={id}
-                  autoComplete="new-password"
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  disabled={change.isPending}
-                  {...form.register('confirmPassword')}
-                />
-              )}
-            </Field>
+            <PasswordField
+              label="New password"
+              autoComplete="new-password"
+              hint="At least 8 characters."
+              error={errors.newPassword?.message}
+              disabled={change.isPending}
+              {...form.register('newPassword', { deps: ['confirmPassword'] })}
+            />
+            <PasswordField
+              label="Confirm new password"
+              autoComplete="new-password"
+              error={errors.confirmPassword?.message}
+              disabled={change.isPending}
+              {...form.register('confirmPassword')}
+            />
           </div>
           <div>
             <Button type="submit" disabled={change.isPending}>

@@ -6,7 +6,7 @@ import { PageHeader } from '@/components/layout/page-header'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '@/components/ui/card'
 import { LoadError } from '@/components/ui/load-error'
 import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
@@ -31,9 +31,7 @@ function EngineStatusCard({ query }: { query: ReturnType<typeof useEngineStatus>
     <Card>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
         <div className="grid gap-1.5">
-          <CardTitle className="flex items-center gap-2">
-            <Gauge className="size-5 text-brand-700" aria-hidden /> Engine Status
-          </CardTitle>
+          <CardIconTitle icon={Gauge}>Engine Status</CardIconTitle>
           <CardDescription>Refreshes every 30 seconds{dataUpdatedAt ? `; last updated ${formatWhen(new Date(dataUpdatedAt).toISOString())}` : ''}.</CardDescription>
         </div>
         <div className="flex items-center gap-2">
@@ -78,9 +76,7 @@ function TriggerListCard({ query }: { query: ReturnType<typeof useTriggers> }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <ListChecks className="size-5 text-brand-700" aria-hidden /> Your Triggers
-        </CardTitle>
+        <CardIconTitle icon={ListChecks}>Your Triggers</CardIconTitle>
       </CardHeader>
       <CardContent>
         {isPending ? (
@@ -164,9 +160,7 @@ function ReleasesCard({ status }: { status: EngineStatus | undefined }) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <Send className="size-5 text-brand-700" aria-hidden /> Releases
-        </CardTitle>
+        <CardIconTitle icon={Send}>Releases</CardIconTitle>
         <CardDescription>Releases your triggers have started, newest first. A waiting release can still be cancelled.</CardDescription>
       </CardHeader>
       <CardContent>

@@ -4,7 +4,7 @@ import { VAULT_MESSAGES } from '../../../contract/vault'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field, PasswordInput } from '@/components/ui/form-field'
+import { PasswordField } from '@/components/ui/form-field'
 import { errorText } from '@/lib/api-client'
 import { useCreateVault } from './api'
 import { scorePassphrase, STRENGTH_MIN } from './passphrase-strength'
@@ -54,24 +54,15 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-          <Field label="Master passphrase">
-            {({ id }) => (
-              <PasswordInput id={id} autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
-            )}
-          </Field>
+          <PasswordField label="Master passphrase" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
           {passphrase && <StrengthMeter strength={strength} />}
-          <Field label="Confirm passphrase" error={mismatch ? VAULT_MESSAGES.passphrasesDoNotMatch : undefined}>
-            {({ id, describedBy, invalid }) => (
-              <PasswordInput
-                id={id}
-                autoComplete="new-password"
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                value={confirmation}
-                onChange={(e) => setConfirmation(e.target.value)}
-              />
-            )}
-          </Field>
+          <PasswordField
+            label="Confirm passphrase"
+            autoComplete="new-password"
+            error={mismatch ? VAULT_MESSAGES.passphrasesDoNotMatch : undefined}
+            value={confirmation}
+            onChange={(e) => setConfirmation(e.target.value)}
+          />
           <Alert variant="warning">
             <AlertTriangle aria-hidden />
             <AlertDescription>
