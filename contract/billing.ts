@@ -25,6 +25,7 @@ export const BILLING_MESSAGES = {
   cancelOnDeleteFailed:
     'Your subscription could not be cancelled, so your account was not deleted. Please try again or contact support.',
   providerUnavailable: 'The payment provider could not be reached. Please try again.',
+  promoPlanChange: 'Promotion codes apply to new subscriptions only, not to a change of plan.',
   webhookSignatureInvalid: 'The Stripe signature of this webhook is missing or invalid.',
 } as const
 

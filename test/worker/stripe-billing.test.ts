@@ -61,8 +61,13 @@ interface FakeState {
   coupons: Array<Record<string, string>>
   subscriptions: Map<string, Record<string, unknown>>
   subscriptionRequests: Array<Record<string, string>>
+  updateRequests: Array<{ id: string; body: Record<string, string> }>
   cancelled: string[]
   failSubscriptions: boolean
+  /** A trial's subscription comes without a pending SetupIntent (Stripe collects no card). */
+  noSetupIntent: boolean
+  /** The status of the latest invoice a plan change answers with. */
+  planChangeInvoice: 'paid' | 'open'
 }
 let stripe: FakeState
 
@@ -123,7 +128,10 @@ function installStripe() {
       }
       const id = `sub_${++stripe.seq}${crypto.randomUUID().slice(0, 8)}`
       const trial = body.trial_period_days !== undefined
+      const expands = Object.entries(body).filter(([key]) => key.startsWith('expand[')).map(([, value]) => value)
+      const setupIntent = trial && !stripe.noSetupIntent && expands.includes('pending_setup_intent')
       const sub = subscriptionObject(id, body.customer!, body['items[0][price]']!, trial ? 'trialing' : 'incomplete', {
+        pending_setup_intent: setupIntent ? { id: `seti_${id}`, object: 'setup_intent', status: 'requires_payment_method', client_secret: `seti_${id}_secret_xyz` } : null,
         latest_invoice: {
           id: `in_${id}`,
           object: 'invoice',
@@ -140,7 +148,23 @@ function installStripe() {
     http.post('https://api.stripe.com/v1/subscriptions/:id', async ({ params, request }) => {
       const sub = stripe.subscriptions.get(String(params.id))!
       const body = await form(request)
+      stripe.updateRequests.push({ id: String(params.id), body })
       if (body.cancel_at_period_end === 'true') sub.cancel_at_period_end = true
+      const price = body['items[0][price]']
+      if (price) {
+        const item = (sub.items as { data: Array<{ id: string; price: Record<string, unknown> }> }).data[0]!
+        if (body['items[0][id]'] !== item.id) {
+          return HttpResponse.json({ error: { type: 'invalid_request_error', message: 'No such subscription item' } }, { status: 400 })
+        }
+        item.price = { id: price, object: 'price', unit_amount: PRICES[price]!.amount, currency: 'usd', recurring: { interval: 'month' } }
+        // The invoice before stays the latest (paid, its secret spent) unless Stripe asks for a payment.
+        sub.latest_invoice = {
+          id: `in_change_${stripe.updateRequests.length}`,
+          object: 'invoice',
+          status: stripe.planChangeInvoice,
+          confirmation_secret: { type: 'payment_intent', client_secret: `pi_change_${params.id}_secret_def` },
+        }
+      }
       return HttpResponse.json(sub)
     }),
     http.delete('https://api.stripe.com/v1/subscriptions/:id', ({ params }) => {
@@ -169,7 +193,18 @@ function installStripe() {
 }
 
 beforeEach(() => {
-  stripe = { seq: 0, customers: new Map(), coupons: [], subscriptions: new Map(), subscriptionRequests: [], cancelled: [], failSubscriptions: false }
+  stripe = {
+    seq: 0,
+    customers: new Map(),
+    coupons: [],
+    subscriptions: new Map(),
+    subscriptionRequests: [],
+    updateRequests: [],
+    cancelled: [],
+    failSubscriptions: false,
+    noSetupIntent: false,
+    planChangeInvoice: 'paid',
+  }
   installStripe()
 })
 
@@ -194,6 +229,7 @@ interface UserBilling {
   payment_grace_until: number | null
   cancel_at_period_end: number
   subscription_period_end: number | null
+  stripe_event_at: number | null
 }
 const userRow = (id: string) => env.DB.prepare('select * from users where id = ?').bind(id).first<UserBilling>()
 
@@ -204,8 +240,9 @@ async function hmacHex(secret: string, message: string): Promise<string> {
 }
 
 /** Delivers an event as Stripe does: `Stripe-Signature: t=…,v1=HMAC_SHA256(secret, t + '.' + body)`. */
-async function deliver(event: { id: string; type: string; object: Record<string, unknown> }, secret = WEBHOOK_SECRET): Promise<Response> {
-  const payload = JSON.stringify({ id: event.id, object: 'event', type: event.type, api_version: '2026-10-28.endive', created: now(), data: { object: event.object } })
+async function deliver(event: { id: string; type: string; object: Record<string, unknown>; created?: number }, secret = WEBHOOK_SECRET): Promise<Response> {
+  const created = event.created ?? now()
+  const payload = JSON.stringify({ id: event.id, object: 'event', type: event.type, api_version: '2026-10-28.endive', created, data: { object: event.object } })
   const t = now()
   return stripeCall('/api/stripe/webhook', {
     rawBody: payload,
@@ -302,16 +339,35 @@ describe('subscribing through Stripe', () => {
     expect(await usedCount('FIVEOFF')).toBe(1)
   })
 
-  it('a free-subscription code is a trial: trialing at once, nothing to pay', async () => {
+  it('a free-subscription code is a trial: trialing at once, the card collected through the SetupIntent for when it ends', async () => {
     await promo('FREE30', 'free_subscription', 30)
     const owner = await register()
     const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise', promoCode: 'FREE30' } })).json()) as SubscriptionResult
-    expect(result).toMatchObject({ status: 'trialing', clientSecret: null, invoicePreview: { finalAmount: 0, trialDays: 30 } })
-    expect(stripe.subscriptionRequests.at(-1)).toMatchObject({ trial_period_days: '30' })
+    expect(result).toMatchObject({ status: 'trialing', invoicePreview: { finalAmount: 0, trialDays: 30 } })
+    expect(result.clientSecret).toBe(`seti_${result.subscriptionId}_secret_xyz`)
+    expect(stripe.subscriptionRequests.at(-1)).toMatchObject({
+      trial_period_days: '30',
+      'payment_settings[save_default_payment_method]': 'on_subscription',
+      'expand[1]': 'pending_setup_intent',
+    })
     expect(stripe.coupons).toEqual([])
     expect(await usedCount('FREE30')).toBe(1)
     expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'enterprise', subscription_status: 'trialing', billing_provider: 'stripe', stripe_subscription_id: result.subscriptionId })
     expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
+  })
+
+  it('a trial without card collection (no pending SetupIntent) still starts, with no client secret', async () => {
+    await promo('FREE7', 'free_subscription', 7)
+    stripe.noSetupIntent = true
+    const owner = await register()
+    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', promoCode: 'FREE7' } })).json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'trialing', clientSecret: null, invoicePreview: { finalAmount: 0, trialDays: 7 } })
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'basic', subscription_status: 'trialing', billing_provider: 'stripe' })
+    expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
+    // A guest's trial answers the SetupIntent's secret too.
+    stripe.noSetupIntent = false
+    const guest = (await (await stripeCall('/api/create-subscription-guest', { body: { plan: 'basic', promoCode: 'FREE7', email: uniqueEmail('trial') } })).json()) as SubscriptionResult
+    expect(guest).toMatchObject({ status: 'trialing', clientSecret: `seti_${guest.subscriptionId}_secret_xyz` })
   })
 
   it('a guest subscribes with an e-mail; the registration of that address claims the Stripe subscription', async () => {
@@ -328,6 +384,60 @@ describe('subscribing through Stripe', () => {
     const reg = await call('/api/auth/register', { body: { email, password: 'correct horse battery', displayName: 'Guest', subscriptionId: result.subscriptionId } })
     const { user } = (await reg.json()) as { user: { id: string } }
     expect(await userRow(user.id)).toMatchObject({ plan_tier: 'basic', subscription_status: 'active', billing_provider: 'stripe', stripe_subscription_id: result.subscriptionId })
+  })
+})
+
+describe('changing plan with Stripe', () => {
+  it("switches the subscription's item to the new price with prorations; the webhook agrees; the same plan is a 409", async () => {
+    const { owner, subscriptionId, customerId } = await activeOwner()
+    const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise' } })
+    expect(res.status).toBe(200)
+    const result = (await res.json()) as SubscriptionResult
+    // The paid invoice before is no payment to confirm: no client secret.
+    expect(result).toMatchObject({ status: 'active', clientSecret: null, subscriptionId, customerId, billingEnabled: true, invoicePreview: { planName: 'Enterprise', finalAmount: 9999 } })
+    expect(stripe.subscriptionRequests).toHaveLength(1)
+    expect(stripe.updateRequests).toHaveLength(1)
+    expect(stripe.updateRequests[0]).toMatchObject({
+      id: subscriptionId,
+      body: { 'items[0][id]': `si_${subscriptionId}`, 'items[0][price]': 'price_enterprise', proration_behavior: 'create_prorations' },
+    })
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'enterprise', subscription_status: 'active', stripe_subscription_id: subscriptionId })
+    expect(await env.DB.prepare('select plan from subscriptions where id = ?').bind(subscriptionId).first()).toEqual({ plan: 'enterprise' })
+    // Stripe's customer.subscription.updated for the change maps the price to the same plan.
+    const sub = stripe.subscriptions.get(subscriptionId)!
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: sub })).status).toBe(200)
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'enterprise', subscription_status: 'active' })
+    const view = (await (await stripeCall('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
+    expect(view).toMatchObject({ planTier: 'enterprise', subscription: { plan: { amount: 9999 } } })
+    // The same plan again: 409, and nothing sent to Stripe.
+    const same = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise' } })
+    expect(same.status).toBe(409)
+    expect(((await same.json()) as { message: string }).message).toBe(BILLING_MESSAGES.alreadySubscribed)
+    expect(stripe.updateRequests).toHaveLength(1)
+  })
+
+  it('answers the client secret only when Stripe asks for a payment; promotion codes are for new subscriptions', async () => {
+    await promo('CHANGE10', 'percentage', 10)
+    const { owner, subscriptionId } = await activeOwner()
+    const withCode = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', promoCode: 'CHANGE10' } })
+    expect(withCode.status).toBe(400)
+    expect(((await withCode.json()) as { message: string }).message).toBe(BILLING_MESSAGES.promoPlanChange)
+    expect(stripe.updateRequests).toHaveLength(0)
+    expect(await usedCount('CHANGE10')).toBe(0)
+    stripe.planChangeInvoice = 'open'
+    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic' } })).json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'active', subscriptionId, clientSecret: `pi_change_${subscriptionId}_secret_def` })
+    expect((await userRow(owner.user.id))!.plan_tier).toBe('basic')
+  })
+
+  it('during a trial the plan changes with nothing due now', async () => {
+    await promo('FREE14', 'free_subscription', 14)
+    const owner = await register()
+    const trial = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', promoCode: 'FREE14' } })).json()) as SubscriptionResult
+    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'premium' } })).json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'trialing', subscriptionId: trial.subscriptionId, clientSecret: null, invoicePreview: { finalAmount: 0 } })
+    expect(stripe.updateRequests.at(-1)!.body).toMatchObject({ 'items[0][price]': 'price_premium' })
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'premium', subscription_status: 'trialing' })
   })
 })
 
@@ -351,6 +461,29 @@ describe('POST /api/stripe/webhook', () => {
     expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
     expect((await userRow(owner.user.id))!.cancel_at_period_end).toBe(0)
     expect(await env.DB.prepare('select type from stripe_events where id = ?').bind(event.id).first()).toEqual({ type: 'customer.subscription.updated' })
+  })
+
+  it('ignores a customer.subscription event older than the last one applied to the subscription', async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    const sub = stripe.subscriptions.get(subscriptionId)!
+    const later = now() + 60
+    const withPrice = (price: string) => ({
+      ...sub,
+      items: { object: 'list', data: [{ ...(sub.items as { data: Array<Record<string, unknown>> }).data[0], price: { id: price, object: 'price', unit_amount: PRICES[price]!.amount, currency: 'usd' } }] },
+    })
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: withPrice('price_enterprise'), created: later })).status).toBe(200)
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'enterprise', stripe_event_at: later * 1000 })
+    // Delivered after, created before: received, and changes nothing (not even a deletion).
+    const stale = await deliver({ id: eventId(), type: 'customer.subscription.updated', object: { ...withPrice('price_basic'), cancel_at_period_end: true }, created: later - 30 })
+    expect(await stale.json()).toEqual({ received: true })
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.deleted', object: { ...sub, status: 'canceled' }, created: later - 10 })).status).toBe(200)
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'enterprise', subscription_status: 'active', cancel_at_period_end: 0, stripe_event_at: later * 1000 })
+    expect(await env.DB.prepare('select plan, status from subscriptions where id = ?').bind(subscriptionId).first()).toEqual({ plan: 'enterprise', status: 'active' })
+    // The same second, or later, applies.
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: withPrice('price_basic'), created: later })).status).toBe(200)
+    expect((await userRow(owner.user.id))!.plan_tier).toBe('basic')
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.deleted', object: { ...sub, status: 'canceled' }, created: later + 1 })).status).toBe(200)
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'canceled', stripe_event_at: (later + 1) * 1000 })
   })
 
   it('payment_failed starts the 7-day grace with one e-mail (once); paid clears it', async () => {

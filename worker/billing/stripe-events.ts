@@ -1,11 +1,11 @@
-import { and, eq, isNull, lte, or } from 'drizzle-orm'
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { PAYMENT_GRACE_DAYS } from '../../contract/constants'
 import type { Db } from '../db/client'
 import { subscriptions, users, type UserRow } from '../db/schema'
 import { sendEmail } from '../mail'
 import { paymentIssueEmail } from './emails'
-import { periodOf, planOfPrice, type StripeSettings } from './stripe'
+import { subscriptionState, type StripeSettings } from './stripe'
 
 // What Stripe's webhooks change (seeds 000 §4 'Payment lifecycle'). The route has verified the
 // signature and recorded the event id, so each event arrives here once.
@@ -54,7 +54,7 @@ export async function applyStripeEvent(
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
-      return subscriptionChanged(db, settings, event.data.object, event.type === 'customer.subscription.deleted', now)
+      return subscriptionChanged(db, settings, event.data.object, event.type === 'customer.subscription.deleted', event.created * 1000, now)
     case 'invoice.payment_failed':
       return paymentFailed(env, ctx, db, event.data.object, now)
     case 'invoice.paid':
@@ -64,36 +64,50 @@ export async function applyStripeEvent(
   }
 }
 
-async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe.Subscription, deleted: boolean, now: number) {
-  const status = deleted ? 'canceled' : sub.status
+/**
+ * A subscription's status, plan (from its price), period and cancellation. Stripe does not deliver
+ * events in order: one older (by `event.created`) than the last applied to the owner's current
+ * subscription (`users.stripe_event_at`) changes nothing.
+ */
+async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe.Subscription, deleted: boolean, eventAt: number, now: number) {
   const customerId = idOf(sub.customer)
-  // Our record of it (a guest's, before its registration claims it, takes the status from here).
-  await db.update(subscriptions).set({ status }).where(eq(subscriptions.id, sub.id))
   const owner = await ownerOf(db, customerId, sub.id)
+  const current = owner?.stripeSubscriptionId === sub.id
+  if (owner && current && owner.stripeEventAt !== null && eventAt < owner.stripeEventAt) return
+  const state = subscriptionState(settings, sub, deleted)
+  // Our record of it (a guest's, before its registration claims it, takes the status from here).
+  await db
+    .update(subscriptions)
+    .set({ status: state.status, ...(state.plan ? { plan: state.plan } : {}) })
+    .where(eq(subscriptions.id, sub.id))
   if (!owner) return
-  const current = owner.stripeSubscriptionId === sub.id
   // Another subscription of the same customer (an abandoned, incomplete one, or an old one ending)
   // never takes the place of the owner's current one.
-  if (!current && (deleted || !LIVE_STATUSES.has(status))) {
+  if (!current && (deleted || !LIVE_STATUSES.has(state.status))) {
     if (!owner.stripeCustomerId && customerId) await db.update(users).set({ stripeCustomerId: customerId }).where(eq(users.id, owner.id))
     return
   }
-  const plan = planOfPrice(settings, sub.items?.data?.[0]?.price?.id)
-  const period = periodOf(sub)
   await db
     .update(users)
     .set({
-      subscriptionStatus: status,
-      ...(plan ? { planTier: plan } : {}),
+      subscriptionStatus: state.status,
+      ...(state.plan ? { planTier: state.plan } : {}),
       billingProvider: 'stripe',
       stripeCustomerId: customerId ?? owner.stripeCustomerId,
       stripeSubscriptionId: sub.id,
-      subscriptionPeriodStart: period.start ?? owner.subscriptionPeriodStart,
-      subscriptionPeriodEnd: period.end ?? owner.subscriptionPeriodEnd,
-      cancelAtPeriodEnd: deleted ? false : sub.cancel_at_period_end,
+      subscriptionPeriodStart: state.periodStart ?? owner.subscriptionPeriodStart,
+      subscriptionPeriodEnd: state.periodEnd ?? owner.subscriptionPeriodEnd,
+      cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+      stripeEventAt: eventAt,
       updatedAt: now,
     })
-    .where(eq(users.id, owner.id))
+    // Checked again as it is written: a newer event applied meanwhile wins.
+    .where(
+      and(
+        eq(users.id, owner.id),
+        or(sql`${users.stripeSubscriptionId} is not ${sub.id}`, isNull(users.stripeEventAt), lte(users.stripeEventAt, eventAt)),
+      ),
+    )
 }
 
 /**
@@ -152,7 +166,9 @@ async function invoicePaid(db: Db, invoice: Stripe.Invoice, now: number) {
       subscriptionStatus: current && owner.subscriptionStatus === 'trialing' ? 'trialing' : 'active',
       billingProvider: 'stripe',
       ...(ours ? { planTier: ours.plan } : {}),
+      // Taking over: the event order of the subscription before no longer applies.
       ...(subscriptionId ? { stripeSubscriptionId: subscriptionId } : {}),
+      ...(current ? {} : { stripeEventAt: null }),
       updatedAt: now,
     })
     .where(eq(users.id, owner.id))

@@ -4,8 +4,10 @@ import { BILLING_MESSAGES, BILLING_PERIOD, type AccountSubscription, type Subscr
 import { PAID_PLANS, type PaidPlan } from '../../contract/plans'
 import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
-import { ApiError, conflict } from '../lib/errors'
+import { batch } from '../db/raw'
+import { ApiError, badRequest, conflict } from '../lib/errors'
 import { hasActiveSubscription } from '../services/users'
+import { invoicePreview } from './invoice'
 import type { BillingProvider, SubscribeRequest } from './provider'
 import type { PromoRow } from './promo'
 import { accountView as localAccountView, cancelAtPeriodEnd, priced, record } from './subscriptions'
@@ -72,8 +74,39 @@ export function periodOf(sub: Stripe.Subscription): { start: number | null; end:
   return { start: start ? start * 1000 : null, end: end ? end * 1000 : null }
 }
 
-/** The first invoice's client secret for the Payment Element (confirmation_secret, or an older API's payment_intent). */
+/** What a subscription means for its owner, the same for the immediate answer and the webhooks. */
+export function subscriptionState(settings: StripeSettings, sub: Stripe.Subscription, deleted = false) {
+  const period = periodOf(sub)
+  return {
+    status: deleted ? 'canceled' : sub.status,
+    plan: planOfPrice(settings, sub.items?.data?.[0]?.price?.id),
+    periodStart: period.start,
+    periodEnd: period.end,
+    cancelAtPeriodEnd: deleted ? false : sub.cancel_at_period_end,
+  }
+}
+
+/**
+ * The client secret for the Payment Element: the first invoice's (confirmation_secret, or an older
+ * API's payment_intent), or during a free first period the pending SetupIntent's (`seti_…`), which
+ * saves the card for when the trial ends.
+ */
 function clientSecretOf(sub: Stripe.Subscription): string | null {
+  return invoiceSecretOf(sub) ?? setupSecretOf(sub)
+}
+
+function setupSecretOf(sub: Stripe.Subscription): string | null {
+  const intent = sub.pending_setup_intent
+  return intent && typeof intent === 'object' ? (intent.client_secret ?? null) : null
+}
+
+/** A payment to confirm after a plan change: only an invoice still open (never a paid one's secret). */
+function paymentToConfirm(sub: Stripe.Subscription): string | null {
+  const invoice = sub.latest_invoice
+  return invoice && typeof invoice === 'object' && invoice.status === 'open' ? invoiceSecretOf(sub) : null
+}
+
+function invoiceSecretOf(sub: Stripe.Subscription): string | null {
   const invoice = sub.latest_invoice
   if (!invoice || typeof invoice === 'string') return null
   const loose = invoice as unknown as {
@@ -86,6 +119,10 @@ function clientSecretOf(sub: Stripe.Subscription): string | null {
 }
 
 const ACCESS_STATUSES = new Set(['active', 'trialing'])
+const DAY_MS = 86_400_000
+
+const resultStatus = (status: string): SubscriptionResult['status'] =>
+  status === 'active' ? 'active' : status === 'trialing' ? 'trialing' : 'incomplete'
 
 export function stripeBilling(env: Env, settings: StripeSettings): BillingProvider {
   const stripe = stripeClient(settings)
@@ -115,8 +152,10 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         customer: customerId,
         items: [{ price: settings.prices[req.plan] }],
         payment_behavior: 'default_incomplete',
+        // The card is saved on the subscription; during a free first period Stripe collects it
+        // through the pending SetupIntent, for the first charge when the trial ends.
         payment_settings: { save_default_payment_method: 'on_subscription' },
-        expand: ['latest_invoice.confirmation_secret'],
+        expand: ['latest_invoice.confirmation_secret', 'pending_setup_intent'],
         metadata: { ...metadata, plan: req.plan, ...(promo ? { promoCode: promo.code } : {}) },
         ...(couponId ? { discounts: [{ coupon: couponId }] } : {}),
         ...(trialDays ? { trial_period_days: trialDays } : {}),
@@ -134,6 +173,53 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
     }
   }
 
+  /**
+   * A change of plan on the owner's current subscription: its item switches to the new price, the
+   * difference prorated on the next invoice. Null when Stripe's subscription no longer gives access
+   * (a new one is made instead). Promotion codes are for new subscriptions only.
+   */
+  async function changePlan(db: Db, owner: UserRow, req: SubscribeRequest, now: number): Promise<SubscriptionResult | null> {
+    const current = await stripeCall(() => stripe.subscriptions.retrieve(owner.stripeSubscriptionId!))
+    if (!ACCESS_STATUSES.has(current.status)) return null
+    const item = current.items.data[0]
+    const price = settings.prices[req.plan]
+    if (!item || item.price.id === price) throw conflict(BILLING_MESSAGES.alreadySubscribed)
+    if (req.promoCode) throw badRequest(BILLING_MESSAGES.promoPlanChange)
+    const sub = await stripeCall(() =>
+      stripe.subscriptions.update(current.id, {
+        items: [{ id: item.id, price }],
+        proration_behavior: 'create_prorations',
+        metadata: { plan: req.plan },
+        expand: ['latest_invoice.confirmation_secret'],
+      }),
+    )
+    const state = subscriptionState(settings, sub)
+    // What Stripe confirms, written as the customer.subscription.updated webhook will write it.
+    if (state.plan) {
+      await batch(env, [
+        sql`update users set plan_tier = ${state.plan}, subscription_status = ${state.status},
+            subscription_period_start = coalesce(${state.periodStart}, subscription_period_start),
+            subscription_period_end = coalesce(${state.periodEnd}, subscription_period_end),
+            cancel_at_period_end = ${state.cancelAtPeriodEnd ? 1 : 0}, updated_at = ${now}
+          where id = ${owner.id} and stripe_subscription_id = ${sub.id}`,
+        sql`update subscriptions set plan = ${state.plan}, status = ${state.status} where id = ${sub.id}`,
+      ])
+    }
+    const preview = invoicePreview(req.plan, null)
+    // During a free first period nothing is due now: the new price is charged when it ends.
+    if (sub.status === 'trialing' && state.periodEnd !== null) {
+      Object.assign(preview, { discountAmount: preview.baseAmount, finalAmount: 0, trialDays: Math.max(1, Math.ceil((state.periodEnd - now) / DAY_MS)) })
+    }
+    return {
+      status: resultStatus(sub.status),
+      clientSecret: paymentToConfirm(sub),
+      subscriptionId: sub.id,
+      customerId: idOf(sub.customer) ?? owner.stripeCustomerId,
+      invoicePreview: preview,
+      billingEnabled: true,
+    }
+  }
+
   const provider: BillingProvider = {
     enabled: true,
     publishableKey: settings.publishableKey,
@@ -141,7 +227,11 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
     async subscribeOwner(db, owner, req) {
       const now = Date.now()
       if (owner.billingProvider === 'stripe' && owner.stripeSubscriptionId && hasActiveSubscription(owner, now) && !owner.cancelAtPeriodEnd) {
-        throw conflict(BILLING_MESSAGES.alreadySubscribed)
+        // Another plan switches the subscription's price; the same plan, or one with a payment
+        // issue running (past due), stays a 409.
+        if (owner.planTier === req.plan || !ACCESS_STATUSES.has(owner.subscriptionStatus ?? '')) throw conflict(BILLING_MESSAGES.alreadySubscribed)
+        const changed = await changePlan(db, owner, req, now)
+        if (changed) return changed
       }
       const { promo, preview } = await priced(db, req, now)
       const customerId = await ensureCustomer(db, owner)
@@ -153,7 +243,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         ? [
             sql`update users set plan_tier = ${req.plan}, subscription_status = ${sub.status}, billing_provider = 'stripe',
                 stripe_customer_id = ${customerId}, stripe_subscription_id = ${sub.id}, subscription_period_start = ${period.start},
-                subscription_period_end = ${period.end}, cancel_at_period_end = 0, updated_at = ${now}
+                subscription_period_end = ${period.end}, cancel_at_period_end = 0, stripe_event_at = null, updated_at = ${now}
               where id = ${owner.id} and exists (select 1 from subscriptions where id = ${sub.id} and user_id = ${owner.id})`,
           ]
         : []
@@ -163,8 +253,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         grant,
         now,
       )
-      const status: SubscriptionResult['status'] = sub.status === 'active' ? 'active' : sub.status === 'trialing' ? 'trialing' : 'incomplete'
-      return { status, clientSecret: clientSecretOf(sub), subscriptionId: sub.id, customerId, invoicePreview: preview, billingEnabled: true }
+      return { status: resultStatus(sub.status), clientSecret: clientSecretOf(sub), subscriptionId: sub.id, customerId, invoicePreview: preview, billingEnabled: true }
     },
 
     async subscribeGuest(db, req) {

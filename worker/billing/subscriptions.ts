@@ -91,7 +91,7 @@ export async function claimGuestSubscription(env: Env, user: UserRow, subscripti
       where id = ${subscriptionId} and user_id is null and claimed_at is null and lower(email) = lower(${user.email})`,
     sql`update users set plan_tier = (select plan from subscriptions where id = ${subscriptionId}),
         subscription_status = (select status from subscriptions where id = ${subscriptionId}),
-        billing_provider = ${stripe ? 'stripe' : 'none'}, stripe_subscription_id = ${stripe ? subscriptionId : null},
+        billing_provider = ${stripe ? 'stripe' : 'none'}, stripe_subscription_id = ${stripe ? subscriptionId : null}, stripe_event_at = null,
         subscription_period_start = ${now},
         subscription_period_end = ${now} + coalesce((select trial_days from subscriptions where id = ${subscriptionId}), ${BILLING_PERIOD_DAYS}) * ${DAY_MS},
         cancel_at_period_end = 0, updated_at = ${now}

@@ -18,6 +18,9 @@ export const users = sqliteTable(
     billingProvider: text('billing_provider', { enum: ['none', 'stripe'] }).notNull().default('none'),
     stripeCustomerId: text('stripe_customer_id'),
     stripeSubscriptionId: text('stripe_subscription_id'),
+    // Stripe's `created` (epoch ms) of the last customer.subscription.* event applied to the current
+    // subscription: an older one, delivered out of order, changes nothing.
+    stripeEventAt: integer('stripe_event_at'),
     pausedAt: integer('paused_at'),
     pauseReason: text('pause_reason'),
     vaultSetup: integer('vault_setup', { mode: 'boolean' }).notNull().default(false),
