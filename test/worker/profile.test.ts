@@ -73,7 +73,8 @@ describe('PUT /api/profile', () => {
     // The unchanged save recorded nothing.
     expect(entries).toHaveLength(1)
     expect(entries[0]!.details).toEqual({ fields: 'phoneNumber,country', count: 2 })
-    expect(JSON.stringify(entries)).not.toContain('555')
+    // Only what the entry says (ids and hashes are random hex, which may hold any digits).
+    expect(JSON.stringify(entries.map((e) => [e.action, e.details]))).not.toContain('555')
   })
 
   it('keeps the e-mail read-only: the account’s own address is accepted, any other refused', async () => {
