@@ -19,6 +19,7 @@ import { profileRoutes } from './routes/profile'
 import { accountRoutes } from './routes/account'
 import { accountBillingRoutes } from './routes/account-billing'
 import { billingRoutes } from './routes/billing'
+import { adminRoutes } from './routes/admin'
 import { stripeWebhookRoutes } from './routes/stripe-webhook'
 import { userRoutes } from './routes/user'
 import { vaultRoutes } from './routes/vault'
@@ -52,6 +53,7 @@ app.route('/api/profile', profileRoutes)
 app.route('/api/account', accountRoutes)
 app.route('/api/account', accountBillingRoutes)
 app.route('/api', billingRoutes)
+app.route('/api/admin', adminRoutes)
 app.route('/api/dev', devRoutes)
 
 app.route('/api', identityOwnerRoutes)
