@@ -19,6 +19,11 @@ export const ADMIN_MESSAGES = {
   notPaused: 'This account is not paused.',
   refundTooLarge: 'A refund cannot be more than $10,000.00.',
   deleteFailed: 'Failed to delete user account',
+  // Additions (the back office's server side).
+  adminOnly: 'Admin Access Required: you do not have permission to access the admin dashboard.',
+  userDeleted: 'User account deleted.',
+  extendThroughStripe: 'Extend through Stripe: this subscription is billed by Stripe.',
+  noChargeToRefund: 'There is no Stripe payment of this user with enough left to refund this amount.',
 } as const
 
 export const DASHBOARD_REFETCH_MS = 60_000
@@ -120,4 +125,22 @@ export interface AdminPromoCode {
 /** GET /api/admin/analytics — one point per ISO week (Monday, UTC), oldest first, last 12 weeks. */
 export interface AdminAnalytics {
   weeks: Array<{ weekStart: string; signups: number; activeSubscriptions: number; revenue: number }>
+}
+
+/** GET /api/admin/actions — the administrators' audit trail, newest first (at most 100). */
+export interface AdminAction {
+  id: string
+  adminId: string
+  /** The administrator's e-mail while their account exists. */
+  adminEmail: string | null
+  action: 'user.pause' | 'user.resume' | 'user.extend' | 'user.delete' | 'refund.create' | 'promo.create' | 'promo.delete'
+  targetUserId: string | null
+  details: Record<string, string | number | boolean | null>
+  createdAt: string
+}
+
+/** DELETE /api/admin/users/:id */
+export interface AdminDeleteUserResult {
+  message: string
+  deletedUserEmail: string
 }

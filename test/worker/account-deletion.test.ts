@@ -34,6 +34,7 @@ const NOT_OWNED: Record<string, string> = {
   engine_state: 'engine-wide facts (the last sweep time)',
   promo_codes: 'admin-made codes; an owner’s subscription points at one, not the other way',
   stripe_events: 'Stripe webhook event ids and types; no owner data',
+  admin_actions: 'the administrators’ trail: plain-text ids, amounts, days and codes; no e-mail, name or reason',
 }
 
 interface Fk {
@@ -196,6 +197,14 @@ describe('DELETE /api/account/delete', () => {
   it('purges the owner everywhere (D1, R2, Durable Object) and leaves another owner untouched', async () => {
     const s = await fullOwner()
     const owner = { id: s.ownerId, email: s.owner.email }
+    // The back office's rows: a paid invoice (goes with the account) and a refund (kept, user_id set null).
+    const refundId = crypto.randomUUID()
+    await env.DB.batch([
+      env.DB.prepare(`insert into invoices (id, user_id, amount_paid, status, created_at) values (?, ?, 999, 'paid', ?)`).bind(`in_${refundId}`, owner.id, Date.now()),
+      env.DB.prepare(
+        `insert into refunds (id, user_id, user_email, user_plan, amount, reason, status, created_by, created_at) values (?, ?, ?, 'basic', 100, 'r', 'completed', 'admin', ?)`,
+      ).bind(refundId, owner.id, owner.email, Date.now()),
+    ])
     const other = await ownerWithItem()
     const otherOwner = { id: other.ownerId, email: other.owner.email }
     await waitFor(async () => (await guard(other.ownerId).state()).lastActivity !== null)
@@ -226,6 +235,7 @@ describe('DELETE /api/account/delete', () => {
 
     // R2: nothing under the owner's prefixes, and the open upload is aborted.
     expect(await blobsUnder(owner.id)).toEqual([])
+    expect(await env.DB.prepare('select user_id from refunds where id = ?').bind(refundId).first()).toEqual({ user_id: null })
     expect(await multipartIsOpen(s.openRow.r2_key, s.openRow.upload_id!)).toBe(false)
 
     // The Durable Object: no storage, no alarm.

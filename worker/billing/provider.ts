@@ -28,6 +28,24 @@ export interface BillingProvider {
   cancel(db: Db, user: UserRow): Promise<{ user: UserRow; view: AccountSubscription }>
   /** As the account is deleted (before anything is): ends any paid subscription at once, or throws. */
   cancelOnDelete(user: UserRow): Promise<void>
+  /**
+   * An administrator's refund (cents) to the owner. Without billing nothing was paid: it is recorded
+   * as completed with no provider call. With Stripe, the owner's latest paid charge is refunded.
+   * `idempotencyKey` (the refund record's id) makes a retried call refund once.
+   */
+  refund(user: UserRow, req: RefundRequest): Promise<RefundOutcome>
+}
+
+export interface RefundRequest {
+  amountCents: number
+  reason: string
+  idempotencyKey: string
+}
+
+export interface RefundOutcome {
+  status: 'completed' | 'pending' | 'failed'
+  /** The provider's id for the refund (Stripe's re_…), null without billing. */
+  providerRef: string | null
 }
 
 export function noBilling(env: Env): BillingProvider {
@@ -49,6 +67,9 @@ export function noBilling(env: Env): BillingProvider {
       // A Stripe subscription on a server whose Stripe keys are gone: nobody could cancel it after.
       throw new ApiError(503, BILLING_MESSAGES.cancelOnDeleteFailed)
     },
+    refund: async (user) =>
+      // A Stripe payment on a server whose Stripe keys are gone: recorded, left for someone with Stripe access.
+      user.billingProvider === 'stripe' && user.stripeCustomerId ? { status: 'pending', providerRef: null } : { status: 'completed', providerRef: null },
   }
 }
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { PAYMENT_GRACE_DAYS } from '../../contract/constants'
 import type { Db } from '../db/client'
-import { subscriptions, users, type UserRow } from '../db/schema'
+import { invoices, subscriptions, users, type UserRow } from '../db/schema'
 import { sendEmail } from '../mail'
 import { paymentIssueEmail } from './emails'
 import { subscriptionState, type StripeSettings } from './stripe'
@@ -146,6 +146,7 @@ async function paymentFailed(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>,
 async function invoicePaid(db: Db, invoice: Stripe.Invoice, now: number) {
   const subscriptionId = subscriptionOfInvoice(invoice)
   const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
+  await recordPaidInvoice(db, invoice, owner?.id ?? null, now)
   if (!owner) {
     if (subscriptionId) {
       await db
@@ -172,4 +173,14 @@ async function invoicePaid(db: Db, invoice: Stripe.Invoice, now: number) {
       updatedAt: now,
     })
     .where(eq(users.id, owner.id))
+}
+
+/** The paid invoice, for the back office's revenue (cents); once per invoice however often it is delivered. */
+async function recordPaidInvoice(db: Db, invoice: Stripe.Invoice, userId: string | null, now: number) {
+  if (!invoice.id) return
+  const paidAt = invoice.status_transitions?.paid_at
+  await db
+    .insert(invoices)
+    .values({ id: invoice.id, userId, amountPaid: invoice.amount_paid ?? 0, status: 'paid', createdAt: paidAt ? paidAt * 1000 : now })
+    .onConflictDoNothing()
 }

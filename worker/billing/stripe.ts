@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
+import { ADMIN_MESSAGES } from '../../contract/admin'
 import { BILLING_MESSAGES, BILLING_PERIOD, type AccountSubscription, type SubscriptionResult } from '../../contract/billing'
 import { PAID_PLANS, type PaidPlan } from '../../contract/plans'
 import type { Db } from '../db/client'
@@ -364,6 +365,23 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         console.error(`cancelling Stripe subscription ${user.stripeSubscriptionId} on account deletion failed:`, error)
         throw new ApiError(503, BILLING_MESSAGES.cancelOnDeleteFailed)
       }
+    },
+
+    async refund(user, req) {
+      // A plan granted without billing (before billing was turned on) was never paid: nothing to return.
+      if (!user.stripeCustomerId) return { status: 'completed', providerRef: null }
+      // The latest paid charge with enough left unrefunded.
+      const charges = await stripeCall(() => stripe.charges.list({ customer: user.stripeCustomerId!, limit: 10 }))
+      const charge = charges.data.find((ch) => ch.paid && ch.status === 'succeeded' && ch.amount - ch.amount_refunded >= req.amountCents)
+      if (!charge) throw conflict(ADMIN_MESSAGES.noChargeToRefund)
+      const refund = await stripeCall(() =>
+        stripe.refunds.create(
+          { charge: charge.id, amount: req.amountCents, reason: 'requested_by_customer', metadata: { userId: user.id } },
+          { idempotencyKey: `admin-refund-${req.idempotencyKey}` },
+        ),
+      )
+      const status = refund.status === 'succeeded' ? 'completed' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending'
+      return { status, providerRef: refund.id }
     },
   }
   return provider

@@ -564,3 +564,64 @@ export const stripeEvents = sqliteTable('stripe_events', {
   type: text('type').notNull(),
   receivedAt: integer('received_at').notNull(),
 })
+
+// --- The back office (worker/routes/admin.ts) ---
+
+/**
+ * Paid invoices, recorded from Stripe's invoice.paid webhook, for the dashboard's revenue. Without
+ * billing nothing is paid and nothing is recorded. A guest's invoice paid before its account exists
+ * has no user yet; an owner's invoices go with their account.
+ */
+export const invoices = sqliteTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    // Cents.
+    amountPaid: integer('amount_paid').notNull(),
+    status: text('status').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('invoices_created_idx').on(t.createdAt), index('invoices_user_idx').on(t.userId)],
+)
+
+/**
+ * Refunds issued by an administrator. The account may be deleted later: the row stays (the money
+ * went out) with user_id set null, keeping the e-mail and plan as they were at the refund.
+ */
+export const refunds = sqliteTable(
+  'refunds',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+    userEmail: text('user_email').notNull(),
+    userPlan: text('user_plan').notNull(),
+    // Cents.
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['completed', 'pending', 'failed'] }).notNull(),
+    providerRef: text('provider_ref'),
+    // The administrator's id, as plain text: the record outlives their account.
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('refunds_created_idx').on(t.createdAt), index('refunds_user_idx').on(t.userId)],
+)
+
+/**
+ * The administrators' audit trail. Ids are plain text (no foreign keys): the trail outlives both the
+ * administrator's and the target's accounts. Details hold amounts, days, codes and statuses only:
+ * never secrets, e-mail addresses or free-text reasons.
+ */
+export const adminActions = sqliteTable(
+  'admin_actions',
+  {
+    id: text('id').primaryKey(),
+    adminId: text('admin_id').notNull(),
+    action: text('action').notNull(),
+    targetUserId: text('target_user_id'),
+    details: text('details', { mode: 'json' }).$type<Record<string, string | number | boolean | null>>().notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('admin_actions_created_idx').on(t.createdAt)],
+)

@@ -1,0 +1,133 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH_ERRORS } from '../../contract/messages'
+import { launch, newPage, registerOwner, runScript, toastText, uniqueEmail } from './browser'
+
+// The back office (seeds 001 §2 'Admin dashboard', §4, §5, §6): an admin finds an owner, pauses
+// and resumes them, refunds them, and manages a promo code.
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+}
+
+const statValue = (page: Page, title: string) => page.getByTestId('admin-stat').filter({ hasText: title }).locator('p').first().textContent()
+
+describe('admin dashboard', () => {
+  it('finds an owner, pauses and resumes them, refunds them, and creates and deletes a promo code', async () => {
+    const ownerEmail = uniqueEmail('admin-target')
+    const ownerPassword = 'a sound password 1'
+    {
+      const { context, page } = await newPage(browser)
+      await registerOwner(page, { email: ownerEmail, password: ownerPassword, displayName: 'Target Owner' })
+      await context.close()
+    }
+
+    const adminEmail = uniqueEmail('admin')
+    expect(runScript('admin:create', [adminEmail, 'an admin password 1'])).toContain('Admin account ready')
+
+    const { context, page } = await newPage(browser, { width: 1280, height: 900 })
+    await page.goto('/admin')
+    await page.getByRole('heading', { name: 'Admin sign in' }).waitFor()
+    await signIn(page, adminEmail, 'an admin password 1')
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor()
+
+    // The figures: at least the owner and the admin.
+    await expect.poll(async () => Number((await statValue(page, 'Total Users'))?.replace(/,/g, '') ?? NaN)).toBeGreaterThanOrEqual(2)
+    expect(await statValue(page, 'Monthly Revenue')).toMatch(/^\$\d[\d,]*\.\d\d$/)
+    expect(await statValue(page, 'Storage Used')).toMatch(/ GB$/)
+
+    // Search (client-side, case-insensitive).
+    await page.getByLabel('Search users').fill(ownerEmail.toUpperCase())
+    const rows = page.getByTestId('admin-user-row')
+    await expect.poll(() => rows.count()).toBe(1)
+    const row = rows.filter({ hasText: ownerEmail })
+    await row.waitFor()
+
+    // Pause: a reason is required.
+    await page.getByRole('button', { name: `Pause ${ownerEmail}` }).click()
+    const pauseDialog = page.getByRole('dialog', { name: 'Pause account' })
+    await pauseDialog.getByRole('button', { name: 'Pause Account' }).click()
+    await expect.poll(() => pauseDialog.getByRole('alert').textContent()).toBe('A reason is required')
+    await pauseDialog.getByLabel('Reason').fill('Chargeback under review')
+    await pauseDialog.getByRole('button', { name: 'Pause Account' }).click()
+    await expect.poll(() => toastText(page)).toContain('Account paused')
+    await expect.poll(() => row.getByTestId('user-status').textContent()).toBe('paused')
+
+    // The paused owner cannot sign in.
+    {
+      const owner = await newPage(browser)
+      await owner.page.goto('/login')
+      await signIn(owner.page, ownerEmail, ownerPassword)
+      await expect.poll(() => toastText(owner.page)).toContain(AUTH_ERRORS.accountPaused)
+      expect(new URL(owner.page.url()).pathname).toBe('/login')
+      await owner.context.close()
+    }
+
+    // Resume.
+    await page.getByRole('button', { name: `Resume ${ownerEmail}` }).click()
+    await expect.poll(() => toastText(page)).toContain('Account resumed')
+    await page.getByRole('button', { name: `Pause ${ownerEmail}` }).waitFor()
+
+    // Refund $12.34 in dollars, after a confirmation with email, plan and MB used.
+    await page.getByRole('button', { name: `Refund ${ownerEmail}` }).click()
+    const refundDialog = page.getByRole('dialog', { name: /refund/i })
+    await refundDialog.getByLabel('Amount (USD)').fill('0')
+    await refundDialog.getByLabel('Reason').fill('Goodwill')
+    await refundDialog.getByRole('button', { name: 'Review Refund' }).click()
+    await expect.poll(() => refundDialog.getByRole('alert').first().textContent()).toBe('Amount must be more than 0')
+    await refundDialog.getByLabel('Amount (USD)').fill('12.34')
+    await refundDialog.getByRole('button', { name: 'Review Refund' }).click()
+    const confirmation = refundDialog.getByTestId('refund-confirmation')
+    await confirmation.waitFor()
+    expect(await confirmation.textContent()).toContain(ownerEmail)
+    expect(await confirmation.textContent()).toContain('MB')
+    expect(await confirmation.textContent()).toContain('$12.34')
+    await refundDialog.getByRole('button', { name: 'Issue Refund' }).click()
+    await expect.poll(() => toastText(page)).toContain('Refund issued')
+
+    await page.getByRole('tab', { name: 'Refunds' }).click()
+    const refundRow = page.getByTestId('admin-refund-row').filter({ hasText: ownerEmail })
+    await refundRow.waitFor()
+    expect(await refundRow.textContent()).toContain('$12.34')
+    expect(await refundRow.textContent()).toContain('Goodwill')
+
+    // Promo code: upper-cased as typed, created, then deleted after confirmation.
+    await page.getByRole('tab', { name: 'Promo Codes' }).click()
+    const form = page.getByRole('form', { name: 'Create promo code' })
+    const create = form.getByRole('button', { name: 'Create Promo Code' })
+    expect(await create.isDisabled()).toBe(true)
+    const code = `e2e${Date.now().toString(36)}`
+    await form.getByLabel('Code', { exact: true }).fill(code)
+    expect(await form.getByLabel('Code', { exact: true }).inputValue()).toBe(code.toUpperCase())
+    await form.getByLabel('Description', { exact: true }).fill('End-to-end test code')
+    await form.getByLabel('Value', { exact: true }).fill('25')
+    await create.click()
+    await expect.poll(() => toastText(page)).toContain('Promo code created')
+    const promoRow = page.getByTestId('admin-promo-row').filter({ hasText: code.toUpperCase() })
+    await promoRow.waitFor()
+    expect(await promoRow.textContent()).toContain('25%')
+    expect(await promoRow.textContent()).toContain('0/100')
+
+    await promoRow.getByRole('button', { name: `Delete ${code.toUpperCase()}` }).click()
+    const confirm = page.getByRole('alertdialog', { name: 'Delete promo code' })
+    expect(await confirm.textContent()).toContain('cannot be undone')
+    await confirm.getByRole('button', { name: 'Delete Code' }).click()
+    await expect.poll(() => toastText(page)).toContain('Promo code deleted')
+    await expect.poll(() => promoRow.count()).toBe(0)
+
+    // Analytics: real charts, with their data tables.
+    await page.getByRole('tab', { name: 'Analytics' }).click()
+    await expect.poll(() => page.getByTestId('admin-chart').count()).toBe(3)
+    await context.close()
+  })
+})

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest'
+import { ADMIN_MESSAGES, refundBodySchema } from '../../contract/admin'
+import {
+  axisTicks,
+  bytesToMb,
+  canCreatePromo,
+  canDeletePromo,
+  checkDays,
+  checkReason,
+  checkRefundDollars,
+  deleteFailureOutcome,
+  filterUsers,
+  formatDollars,
+  formatGb,
+  guardOutcome,
+  niceMax,
+  parseIntOrZero,
+  PROMO_FORM_DEFAULTS,
+  promoBody,
+  promoCodeAsTyped,
+  promoValueText,
+  refundPlan,
+  refundStatusView,
+  scaleValue,
+  shortUserId,
+  tickText,
+  userStatus,
+  weekLabel,
+} from '@/features/admin/logic'
+import { ApiRequestError } from '@/lib/api-client'
+
+// The back office's rules (seeds 001 §2 'Admin dashboard', §3, §4, §5, §8, §9).
+
+const user = (o: Partial<{ planTier: string; pausedAt: string | null; status: string; email: string; displayName: string }> = {}) => ({
+  planTier: 'free',
+  pausedAt: null,
+  status: '',
+  email: 'a@example.com',
+  displayName: 'A',
+  ...o,
+})
+
+describe('status badge (seeds 001 §4)', () => {
+  it('shows paused first, then admin, then the subscription status, then active for a paid plan, else free', () => {
+    expect(userStatus(user({ planTier: 'paused' }))).toBe('paused')
+    expect(userStatus(user({ planTier: 'premium', pausedAt: '2025-01-01T00:00:00Z', status: 'active' }))).toBe('paused')
+    expect(userStatus(user({ planTier: 'admin', status: 'active' }))).toBe('admin')
+    expect(userStatus(user({ planTier: 'basic', status: 'past_due' }))).toBe('past_due')
+    expect(userStatus(user({ planTier: 'free', status: 'canceled' }))).toBe('canceled')
+    expect(userStatus(user({ planTier: 'premium', status: '' }))).toBe('active')
+    expect(userStatus(user({ planTier: 'enterprise', status: 'none' }))).toBe('active')
+    expect(userStatus(user({ planTier: 'free', status: '' }))).toBe('free')
+    expect(userStatus(user({ planTier: 'free', status: 'none' }))).toBe('free')
+  })
+})
+
+describe('user search', () => {
+  const users = [
+    user({ email: 'grace@example.com', displayName: 'Grace Hopper' }),
+    user({ email: 'ada@example.com', displayName: 'Ada Lovelace' }),
+    user({ email: 'alan@turing.org', displayName: '' }),
+  ]
+  it('matches email or display name, case-insensitively, as a substring', () => {
+    expect(filterUsers(users, 'GRACE').map((u) => u.email)).toEqual(['grace@example.com'])
+    expect(filterUsers(users, 'lovel').map((u) => u.email)).toEqual(['ada@example.com'])
+    expect(filterUsers(users, 'example.COM')).toHaveLength(2)
+    expect(filterUsers(users, 'turing').map((u) => u.email)).toEqual(['alan@turing.org'])
+    expect(filterUsers(users, 'nobody')).toEqual([])
+  })
+  it('shows everyone for a blank search', () => {
+    expect(filterUsers(users, '   ')).toHaveLength(3)
+  })
+})
+
+describe('promo create form (seeds 001 §5)', () => {
+  it('upper-cases the code as typed', () => {
+    expect(promoCodeAsTyped('spring25')).toBe('SPRING25')
+  })
+  it('parses integers, non-numeric as 0', () => {
+    expect(parseIntOrZero('42')).toBe(42)
+    expect(parseIntOrZero('12.9')).toBe(12)
+    expect(parseIntOrZero('abc')).toBe(0)
+    expect(parseIntOrZero('')).toBe(0)
+    expect(parseIntOrZero(7.8)).toBe(7)
+  })
+  it('defaults to percentage, value 0, max uses 100', () => {
+    expect(PROMO_FORM_DEFAULTS).toMatchObject({ type: 'percentage', value: '0', maxUses: '100' })
+    expect(promoBody({ ...PROMO_FORM_DEFAULTS, code: ' save10 ' })).toEqual({
+      code: 'SAVE10',
+      description: '',
+      type: 'percentage',
+      value: 0,
+      maxUses: 100,
+      validUntil: null,
+    })
+    expect(promoBody({ ...PROMO_FORM_DEFAULTS, code: 'x', value: 'ten', maxUses: '5x', validUntil: '2030-01-31', type: 'free_subscription' })).toMatchObject({
+      value: 0,
+      maxUses: 5,
+      validUntil: '2030-01-31',
+      type: 'free_subscription',
+    })
+  })
+  it('disables create while the code is empty or a request is pending', () => {
+    expect(canCreatePromo('', false)).toBe(false)
+    expect(canCreatePromo('  ', false)).toBe(false)
+    expect(canCreatePromo('A', true)).toBe(false)
+    expect(canCreatePromo('A', false)).toBe(true)
+  })
+  it('shows values as percent, dollars or days, and deletes only unused codes', () => {
+    expect(promoValueText({ type: 'percentage', value: 25 })).toBe('25%')
+    expect(promoValueText({ type: 'fixed_amount', value: 10 })).toBe('$10')
+    expect(promoValueText({ type: 'free_subscription', value: 30 })).toBe('30 days')
+    expect(promoValueText({ type: 'free_subscription', value: 1 })).toBe('1 day')
+    expect(canDeletePromo({ usedCount: 0 })).toBe(true)
+    expect(canDeletePromo({ usedCount: 1 })).toBe(false)
+  })
+})
+
+describe('amounts (seeds 001 §9)', () => {
+  it('shows cents / 100 with two decimals', () => {
+    expect(formatDollars(1234)).toBe('$12.34')
+    expect(formatDollars(0)).toBe('$0.00')
+    expect(formatDollars(100000)).toBe('$1000.00')
+    expect(formatDollars(Number.NaN)).toBe('$0.00')
+  })
+  it('shows storage in MB and GB', () => {
+    expect(bytesToMb(5 * 1024 * 1024)).toBe('5.00')
+    expect(bytesToMb(0)).toBe('0.00')
+    expect(formatGb(1.234)).toBe('1.23 GB')
+  })
+  it('refunds: first 8 characters of the user id, plan default free, status colours', () => {
+    expect(shortUserId('0123456789abcdef')).toBe('01234567')
+    expect(refundPlan({ user: { id: 'x', email: 'e', planTier: '' } })).toBe('free')
+    expect(refundPlan({ user: { id: 'x', email: 'e', planTier: 'premium' } })).toBe('premium')
+    expect(refundStatusView('completed').variant).toBe('success')
+    expect(refundStatusView('pending').variant).toBe('warning')
+    expect(refundStatusView('failed').variant).toBe('destructive')
+    expect(refundStatusView('weird')).toEqual({ label: 'failed', variant: 'destructive' })
+  })
+})
+
+describe('admin prompts (seeds 001 §5)', () => {
+  it('needs a non-empty reason', () => {
+    expect(checkReason('  ')).toEqual({ ok: false, error: ADMIN_MESSAGES.reasonRequired })
+    expect(checkReason(' fraud ')).toEqual({ ok: true, value: 'fraud' })
+  })
+  it('needs whole days greater than 0', () => {
+    expect(checkDays('0')).toEqual({ ok: false, error: ADMIN_MESSAGES.daysPositive })
+    expect(checkDays('-3').ok).toBe(false)
+    expect(checkDays('1.5').ok).toBe(false)
+    expect(checkDays('abc').ok).toBe(false)
+    expect(checkDays(' 30 ')).toEqual({ ok: true, value: 30 })
+  })
+  it('needs a dollar amount greater than 0, decimals allowed up to cents', () => {
+    expect(checkRefundDollars('12.34')).toEqual({ ok: true, value: 12.34 })
+    expect(checkRefundDollars('$5')).toEqual({ ok: true, value: 5 })
+    expect(checkRefundDollars('.5')).toEqual({ ok: true, value: 0.5 })
+    expect(checkRefundDollars('0')).toEqual({ ok: false, error: ADMIN_MESSAGES.amountPositive })
+    expect(checkRefundDollars('0.00').ok).toBe(false)
+    expect(checkRefundDollars('-1').ok).toBe(false)
+    expect(checkRefundDollars('1.234').ok).toBe(false)
+    expect(checkRefundDollars('ten').ok).toBe(false)
+    expect(checkRefundDollars('10000.01')).toEqual({ ok: false, error: ADMIN_MESSAGES.refundTooLarge })
+  })
+  it('sends dollars that the contract turns into cents exactly once', () => {
+    const checked = checkRefundDollars('12.34')
+    if (!checked.ok) throw new Error('expected ok')
+    const body = refundBodySchema.parse({ userId: '6f1c1b0e-8d3a-4c5e-9b7a-2f4d6e8a0c1b', amount: checked.value, reason: 'r' })
+    expect(body.amountCents).toBe(1234)
+  })
+})
+
+describe('errors (seeds 001 §6, §8)', () => {
+  it('treats a delete error mentioning 200 or "successfully" as success', () => {
+    expect(deleteFailureOutcome(new Error('200: OK'))).toEqual({ success: true })
+    expect(deleteFailureOutcome(new Error('User deleted successfully'))).toEqual({ success: true })
+    expect(deleteFailureOutcome(new ApiRequestError(404, 'User not found', null))).toEqual({ success: false, message: 'User not found' })
+    expect(deleteFailureOutcome(new ApiRequestError(500, 'boom', null))).toEqual({ success: false, message: 'Failed to delete user account' })
+  })
+  it('maps 401 and 403 to the guard toasts, anything else to nothing', () => {
+    expect(guardOutcome(new ApiRequestError(401, 'x', null))).toBe('authFailed')
+    expect(guardOutcome(new ApiRequestError(403, 'x', null))).toBe('adminRequired')
+    expect(guardOutcome(new ApiRequestError(500, 'x', null))).toBeNull()
+    expect(guardOutcome(null)).toBeNull()
+  })
+})
+
+describe('chart scaling', () => {
+  it('rounds the axis top up to a nice number', () => {
+    expect(niceMax(0)).toBe(1)
+    expect(niceMax(-5)).toBe(1)
+    expect(niceMax(1)).toBe(1)
+    expect(niceMax(7)).toBe(10)
+    expect(niceMax(12)).toBe(20)
+    expect(niceMax(23)).toBe(25)
+    expect(niceMax(40)).toBe(50)
+    expect(niceMax(0.3)).toBeCloseTo(0.5)
+    expect(niceMax(1234)).toBe(2000)
+  })
+  it('spaces ticks evenly and scales values into the plot, clamped', () => {
+    expect(axisTicks(20)).toEqual([0, 5, 10, 15, 20])
+    expect(scaleValue(10, 20, 200)).toBe(100)
+    expect(scaleValue(30, 20, 200)).toBe(200)
+    expect(scaleValue(-1, 20, 200)).toBe(0)
+    expect(scaleValue(5, 0, 200)).toBe(0)
+  })
+  it('labels ticks and weeks', () => {
+    expect(tickText(2500, true)).toBe('$2.5k')
+    expect(tickText(12.5)).toBe('12.5')
+    expect(tickText(5)).toBe('5')
+    expect(weekLabel('2025-03-03')).toBe('Mar 3')
+    expect(weekLabel('nonsense')).toBe('nonsense')
+  })
+})

@@ -1,0 +1,358 @@
+import { describe, expect, it } from 'vitest'
+import {
+  ADMIN_MESSAGES,
+  type AdminAction,
+  type AdminAnalytics,
+  type AdminDashboardData,
+  type AdminPromoCode,
+  type AdminRefund,
+  type AdminUser,
+} from '../../contract/admin'
+import { AUTH_ERRORS } from '../../contract/messages'
+import { createTrigger } from './engine-helpers'
+import { call, env, login, me, messageOf, register, uniqueEmail } from './helpers'
+
+// The back office (/api/admin/*): the admin guard, the dashboard's figures, user management,
+// promotion codes, refunds, analytics and the administrators' trail. Storage is per file, so the
+// figures are compared before and after seeding.
+
+const DAY_MS = 86_400_000
+
+async function admin() {
+  const a = await register({ email: uniqueEmail('admin'), displayName: 'Ada Admin' })
+  await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(a.user.id).run()
+  return a
+}
+
+async function json<T>(res: Response, status = 200): Promise<T> {
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${await res.text()}`)
+  return (await res.json()) as T
+}
+
+const dashboard = async (token: string) => json<AdminDashboardData>(await call('/api/admin/dashboard', { token }))
+const users = async (token: string, search?: string) =>
+  json<AdminUser[]>(await call(`/api/admin/users${search === undefined ? '' : `?search=${encodeURIComponent(search)}`}`, { token }))
+const actions = async (token: string) => json<AdminAction[]>(await call('/api/admin/actions', { token }))
+
+const SOME_ID = '00000000-0000-4000-8000-000000000000'
+const ROUTES: Array<[string, string, unknown?]> = [
+  ['GET', '/api/admin/dashboard'],
+  ['GET', '/api/admin/analytics'],
+  ['GET', '/api/admin/actions'],
+  ['GET', '/api/admin/users'],
+  ['POST', `/api/admin/users/${SOME_ID}/pause`, { reason: 'x' }],
+  ['POST', `/api/admin/users/${SOME_ID}/resume`],
+  ['POST', `/api/admin/users/${SOME_ID}/extend`, { days: 5 }],
+  ['DELETE', `/api/admin/users/${SOME_ID}`],
+  ['GET', '/api/admin/promo-codes'],
+  ['POST', '/api/admin/promo-codes', { code: 'NOPE' }],
+  ['DELETE', `/api/admin/promo-codes/${SOME_ID}`],
+  ['GET', '/api/admin/refunds'],
+  ['POST', '/api/admin/refunds', { userId: SOME_ID, amount: 1, reason: 'x' }],
+]
+
+describe('the admin guard', () => {
+  it('answers 401 without a token, 403 for an owner, and lets an admin (by the database role) through', async () => {
+    const owner = await register()
+    const a = await admin()
+    for (const [method, path, body] of ROUTES) {
+      const anonymous = await call(path, { method, body })
+      expect(anonymous.status, `${method} ${path} anonymous`).toBe(401)
+      const asOwner = await call(path, { method, body, token: owner.token })
+      expect(asOwner.status, `${method} ${path} owner`).toBe(403)
+      expect(await messageOf(asOwner)).toBe(ADMIN_MESSAGES.adminOnly)
+      const asAdmin = await call(path, { method, body, token: a.token })
+      expect([401, 403], `${method} ${path} admin`).not.toContain(asAdmin.status)
+    }
+    expect((await call('/api/admin/dashboard', { token: 'not-a-token' })).status).toBe(401)
+    // The role is read from the database on each call: demoted, the same token is refused.
+    await env.DB.prepare(`update users set role = 'owner' where id = ?`).bind(a.user.id).run()
+    expect((await call('/api/admin/dashboard', { token: a.token })).status).toBe(403)
+  })
+})
+
+describe('the dashboard', () => {
+  it('counts users, signups, active subscriptions, upgrades, revenue, refunds and storage from the rows', async () => {
+    const a = await admin()
+    const before = await dashboard(a.token)
+    const now = Date.now()
+    const thisMonth = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1) + 1000
+    const lastMonth = thisMonth - 40 * DAY_MS
+
+    const [u1, u2, u3] = [await register(), await register(), await register()]
+    // One signup dated last month; one paused (no longer active).
+    await env.DB.prepare('update users set created_at = ? where id = ?').bind(lastMonth, u3.user.id).run()
+    await env.DB.prepare('update users set paused_at = ? where id = ?').bind(now, u2.user.id).run()
+    await env.DB.prepare('update users set storage_used = ? where id = ?').bind(3 * 1024 ** 3, u1.user.id).run()
+    await env.DB.prepare('update users set storage_used = ? where id = ?').bind(512 * 1024 ** 2, u2.user.id).run()
+    // Upgrades: premium and enterprise count, basic does not.
+    expect((await call('/api/create-subscription', { token: u1.token, body: { plan: 'premium' } })).status).toBe(200)
+    expect((await call('/api/create-subscription', { token: u3.token, body: { plan: 'enterprise' } })).status).toBe(200)
+    const insertInvoice = env.DB.prepare('insert into invoices (id, user_id, amount_paid, status, created_at) values (?, ?, ?, ?, ?)')
+    await env.DB.batch([
+      insertInvoice.bind(`in_${crypto.randomUUID()}`, u1.user.id, 2999, 'paid', thisMonth),
+      insertInvoice.bind(`in_${crypto.randomUUID()}`, u3.user.id, 999, 'paid', now),
+      insertInvoice.bind(`in_${crypto.randomUUID()}`, u3.user.id, 5000, 'paid', lastMonth),
+    ])
+    const insertRefund = env.DB.prepare(
+      `insert into refunds (id, user_id, user_email, user_plan, amount, reason, status, created_by, created_at) values (?, ?, 'x@example.com', 'basic', ?, 'r', ?, ?, ?)`,
+    )
+    await env.DB.batch([
+      insertRefund.bind(crypto.randomUUID(), u1.user.id, 500, 'completed', a.user.id, now),
+      insertRefund.bind(crypto.randomUUID(), u1.user.id, 700, 'failed', a.user.id, now),
+      insertRefund.bind(crypto.randomUUID(), u1.user.id, 900, 'completed', a.user.id, lastMonth),
+    ])
+
+    const after = await dashboard(a.token)
+    expect(after.totalUsers - before.totalUsers).toBe(3)
+    expect(after.newSignupsThisMonth - before.newSignupsThisMonth).toBe(2)
+    // u1 and u3 active (without billing every account has a plan); u2 paused; admins never count.
+    expect(after.activeSubscriptions - before.activeSubscriptions).toBe(2)
+    expect(after.upgradesThisMonth - before.upgradesThisMonth).toBe(2)
+    expect(after.monthlyRevenue - before.monthlyRevenue).toBe(2999 + 999)
+    expect(after.refundsThisMonth - before.refundsThisMonth).toBe(500)
+    expect(Math.round((after.storageUsedGB - before.storageUsedGB) * 100) / 100).toBe(3.5)
+  })
+
+  it('analytics: 12 ISO weeks from a Monday, oldest first, with signups and revenue', async () => {
+    const a = await admin()
+    const before = await json<AdminAnalytics>(await call('/api/admin/analytics', { token: a.token }))
+    const u = await register()
+    await env.DB.prepare('insert into invoices (id, user_id, amount_paid, status, created_at) values (?, ?, 1234, ?, ?)')
+      .bind(`in_${crypto.randomUUID()}`, u.user.id, 'paid', Date.now())
+      .run()
+    const after = await json<AdminAnalytics>(await call('/api/admin/analytics', { token: a.token }))
+    expect(after.weeks).toHaveLength(12)
+    for (const [i, w] of after.weeks.entries()) {
+      const start = new Date(w.weekStart)
+      expect(start.getUTCDay()).toBe(1)
+      expect(start.getUTCHours() + start.getUTCMinutes()).toBe(0)
+      if (i > 0) expect(start.getTime() - new Date(after.weeks[i - 1]!.weekStart).getTime()).toBe(7 * DAY_MS)
+    }
+    const last = after.weeks[11]!
+    const lastBefore = before.weeks[11]!
+    expect(Date.now() - new Date(last.weekStart).getTime()).toBeLessThan(7 * DAY_MS)
+    expect(last.signups - lastBefore.signups).toBe(1)
+    expect(last.revenue - lastBefore.revenue).toBe(1234)
+    expect(last.activeSubscriptions - lastBefore.activeSubscriptions).toBe(1)
+  })
+})
+
+describe('users', () => {
+  it('lists every account with its admin fields, and searches e-mail and display name', async () => {
+    const a = await admin()
+    const u = await register({ displayName: 'Zebediah Searchable' })
+    const list = await users(a.token)
+    const row = list.find((x) => x.id === u.user.id)!
+    expect(row).toMatchObject({
+      email: u.email,
+      displayName: 'Zebediah Searchable',
+      planTier: 'basic',
+      status: 'active',
+      hasActiveSubscription: true,
+      pausedAt: null,
+      pauseReason: null,
+      storageUsed: 0,
+      vaultItemCount: 0,
+    })
+    expect(row.subscriptionPeriodEnd).not.toBeNull()
+    expect(list.find((x) => x.id === a.user.id)).toMatchObject({ planTier: 'admin', status: 'admin' })
+    expect((await users(a.token, 'zebediah SEARCH')).map((x) => x.id)).toEqual([u.user.id])
+    expect((await users(a.token, u.email.toUpperCase())).map((x) => x.id)).toEqual([u.user.id])
+    expect(await users(a.token, 'no-such-person-%_')).toEqual([])
+  })
+
+  it('pause revokes the sessions and refuses sign-in, leaves triggers alone; resume lets the owner in again', async () => {
+    const a = await admin()
+    const u = await register()
+    const trigger = await createTrigger(u.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+
+    const missingReason = await call(`/api/admin/users/${u.user.id}/pause`, { token: a.token, body: { reason: '  ' } })
+    expect(missingReason.status).toBe(400)
+    expect(await messageOf(missingReason)).toContain(ADMIN_MESSAGES.reasonRequired)
+
+    const paused = await json<AdminUser>(await call(`/api/admin/users/${u.user.id}/pause`, { token: a.token, body: { reason: 'Chargeback' } }))
+    expect(paused).toMatchObject({ planTier: 'paused', status: 'paused', pauseReason: 'Chargeback', hasActiveSubscription: false })
+    expect((await me(u.token)).status).toBe(401)
+    const refused = await login(u.email, u.password)
+    expect(refused.status).toBe(403)
+    expect(await messageOf(refused)).toBe(AUTH_ERRORS.accountPaused)
+    const row = await env.DB.prepare('select status from triggers where id = ?').bind(trigger.id).first<{ status: string }>()
+    expect(row?.status).toBe('active')
+
+    const again = await call(`/api/admin/users/${u.user.id}/pause`, { token: a.token, body: { reason: 'again' } })
+    expect(again.status).toBe(409)
+    expect(await messageOf(again)).toBe(ADMIN_MESSAGES.alreadyPaused)
+    const pauseAdmin = await call(`/api/admin/users/${a.user.id}/pause`, { token: a.token, body: { reason: 'x' } })
+    expect(pauseAdmin.status).toBe(409)
+    expect(await messageOf(pauseAdmin)).toBe(ADMIN_MESSAGES.cannotPauseAdmin)
+
+    const resumed = await json<AdminUser>(await call(`/api/admin/users/${u.user.id}/resume`, { token: a.token, method: 'POST' }))
+    expect(resumed).toMatchObject({ pausedAt: null, pauseReason: null, planTier: 'basic', hasActiveSubscription: true })
+    expect((await login(u.email, u.password)).status).toBe(200)
+    const notPaused = await call(`/api/admin/users/${u.user.id}/resume`, { token: a.token, method: 'POST' })
+    expect(notPaused.status).toBe(409)
+    expect(await messageOf(notPaused)).toBe(ADMIN_MESSAGES.notPaused)
+  })
+
+  it('extend moves the period end forward from the later of now and the end, and restarts an ended subscription', async () => {
+    const a = await admin()
+    const u = await register()
+    const end = (await env.DB.prepare('select subscription_period_end as e from users where id = ?').bind(u.user.id).first<{ e: number }>())!.e
+    const extended = await json<AdminUser>(await call(`/api/admin/users/${u.user.id}/extend`, { token: a.token, body: { days: 10 } }))
+    expect(Date.parse(extended.subscriptionPeriodEnd!)).toBe(end + 10 * DAY_MS)
+
+    await env.DB.prepare(`update users set subscription_status = 'canceled', subscription_period_end = ? where id = ?`)
+      .bind(Date.now() - 5 * DAY_MS, u.user.id)
+      .run()
+    const t0 = Date.now()
+    const restarted = await json<AdminUser>(await call(`/api/admin/users/${u.user.id}/extend`, { token: a.token, body: { days: 3 } }))
+    expect(restarted).toMatchObject({ status: 'active', hasActiveSubscription: true })
+    const newEnd = Date.parse(restarted.subscriptionPeriodEnd!)
+    expect(newEnd).toBeGreaterThanOrEqual(t0 + 3 * DAY_MS)
+    expect(newEnd).toBeLessThan(t0 + 3 * DAY_MS + 60_000)
+
+    for (const days of [0, -1, 1.5, 'x']) {
+      const bad = await call(`/api/admin/users/${u.user.id}/extend`, { token: a.token, body: { days } })
+      expect(bad.status).toBe(400)
+      expect(await messageOf(bad)).toContain(ADMIN_MESSAGES.daysPositive)
+    }
+  })
+
+  it('answers 404 User not found for unknown and malformed ids', async () => {
+    const a = await admin()
+    for (const id of [SOME_ID, 'not-a-uuid']) {
+      for (const [method, suffix, body] of [
+        ['POST', '/pause', { reason: 'x' }],
+        ['POST', '/resume', undefined],
+        ['POST', '/extend', { days: 1 }],
+        ['DELETE', '', undefined],
+      ] as const) {
+        const res = await call(`/api/admin/users/${id}${suffix}`, { token: a.token, method, body })
+        expect(res.status, `${method} ${suffix} ${id}`).toBe(404)
+        expect(await messageOf(res)).toBe(ADMIN_MESSAGES.userNotFound)
+      }
+    }
+  })
+
+  it('delete purges the account as its own deletion does, and an admin cannot delete themselves here', async () => {
+    const a = await admin()
+    const u = await register()
+    const self = await call(`/api/admin/users/${a.user.id}`, { token: a.token, method: 'DELETE' })
+    expect(self.status).toBe(409)
+    expect(await messageOf(self)).toBe(ADMIN_MESSAGES.cannotDeleteSelf)
+
+    const res = await json<{ message: string; deletedUserEmail: string }>(await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' }))
+    expect(res).toEqual({ message: ADMIN_MESSAGES.userDeleted, deletedUserEmail: u.email })
+    expect(await env.DB.prepare('select id from users where id = ?').bind(u.user.id).first()).toBeNull()
+    expect(await env.DB.prepare('select id from sessions where user_id = ?').bind(u.user.id).first()).toBeNull()
+    expect((await me(u.token)).status).toBe(401)
+    expect((await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' })).status).toBe(404)
+  })
+})
+
+describe('promotion codes', () => {
+  it('creates upper-cased with defaults, refuses duplicates, deletes only unused codes', async () => {
+    const a = await admin()
+    const code = `spring${crypto.randomUUID().slice(0, 6)}`
+    const created = await json<AdminPromoCode>(await call('/api/admin/promo-codes', { token: a.token, body: { code } }), 201)
+    expect(created).toMatchObject({
+      code: code.toUpperCase(),
+      description: '',
+      type: 'percentage',
+      value: 0,
+      maxUses: 100,
+      usedCount: 0,
+      validUntil: null,
+      isActive: true,
+    })
+    const dup = await call('/api/admin/promo-codes', { token: a.token, body: { code: code.toUpperCase() } })
+    expect(dup.status).toBe(409)
+    expect(await messageOf(dup)).toBe(ADMIN_MESSAGES.promoExists)
+    expect((await call('/api/admin/promo-codes', { token: a.token, body: { code: '' } })).status).toBe(400)
+
+    const dated = await json<AdminPromoCode>(
+      await call('/api/admin/promo-codes', {
+        token: a.token,
+        body: { code: `${code}b`, type: 'fixed_amount', value: 5, maxUses: 3, validUntil: '2099-12-31', description: 'Five off' },
+      }),
+      201,
+    )
+    expect(dated).toMatchObject({ type: 'fixed_amount', value: 5, maxUses: 3, validUntil: '2099-12-31', description: 'Five off' })
+    const list = await json<AdminPromoCode[]>(await call('/api/admin/promo-codes', { token: a.token }))
+    expect(list.map((p) => p.id)).toEqual(expect.arrayContaining([created.id, dated.id]))
+
+    // Used once (through a subscription), it stays.
+    const owner = await register()
+    expect((await call('/api/create-subscription', { token: owner.token, body: { plan: 'premium', promoCode: dated.code } })).status).toBe(200)
+    const inUse = await call(`/api/admin/promo-codes/${dated.id}`, { token: a.token, method: 'DELETE' })
+    expect(inUse.status).toBe(409)
+    expect(await messageOf(inUse)).toBe(ADMIN_MESSAGES.promoInUse)
+
+    expect((await call(`/api/admin/promo-codes/${created.id}`, { token: a.token, method: 'DELETE' })).status).toBe(200)
+    const gone = await call(`/api/admin/promo-codes/${created.id}`, { token: a.token, method: 'DELETE' })
+    expect(gone.status).toBe(404)
+    expect(await messageOf(gone)).toBe(ADMIN_MESSAGES.promoNotFound)
+  })
+})
+
+describe('refunds', () => {
+  it('takes dollars, stores and lists cents (newest first), and refuses bad amounts and reasons', async () => {
+    const a = await admin()
+    const u = await register()
+    const refund = await json<AdminRefund>(
+      await call('/api/admin/refunds', { token: a.token, body: { userId: u.user.id, amount: 12.34, reason: 'Double charge', subscriptionId: 'manual_refund' } }),
+      201,
+    )
+    expect(refund).toMatchObject({ amount: 1234, reason: 'Double charge', status: 'completed', user: { id: u.user.id, email: u.email, planTier: 'basic' } })
+    const stored = await env.DB.prepare('select amount, created_by as by from refunds where id = ?').bind(refund.id).first<{ amount: number; by: string }>()
+    expect(stored).toEqual({ amount: 1234, by: a.user.id })
+
+    const second = await json<AdminRefund>(await call('/api/admin/refunds', { token: a.token, body: { userId: u.user.id, amount: 1, reason: 'Goodwill' } }), 201)
+    const list = await json<AdminRefund[]>(await call('/api/admin/refunds', { token: a.token }))
+    const ours = list.filter((r) => r.user.id === u.user.id)
+    expect(ours.map((r) => [r.id, r.amount])).toEqual([
+      [second.id, 100],
+      [refund.id, 1234],
+    ])
+
+    for (const body of [
+      { userId: u.user.id, amount: 0, reason: 'x' },
+      { userId: u.user.id, amount: -5, reason: 'x' },
+      { userId: u.user.id, amount: 5 },
+      { userId: u.user.id, amount: 5, reason: '   ' },
+      { userId: u.user.id, reason: 'x' },
+      { userId: u.user.id, amount: 10_000.01, reason: 'x' },
+    ]) {
+      expect((await call('/api/admin/refunds', { token: a.token, body })).status, JSON.stringify(body)).toBe(400)
+    }
+    const unknown = await call('/api/admin/refunds', { token: a.token, body: { userId: SOME_ID, amount: 1, reason: 'x' } })
+    expect(unknown.status).toBe(404)
+    expect(await messageOf(unknown)).toBe(ADMIN_MESSAGES.userNotFound)
+  })
+})
+
+describe('the admin trail', () => {
+  it('records pause, resume, extend, refund, delete and promo create/delete, newest first, without reasons or e-mails', async () => {
+    const a = await admin()
+    const u = await register()
+    const post = (path: string, body?: unknown) => call(path, { token: a.token, method: 'POST', body })
+    expect((await post(`/api/admin/users/${u.user.id}/pause`, { reason: 'Secret reason' })).status).toBe(200)
+    expect((await post(`/api/admin/users/${u.user.id}/resume`)).status).toBe(200)
+    expect((await post(`/api/admin/users/${u.user.id}/extend`, { days: 2 })).status).toBe(200)
+    expect((await post('/api/admin/refunds', { userId: u.user.id, amount: 2.5, reason: 'Secret reason' })).status).toBe(201)
+    const promo = await json<AdminPromoCode>(await post('/api/admin/promo-codes', { code: `trail${crypto.randomUUID().slice(0, 6)}` }), 201)
+    expect((await call(`/api/admin/promo-codes/${promo.id}`, { token: a.token, method: 'DELETE' })).status).toBe(200)
+    expect((await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' })).status).toBe(200)
+
+    const trail = (await actions(a.token)).filter((x) => x.adminId === a.user.id)
+    expect(trail.map((x) => x.action)).toEqual(['user.delete', 'promo.delete', 'promo.create', 'refund.create', 'user.extend', 'user.resume', 'user.pause'])
+    expect(trail.every((x) => x.adminEmail === a.email)).toBe(true)
+    expect(trail.find((x) => x.action === 'refund.create')).toMatchObject({ targetUserId: u.user.id, details: { amount: 250 } })
+    expect(trail.find((x) => x.action === 'user.extend')?.details.days).toBe(2)
+    expect(trail.find((x) => x.action === 'user.delete')?.targetUserId).toBe(u.user.id)
+    const text = JSON.stringify(trail)
+    expect(text).not.toContain('Secret reason')
+    expect(text).not.toContain(u.email)
+  })
+})

@@ -1,0 +1,122 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  DASHBOARD_REFETCH_MS,
+  type AdminAction,
+  type AdminAnalytics,
+  type AdminDeleteUserResult,
+  type AdminDashboardData,
+  type AdminPromoCode,
+  type AdminRefund,
+  type AdminUser,
+} from '../../../contract/admin'
+import { apiJson, apiRequest } from '@/lib/api-client'
+import type { promoBody } from './logic'
+
+// The /api/admin calls (seeds 001 §7). The server checks the admin role on every one of them.
+
+export const adminKeys = {
+  dashboard: ['/api/admin/dashboard'] as const,
+  users: ['/api/admin/users'] as const,
+  promoCodes: ['/api/admin/promo-codes'] as const,
+  refunds: ['/api/admin/refunds'] as const,
+  analytics: ['/api/admin/analytics'] as const,
+  actions: ['/api/admin/actions'] as const,
+}
+
+export const dashboardQuery = queryOptions({
+  queryKey: adminKeys.dashboard,
+  queryFn: () => apiJson<AdminDashboardData>('GET', '/api/admin/dashboard'),
+  refetchInterval: DASHBOARD_REFETCH_MS,
+  retry: false,
+})
+
+export const useAdminDashboard = () => useQuery(dashboardQuery)
+export const useAdminUsers = () =>
+  useQuery({ queryKey: adminKeys.users, queryFn: () => apiJson<AdminUser[]>('GET', '/api/admin/users'), retry: false })
+export const usePromoCodes = () =>
+  useQuery({ queryKey: adminKeys.promoCodes, queryFn: () => apiJson<AdminPromoCode[]>('GET', '/api/admin/promo-codes'), retry: false })
+export const useRefunds = () =>
+  useQuery({ queryKey: adminKeys.refunds, queryFn: () => apiJson<AdminRefund[]>('GET', '/api/admin/refunds'), retry: false })
+export const useAnalytics = ({ enabled }: { enabled: boolean }) =>
+  useQuery({ queryKey: adminKeys.analytics, queryFn: () => apiJson<AdminAnalytics>('GET', '/api/admin/analytics'), retry: false, enabled })
+
+/** The admin audit trail: optional on the server; shown only when it answers. */
+export const useAdminActions = () =>
+  useQuery({ queryKey: adminKeys.actions, queryFn: () => apiJson<AdminAction[]>('GET', '/api/admin/actions'), retry: false })
+
+/** After any act on a user: users, dashboard and the trail are read again. */
+function useRefreshUsers() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminKeys.users }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.dashboard }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.actions }),
+    ])
+}
+
+const userUrl = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`
+
+export function usePauseUser() {
+  const refresh = useRefreshUsers()
+  return useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) => apiRequest('POST', `${userUrl(id)}/pause`, { reason }),
+    onSettled: refresh,
+  })
+}
+
+export function useResumeUser() {
+  const refresh = useRefreshUsers()
+  return useMutation({
+    mutationFn: ({ id }: { id: string }) => apiRequest('POST', `${userUrl(id)}/resume`),
+    onSettled: refresh,
+  })
+}
+
+export function useExtendUser() {
+  const refresh = useRefreshUsers()
+  return useMutation({
+    mutationFn: ({ id, days }: { id: string; days: number }) => apiRequest('POST', `${userUrl(id)}/extend`, { days }),
+    onSettled: refresh,
+  })
+}
+
+export function useDeleteUser() {
+  const refresh = useRefreshUsers()
+  return useMutation({
+    mutationFn: ({ id }: { id: string }) => apiJson<AdminDeleteUserResult>('DELETE', userUrl(id)),
+    onSettled: refresh,
+  })
+}
+
+/** Manual refunds carry a fixed marker instead of a Stripe subscription id (seeds 001 §7). */
+export const MANUAL_REFUND_MARKER = 'manual_refund'
+
+export function useIssueRefund() {
+  const refresh = useRefreshUsers()
+  const queryClient = useQueryClient()
+  return useMutation({
+    // `amount` is dollars; the server converts it to cents once (contract/admin.ts refundBodySchema).
+    mutationFn: (body: { userId: string; amount: number; reason: string }) =>
+      apiRequest('POST', '/api/admin/refunds', { ...body, subscriptionId: MANUAL_REFUND_MARKER }),
+    onSettled: async () => {
+      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: adminKeys.refunds })])
+    },
+  })
+}
+
+export function useCreatePromo() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: ReturnType<typeof promoBody>) => apiJson<AdminPromoCode>('POST', '/api/admin/promo-codes', body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.promoCodes }),
+  })
+}
+
+export function useDeletePromo() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id }: { id: string }) => apiRequest('DELETE', `/api/admin/promo-codes/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.promoCodes }),
+  })
+}

@@ -1,0 +1,124 @@
+import { useId } from 'react'
+import { axisTicks, niceMax, scaleValue, tickText } from './logic'
+
+// Small hand-written SVG charts: a title, axis labels, and a data table for screen readers (the
+// SVG itself is one labelled image).
+
+export interface ChartPoint {
+  label: string
+  value: number
+}
+
+const W = 640
+const H = 260
+const M = { top: 16, right: 16, bottom: 48, left: 56 }
+const PLOT_W = W - M.left - M.right
+const PLOT_H = H - M.top - M.bottom
+
+interface ChartProps {
+  title: string
+  xLabel: string
+  yLabel: string
+  points: ChartPoint[]
+  money?: boolean
+  kind: 'bar' | 'line'
+  colorClass: string
+  /** The line's stroke class (line charts), written out in full so Tailwind generates it. */
+  strokeClass?: string
+  format: (value: number) => string
+}
+
+export function Chart({ title, xLabel, yLabel, points, money = false, kind, colorClass, strokeClass = 'stroke-slate-700', format }: ChartProps) {
+  const id = useId()
+  const top = niceMax(Math.max(0, ...points.map((p) => p.value)))
+  const ticks = axisTicks(top)
+  const step = points.length > 0 ? PLOT_W / points.length : PLOT_W
+  const x = (i: number) => M.left + step * i + step / 2
+  const y = (v: number) => M.top + PLOT_H - scaleValue(v, top, PLOT_H)
+  const total = points.reduce((sum, p) => sum + p.value, 0)
+
+  return (
+    <figure className="grid gap-2 rounded-xl border border-slate-200 bg-white p-4" aria-labelledby={`${id}-title`}>
+      <figcaption id={`${id}-title`} className="text-base font-semibold text-slate-900">
+        {title}
+      </figcaption>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="h-auto w-full"
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        data-testid="admin-chart"
+      >
+        <desc id={`${id}-desc`}>
+          {`${yLabel} per ${xLabel.toLowerCase()}, ${points.length} weeks, total ${format(total)}. The values are in the table that follows.`}
+        </desc>
+        {ticks.map((t) => (
+          <g key={t}>
+            <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} className="stroke-slate-200" strokeWidth={1} />
+            <text x={M.left - 8} y={y(t)} dy="0.32em" textAnchor="end" className="fill-slate-500 text-[11px]">
+              {tickText(t, money)}
+            </text>
+          </g>
+        ))}
+        {kind === 'bar'
+          ? points.map((p, i) => {
+              const h = scaleValue(p.value, top, PLOT_H)
+              const bw = Math.max(2, step * 0.6)
+              return (
+                <rect key={p.label + i} x={x(i) - bw / 2} y={M.top + PLOT_H - h} width={bw} height={h} rx={2} className={colorClass}>
+                  <title>{`${p.label}: ${format(p.value)}`}</title>
+                </rect>
+              )
+            })
+          : points.length > 0 && (
+              <>
+                <polyline
+                  points={points.map((p, i) => `${x(i)},${y(p.value)}`).join(' ')}
+                  fill="none"
+                  strokeWidth={2.5}
+                  strokeLinejoin="round"
+                  className={strokeClass}
+                />
+                {points.map((p, i) => (
+                  <circle key={p.label + i} cx={x(i)} cy={y(p.value)} r={4} className={colorClass}>
+                    <title>{`${p.label}: ${format(p.value)}`}</title>
+                  </circle>
+                ))}
+              </>
+            )}
+        <line x1={M.left} x2={W - M.right} y1={M.top + PLOT_H} y2={M.top + PLOT_H} className="stroke-slate-400" strokeWidth={1} />
+        {points.map((p, i) =>
+          // Every other label on a crowded axis.
+          points.length > 8 && i % 2 === 1 ? null : (
+            <text key={`x${i}`} x={x(i)} y={M.top + PLOT_H + 16} textAnchor="middle" className="fill-slate-500 text-[11px]">
+              {p.label}
+            </text>
+          ),
+        )}
+        <text x={M.left + PLOT_W / 2} y={H - 6} textAnchor="middle" className="fill-slate-700 text-xs font-medium">
+          {xLabel}
+        </text>
+        <text transform={`translate(14 ${M.top + PLOT_H / 2}) rotate(-90)`} textAnchor="middle" className="fill-slate-700 text-xs font-medium">
+          {yLabel}
+        </text>
+      </svg>
+      <table className="sr-only">
+        <caption>{title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{xLabel}</th>
+            <th scope="col">{yLabel}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((p, i) => (
+            <tr key={p.label + i}>
+              <th scope="row">{p.label}</th>
+              <td>{format(p.value)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  )
+}
