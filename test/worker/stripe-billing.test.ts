@@ -1,6 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { ADMIN_MESSAGES, type AdminDashboardData, type AdminRefund } from '../../contract/admin'
 import { BILLING_MESSAGES, type AccountSubscription, type BillingConfig, type SubscriptionResult } from '../../contract/billing'
 import { app } from '../../worker/app'
 import { call, env, freshIp, outboxFor, register, uniqueEmail } from './helpers'
@@ -275,6 +276,60 @@ function invoiceEvent(type: string, customerId: string, subscriptionId: string) 
       billing_reason: 'subscription_cycle',
       parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } },
     },
+  }
+}
+
+/** An administrator (their requests go through stripeCall with their token). */
+async function stripeAdmin() {
+  const a = await register()
+  await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(a.user.id).run()
+  return a
+}
+
+interface RefundRequest {
+  body: Record<string, string>
+  idempotencyKey: string | null
+}
+
+/** Stripe's charges of a customer and its refunds: what `refund` reads and creates. */
+function installRefunds(charges: Array<Record<string, unknown>>, refundStatus = 'succeeded') {
+  const seen = { chargeQueries: [] as Array<Record<string, string>>, refunds: [] as RefundRequest[] }
+  network.use(
+    http.get('https://api.stripe.com/v1/charges', ({ request }) => {
+      const query = Object.fromEntries(new URL(request.url).searchParams)
+      seen.chargeQueries.push(query)
+      const data = charges.filter((ch) => ch.customer === query.customer)
+      return HttpResponse.json({ object: 'list', data, has_more: false, url: '/v1/charges' })
+    }),
+    http.post('https://api.stripe.com/v1/refunds', async ({ request }) => {
+      const body = await form(request)
+      seen.refunds.push({ body, idempotencyKey: request.headers.get('idempotency-key') })
+      return HttpResponse.json({
+        id: `re_${++stripe.seq}`,
+        object: 'refund',
+        amount: Number(body.amount),
+        charge: body.charge,
+        currency: 'usd',
+        status: refundStatus,
+      })
+    }),
+  )
+  return seen
+}
+
+function charge(id: string, customer: string, amount: number, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    object: 'charge',
+    customer,
+    amount,
+    amount_refunded: 0,
+    currency: 'usd',
+    paid: true,
+    status: 'succeeded',
+    payment_intent: `pi_${id}`,
+    created: now(),
+    ...extra,
   }
 }
 
@@ -555,5 +610,92 @@ describe('the account with Stripe', () => {
     expect(res.status).toBe(200)
     expect(stripe.cancelled).toEqual([subscriptionId])
     expect(await userRow(owner.user.id)).toBeNull()
+  })
+})
+
+describe('admin refunds with Stripe', () => {
+  it("refunds the latest paid charge with enough left, in cents, once (Idempotency-Key), and lists Stripe's status", async () => {
+    const a = await stripeAdmin()
+    const owner = await register()
+    const customerId = `cus_refund_${crypto.randomUUID().slice(0, 8)}`
+    await env.DB.prepare('update users set stripe_customer_id = ? where id = ?').bind(customerId, owner.user.id).run()
+    const seen = installRefunds([
+      // Newest first, as Stripe lists them: too little left, failed, then the one that can take it.
+      charge('ch_mostly_refunded', customerId, 2999, { amount_refunded: 2000 }),
+      charge('ch_failed', customerId, 2999, { paid: false, status: 'failed' }),
+      charge('ch_good', customerId, 2999),
+      charge('ch_other_customer', 'cus_someone_else', 9999),
+    ])
+    const res = await stripeCall('/api/admin/refunds', { token: a.token, body: { userId: owner.user.id, amount: 12.34, reason: 'Double charge' } })
+    expect(res.status, await res.clone().text()).toBe(201)
+    const refund = (await res.json()) as AdminRefund
+    expect(refund).toMatchObject({ amount: 1234, reason: 'Double charge', status: 'completed', user: { id: owner.user.id, email: owner.email } })
+
+    expect(seen.chargeQueries).toHaveLength(1)
+    expect(seen.chargeQueries[0]).toMatchObject({ customer: customerId })
+    expect(seen.refunds).toHaveLength(1)
+    const [sent] = seen.refunds
+    expect(sent!.body).toMatchObject({ charge: 'ch_good', amount: '1234', reason: 'requested_by_customer', 'metadata[userId]': owner.user.id })
+    expect(sent!.body.payment_intent).toBeUndefined()
+    // One key per refund we record: a retried request cannot refund twice at Stripe.
+    expect(sent!.idempotencyKey).toBe(`admin-refund-${refund.id}`)
+
+    const stored = await env.DB.prepare('select amount, status, provider_ref as ref, created_by as by from refunds where id = ?').bind(refund.id).first()
+    expect(stored).toMatchObject({ amount: 1234, status: 'completed', by: a.user.id })
+    expect(String((stored as { ref: string }).ref)).toMatch(/^re_/)
+    const list = (await (await stripeCall('/api/admin/refunds', { token: a.token })).json()) as AdminRefund[]
+    expect(list.filter((r) => r.user.id === owner.user.id).map((r) => [r.id, r.amount, r.status])).toEqual([[refund.id, 1234, 'completed']])
+  })
+
+  it('keeps a refund Stripe has not settled yet as pending', async () => {
+    const a = await stripeAdmin()
+    const owner = await register()
+    const customerId = `cus_refund_${crypto.randomUUID().slice(0, 8)}`
+    await env.DB.prepare('update users set stripe_customer_id = ? where id = ?').bind(customerId, owner.user.id).run()
+    const seen = installRefunds([charge('ch_pending', customerId, 999)], 'pending')
+    const res = await stripeCall('/api/admin/refunds', { token: a.token, body: { userId: owner.user.id, amount: 9.99, reason: 'Goodwill' } })
+    expect(res.status).toBe(201)
+    expect(await res.json()).toMatchObject({ amount: 999, status: 'pending' })
+    expect(seen.refunds[0]!.body).toMatchObject({ charge: 'ch_pending', amount: '999' })
+  })
+
+  it('answers 409 when no charge can take the refund, sending no refund and recording nothing', async () => {
+    const a = await stripeAdmin()
+    const owner = await register()
+    const customerId = `cus_refund_${crypto.randomUUID().slice(0, 8)}`
+    await env.DB.prepare('update users set stripe_customer_id = ? where id = ?').bind(customerId, owner.user.id).run()
+    const seen = installRefunds([
+      charge('ch_small', customerId, 999),
+      charge('ch_refunded', customerId, 2999, { amount_refunded: 2000 }),
+      charge('ch_declined', customerId, 9999, { paid: false, status: 'failed' }),
+    ])
+    const res = await stripeCall('/api/admin/refunds', { token: a.token, body: { userId: owner.user.id, amount: 12.34, reason: 'Too much' } })
+    expect(res.status).toBe(409)
+    expect(((await res.json()) as { message: string }).message).toBe(ADMIN_MESSAGES.noChargeToRefund)
+    expect(seen.chargeQueries).toHaveLength(1)
+    expect(seen.refunds).toEqual([])
+    expect(await env.DB.prepare('select count(*) as n from refunds where user_id = ?').bind(owner.user.id).first()).toEqual({ n: 0 })
+  })
+})
+
+describe('revenue from invoice.paid', () => {
+  it("records the paid invoice once, in cents, for its owner; the dashboard's monthly revenue counts it once", async () => {
+    const a = await stripeAdmin()
+    const dashboard = async () => {
+      const res = await stripeCall('/api/admin/dashboard', { token: a.token })
+      expect(res.status).toBe(200)
+      return (await res.json()) as AdminDashboardData
+    }
+    const { owner, subscriptionId, customerId } = await activeOwner()
+    const before = (await dashboard()).monthlyRevenue
+    const event = invoiceEvent('invoice.paid', customerId, subscriptionId)
+    Object.assign(event.object, { amount_paid: 2999, status: 'paid', status_transitions: { paid_at: now() } })
+    expect(await (await deliver(event)).json()).toEqual({ received: true })
+    expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
+    // The same invoice in another event (a redelivery under a new id) is not counted again either.
+    expect((await deliver({ ...event, id: eventId() })).status).toBe(200)
+    const rows = await env.DB.prepare('select user_id, amount_paid, status from invoices where id = ?').bind(event.object.id).all()
+    expect(rows.results).toEqual([{ user_id: owner.user.id, amount_paid: 2999, status: 'paid' }])
+    expect((await dashboard()).monthlyRevenue - before).toBe(2999)
   })
 })
