@@ -45,16 +45,17 @@ export const AUDIT_MESSAGES = {
   empty: 'No activity yet - Start by uploading your first document or adding a beneficiary',
 } as const
 
-function canonicalValue(value: unknown): string {
+/** JSON with keys sorted and no spaces: the form every audit hash covers. */
+export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null)
-  if (Array.isArray(value)) return `[${value.map(canonicalValue).join(',')}]`
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
   const keys = Object.keys(value as Record<string, unknown>).sort()
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalValue((value as Record<string, unknown>)[k])}`).join(',')}}`
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`
 }
 
 /** The bytes an entry's hash covers: everything but the hash itself, keys sorted, no spaces. */
 export function canonicalEntry(entry: Omit<AuditEntry, 'hash' | 'prevHash'>): string {
-  return canonicalValue({ id: entry.id, seq: entry.seq, action: entry.action, actor: entry.actor, details: entry.details, createdAt: entry.createdAt })
+  return canonicalJson({ id: entry.id, seq: entry.seq, action: entry.action, actor: entry.actor, details: entry.details, createdAt: entry.createdAt })
 }
 
 export function hashInput(prevHash: string, entry: Omit<AuditEntry, 'hash' | 'prevHash'>): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { emailField } from './auth'
-import { PAID_PLANS, type PaidPlan } from './plans'
+import { PAID_PLANS } from './plans'
 
 // Subscriptions, promotion codes and the account's billing view (seeds 000 §2 'Subscribe page',
 // §3, §4, §5, §7, §8; seeds 001 §3 promo code). Amounts are cents unless named otherwise.
@@ -89,10 +89,6 @@ export interface AccountSubscription {
   invoices: Array<{ id: string; status: string; created: number; amount_paid: number; invoice_pdf: string | null }>
   /** During a payment issue's grace: when it ends (ISO). */
   paymentGraceUntil: string | null
-}
-
-export function isPaidPlan(value: string): value is PaidPlan {
-  return (PAID_PLANS as readonly string[]).includes(value)
 }
 
 /** GET /api/billing/config */

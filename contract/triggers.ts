@@ -141,8 +141,6 @@ export interface ManualReleaseResult {
 /** POST /api/trigger-engine/biometric-failure: the app reports a failed unlock or passkey attempt. */
 export const biometricFailureBodySchema = z.object({ kind: z.enum(['vault_unlock', 'passkey']) })
 
-export const CONDITION_KINDS = ['delay', 'approvals', 'identity'] as const
-
 /** One source of a release: a policy naming the trigger, or an item's own release protocol. */
 export interface ReleasePlanEntry {
   source: { kind: 'policy'; policyId: string; name: string } | { kind: 'item'; itemId: string; protocol: string } | { kind: 'scheduled'; triggerId: string }
@@ -162,8 +160,7 @@ export interface DryRunResult {
   paymentHold: boolean
 }
 
-export const RELEASE_STATUSES = ['waiting', 'released', 'cancelled'] as const
-export type ReleaseStatus = (typeof RELEASE_STATUSES)[number]
+export type ReleaseStatus = 'waiting' | 'released' | 'cancelled'
 
 export interface ReleaseSummary {
   id: string

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
-import { PAYMENT_GRACE_DAYS } from '../../contract/constants'
+import { DAY_MS, PAYMENT_GRACE_DAYS } from '../../contract/constants'
 import type { Db } from '../db/client'
 import { invoices, subscriptions, users, type UserRow } from '../db/schema'
 import { sendEmail } from '../mail'
@@ -10,7 +10,6 @@ import { subscriptionState, type StripeSettings } from './stripe'
 // What Stripe's webhooks change (seeds 000 §4 'Payment lifecycle'). The route has verified the
 // signature and recorded the event id, so each event arrives here once.
 
-const DAY_MS = 86_400_000
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>

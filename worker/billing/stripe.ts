@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../contract/constants'
 import { and, eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { ADMIN_MESSAGES } from '../../contract/admin'
@@ -120,8 +121,6 @@ function invoiceSecretOf(sub: Stripe.Subscription): string | null {
 }
 
 const ACCESS_STATUSES = new Set(['active', 'trialing'])
-const DAY_MS = 86_400_000
-
 const resultStatus = (status: string): SubscriptionResult['status'] =>
   status === 'active' ? 'active' : status === 'trialing' ? 'trialing' : 'incomplete'
 

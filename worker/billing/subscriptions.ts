@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../contract/constants'
 import { and, eq, lte, sql } from 'drizzle-orm'
 import {
   BILLING_MESSAGES,
@@ -19,7 +20,6 @@ import { redeemStatement, usablePromo, type PromoRow } from './promo'
 // plan grants it at once, for notional 30-day periods that renew until cancelled. The Stripe
 // provider replaces the granting with Stripe's own subscription and its webhooks.
 
-const DAY_MS = 86_400_000
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString())
 
 interface Request {

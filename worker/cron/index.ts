@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../contract/constants'
 import { lt, or, isNotNull } from 'drizzle-orm'
 import { getDb } from '../db/client'
 import { engineState, passwordResets, sessions } from '../db/schema'
@@ -6,8 +7,6 @@ import { sweepSubscriptions } from '../billing/subscriptions'
 import { deliverDue } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
 import { sweepUploads } from '../services/vault-items'
-
-const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Every sweep, in order. Each is idempotent: running twice does no harm, missing one is caught next time. */
 export async function runSweeps(env: Env, now = Date.now()): Promise<Record<string, number>> {

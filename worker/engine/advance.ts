@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../contract/constants'
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
 import { RELEASE_LIMITS } from '../../contract/releases'
 import { batch } from '../db/raw'
@@ -5,8 +6,6 @@ import { beneficiaries, releasedAssets, releases, releaseSignoffs, users, type R
 import { assetsReleasedEmail } from '../mail/release-templates'
 import { signLinkToken } from '../services/link-tokens'
 import { deliverNow, link, type EngineCtx } from './context'
-
-const DAY_MS = 86_400_000
 
 export interface AdvanceResult {
   completed: number

@@ -1,7 +1,5 @@
-import { CHECKIN_FREQUENCY_SUMMARY_FALLBACK, CHECKIN_GRACE_DAYS } from '../../contract/constants'
+import { CHECKIN_FREQUENCY_SUMMARY_FALLBACK, CHECKIN_GRACE_DAYS, DAY_MS } from '../../contract/constants'
 import { PING_FREQUENCY_DAYS, type InactivityConfig } from '../../contract/triggers'
-
-export const DAY_MS = 86_400_000
 
 export type ClockPhase = 'ok' | 'checkin_sent' | 'reminder_sent' | 'expired'
 

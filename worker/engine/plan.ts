@@ -1,10 +1,10 @@
+import { DAY_MS } from '../../contract/constants'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { ReleasePlanEntry, TriggerType } from '../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
 import type { Db } from '../db/client'
 import { approvers, beneficiaries, itemGrants, policies, policyBeneficiaries, policyItems, vaultItems } from '../db/schema'
 
-const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
 
 /** Which of an item's own release protocols ride on which trigger type. */

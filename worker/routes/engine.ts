@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
+import { CHECKIN_GRACE_DAYS, DAY_MS } from '../../contract/constants'
 import {
   biometricFailureBodySchema,
   manualReleaseBodySchema,
@@ -167,7 +167,7 @@ export const engineRoutes = new Hono<AppEnv>()
     const [{ n }] = (await c.var.db
       .select({ n: sql<number>`count(*)` })
       .from(unlockFailures)
-      .where(and(eq(unlockFailures.ownerId, owner.id), gt(unlockFailures.at, now - 365 * 86_400_000)))) as [{ n: number }]
+      .where(and(eq(unlockFailures.ownerId, owner.id), gt(unlockFailures.at, now - 365 * DAY_MS)))) as [{ n: number }]
     const before = await c.var.db.select({ id: firings.id }).from(firings).where(eq(firings.ownerId, owner.id))
     await ownerGuard(c.env, owner.id).tick(owner.id, now)
     const after = await c.var.db.select({ id: firings.id }).from(firings).where(eq(firings.ownerId, owner.id))

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
+import { CHECKIN_GRACE_DAYS, DAY_MS } from '../../contract/constants'
 import type { PublicUser } from '../../contract/auth'
 import { BILLING_PERIOD_DAYS } from '../../contract/billing'
 import { DEFAULT_PLAN } from '../../contract/plans'
@@ -91,7 +91,7 @@ export async function insertAccount(
         subscriptionStatus: 'active',
         billingProvider: 'none' as const,
         subscriptionPeriodStart: now,
-        subscriptionPeriodEnd: now + BILLING_PERIOD_DAYS * 86_400_000,
+        subscriptionPeriodEnd: now + BILLING_PERIOD_DAYS * DAY_MS,
       }
   const rows = await db
     .insert(users)

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { DAY_MS } from '../../contract/constants'
 import {
   cipherSize,
   partCount,
@@ -355,7 +356,7 @@ export async function deleteItem(db: Db, env: Blobs, ownerId: string, id: string
   await deleteBlob(db, env, row.r2Key)
 }
 
-const ABANDONED_AFTER_MS = 24 * 60 * 60 * 1000
+const ABANDONED_AFTER_MS = DAY_MS
 
 /** Cron: aborts uploads left unfinished for a day, and retries blob deletions that failed. */
 export async function sweepUploads(db: Db, env: Blobs, now = Date.now()): Promise<{ abandonedUploads: number; blobsDeleted: number }> {

@@ -1,4 +1,4 @@
-import { GENESIS_HASH, type AuditEntry } from '../../../contract/audit'
+import { canonicalJson, GENESIS_HASH, type AuditEntry } from '../../../contract/audit'
 
 // The Export menu's two files. Both take the list as GET /api/audit returns it (newest first) and
 // hold every entry oldest first, whatever the page's filters, so an export can be re-checked on its
@@ -23,14 +23,8 @@ export function auditJsonExport(newestFirst: readonly AuditEntry[], now: Date = 
   return `${JSON.stringify(doc, null, 2)}\n`
 }
 
-/** Details as the hash sees them: keys sorted, no spaces (values are flat, so this is the contract's canonical form). */
-export function canonicalDetails(details: AuditEntry['details']): string {
-  // Built by hand: an object literal would put integer-like keys first whatever order they came in.
-  return `{${Object.keys(details)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(details[k] ?? null)}`)
-    .join(',')}}`
-}
+/** Details as the hash sees them (the contract's canonical form). */
+export const canonicalDetails = (details: AuditEntry['details']): string => canonicalJson(details)
 
 /** RFC 4180: quoted when it holds a comma, quote, CR or LF, or edge spaces; quotes doubled. */
 export function csvField(value: string | number): string {

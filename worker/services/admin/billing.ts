@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../contract/constants'
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { ADMIN_MESSAGES, type AdminPromoCode, type AdminRefund, type promoCreateBodySchema } from '../../../contract/admin'
@@ -9,7 +10,6 @@ import { effectivePlanTier } from '../users'
 
 // Promotion codes and refunds, as the back office manages them. Amounts are cents throughout.
 
-const DAY_MS = 86_400_000
 type PromoRow = typeof promoCodes.$inferSelect
 type RefundRow = typeof refunds.$inferSelect
 

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../contract/constants'
 import { sql } from 'drizzle-orm'
 import type { AdminAnalytics, AdminDashboardData } from '../../../contract/admin'
 import type { Db } from '../../db/client'
@@ -15,7 +16,6 @@ import type { Db } from '../../db/client'
 // - refundsThisMonth: refunds recorded this month that did not fail, cents.
 // - storageUsedGB: the sum of users.storage_used / 1024^3, to 2 decimals.
 
-const DAY_MS = 86_400_000
 const WEEK_MS = 7 * DAY_MS
 const GB = 1024 ** 3
 

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../../contract/constants'
 import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { ADMIN_MESSAGES, type AdminUser } from '../../../contract/admin'
@@ -11,7 +12,6 @@ import { effectivePlanTier, hasActiveSubscription } from '../users'
 // The back office's user management. Pausing revokes every session (sign-in is then refused by
 // worker/routes/auth.ts) but leaves the owner's triggers alone: they keep monitoring.
 
-const DAY_MS = 86_400_000
 const ENDED_STATUSES = new Set(['canceled', 'incomplete_expired', 'unpaid', 'ended'])
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString())
 
