@@ -50,8 +50,7 @@ export const PROFILE_MESSAGES = {
   timezoneInvalid: 'Please choose a time zone from the list',
   emergencyContactInvalid: 'Emergency contact must be a valid email address',
   emailNotificationsInvalid: 'Email notifications must be on or off',
-  // There is no real second factor yet, so the flag can only stay off (PUT refuses true).
-  twoFactorUnavailable: 'Two-factor sign-in arrives with passkeys and cannot be turned on yet.',
+  twoFactorInvalid: 'Two-factor sign-in must be on or off',
   currentPasswordRequired: 'Please enter your current password',
   currentPasswordIncorrect: 'Current password is incorrect',
   newPasswordSame: 'New password must be different from the current password',
@@ -94,11 +93,8 @@ export const profileBodySchema = z.object({
   emergencyContact: optionalText(PROFILE_MESSAGES.emergencyContactInvalid, emergencyContact),
   // "true unless false" (seeds 000 §3).
   emailNotifications: z.boolean({ error: PROFILE_MESSAGES.emailNotificationsInvalid }).default(true),
-  // Only false is accepted until a real second factor exists.
-  twoFactorEnabled: z
-    .boolean({ error: PROFILE_MESSAGES.twoFactorUnavailable })
-    .default(false)
-    .refine((enabled) => !enabled, PROFILE_MESSAGES.twoFactorUnavailable),
+  // On: a password sign-in also needs one of the owner's security keys (the route checks one exists).
+  twoFactorEnabled: z.boolean({ error: PROFILE_MESSAGES.twoFactorInvalid }).default(false),
 })
 export type ProfileBody = z.input<typeof profileBodySchema>
 export type ProfileUpdate = z.output<typeof profileBodySchema>

@@ -16,6 +16,7 @@ import { releaseLinkRoutes } from './routes/release-links'
 import { triggerRoutes } from './routes/triggers'
 import { policyRoutes } from './routes/policies'
 import { profileRoutes } from './routes/profile'
+import { securityKeyRoutes } from './routes/security-keys'
 import { accountRoutes } from './routes/account'
 import { accountBillingRoutes } from './routes/account-billing'
 import { billingRoutes } from './routes/billing'
@@ -38,6 +39,7 @@ app.get('/api/health', (c) => c.json({ ok: true }))
 // Stripe's signed webhooks read the raw body themselves (no JSON body limit or parsing before).
 app.route('/api/stripe', stripeWebhookRoutes)
 app.route('/api/auth', authRoutes)
+app.route('/api/auth', securityKeyRoutes)
 // Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
 app.route('/api', linkRoutes)
 app.route('/api', identityReviewRoutes)

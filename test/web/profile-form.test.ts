@@ -18,6 +18,7 @@ import {
   profileFormValues,
   serverFieldErrors,
   toProfileBody,
+  twoFactorBody,
 } from '@/features/profile/profile-form'
 import { ApiRequestError, PaymentRedirectError } from '@/lib/api-client'
 
@@ -115,7 +116,7 @@ describe('validation of the form values', () => {
     expect(errorsOf({ ...valid, emergencyContact: 'mum' })).toEqual({ emergencyContact: PROFILE_MESSAGES.emergencyContactInvalid })
     expect(errorsOf({ ...valid, country: 'XX' })).toEqual({ country: PROFILE_MESSAGES.countryInvalid })
     expect(errorsOf({ ...valid, timezone: 'Mars/Olympus' })).toEqual({ timezone: PROFILE_MESSAGES.timezoneInvalid })
-    expect(errorsOf({ ...valid, twoFactorEnabled: true })).toEqual({ twoFactorEnabled: PROFILE_MESSAGES.twoFactorUnavailable })
+    expect(errorsOf({ ...valid, twoFactorEnabled: 'yes' })).toEqual({ twoFactorEnabled: PROFILE_MESSAGES.twoFactorInvalid })
   })
 
   it('accepts the usual ways of writing a phone number', () => {
@@ -126,7 +127,7 @@ describe('validation of the form values', () => {
 })
 
 describe('toProfileBody', () => {
-  it('sends every field of the spec’s call, blanks as null, the account’s own e-mail and two-factor off', () => {
+  it('sends every field of the spec’s call, blanks as null, the account’s own e-mail and two-factor setting', () => {
     const parsed = profileBodySchema.parse({
       ...profileFormValues(user()),
       displayName: '  Ada L.  ',
@@ -147,6 +148,27 @@ describe('toProfileBody', () => {
       emailNotifications: false,
       twoFactorEnabled: false,
     })
+    // Saving the profile never turns two-factor sign-in off behind the owner's back.
+    expect(toProfileBody(parsed, user({ twoFactorEnabled: true })).twoFactorEnabled).toBe(true)
+  })
+})
+
+describe('twoFactorBody', () => {
+  it('changes two-factor only, sending the rest as saved, and passes the schema', () => {
+    const saved = user({ phoneNumber: '+1 555 123 4567', country: 'CA', timezone: 'America/Chicago', emergencyContact: 'kin@example.com', emailNotifications: false })
+    const body = twoFactorBody(saved, true)
+    expect(body).toEqual({
+      displayName: 'Ada Owner',
+      email: 'ada@example.com',
+      phoneNumber: '+1 555 123 4567',
+      country: 'CA',
+      timezone: 'America/Chicago',
+      emergencyContact: 'kin@example.com',
+      emailNotifications: false,
+      twoFactorEnabled: true,
+    })
+    expect(profileBodySchema.safeParse(body).success).toBe(true)
+    expect(twoFactorBody(user(), false).twoFactorEnabled).toBe(false)
   })
 })
 

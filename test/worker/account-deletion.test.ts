@@ -178,6 +178,13 @@ async function fullOwner() {
   await env.DB.prepare(`insert into subscriptions (id, email, user_id, plan, status, created_at) values (?, ?, ?, 'basic', 'active', ?)`)
     .bind(crypto.randomUUID(), s.owner.email, ownerId, Date.now())
     .run()
+  // A security key (its row as registration stores it) and a registration still in progress.
+  await env.DB.prepare(
+    `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?)`,
+  )
+    .bind(crypto.randomUUID().replace(/-/g, ''), ownerId, Date.now())
+    .run()
+  expect((await call('/api/auth/webauthn/register/options', { token: s.token, body: {} })).status).toBe(200)
   // A blob deletion an earlier item delete left to the sweep.
   await env.DB.prepare('insert into blob_deletions (r2_key, created_at, attempts) values (?, ?, 1)').bind(`items/${ownerId}/${crypto.randomUUID()}`, Date.now()).run()
   // Registration's and sign-in's reports to the DO have landed.

@@ -239,6 +239,18 @@ describe('cron sweeps', () => {
     const left = await env.DB.prepare('SELECT id FROM password_resets WHERE user_id = ?').bind(user.id).all<{ id: string }>()
     expect(left.results.map((r) => r.id)).toEqual([live])
   })
+
+  it('deletes expired security-key challenges, and keeps outstanding ones', async () => {
+    const { token, user } = await register()
+    expect((await call('/api/auth/webauthn/register/options', { token, body: {} })).status).toBe(200)
+    expect((await call('/api/auth/webauthn/register/options', { token, body: {} })).status).toBe(200)
+    const challenges = () => env.DB.prepare('SELECT challenge FROM webauthn_challenges WHERE user_id = ?').bind(user.id).all<{ challenge: string }>()
+    const [stale, live] = (await challenges()).results.map((r) => r.challenge)
+    await env.DB.prepare('UPDATE webauthn_challenges SET expires_at = ? WHERE challenge = ?').bind(Date.now() - 1, stale).run()
+    const result = await runSweeps(env)
+    expect(result.expiredChallenges).toBeGreaterThanOrEqual(1)
+    expect((await challenges()).results.map((r) => r.challenge)).toEqual([live])
+  })
 })
 
 describe('/api/dev routes', () => {

@@ -106,7 +106,7 @@ describe('PUT /api/profile', () => {
       [{ timezone: 'Europe/Berlin' }, `timezone: ${PROFILE_MESSAGES.timezoneInvalid}`],
       [{ emergencyContact: 'mum' }, `emergencyContact: ${PROFILE_MESSAGES.emergencyContactInvalid}`],
       [{ emailNotifications: 'yes' }, `emailNotifications: ${PROFILE_MESSAGES.emailNotificationsInvalid}`],
-      [{ twoFactorEnabled: true }, `twoFactorEnabled: ${PROFILE_MESSAGES.twoFactorUnavailable}`],
+      [{ twoFactorEnabled: 'on' }, `twoFactorEnabled: ${PROFILE_MESSAGES.twoFactorInvalid}`],
     ]
     for (const [patch, message] of cases) {
       const res = await putProfile(owner.token, { ...PROFILE, ...patch })

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { createFileRoute, Link, Navigate, useNavigate } from '@tanstack/react-router'
-import { AlertTriangle, Gift, KeyRound } from 'lucide-react'
+import { AlertTriangle, CheckCircle2, Gift, KeyRound, Usb } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
@@ -8,6 +8,7 @@ import { registerFormSchema } from '../../contract/auth'
 import { VAULT_PASSPHRASE_MIN } from '../../contract/constants'
 import { TOASTS } from '../../contract/messages'
 import { VAULT_MESSAGES } from '../../contract/vault'
+import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { CheckboxField } from '@/components/ui/checkbox'
@@ -17,6 +18,8 @@ import { PageSpinner } from '@/components/ui/spinner'
 import { useCurrentUser, useRegister } from '@/features/auth/api'
 import { AuthLayout } from '@/features/auth/auth-layout'
 import { planName, pendingSubscriptionStore, registrationExtras } from '@/features/billing/logic'
+import { useAddSecurityKey } from '@/features/security-keys/api'
+import { securityKeysSupported, setupFailureToast } from '@/features/security-keys/ceremonies'
 import { useCreateVault } from '@/features/vault/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
@@ -49,7 +52,7 @@ function RegisterPage() {
 
   if (step === 'setup-security') {
     return (
-      <AuthLayout title="Set Up Security" description="Step 2 of 3: protect your vault with a passphrase only you know.">
+      <AuthLayout title="Set Up Security" description="Step 2 of 3: protect your vault with a passphrase only you know, and your sign-in with a security key.">
         <SetupSecurity onPassphrase={() => setStep('passphrase')} onSkip={complete} />
       </AuthLayout>
     )
@@ -80,6 +83,14 @@ function RegisterPage() {
 }
 
 function SetupSecurity({ onPassphrase, onSkip }: { onPassphrase: () => void; onSkip: () => void }) {
+  const [supported] = useState(securityKeysSupported)
+  const addKey = useAddSecurityKey()
+  const keyAdded = addKey.isSuccess
+  const onSecurityKey = () =>
+    addKey.mutate(undefined, {
+      onSuccess: () => toast({ title: WEBAUTHN_MESSAGES.registered, variant: 'success' }),
+      onError: (error) => toast({ ...setupFailureToast(error), variant: 'destructive' }),
+    })
   return (
     <div className="grid gap-4">
       <button
@@ -95,6 +106,30 @@ function SetupSecurity({ onPassphrase, onSkip }: { onPassphrase: () => void; onS
           </span>
         </span>
       </button>
+      {supported && (
+        <button
+          type="button"
+          onClick={onSecurityKey}
+          disabled={addKey.isPending || keyAdded}
+          className="flex items-start gap-4 rounded-lg border-2 border-slate-200 p-4 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-default disabled:hover:bg-transparent"
+        >
+          {keyAdded ? (
+            <CheckCircle2 className="mt-0.5 size-6 shrink-0 text-emerald-600" aria-hidden />
+          ) : (
+            <Usb className="mt-0.5 size-6 shrink-0 text-slate-700" aria-hidden />
+          )}
+          <span>
+            <span className="block font-semibold text-slate-900">
+              {keyAdded ? 'Security key added' : addKey.isPending ? 'Touch your security key...' : 'Use a hardware security key'}
+            </span>
+            <span className="block text-sm text-slate-600">
+              {keyAdded
+                ? 'You can sign in with it from now on. Your vault still needs a passphrase: choose it above, or later.'
+                : 'Sign in by touching your key instead of typing a password. Add more keys from your profile.'}
+            </span>
+          </span>
+        </button>
+      )}
       <Button variant="ghost" onClick={onSkip}>
         Skip for now (less secure)
       </Button>

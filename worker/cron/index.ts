@@ -7,6 +7,7 @@ import { sweepSubscriptions } from '../billing/subscriptions'
 import { deliverDue } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
 import { sweepUploads } from '../services/vault-items'
+import { sweepChallenges } from '../webauthn/challenges'
 
 /** Every sweep, in order. Each is idempotent: running twice does no harm, missing one is caught next time. */
 export async function runSweeps(env: Env, now = Date.now()): Promise<Record<string, number>> {
@@ -20,6 +21,7 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .delete(passwordResets)
     .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
     .returning({ id: passwordResets.id })
+  const expiredChallenges = await sweepChallenges(db, now)
   const uploads = await sweepUploads(db, env, now)
   const billing = await sweepSubscriptions(db, now)
   const engine = await sweepEngine(env, now)
@@ -27,5 +29,5 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length, ...uploads, ...billing, ...engine }
+  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length, expiredChallenges, ...uploads, ...billing, ...engine }
 }

@@ -78,6 +78,48 @@ export const passwordResets = sqliteTable(
   (t) => [uniqueIndex('password_resets_token_unique').on(t.tokenHash), index('password_resets_user_idx').on(t.userId)],
 )
 
+/** An owner's security keys (WebAuthn credentials): what the server needs to verify an assertion. */
+export const webauthnCredentials = sqliteTable(
+  'webauthn_credentials',
+  {
+    // The credential id (base64url), as the authenticator names it.
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    // COSE public key, base64url.
+    publicKey: text('public_key').notNull(),
+    // The signature counter last seen; an assertion must move it forward (0 means the key keeps none).
+    counter: integer('counter').notNull().default(0),
+    transports: text('transports', { mode: 'json' }).$type<string[]>().notNull(),
+    deviceType: text('device_type').notNull(),
+    backedUp: integer('backed_up', { mode: 'boolean' }).notNull().default(false),
+    aaguid: text('aaguid'),
+    attestationFormat: text('attestation_format'),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+  },
+  (t) => [index('webauthn_credentials_user_idx').on(t.userId)],
+)
+
+/**
+ * Outstanding WebAuthn challenges: each is taken (deleted) by the one verification that uses it,
+ * so it cannot be replayed, and is refused after `expiresAt`. A discoverable sign-in's challenge has
+ * no user; registration's and a second factor's belong to theirs.
+ */
+export const webauthnChallenges = sqliteTable(
+  'webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'sign_in', 'second_factor'] }).notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt), index('webauthn_challenges_user_idx').on(t.userId)],
+)
+
 export const emailOutbox = sqliteTable(
   'email_outbox',
   {
@@ -547,6 +589,7 @@ export const blobDeletions = sqliteTable('blob_deletions', {
   attempts: integer('attempts').notNull().default(0),
 })
 
+export type WebauthnCredentialRow = typeof webauthnCredentials.$inferSelect
 export type UserRow = typeof users.$inferSelect
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect
 export type ApproverRow = typeof approvers.$inferSelect

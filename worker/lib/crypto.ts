@@ -21,6 +21,11 @@ export function toBase64Url(bytes: Uint8Array): string {
   return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+export function fromBase64Url(value: string): Uint8Array<ArrayBuffer> {
+  const base64 = value.replace(/-/g, '+').replace(/_/g, '/')
+  return fromBase64(base64 + '='.repeat((4 - (base64.length % 4)) % 4))
+}
+
 /** A random, URL-safe secret with 256 bits of entropy. */
 export function randomToken(): string {
   return toBase64Url(randomBytes(32))

@@ -1,13 +1,14 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import { eq } from 'drizzle-orm'
-import { deleteCookie, setCookie } from 'hono/cookie'
+import { deleteCookie } from 'hono/cookie'
 import {
   forgotPasswordBodySchema,
   loginBodySchema,
   registerBodySchema,
   resetPasswordBodySchema,
 } from '../../contract/auth'
-import { AUTH_COOKIE, SESSION_TTL_SECONDS } from '../../contract/constants'
+import { AUTH_COOKIE } from '../../contract/constants'
+import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { badRequest, conflict, forbidden, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
@@ -21,21 +22,13 @@ import { recordOwnerActivity } from '../services/owner-activity'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
 import { issueResetToken, resetPasswordWithToken } from '../services/password-reset'
 import { authenticate, createSession, revokeSession } from '../services/sessions'
-import { findUserByEmail, insertAccount, toPublicUser } from '../services/users'
+import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 import { billingFor } from '../billing/provider'
 import { claimGuestSubscription } from '../billing/subscriptions'
 import { users } from '../db/schema'
-
-function setSessionCookie(c: Context<AppEnv>, token: string) {
-  setCookie(c, AUTH_COOKIE, token, {
-    httpOnly: true,
-    secure: true,
-    sameSite: 'Strict',
-    path: '/',
-    maxAge: SESSION_TTL_SECONDS,
-  })
-}
+import { secondFactorOptions } from '../webauthn/ceremonies'
+import { setSessionCookie, signIn } from './sign-in'
 
 export const authRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
@@ -60,7 +53,7 @@ export const authRoutes = new Hono<AppEnv>()
     // Awaited, so the chain starts with it before anything the new owner does next.
     await auditOwner(c.env, user.id, 'account.registered')
     if (claimed) await auditOwner(c.env, user.id, 'account.subscribed', { plan: account.planTier, status: account.subscriptionStatus, guest: true })
-    return c.json({ token, user: toPublicUser(account) }, 201)
+    return c.json({ token, user: await publicUserOf(db, account) }, 201)
   })
   .post('/login', rateLimitByIp('LOGIN_LIMITER', 'login'), validate('json', loginBodySchema), async (c) => {
     const { email, password } = c.req.valid('json')
@@ -71,13 +64,14 @@ export const authRoutes = new Hono<AppEnv>()
     const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()))
     if (!user || !valid) throw unauthorized(AUTH_ERRORS.invalidCredentials)
     if (user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
-    const token = await createSession(db, c.env, user.id, c.req.header('user-agent'))
-    setSessionCookie(c, token)
-    c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'signed_in'))
-    await auditOwner(c.env, user.id, 'account.signed_in')
-    return c.json({ token, user: toPublicUser(user) })
+    if (user.twoFactorEnabled) {
+      // The password was right; the session waits for one of the account's security keys.
+      const options = await secondFactorOptions(db, c.env, user)
+      return c.json({ twoFactorRequired: true as const, options, message: WEBAUTHN_MESSAGES.secondFactorPrompt })
+    }
+    return c.json(await signIn(c, user))
   })
-  .get('/me', requireUser, (c) => c.json({ user: toPublicUser(c.var.user) }))
+  .get('/me', requireUser, async (c) => c.json({ user: await publicUserOf(c.var.db, c.var.user) }))
   .post('/logout', async (c) => {
     const token = readToken(c)
     if (token) {

@@ -1,7 +1,7 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { CHECKIN_GRACE_DAYS, DAY_MS } from '../../contract/constants'
+import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
 import {
   biometricFailureBodySchema,
   manualReleaseBodySchema,
@@ -11,11 +11,12 @@ import {
   type ManualReleaseResult,
   type ReleaseSummary,
 } from '../../contract/triggers'
-import { beneficiaries, engineState, firings, releases, releaseSignoffs, unlockFailures, type ReleaseRow } from '../db/schema'
+import { beneficiaries, engineState, firings, releases, releaseSignoffs, type ReleaseRow } from '../db/schema'
 import type { Db } from '../db/client'
 import { cancelWaiting } from '../engine/cancel'
 import { engineCtx } from '../engine/context'
 import { fire } from '../engine/fire'
+import { recordUnlockFailure } from '../engine/unlock-failures'
 import { planFiring } from '../engine/plan'
 import { conflict, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
@@ -160,19 +161,9 @@ export const engineRoutes = new Hono<AppEnv>()
     const [after] = await releaseSummaries(c.var.db, owner.id, eq(releases.id, id))
     return c.json(after!)
   })
-  .post('/trigger-engine/biometric-failure', requireOwner, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) => {
-    const owner = c.var.user
-    const now = Date.now()
-    await c.var.db.insert(unlockFailures).values({ id: crypto.randomUUID(), ownerId: owner.id, kind: c.req.valid('json').kind, at: now })
-    const [{ n }] = (await c.var.db
-      .select({ n: sql<number>`count(*)` })
-      .from(unlockFailures)
-      .where(and(eq(unlockFailures.ownerId, owner.id), gt(unlockFailures.at, now - 365 * DAY_MS)))) as [{ n: number }]
-    const before = await c.var.db.select({ id: firings.id }).from(firings).where(eq(firings.ownerId, owner.id))
-    await ownerGuard(c.env, owner.id).tick(owner.id, now)
-    const after = await c.var.db.select({ id: firings.id }).from(firings).where(eq(firings.ownerId, owner.id))
-    return c.json({ failures: n, fired: after.length - before.length })
-  })
+  .post('/trigger-engine/biometric-failure', requireOwner, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) =>
+    c.json(await recordUnlockFailure(c.env, c.var.db, c.var.user.id, c.req.valid('json').kind)),
+  )
   .post('/inactivity/ping', requireOwner, async (c) => {
     const owner = c.var.user
     const { clock, cancelledReleases } = await ownerGuard(c.env, owner.id).checkIn(owner.id, Date.now(), 'app')

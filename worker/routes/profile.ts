@@ -1,7 +1,8 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { changePasswordBodySchema, PROFILE_FIELDS, PROFILE_MESSAGES, profileBodySchema, type ProfileUpdate } from '../../contract/profile'
-import { passwordResets, sessions, users, type UserRow } from '../db/schema'
+import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
+import { passwordResets, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
 import { badRequest, conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
@@ -11,7 +12,7 @@ import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
 import { hashPassword, verifyPassword } from '../services/passwords'
-import { toPublicUser } from '../services/users'
+import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 
 /** The names of the profile fields whose stored value differs from the update. */
@@ -24,8 +25,8 @@ export const profileRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(jsonBodyLimit)
   // The whole editable profile at once. The e-mail is read-only: it may be sent back unchanged
-  // (the spec's client does), never changed. Two-factor can only stay off until a real second
-  // factor (passkeys) exists, so the body schema refuses `twoFactorEnabled: true`.
+  // (the spec's client does), never changed. Two-factor can be turned on only with a security key
+  // registered; the update checks that in the same statement that removing a key checks the flag.
   .put('/', validate('json', profileBodySchema), async (c) => {
     const update = c.req.valid('json')
     const current = c.var.user
@@ -35,7 +36,7 @@ export const profileRoutes = new Hono<AppEnv>()
       })
     }
     const fields = changedFields(current, update)
-    if (fields.length === 0) return c.json({ message: 'Nothing to update.', user: toPublicUser(current) })
+    if (fields.length === 0) return c.json({ message: 'Nothing to update.', user: await publicUserOf(c.var.db, current) })
     const [user] = await c.var.db
       .update(users)
       .set({
@@ -48,11 +49,12 @@ export const profileRoutes = new Hono<AppEnv>()
         twoFactorEnabled: update.twoFactorEnabled,
         updatedAt: Date.now(),
       })
-      .where(eq(users.id, current.id))
+      .where(and(eq(users.id, current.id), update.twoFactorEnabled ? sql`exists (select 1 from ${webauthnCredentials} where ${webauthnCredentials.userId} = ${current.id})` : undefined))
       .returning()
+    if (!user) throw conflict(WEBAUTHN_MESSAGES.twoFactorNeedsKey)
     // Which fields changed, by name only: never their values.
     await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
-    return c.json({ message: 'Profile updated.', user: toPublicUser(user!) })
+    return c.json({ message: 'Profile updated.', user: await publicUserOf(c.var.db, user) })
   })
   // Changing the password while signed in: the current one proves it is the owner at the keyboard.
   // Every other session of the account is revoked; the one making the change stays signed in.

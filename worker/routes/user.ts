@@ -8,7 +8,7 @@ import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { audit } from '../services/audit'
 import { ownerGuard } from '../services/owner-activity'
-import { toPublicUser } from '../services/users'
+import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 
 export const userRoutes = new Hono<AppEnv>()
@@ -26,5 +26,5 @@ export const userRoutes = new Hono<AppEnv>()
     await audit(c, 'account.settings_updated', { pingFrequency })
     // The clock re-arms for the new frequency.
     await ownerGuard(c.env, c.var.user.id).tick(c.var.user.id)
-    return c.json({ message: 'Settings updated.', user: toPublicUser(user!) })
+    return c.json({ message: 'Settings updated.', user: await publicUserOf(c.var.db, user!) })
   })

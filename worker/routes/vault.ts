@@ -10,7 +10,7 @@ import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { audit } from '../services/audit'
-import { toPublicUser } from '../services/users'
+import { publicUserOf } from '../services/users'
 import { setUpVault } from '../services/vault'
 import {
   completeUpload,
@@ -46,7 +46,7 @@ export const vaultRoutes = new Hono<AppEnv>()
     const user = await setUpVault(c.var.db, c.var.user.id, c.req.valid('json'))
     if (!user) throw conflict(VAULT_MESSAGES.alreadySetUp)
     await audit(c, 'vault.setup')
-    return c.json({ message: 'Vault set up.', user: toPublicUser(user) })
+    return c.json({ message: 'Vault set up.', user: await publicUserOf(c.var.db, user) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
   .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) => {

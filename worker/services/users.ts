@@ -5,6 +5,7 @@ import { BILLING_PERIOD_DAYS } from '../../contract/billing'
 import { DEFAULT_PLAN } from '../../contract/plans'
 import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
+import { countKeys } from '../webauthn/credentials'
 
 const ACTIVE_STATUSES = new Set(['active', 'trialing'])
 
@@ -57,6 +58,11 @@ export function toPublicUser(user: UserRow, extras: { securityKeyCount?: number 
     profile: { displayName: user.displayName },
     subscription: { status: user.subscriptionStatus },
   }
+}
+
+/** The public user with the facts kept in other tables (the number of security keys). */
+export async function publicUserOf(db: Db, user: UserRow): Promise<PublicUser> {
+  return toPublicUser(user, { securityKeyCount: await countKeys(db, user.id) })
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {

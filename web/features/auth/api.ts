@@ -8,6 +8,8 @@ import type {
   RegisterBody,
   ResetPasswordBody,
 } from '../../../contract/auth'
+import type { SecondFactorResponse } from '../../../contract/webauthn'
+import { answerWithSecurityKey, signInWithSecurityKey } from '@/features/security-keys/ceremonies'
 import { vaultSession } from '@/features/vault/vault-session'
 import { apiJson, apiRequest, getQueryFn, tokenStore } from '@/lib/api-client'
 
@@ -47,10 +49,23 @@ function useStoreSession() {
   }
 }
 
+/** A password sign-in: a session, or (two-factor on) the options for the security-key step. */
 export function useLogin() {
   const storeSession = useStoreSession()
   return useMutation({
-    mutationFn: (body: LoginBody) => apiJson<AuthResponse>('POST', '/api/auth/login', body),
+    mutationFn: (body: LoginBody) => apiJson<AuthResponse | SecondFactorResponse>('POST', '/api/auth/login', body),
+    onSuccess: (data) => {
+      if ('token' in data) storeSession(data)
+    },
+  })
+}
+
+/** A sign-in with a security key: alone (discoverable), or as the second step of a password sign-in. */
+export function useSecurityKeySignIn() {
+  const storeSession = useStoreSession()
+  return useMutation({
+    mutationFn: (secondFactor?: SecondFactorResponse) =>
+      secondFactor ? answerWithSecurityKey(secondFactor.options as never) : signInWithSecurityKey(),
     onSuccess: storeSession,
   })
 }

@@ -1,14 +1,23 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Link, useNavigate } from '@tanstack/react-router'
+import { KeyRound } from 'lucide-react'
+import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
-import { loginBodySchema } from '../../../contract/auth'
+import { loginBodySchema, type AuthResponse } from '../../../contract/auth'
 import { TOASTS } from '../../../contract/messages'
+import { WEBAUTHN_MESSAGES, type SecondFactorResponse } from '../../../contract/webauthn'
 import { Button } from '@/components/ui/button'
 import { InputField, PasswordField } from '@/components/ui/form-field'
+import {
+  failedInBrowser,
+  reportAbandonedSecondFactor,
+  securityKeysSupported,
+  signInFailureToast,
+} from '@/features/security-keys/ceremonies'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
-import { homeFor, useLogin } from './api'
+import { homeFor, useLogin, useSecurityKeySignIn } from './api'
 
 type LoginInput = z.input<typeof loginBodySchema>
 type LoginOutput = z.output<typeof loginBodySchema>
@@ -17,35 +26,95 @@ type LoginOutput = z.output<typeof loginBodySchema>
 export function LoginForm({ redirectTo }: { redirectTo?: string }) {
   const navigate = useNavigate()
   const login = useLogin()
+  const keySignIn = useSecurityKeySignIn()
+  // Set when the password was right and the account also asks for a security key.
+  const [secondFactor, setSecondFactor] = useState<SecondFactorResponse | null>(null)
+  const [supported] = useState(securityKeysSupported)
   const form = useForm<LoginInput, unknown, LoginOutput>({
     resolver: zodResolver(loginBodySchema),
     defaultValues: { email: '', password: '' },
   })
   const { errors } = form.formState
 
+  const signedIn = async ({ user }: AuthResponse, title: string) => {
+    toast({ title, variant: 'success' })
+    await navigate({ to: redirectTo ?? homeFor(user) })
+  }
+
+  const signInWithKey = (step?: SecondFactorResponse) =>
+    keySignIn.mutate(step, {
+      onSuccess: (data) => signedIn(data, WEBAUTHN_MESSAGES.authSuccess),
+      onError: (error) => {
+        toast({ ...signInFailureToast(error, step ? 'second_factor' : 'key_alone'), variant: 'destructive' })
+        if (!step) return
+        // A second step is answered once: a failed one is the owner's failed attempt (the server
+        // counts it), and trying again starts from the password.
+        if (failedInBrowser(error)) reportAbandonedSecondFactor(step.options as never)
+        setSecondFactor(null)
+      },
+    })
+
   const onSubmit = form.handleSubmit((values) =>
     login.mutate(values, {
-      onSuccess: async ({ user }) => {
-        toast({ title: TOASTS.loginSuccess, variant: 'success' })
-        await navigate({ to: redirectTo ?? homeFor(user) })
+      onSuccess: async (data) => {
+        if ('token' in data) return signedIn(data, TOASTS.loginSuccess)
+        setSecondFactor(data)
+        signInWithKey(data)
       },
       onError: (error) =>
         toast({ title: TOASTS.loginFailed, description: errorText(error, TOASTS.loginFailedFallback), variant: 'destructive' }),
     }),
   )
 
-  return (
-    <form onSubmit={onSubmit} noValidate className="grid gap-4">
-      <InputField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
-      <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
-      <div className="-mt-2 text-right text-sm">
-        <Link to="/forgot-password" className="text-brand-700 hover:underline">
-          Forgot your password?
-        </Link>
+  if (secondFactor) {
+    return (
+      <div className="grid gap-4" role="group" aria-labelledby="second-factor-title">
+        <div className="flex items-start gap-3 rounded-lg border border-brand-200 bg-brand-50 p-4">
+          <KeyRound className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden />
+          <div>
+            <p id="second-factor-title" className="font-semibold text-slate-900">
+              Confirm it&apos;s you
+            </p>
+            <p className="text-sm text-slate-600">{secondFactor.message}</p>
+          </div>
+        </div>
+        <Button size="lg" onClick={() => signInWithKey(secondFactor)} disabled={keySignIn.isPending}>
+          {keySignIn.isPending ? 'Waiting for your security key...' : 'Use Security Key'}
+        </Button>
+        <Button variant="ghost" onClick={() => setSecondFactor(null)} disabled={keySignIn.isPending}>
+          Back to sign in
+        </Button>
       </div>
-      <Button type="submit" size="lg" disabled={login.isPending}>
-        {login.isPending ? 'Signing in...' : 'Sign In'}
-      </Button>
-    </form>
+    )
+  }
+
+  return (
+    <div className="grid gap-6">
+      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <InputField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
+        <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
+        <div className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className="text-brand-700 hover:underline">
+            Forgot your password?
+          </Link>
+        </div>
+        <Button type="submit" size="lg" disabled={login.isPending || keySignIn.isPending}>
+          {login.isPending ? 'Signing in...' : 'Sign In'}
+        </Button>
+      </form>
+      {supported && (
+        <div className="grid gap-4">
+          <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500" aria-hidden>
+            <span className="h-px flex-1 bg-slate-200" />
+            Or continue with
+            <span className="h-px flex-1 bg-slate-200" />
+          </div>
+          <Button variant="outline" size="lg" onClick={() => signInWithKey()} disabled={keySignIn.isPending || login.isPending}>
+            <KeyRound aria-hidden />
+            {keySignIn.isPending ? 'Waiting for your security key...' : 'Security Key'}
+          </Button>
+        </div>
+      )}
+    </div>
   )
 }

@@ -48,9 +48,10 @@ export function profileFormValues(user: PublicUser): ProfileFormValues {
 
 /**
  * The body of PUT /api/profile from the checked form values: every field, as the spec's call
- * sends them, with the account's own (read-only) e-mail and two-factor off (not available yet).
+ * sends them, with the account's own (read-only) e-mail and its two-factor setting (changed on its
+ * own switch, in the security keys card).
  */
-export function toProfileBody(values: ProfileUpdate, user: Pick<PublicUser, 'email'>): ProfileBody {
+export function toProfileBody(values: ProfileUpdate, user: Pick<PublicUser, 'email' | 'twoFactorEnabled'>): ProfileBody {
   return {
     displayName: values.displayName,
     email: user.email,
@@ -59,7 +60,7 @@ export function toProfileBody(values: ProfileUpdate, user: Pick<PublicUser, 'ema
     timezone: values.timezone,
     emergencyContact: values.emergencyContact,
     emailNotifications: values.emailNotifications,
-    twoFactorEnabled: false,
+    twoFactorEnabled: user.twoFactorEnabled,
   }
 }
 
@@ -116,4 +117,18 @@ export function planLabel(tier: PublicUser['planTier']): string {
 export function memberSince(createdAt: string, locale?: string): string {
   const date = new Date(createdAt)
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric' })
+}
+
+/** PUT /api/profile's body that changes only two-factor sign-in: the rest as saved. */
+export function twoFactorBody(user: PublicUser, twoFactorEnabled: boolean): ProfileBody {
+  return {
+    displayName: user.displayName,
+    email: user.email,
+    phoneNumber: user.phoneNumber,
+    country: user.country as ProfileBody['country'],
+    timezone: user.timezone as ProfileBody['timezone'],
+    emergencyContact: user.emergencyContact,
+    emailNotifications: user.emailNotifications,
+    twoFactorEnabled,
+  }
 }

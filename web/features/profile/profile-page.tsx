@@ -15,7 +15,6 @@ import {
   type ProfileUpdate,
 } from '../../../contract/profile'
 import { PageHeader } from '@/components/layout/page-header'
-import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '@/components/ui/card'
 import { Detail } from '@/components/ui/detail'
@@ -25,6 +24,7 @@ import { LoadError } from '@/components/ui/load-error'
 import { PageSpinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { useCurrentUser } from '@/features/auth/api'
+import { SecurityKeysCard } from '@/features/security-keys/security-keys-card'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useChangePassword, useUpdateProfile } from './api'
@@ -232,6 +232,8 @@ function ProfileSettings({ user }: { user: PublicUser }) {
 
       <SecurityCard user={user} />
 
+      <SecurityKeysCard user={user} />
+
       <Card>
         <CardHeader>
           <CardIconTitle icon={ShieldCheck}>Account Details</CardIconTitle>
@@ -335,17 +337,6 @@ function SecurityCard({ user }: { user: PublicUser }) {
           </div>
         </form>
 
-        <div className="flex items-start justify-between gap-4 border-t border-slate-200 pt-6">
-          <div className="grid gap-1">
-            <Label htmlFor="profile-two-factor" className="flex items-center gap-2">
-              Two-factor sign-in <Badge variant="secondary">Not available yet</Badge>
-            </Label>
-            <p id="profile-two-factor-hint" className="text-sm text-slate-600">
-              {PROFILE_MESSAGES.twoFactorUnavailable}
-            </p>
-          </div>
-          <Switch id="profile-two-factor" aria-describedby="profile-two-factor-hint" checked={false} disabled />
-        </div>
       </CardContent>
     </Card>
   )

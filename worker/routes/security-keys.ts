@@ -1,0 +1,85 @@
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { AUTH_ERRORS } from '../../contract/messages'
+import {
+  abandonSecondFactorBodySchema,
+  registerKeyBodySchema,
+  renameKeyBodySchema,
+  signInWithKeyBodySchema,
+  WEBAUTHN_MESSAGES,
+} from '../../contract/webauthn'
+import { recordUnlockFailure } from '../engine/unlock-failures'
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
+import { validate } from '../lib/validate'
+import { requireUser } from '../middleware/auth'
+import { rateLimitByIp } from '../middleware/rate-limit'
+import { audit, auditOwner } from '../services/audit'
+import {
+  abandonSecondFactor,
+  registrationOptions,
+  signInOptions,
+  verifyRegistration,
+  verifySignIn,
+  type FailureReason,
+} from '../webauthn/ceremonies'
+import { listKeys, removeKey, renameKey, toSecurityKey } from '../webauthn/credentials'
+import type { AppEnv } from '../types'
+import { signIn } from './sign-in'
+
+const keyParam = z.object({ id: z.string().min(1).max(1024) })
+// Audit entries name a key by the start of its id: enough to tell keys apart, never its name.
+const keyRef = (id: string) => id.slice(0, 12)
+
+/**
+ * A failed security-key step that is the owner's own (see verifySignIn): it counts toward their
+ * biometric-failure triggers, without holding up the answer, and goes into their audit chain.
+ */
+async function ownersKeyFailure(c: Context<AppEnv>, ownerId: string, reason: FailureReason) {
+  c.executionCtx.waitUntil(recordUnlockFailure(c.env, c.var.db, ownerId, 'passkey').catch((error) => console.error('passkey failure report failed', error)))
+  await auditOwner(c.env, ownerId, 'account.security_key_failed', { reason }, 'system')
+}
+
+// Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of
+// /api/auth). Sign-in is open; everything else is the signed-in owner's own keys.
+export const securityKeyRoutes = new Hono<AppEnv>()
+  .post('/webauthn/register/options', requireUser, async (c) => c.json(await registrationOptions(c.var.db, c.env, c.var.user)))
+  .post('/webauthn/register/verify', requireUser, validate('json', registerKeyBodySchema), async (c) => {
+    const { response, name } = c.req.valid('json')
+    const { key, securityKeyCount } = await verifyRegistration(c.var.db, c.env, c.var.user, response, name)
+    await audit(c, 'account.security_key_added', { key: keyRef(key.id), format: key.attestationFormat ?? 'none' })
+    return c.json({ key: toSecurityKey(key), securityKeyCount }, 201)
+  })
+  .post('/webauthn/login/options', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), async (c) => c.json(await signInOptions(c.var.db, c.env)))
+  .post('/webauthn/login/verify', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), validate('json', signInWithKeyBodySchema), async (c) => {
+    const outcome = await verifySignIn(c.var.db, c.env, c.req.valid('json').response)
+    if (!outcome.ok) {
+      if ('ownerId' in outcome) await ownersKeyFailure(c, outcome.ownerId, outcome.reason)
+      throw new ApiError(outcome.status, outcome.message)
+    }
+    if (outcome.user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
+    return c.json(await signIn(c, outcome.user, { method: 'security_key', key: keyRef(outcome.key.id) }))
+  })
+  .post('/webauthn/second-factor/abandon', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), validate('json', abandonSecondFactorBodySchema), async (c) => {
+    const ownerId = await abandonSecondFactor(c.var.db, c.req.valid('json').challenge)
+    if (!ownerId) throw badRequest(WEBAUTHN_MESSAGES.challengeInvalid)
+    await ownersKeyFailure(c, ownerId, 'not_completed')
+    return c.json({ message: 'Sign in again with your password to retry.' })
+  })
+  .get('/security-keys', requireUser, async (c) => {
+    const keys = await listKeys(c.var.db, c.var.user.id)
+    return c.json({ keys: keys.map(toSecurityKey), twoFactorEnabled: c.var.user.twoFactorEnabled })
+  })
+  .patch('/security-keys/:id', requireUser, validate('param', keyParam), validate('json', renameKeyBodySchema), async (c) => {
+    const key = await renameKey(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').name)
+    if (!key) throw notFound(WEBAUTHN_MESSAGES.notFound)
+    return c.json({ key: toSecurityKey(key) })
+  })
+  .delete('/security-keys/:id', requireUser, validate('param', keyParam), async (c) => {
+    const id = c.req.valid('param').id
+    const outcome = await removeKey(c.var.db, c.var.user.id, id)
+    if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
+    if (outcome === 'last_key_with_two_factor') throw conflict(WEBAUTHN_MESSAGES.lastKeyWithTwoFactor)
+    await audit(c, 'account.security_key_removed', { key: keyRef(id) })
+    const keys = await listKeys(c.var.db, c.var.user.id)
+    return c.json({ message: 'Security key removed.', securityKeyCount: keys.length })
+  })

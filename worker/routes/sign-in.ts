@@ -1,0 +1,31 @@
+import type { Context } from 'hono'
+import { setCookie } from 'hono/cookie'
+import { AUTH_COOKIE, SESSION_TTL_SECONDS } from '../../contract/constants'
+import type { UserRow } from '../db/schema'
+import { auditOwner } from '../services/audit'
+import { recordOwnerActivity } from '../services/owner-activity'
+import { createSession } from '../services/sessions'
+import { publicUserOf } from '../services/users'
+import type { AppEnv } from '../types'
+
+export function setSessionCookie(c: Context<AppEnv>, token: string) {
+  setCookie(c, AUTH_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: 'Strict',
+    path: '/',
+    maxAge: SESSION_TTL_SECONDS,
+  })
+}
+
+/**
+ * Opens a revocable session for someone who has proved who they are (password, security key, or
+ * both), resets their inactivity clock and records the sign-in in their audit chain.
+ */
+export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<string, string> = {}) {
+  const token = await createSession(c.var.db, c.env, user.id, c.req.header('user-agent'))
+  setSessionCookie(c, token)
+  c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'signed_in'))
+  await auditOwner(c.env, user.id, 'account.signed_in', details)
+  return { token, user: await publicUserOf(c.var.db, user) }
+}
