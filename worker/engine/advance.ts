@@ -1,11 +1,13 @@
 import { DAY_MS } from '../../contract/constants'
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, lte, sql } from 'drizzle-orm'
 import { RELEASE_LIMITS } from '../../contract/releases'
 import { batch } from '../db/raw'
 import { beneficiaries, releasedAssets, releases, releaseSignoffs, users, type ReleaseRow } from '../db/schema'
 import { assetsReleasedEmail } from '../mail/release-templates'
 import { signLinkToken } from '../services/link-tokens'
 import { deliverNow, link, type EngineCtx } from './context'
+
+const PAGE_SIZE = 200
 
 export interface AdvanceResult {
   completed: number
@@ -21,45 +23,55 @@ export interface AdvanceResult {
  * beneficiary's identity was verified since open up, and beneficiaries are told. Safe to run any
  * number of times, from anywhere: every change is a guarded update.
  */
-export async function advanceReleases(ctx: EngineCtx, scope: { ownerId?: string; releaseIds?: string[] } = {}): Promise<AdvanceResult> {
-  const { db, now } = ctx
+export async function advanceReleases(ctx: EngineCtx, scope: { ownerId?: string; firingId?: string; releaseId?: string } = {}): Promise<AdvanceResult> {
   const result: AdvanceResult = { completed: 0, rejected: 0, assets: 0, beneficiariesNotified: 0 }
-  const due = await db
-    .select()
-    .from(releases)
-    .where(
-      and(
-        eq(releases.status, 'waiting'),
-        lte(releases.releaseAt, now),
-        scope.ownerId ? eq(releases.ownerId, scope.ownerId) : undefined,
-        scope.releaseIds ? inArray(releases.id, scope.releaseIds.length ? scope.releaseIds : ['-']) : undefined,
-      ),
-    )
-    .limit(200)
-  for (const release of due) {
-    const outcome = await approvalOutcome(ctx, release)
-    if (outcome === 'wait') continue
-    if (outcome === 'rejected') {
-      const [closed] = await db
-        .update(releases)
-        .set({ status: 'cancelled', cancelledAt: now })
-        .where(and(eq(releases.id, release.id), eq(releases.status, 'waiting')))
-        .returning({ id: releases.id })
-      if (closed) {
-        result.rejected++
-        await ctx.audit(release.ownerId, { actor: 'approver', action: 'release.rejected', details: { releaseId: release.id } })
-      }
-      continue
-    }
-    const created = await complete(ctx, release)
-    if (created !== null) {
-      result.completed++
-      result.assets += created
-    }
+  // Paged by id, so a firing of thousands of releases completes in one run, and releases still
+  // waiting for sign-offs are passed over rather than read again.
+  for (let after = ''; ; ) {
+    const due = await ctx.db
+      .select()
+      .from(releases)
+      .where(
+        and(
+          eq(releases.status, 'waiting'),
+          lte(releases.releaseAt, ctx.now),
+          gt(releases.id, after),
+          scope.ownerId ? eq(releases.ownerId, scope.ownerId) : undefined,
+          scope.firingId ? eq(releases.firingId, scope.firingId) : undefined,
+          scope.releaseId ? eq(releases.id, scope.releaseId) : undefined,
+        ),
+      )
+      .orderBy(asc(releases.id))
+      .limit(PAGE_SIZE)
+    for (const release of due) await advanceOne(ctx, release, result)
+    if (due.length < PAGE_SIZE) break
+    after = due[due.length - 1]!.id
   }
   await openVerifiedAssets(ctx, scope.ownerId)
   result.beneficiariesNotified = await notifyBeneficiaries(ctx, scope.ownerId)
   return result
+}
+
+async function advanceOne(ctx: EngineCtx, release: ReleaseRow, result: AdvanceResult) {
+  const outcome = await approvalOutcome(ctx, release)
+  if (outcome === 'wait') return
+  if (outcome === 'rejected') {
+    const [closed] = await ctx.db
+      .update(releases)
+      .set({ status: 'cancelled', cancelledAt: ctx.now })
+      .where(and(eq(releases.id, release.id), eq(releases.status, 'waiting')))
+      .returning({ id: releases.id })
+    if (closed) {
+      result.rejected++
+      await ctx.audit(release.ownerId, { actor: 'approver', action: 'release.rejected', details: { releaseId: release.id } })
+    }
+    return
+  }
+  const created = await complete(ctx, release)
+  if (created !== null) {
+    result.completed++
+    result.assets += created
+  }
 }
 
 async function approvalOutcome(ctx: EngineCtx, release: ReleaseRow): Promise<'go' | 'wait' | 'rejected'> {

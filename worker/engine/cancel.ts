@@ -16,37 +16,33 @@ export type CancelScope = { checkIn: true } | { firingId: string } | { releaseId
  */
 export async function cancelWaiting(ctx: EngineCtx, ownerId: string, scope: CancelScope, actor: AuditActor): Promise<number> {
   const { db, now } = ctx
-  const candidates = await db
-    .select({ id: releases.id, firingId: releases.firingId, kind: firings.kind })
-    .from(releases)
-    .innerJoin(firings, eq(firings.id, releases.firingId))
+  // One guarded update, however many releases a firing made (no list of ids to bind).
+  const cancelled = await db
+    .update(releases)
+    .set({ status: 'cancelled', cancelledAt: now })
     .where(
       and(
         eq(releases.ownerId, ownerId),
         eq(releases.status, 'waiting'),
-        'checkIn' in scope ? inArray(firings.kind, [...DISPROVED_BY_CHECK_IN]) : undefined,
+        'checkIn' in scope
+          ? sql`${releases.firingId} in (select ${firings.id} from ${firings} where ${and(eq(firings.ownerId, ownerId), inArray(firings.kind, [...DISPROVED_BY_CHECK_IN]))})`
+          : undefined,
         'firingId' in scope ? eq(releases.firingId, scope.firingId) : undefined,
         'releaseId' in scope ? eq(releases.id, scope.releaseId) : undefined,
       ),
     )
-  if (candidates.length === 0) {
+    .returning({ id: releases.id, firingId: releases.firingId })
+  if (cancelled.length === 0) {
     if ('checkIn' in scope) await rearmSilentTriggers(ctx, ownerId)
     return 0
   }
-  const cancelled = await db
-    .update(releases)
-    .set({ status: 'cancelled', cancelledAt: now })
-    .where(and(inArray(releases.id, candidates.map((c) => c.id)), eq(releases.status, 'waiting')))
-    .returning({ id: releases.id, firingId: releases.firingId })
   for (const firingId of new Set(cancelled.map((c) => c.firingId))) await rearm(ctx, firingId)
   if ('checkIn' in scope) await rearmSilentTriggers(ctx, ownerId)
-  if (cancelled.length > 0) {
-    await ctx.audit(ownerId, {
-      actor,
-      action: 'release.cancelled',
-      details: { releases: cancelled.length, by: 'checkIn' in scope ? 'check-in' : 'firingId' in scope ? 'cancel link' : 'owner' },
-    })
-  }
+  await ctx.audit(ownerId, {
+    actor,
+    action: 'release.cancelled',
+    details: { releases: cancelled.length, by: 'checkIn' in scope ? 'check-in' : 'firingId' in scope ? 'cancel link' : 'owner' },
+  })
   return cancelled.length
 }
 

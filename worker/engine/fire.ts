@@ -115,11 +115,11 @@ export async function fire(ctx: EngineCtx, req: FireRequest): Promise<FireResult
     details: { triggerId: trigger?.id ?? null, type, firingId, releases: plans.length, items: itemCount, reason: req.reason },
   })
   await tellPeople(ctx, req, firingId, plans, releaseIds)
-  const advanced = await advanceReleases(ctx, { ownerId: req.ownerId, releaseIds })
+  const advanced = await advanceReleases(ctx, { ownerId: req.ownerId, firingId })
   const pending = await db
     .select({ n: sql<number>`count(*)` })
     .from(releases)
-    .where(and(inArray(releases.id, releaseIds.length ? releaseIds : ['-']), eq(releases.status, 'waiting')))
+    .where(and(eq(releases.firingId, firingId), eq(releases.status, 'waiting')))
   return {
     fired: true,
     firingId,

@@ -70,13 +70,7 @@ export async function planFiring(db: Db, ownerId: string, input: FiringInput, no
       (p.releaseOn as string[]).includes(input.type),
     )
     for (const policy of active) {
-      const covered = await db
-        .select({ itemId: policyItems.itemId })
-        .from(policyItems)
-        .innerJoin(vaultItems, and(eq(vaultItems.id, policyItems.itemId), eq(vaultItems.status, 'active')))
-        .where(eq(policyItems.policyId, policy.id))
-      const people = await db.select({ id: policyBeneficiaries.beneficiaryId }).from(policyBeneficiaries).where(eq(policyBeneficiaries.policyId, policy.id))
-      const targets = await grantedPairs(db, covered.map((c) => c.itemId), people.map((p) => p.id))
+      const targets = await policyTargets(db, policy.id)
       const named = new Set(policy.identityVerificationApprovers)
       const signers = policy.requiresApprover
         ? signersFrom(
@@ -141,12 +135,18 @@ function signersFrom(list: Array<{ email: string; fullName: string }>, contact: 
   return [...signers.values()]
 }
 
-async function grantedPairs(db: Db, itemIds: string[], beneficiaryIds: string[]) {
-  if (itemIds.length === 0 || beneficiaryIds.length === 0) return []
+/**
+ * The (item, beneficiary) pairs a policy hands over: items it covers that are still active, to the
+ * people it names, where the browser wrapped that item's key for that person. One joined query,
+ * so a policy over thousands of items never meets D1's limit on bound parameters.
+ */
+async function policyTargets(db: Db, policyId: string) {
   return db
     .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
     .from(itemGrants)
-    .where(and(inArray(itemGrants.itemId, itemIds), inArray(itemGrants.beneficiaryId, beneficiaryIds)))
+    .innerJoin(policyItems, and(eq(policyItems.itemId, itemGrants.itemId), eq(policyItems.policyId, policyId)))
+    .innerJoin(policyBeneficiaries, and(eq(policyBeneficiaries.beneficiaryId, itemGrants.beneficiaryId), eq(policyBeneficiaries.policyId, policyId)))
+    .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.status, 'active')))
 }
 
 async function itemPlan(

@@ -172,7 +172,7 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
       action: body.decision === 'approved' ? 'release.approved' : 'release.rejected_by_approver',
       details: { releaseId: release.id },
     })
-    await advanceReleases(ctx, { ownerId: release.ownerId, releaseIds: [release.id] })
+    await advanceReleases(ctx, { ownerId: release.ownerId, releaseId: release.id })
     return c.json(await approvalView(c.var.db, signoff.releaseId, signoff.email))
   })
   .get('/death-reports', linkLimit, validate('query', tokenQuery), async (c) => {
