@@ -28,6 +28,7 @@ export const GENERIC_ERRORS = {
   apiRouteNotFound: 'There is no such API route.',
   internal: 'Something went wrong on our side. Please try again.',
   invalidJson: 'The request body must be valid JSON.',
+  jsonContentType: 'Send the request body as JSON (Content-Type: application/json).',
   subscriptionRequired: 'An active subscription is required.',
 } as const
 

@@ -1,7 +1,10 @@
 import { zValidator } from '@hono/zod-validator'
 import type { ValidationTargets } from 'hono'
 import type { z } from 'zod'
-import { badRequest } from './errors'
+import { createMiddleware } from 'hono/factory'
+import { every } from 'hono/combine'
+import { GENERIC_ERRORS } from '../../contract/messages'
+import { ApiError, badRequest } from './errors'
 
 function fieldName(path: PropertyKey[]): string {
   return path.length ? path.map(String).join('.') : 'body'
@@ -15,10 +18,20 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   target: Target,
   schema: Schema,
 ) {
-  return zValidator(target, schema, (result) => {
+  const validator = zValidator(target, schema, (result) => {
     if (result.success) return
     const errors = result.error.issues.map((issue) => ({ field: fieldName(issue.path), message: issue.message }))
     const first = errors[0] ?? { field: target, message: 'Invalid input' }
     throw badRequest(`${first.field}: ${first.message}`, { errors })
   })
+  if (target !== 'json') return validator
+  // A body in another type would otherwise be read as empty: refuse it. Forms and plain text are
+  // also what another site can post without asking, so this closes that door as well.
+  return every(requireJsonBody, validator) as typeof validator
 }
+
+const requireJsonBody = createMiddleware(async (c, next) => {
+  const type = c.req.header('content-type')
+  if (type && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) throw new ApiError(415, GENERIC_ERRORS.jsonContentType)
+  await next()
+})

@@ -13,6 +13,7 @@ import { cancelBillingOnDelete } from '../billing/on-delete'
 import { ApiError, conflict, forbidden } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { jsonBodyLimit } from '../middleware/body-limit'
 import { assertAccountDeletable, deleteAccount } from '../services/account-deletion'
 import { listAdminActions, recordAdminAction } from '../services/admin/actions'
 import { createPromoCode, deletePromoCode, issueRefund, listPromoCodes, listRefunds } from '../services/admin/billing'
@@ -30,7 +31,7 @@ const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   await next()
 })
 
-adminRoutes.use('*', requireUser, requireAdmin)
+adminRoutes.use('*', requireUser, requireAdmin, jsonBodyLimit)
 
 adminRoutes.get('/dashboard', async (c) => c.json(await dashboardData(c.var.db)))
 adminRoutes.get('/analytics', async (c) => c.json(await analytics(c.var.db)))

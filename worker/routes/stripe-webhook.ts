@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import Stripe from 'stripe'
 import { BILLING_MESSAGES } from '../../contract/billing'
 import { GENERIC_ERRORS } from '../../contract/messages'
@@ -13,10 +14,17 @@ import type { AppEnv } from '../types'
 // body, so it is read as text here, never parsed first. Only with Stripe configured.
 const MAX_WEBHOOK_BYTES = 1024 * 1024
 
-export const stripeWebhookRoutes = new Hono<AppEnv>().post('/webhook', async (c) => {
+// Counts the bytes as they arrive, so a body without Content-Length is held to the limit too.
+const webhookBodyLimit = bodyLimit({
+  maxSize: MAX_WEBHOOK_BYTES,
+  onError: () => {
+    throw new ApiError(413, 'Webhook body too large')
+  },
+})
+
+export const stripeWebhookRoutes = new Hono<AppEnv>().post('/webhook', webhookBodyLimit, async (c) => {
   const settings = stripeSettings(c.env)
   if (!settings) throw notFound(GENERIC_ERRORS.apiRouteNotFound)
-  if (Number(c.req.header('content-length') ?? 0) > MAX_WEBHOOK_BYTES) throw new ApiError(413, 'Webhook body too large')
   const body = await c.req.text()
   let event: Stripe.Event
   try {
