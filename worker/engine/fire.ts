@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm'
+import { inSlices } from '../db/in-slices'
 import { batch } from '../db/raw'
 import type { AuditActor } from '../../contract/audit'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
@@ -162,7 +163,7 @@ async function tellPeople(ctx: EngineCtx, req: FireRequest, firingId: string, pl
   // Secrecy Mode holds everything back until items are actually available.
   const waitingFor = [...new Set(waits.flatMap((p) => p.targets.map((t) => t.beneficiaryId)))]
   if (waitingFor.length === 0) return
-  const people = await db.select().from(beneficiaries).where(inArray(beneficiaries.id, waitingFor))
+  const people = await inSlices(waitingFor, (slice) => db.select().from(beneficiaries).where(inArray(beneficiaries.id, slice)))
   for (const b of people) {
     if (b.delayNotifications || !b.sendAssetNotifications || b.notificationStatus === 'unsubscribed') continue
     await mail(ctx, b.email, 'release_notice', releaseNoticeEmail({ fullName: b.fullName, ownerName: owner.displayName }))

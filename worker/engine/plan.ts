@@ -3,6 +3,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { ReleasePlanEntry, TriggerType } from '../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
 import type { Db } from '../db/client'
+import { inSlices } from '../db/in-slices'
 import { approvers, beneficiaries, itemGrants, policies, policyBeneficiaries, policyItems, vaultItems } from '../db/schema'
 
 const HOUR_MS = 3_600_000
@@ -101,18 +102,15 @@ export async function planFiring(db: Db, ownerId: string, input: FiringInput, no
       for (const item of items) plans.push(await itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
     }
   } else if (input.triggerId && input.scheduledBeneficiaries?.length) {
-    const owned = await db
-      .select({ id: beneficiaries.id })
-      .from(beneficiaries)
-      .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, input.scheduledBeneficiaries)))
-    const ids = owned.map((o) => o.id)
-    const grants = ids.length
-      ? await db
-          .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
-          .from(itemGrants)
-          .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.status, 'active')))
-          .where(inArray(itemGrants.beneficiaryId, ids))
-      : []
+    // Everything granted to the people the trigger names that are still the owner's.
+    const grants = await inSlices(input.scheduledBeneficiaries, (slice) =>
+      db
+        .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
+        .from(itemGrants)
+        .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.status, 'active')))
+        .innerJoin(beneficiaries, and(eq(beneficiaries.id, itemGrants.beneficiaryId), eq(beneficiaries.ownerId, ownerId)))
+        .where(inArray(itemGrants.beneficiaryId, slice)),
+    )
     plans.push({
       sourceKey: `scheduled:${input.triggerId}`,
       sourceName: 'Scheduled release',

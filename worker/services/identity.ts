@@ -10,6 +10,7 @@ import {
 } from '../../contract/identity'
 import { CIRCLE_MESSAGES } from '../../contract/circle'
 import type { Db } from '../db/client'
+import { inSlices } from '../db/in-slices'
 import {
   approvers,
   beneficiaries,
@@ -57,10 +58,9 @@ export async function reviewersFor(db: Db, ownerId: string, beneficiaryId: strin
       ),
     )
   const named = [...new Set(rules.flatMap((r) => r.named))]
-  const reviewers = await db
-    .select()
-    .from(approvers)
-    .where(named.length ? and(eq(approvers.ownerId, ownerId), inArray(approvers.id, named)) : eq(approvers.ownerId, ownerId))
+  const reviewers = named.length
+    ? await inSlices(named, (slice) => db.select().from(approvers).where(and(eq(approvers.ownerId, ownerId), inArray(approvers.id, slice))))
+    : await db.select().from(approvers).where(eq(approvers.ownerId, ownerId))
   if (reviewers.length === 0) throw conflict(IDENTITY_MESSAGES.noApprovers)
   const minimum = Math.max(1, ...rules.map((r) => r.minimum))
   return { reviewers, required: Math.min(minimum, reviewers.length) }
@@ -169,7 +169,10 @@ export async function listDocuments(db: Db, ownerId: string, beneficiaryId: stri
     .select({ documentId: identityReviews.documentId, approverName: approvers.fullName, status: identityReviews.status, notes: identityReviews.notes, createdAt: identityReviews.createdAt })
     .from(identityReviews)
     .innerJoin(approvers, eq(approvers.id, identityReviews.approverId))
-    .where(inArray(identityReviews.documentId, rows.map((r) => r.id)))
+    .innerJoin(
+      identityDocuments,
+      and(eq(identityDocuments.id, identityReviews.documentId), eq(identityDocuments.beneficiaryId, beneficiaryId), eq(identityDocuments.ownerId, ownerId)),
+    )
   return rows.map((r) =>
     toIdentityDocument(
       r,

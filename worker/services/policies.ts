@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { POLICY_MESSAGES, policyCreateBodySchema, type Policy } from '../../contract/policies'
 import type { Db } from '../db/client'
+import { inSlices } from '../db/in-slices'
 import { approvers, beneficiaries, policies, policyBeneficiaries, policyItems, vaultItems, type PolicyRow } from '../db/schema'
 import { badRequest, notFound } from '../lib/errors'
 
@@ -29,34 +30,42 @@ export function toPolicy(row: PolicyRow, beneficiaryIds: string[]): Policy {
   }
 }
 
-async function assignedBeneficiaries(db: Db, policyIds: string[]): Promise<Map<string, string[]>> {
+/** Who each of the owner's policies (or just `policyId`) assigns, by policy id. */
+async function assignedBeneficiaries(db: Db, ownerId: string, policyId?: string): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>()
-  if (policyIds.length === 0) return map
-  const rows = await db.select().from(policyBeneficiaries).where(inArray(policyBeneficiaries.policyId, policyIds))
+  const rows = await db
+    .select({ policyId: policyBeneficiaries.policyId, beneficiaryId: policyBeneficiaries.beneficiaryId })
+    .from(policyBeneficiaries)
+    .innerJoin(policies, and(eq(policies.id, policyBeneficiaries.policyId), eq(policies.ownerId, ownerId)))
+    .where(policyId ? eq(policyBeneficiaries.policyId, policyId) : undefined)
   for (const r of rows) map.set(r.policyId, [...(map.get(r.policyId) ?? []), r.beneficiaryId])
   return map
 }
 
 export async function listPolicies(db: Db, ownerId: string): Promise<Policy[]> {
   const rows = await db.select().from(policies).where(eq(policies.ownerId, ownerId)).orderBy(asc(policies.createdAt))
-  const assigned = await assignedBeneficiaries(db, rows.map((r) => r.id))
+  const assigned = await assignedBeneficiaries(db, ownerId)
   return rows.map((r) => toPolicy(r, assigned.get(r.id) ?? []))
 }
 
 /** Creates a policy after checking that every beneficiary and approver it names is the owner's. */
 export async function createPolicy(db: Db, ownerId: string, body: PolicyInput, now = Date.now()): Promise<Policy> {
   const beneficiaryIds = [...new Set(body.ruleJson.assign.map((a) => a.beneficiaryId))]
-  const owned = await db
-    .select({ id: beneficiaries.id })
-    .from(beneficiaries)
-    .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, beneficiaryIds)))
+  const owned = await inSlices(beneficiaryIds, (slice) =>
+    db
+      .select({ id: beneficiaries.id })
+      .from(beneficiaries)
+      .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, slice))),
+  )
   if (owned.length !== beneficiaryIds.length) throw badRequest(POLICY_MESSAGES.unknownBeneficiary)
   const approverIds = [...new Set(body.identityVerificationApprovers)]
   if (approverIds.length > 0) {
-    const ownedApprovers = await db
-      .select({ id: approvers.id })
-      .from(approvers)
-      .where(and(eq(approvers.ownerId, ownerId), inArray(approvers.id, approverIds)))
+    const ownedApprovers = await inSlices(approverIds, (slice) =>
+      db
+        .select({ id: approvers.id })
+        .from(approvers)
+        .where(and(eq(approvers.ownerId, ownerId), inArray(approvers.id, slice))),
+    )
     if (ownedApprovers.length !== approverIds.length) throw badRequest(POLICY_MESSAGES.unknownApprover)
   }
   const id = crypto.randomUUID()
@@ -95,7 +104,7 @@ export async function setPolicyStatus(db: Db, ownerId: string, id: string, statu
     .where(and(eq(policies.id, id), eq(policies.ownerId, ownerId)))
     .returning()
   if (!row) throw notFound(POLICY_MESSAGES.policyNotFound)
-  const assigned = await assignedBeneficiaries(db, [row.id])
+  const assigned = await assignedBeneficiaries(db, ownerId, row.id)
   return toPolicy(row, assigned.get(row.id) ?? [])
 }
 

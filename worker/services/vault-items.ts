@@ -13,6 +13,7 @@ import {
   type VaultItem,
 } from '../../contract/vault-items'
 import type { Db } from '../db/client'
+import { inSlices } from '../db/in-slices'
 import { beneficiaries, blobDeletions, itemGrants, policies, policyItems, uploadParts, users, vaultItems, type UserRow, type VaultItemRow } from '../db/schema'
 import { ApiError, badRequest, notFound } from '../lib/errors'
 import { planLimitsFor } from './plan-limits'
@@ -159,10 +160,12 @@ export async function completeUpload(
 
   const beneficiaryIds = [...new Set(body.grants.map((g) => g.beneficiaryId))]
   if (beneficiaryIds.length !== body.grants.length) throw badRequest(VAULT_ITEM_MESSAGES.grantsMustMatch)
-  const owned = await db
-    .select({ id: beneficiaries.id, keyVersion: beneficiaries.keyVersion })
-    .from(beneficiaries)
-    .where(and(eq(beneficiaries.ownerId, owner.id), inArray(beneficiaries.id, beneficiaryIds)))
+  const owned = await inSlices(beneficiaryIds, (slice) =>
+    db
+      .select({ id: beneficiaries.id, keyVersion: beneficiaries.keyVersion })
+      .from(beneficiaries)
+      .where(and(eq(beneficiaries.ownerId, owner.id), inArray(beneficiaries.id, slice))),
+  )
   if (owned.length !== beneficiaryIds.length) throw badRequest(VAULT_ITEM_MESSAGES.unknownBeneficiary)
   const keyVersions = new Map(owned.map((b) => [b.id, b.keyVersion]))
 
@@ -301,7 +304,7 @@ export async function listItems(db: Db, ownerId: string): Promise<VaultItem[]> {
   const grants = await db
     .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
     .from(itemGrants)
-    .where(inArray(itemGrants.itemId, rows.map((r) => r.id)))
+    .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.ownerId, ownerId), eq(vaultItems.status, 'active')))
   const byItem = new Map<string, string[]>()
   for (const g of grants) byItem.set(g.itemId, [...(byItem.get(g.itemId) ?? []), g.beneficiaryId])
   return rows.map((r) => toVaultItem(r, byItem.get(r.id) ?? []))
@@ -398,10 +401,12 @@ export async function putGrants(
   await findActiveItem(db, ownerId, itemId)
   const ids = [...new Set(grants.map((g) => g.beneficiaryId))]
   if (ids.length !== grants.length) throw badRequest(VAULT_ITEM_MESSAGES.grantsMustMatch)
-  const owned = await db
-    .select({ id: beneficiaries.id, keyVersion: beneficiaries.keyVersion })
-    .from(beneficiaries)
-    .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, ids)))
+  const owned = await inSlices(ids, (slice) =>
+    db
+      .select({ id: beneficiaries.id, keyVersion: beneficiaries.keyVersion })
+      .from(beneficiaries)
+      .where(and(eq(beneficiaries.ownerId, ownerId), inArray(beneficiaries.id, slice))),
+  )
   if (owned.length !== ids.length) throw badRequest(VAULT_ITEM_MESSAGES.unknownBeneficiary)
   const versions = new Map(owned.map((b) => [b.id, b.keyVersion]))
   const [first, ...rest] = grants.map((g) =>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering } from './engine-helpers'
-import { addBeneficiary, env } from './helpers'
+import { createTrigger, manualReleaseOk, ownerWithItem, policyBody, policyCovering } from './engine-helpers'
+import { addBeneficiary, call, env } from './helpers'
 import { publicKey } from './vault-helpers'
 
-// A firing far larger than D1's 100 bound parameters per statement: hundreds of items, several
-// beneficiaries, a release per item besides the policy's (over 300 releases, 900 assets). Everything must go out in one firing.
+// Owners far past D1's 100 bound parameters per statement: a firing of hundreds of items to several
+// beneficiaries (over 300 releases, 900 assets), and lists of more than 100 items and policies. Everything must go out in one firing.
 
 const ITEMS = 300
 
@@ -58,5 +58,27 @@ describe('a firing at scale', () => {
       .first<{ n: number; pairs: number }>()
     expect(assets).toEqual({ n: ITEMS * people.length, pairs: ITEMS * people.length })
     // Hundreds of releases each append an audit entry: give a loaded machine time.
+  }, 60_000)
+})
+
+describe('lists at scale', () => {
+  it('lists 150 vault items with their grants, and 110 policies with their beneficiaries', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await cloneItems(s.item.id, [s.beneficiary.id], 149)
+    const items = await call('/api/vault/items', { token: s.token })
+    expect(items.status).toBe(200)
+    const list = (await items.json()) as Array<{ id: string; beneficiaryIds: string[] }>
+    expect(list).toHaveLength(150)
+    expect(list.every((i) => i.beneficiaryIds.length === 1 && i.beneficiaryIds[0] === s.beneficiary.id)).toBe(true)
+
+    for (let i = 0; i < 110; i++) {
+      const res = await call('/api/policies', { token: s.token, body: policyBody(s.beneficiary.id, { name: `Policy ${i}` }) })
+      expect(res.status).toBe(201)
+    }
+    const policies = await call('/api/policies', { token: s.token })
+    expect(policies.status).toBe(200)
+    const listed = (await policies.json()) as Array<{ ruleJson: { assign: Array<{ beneficiaryId: string }> } }>
+    expect(listed).toHaveLength(110)
+    expect(listed.every((p) => p.ruleJson.assign[0]?.beneficiaryId === s.beneficiary.id)).toBe(true)
   }, 60_000)
 })
