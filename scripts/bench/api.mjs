@@ -1,0 +1,104 @@
+// API throughput: requests/s and p50/p99 latency with a fixed number of requests in flight, for
+// GET /api/vault/items (an owner with 100 items) and POST /api/inactivity/ping, each against
+// GET /api/health on the same worker (routing, security headers, no D1: the ceiling).
+import { client, fakeWrappedKey, rsaOaepPublicKey } from './http.mjs'
+import { pool, quantile } from './stats.mjs'
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32)
+const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10)
+const WARMUP_SECONDS = 2
+
+/**
+ * `CONCURRENCY` loops each sending one request after another for `seconds`; every response body
+ * is read in full. Counts only 2xx answers as done; anything else is an error (and reported).
+ */
+async function load(makeRequest, seconds) {
+  const latencies = []
+  let errors = 0
+  let firstError = null
+  const end = performance.now() + seconds * 1000
+  async function loop(slot) {
+    for (let i = 0; performance.now() < end; i++) {
+      const start = performance.now()
+      try {
+        const res = await makeRequest(slot, i)
+        await res.arrayBuffer()
+        if (res.ok) latencies.push(performance.now() - start)
+        else {
+          errors++
+          firstError ??= `HTTP ${res.status}`
+        }
+      } catch (error) {
+        errors++
+        firstError ??= String(error)
+      }
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, slot) => loop(slot)))
+  const elapsed = (performance.now() - started) / 1000
+  return {
+    rps: latencies.length / elapsed,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    n: latencies.length,
+    errors,
+    firstError,
+  }
+}
+
+async function measure(makeRequest) {
+  await load(makeRequest, WARMUP_SECONDS)
+  return load(makeRequest, SECONDS)
+}
+
+export async function measureApi({ origin, log }) {
+  const api = client(origin)
+  const ip = (slot) => `10.200.${slot}.${Math.floor(Math.random() * 250) + 1}`
+
+  // One owner with 100 items (each granted to one beneficiary), through the real upload protocol.
+  const owner = await api.registerOwner('api', 'premium')
+  const heir = await api.addBeneficiary(owner.token, await rsaOaepPublicKey())
+  await pool(100, 4, () => api.uploadItem(owner.token, { plainSize: 1000, grants: [{ beneficiaryId: heir.id, wrappedKey: fakeWrappedKey() }] }))
+  const items = await api.json('GET', '/api/vault/items', { token: owner.token })
+  if (items.length !== 100) throw new Error(`expected 100 items, the list has ${items.length}`)
+
+  // Check-ins from CONCURRENCY owners (one Durable Object each), and from one owner (one object).
+  const pingOwners = await pool(CONCURRENCY, 4, (i) => api.registerOwner(`ping-${i}`))
+  const single = await api.registerOwner('ping-single')
+
+  const health = (slot) => fetch(`${origin}/api/health`, { headers: { 'cf-connecting-ip': ip(slot) } })
+  const list = (slot) => fetch(`${origin}/api/vault/items`, { headers: { authorization: `Bearer ${owner.token}`, 'cf-connecting-ip': ip(slot) } })
+  const ping = (token) => (slot) => fetch(`${origin}/api/inactivity/ping`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': ip(slot) } })
+
+  log(`api: ${CONCURRENCY} in flight, ${SECONDS} s each`)
+  const results = {}
+  results.health = await measure(health)
+  log(`  health ${results.health.rps.toFixed(0)} req/s`)
+  results.items = await measure(list)
+  log(`  items ${results.items.rps.toFixed(0)} req/s`)
+  results.pingMany = await measure((slot, i) => ping(pingOwners[slot].token)(slot, i))
+  log(`  ping (${CONCURRENCY} owners) ${results.pingMany.rps.toFixed(0)} req/s`)
+  results.pingOne = await measure(ping(single.token))
+  log(`  ping (1 owner) ${results.pingOne.rps.toFixed(0)} req/s`)
+  // The bare route again, last: the ceiling is the better of the two (the machine is shared).
+  const again = await measure(health)
+  if (again.rps > results.health.rps) results.health = again
+
+  const h = results.health
+  const rows = []
+  const label = {
+    items: 'GET /api/vault/items (100 items)',
+    pingMany: `POST /api/inactivity/ping (${CONCURRENCY} owners)`,
+    pingOne: 'POST /api/inactivity/ping (1 owner)',
+  }
+  rows.push({ id: 'api.health', measurement: `GET /api/health (bare route), ${CONCURRENCY} in flight`, value: h.rps, unit: 'req/s', detail: `p50 ${h.p50.toFixed(1)} ms, p99 ${h.p99.toFixed(1)} ms` })
+  for (const key of ['items', 'pingMany', 'pingOne']) {
+    const r = results[key]
+    const errors = r.errors ? ` (${r.errors} errors: ${r.firstError})` : ''
+    rows.push({ id: `api.${key}.rps`, measurement: `${label[key]}: throughput${errors}`, value: r.rps, unit: 'req/s', reference: { label: '/api/health', value: h.rps } })
+    rows.push({ id: `api.${key}.p50`, measurement: `${label[key]}: p50 latency`, value: r.p50, unit: 'ms', reference: { label: '/api/health', value: h.p50 } })
+    rows.push({ id: `api.${key}.p99`, measurement: `${label[key]}: p99 latency`, value: r.p99, unit: 'ms', reference: { label: '/api/health', value: h.p99 } })
+  }
+  return { rows, raw: results, context: { auditOwners: [single.token] } }
+}

@@ -1,0 +1,91 @@
+// The API as a client sees it: JSON calls with a bearer token, owners registered through the API,
+// beneficiaries with real RSA-OAEP public keys, and small items stored through the real upload
+// protocol (start → parts → complete). Each call comes from its own address so the per-address
+// rate limiters stay out of the measurements.
+import { randomBytes } from 'node:crypto'
+
+/** Bytes a chunk adds to its plaintext: version (1) + IV (12) + GCM tag (16) (contract/vault-items.ts). */
+export const CHUNK_OVERHEAD_BYTES = 29
+
+/** The exact ciphertext size of part n (1-based) of an upload session, as the server expects it. */
+export function partSize(session, plainSize, n) {
+  if (n < session.partCount) return session.chunkBytes + CHUNK_OVERHEAD_BYTES
+  return plainSize - (session.partCount - 1) * session.chunkBytes + CHUNK_OVERHEAD_BYTES
+}
+
+let ipCounter = Math.floor(Math.random() * 0xffff)
+export function freshIp() {
+  ipCounter++
+  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`
+}
+
+export function client(origin) {
+  async function call(method, path, { token, body, raw, headers = {} } = {}) {
+    const h = { 'cf-connecting-ip': freshIp(), ...headers }
+    if (token) h.authorization = `Bearer ${token}`
+    if (body !== undefined) h['content-type'] = 'application/json'
+    if (raw !== undefined) h['content-type'] = 'application/octet-stream'
+    return fetch(`${origin}${path}`, { method, headers: h, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) })
+  }
+
+  /** The call's JSON, or an error naming the call, its status and the server's words. */
+  async function json(method, path, options = {}, expected = [200, 201]) {
+    const res = await call(method, path, options)
+    const text = await res.text()
+    if (!expected.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`)
+    return text ? JSON.parse(text) : null
+  }
+
+  let owners = 0
+  async function registerOwner(prefix = 'owner', plan) {
+    owners++
+    const email = `${prefix}-${owners}-${Date.now().toString(36)}@example.com`
+    const password = 'bench password 1'
+    const { token, user } = await json('POST', '/api/auth/register', { body: { email, password, displayName: 'Bench Owner' } })
+    // Without Stripe a plan is granted at once (the Basic plan holds 20 items and 3 beneficiaries).
+    if (plan && plan !== 'basic') await json('POST', '/api/create-subscription', { token, body: { plan } })
+    return { token, user, email, password }
+  }
+
+  let heirs = 0
+  async function addBeneficiary(token, publicKey) {
+    heirs++
+    return json('POST', '/api/beneficiaries', {
+      token,
+      body: { fullName: `Heir ${heirs}`, email: `heir-${heirs}-${Date.now().toString(36)}@example.com`, relationship: 'Child', publicKey, sendVerificationEmail: false },
+    })
+  }
+
+  /**
+   * One item through the upload protocol. The bytes are random stand-ins for ciphertext of the
+   * exact sizes the server expects; the keys and metadata are opaque base64 to the server.
+   */
+  async function uploadItem(token, { plainSize = 100, grants, policy = { protocol: 'VERIFIED_DEATH' }, policyIds = [] }) {
+    const session = await json('POST', '/api/vault/uploads', { token, body: { type: 'doc', plainSize } })
+    for (let n = 1; n <= session.partCount; n++) {
+      const raw = randomBytes(partSize(session, plainSize, n))
+      await json('PUT', `/api/vault/uploads/${session.itemId}/parts/${n}`, { token, raw })
+    }
+    return json('POST', `/api/vault/uploads/${session.itemId}/complete`, {
+      token,
+      body: {
+        encryptedMetadata: randomBytes(120).toString('base64'),
+        wrappedKey: randomBytes(60).toString('base64'),
+        policy,
+        grants,
+        policyIds,
+      },
+    })
+  }
+
+  return { origin, call, json, registerOwner, addBeneficiary, uploadItem }
+}
+
+/** An RSA-OAEP/SHA-256 2048-bit public key as base64 SPKI (what the Add Beneficiary form sends). */
+export async function rsaOaepPublicKey() {
+  const pair = await crypto.subtle.generateKey({ name: 'RSA-OAEP', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, true, ['encrypt', 'decrypt'])
+  return Buffer.from(await crypto.subtle.exportKey('spki', pair.publicKey)).toString('base64')
+}
+
+/** A grant's wrapped key: RSA-OAEP-2048 output is 256 bytes. */
+export const fakeWrappedKey = () => randomBytes(256).toString('base64')
