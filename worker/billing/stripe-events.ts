@@ -2,6 +2,7 @@ import { and, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { DAY_MS, PAYMENT_GRACE_DAYS } from '../../contract/constants'
 import type { Db } from '../db/client'
+import { ownerGuard } from '../services/owner-activity'
 import { invoices, subscriptions, users, type UserRow } from '../db/schema'
 import { sendEmail } from '../mail'
 import { paymentIssueEmail } from './emails'
@@ -57,7 +58,7 @@ export async function applyStripeEvent(
     case 'invoice.payment_failed':
       return paymentFailed(env, ctx, db, event.data.object, now)
     case 'invoice.paid':
-      return invoicePaid(db, event.data.object, now)
+      return invoicePaid(env, db, event.data.object, now)
     default:
       return
   }
@@ -142,7 +143,7 @@ async function paymentFailed(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>,
 }
 
 /** Payment restored (or a first payment made): the grace ends and the subscription is active. */
-async function invoicePaid(db: Db, invoice: Stripe.Invoice, now: number) {
+async function invoicePaid(env: Env, db: Db, invoice: Stripe.Invoice, now: number) {
   const subscriptionId = subscriptionOfInvoice(invoice)
   const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
   await recordPaidInvoice(db, invoice, owner?.id ?? null, now)
@@ -172,6 +173,9 @@ async function invoicePaid(db: Db, invoice: Stripe.Invoice, now: number) {
       updatedAt: now,
     })
     .where(eq(users.id, owner.id))
+  // The hold is over now, not at the grace's old end: the owner's engine looks again at once, so
+  // what came due during the grace fires now (its alarm and the sweep's copy still say the old end).
+  if (owner.paymentGraceUntil !== null && owner.paymentGraceUntil > now) await ownerGuard(env, owner.id).tick(owner.id, now)
 }
 
 /** The paid invoice, for the back office's revenue (cents); once per invoice however often it is delivered. */

@@ -1,0 +1,623 @@
+// The oracle of the release-promise simulation: an independent model of what the README's
+// "The release engine" section promises, written from the README (and the shapes of the API), not
+// from the engine's code. The driver (world.ts) applies each owner action to both the server and
+// this model; after every step the model checks what the server wrote (firings, releases, assets,
+// trigger states, check-in e-mails) against these rules, then carries the observed facts forward
+// (an e-mail's actual send time, a firing's actual time) once they are shown to be allowed.
+//
+// THE RULES (times in ms; "day" = 86 400 000 ms)
+//
+// Clock (per owner). L = the last check-in: a check-in from the app or the e-mailed link, or a
+// sign-in, sets L = now (a sign-in only moves it forward). F = the owner's check-in frequency in
+// days (the /settings value, 7 when none was chosen); saving the settings changes F, not L.
+//  - The check-in e-mail of a cycle (L) may go out at a time t only if t >= L + F days and the owner
+//    has an active (not paused, not fired) inactivity trigger at t; at most once per cycle.
+//  - E = when it actually went out. The grace runs from the e-mail actually sent, never from before
+//    the due date: graceFrom = max(L + F days, E), grace end = graceFrom + 3 days.
+//  - The reminder may go out only in [graceFrom + 2 days, graceFrom + 3 days) ("a day before the
+//    3-day grace ends"), with an active inactivity trigger, at most once per cycle.
+// Conditions of a firing, C(t):
+//  - inactivity trigger (active, current generation): E is known and
+//      t >= max(graceFrom + 3 days, L + (trigger's ping frequency + its grace period) days)
+//    ("fires when the clock has expired and its own window, from the last check-in, has passed");
+//  - scheduled trigger (active): t >= its date;
+//  - biometric-failure trigger (active): at least failureThreshold failures reported after the
+//    trigger was last armed (created, activated, re-armed) and within timeWindow days before t
+//    (a failure at time a counts while t < a + timeWindow days);
+//  - an item's own schedule (SCHEDULED protocol, not yet fired): t >= its date;
+//  - and for all of these: no payment grace running (users.payment_grace_until > t holds
+//    everything; firing resumes at its end or when the payment is restored);
+//  - paused triggers never fire automatically; a manual release fires at the owner's request
+//    (active or paused trigger), never otherwise.
+// What a firing at time f releases (one release per source, never waiting on approvals here):
+//  - every active policy naming the trigger's type: the granted (item, beneficiary) pairs among
+//    the items it covers and the beneficiaries it names; release time f + delayHours;
+//  - every item whose own protocol rides on the type (INACTIVITY_N_DAYS on inactivity,
+//    BIOMETRIC_FAILURE on biometric failure; MANUAL_RELEASE/EMERGENCY on a manual release), for
+//    its directly chosen beneficiaries; release time f, or max(f, L + N days) for
+//    INACTIVITY_N_DAYS ("waits until the owner has been silent N days");
+//  - a scheduled trigger: everything granted to the beneficiaries it names, at f; an item's own
+//    schedule: that item to its direct beneficiaries, at f.
+// Releases: released (assets created) only at or after their release time; one asset per
+// (item, beneficiary) ever. A check-in cancels every waiting release of an inactivity,
+// verified-death or biometric-failure firing (manual and scheduled ones stay), and re-arms (new
+// generation, armed now) a fired trigger none of whose releases went out when the check-in
+// cancelled some of them, and any fired inactivity trigger none of whose releases went out.
+//
+// THE PROMISE, with "one sweep interval" defined. The cron sweep runs at every step boundary of the
+// simulation (in production every 5 minutes; between two boundaries nothing happens, so simulated
+// steps are sweeps that are further apart). The sweep rings an owner whose alarm is LOST_MARGIN
+// (60 s) overdue. So: a condition that has held continuously since time T must have been acted on
+// by the end of every sweep that runs at a time s >= T + 60 s (with a 5-minute cron: at most
+// 60 s + 5 min after T). "Acted on" = the firing exists, the check-in e-mail went out, the release
+// is released. And nothing happens before its condition: every firing, e-mail and release is
+// checked against C at the moment it was written.
+
+export const MINUTE = 60_000
+export const HOUR = 3_600_000
+export const DAY = 86_400_000
+export const CHECKIN_GRACE = 3 * DAY
+export const REMINDER_AFTER = 2 * DAY
+export const DEFAULT_FREQUENCY_DAYS = 7
+export const PAYMENT_GRACE = 7 * DAY
+/** How overdue an alarm must be before the sweep rings it (the README's "overdue"). */
+export const LOST_MARGIN = 60_000
+export const PING_DAYS = { daily: 1, weekly: 7, monthly: 30 } as const
+export type PingFrequency = keyof typeof PING_DAYS
+
+export type SimTriggerType = 'inactivity' | 'scheduled' | 'biometric_failure'
+export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'manual' | 'scheduled_item'
+export type Protocol = 'INACTIVITY_30_DAYS' | 'INACTIVITY_60_DAYS' | 'MANUAL_RELEASE' | 'BIOMETRIC_FAILURE' | 'SCHEDULED' | 'VERIFIED_DEATH'
+
+const DISPROVED_BY_CHECK_IN: ReadonlySet<string> = new Set(['inactivity', 'verified_death', 'biometric_failure'])
+const RIDES_ON: Record<SimTriggerType, Protocol[]> = {
+  inactivity: ['INACTIVITY_30_DAYS', 'INACTIVITY_60_DAYS'],
+  biometric_failure: ['BIOMETRIC_FAILURE'],
+  scheduled: [],
+}
+const RIDES_ON_MANUAL: Protocol[] = ['MANUAL_RELEASE']
+
+export interface MTrigger {
+  id: string
+  type: SimTriggerType
+  status: 'active' | 'paused' | 'triggered'
+  generation: number
+  /** Created, activated, paused or re-armed at. */
+  armedAt: number
+  pingFrequency?: PingFrequency
+  gracePeriod?: number
+  failureThreshold?: number
+  timeWindow?: number
+  fireAt?: number
+  beneficiaries?: string[]
+}
+
+export interface MItem {
+  id: string
+  protocol: Protocol
+  scheduledAt: number | null
+  /** beneficiary id → chosen directly (Add Item dialog) or only through a policy. */
+  grants: Map<string, boolean>
+  fired: boolean
+}
+
+export interface MPolicy {
+  id: string
+  active: boolean
+  on: SimTriggerType[]
+  delayHours: number
+  items: string[]
+  beneficiaries: string[]
+}
+
+export interface MFiring {
+  id: string
+  triggerId: string | null
+  kind: FiringKind
+  firedAt: number
+  releases: string[]
+}
+
+export interface MRelease {
+  id: string
+  firingId: string
+  kind: FiringKind
+  sourceKey: string
+  releaseAt: number
+  status: 'waiting' | 'released' | 'cancelled'
+  releasedAt: number | null
+  cancelledAt: number | null
+  targets: string[]
+}
+
+export interface MOwner {
+  index: number
+  id: string
+  email: string
+  lastCheckIn: number
+  frequencyDays: number
+  /** Check-in e-mail and reminder of the current cycle, as actually sent. */
+  mailAt: number | null
+  reminderAt: number | null
+  graceUntil: number | null
+  pastDue: boolean
+  beneficiaries: string[]
+  triggers: MTrigger[]
+  items: MItem[]
+  policies: MPolicy[]
+  failures: number[]
+  firings: Map<string, MFiring>
+  releases: Map<string, MRelease>
+  /** Condition key → the time since which it has held without a break. */
+  since: Map<string, number>
+  /** This step's manual release, expected to show as exactly one manual firing. */
+  expectManual: { triggerId: string; generation: number } | null
+  /** Misses already reported (condition keys, release ids): each is reported once. */
+  reported: Set<string>
+  log: string[]
+}
+
+export function newOwner(index: number, id: string, email: string, now: number): MOwner {
+  return {
+    index,
+    id,
+    email,
+    lastCheckIn: now,
+    frequencyDays: DEFAULT_FREQUENCY_DAYS,
+    mailAt: null,
+    reminderAt: null,
+    graceUntil: null,
+    pastDue: false,
+    beneficiaries: [],
+    triggers: [],
+    items: [],
+    policies: [],
+    failures: [],
+    firings: new Map(),
+    releases: new Map(),
+    since: new Map(),
+    expectManual: null,
+    reported: new Set(),
+    log: [],
+  }
+}
+
+// ---- Conditions ----------------------------------------------------------------------------
+
+interface Condition {
+  key: string
+  /** C(t) holds for start <= t < end, while the model's state stays as it is. */
+  start: number
+  end: number
+}
+
+export function triggerKey(t: MTrigger): string {
+  return `t:${t.id}:${t.generation}`
+}
+
+export function graceFrom(o: MOwner): number | null {
+  return o.mailAt === null ? null : Math.max(o.lastCheckIn + o.frequencyDays * DAY, o.mailAt)
+}
+
+export function inactivityFireAt(o: MOwner, t: MTrigger): number | null {
+  const from = graceFrom(o)
+  if (from === null) return null
+  const own = (PING_DAYS[t.pingFrequency ?? 'weekly'] + (t.gracePeriod ?? 14)) * DAY
+  return Math.max(from + CHECKIN_GRACE, o.lastCheckIn + own)
+}
+
+/** [start, end) in which a biometric trigger's count is reached, from the failures so far. */
+function biometricSpan(o: MOwner, t: MTrigger): { start: number; end: number } | null {
+  const counted = o.failures.filter((a) => a > t.armedAt).sort((x, y) => y - x)
+  const threshold = t.failureThreshold ?? 5
+  const nth = counted[threshold - 1]
+  if (nth === undefined) return null
+  return { start: nth, end: nth + (t.timeWindow ?? 30) * DAY }
+}
+
+export function heldAt(o: MOwner, t: number): boolean {
+  return o.graceUntil !== null && o.graceUntil > t
+}
+
+export function hasActiveInactivity(o: MOwner): boolean {
+  return o.triggers.some((t) => t.type === 'inactivity' && t.status === 'active')
+}
+
+/** Every condition of the owner that can hold under the current state ('mail' = check-in e-mail due). */
+export function conditionsOf(o: MOwner): Condition[] {
+  const out: Condition[] = []
+  // Held while graceUntil > t: nothing fires before graceUntil.
+  const free = o.graceUntil ?? -Infinity
+  if (o.mailAt === null && hasActiveInactivity(o)) out.push({ key: 'mail', start: o.lastCheckIn + o.frequencyDays * DAY, end: Infinity })
+  for (const t of o.triggers) {
+    if (t.status !== 'active') continue
+    if (t.type === 'inactivity') {
+      const at = inactivityFireAt(o, t)
+      if (at !== null) out.push({ key: triggerKey(t), start: Math.max(at, free), end: Infinity })
+    } else if (t.type === 'scheduled') {
+      out.push({ key: triggerKey(t), start: Math.max(t.fireAt!, free), end: Infinity })
+    } else {
+      const span = biometricSpan(o, t)
+      if (span) out.push({ key: triggerKey(t), start: Math.max(span.start, free), end: span.end })
+    }
+  }
+  for (const item of o.items) {
+    if (item.protocol === 'SCHEDULED' && !item.fired) out.push({ key: `i:${item.id}`, start: Math.max(item.scheduledAt!, free), end: Infinity })
+  }
+  return out.filter((c) => c.start < c.end)
+}
+
+const holds = (c: Condition, t: number) => c.start <= t && t < c.end
+
+/** The state of [prev, now) was fixed: carry each condition's "held since" across the gap. */
+export function advanceGap(o: MOwner, prev: number, now: number): void {
+  const next = new Map<string, number>()
+  for (const c of conditionsOf(o)) {
+    const lo = Math.max(prev, c.start)
+    const hi = Math.min(now, c.end)
+    if (lo < hi && hi === now) next.set(c.key, o.since.has(c.key) && lo === prev ? o.since.get(c.key)! : lo)
+  }
+  o.since = next
+}
+
+/** After this step's actions: which conditions hold at `now`, and since when. */
+export function settle(o: MOwner, now: number): void {
+  const next = new Map<string, number>()
+  for (const c of conditionsOf(o)) if (holds(c, now)) next.set(c.key, o.since.get(c.key) ?? now)
+  o.since = next
+}
+
+/** Times at which something is due for the owner: the driver aims some steps at (or next to) them. */
+export function dueTimes(o: MOwner): number[] {
+  const out: number[] = []
+  for (const c of conditionsOf(o)) out.push(c.start, c.end)
+  const from = graceFrom(o)
+  if (from !== null) out.push(from + REMINDER_AFTER, from + CHECKIN_GRACE)
+  if (o.graceUntil !== null) out.push(o.graceUntil)
+  for (const r of o.releases.values()) if (r.status === 'waiting') out.push(r.releaseAt)
+  return out.filter((t) => Number.isFinite(t))
+}
+
+// ---- Owner actions (the model's side) --------------------------------------------------------
+
+export function lockedOut(o: MOwner, now: number): boolean {
+  return o.pastDue && !heldAt(o, now)
+}
+
+/** A check-in (app or e-mailed link): resets the clock, cancels what it disproves, re-arms. */
+export function checkIn(o: MOwner, now: number): void {
+  o.lastCheckIn = now
+  o.mailAt = null
+  o.reminderAt = null
+  const cancelledFirings = new Set<string>()
+  for (const r of o.releases.values()) {
+    if (r.status === 'waiting' && DISPROVED_BY_CHECK_IN.has(r.kind)) {
+      r.status = 'cancelled'
+      r.cancelledAt = now
+      cancelledFirings.add(r.firingId)
+    }
+  }
+  for (const t of o.triggers) {
+    if (t.status !== 'triggered') continue
+    const firing = o.firings.get(triggerKey(t))
+    if (!firing) continue
+    const noneWentOut = firing.releases.every((id) => o.releases.get(id)!.status === 'cancelled')
+    if (noneWentOut && (cancelledFirings.has(firing.id) || t.type === 'inactivity')) {
+      t.status = 'active'
+      t.generation++
+      t.armedAt = now
+    }
+  }
+}
+
+/** A sign-in: resets the clock (only forwards), cancels nothing. */
+export function signIn(o: MOwner, now: number): void {
+  if (now >= o.lastCheckIn) {
+    o.lastCheckIn = now
+    o.mailAt = null
+    o.reminderAt = null
+  }
+}
+
+export function paymentFailed(o: MOwner, now: number): void {
+  // A failure during a running grace keeps its end; otherwise a new 7-day grace starts.
+  if (o.graceUntil === null || o.graceUntil <= now) o.graceUntil = now + PAYMENT_GRACE
+  o.pastDue = true
+}
+
+export function paymentRestored(o: MOwner): void {
+  o.graceUntil = null
+  o.pastDue = false
+}
+
+// ---- What a firing releases -----------------------------------------------------------------
+
+export interface PlannedRelease {
+  sourceKey: string
+  releaseAt: number
+  targets: string[]
+}
+
+const pair = (itemId: string, beneficiaryId: string) => `${itemId}|${beneficiaryId}`
+
+function directTargets(item: MItem): string[] {
+  return [...item.grants].filter(([, direct]) => direct).map(([b]) => pair(item.id, b))
+}
+
+export function expectedPlan(o: MOwner, source: { trigger: MTrigger | null; manual: boolean; itemId?: string }, firedAt: number): PlannedRelease[] {
+  const out: PlannedRelease[] = []
+  const itemRelease = (item: MItem) => {
+    const n = /^INACTIVITY_(\d+)_DAYS$/.exec(item.protocol)
+    out.push({ sourceKey: `item:${item.id}`, releaseAt: n ? Math.max(firedAt, o.lastCheckIn + Number(n[1]) * DAY) : firedAt, targets: directTargets(item) })
+  }
+  if (source.itemId) {
+    itemRelease(o.items.find((i) => i.id === source.itemId)!)
+  } else if (source.trigger!.type === 'scheduled') {
+    const named = new Set(source.trigger!.beneficiaries)
+    const targets = o.items.flatMap((i) => [...i.grants.keys()].filter((b) => named.has(b)).map((b) => pair(i.id, b)))
+    out.push({ sourceKey: `scheduled:${source.trigger!.id}`, releaseAt: firedAt, targets })
+  } else {
+    const type = source.trigger!.type
+    for (const p of o.policies) {
+      if (!p.active || !p.on.includes(type)) continue
+      const targets = o.items.filter((i) => p.items.includes(i.id)).flatMap((i) => p.beneficiaries.filter((b) => i.grants.has(b)).map((b) => pair(i.id, b)))
+      out.push({ sourceKey: `policy:${p.id}`, releaseAt: firedAt + p.delayHours * HOUR, targets })
+    }
+    const protocols = [...RIDES_ON[type], ...(source.manual ? RIDES_ON_MANUAL : [])]
+    for (const item of o.items) if (protocols.includes(item.protocol)) itemRelease(item)
+  }
+  return out.filter((p) => p.targets.length > 0).map((p) => ({ ...p, targets: [...p.targets].sort() }))
+}
+
+// ---- Observing the server ---------------------------------------------------------------------
+
+export interface FiringRow {
+  id: string
+  owner_id: string
+  trigger_id: string | null
+  kind: string
+  fired_at: number
+}
+export interface ReleaseRow {
+  id: string
+  owner_id: string
+  firing_id: string
+  source_key: string
+  status: 'waiting' | 'released' | 'cancelled'
+  release_at: number
+  required_approvals: number
+  released_at: number | null
+  cancelled_at: number | null
+}
+export interface TriggerRow {
+  id: string
+  owner_id: string
+  status: string
+  generation: number
+}
+export interface MailRow {
+  id: string
+  to_address: string
+  kind: string
+  created_at: number
+}
+export interface AssetRow {
+  owner_id: string
+  release_id: string
+  item_id: string
+  beneficiary_id: string
+  created_at: number
+}
+export interface Snapshot {
+  firings: FiringRow[]
+  releases: ReleaseRow[]
+  /** release id → sorted "item|beneficiary" pairs (new releases only). */
+  targets: Map<string, string[]>
+  triggers: TriggerRow[]
+  /** Check-in e-mails and reminders written since the last observation. */
+  mails: MailRow[]
+  assets: AssetRow[]
+}
+
+export class Oracle {
+  readonly violations: string[] = []
+
+  constructor(
+    readonly seed: number,
+    readonly owners: MOwner[],
+    readonly start: number,
+  ) {}
+
+  private day(t: number): string {
+    return `day ${((t - this.start) / DAY).toFixed(4)}`
+  }
+
+  fail(o: MOwner, now: number, step: number, what: string): void {
+    const trail = o.log.slice(-14).join('\n      ')
+    this.violations.push(`seed ${this.seed}, step ${step}, ${this.day(now)}, owner #${o.index}: ${what}\n    last actions of owner #${o.index}:\n      ${trail}`)
+  }
+
+  note(o: MOwner, now: number, what: string): void {
+    o.log.push(`[${this.day(now)}] ${what}`)
+  }
+
+  /**
+   * Checks everything the server wrote during the step at `now` against the model (as it stood
+   * before the engine ran), then carries the facts forward.
+   */
+  observe(now: number, step: number, snap: Snapshot): void {
+    for (const o of this.owners) {
+      const before = conditionsOf(o).filter((c) => holds(c, now))
+      const holdsNow = (key: string) => before.some((c) => c.key === key)
+
+      // Check-in e-mails and reminders.
+      const mails = snap.mails.filter((m) => m.to_address === o.email.toLowerCase()).sort((a, b) => a.kind.localeCompare(b.kind))
+      for (const m of mails) {
+        if (m.created_at !== now) this.fail(o, now, step, `${m.kind} e-mail written at ${m.created_at}, not at the step time ${now}`)
+        if (m.kind === 'check_in') {
+          if (!holdsNow('mail')) {
+            this.fail(o, now, step, `EARLY check-in e-mail: last check-in ${this.day(o.lastCheckIn)}, frequency ${o.frequencyDays} d, e-mail already sent ${o.mailAt === null ? 'no' : this.day(o.mailAt)}, active inactivity trigger: ${hasActiveInactivity(o)}`)
+          }
+          o.mailAt = now
+          o.reminderAt = null
+          this.note(o, now, 'server: check-in e-mail sent')
+        } else {
+          const from = graceFrom(o)
+          const ok = from !== null && o.reminderAt === null && now >= from + REMINDER_AFTER && now < from + CHECKIN_GRACE && hasActiveInactivity(o)
+          if (!ok) this.fail(o, now, step, `reminder e-mail out of place: grace from ${from === null ? 'none' : this.day(from)}, reminder already sent: ${o.reminderAt !== null}`)
+          o.reminderAt = now
+          this.note(o, now, 'server: reminder e-mail sent')
+        }
+      }
+
+      // New firings.
+      const releaseRows = snap.releases.filter((r) => r.owner_id === o.id)
+      const newFirings = snap.firings.filter((f) => f.owner_id === o.id && !o.firings.has(f.id)).sort((a, b) => a.id.localeCompare(b.id))
+      let manualSeen = false
+      for (const f of newFirings) {
+        if (f.fired_at !== now) this.fail(o, now, step, `firing ${f.id} written at ${f.fired_at}, not at the step time ${now}`)
+        const trigger = f.trigger_id ? o.triggers.find((t) => t.id === f.trigger_id) : undefined
+        let plan: PlannedRelease[] = []
+        if (f.kind === 'scheduled_item') {
+          const item = o.items.find((i) => `i:${i.id}` === f.id)
+          if (!item) {
+            this.fail(o, now, step, `unexpected item firing ${f.id}`)
+            continue
+          }
+          if (!holdsNow(f.id)) this.fail(o, now, step, `EARLY firing of item ${item.id}'s own date (${this.day(item.scheduledAt!)}; payment grace until ${o.graceUntil === null ? 'none' : this.day(o.graceUntil)})`)
+          plan = expectedPlan(o, { trigger: null, manual: false, itemId: item.id }, now)
+          item.fired = true
+          this.note(o, now, `server: item ${item.id.slice(0, 8)} fired on its own date`)
+        } else if (!trigger) {
+          this.fail(o, now, step, `firing ${f.id} of an unknown trigger (kind ${f.kind})`)
+          continue
+        } else {
+          if (f.id !== triggerKey(trigger)) this.fail(o, now, step, `firing ${f.id} does not carry the trigger's current generation ${trigger.generation} (a second firing?)`)
+          if (trigger.status === 'triggered') this.fail(o, now, step, `DOUBLE firing: trigger ${trigger.id} (${trigger.type}) had already fired in generation ${trigger.generation}`)
+          if (f.kind === 'manual') {
+            const expected = o.expectManual
+            if (!expected || expected.triggerId !== trigger.id || manualSeen) this.fail(o, now, step, `manual firing ${f.id} nobody asked for`)
+            manualSeen = true
+          } else {
+            if (f.kind !== trigger.type) this.fail(o, now, step, `firing ${f.id} of kind ${f.kind} for a ${trigger.type} trigger`)
+            if (!holdsNow(f.id)) {
+              this.fail(
+                o,
+                now,
+                step,
+                `EARLY ${trigger.type} firing ${f.id}: status ${trigger.status}, ` +
+                  (trigger.type === 'inactivity'
+                    ? `last check-in ${this.day(o.lastCheckIn)}, frequency ${o.frequencyDays} d, check-in e-mail ${o.mailAt === null ? 'not sent' : this.day(o.mailAt)}, due ${(() => {
+                        const at = inactivityFireAt(o, trigger)
+                        return at === null ? 'never (no e-mail)' : this.day(at)
+                      })()}`
+                    : trigger.type === 'scheduled'
+                      ? `date ${this.day(trigger.fireAt!)}`
+                      : `failures ${o.failures.map((a) => this.day(a)).join(', ')}, armed ${this.day(trigger.armedAt)}`) +
+                  `, payment grace until ${o.graceUntil === null ? 'none' : this.day(o.graceUntil)}`,
+              )
+            }
+          }
+          plan = expectedPlan(o, { trigger, manual: f.kind === 'manual' }, now)
+          trigger.status = 'triggered'
+          this.note(o, now, `server: trigger ${trigger.id.slice(0, 8)} (${trigger.type}) fired as ${f.kind}, generation ${trigger.generation}`)
+        }
+        // Its releases: exactly the planned ones, with the planned times and targets.
+        const rows = releaseRows.filter((r) => r.firing_id === f.id)
+        const firing: MFiring = { id: f.id, triggerId: f.trigger_id, kind: f.kind as FiringKind, firedAt: f.fired_at, releases: rows.map((r) => r.id) }
+        o.firings.set(f.id, firing)
+        const got = rows.map((r) => `${r.source_key}@${r.release_at - now}:${(snap.targets.get(r.id) ?? []).join(',')}`).sort()
+        const want = plan.map((p) => `${p.sourceKey}@${p.releaseAt - now}:${p.targets.join(',')}`).sort()
+        if (got.join(' ; ') !== want.join(' ; ')) this.fail(o, now, step, `firing ${f.id} wrote releases\n      ${got.join('\n      ')}\n    expected\n      ${want.join('\n      ')}`)
+        for (const r of rows) {
+          if (r.required_approvals !== 0) this.fail(o, now, step, `release ${r.id} waits for ${r.required_approvals} approvals; none were asked for`)
+          o.releases.set(r.id, {
+            id: r.id,
+            firingId: f.id,
+            kind: f.kind as FiringKind,
+            sourceKey: r.source_key,
+            releaseAt: r.release_at,
+            status: 'waiting',
+            releasedAt: null,
+            cancelledAt: null,
+            targets: snap.targets.get(r.id) ?? [],
+          })
+        }
+      }
+      if (o.expectManual && !manualSeen) this.fail(o, now, step, `the manual release of trigger ${o.expectManual.triggerId} wrote no firing`)
+      o.expectManual = null
+
+      // Releases: only forward, never early, cancelled only by a check-in.
+      for (const row of releaseRows) {
+        const r = o.releases.get(row.id)
+        if (!r) {
+          this.fail(o, now, step, `release ${row.id} of firing ${row.firing_id} appeared without its firing`)
+          continue
+        }
+        if (row.status === r.status) continue
+        if (r.status === 'waiting' && row.status === 'released') {
+          if (row.released_at !== now) this.fail(o, now, step, `release ${r.sourceKey} released at ${row.released_at}, not the step time`)
+          if (now < r.releaseAt) this.fail(o, now, step, `EARLY release ${r.sourceKey} (${r.kind}): released ${this.day(now)}, due ${this.day(r.releaseAt)}`)
+          r.status = 'released'
+          r.releasedAt = now
+          this.note(o, now, `server: release ${r.sourceKey.slice(0, 14)} (${r.kind}) released`)
+        } else if (r.status === 'waiting' && row.status === 'cancelled') {
+          this.fail(o, now, step, `release ${r.sourceKey} (${r.kind}) cancelled without a check-in`)
+          r.status = 'cancelled'
+        } else if (r.status === 'cancelled' && r.cancelledAt === now && row.status === 'waiting') {
+          this.fail(o, now, step, `the check-in did not cancel release ${r.sourceKey} (${r.kind})`)
+          r.status = 'waiting'
+          r.cancelledAt = null
+        } else {
+          this.fail(o, now, step, `release ${r.sourceKey} (${r.kind}) went from ${r.status} to ${row.status}`)
+          r.status = row.status
+        }
+      }
+
+      // Trigger states: every change explained (owner action, firing, re-arm by a check-in).
+      for (const row of snap.triggers.filter((t) => t.owner_id === o.id)) {
+        const t = o.triggers.find((x) => x.id === row.id)
+        if (!t) {
+          this.fail(o, now, step, `unknown trigger ${row.id}`)
+          continue
+        }
+        if (row.status !== t.status || row.generation !== t.generation) {
+          this.fail(o, now, step, `trigger ${t.id} (${t.type}) is ${row.status} in generation ${row.generation}; expected ${t.status} in generation ${t.generation}`)
+          t.status = row.status as MTrigger['status']
+          t.generation = row.generation
+        }
+      }
+
+      // Assets: exactly the targets of released releases, one per (item, beneficiary), none early.
+      const assets = snap.assets.filter((a) => a.owner_id === o.id)
+      const want = new Set([...o.releases.values()].filter((r) => r.status === 'released').flatMap((r) => r.targets))
+      const got = new Set(assets.map((a) => pair(a.item_id, a.beneficiary_id)))
+      if (got.size !== assets.length) this.fail(o, now, step, `${assets.length - got.size} duplicate released assets`)
+      for (const p of want) if (!got.has(p)) this.fail(o, now, step, `released pair ${p} has no asset`)
+      for (const a of assets) {
+        const r = o.releases.get(a.release_id)
+        if (!want.has(pair(a.item_id, a.beneficiary_id)) || !r || r.status !== 'released') this.fail(o, now, step, `asset for ${pair(a.item_id, a.beneficiary_id)} without a released release`)
+        else if (a.created_at < r.releaseAt) this.fail(o, now, step, `EARLY asset for ${pair(a.item_id, a.beneficiary_id)}: created ${this.day(a.created_at)}, release due ${this.day(r.releaseAt)}`)
+      }
+    }
+  }
+
+  /** After the sweep at `now`: nothing that has held since `now - LOST_MARGIN` or before may still wait. */
+  lateCheck(now: number, step: number): void {
+    for (const o of this.owners) {
+      for (const c of conditionsOf(o)) {
+        const since = o.since.get(c.key)
+        if (since === undefined || since > now - LOST_MARGIN || o.reported.has(c.key)) continue
+        const what = c.key === 'mail' ? 'check-in e-mail' : c.key.startsWith('i:') ? `item schedule ${c.key}` : `firing ${c.key} (${o.triggers.find((t) => c.key === triggerKey(t))?.type})`
+        this.fail(o, now, step, `MISSED/LATE ${what}: due since ${this.day(since)} (${((now - since) / HOUR).toFixed(2)} h), still not done after the sweep; payment grace until ${o.graceUntil === null ? 'none' : this.day(o.graceUntil)}`)
+        o.reported.add(c.key)
+      }
+      for (const r of o.releases.values()) {
+        if (r.status === 'waiting' && r.releaseAt <= now - LOST_MARGIN && !o.reported.has(r.id)) {
+          this.fail(o, now, step, `LATE release ${r.sourceKey} (${r.kind}): due ${this.day(r.releaseAt)}, still waiting after the sweep`)
+          o.reported.add(r.id)
+        }
+      }
+    }
+  }
+}

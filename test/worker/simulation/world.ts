@@ -1,0 +1,588 @@
+import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test'
+import { vi } from 'vitest'
+import { app } from '../../../worker/app'
+import { runSweeps } from '../../../worker/cron'
+import { getDb } from '../../../worker/db/client'
+import type { OwnerGuard } from '../../../worker/owner-guard'
+import { createSession } from '../../../worker/services/sessions'
+import { guard } from '../engine-helpers'
+import { addBeneficiary, call, env, freshIp, register } from '../helpers'
+import { publicKey, uploadItem } from '../vault-helpers'
+import {
+  DAY,
+  HOUR,
+  MINUTE,
+  Oracle,
+  advanceGap,
+  checkIn,
+  dueTimes,
+  lockedOut,
+  newOwner,
+  paymentFailed,
+  paymentRestored,
+  settle,
+  signIn,
+  type AssetRow,
+  type FiringRow,
+  type MailRow,
+  type MOwner,
+  type MPolicy,
+  type MTrigger,
+  type PingFrequency,
+  type Protocol,
+  type ReleaseRow,
+  type SimTriggerType,
+  type Snapshot,
+  type TriggerRow,
+} from './oracle'
+import { mulberry32, type Rng } from './prng'
+
+// The driver of the release-promise simulation: owners made through the real API, then simulated
+// months in which, step by step, owners act (through the API, a signed Stripe webhook, or their
+// Durable Object for a sign-in), alarms ring (or are lost, delayed, rung twice, rung early) and the
+// cron sweep runs. The whole worker (API, Durable Object, sweep) runs on the simulated clock:
+// vitest's fake Date is shared with the Durable Objects here, so `Date.now()` inside the server is
+// the step's time. The oracle (oracle.ts) checks every step.
+
+export interface SimulationOptions {
+  owners: number
+  days: number
+  maxSteps: number
+  /** Per owner and step, the chance of one action. */
+  actionChance?: number
+}
+
+export interface SimulationResult {
+  seed: number
+  violations: string[]
+  stats: Record<string, number>
+}
+
+type Persona = 'diligent' | 'forgetful' | 'gone'
+
+interface SimOwner {
+  m: MOwner
+  persona: Persona
+  token: string
+  sessionAt: number
+  customerId: string
+  subscriptionId: string
+  /** The newest check-in e-mail (its link checks in for 30 days). */
+  lastMail: { id: string; at: number } | null
+}
+
+const WEBHOOK_SECRET = 'whsec_release_simulation'
+const stripeEnv: Env = {
+  ...env,
+  STRIPE_SECRET_KEY: 'sk_test_release_simulation',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_release_simulation',
+  STRIPE_PRICE_BASIC: 'price_basic',
+  STRIPE_PRICE_PREMIUM: 'price_premium',
+  STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
+}
+
+const b64 = (s: string) => btoa(s)
+const short = (id: string) => id.slice(0, 8)
+
+async function hmacHex(secret: string, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)))
+  return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** A renewal invoice event, signed as Stripe signs it, through the app with Stripe configured. */
+export async function deliverInvoice(type: 'invoice.payment_failed' | 'invoice.paid', o: { customerId: string; subscriptionId: string }): Promise<number> {
+  const created = Math.floor(Date.now() / 1000)
+  const invoice = {
+    id: `in_sim_${crypto.randomUUID().slice(0, 12)}`,
+    object: 'invoice',
+    customer: o.customerId,
+    billing_reason: 'subscription_cycle',
+    amount_paid: type === 'invoice.paid' ? 2999 : 0,
+    parent: { type: 'subscription_details', subscription_details: { subscription: o.subscriptionId } },
+  }
+  const payload = JSON.stringify({ id: `evt_sim_${crypto.randomUUID()}`, object: 'event', type, api_version: '2026-10-28.endive', created, data: { object: invoice } })
+  const ctx = createExecutionContext()
+  const res = await app.fetch(
+    new Request('http://localhost/api/stripe/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': freshIp(), 'stripe-signature': `t=${created},v1=${await hmacHex(WEBHOOK_SECRET, `${created}.${payload}`)}` },
+      body: payload,
+    }),
+    stripeEnv,
+    ctx,
+  )
+  await waitOnExecutionContext(ctx)
+  return res.status
+}
+
+/** The release-promise simulation for one seed. */
+export async function runSimulation(seed: number, options: SimulationOptions): Promise<SimulationResult> {
+  const rng = mulberry32(seed)
+  const stats: Record<string, number> = {}
+  const count = (key: string, n = 1) => {
+    stats[key] = (stats[key] ?? 0) + n
+  }
+  // Whole minutes keep the printed days readable; the real clock is a day behind, so no alarm
+  // set by the simulation can ever ring on its own.
+  const start = Math.ceil((Date.now() + DAY) / MINUTE) * MINUTE
+  vi.useFakeTimers({ toFake: ['Date'] })
+  const owners: SimOwner[] = []
+  const t0 = performance.now()
+  try {
+    vi.setSystemTime(start)
+    for (let i = 0; i < options.owners; i++) owners.push(await setUpOwner(rng, i, start))
+    // Let the registrations' background sign-of-life reports land before the clock starts.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const oracle = new Oracle(seed, owners.map((o) => o.m), start)
+    stats.setupMs = performance.now() - t0
+
+    // The simulation's clock starts with a check-in from the app: L0 is known to the model.
+    let now = start + MINUTE
+    vi.setSystemTime(now)
+    for (const o of owners) {
+      const res = await call('/api/inactivity/ping', { method: 'POST', token: o.token })
+      if (res.status !== 200) throw new Error(`initial check-in failed: ${res.status} ${await res.text()}`)
+      checkIn(o.m, now)
+      oracle.note(o.m, now, 'check-in (app), the simulation starts')
+    }
+    const seenMails = new Set<string>()
+    await observe(oracle, owners, now, 0, seenMails, start, count)
+
+    // One step: time jumps to the step's moment (nothing happened in between, under the state the
+    // model had); some owners act; each owner's alarm rings if it is due (or is lost, delayed,
+    // doubled, or rings early); the cron sweep runs; then the server's tables are checked against
+    // the model (nothing early) and every condition held for a sweep margin must be acted on (nothing
+    // missed or late).
+    const end = start + options.days * DAY
+    let step = 0
+    while (now < end && step < options.maxSteps) {
+      step++
+      const prev = now
+      now = Math.min(nextTime(rng, owners, now), Math.max(end, prev + 1))
+      vi.setSystemTime(now)
+      count('steps')
+      for (const o of owners) advanceGap(o.m, prev, now)
+
+      let t1 = performance.now()
+      for (const o of owners) if (rng.chance(options.actionChance ?? 0.16)) await act(rng, oracle, o, now, step, count)
+      for (const o of owners) settle(o.m, now)
+      count('ms.actions', performance.now() - t1)
+      t1 = performance.now()
+      await engine(rng, oracle, owners, now, count)
+      count('ms.engine', performance.now() - t1)
+      t1 = performance.now()
+      await observe(oracle, owners, now, step, seenMails, prev, count)
+      count('ms.observe', performance.now() - t1)
+      oracle.lateCheck(now, step)
+      if (oracle.violations.length > 25) break
+    }
+    stats.simulatedDays = Math.round((now - start) / DAY)
+    stats.runMs = performance.now() - t0
+    for (const key of Object.keys(stats)) if (key.startsWith('ms.') || key.endsWith('Ms')) stats[key] = Math.round(stats[key]!)
+    for (const o of owners) {
+      for (const f of o.m.firings.values()) count(`firings.${f.kind}`)
+      for (const r of o.m.releases.values()) count(`releases.${r.status}`)
+    }
+    return { seed, violations: oracle.violations, stats }
+  } finally {
+    vi.useRealTimers()
+    // This run's owners leave the database, so a later run's sweeps do not tick them.
+    if (owners.length > 0) {
+      await env.DB.prepare('delete from users where id in (select value from json_each(?))')
+        .bind(JSON.stringify(owners.map((o) => o.m.id)))
+        .run()
+    }
+  }
+}
+
+// ---- Time ------------------------------------------------------------------------------------
+
+function nextTime(rng: Rng, owners: SimOwner[], now: number): number {
+  const r = rng.next()
+  if (r < 0.35) {
+    // Aim at something due (or just before/after it): boundaries are where promises break.
+    const due = [...new Set(owners.flatMap((o) => dueTimes(o.m)).filter((t) => t > now && t < now + 2 * DAY))].sort((a, b) => a - b)
+    if (due.length > 0) {
+      const at = rng.pick(due.slice(0, 3)) + rng.pick([-1, 0, 1, 30_000, 60_000, 60_001, 5 * MINUTE, 2 * HOUR])
+      if (at > now) return at
+    }
+  }
+  if (r < 0.5) return now + 5 * MINUTE
+  return now + rng.int(2 * 60, 36 * 60) * MINUTE
+}
+
+// ---- Setting up an owner through the API ------------------------------------------------------
+
+async function mustBe(res: Response, status: number, what: string): Promise<void> {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${await res.text()}`)
+}
+
+/** A Stripe-billed owner: renewals and their failures arrive as signed webhooks. */
+export async function billThroughStripe(ownerId: string, customerId: string, subscriptionId: string): Promise<void> {
+  await env.DB.prepare(
+    "update users set billing_provider = 'stripe', stripe_customer_id = ?, stripe_subscription_id = ?, subscription_status = 'active', plan_tier = 'premium' where id = ?",
+  )
+    .bind(customerId, subscriptionId, ownerId)
+    .run()
+}
+
+async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwner> {
+  const account = await register({ displayName: `Sim Owner ${index}` })
+  const m = newOwner(index, account.user.id, account.email, now)
+  const customerId = `cus_sim_${crypto.randomUUID().slice(0, 12)}`
+  const subscriptionId = `sub_sim_${crypto.randomUUID().slice(0, 12)}`
+  await billThroughStripe(m.id, customerId, subscriptionId)
+  const o: SimOwner = {
+    m,
+    persona: rng.weighted<Persona>([
+      ['diligent', 3],
+      ['forgetful', 4],
+      ['gone', 3],
+    ]),
+    token: account.token,
+    sessionAt: now,
+    customerId,
+    subscriptionId,
+    lastMail: null,
+  }
+  const key = await publicKey()
+  for (let i = 0; i < 2; i++) m.beneficiaries.push((await addBeneficiary(o.token, key, { fullName: `Heir ${index}.${i}` })).id)
+  const [b1, b2] = m.beneficiaries as [string, string]
+
+  const items: Array<{ protocol: Protocol; grants: Array<[string, boolean]>; scheduledAt?: number }> = [
+    { protocol: rng.pick(['INACTIVITY_30_DAYS', 'INACTIVITY_60_DAYS'] as const), grants: [[b1, true], [b2, rng.chance(0.5)]] },
+    { protocol: 'MANUAL_RELEASE', grants: [[b1, true], [b2, true]] },
+  ]
+  if (rng.chance(0.7)) items.push({ protocol: 'BIOMETRIC_FAILURE', grants: [[b2, true]] })
+  if (rng.chance(0.6)) items.push({ protocol: 'SCHEDULED', grants: [[b1, true]], scheduledAt: now + rng.int(3 * 24 * 60, 100 * 24 * 60) * MINUTE + rng.int(0, 59) * 1000 })
+  if (rng.chance(0.6)) items.push({ protocol: 'VERIFIED_DEATH', grants: [[b1, false], [b2, true]] })
+  for (const spec of items) {
+    const { item } = await uploadItem(o.token, [], 100, {
+      policy: { protocol: spec.protocol, ...(spec.scheduledAt ? { scheduledAt: new Date(spec.scheduledAt).toISOString() } : {}) },
+      grants: spec.grants.map(([beneficiaryId, direct], i) => ({ beneficiaryId, wrappedKey: b64(`grant-${i}`), direct })),
+    })
+    m.items.push({ id: item.id, protocol: spec.protocol, scheduledAt: spec.scheduledAt ?? null, grants: new Map(spec.grants), fired: false })
+  }
+
+  if (rng.chance(0.5)) {
+    const days = rng.pick([7, 14, 30])
+    await mustBe(await call('/api/user/ping-settings', { method: 'PUT', token: o.token, body: { pingFrequency: days, gracePeriod: 3 } }), 200, 'settings')
+    m.frequencyDays = days
+  }
+  const triggers: Array<Record<string, unknown>> = [inactivityBody(rng)]
+  if (rng.chance(0.3)) triggers.push(inactivityBody(rng))
+  if (rng.chance(0.6)) triggers.push(scheduledBody(rng, m, now))
+  if (rng.chance(0.6)) triggers.push(biometricBody(rng))
+  for (const body of triggers) await createTriggerNow(o, { ...body, status: rng.chance(0.15) ? 'paused' : 'active' }, now)
+  for (let n = rng.int(0, 2); n > 0; n--) await addPolicyNow(rng, o)
+  return o
+}
+
+function inactivityBody(rng: Rng) {
+  return { type: 'inactivity', config: { pingFrequency: rng.pick(['daily', 'weekly', 'monthly'] as const), gracePeriod: rng.int(1, 20) } }
+}
+
+function scheduledBody(rng: Rng, m: MOwner, now: number) {
+  const at = now + rng.int(2 * 24 * 60, 110 * 24 * 60) * MINUTE + rng.int(0, 59) * 1000
+  return { type: 'scheduled', config: { releaseDate: new Date(at).toISOString(), beneficiaries: rng.subset(m.beneficiaries, 0.6, true), description: 'A date' } }
+}
+
+function biometricBody(rng: Rng) {
+  return { type: 'biometric_failure', config: { failureThreshold: rng.int(1, 4), timeWindow: rng.int(1, 10) } }
+}
+
+/** POST /api/triggers, and the same trigger in the model. */
+async function createTriggerNow(o: SimOwner, body: Record<string, unknown>, now: number): Promise<Response> {
+  const res = await call('/api/triggers', { token: o.token, body })
+  if (res.status !== 201) return res
+  const created = (await res.clone().json()) as { id: string }
+  const config = body.config as Record<string, unknown>
+  const t: MTrigger = { id: created.id, type: body.type as SimTriggerType, status: body.status as 'active' | 'paused', generation: 0, armedAt: now }
+  if (t.type === 'inactivity') Object.assign(t, { pingFrequency: config.pingFrequency as PingFrequency, gracePeriod: config.gracePeriod as number })
+  if (t.type === 'biometric_failure') Object.assign(t, { failureThreshold: config.failureThreshold as number, timeWindow: config.timeWindow as number })
+  if (t.type === 'scheduled') Object.assign(t, { fireAt: Date.parse(config.releaseDate as string), beneficiaries: config.beneficiaries as string[] })
+  o.m.triggers.push(t)
+  return res
+}
+
+/** POST /api/policies and PUT its items (as the owner's browser does), and the model's copy. */
+async function addPolicyNow(rng: Rng, o: SimOwner): Promise<number> {
+  const m = o.m
+  const on = rng.subset(['inactivity', 'biometric_failure'] as const, 0.6, true)
+  const delayHours = rng.pick([0, 0, 1, 24, 72, 240])
+  const beneficiaries = rng.subset(m.beneficiaries, 0.6, true)
+  const res = await call('/api/policies', {
+    token: o.token,
+    body: {
+      name: `Policy ${m.policies.length + 1}`,
+      description: 'Everything my children need to settle the estate.',
+      ruleJson: { assign: beneficiaries.map((beneficiaryId) => ({ beneficiaryId, access: 'read' })), release: { on, delayHours, requiresApprover: false } },
+      encryptedSelectors: b64('sealed selectors'),
+      wrappedKey: b64('wrapped policy key'),
+      requiresApprover: false,
+      requiresIdentityVerification: false,
+      status: 'active',
+    },
+  })
+  if (res.status !== 201) return res.status
+  const { id } = (await res.json()) as { id: string }
+  const items = rng.subset(m.items.map((i) => i.id), 0.5, true)
+  const covered = await call(`/api/policies/${id}/items`, { method: 'PUT', token: o.token, body: { itemIds: items } })
+  if (covered.status !== 200) throw new Error(`policy items: ${covered.status} ${await covered.text()}`)
+  const policy: MPolicy = { id, active: true, on: [...on], delayHours, items, beneficiaries }
+  m.policies.push(policy)
+  return 201
+}
+
+// ---- Owner actions during the simulation ------------------------------------------------------
+
+type Action =
+  | 'checkin_app'
+  | 'checkin_link'
+  | 'sign_in'
+  | 'settings'
+  | 'toggle_trigger'
+  | 'new_trigger'
+  | 'new_policy'
+  | 'toggle_policy'
+  | 'payment_failed'
+  | 'payment_restored'
+  | 'biometric_failure'
+  | 'manual_release'
+
+async function freshToken(o: SimOwner, now: number): Promise<string> {
+  // The owner's browser keeps a live session (a new one every few weeks); no sign-in is implied.
+  if (now - o.sessionAt > 20 * DAY) {
+    o.token = await createSession(getDb(env), env, o.m.id, 'release-simulation', now)
+    o.sessionAt = now
+  }
+  return o.token
+}
+
+async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: number, count: (key: string, n?: number) => void): Promise<void> {
+  const m = o.m
+  const day = (now - oracle.start) / DAY
+  const talkative = o.persona === 'diligent' ? 1 : o.persona === 'forgetful' ? 0.12 : day < 15 ? 0.12 : 0
+  const mailUsable = o.lastMail !== null && now - o.lastMail.at < 29 * DAY
+  const action = rng.weighted<Action>([
+    ['checkin_app', 5 * talkative],
+    ['checkin_link', mailUsable ? 3 * talkative : 0],
+    ['sign_in', 1.5 * talkative],
+    ['settings', 1],
+    ['toggle_trigger', m.triggers.some((t) => t.status !== 'triggered') ? 1.5 : 0],
+    ['new_trigger', m.triggers.length < 7 ? 0.6 : 0],
+    ['new_policy', m.policies.length < 4 ? 0.5 : 0],
+    ['toggle_policy', m.policies.length > 0 ? 0.5 : 0],
+    ['payment_failed', m.pastDue && m.graceUntil !== null && m.graceUntil > now ? 0.2 : 0.7],
+    ['payment_restored', m.pastDue ? 1.5 : 0.05],
+    ['biometric_failure', m.triggers.some((t) => t.type === 'biometric_failure') ? 1.5 : 0.1],
+    ['manual_release', m.triggers.some((t) => t.status !== 'triggered') ? 0.2 : 0],
+  ])
+  count(`actions.${action}`)
+  const locked = lockedOut(m, now)
+  // Routes behind the subscription check answer 402 once a payment issue's grace is over.
+  const expected = (ok: number) => (locked ? 402 : ok)
+  const check = async (res: Response, ok: number, what: string): Promise<boolean> => {
+    const want = expected(ok)
+    if (res.status !== want) {
+      oracle.fail(m, now, step, `${what} answered ${res.status} (expected ${want}): ${await res.text()}`)
+      return false
+    }
+    return res.status === ok
+  }
+  const token = await freshToken(o, now)
+
+  switch (action) {
+    case 'checkin_app': {
+      const res = await call('/api/inactivity/ping', { method: 'POST', token })
+      oracle.note(m, now, `check-in (app) → ${res.status}`)
+      if (await check(res, 200, 'check-in')) checkIn(m, now)
+      return
+    }
+    case 'checkin_link': {
+      const row = await env.DB.prepare('select text from email_outbox where id = ?').bind(o.lastMail!.id).first<{ text: string }>()
+      const link = (row?.text.match(/https?:\/\/\S+/g) ?? []).map((u) => new URL(u)).find((u) => u.pathname === '/check-in')
+      const res = await call('/api/inactivity/check-in', { body: { token: link?.searchParams.get('token') ?? '' } })
+      oracle.note(m, now, `check-in (e-mailed link) → ${res.status}`)
+      if (res.status !== 200) oracle.fail(m, now, step, `the e-mailed check-in link answered ${res.status}: ${await res.text()}`)
+      else checkIn(m, now)
+      return
+    }
+    case 'sign_in': {
+      // What a successful sign-in reports to the owner's Durable Object.
+      await guard(m.id).recordActivity('signed_in', now, m.id)
+      oracle.note(m, now, 'sign-in')
+      signIn(m, now)
+      return
+    }
+    case 'settings': {
+      const days = rng.pick([7, 14, 30, 60, 90])
+      const res = await call('/api/user/ping-settings', { method: 'PUT', token, body: { pingFrequency: days, gracePeriod: 3 } })
+      oracle.note(m, now, `settings: check-in every ${days} days → ${res.status}`)
+      if (await check(res, 200, 'settings')) m.frequencyDays = days
+      return
+    }
+    case 'toggle_trigger': {
+      const t = rng.pick(m.triggers.filter((x) => x.status !== 'triggered'))
+      const status = t.status === 'active' ? 'paused' : 'active'
+      const res = await call(`/api/triggers/${t.id}`, { method: 'PUT', token, body: { status } })
+      oracle.note(m, now, `trigger ${short(t.id)} (${t.type}) → ${status} → ${res.status}`)
+      if (await check(res, 200, `setting trigger ${t.id} ${status}`)) {
+        t.status = status
+        t.armedAt = now
+      }
+      return
+    }
+    case 'new_trigger': {
+      const body = rng.weighted<Record<string, unknown>>([
+        [inactivityBody(rng), 2],
+        [scheduledBody(rng, m, now), 2],
+        [biometricBody(rng), 1],
+      ])
+      const res = await createTriggerNow(o, { ...body, status: rng.chance(0.2) ? 'paused' : 'active' }, now)
+      oracle.note(m, now, `new ${body.type as string} trigger ${JSON.stringify(body.config)} → ${res.status}`)
+      await check(res, 201, 'new trigger')
+      return
+    }
+    case 'new_policy': {
+      const status = await addPolicyNow(rng, o)
+      const p = m.policies.at(-1)
+      oracle.note(m, now, `new policy → ${status}${status === 201 ? ` (${p!.on.join('+')}, delay ${p!.delayHours} h, ${p!.items.length} items)` : ''}`)
+      if (status !== expected(201)) oracle.fail(m, now, step, `new policy answered ${status}`)
+      return
+    }
+    case 'toggle_policy': {
+      const p = rng.pick(m.policies)
+      const status = p.active ? 'inactive' : 'active'
+      const res = await call(`/api/policies/${p.id}`, { method: 'PUT', token, body: { status } })
+      oracle.note(m, now, `policy ${short(p.id)} → ${status} → ${res.status}`)
+      if (await check(res, 200, 'policy status')) p.active = status === 'active'
+      return
+    }
+    case 'payment_failed': {
+      const status = await deliverInvoice('invoice.payment_failed', o)
+      if (status !== 200) oracle.fail(m, now, step, `payment_failed webhook answered ${status}`)
+      paymentFailed(m, now)
+      oracle.note(m, now, `payment failed (webhook): grace until day ${((m.graceUntil! - oracle.start) / DAY).toFixed(4)}`)
+      return
+    }
+    case 'payment_restored': {
+      const status = await deliverInvoice('invoice.paid', o)
+      if (status !== 200) oracle.fail(m, now, step, `invoice.paid webhook answered ${status}`)
+      paymentRestored(m)
+      oracle.note(m, now, 'payment restored (webhook)')
+      return
+    }
+    case 'biometric_failure': {
+      const res = await call('/api/trigger-engine/biometric-failure', { token, body: { kind: 'vault_unlock' } })
+      oracle.note(m, now, `failed vault unlock reported → ${res.status}`)
+      if (await check(res, 200, 'biometric failure')) m.failures.push(now)
+      return
+    }
+    case 'manual_release': {
+      const t = rng.pick(m.triggers.filter((x) => x.status !== 'triggered'))
+      const res = await call(`/api/trigger-engine/manual/${t.id}`, { token, body: { reason: 'Simulated', confirm: 'RELEASE' } })
+      oracle.note(m, now, `manual release of ${short(t.id)} (${t.type}, ${t.status}) → ${res.status}`)
+      if (await check(res, 200, 'manual release')) m.expectManual = { triggerId: t.id, generation: t.generation }
+      return
+    }
+  }
+}
+
+// ---- Alarms and the sweep ---------------------------------------------------------------------
+
+async function engine(rng: Rng, oracle: Oracle, owners: SimOwner[], now: number, count: (key: string, n?: number) => void): Promise<void> {
+  // Every random choice is drawn before anything runs concurrently, so a seed replays exactly.
+  const fates = owners.map(() => rng.next())
+  const concurrent = rng.chance(0.25)
+  const doubleSweep = rng.chance(0.06)
+  const ring = async (o: SimOwner, fate: number) => {
+    const stub = guard(o.m.id)
+    const at = await runInDurableObject(stub, async (_i: OwnerGuard, state) => state.storage.getAlarm())
+    if (at === null) return
+    const alarmAgain = () => runInDurableObject(stub, async (instance: OwnerGuard) => instance.alarm())
+    if (at > now) {
+      if (fate < 0.02) {
+        count('alarms.early')
+        oracle.note(o.m, now, 'engine: alarm rang early')
+        await alarmAgain()
+      }
+      return
+    }
+    if (fate < 0.08) {
+      count('alarms.lost')
+      oracle.note(o.m, now, 'engine: alarm LOST')
+      await runInDurableObject(stub, async (_i: OwnerGuard, state) => state.storage.deleteAlarm())
+    } else if (fate < 0.15) {
+      count('alarms.delayed')
+      oracle.note(o.m, now, 'engine: alarm delayed')
+    } else if (fate < 0.2) {
+      count('alarms.double')
+      oracle.note(o.m, now, 'engine: alarm rang twice')
+      await runDurableObjectAlarm(stub)
+      await alarmAgain()
+    } else if (fate < 0.25) {
+      count('alarms.doubleConcurrent')
+      oracle.note(o.m, now, 'engine: alarm rang twice at once')
+      await Promise.all([runDurableObjectAlarm(stub), alarmAgain()])
+    } else {
+      count('alarms.rang')
+      await runDurableObjectAlarm(stub)
+    }
+  }
+  if (concurrent) {
+    count('steps.concurrent')
+    await Promise.all([...owners.map((o, i) => ring(o, fates[i]!)), runSweeps(env, now)])
+  } else {
+    for (const [i, o] of owners.entries()) await ring(o, fates[i]!)
+    await runSweeps(env, now)
+  }
+  if (doubleSweep) {
+    count('sweeps.double')
+    await runSweeps(env, now)
+  }
+}
+
+// ---- Observing the server ---------------------------------------------------------------------
+
+async function observe(oracle: Oracle, owners: SimOwner[], now: number, step: number, seenMails: Set<string>, from: number, count: (key: string, n?: number) => void): Promise<void> {
+  const ids = JSON.stringify(owners.map((o) => o.m.id))
+  const inOwners = 'owner_id in (select value from json_each(?1))'
+  const [firings, releases, triggers, mails, assets] = await env.DB.batch([
+    env.DB.prepare(`select id, owner_id, trigger_id, kind, fired_at from firings where ${inOwners}`).bind(ids),
+    env.DB.prepare(`select id, owner_id, firing_id, source_key, status, release_at, required_approvals, released_at, cancelled_at from releases where ${inOwners}`).bind(ids),
+    env.DB.prepare(`select id, owner_id, status, generation from triggers where ${inOwners}`).bind(ids),
+    env.DB.prepare("select id, to_address, kind, created_at from email_outbox where kind in ('check_in', 'check_in_reminder') and created_at >= ?1").bind(from),
+    env.DB.prepare(`select owner_id, release_id, item_id, beneficiary_id, created_at from released_assets where ${inOwners}`).bind(ids),
+  ])
+  const releaseRows = releases!.results as unknown as ReleaseRow[]
+  const known = new Set(owners.flatMap((o) => [...o.m.releases.keys()]))
+  const fresh = releaseRows.filter((r) => !known.has(r.id)).map((r) => r.id)
+  const targets = new Map<string, string[]>()
+  if (fresh.length > 0) {
+    const { results } = await env.DB.prepare('select release_id, item_id, beneficiary_id from release_targets where release_id in (select value from json_each(?1))')
+      .bind(JSON.stringify(fresh))
+      .all<{ release_id: string; item_id: string; beneficiary_id: string }>()
+    for (const t of results) targets.set(t.release_id, [...(targets.get(t.release_id) ?? []), `${t.item_id}|${t.beneficiary_id}`])
+    for (const list of targets.values()) list.sort()
+  }
+  const emails = new Map(owners.map((o) => [o.m.email.toLowerCase(), o]))
+  const newMails = (mails!.results as unknown as MailRow[]).filter((m) => !seenMails.has(m.id) && emails.has(m.to_address))
+  for (const m of newMails) {
+    seenMails.add(m.id)
+    count(`mails.${m.kind}`)
+    const o = emails.get(m.to_address)!
+    if (m.kind === 'check_in' && (!o.lastMail || m.created_at >= o.lastMail.at)) o.lastMail = { id: m.id, at: m.created_at }
+  }
+  const snap: Snapshot = {
+    firings: firings!.results as unknown as FiringRow[],
+    releases: releaseRows,
+    targets,
+    triggers: triggers!.results as unknown as TriggerRow[],
+    mails: newMails,
+    assets: assets!.results as unknown as AssetRow[],
+  }
+  oracle.observe(now, step, snap)
+}
