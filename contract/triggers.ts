@@ -140,6 +140,7 @@ export interface ManualReleaseResult {
 
 /** POST /api/trigger-engine/biometric-failure: the app reports a failed unlock or passkey attempt. */
 export const biometricFailureBodySchema = z.object({ kind: z.enum(['vault_unlock', 'passkey']) })
+export type BiometricFailureBody = z.infer<typeof biometricFailureBodySchema>
 
 /** One source of a release: a policy naming the trigger, or an item's own release protocol. */
 export interface ReleasePlanEntry {

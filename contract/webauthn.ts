@@ -1,5 +1,5 @@
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
 import { z } from 'zod'
-import { publicUserSchema } from './auth'
 
 // Security keys (passkeys): WebAuthn ceremonies verified by the server (seeds 000 §2 Login and
 // Registration, §8 toasts, §9 'Security keys'). The browser only ever holds the options the server
@@ -83,9 +83,7 @@ export const authenticationResponseSchema = z.object({
 const keyName = z.string({ error: WEBAUTHN_MESSAGES.nameInvalid }).trim().min(1, WEBAUTHN_MESSAGES.nameInvalid).max(SECURITY_KEY.nameMax, WEBAUTHN_MESSAGES.nameInvalid)
 
 export const registerKeyBodySchema = z.object({ response: registrationResponseSchema, name: keyName.optional() })
-export type RegisterKeyBody = z.input<typeof registerKeyBodySchema>
 export const signInWithKeyBodySchema = z.object({ response: authenticationResponseSchema })
-export type SignInWithKeyBody = z.input<typeof signInWithKeyBodySchema>
 export const renameKeyBodySchema = z.object({ name: keyName })
 /** The second-factor challenge the browser could not answer with a key (reported, not retried). */
 export const abandonSecondFactorBodySchema = z.object({ challenge: b64url(128) })
@@ -104,6 +102,7 @@ export const securityKeyListSchema = z.object({ keys: z.array(securityKeySchema)
 export type SecurityKeyList = z.infer<typeof securityKeyListSchema>
 
 export const registerKeyResponseSchema = z.object({ key: securityKeySchema, securityKeyCount: z.number().int() })
+export type RegisterKeyResponse = z.infer<typeof registerKeyResponseSchema>
 
 /**
  * A password sign-in of an account with two-factor on: no session yet, only the options for the
@@ -111,12 +110,10 @@ export const registerKeyResponseSchema = z.object({ key: securityKeySchema, secu
  */
 export const secondFactorResponseSchema = z.object({
   twoFactorRequired: z.literal(true),
-  options: z.record(z.string(), z.unknown()),
+  options: z.custom<PublicKeyCredentialRequestOptionsJSON>((value) => typeof value === 'object' && value !== null),
   message: z.string(),
 })
 export type SecondFactorResponse = z.infer<typeof secondFactorResponseSchema>
-
-export const signedInResponseSchema = z.object({ token: z.string(), user: publicUserSchema })
 
 export const WEBAUTHN_PATHS = {
   registerOptions: '/api/auth/webauthn/register/options',

@@ -12,6 +12,7 @@ import { createSession } from '../../worker/services/sessions'
 import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering } from './engine-helpers'
 import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, nextMessageTo, outboxFor, register, uniqueEmail, waitFor } from './helpers'
 import { ROUTES, type Access, type Fixture, type LinkSpec, type RouteSpec } from './security-suite-routes'
+import { stripeEnv } from './stripe-env'
 import { publicKey, putPart, startUpload, uploadItem } from './vault-helpers'
 
 // The security suite: every /api route (security-suite-routes.ts classifies them all) called
@@ -934,15 +935,6 @@ describe('security suite', () => {
   }, 60_000)
 
   it('refuses Stripe webhooks that are unsigned, forged or too large when Stripe is configured', async () => {
-    const stripeEnv = {
-      ...env,
-      STRIPE_SECRET_KEY: 'sk_test_x',
-      STRIPE_WEBHOOK_SECRET: 'whsec_suite',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
-      STRIPE_PRICE_BASIC: 'price_basic',
-      STRIPE_PRICE_PREMIUM: 'price_premium',
-      STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
-    }
     const findings = new Findings()
     const event = JSON.stringify({ id: 'evt_suite', type: 'invoice.paid', data: { object: {} } })
     const cases: Array<[string, BodyInit, Record<string, string>, number[] | undefined]> = [

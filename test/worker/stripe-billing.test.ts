@@ -5,22 +5,13 @@ import { ADMIN_MESSAGES, type AdminDashboardData, type AdminRefund } from '../..
 import { BILLING_MESSAGES, type AccountSubscription, type BillingConfig, type SubscriptionResult } from '../../contract/billing'
 import { app } from '../../worker/app'
 import { call, env, freshIp, outboxFor, register, uniqueEmail } from './helpers'
+import { stripeEnv, stripeSignature, WEBHOOK_SECRET } from './stripe-env'
 import { network } from './network'
 
 // The Stripe provider, with Stripe's settings given to this file's requests only. Stripe's API is
 // answered at the fetch boundary by a small Stripe-shaped fake (msw); nothing else is mocked.
 
 const DAY_MS = 86_400_000
-const WEBHOOK_SECRET = 'whsec_test_secret'
-const stripeEnv: Env = {
-  ...env,
-  STRIPE_SECRET_KEY: 'sk_test_x',
-  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-  STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
-  STRIPE_PRICE_BASIC: 'price_basic',
-  STRIPE_PRICE_PREMIUM: 'price_premium',
-  STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
-}
 const PRICES: Record<string, { plan: string; amount: number }> = {
   price_basic: { plan: 'basic', amount: 999 },
   price_premium: { plan: 'premium', amount: 2999 },
@@ -234,12 +225,6 @@ interface UserBilling {
 }
 const userRow = (id: string) => env.DB.prepare('select * from users where id = ?').bind(id).first<UserBilling>()
 
-async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)))
-  return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('')
-}
-
 /** Delivers an event as Stripe does: `Stripe-Signature: t=…,v1=HMAC_SHA256(secret, t + '.' + body)`. */
 async function deliver(event: { id: string; type: string; object: Record<string, unknown>; created?: number }, secret = WEBHOOK_SECRET): Promise<Response> {
   const created = event.created ?? now()
@@ -247,7 +232,7 @@ async function deliver(event: { id: string; type: string; object: Record<string,
   const t = now()
   return stripeCall('/api/stripe/webhook', {
     rawBody: payload,
-    headers: { 'content-type': 'application/json', 'stripe-signature': `t=${t},v1=${await hmacHex(secret, `${t}.${payload}`)}` },
+    headers: { 'content-type': 'application/json', 'stripe-signature': await stripeSignature(payload, t, secret) },
   })
 }
 

@@ -1,10 +1,12 @@
 import { and, eq, gt, sql } from 'drizzle-orm'
 import { DAY_MS } from '../../contract/constants'
+import type { BiometricFailureBody } from '../../contract/triggers'
 import type { Db } from '../db/client'
 import { firings, unlockFailures } from '../db/schema'
 import { ownerGuard } from '../services/owner-activity'
 
-export type UnlockFailureKind = 'vault_unlock' | 'passkey'
+/** What failed: the vault passphrase or a security key (the kinds the app may report). */
+export type UnlockFailureKind = BiometricFailureBody['kind']
 
 /**
  * Records a failed vault unlock or security-key answer of an owner and lets the engine look at it

@@ -22,7 +22,7 @@ import {
   verifySignIn,
   type FailureReason,
 } from '../webauthn/ceremonies'
-import { listKeys, removeKey, renameKey, toSecurityKey } from '../webauthn/credentials'
+import { countKeys, listKeys, removeKey, renameKey, toSecurityKey } from '../webauthn/credentials'
 import type { AppEnv } from '../types'
 import { signIn } from './sign-in'
 
@@ -80,6 +80,5 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
     if (outcome === 'last_key_with_two_factor') throw conflict(WEBAUTHN_MESSAGES.lastKeyWithTwoFactor)
     await audit(c, 'account.security_key_removed', { key: keyRef(id) })
-    const keys = await listKeys(c.var.db, c.var.user.id)
-    return c.json({ message: 'Security key removed.', securityKeyCount: keys.length })
+    return c.json({ message: 'Security key removed.', securityKeyCount: await countKeys(c.var.db, c.var.user.id) })
   })

@@ -28,7 +28,7 @@ export function isAdmin(user: UserRow): boolean {
 }
 
 /** The user as the API shows it: never the password hash or internal flags. */
-export function toPublicUser(user: UserRow, extras: { securityKeyCount?: number } = {}): PublicUser {
+function toPublicUser(user: UserRow, securityKeyCount: number): PublicUser {
   const planTier = effectivePlanTier(user)
   return {
     id: user.id,
@@ -53,7 +53,7 @@ export function toPublicUser(user: UserRow, extras: { securityKeyCount?: number 
     emergencyContact: user.emergencyContact,
     emailNotifications: user.emailNotifications,
     twoFactorEnabled: user.twoFactorEnabled,
-    securityKeyCount: extras.securityKeyCount ?? 0,
+    securityKeyCount,
     createdAt: new Date(user.createdAt).toISOString(),
     profile: { displayName: user.displayName },
     subscription: { status: user.subscriptionStatus },
@@ -62,7 +62,7 @@ export function toPublicUser(user: UserRow, extras: { securityKeyCount?: number 
 
 /** The public user with the facts kept in other tables (the number of security keys). */
 export async function publicUserOf(db: Db, user: UserRow): Promise<PublicUser> {
-  return toPublicUser(user, { securityKeyCount: await countKeys(db, user.id) })
+  return toPublicUser(user, await countKeys(db, user.id))
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {

@@ -7,6 +7,7 @@ import type { OwnerGuard } from '../../../worker/owner-guard'
 import { createSession } from '../../../worker/services/sessions'
 import { guard } from '../engine-helpers'
 import { addBeneficiary, call, env, freshIp, register } from '../helpers'
+import { stripeEnv, stripeSignature } from '../stripe-env'
 import { publicKey, uploadItem } from '../vault-helpers'
 import {
   DAY,
@@ -71,25 +72,8 @@ interface SimOwner {
   lastMail: { id: string; at: number } | null
 }
 
-const WEBHOOK_SECRET = 'whsec_release_simulation'
-const stripeEnv: Env = {
-  ...env,
-  STRIPE_SECRET_KEY: 'sk_test_release_simulation',
-  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-  STRIPE_PUBLISHABLE_KEY: 'pk_test_release_simulation',
-  STRIPE_PRICE_BASIC: 'price_basic',
-  STRIPE_PRICE_PREMIUM: 'price_premium',
-  STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
-}
-
 const b64 = (s: string) => btoa(s)
 const short = (id: string) => id.slice(0, 8)
-
-async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(message)))
-  return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('')
-}
 
 /** A renewal invoice event, signed as Stripe signs it, through the app with Stripe configured. */
 export async function deliverInvoice(type: 'invoice.payment_failed' | 'invoice.paid', o: { customerId: string; subscriptionId: string }): Promise<number> {
@@ -107,7 +91,7 @@ export async function deliverInvoice(type: 'invoice.payment_failed' | 'invoice.p
   const res = await app.fetch(
     new Request('http://localhost/api/stripe/webhook', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'cf-connecting-ip': freshIp(), 'stripe-signature': `t=${created},v1=${await hmacHex(WEBHOOK_SECRET, `${created}.${payload}`)}` },
+      headers: { 'content-type': 'application/json', 'cf-connecting-ip': freshIp(), 'stripe-signature': await stripeSignature(payload, created) },
       body: payload,
     }),
     stripeEnv,

@@ -65,7 +65,7 @@ export function useSecurityKeySignIn() {
   const storeSession = useStoreSession()
   return useMutation({
     mutationFn: (secondFactor?: SecondFactorResponse) =>
-      secondFactor ? answerWithSecurityKey(secondFactor.options as never) : signInWithSecurityKey(),
+      secondFactor ? answerWithSecurityKey(secondFactor.options) : signInWithSecurityKey(),
     onSuccess: storeSession,
   })
 }

@@ -49,7 +49,7 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
         if (!step) return
         // A second step is answered once: a failed one is the owner's failed attempt (the server
         // counts it), and trying again starts from the password.
-        if (failedInBrowser(error)) reportAbandonedSecondFactor(step.options as never)
+        if (failedInBrowser(error)) reportAbandonedSecondFactor(step.options)
         setSecondFactor(null)
       },
     })

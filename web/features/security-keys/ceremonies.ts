@@ -7,7 +7,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser'
 import type { AuthResponse } from '../../../contract/auth'
-import { WEBAUTHN_MESSAGES, WEBAUTHN_PATHS, type SecurityKey } from '../../../contract/webauthn'
+import { WEBAUTHN_MESSAGES, WEBAUTHN_PATHS, type RegisterKeyResponse } from '../../../contract/webauthn'
 import { ApiRequestError, apiJson } from '@/lib/api-client'
 
 // The browser's half of the WebAuthn ceremonies. The server issues every challenge and verifies
@@ -18,7 +18,7 @@ export function securityKeysSupported(): boolean {
 }
 
 /** Adds a security key to the signed-in owner's account. */
-export async function registerSecurityKey(name?: string): Promise<{ key: SecurityKey; securityKeyCount: number }> {
+export async function registerSecurityKey(name?: string): Promise<RegisterKeyResponse> {
   const optionsJSON = await apiJson<PublicKeyCredentialCreationOptionsJSON>('POST', WEBAUTHN_PATHS.registerOptions)
   const response = await startRegistration({ optionsJSON })
   return apiJson('POST', WEBAUTHN_PATHS.registerVerify, { response, ...(name ? { name } : {}) })

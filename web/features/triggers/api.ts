@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type {
+  BiometricFailureBody,
   DryRunResult,
   EngineStatus,
   ManualReleaseBody,
@@ -112,7 +113,7 @@ export function useCancelRelease() {
  * Fire-and-forget: plain fetch, so neither a failure nor a 402 can disturb the screen that
  * reports it, and the body never carries anything but the kind.
  */
-export function reportBiometricFailure(kind: 'vault_unlock' | 'passkey'): void {
+export function reportBiometricFailure(kind: BiometricFailureBody['kind']): void {
   try {
     void fetch('/api/trigger-engine/biometric-failure', {
       method: 'POST',
