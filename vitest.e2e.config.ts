@@ -9,6 +9,9 @@ export default defineConfig({
     globalSetup: ['./test/e2e/global-setup.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
+    // A page here is a production build served through workerd on a shared two-core machine: a
+    // route's chunks can take over a second to arrive, so polls wait up to five.
+    expect: { poll: { timeout: 5_000 } },
     hookTimeout: 240_000,
   },
 })

@@ -133,7 +133,7 @@ export interface AdminAction {
   adminId: string
   /** The administrator's e-mail while their account exists. */
   adminEmail: string | null
-  action: 'user.pause' | 'user.resume' | 'user.extend' | 'user.delete' | 'refund.create' | 'promo.create' | 'promo.delete'
+  action: 'user.pause' | 'user.resume' | 'user.extend' | 'user.delete' | 'user.vault_export' | 'refund.create' | 'promo.create' | 'promo.delete'
   targetUserId: string | null
   details: Record<string, string | number | boolean | null>
   createdAt: string

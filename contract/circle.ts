@@ -26,6 +26,7 @@ export const CIRCLE_MESSAGES = {
   networkError: 'Network error. Please check your connection and try again.',
   unsubscribed: 'This person has unsubscribed from notifications; no e-mail was sent.',
   rotationIncomplete: 'Every item granted to this beneficiary must be re-wrapped with the new key; reload and try again.',
+  keyChangedMeanwhile: "This beneficiary's key was changed meanwhile, in another tab or on another device. Reload and try again.",
 } as const
 
 const fullName = z
@@ -124,6 +125,9 @@ export type Beneficiary = z.infer<typeof beneficiarySchema>
 export const beneficiaryRotateKeyBodySchema = z.object({
   publicKey: spkiPublicKey,
   privateKey: refusedPrivateKey,
+  // The version of the key being replaced, as the owner saw it: a rotation made meanwhile (another
+  // tab or device) wins, and this one is refused rather than silently replacing that new kit.
+  replacesKeyVersion: z.number().int().min(1).optional(),
   grants: z
     .array(z.object({ itemId: z.uuid(), wrappedKey: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/).max(1024) }))
     .max(10_000),

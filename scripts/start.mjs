@@ -11,7 +11,8 @@ const buildArgs = buildDir ? ['--outDir', buildDir, '--emptyOutDir'] : []
 const assetsArgs = buildDir ? ['--assets', buildDir] : []
 
 ensureDevVars()
-await run('vite', ['build', '--logLevel', 'warn', ...buildArgs], { env: { ...process.env, LEGACY_VAULT_DEV_TOOLS: '1' } })
+// A production build of React whatever NODE_ENV the caller has (a test runner sets 'test').
+await run('vite', ['build', '--logLevel', 'warn', ...buildArgs], { env: { ...process.env, NODE_ENV: 'production', LEGACY_VAULT_DEV_TOOLS: '1' } })
 await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } })
 
 const origin = `http://localhost:${port}`

@@ -1,7 +1,7 @@
 import { app } from './app'
 import { runSweeps } from './cron'
 
-export { OwnerGuard } from './owner-guard'
+export { OwnerVault } from './owner/vault-object'
 
 export default {
   fetch: app.fetch,

@@ -297,8 +297,9 @@ describe('access policies', () => {
     // The rotate request: the public key and one grant per item Ben holds, and no private key anywhere.
     const rotations = sent.filter((r) => r.method === 'POST' && r.url.endsWith(`/api/beneficiaries/${ben.id}/rotate-key`))
     expect(rotations).toHaveLength(1)
-    const body = JSON.parse(rotations[0]!.body) as { publicKey: string; grants: Array<{ itemId: string }> }
-    expect(Object.keys(body).sort()).toEqual(['grants', 'publicKey'])
+    const body = JSON.parse(rotations[0]!.body) as { publicKey: string; replacesKeyVersion: number; grants: Array<{ itemId: string }> }
+    expect(Object.keys(body).sort()).toEqual(['grants', 'publicKey', 'replacesKeyVersion'])
+    expect(body.replacesKeyVersion).toBe(ben.keyVersion)
     expect(body.grants.map((g) => g.itemId).sort()).toEqual([taxesItem, lateTaxes].sort())
     const keyBody = kit.split('-----BEGIN PRIVATE KEY-----')[1]!.split('-----END PRIVATE KEY-----')[0]!.replace(/\s+/g, '')
     const pieces = [keyBody, keyBody.slice(0, 64), keyBody.slice(400, 464), keyBody.slice(-64)]

@@ -253,12 +253,12 @@ describe('key rotation', () => {
     for (const e of [one, two, other]) api.add(e)
     const fresh = await generateBeneficiaryKeyPair()
 
-    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
     expect(result.itemCount).toBe(2)
     expect(result.beneficiary.publicKeyFingerprint).toBe(await publicKeyFingerprint(fresh.publicKeySpki))
 
     const post = api.requests.find((r) => r.method === 'POST')!
-    expect(Object.keys(post.body as object).sort()).toEqual(['grants', 'publicKey'])
+    expect(Object.keys(post.body as object).sort()).toEqual(['grants', 'publicKey', 'replacesKeyVersion'])
     const sent = JSON.stringify(post.body)
     expect(sent).not.toContain(fresh.privateKeyPkcs8.slice(0, 64))
     expect(sent).not.toContain('PRIVATE KEY')
@@ -278,7 +278,7 @@ describe('key rotation', () => {
     const late = await makeItem('doc', [], [BEN])
     api.beforeRotate = async () => api.add(late)
     const fresh = await generateBeneficiaryKeyPair()
-    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
     expect(result.itemCount).toBe(2)
     expect(api.rotations).toBe(2)
     expect(api.requests.filter((r) => r.method === 'GET')).toHaveLength(2)
@@ -296,7 +296,7 @@ describe('key rotation', () => {
       return original(url, init)
     }
     const fresh = await generateBeneficiaryKeyPair()
-    await expect(rotateBeneficiaryKey({ beneficiaryId: BEN, publicKeySpki: fresh.publicKeySpki, master, fetch })).rejects.toMatchObject({
+    await expect(rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, master, fetch })).rejects.toMatchObject({
       status: 409,
       detail: CIRCLE_MESSAGES.rotationIncomplete,
     })

@@ -11,6 +11,7 @@ import {
 import { AUTH_ERRORS } from '../../contract/messages'
 import { createTrigger } from './engine-helpers'
 import { call, env, login, me, messageOf, register, uniqueEmail } from './helpers'
+import { ownerRow, seedVaultUsage } from './owner-helpers'
 
 // The back office (/api/admin/*): the admin guard, the dashboard's figures, user management,
 // promotion codes, refunds, analytics and the administrators' trail. Storage is per file, so the
@@ -83,8 +84,9 @@ describe('the dashboard', () => {
     // One signup dated last month; one paused (no longer active).
     await env.DB.prepare('update users set created_at = ? where id = ?').bind(lastMonth, u3.user.id).run()
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(now, u2.user.id).run()
-    await env.DB.prepare('update users set storage_used = ? where id = ?').bind(3 * 1024 ** 3, u1.user.id).run()
-    await env.DB.prepare('update users set storage_used = ? where id = ?').bind(512 * 1024 ** 2, u2.user.id).run()
+    // Storage is what each owner's object reports to the directory.
+    await seedVaultUsage(u1.user.id, { items: 2, bytes: 3 * 1024 ** 3 })
+    await seedVaultUsage(u2.user.id, { items: 1, bytes: 512 * 1024 ** 2 })
     // Upgrades: premium and enterprise count, basic does not.
     expect((await call('/api/create-subscription', { token: u1.token, body: { plan: 'premium' } })).status).toBe(200)
     expect((await call('/api/create-subscription', { token: u3.token, body: { plan: 'enterprise' } })).status).toBe(200)
@@ -177,7 +179,7 @@ describe('users', () => {
     const refused = await login(u.email, u.password)
     expect(refused.status).toBe(403)
     expect(await messageOf(refused)).toBe(AUTH_ERRORS.accountPaused)
-    const row = await env.DB.prepare('select status from triggers where id = ?').bind(trigger.id).first<{ status: string }>()
+    const row = await ownerRow<{ status: string }>(u.user.id, 'select status from triggers where id = ?', trigger.id)
     expect(row?.status).toBe('active')
 
     const again = await call(`/api/admin/users/${u.user.id}/pause`, { token: a.token, body: { reason: 'again' } })

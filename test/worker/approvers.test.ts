@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { approverSchema, CIRCLE_MESSAGES, type Approver } from '../../contract/circle'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { addApprover, call, env, linksIn, linkTokenIn, messageOf, outboxFor, postApprover, register, uniqueEmail } from './helpers'
+import { addApprover, call, linksIn, linkTokenIn, messageOf, outboxFor, postApprover, register, uniqueEmail } from './helpers'
+import { ownerRow } from './owner-helpers'
 
 type Created = Approver & { verificationEmailSent: boolean }
 
@@ -12,12 +13,12 @@ async function list(token: string): Promise<Approver[]> {
 }
 
 async function countFor(ownerId: string): Promise<number> {
-  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM approvers WHERE owner_id = ?').bind(ownerId).first<{ n: number }>()
-  return row!.n
+  return (await ownerRow<{ n: number }>(ownerId, 'SELECT COUNT(*) AS n FROM approvers'))!.n
 }
 
-async function rowOf(id: string) {
-  return env.DB.prepare('SELECT * FROM approvers WHERE id = ?').bind(id).first<Record<string, unknown>>()
+/** The approver's row in the owner's own database. */
+async function rowOf(ownerId: string, id: string) {
+  return ownerRow<Record<string, unknown>>(ownerId, 'SELECT * FROM approvers WHERE id = ?', id)
 }
 
 function remove(token: string, id: string) {
@@ -79,8 +80,8 @@ describe('POST /api/approvers', () => {
     expect(Date.parse(approver.createdAt)).toBeGreaterThanOrEqual(before - 1000)
     expect(new Date(approver.createdAt).toISOString()).toBe(approver.createdAt)
     expect(await list(owner.token)).toEqual([approver])
-    const row = await rowOf(approver.id)
-    expect(row?.owner_id).toBe(owner.user.id)
+    // Kept in the owner's own object.
+    expect(await rowOf(owner.user.id, approver.id)).toMatchObject({ id: approver.id })
   })
 
   it('has no plan limit', async () => {
@@ -131,7 +132,7 @@ describe('POST /api/approvers', () => {
     expect(again.status).toBe(409)
     expect(await messageOf(again)).toBe(CIRCLE_MESSAGES.duplicateApprover)
     expect(await countFor(owner.user.id)).toBe(1)
-    expect(await rowOf(first.id)).toMatchObject({ full_name: first.fullName })
+    expect(await rowOf(owner.user.id, first.id)).toMatchObject({ full_name: first.fullName })
     expect(await outboxFor(email)).toHaveLength(1)
 
     const other = await register()
@@ -191,7 +192,7 @@ describe('DELETE /api/approvers/:id', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ message: 'Approver removed.' })
     expect((await list(owner.token)).map((a) => a.id)).toEqual([kept.id])
-    expect(await rowOf(created.id)).toBeNull()
+    expect(await rowOf(owner.user.id, created.id)).toBeNull()
 
     const again = await remove(owner.token, created.id)
     expect(again.status).toBe(404)
@@ -206,12 +207,12 @@ describe('DELETE /api/approvers/:id', () => {
     const owner = await register()
     const intruder = await register()
     const created = await addApprover(owner.token)
-    const before = await rowOf(created.id)
+    const before = await rowOf(owner.user.id, created.id)
     expect((await list(intruder.token)).map((a) => a.id)).not.toContain(created.id)
     const res = await remove(intruder.token, created.id)
     expect(res.status).toBe(404)
     expect(await messageOf(res)).toBe(CIRCLE_MESSAGES.approverNotFound)
-    expect(await rowOf(created.id)).toEqual(before)
+    expect(await rowOf(owner.user.id, created.id)).toEqual(before)
     expect((await list(owner.token)).map((a) => a.id)).toEqual([created.id])
   })
 
@@ -233,6 +234,6 @@ describe('DELETE /api/approvers/:id', () => {
     const created = await addApprover(owner.token)
     const res = await call(`/api/approvers/${created.id}`, { method: 'DELETE' })
     expect(res.status).toBe(401)
-    expect(await rowOf(created.id)).not.toBeNull()
+    expect(await rowOf(owner.user.id, created.id)).not.toBeNull()
   })
 })

@@ -18,6 +18,7 @@ import {
   spkiPublicKey,
   uniqueEmail,
 } from './helpers'
+import { ownerRow, ownerRows } from './owner-helpers'
 
 // Keys are slow to make: a few, once per file, reused by every test.
 let KEY: string
@@ -53,12 +54,12 @@ async function list(token: string): Promise<Beneficiary[]> {
 }
 
 async function countFor(ownerId: string): Promise<number> {
-  const row = await env.DB.prepare('SELECT COUNT(*) AS n FROM beneficiaries WHERE owner_id = ?').bind(ownerId).first<{ n: number }>()
-  return row!.n
+  return (await ownerRow<{ n: number }>(ownerId, 'SELECT COUNT(*) AS n FROM beneficiaries'))!.n
 }
 
-async function rowOf(id: string) {
-  return env.DB.prepare('SELECT * FROM beneficiaries WHERE id = ?').bind(id).first<Record<string, unknown>>()
+/** The beneficiary's row in the owner's own database. */
+async function rowOf(ownerId: string, id: string) {
+  return ownerRow<Record<string, unknown>>(ownerId, 'SELECT * FROM beneficiaries WHERE id = ?', id)
 }
 
 function put(token: string, id: string, body: unknown) {
@@ -174,12 +175,11 @@ describe('POST /api/beneficiaries', () => {
   it('stores the public key as sent, and the table has nowhere to keep a private key', async () => {
     const owner = await register()
     const created = await addBeneficiary(owner.token, KEY)
-    const row = await rowOf(created.id)
+    const row = await rowOf(owner.user.id, created.id)
     expect(row?.public_key).toBe(KEY)
-    expect(row?.owner_id).toBe(owner.user.id)
-    const columns = await env.DB.prepare('PRAGMA table_info(beneficiaries)').all<{ name: string }>()
-    expect(columns.results.length).toBeGreaterThan(5)
-    expect(columns.results.filter((c) => /private|pkcs8|secret/i.test(c.name))).toEqual([])
+    const columns = await ownerRows<{ name: string }>(owner.user.id, 'PRAGMA table_info(beneficiaries)')
+    expect(columns.length).toBeGreaterThan(5)
+    expect(columns.filter((c) => /private|pkcs8|secret/i.test(c.name))).toEqual([])
   })
 
   it('takes the three options as given', async () => {
@@ -467,30 +467,30 @@ describe('PUT /api/beneficiaries/:id', () => {
   it('refuses `verified` in the body (true or false), and changes nothing', async () => {
     const owner = await register()
     const created = await addBeneficiary(owner.token, KEY)
-    const before = await rowOf(created.id)
+    const before = await rowOf(owner.user.id, created.id)
     for (const body of [{ verified: true }, { verified: false }, { verified: true, fullName: 'Sneaky Change' }]) {
       const res = await put(owner.token, created.id, body)
       expect(res.status).toBe(400)
       expect(await messageOf(res)).toBe(`verified: ${CIRCLE_MESSAGES.verifiedNotSettable}`)
     }
-    expect(await rowOf(created.id)).toEqual(before)
+    expect(await rowOf(owner.user.id, created.id)).toEqual(before)
     expect((await list(owner.token))[0]!.verified).toBe(false)
   })
 
   it('refuses a private key', async () => {
     const owner = await register()
     const created = await addBeneficiary(owner.token, KEY)
-    const before = await rowOf(created.id)
+    const before = await rowOf(owner.user.id, created.id)
     const res = await put(owner.token, created.id, { privateKey: 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', fullName: 'New Name' })
     expect(res.status).toBe(400)
     expect(await messageOf(res)).toContain(CIRCLE_MESSAGES.privateKeyRefused)
-    expect(await rowOf(created.id)).toEqual(before)
+    expect(await rowOf(owner.user.id, created.id)).toEqual(before)
   })
 
   it('refuses an empty body and invalid fields', async () => {
     const owner = await register()
     const created = await addBeneficiary(owner.token, KEY)
-    const before = await rowOf(created.id)
+    const before = await rowOf(owner.user.id, created.id)
     const empty = await put(owner.token, created.id, {})
     expect(empty.status).toBe(400)
     expect(await messageOf(empty)).toBe('body: Nothing to update')
@@ -503,7 +503,7 @@ describe('PUT /api/beneficiaries/:id', () => {
     const badRelationship = await put(owner.token, created.id, { relationship: '' })
     expect(badRelationship.status).toBe(400)
     expect(await messageOf(badRelationship)).toBe(`relationship: ${CIRCLE_MESSAGES.relationshipMin}`)
-    expect(await rowOf(created.id)).toEqual(before)
+    expect(await rowOf(owner.user.id, created.id)).toEqual(before)
   })
 
   it('un-verifies a verified beneficiary whose address changes, and invites the new address', async () => {
@@ -566,11 +566,11 @@ describe('PUT /api/beneficiaries/:id', () => {
     const owner = await register()
     const first = await addBeneficiary(owner.token, KEY)
     const second = await addBeneficiary(owner.token, KEY)
-    const before = await rowOf(second.id)
+    const before = await rowOf(owner.user.id, second.id)
     const res = await put(owner.token, second.id, { email: first.email.toUpperCase() })
     expect(res.status).toBe(409)
     expect(await messageOf(res)).toBe(CIRCLE_MESSAGES.duplicateBeneficiary)
-    expect(await rowOf(second.id)).toEqual(before)
+    expect(await rowOf(owner.user.id, second.id)).toEqual(before)
     expect(await outboxFor(first.email)).toHaveLength(1)
 
     // Another owner's beneficiary with that address is no obstacle.
@@ -643,7 +643,7 @@ describe('DELETE /api/beneficiaries/:id', () => {
     expect(res.status).toBe(200)
     expect(await res.json()).toEqual({ message: 'Beneficiary removed.' })
     expect((await list(owner.token)).map((b) => b.id)).toEqual([kept.id])
-    expect(await rowOf(created.id)).toBeNull()
+    expect(await rowOf(owner.user.id, created.id)).toBeNull()
 
     const again = await remove(owner.token, created.id)
     expect(again.status).toBe(404)
@@ -661,7 +661,7 @@ describe("another owner's beneficiary", () => {
     const intruder = await register()
     const created = await addBeneficiary(owner.token, KEY)
     await addBeneficiary(intruder.token, KEY)
-    const before = await rowOf(created.id)
+    const before = await rowOf(owner.user.id, created.id)
     const mails = await outboxFor(created.email)
 
     expect((await list(intruder.token)).map((b) => b.id)).not.toContain(created.id)
@@ -675,7 +675,7 @@ describe("another owner's beneficiary", () => {
       expect(res.status).toBe(404)
       expect(await messageOf(res)).toBe(CIRCLE_MESSAGES.beneficiaryNotFound)
     }
-    expect(await rowOf(created.id)).toEqual(before)
+    expect(await rowOf(owner.user.id, created.id)).toEqual(before)
     expect(await outboxFor(created.email)).toEqual(mails)
     expect((await list(owner.token)).map((b) => b.id)).toEqual([created.id])
   })
@@ -686,14 +686,14 @@ describe("another owner's beneficiary", () => {
     const created = await addBeneficiary(owner.token, KEY)
     const intruders = await addBeneficiary(intruder.token, KEY)
     expect((await verify(await verifyTokenFor(created.email), created.id)).status).toBe(200)
-    const before = await rowOf(created.id)
+    const before = await rowOf(owner.user.id, created.id)
     // Verified: a resend by its owner would be 409; by anyone else it is simply not found.
     await expect(resend(intruder.token, created.id).then((r) => r.status)).resolves.toBe(404)
     // An address the intruder already uses: still 404, not a duplicate conflict.
     const res = await put(intruder.token, created.id, { email: intruders.email })
     expect(res.status).toBe(404)
     expect(await messageOf(res)).toBe(CIRCLE_MESSAGES.beneficiaryNotFound)
-    expect(await rowOf(created.id)).toEqual(before)
+    expect(await rowOf(owner.user.id, created.id)).toEqual(before)
   })
 
   it('an unknown id is 404, a malformed one a 4xx with a message (never 500)', async () => {

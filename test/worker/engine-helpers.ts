@@ -1,28 +1,28 @@
 import { runInDurableObject } from 'cloudflare:test'
 import type { ManualReleaseResult, Trigger } from '../../contract/triggers'
 import type { ClockState } from '../../worker/engine/clock'
-import type { OwnerGuard } from '../../worker/owner-guard'
-import { addApprover, call, env, linksIn, linkTokenIn, nextMessageTo, outboxFor, waitFor } from './helpers'
+import type { OwnerVault } from '../../worker/owner/vault-object'
+import { addApprover, call, linksIn, linkTokenIn, nextMessageTo, outboxFor, waitFor } from './helpers'
+import { ownerRow, ownerRows, vaultOf } from './owner-helpers'
 import { ownerWithBeneficiary, uploadItem } from './vault-helpers'
 
 export const DAY_MS = 86_400_000
 export const b64 = (s: string) => btoa(s)
 
-export function guard(ownerId: string) {
-  return env.OWNER_GUARD.get(env.OWNER_GUARD.idFromName(ownerId))
-}
+/** The owner's object. */
+export const guard = vaultOf
 
 /** Rewrites the owner's clock, as if time had passed since the last check-in. */
 export async function setClock(ownerId: string, clock: Partial<ClockState>): Promise<void> {
-  await guard(ownerId).tick(ownerId)
-  await runInDurableObject(guard(ownerId), async (_instance: OwnerGuard, state) => {
+  await guard(ownerId).tick()
+  await runInDurableObject(guard(ownerId), async (_instance: OwnerVault, state) => {
     const current = state.storage.kv.get<ClockState>('clock')!
     state.storage.kv.put('clock', { ...current, ...clock })
   })
 }
 
 export async function clockOf(ownerId: string): Promise<ClockState> {
-  return runInDurableObject(guard(ownerId), async (_i: OwnerGuard, state) => state.storage.kv.get<ClockState>('clock')!)
+  return runInDurableObject(guard(ownerId), async (_i: OwnerVault, state) => state.storage.kv.get<ClockState>('clock')!)
 }
 
 export async function createTrigger(token: string, body: Record<string, unknown>): Promise<Trigger> {
@@ -85,12 +85,11 @@ export async function verifiedApprover(token: string) {
 }
 
 export async function firingCount(ownerId: string): Promise<number> {
-  const row = await env.DB.prepare('select count(*) as n from firings where owner_id = ?').bind(ownerId).first<{ n: number }>()
-  return row!.n
+  return (await ownerRow<{ n: number }>(ownerId, 'select count(*) as n from firings'))!.n
 }
 
-export async function assetRows(beneficiaryId: string) {
-  return (await env.DB.prepare('select * from released_assets where beneficiary_id = ?').bind(beneficiaryId).all()).results as Array<{
+export async function assetRows(ownerId: string, beneficiaryId: string) {
+  return (await ownerRows(ownerId, 'select * from released_assets where beneficiary_id = ?', beneficiaryId)) as Array<{
     id: string
     status: string
     download_count: number

@@ -1,8 +1,8 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { CIRCLE_MESSAGES, type Beneficiary } from '../../contract/circle'
 import { partSize, type UploadSession } from '../../contract/vault-items'
 import { addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
+import { ownerRows } from './owner-helpers'
 
 const b64 = (s: string) => btoa(s)
 
@@ -22,11 +22,12 @@ async function itemFor(token: string, beneficiaryId: string): Promise<string> {
   return session.itemId
 }
 
-async function grantsOf(beneficiaryId: string) {
-  const { results } = await env.DB.prepare('SELECT item_id, wrapped_key, key_version FROM item_grants WHERE beneficiary_id = ? ORDER BY item_id')
-    .bind(beneficiaryId)
-    .all<{ item_id: string; wrapped_key: string; key_version: number }>()
-  return results
+async function grantsOf(ownerId: string, beneficiaryId: string) {
+  return ownerRows<{ item_id: string; wrapped_key: string; key_version: number }>(
+    ownerId,
+    'SELECT item_id, wrapped_key, key_version FROM item_grants WHERE beneficiary_id = ? ORDER BY item_id',
+    beneficiaryId,
+  )
 }
 
 describe('beneficiary key rotation', () => {
@@ -42,7 +43,7 @@ describe('beneficiary key rotation', () => {
     })
     expect(partial.status).toBe(409)
     expect(await messageOf(partial)).toBe(CIRCLE_MESSAGES.rotationIncomplete)
-    expect((await grantsOf(beneficiary.id)).map((g) => g.wrapped_key)).toEqual([b64('old'), b64('old')])
+    expect((await grantsOf(owner.user.id, beneficiary.id)).map((g) => g.wrapped_key)).toEqual([b64('old'), b64('old')])
 
     const withPrivate = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
       token: owner.token,
@@ -59,7 +60,7 @@ describe('beneficiary key rotation', () => {
     expect(rotated.keyVersion).toBe(2)
     expect(rotated.publicKey).toBe(newKey)
     expect(rotated.publicKeyFingerprint).not.toBe(beneficiary.publicKeyFingerprint)
-    expect(await grantsOf(beneficiary.id)).toEqual(
+    expect(await grantsOf(owner.user.id, beneficiary.id)).toEqual(
       items.map((item_id, i) => ({ item_id, wrapped_key: b64(`new${i}`), key_version: 2 })),
     )
 
@@ -71,7 +72,7 @@ describe('beneficiary key rotation', () => {
     expect(foreign.status).toBe(404)
   })
 
-  it('lets only one of two concurrent rotations win', async () => {
+  it('lets only one of two concurrent rotations of the same key win', async () => {
     const owner = await register()
     const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
     const item = await itemFor(owner.token, beneficiary.id)
@@ -80,13 +81,14 @@ describe('beneficiary key rotation', () => {
       [a, b].map((publicKey, i) =>
         call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
           token: owner.token,
-          body: { publicKey, grants: [{ itemId: item, wrappedKey: b64(`k${i}`) }] },
+          body: { publicKey, replacesKeyVersion: 1, grants: [{ itemId: item, wrappedKey: b64(`k${i}`) }] },
         }),
       ),
     )
     expect(results.map((r) => r.status).sort()).toEqual([200, 409])
+    expect(await messageOf(results.find((r) => r.status === 409)!)).toBe(CIRCLE_MESSAGES.keyChangedMeanwhile)
     const winner = results.findIndex((r) => r.status === 200)
-    const [grant] = await grantsOf(beneficiary.id)
+    const [grant] = await grantsOf(owner.user.id, beneficiary.id)
     expect(grant).toEqual({ item_id: item, wrapped_key: b64(`k${winner}`), key_version: 2 })
   })
 })

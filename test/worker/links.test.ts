@@ -2,7 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { AuthResponse } from '../../contract/auth'
 import { CIRCLE_MESSAGES, type Approver, type Beneficiary, type NotificationPreferences } from '../../contract/circle'
 import { AUTH_ERRORS } from '../../contract/messages'
+import { runInDurableObject } from 'cloudflare:test'
+import { SignJWT } from 'jose'
 import { getDb } from '../../worker/db/client'
+import { accountOf } from '../../worker/owner/account'
+import { openOwnerDb } from '../../worker/owner/db'
+import { createUnit } from '../../worker/owner/unit'
+import type { OwnerVault } from '../../worker/owner/vault-object'
 import { toBase64Url } from '../../worker/lib/crypto'
 import { findBeneficiary } from '../../worker/services/beneficiaries'
 import { sendBeneficiaryInvitation } from '../../worker/services/invitations'
@@ -22,6 +28,7 @@ import {
   rsaOaepPublicKey,
   type BeneficiaryInput,
 } from './helpers'
+import { ownerRow, vaultOf } from './owner-helpers'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const LINK_LIMIT = 30
@@ -86,8 +93,8 @@ async function approversOf(token: string): Promise<Approver[]> {
   return (await res.json()) as Approver[]
 }
 
-async function nonceOf(table: 'beneficiaries' | 'approvers', id: string): Promise<string> {
-  const row = await env.DB.prepare(`SELECT verification_nonce FROM ${table} WHERE id = ?`).bind(id).first<{ verification_nonce: string | null }>()
+async function nonceOf(ownerId: string, table: 'beneficiaries' | 'approvers', id: string): Promise<string> {
+  const row = await ownerRow<{ verification_nonce: string | null }>(ownerId, `SELECT verification_nonce FROM ${table} WHERE id = ?`, id)
   if (!row?.verification_nonce) throw new Error(`no nonce on ${table} ${id}`)
   return row.verification_nonce
 }
@@ -133,9 +140,11 @@ describe('POST /api/beneficiaries/verify', () => {
     })
     const [listed] = await beneficiariesOf(owner.token)
     expect(listed).toMatchObject({ id: beneficiary.id, verified: true, identityVerified: false, identityStatus: 'unverified' })
-    const row = await env.DB.prepare('SELECT email_verified_at, verification_nonce FROM beneficiaries WHERE id = ?')
-      .bind(beneficiary.id)
-      .first<{ email_verified_at: number | null; verification_nonce: string | null }>()
+    const row = await ownerRow<{ email_verified_at: number | null; verification_nonce: string | null }>(
+      owner.user.id,
+      'SELECT email_verified_at, verification_nonce FROM beneficiaries WHERE id = ?',
+      beneficiary.id,
+    )
     expect(row?.email_verified_at).toBeTypeOf('number')
     expect(Math.abs(row!.email_verified_at! - Date.now())).toBeLessThan(60_000)
     expect(row?.verification_nonce).toBeNull()
@@ -171,14 +180,14 @@ describe('POST /api/beneficiaries/verify', () => {
 
   it('answers 400 "expired" to a token older than 7 days, yet accepts one a little younger', async () => {
     const { owner, beneficiary } = await invitedBeneficiary()
-    const nonce = await nonceOf('beneficiaries', beneficiary.id)
-    const old = await signLinkToken(env, 'beneficiaryVerify', beneficiary.id, nonce, Date.now() - 8 * DAY_MS)
+    const nonce = await nonceOf(owner.user.id, 'beneficiaries', beneficiary.id)
+    const old = signLinkToken(env, 'beneficiaryVerify', beneficiary.id, { owner: owner.user.id, nonce }, Date.now() - 8 * DAY_MS)
     await expectError(await verifyBeneficiary({ token: old, id: beneficiary.id }), 400, CIRCLE_MESSAGES.linkExpired)
-    const justExpired = await signLinkToken(env, 'beneficiaryVerify', beneficiary.id, nonce, Date.now() - 7 * DAY_MS - 60_000)
+    const justExpired = signLinkToken(env, 'beneficiaryVerify', beneficiary.id, { owner: owner.user.id, nonce }, Date.now() - 7 * DAY_MS - 60_000)
     await expectError(await verifyBeneficiary({ token: justExpired, id: beneficiary.id }), 400, CIRCLE_MESSAGES.linkExpired)
     expect((await beneficiariesOf(owner.token))[0]!.verified).toBe(false)
 
-    const recent = await signLinkToken(env, 'beneficiaryVerify', beneficiary.id, nonce, Date.now() - 6 * DAY_MS)
+    const recent = signLinkToken(env, 'beneficiaryVerify', beneficiary.id, { owner: owner.user.id, nonce }, Date.now() - 6 * DAY_MS)
     expect((await verifyBeneficiary({ token: recent, id: beneficiary.id })).status).toBe(200)
     expect((await beneficiariesOf(owner.token))[0]!.verified).toBe(true)
   })
@@ -186,10 +195,20 @@ describe('POST /api/beneficiaries/verify', () => {
   it('answers 400 "invalid" to tampered, foreign, unsigned and wrong-purpose tokens, and verifies no one', async () => {
     const { owner, beneficiary, verifyToken, optInToken } = await invitedBeneficiary()
     const sibling = await addBeneficiary(owner.token, KEY)
-    const nonce = await nonceOf('beneficiaries', beneficiary.id)
-    const siblingNonce = await nonceOf('beneficiaries', sibling.id)
-    const { verifyToken: approverToken } = await invitedApprover()
+    const nonce = await nonceOf(owner.user.id, 'beneficiaries', beneficiary.id)
+    const siblingNonce = await nonceOf(owner.user.id, 'beneficiaries', sibling.id)
+    const { verifyToken: approverToken, owner: approverOwner } = await invitedApprover()
+    const approverOwnerId = approverOwner.user.id
     const session = (await (await login(owner.email, owner.password)).json()) as AuthResponse
+    // As 0.1 signed its links: no owner named, so no object to reach.
+    const ownerless = await new SignJWT({ nonce })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('legacy-vault')
+      .setAudience('legacy-vault:link:beneficiary-verify')
+      .setSubject(beneficiary.id)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(env.JWT_SECRET))
 
     const bad: Array<[string, string]> = [
       ['the subject rewritten to a sibling', withPayload(verifyToken, { sub: sibling.id, nonce: siblingNonce })],
@@ -197,13 +216,16 @@ describe('POST /api/beneficiaries/verify', () => {
       ['the expiry pushed back', withPayload(verifyToken, { exp: Math.floor(Date.now() / 1000) + 3650 * 86400 })],
       ['a changed signature', withBadSignature(verifyToken)],
       ['no signature (alg none)', unsigned(verifyToken)],
-      ['signed with another secret', await signLinkToken(OTHER_SECRET, 'beneficiaryVerify', beneficiary.id, nonce)],
-      ['an approver-verify token for this very row', await signLinkToken(env, 'approverVerify', beneficiary.id, nonce)],
+      ['signed with another secret', signLinkToken(OTHER_SECRET, 'beneficiaryVerify', beneficiary.id, { owner: owner.user.id, nonce })],
+      ['an approver-verify token for this very row', signLinkToken(env, 'approverVerify', beneficiary.id, { owner: owner.user.id, nonce })],
       ["an approver's real invitation token", approverToken],
       ['the beneficiary-notifications token', optInToken],
       ['a session token', session.token],
       ['garbage of a plausible length', 'x'.repeat(60)],
-      ['a token without a nonce', await signLinkToken(env, 'beneficiaryVerify', beneficiary.id)],
+      ['a token without a nonce', signLinkToken(env, 'beneficiaryVerify', beneficiary.id, { owner: owner.user.id })],
+      ['the owner rewritten to another', withPayload(verifyToken, { oid: approverOwnerId })],
+      ['a token naming no owner', ownerless],
+      ['a genuine token for another owner, naming this person', signLinkToken(env, 'beneficiaryVerify', beneficiary.id, { owner: approverOwnerId, nonce })],
     ]
     for (const [name, token] of bad) {
       const res = await verifyBeneficiary({ token })
@@ -236,19 +258,19 @@ describe('POST /api/approvers/verify', () => {
 
   it('answers 400 "expired" to a token older than 7 days', async () => {
     const { owner, approver } = await invitedApprover()
-    const nonce = await nonceOf('approvers', approver.id)
-    const old = await signLinkToken(env, 'approverVerify', approver.id, nonce, Date.now() - 8 * DAY_MS)
+    const nonce = await nonceOf(owner.user.id, 'approvers', approver.id)
+    const old = signLinkToken(env, 'approverVerify', approver.id, { owner: owner.user.id, nonce }, Date.now() - 8 * DAY_MS)
     await expectError(await verifyApprover({ token: old }), 400, CIRCLE_MESSAGES.linkExpired)
     expect((await approversOf(owner.token))[0]!.verified).toBe(false)
-    const recent = await signLinkToken(env, 'approverVerify', approver.id, nonce, Date.now() - 6 * DAY_MS)
+    const recent = signLinkToken(env, 'approverVerify', approver.id, { owner: owner.user.id, nonce }, Date.now() - 6 * DAY_MS)
     expect((await verifyApprover({ token: recent })).status).toBe(200)
   })
 
   it('answers 400 "invalid" to tampered, foreign and wrong-purpose tokens', async () => {
     const { owner, approver, verifyToken } = await invitedApprover()
-    const nonce = await nonceOf('approvers', approver.id)
+    const nonce = await nonceOf(owner.user.id, 'approvers', approver.id)
     const other = await addApprover(owner.token)
-    const otherNonce = await nonceOf('approvers', other.id)
+    const otherNonce = await nonceOf(owner.user.id, 'approvers', other.id)
     const { verifyToken: beneficiaryToken, optInToken } = await invitedBeneficiary()
     const session = (await (await login(owner.email, owner.password)).json()) as AuthResponse
 
@@ -256,8 +278,8 @@ describe('POST /api/approvers/verify', () => {
       ['the subject rewritten', withPayload(verifyToken, { sub: other.id, nonce: otherNonce })],
       ['a changed signature', withBadSignature(verifyToken)],
       ['no signature (alg none)', unsigned(verifyToken)],
-      ['signed with another secret', await signLinkToken(OTHER_SECRET, 'approverVerify', approver.id, nonce)],
-      ['a beneficiary-verify token for this very row', await signLinkToken(env, 'beneficiaryVerify', approver.id, nonce)],
+      ['signed with another secret', signLinkToken(OTHER_SECRET, 'approverVerify', approver.id, { owner: owner.user.id, nonce })],
+      ['a beneficiary-verify token for this very row', signLinkToken(env, 'beneficiaryVerify', approver.id, { owner: owner.user.id, nonce })],
       ["a beneficiary's real invitation token", beneficiaryToken],
       ['a beneficiary-notifications token', optInToken],
       ['a session token', session.token],
@@ -331,26 +353,28 @@ describe('beneficiary notification choices', () => {
 
     const mails = await outboxFor(beneficiary.email)
     expect(mails).toHaveLength(1)
-    const nonce = await nonceOf('beneficiaries', beneficiary.id)
+    const nonce = await nonceOf(owner.user.id, 'beneficiaries', beneficiary.id)
     const resend = await call(`/api/beneficiaries/${beneficiary.id}/resend-verification`, { token: owner.token, method: 'POST' })
     await expectError(resend, 409, CIRCLE_MESSAGES.unsubscribed)
     expect(await outboxFor(beneficiary.email)).toEqual(mails)
     // Nothing was rotated either: the refusal changed nothing.
-    expect(await nonceOf('beneficiaries', beneficiary.id)).toBe(nonce)
+    expect(await nonceOf(owner.user.id, 'beneficiaries', beneficiary.id)).toBe(nonce)
   })
 
   it('the mailer itself sends nothing to an unsubscribed beneficiary', async () => {
     const { owner, beneficiary, unsubscribeToken } = await invitedBeneficiary()
     expect((await unsubscribe(unsubscribeToken)).status).toBe(200)
-    const db = getDb(env)
-    const row = await findBeneficiary(db, owner.user.id, beneficiary.id)
-    const ownerRow = await findUserByEmail(db, owner.email)
-    expect(row?.notificationStatus).toBe('unsubscribed')
-    const pending: Promise<unknown>[] = []
-    const sent = await sendBeneficiaryInvitation(env, { waitUntil: (p) => void pending.push(p) }, db, ownerRow!, row!)
-    await Promise.all(pending)
+    const account = accountOf((await findUserByEmail(getDb(env), owner.email))!)
+    const { sent, queued } = await runInDurableObject(vaultOf(owner.user.id), async (_i: OwnerVault, state) => {
+      const db = openOwnerDb(state.storage)
+      const row = findBeneficiary(db, beneficiary.id)!
+      expect(row.notificationStatus).toBe('unsubscribed')
+      const { unit, effects } = createUnit(state.storage, env, db, owner.user.id, account, Date.now())
+      const sent = state.storage.transactionSync(() => sendBeneficiaryInvitation(unit, row))
+      return { sent, queued: effects.mails }
+    })
     expect(sent).toBe(false)
-    expect(pending).toEqual([])
+    expect(queued).toBe(0)
     expect(await outboxFor(beneficiary.email)).toHaveLength(1)
   })
 
@@ -378,10 +402,10 @@ describe('beneficiary notification choices', () => {
       ['the verify token', verifyToken, CIRCLE_MESSAGES.linkInvalid],
       ["an approver's token", approverToken, CIRCLE_MESSAGES.linkInvalid],
       ['a changed signature', withBadSignature(optInToken), CIRCLE_MESSAGES.linkInvalid],
-      ['signed with another secret', await signLinkToken(OTHER_SECRET, 'beneficiaryNotifications', beneficiary.id), CIRCLE_MESSAGES.linkInvalid],
+      ['signed with another secret', signLinkToken(OTHER_SECRET, 'beneficiaryNotifications', beneficiary.id, { owner: owner.user.id }), CIRCLE_MESSAGES.linkInvalid],
       [
         'older than a year',
-        await signLinkToken(env, 'beneficiaryNotifications', beneficiary.id, undefined, Date.now() - 366 * DAY_MS),
+        signLinkToken(env, 'beneficiaryNotifications', beneficiary.id, { owner: owner.user.id }, Date.now() - 366 * DAY_MS),
         CIRCLE_MESSAGES.linkExpired,
       ],
     ]

@@ -7,19 +7,18 @@ import { app } from '../../worker/app'
 import { runSweeps } from '../../worker/cron'
 import { getDb } from '../../worker/db/client'
 import worker from '../../worker/index'
-import { deliverDue, deliverOne, enqueueEmail } from '../../worker/mail/outbox'
+import { deliverDue, deliverOne, enqueueEmail, OUTBOX_RETENTION_MS } from '../../worker/mail/outbox'
 import type { MailSender } from '../../worker/mail/sender'
-import type { OwnerGuardState } from '../../worker/owner-guard'
+import type { OwnerVaultState } from '../../worker/owner/vault-object'
 import { createSession } from '../../worker/services/sessions'
 import { call, env, login, register, waitFor } from './helpers'
+import { vaultOf } from './owner-helpers'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
-function guard(userId: string) {
-  return env.OWNER_GUARD.get(env.OWNER_GUARD.idFromName(userId))
-}
+const guard = vaultOf
 
-async function waitForActivity(userId: string, kind: OwnerGuardState['lastActivity']): Promise<OwnerGuardState> {
+async function waitForActivity(userId: string, kind: OwnerVaultState['lastActivity']): Promise<OwnerVaultState> {
   return waitFor(async () => {
     const state = await guard(userId).state()
     return state.lastActivity === kind ? state : undefined
@@ -42,11 +41,11 @@ async function sessionExists(id: string): Promise<boolean> {
 
 /** A session row for the user, created `createdAgoMs` ago (so its 30-day expiry is relative to then). */
 async function sessionId(userId: string, createdAgoMs = 0): Promise<string> {
-  const token = await createSession(getDb(env), env, userId, 'test', Date.now() - createdAgoMs)
+  const token = await createSession(getDb(env), env, userId, Date.now() - createdAgoMs)
   return decodeJwt(token).sid as string
 }
 
-describe('OwnerGuard Durable Object', () => {
+describe("the owner's object: activity", () => {
   it('starts with no activity', async () => {
     expect(await guard(crypto.randomUUID()).state()).toEqual({ lastActivityAt: null, lastActivity: null })
   })
@@ -150,6 +149,7 @@ describe('cron sweeps', () => {
   it('retries a failed delivery with backoff, then gives up after 8 attempts', async () => {
     const db = getDb(env)
     const failing: MailSender = {
+      keepDelivered: true,
       send: async () => {
         throw new Error('mail server down')
       },
@@ -191,6 +191,7 @@ describe('cron sweeps', () => {
     const db = getDb(env)
     const sent: string[] = []
     const slowSender: MailSender = {
+      keepDelivered: true,
       send: async (message) => {
         sent.push(message.to)
         await new Promise((resolve) => setTimeout(resolve, 20))
@@ -201,6 +202,39 @@ describe('cron sweeps', () => {
     await Promise.all([deliverOne(db, slowSender, id), deliverDue(db, slowSender)])
     expect((await outboxRow(id))?.status).toBe('sent')
     expect(sent.filter((to) => to === email.to)).toHaveLength(1)
+  })
+
+  it("drops a delivered message's text (its signed links) unless the local mailbox shows it", async () => {
+    const db = getDb(env)
+    const sender = (keepDelivered: boolean): MailSender => ({ keepDelivered, send: async () => undefined })
+    const deployed = await enqueueEmail(db, testEmail())
+    const local = await enqueueEmail(db, testEmail())
+    expect(await deliverOne(db, sender(false), deployed.id)).toBe(true)
+    expect(await deliverOne(db, sender(true), local.id)).toBe(true)
+    const text = (id: string) => env.DB.prepare('SELECT status, text, html FROM email_outbox WHERE id = ?').bind(id).first()
+    expect(await text(deployed.id)).toEqual({ status: 'sent', text: '', html: '' })
+    expect(await text(local.id)).toEqual({ status: 'sent', text: 'Hello', html: '<p>Hello</p>' })
+  })
+
+  it('prunes delivered messages after a day and failed ones after a week, never pending ones', async () => {
+    expect(OUTBOX_RETENTION_MS).toEqual({ sent: DAY_MS, failed: 7 * DAY_MS })
+    const db = getDb(env)
+    const now = Date.now()
+    const sent = await enqueueEmail(db, testEmail(), now - DAY_MS - 1000)
+    const failed = await enqueueEmail(db, testEmail(), now - 7 * DAY_MS - 1000)
+    const failedRecently = await enqueueEmail(db, testEmail(), now - 6 * DAY_MS)
+    const pending = await enqueueEmail(db, testEmail(), now - 30 * DAY_MS)
+    const recent = await enqueueEmail(db, testEmail(), now - DAY_MS + 60_000)
+    await env.DB.prepare("UPDATE email_outbox SET status = 'sent' WHERE id in (?, ?)").bind(sent.id, recent.id).run()
+    await env.DB.prepare("UPDATE email_outbox SET status = 'failed' WHERE id in (?, ?)").bind(failed.id, failedRecently.id).run()
+    await env.DB.prepare('UPDATE email_outbox SET next_attempt_at = ? WHERE id = ?').bind(now + DAY_MS, pending.id).run()
+    const result = await runSweeps(env, now)
+    expect(result.emailsPruned).toBeGreaterThanOrEqual(2)
+    expect(await outboxRow(sent.id)).toBeNull()
+    expect(await outboxRow(failed.id)).toBeNull()
+    expect((await outboxRow(pending.id))?.status).toBe('pending')
+    expect((await outboxRow(recent.id))?.status).toBe('sent')
+    expect((await outboxRow(failedRecently.id))?.status).toBe('failed')
   })
 
   it('deletes expired sessions and long-revoked ones, and keeps live ones', async () => {

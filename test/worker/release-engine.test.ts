@@ -5,11 +5,7 @@ import { RELEASE_MESSAGES } from '../../contract/releases'
 import type { DryRunResult, EngineStatus, Trigger } from '../../contract/triggers'
 import { TRIGGER_MESSAGES } from '../../contract/triggers'
 import { runSweeps } from '../../worker/cron'
-import { engineCtx } from '../../worker/engine/context'
-import { fire } from '../../worker/engine/fire'
-import { getDb } from '../../worker/db/client'
-import { triggers } from '../../worker/db/schema'
-import type { OwnerGuard } from '../../worker/owner-guard'
+import type { OwnerVault } from '../../worker/owner/vault-object'
 import { exports } from 'cloudflare:workers'
 import { call, env, freshIp, linkTokenIn, messageOf, outbox, outboxFor, waitFor } from './helpers'
 import {
@@ -28,7 +24,7 @@ import {
   verifiedApprover,
 } from './engine-helpers'
 import { concatBytes, sameBytes } from './vault-helpers'
-import { eq } from 'drizzle-orm'
+import { ownerExec } from './owner-helpers'
 
 async function assets(beneficiaryId: string, token: string): Promise<ReleasedAsset[]> {
   const res = await call(`/api/beneficiaries/${beneficiaryId}/assets?token=${encodeURIComponent(token)}`)
@@ -99,7 +95,7 @@ describe('manual release', () => {
       conditions: { delayHours: 0, minimumApprovals: 0 },
     })
     expect(await firingCount(s.ownerId)).toBe(0)
-    expect(await assetRows(s.beneficiary.id)).toEqual([])
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
   })
 
   it('waits for the approver named on the item, who signs off through their own link', async () => {
@@ -107,7 +103,7 @@ describe('manual release', () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE', requiresApprover: true, approverContact: approverEmail })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     expect(await manualReleaseOk(s.token, trigger.id)).toEqual({ transferredItems: 0, beneficiariesNotified: 0, pendingReleases: 1 })
-    expect(await assetRows(s.beneficiary.id)).toEqual([])
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
 
     const request = await waitFor(async () => (await outboxFor(approverEmail))[0])
     const token = linkTokenIn(request, '/approve-release')
@@ -116,7 +112,7 @@ describe('manual release', () => {
     const approved = await call('/api/release-approvals', { body: { token, decision: 'approved', notes: 'Confirmed with the family.' } })
     expect(approved.status).toBe(200)
     expect(await approved.json()).toMatchObject({ approvals: 1, status: 'released', yourDecision: 'approved' })
-    expect((await assetRows(s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
     // One answer per person.
     const twice = await call('/api/release-approvals', { body: { token, decision: 'rejected' } })
     expect(twice.status).toBe(409)
@@ -139,11 +135,11 @@ describe('the inactivity clock (alarm-driven)', () => {
     await setClock(s.ownerId, { checkInSentAt: Date.now() - 3 * DAY_MS - 1000 })
     expect(await runDurableObjectAlarm(guard(s.ownerId))).toBe(true)
     expect(await firingCount(s.ownerId)).toBe(1)
-    expect((await assetRows(s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
     // Running it again releases nothing more.
-    await guard(s.ownerId).tick(s.ownerId)
+    await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(1)
-    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 
   it('a check-in from the e-mailed link resets the clock', async () => {
@@ -164,7 +160,7 @@ describe('the inactivity clock (alarm-driven)', () => {
     const trigger = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
     await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: s.token, body: { status: 'paused' } })
     await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
-    await guard(s.ownerId).tick(s.ownerId)
+    await guard(s.ownerId).tick()
     await runSweeps(env)
     expect(await firingCount(s.ownerId)).toBe(0)
   })
@@ -175,13 +171,13 @@ describe('the inactivity clock (alarm-driven)', () => {
     const holdUntil = Date.now() + 7 * DAY_MS
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(holdUntil, s.ownerId).run()
     await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
-    const view = await guard(s.ownerId).tick(s.ownerId)
+    const view = await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(0)
     expect(view.nextAlarmAt).toBe(holdUntil)
     expect((await status(s.token)).paymentHoldUntil).toBe(new Date(holdUntil).toISOString())
 
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, s.ownerId).run()
-    await guard(s.ownerId).tick(s.ownerId)
+    await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(1)
   })
 
@@ -207,10 +203,10 @@ describe('the inactivity clock (alarm-driven)', () => {
   it('changing the settings re-arms the alarm for the new frequency', async () => {
     const s = await ownerWithItem()
     await createTrigger(s.token, { type: 'inactivity' })
-    const before = await guard(s.ownerId).clockView(s.ownerId)
+    const before = await guard(s.ownerId).clockView()
     const res = await call('/api/user/ping-settings', { method: 'PUT', token: s.token, body: { pingFrequency: 60, gracePeriod: 3 } })
     expect(res.status).toBe(200)
-    const after = await guard(s.ownerId).clockView(s.ownerId)
+    const after = await guard(s.ownerId).clockView()
     expect(after.nextAlarmAt! - before.nextAlarmAt!).toBeGreaterThanOrEqual(50 * DAY_MS)
     expect(after.nextCheckInAt).toBe(after.lastCheckInAt + 60 * DAY_MS)
   })
@@ -221,7 +217,7 @@ describe('verified death, delays and cancelling', () => {
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     await policyCovering(s.token, s.beneficiary.id, [s.item.id], {})
     // The item's own VERIFIED_DEATH protocol would release at once; make it policy-only.
-    await env.DB.prepare('update item_grants set direct = 0 where item_id = ?').bind(s.item.id).run()
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     const approver = await verifiedApprover(s.token)
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     const linkMail = await waitFor(async () => (await outboxFor(approver.email)).find((m) => m.text.includes('/confirm-death')))
@@ -246,14 +242,14 @@ describe('verified death, delays and cancelling', () => {
     const [rearmed] = (await (await call('/api/triggers', { token: s.token })).json()) as Trigger[]
     expect(rearmed).toMatchObject({ id: trigger.id, status: 'active' })
     // The old confirmation does not fire the re-armed trigger.
-    await guard(s.ownerId).tick(s.ownerId)
+    await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(1)
-    expect(await assetRows(s.beneficiary.id)).toEqual([])
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
   })
 
   it('the cancel link stops a delayed release without signing in; after the delay it would have gone', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await env.DB.prepare('update item_grants set direct = 0 where item_id = ?').bind(s.item.id).run()
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     await policyCovering(s.token, s.beneficiary.id, [s.item.id], { ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['biometric_failure'], delayHours: 24, requiresApprover: false } } })
     const trigger = await createTrigger(s.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })
     await call('/api/trigger-engine/biometric-failure', { token: s.token, body: { kind: 'vault_unlock' } })
@@ -266,21 +262,18 @@ describe('verified death, delays and cancelling', () => {
     expect(triggersNow.find((t) => t.id === trigger.id)!.status).toBe('active')
     // Past the delay, the sweep finds nothing to release.
     await runSweeps(env, Date.now() + 2 * DAY_MS)
-    expect(await assetRows(s.beneficiary.id)).toEqual([])
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
   })
 })
 
 describe('idempotence and recovery', () => {
-  it('two concurrent firings of the same trigger release once', async () => {
+  it('three concurrent firings of the same trigger release once', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const created = await createTrigger(s.token, { type: 'verified_death', config: {} })
-    const [row] = await getDb(env).select().from(triggers).where(eq(triggers.id, created.id))
-    const ctx = engineCtx(env)
-    const request = { ownerId: s.ownerId, trigger: row!, kind: 'manual' as const, reason: 'race', actor: 'user' as const, lastCheckInAt: null }
-    const results = await Promise.all([fire(ctx, request), fire(ctx, request), fire(ctx, request)])
-    expect(results.filter((r) => r.fired)).toHaveLength(1)
+    const results = await Promise.all([1, 2, 3].map(() => manualRelease(s.token, created.id, 'race')))
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409])
     expect(await firingCount(s.ownerId)).toBe(1)
-    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
     const released = (await outboxFor(s.beneficiary.email)).filter((m) => m.text.includes('view=assets'))
     expect(released).toHaveLength(1)
   })
@@ -291,24 +284,32 @@ describe('idempotence and recovery', () => {
       type: 'scheduled',
       config: { releaseDate: new Date(Date.now() + DAY_MS).toISOString(), beneficiaries: [s.beneficiary.id], description: 'Birthday' },
     })
-    expect((await guard(s.ownerId).clockView(s.ownerId)).nextAlarmAt).toBe(Date.parse(trigger.config.releaseDate as string))
-    // The alarm is lost; the date passes.
-    await runInDurableObject(guard(s.ownerId), async (_i: OwnerGuard, state) => state.storage.deleteAlarm())
-    await env.DB.prepare('update triggers set fire_at = ? where id = ?').bind(Date.now() - 10 * 60_000, trigger.id).run()
+    const releaseAt = Date.parse(trigger.config.releaseDate as string)
+    expect((await guard(s.ownerId).clockView()).nextAlarmAt).toBe(releaseAt)
+    // The directory holds the same time, for the sweep.
+    const row = await env.DB.prepare('select next_due_at as at from owner_directory where owner_id = ?').bind(s.ownerId).first<{ at: number }>()
+    expect(row?.at).toBe(releaseAt)
+    // The alarm is lost; the date passes (the sweep runs ten minutes after it).
+    await runInDurableObject(guard(s.ownerId), async (_i: OwnerVault, state) => state.storage.deleteAlarm())
     expect(await firingCount(s.ownerId)).toBe(0)
-    const result = await runSweeps(env)
-    expect(result.ownersTicked).toBeGreaterThanOrEqual(1)
+    await runSweeps(env, releaseAt - 10 * 60_000)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    const result = await runSweeps(env, releaseAt + 10 * 60_000)
+    expect(result.ownersWoken).toBeGreaterThanOrEqual(1)
     expect(await firingCount(s.ownerId)).toBe(1)
-    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 
   it("an item's own scheduled date releases it, once", async () => {
-    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(Date.now() + DAY_MS).toISOString() })
-    await env.DB.prepare('update vault_items set scheduled_at = ? where id = ?').bind(Date.now() - 1000, s.item.id).run()
-    await Promise.all([runSweeps(env), guard(s.ownerId).tick(s.ownerId)])
-    await runSweeps(env)
+    const scheduledAt = Date.now() + DAY_MS
+    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(scheduledAt).toISOString() })
+    // The item's date is the object's next alarm, and the directory's next due time.
+    expect((await guard(s.ownerId).clockView()).nextAlarmAt).toBe(scheduledAt)
+    const later = scheduledAt + 5 * 60_000
+    await Promise.all([runSweeps(env, later), guard(s.ownerId).tick(later)])
+    await runSweeps(env, later)
     expect(await firingCount(s.ownerId)).toBe(1)
-    expect(await assetRows(s.beneficiary.id)).toHaveLength(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 })
 
@@ -323,7 +324,7 @@ describe('released assets', () => {
     const codes = responses.map((r) => r.status).sort()
     expect(codes.filter((c) => c === 200)).toHaveLength(5)
     expect(codes.filter((c) => c === 403)).toHaveLength(7)
-    expect((await assetRows(s.beneficiary.id))[0]!.download_count).toBe(5)
+    expect((await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count).toBe(5)
     expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('exhausted')
   })
 
@@ -333,7 +334,7 @@ describe('released assets', () => {
     await manualReleaseOk(s.token, trigger.id)
     const token = await portalToken(s.beneficiary.email)
     const [asset] = await assets(s.beneficiary.id, token)
-    await env.DB.prepare('update released_assets set expires_at = ? where id = ?').bind(Date.now() - 1000, asset!.id).run()
+    await ownerExec(s.ownerId, ['update released_assets set expires_at = ? where id = ?', Date.now() - 1000, asset!.id])
     const res = await download(s.beneficiary.id, asset!.id, token)
     expect(res.status).toBe(410)
     expect(await messageOf(res)).toBe(RELEASE_MESSAGES.assetExpired)
@@ -342,7 +343,7 @@ describe('released assets', () => {
 
   it('a policy requiring identity holds assets until the beneficiary is verified', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await env.DB.prepare('update item_grants set direct = 0 where item_id = ?').bind(s.item.id).run()
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     await verifiedApprover(s.token)
     await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
       ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
@@ -395,7 +396,7 @@ describe('audit chain', () => {
     expect(JSON.stringify(entries)).not.toMatch(/grant-0|wrapped|token/i)
     expect(await (await call('/api/audit/verify', { token: s.token })).json()).toMatchObject({ valid: true, headMatches: true, brokenAt: null })
 
-    await runInDurableObject(guard(s.ownerId), async (_i: OwnerGuard, state) => {
+    await runInDurableObject(guard(s.ownerId), async (_i: OwnerVault, state) => {
       state.storage.sql.exec(`update audit set details = '{"triggerId":"forged"}' where seq = 2`)
     })
     expect(await (await call('/api/audit/verify', { token: s.token })).json()).toMatchObject({ valid: false, brokenAt: 2 })
@@ -403,7 +404,7 @@ describe('audit chain', () => {
     const other = await ownerWithItem()
     await createTrigger(other.token, { type: 'inactivity' })
     await createTrigger(other.token, { type: 'inactivity' })
-    await runInDurableObject(guard(other.ownerId), async (_i: OwnerGuard, state) => {
+    await runInDurableObject(guard(other.ownerId), async (_i: OwnerVault, state) => {
       state.storage.sql.exec('delete from audit where seq = (select max(seq) from audit)')
     })
     expect(await (await call('/api/audit/verify', { token: other.token })).json()).toMatchObject({ valid: false, headMatches: false })

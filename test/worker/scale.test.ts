@@ -1,31 +1,35 @@
 import { describe, expect, it } from 'vitest'
 import { createTrigger, manualReleaseOk, ownerWithItem, policyBody, policyCovering } from './engine-helpers'
-import { addBeneficiary, call, env } from './helpers'
+import { addBeneficiary, call } from './helpers'
+import { ownerExec, ownerRow, ownerRows } from './owner-helpers'
 import { publicKey } from './vault-helpers'
 
-// Owners far past D1's 100 bound parameters per statement: a firing of hundreds of items to several
-// beneficiaries (over 300 releases, 900 assets), and lists of more than 100 items and policies. Everything must go out in one firing.
+// Owners far past the 100 parameters SQLite binds per statement in Durable Objects and D1: a firing
+// of hundreds of items to several beneficiaries (over 300 releases, 900 assets), and lists of more
+// than 100 items and policies. Everything must go out in one firing.
 
 const ITEMS = 300
 
-/** Copies of the owner's one real item (same ciphertext object), granted to every beneficiary. */
-async function cloneItems(itemId: string, beneficiaryIds: string[], count: number): Promise<string[]> {
+/** Copies of the owner's one real item (same ciphertext object), granted to every beneficiary, seeded in SQL. */
+async function cloneItems(ownerId: string, itemId: string, beneficiaryIds: string[], count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => crypto.randomUUID())
-  const statements = ids.flatMap((id, i) => [
-    env.DB.prepare(
-      `insert into vault_items select ?, owner_id, type, status, plain_size, cipher_size, chunk_bytes, part_count, r2_key, upload_id,
-        encrypted_metadata, wrapped_key, ?, requires_approver, approver_contact, scheduled_at, operation_token, created_at, completed_at
+  const statements = ids.flatMap((id, i): Array<[string, ...unknown[]]> => [
+    [
+      `insert into vault_items select ?, type, status, plain_size, cipher_size, chunk_bytes, part_count, r2_key, upload_id,
+        encrypted_metadata, wrapped_key, ?, requires_approver, approver_contact, scheduled_at, created_at, completed_at
        from vault_items where id = ?`,
-    ).bind(id, i % 2 ? 'MANUAL_RELEASE' : 'VERIFIED_DEATH', itemId),
-    ...beneficiaryIds.map((b) =>
-      env.DB.prepare(`insert into item_grants (item_id, beneficiary_id, wrapped_key, key_version, direct, created_at) values (?, ?, 'd3JhcHBlZA', 1, 1, ?)`).bind(
-        id,
-        b,
-        Date.now(),
-      ),
-    ),
+      id,
+      i % 2 ? 'MANUAL_RELEASE' : 'VERIFIED_DEATH',
+      itemId,
+    ],
+    ...beneficiaryIds.map((b): [string, ...unknown[]] => [
+      `insert into item_grants (item_id, beneficiary_id, wrapped_key, key_version, direct, created_at) values (?, ?, 'd3JhcHBlZA', 1, 1, ?)`,
+      id,
+      b,
+      Date.now(),
+    ]),
   ])
-  for (let i = 0; i < statements.length; i += 500) await env.DB.batch(statements.slice(i, i + 500))
+  await ownerExec(ownerId, ...statements)
   return ids
 }
 
@@ -34,13 +38,10 @@ describe('a firing at scale', () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const others = [await addBeneficiary(s.token, await publicKey()), await addBeneficiary(s.token, await publicKey())]
     const people = [s.beneficiary.id, ...others.map((b) => b.id)]
-    await env.DB.prepare(`insert into item_grants (item_id, beneficiary_id, wrapped_key, key_version, direct, created_at) select item_id, ?, wrapped_key, key_version, direct, created_at from item_grants where item_id = ? and beneficiary_id = ?`)
-      .bind(others[0]!.id, s.item.id, s.beneficiary.id)
-      .run()
-    await env.DB.prepare(`insert into item_grants (item_id, beneficiary_id, wrapped_key, key_version, direct, created_at) select item_id, ?, wrapped_key, key_version, direct, created_at from item_grants where item_id = ? and beneficiary_id = ?`)
-      .bind(others[1]!.id, s.item.id, s.beneficiary.id)
-      .run()
-    const itemIds = [s.item.id, ...(await cloneItems(s.item.id, people, ITEMS - 1))]
+    const copyGrant = `insert into item_grants (item_id, beneficiary_id, wrapped_key, key_version, direct, created_at)
+      select item_id, ?, wrapped_key, key_version, direct, created_at from item_grants where item_id = ? and beneficiary_id = ?`
+    await ownerExec(s.ownerId, [copyGrant, others[0]!.id, s.item.id, s.beneficiary.id], [copyGrant, others[1]!.id, s.item.id, s.beneficiary.id])
+    const itemIds = [s.item.id, ...(await cloneItems(s.ownerId, s.item.id, people, ITEMS - 1))]
     await policyCovering(s.token, s.beneficiary.id, itemIds, {
       ruleJson: { assign: people.map((beneficiaryId) => ({ beneficiaryId, access: 'read' })), release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
     })
@@ -51,11 +52,8 @@ describe('a firing at scale', () => {
     // The policy's release and one per item (each item's own protocol also rides on a verified-death
     // or manual firing); every item–beneficiary pair is delivered once.
     expect(result).toMatchObject({ transferredItems: ITEMS * people.length, pendingReleases: 0 })
-    const released = await env.DB.prepare(`select status, count(*) as n from releases where owner_id = ? group by status`).bind(s.ownerId).all()
-    expect(released.results).toEqual([{ status: 'released', n: 1 + ITEMS }])
-    const assets = await env.DB.prepare(`select count(*) as n, count(distinct item_id || beneficiary_id) as pairs from released_assets where owner_id = ?`)
-      .bind(s.ownerId)
-      .first<{ n: number; pairs: number }>()
+    expect(await ownerRows(s.ownerId, `select status, count(*) as n from releases group by status`)).toEqual([{ status: 'released', n: 1 + ITEMS }])
+    const assets = await ownerRow(s.ownerId, `select count(*) as n, count(distinct item_id || beneficiary_id) as pairs from released_assets`)
     expect(assets).toEqual({ n: ITEMS * people.length, pairs: ITEMS * people.length })
     // Hundreds of releases each append an audit entry: give a loaded machine time.
   }, 60_000)
@@ -64,7 +62,7 @@ describe('a firing at scale', () => {
 describe('lists at scale', () => {
   it('lists 150 vault items with their grants, and 110 policies with their beneficiaries', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await cloneItems(s.item.id, [s.beneficiary.id], 149)
+    await cloneItems(s.ownerId, s.item.id, [s.beneficiary.id], 149)
     const items = await call('/api/vault/items', { token: s.token })
     expect(items.status).toBe(200)
     const list = (await items.json()) as Array<{ id: string; beneficiaryIds: string[] }>

@@ -8,6 +8,7 @@ import type { Trigger } from '../../contract/triggers'
 import { SECURITY_KEY, WEBAUTHN_MESSAGES, WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
 import { createTrigger, firingCount } from './engine-helpers'
 import { call, env, login, me, messageOf, register, waitFor } from './helpers'
+import { ownerRow } from './owner-helpers'
 import { fromBase64Url, SoftAuthenticator, toBase64Url, type AssertOverrides, type CoseAlgorithm, type RegisterOverrides } from './soft-authenticator'
 
 // Security keys (WebAuthn, verified by the server): registration, sign-in with the key alone, the
@@ -100,8 +101,7 @@ async function storedCounter(credentialId: string): Promise<number> {
 }
 
 async function passkeyFailures(ownerId: string): Promise<number> {
-  const row = await env.DB.prepare(`select count(*) as n from unlock_failures where owner_id = ? and kind = 'passkey'`).bind(ownerId).first<{ n: number }>()
-  return row!.n
+  return (await ownerRow<{ n: number }>(ownerId, `select count(*) as n from unlock_failures where kind = 'passkey'`))!.n
 }
 
 async function sessionCount(userId: string): Promise<number> {
@@ -475,7 +475,7 @@ describe('failed answers of a registered key', () => {
     const step = (await (await login(owner.email, owner.password)).json()) as { options: PublicKeyCredentialRequestOptionsJSON }
     await expectRefused(await verifySignIn(await owner.auth.assert(step.options, { tamperSignature: true })), 401, VERIFICATION_FAILED)
     await waitFor(async () => (await passkeyFailures(owner.ownerId)) === 1)
-    const failure = await env.DB.prepare('select * from unlock_failures where owner_id = ?').bind(owner.ownerId).first<{ kind: string }>()
+    const failure = await ownerRow<{ kind: string }>(owner.ownerId, 'select * from unlock_failures')
     expect(failure!.kind).toBe('passkey')
     const failed = (await auditOf(owner.token)).find((e) => e.action === 'account.security_key_failed')
     expect(failed).toMatchObject({ actor: 'system', details: { reason: 'signature' } })
@@ -683,7 +683,7 @@ describe('biometric-failure trigger', () => {
     expect(await firingCount(owner.ownerId)).toBe(0)
     expect((await call(WEBAUTHN_PATHS.secondFactorAbandon, { body: { challenge: (await secondStep()).challenge } })).status).toBe(200)
     await waitFor(async () => (await firingCount(owner.ownerId)) === 1)
-    const firing = await env.DB.prepare('select trigger_id, trigger_type from firings where owner_id = ?').bind(owner.ownerId).first()
+    const firing = await ownerRow(owner.ownerId, 'select trigger_id, trigger_type from firings')
     expect(firing).toEqual({ trigger_id: trigger.id, trigger_type: 'biometric_failure' })
     const triggers = (await (await call('/api/triggers', { token: owner.token })).json()) as Trigger[]
     expect(triggers.find((t) => t.id === trigger.id)!.status).toBe('triggered')

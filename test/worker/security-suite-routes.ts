@@ -339,6 +339,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/admin/users/:id/pause': { access: 'admin', body: 'json', sample: () => ({ reason: 'Probe' }), params: (f) => ({ id: f.targetUserId }) },
   'POST /api/admin/users/:id/resume': { access: 'admin', params: (f) => ({ id: f.targetUserId }) },
   'POST /api/admin/users/:id/extend': { access: 'admin', body: 'json', sample: () => ({ days: 5 }), params: (f) => ({ id: f.targetUserId }) },
+  'GET /api/admin/users/:id/vault-export': { access: 'admin', params: (f) => ({ id: f.targetUserId }) },
   'DELETE /api/admin/users/:id': { access: 'admin', params: (f) => ({ id: f.targetUserId }) },
   'GET /api/admin/promo-codes': { access: 'admin' },
   'POST /api/admin/promo-codes': {

@@ -13,6 +13,7 @@ import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering } from '.
 import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, nextMessageTo, outboxFor, register, uniqueEmail, waitFor } from './helpers'
 import { ROUTES, type Access, type Fixture, type LinkSpec, type RouteSpec } from './security-suite-routes'
 import { stripeEnv } from './stripe-env'
+import { ownerRow, ownerRows } from './owner-helpers'
 import { publicKey, putPart, startUpload, uploadItem } from './vault-helpers'
 
 // The security suite: every /api route (security-suite-routes.ts classifies them all) called
@@ -341,9 +342,9 @@ async function badSessions(a: Owner, b: Owner, f: Fixture): Promise<BadSession[]
   const sid = decodeJwt(a.token).sid as string
   const now = Math.floor(Date.now() / 1000)
   const db = getDb(env)
-  const expired = await createSession(db, env, a.userId, 'security-suite')
+  const expired = await createSession(db, env, a.userId)
   await env.DB.prepare('update sessions set expires_at = ? where id = ?').bind(Date.now() - 1000, decodeJwt(expired).sid).run()
-  const revoked = await createSession(db, env, a.userId, 'security-suite')
+  const revoked = await createSession(db, env, a.userId)
   expect((await call('/api/auth/logout', { method: 'POST', token: revoked })).status).toBe(200)
   const gone = await register()
   expect((await call('/api/account/delete', { method: 'DELETE', token: gone.token })).status).toBe(200)
@@ -360,7 +361,7 @@ async function badSessions(a: Owner, b: Owner, f: Fixture): Promise<BadSession[]
     { name: 'expired session', token: expired },
     { name: 'revoked session', token: revoked },
     { name: 'deleted account', token: gone.token },
-    { name: 'link token', token: await signLinkToken(env, 'beneficiaryAccess', f.beneficiaryId) },
+    { name: 'link token', token: linkToken('beneficiaryAccess', f.beneficiaryId) },
     { name: 'tampered cookie', cookie: `${AUTH_COOKIE}=${flipSignature(a.token)}` },
   ]
 }
@@ -372,7 +373,7 @@ const nobody = (subject: string) =>
 /** Every bad token for a link route (undefined: none sent). */
 async function badLinkTokens(link: LinkSpec, f: Fixture, a: Owner): Promise<Array<[string, string | undefined]>> {
   const subject = link.subject(f)
-  const genuine = await signLinkToken(env, link.purpose, subject)
+  const genuine = linkToken(link.purpose, subject)
   const other: LinkPurpose = link.purpose === 'checkIn' ? 'releaseCancel' : 'checkIn'
   const past = Date.now() - (LINK_PURPOSES[link.purpose].ttlSeconds + 3600) * 1000
   return [
@@ -385,10 +386,14 @@ async function badLinkTokens(link: LinkSpec, f: Fixture, a: Owner): Promise<Arra
     ['tampered subject', swapClaims(genuine, { sub: nobody(subject) })],
     ['unsigned (alg none)', unsigned(genuine)],
     ['signed with another secret', await jwt({ sub: subject, aud: LINK_PURPOSES[link.purpose].audience, secret: OTHER_SECRET })],
-    ['expired', await signLinkToken(env, link.purpose, subject, undefined, past)],
-    ['for another purpose', await signLinkToken(env, other, subject)],
+    ['expired', linkToken(link.purpose, subject, f.userId, past)],
+    ['for another purpose', linkToken(other, subject)],
     ['owner’s session token', a.token],
-    ['naming nobody', await signLinkToken(env, link.purpose, nobody(subject))],
+    ['naming nobody', linkToken(link.purpose, nobody(subject))],
+    // The owner a token names is the object it reaches: another owner's has none of A's things.
+    ['for another owner’s vault', linkToken(link.purpose, subject, B.owner.userId)],
+    ['for an owner who does not exist', linkToken(link.purpose, subject, crypto.randomUUID())],
+    ['naming no owner (as 0.1 signed links)', await jwt({ sub: subject, aud: LINK_PURPOSES[link.purpose].audience })],
   ]
 }
 
@@ -417,10 +422,16 @@ async function uploadForm(path: string, token: string, fields: Record<string, st
   )
 }
 
-async function first<T>(sql: string, ...params: unknown[]): Promise<T> {
-  const row = await env.DB.prepare(sql).bind(...params).first<T>()
+/** The first row of a query in the owner's object; there must be one. */
+async function first<T>(ownerId: string, sql: string, ...params: unknown[]): Promise<T> {
+  const row = await ownerRow<T>(ownerId, sql, ...params)
   if (!row) throw new Error(`no row for: ${sql}`)
   return row
+}
+
+/** A genuine link token, as the owner's object signs it: owner A's unless told. */
+function linkToken(purpose: LinkPurpose, subject: string, owner = f.userId, at?: number): string {
+  return signLinkToken(env, purpose, subject, { owner }, at)
 }
 
 /**
@@ -464,12 +475,9 @@ async function buildOwnerA(tag: string) {
     .bind(keyId, owner.user.id, `Key ${tag}`, Date.now())
     .run()
 
-  const release = await first<{ id: string; firing_id: string }>(`select id, firing_id from releases where owner_id = ? and status = 'waiting'`, owner.user.id)
-  const signoff = await first<{ release_id: string; email: string }>(
-    `select s.release_id, s.email from release_signoffs s join releases r on r.id = s.release_id where r.owner_id = ? and s.decision is null`,
-    owner.user.id,
-  )
-  const asset = await first<{ id: string }>(`select id from released_assets where owner_id = ? and beneficiary_id = ?`, owner.user.id, beneficiary.id)
+  const release = await first<{ id: string; firing_id: string }>(owner.user.id, `select id, firing_id from releases where status = 'waiting'`)
+  const signoff = await first<{ release_id: string; email: string }>(owner.user.id, `select release_id, email from release_signoffs where decision is null`)
+  const asset = await first<{ id: string }>(owner.user.id, `select id from released_assets where beneficiary_id = ?`, beneficiary.id)
   const fixture: Omit<Fixture, 'targetUserId' | 'promoCodeId'> = {
     userId: owner.user.id,
     email: owner.email,
@@ -518,35 +526,43 @@ async function buildAdmin() {
 /** The owner's GET routes with owner A's parameters (content and audit read separately). */
 const ownerGets = () => routes('owner').filter((r) => r.method === 'GET')
 
-/** Owner A's rows in every table that holds an owner's data. */
+/** Owner A's rows in D1 (what spans owners), and every row of A's own object. */
 const OWNED_ROWS: Record<string, string> = {
   users: 'id = ?1',
   sessions: "user_id = ?1 and revoked_at is null and expires_at > strftime('%s', 'now') * 1000",
   webauthn_credentials: 'user_id = ?1',
-  beneficiaries: 'owner_id = ?1',
-  approvers: 'owner_id = ?1',
-  vault_items: 'owner_id = ?1',
-  upload_parts: 'item_id in (select id from vault_items where owner_id = ?1)',
-  item_grants: 'item_id in (select id from vault_items where owner_id = ?1)',
-  policies: 'owner_id = ?1',
-  policy_beneficiaries: 'policy_id in (select id from policies where owner_id = ?1)',
-  policy_items: 'policy_id in (select id from policies where owner_id = ?1)',
-  identity_documents: 'owner_id = ?1',
-  identity_reviews: 'document_id in (select id from identity_documents where owner_id = ?1)',
-  triggers: 'owner_id = ?1',
-  unlock_failures: 'owner_id = ?1',
-  firings: 'owner_id = ?1',
-  releases: 'owner_id = ?1',
-  release_targets: 'release_id in (select id from releases where owner_id = ?1)',
-  release_signoffs: 'release_id in (select id from releases where owner_id = ?1)',
-  released_assets: 'owner_id = ?1',
-  death_reports: 'owner_id = ?1',
+  owner_directory: 'owner_id = ?1',
+  heir_index: 'owner_id = ?1',
 }
+const OBJECT_TABLES = [
+  'beneficiaries',
+  'approvers',
+  'vault_items',
+  'upload_parts',
+  'item_grants',
+  'policies',
+  'policy_beneficiaries',
+  'policy_items',
+  'identity_documents',
+  'identity_reviews',
+  'triggers',
+  'unlock_failures',
+  'firings',
+  'releases',
+  'release_targets',
+  'release_signoffs',
+  'released_assets',
+  'death_reports',
+]
 
 async function rowsOf(userId: string) {
   const out: Record<string, unknown[]> = {}
   for (const [table, where] of Object.entries(OWNED_ROWS)) {
-    out[table] = (await env.DB.prepare(`select * from ${table} where ${where} order by rowid`).bind(userId).all()).results
+    out[table] = (await env.DB.prepare(`select * from ${table} where ${where} order by 1, 2`).bind(userId).all()).results
+  }
+  for (const table of OBJECT_TABLES) {
+    const rows = await ownerRows(userId, `select * from ${table}`)
+    out[`object:${table}`] = rows.map((r) => JSON.stringify(r)).sort()
   }
   return out
 }
@@ -763,8 +779,9 @@ describe('security suite', () => {
       json: { encryptedMetadata: wrappedKey, wrappedKey, policy: {}, grants: [{ beneficiaryId: B.beneficiaryId, wrappedKey }], policyIds: [f.policyId] },
     })
     findings.note(complete.label, notStatus(complete, 201) ?? leakIn(complete))
-    const stolen = await env.DB.prepare('select count(*) as n from policy_items where policy_id = ? and item_id = ?').bind(f.policyId, B.uploadId).first<{ n: number }>()
-    expect(stolen!.n).toBe(0)
+    for (const owner of [A.userId, B.owner.userId]) {
+      expect(await ownerRow(owner, 'select * from policy_items where policy_id = ? and item_id = ?', f.policyId, B.uploadId)).toBeNull()
+    }
     expect((await snapshot(A, f)).rows).toEqual(initial.rows)
     findings.expectNone()
   }, 60_000)
@@ -779,9 +796,9 @@ describe('security suite', () => {
       // A link route whose token is in the query gets a genuine one: only the body is at fault.
       // (The portal's upload reads no body for A's beneficiary, whose identity is verified: B's is not.)
       if (spec.link?.in === 'query' && spec.body === 'multipart') {
-        path = `${fill(r.path, { id: B.beneficiaryId })}?token=${encodeURIComponent(await signLinkToken(env, spec.link.purpose, B.beneficiaryId))}`
+        path = `${fill(r.path, { id: B.beneficiaryId })}?token=${encodeURIComponent(linkToken(spec.link.purpose, B.beneficiaryId, B.owner.userId))}`
       } else if (spec.link?.in === 'query') {
-        path += `?token=${encodeURIComponent(await signLinkToken(env, spec.link.purpose, spec.link.subject(f)))}`
+        path += `?token=${encodeURIComponent(linkToken(spec.link.purpose, spec.link.subject(f)))}`
       }
       const variants =
         spec.body === 'binary' ? binaryVariants() : spec.body === 'multipart' ? multipartVariants(spec, f) : jsonVariants(spec.sample!(f), spec.body === 'json')
@@ -806,7 +823,7 @@ describe('security suite', () => {
           const label = `${r.key} [:${name} ${absurd}]`
           // Everything else is right: a genuine link token, a well-formed body (a part of the wrong size).
           const [path, options] = spec.link
-            ? linkRequest(r, f, await signLinkToken(env, spec.link.purpose, spec.link.subject(f)), params)
+            ? linkRequest(r, f, linkToken(spec.link.purpose, spec.link.subject(f)), params)
             : [fill(r.path, params), { method: r.method, ...(spec.body === 'binary' ? { body: new Uint8Array(3) } : bodyOf(spec, f)) }]
           const a = await send(label, path, { ...options, token })
           findings.note(label, notClientError(a) ?? (spec.access === 'link' ? undefined : leakIn(a)))
@@ -851,7 +868,7 @@ describe('security suite', () => {
       // Another beneficiary's genuine link, on A's beneficiary's path.
       if (link.purpose === 'beneficiaryAccess' || link.purpose === 'assetContent') {
         const foreign = link.purpose === 'assetContent' ? `${f.assetId}:${B.beneficiaryId}` : B.beneficiaryId
-        tokens.push(['another beneficiary’s', await signLinkToken(env, link.purpose, foreign)])
+        tokens.push(['another beneficiary’s', linkToken(link.purpose, foreign, B.owner.userId)])
       }
       for (const [name, token] of tokens) {
         const [path, options] = linkRequest(r, f, token)
@@ -860,7 +877,7 @@ describe('security suite', () => {
       }
       // Query tokens given twice, or as an array, are refused too.
       if (link.in === 'query') {
-        const genuine = encodeURIComponent(await signLinkToken(env, link.purpose, link.subject(f)))
+        const genuine = encodeURIComponent(linkToken(link.purpose, link.subject(f)))
         const base = fill(r.path, r.spec.params?.(f) ?? {})
         const param = link.name ?? 'token'
         for (const [name, query] of [
@@ -882,7 +899,7 @@ describe('security suite', () => {
     ]
     for (const key of working) {
       const r = routes('link').find((x) => x.key === key)!
-      const [path, options] = linkRequest(r, f, await signLinkToken(env, r.spec.link!.purpose, r.spec.link!.subject(f)))
+      const [path, options] = linkRequest(r, f, linkToken(r.spec.link!.purpose, r.spec.link!.subject(f)))
       const a = await send(`${key} [genuine token]`, path, options)
       findings.note(a.label, notStatus(a, 200))
     }
@@ -891,10 +908,11 @@ describe('security suite', () => {
 
   it('refuses genuine links of owner B’s people used on owner A’s things', async () => {
     const findings = new Findings()
-    const portal = encodeURIComponent(await signLinkToken(env, 'beneficiaryAccess', B.beneficiaryId))
-    const ticket = encodeURIComponent(await signLinkToken(env, 'assetContent', `${f.assetId}:${B.beneficiaryId}`))
-    const review = await signLinkToken(env, 'identityReview', `${f.documentId}:${B.approverId}`)
-    const approval = await signLinkToken(env, 'releaseApproval', `${f.signoff.releaseId}:${B.owner.email}`)
+    const ofB = B.owner.userId
+    const portal = encodeURIComponent(linkToken('beneficiaryAccess', B.beneficiaryId, ofB))
+    const ticket = encodeURIComponent(linkToken('assetContent', `${f.assetId}:${B.beneficiaryId}`, ofB))
+    const review = linkToken('identityReview', `${f.documentId}:${B.approverId}`, ofB)
+    const approval = linkToken('releaseApproval', `${f.signoff.releaseId}:${B.owner.email}`, ofB)
     const assetPath = `/api/beneficiaries/${B.beneficiaryId}/assets/${f.assetId}`
     const cases: Array<[string, string, SendOptions, number[]]> = [
       ['B’s beneficiary downloads A’s asset', `${assetPath}/download?token=${portal}`, { method: 'GET' }, [404]],

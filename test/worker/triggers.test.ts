@@ -76,7 +76,7 @@ describe('triggers API', () => {
   it('arms the owner alarm when an inactivity trigger is created', async () => {
     const { token, ownerId } = await ownerWithBeneficiary()
     await createTrigger(token, { type: 'inactivity' })
-    const view = await guard(ownerId).clockView(ownerId)
+    const view = await guard(ownerId).clockView()
     expect(view.nextAlarmAt).toBe(view.nextCheckInAt)
   })
 })

@@ -1,10 +1,14 @@
+import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { cipherSize } from '../../contract/vault-items'
 import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
-import { completeUpload, findUpload } from '../../worker/services/vault-items'
+import { accountOf } from '../../worker/owner/account'
+import type { Outcome } from '../../worker/owner/outcome'
+import type { OwnerVault } from '../../worker/owner/vault-object'
+import { vaultOf } from './owner-helpers'
 import {
   blobDeletionKeys,
   blobOf,
@@ -23,32 +27,31 @@ import {
 
 // Two completions of the same upload (a client retrying after a timeout, two tabs). Over HTTP the
 // interleaving is up to the runtime, so these tests replay the harmful one deterministically: the
-// loser is a completeUpload() call that has read the upload row and its parts, and while it waits
-// on R2's complete() the winner completes the same upload over HTTP (a hook in the R2 binding).
+// loser is the owner object's completeUpload() that has read the upload row and its parts, and
+// while it waits on R2's complete() the winner completes the same upload over HTTP (a hook in the
+// object's R2 binding), entering the same object in between.
 
 /** An owner with a fully uploaded one-part file and the upload row as both requests read it. */
 async function raceSetup() {
   const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
   const session = await startUpload(token, 100)
   const [part] = await putAllParts(token, session, 100)
-  const db = getDb(env)
-  const ownerRow = (await db.query.users.findFirst({ where: eq(users.id, ownerId) }))!
-  const row = await findUpload(db, ownerId, session.itemId)
+  const account = accountOf((await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) }))!)
   const body = completeBody([beneficiary.id])
   const winner = async () => {
     const res = await completeRaw(token, session.itemId, body)
     expect(res.status).toBe(201)
   }
-  return { token, ownerId, session, part: part!, db, ownerRow, row, body, winner }
+  return { token, ownerId, session, part: part!, account, body, winner }
 }
 
 /** The winner's item must be whole: active, counted once, granted once, its bytes in R2. */
 async function expectWinnerIntact(s: Awaited<ReturnType<typeof raceSetup>>) {
-  expect(await itemRow(s.session.itemId)).toMatchObject({ status: 'active' })
+  expect(await itemRow(s.ownerId, s.session.itemId)).toMatchObject({ status: 'active' })
   expect(await counters(s.token)).toEqual({ storageUsed: cipherSize(100), vaultItemCount: 1 })
-  expect(await grantRows(s.session.itemId)).toHaveLength(1)
+  expect(await grantRows(s.ownerId, s.session.itemId)).toHaveLength(1)
   expect(await blobOf(s.ownerId, s.session.itemId)).not.toBeNull()
-  expect(await blobDeletionKeys()).not.toContain(itemKey(s.ownerId, s.session.itemId))
+  expect(await blobDeletionKeys(s.ownerId)).not.toContain(itemKey(s.ownerId, s.session.itemId))
   const res = await content(s.token, s.session.itemId)
   expect(res.status).toBe(200)
   expect(sameBytes(new Uint8Array(await res.arrayBuffer()), s.part)).toBe(true)
@@ -61,6 +64,7 @@ async function expectWinnerIntact(s: Awaited<ReturnType<typeof raceSetup>>) {
  */
 function racingBlobs(winner: () => Promise<void>, retrySafe: boolean): R2Bucket {
   const real = env.BLOBS
+  let raced = false
   return {
     head: (key: string) => real.head(key),
     get: (key: string) => real.get(key),
@@ -73,6 +77,9 @@ function racingBlobs(winner: () => Promise<void>, retrySafe: boolean): R2Bucket 
         uploadPart: (n: number, value: ArrayBuffer) => upload.uploadPart(n, value),
         abort: () => upload.abort(),
         async complete(parts: R2UploadedPart[]) {
+          // Only the loser's complete is raced; the winner's own (in the same object) goes through.
+          if (raced) return upload.complete(parts)
+          raced = true
           await winner()
           try {
             return await upload.complete(parts)
@@ -87,35 +94,41 @@ function racingBlobs(winner: () => Promise<void>, retrySafe: boolean): R2Bucket 
   } as unknown as R2Bucket
 }
 
-async function loser(s: Awaited<ReturnType<typeof raceSetup>>, retrySafe: boolean): Promise<unknown> {
-  return completeUpload(s.db, { BLOBS: racingBlobs(s.winner, retrySafe) }, s.ownerRow, s.row, s.body).then(
-    () => null,
-    (e: unknown) => e,
-  )
+/** The loser's completion, inside the owner's object with the racing R2 binding: its outcome. */
+async function loser(s: Awaited<ReturnType<typeof raceSetup>>, retrySafe: boolean): Promise<Outcome<unknown>> {
+  return runInDurableObject(vaultOf(s.ownerId), async (instance: OwnerVault) => {
+    const object = instance as unknown as { env: Env }
+    const real = object.env
+    object.env = { ...real, BLOBS: racingBlobs(s.winner, retrySafe) }
+    try {
+      return await instance.completeUpload(s.account, s.session.itemId, s.body)
+    } finally {
+      object.env = real
+    }
+  })
 }
 
 describe('a completion that lost the race to another completion of the same upload', () => {
   it('fails and leaves the winner intact (local R2: the repeated R2 complete throws)', async () => {
     const s = await raceSetup()
-    const error = await loser(s, false)
-    expect(error).not.toBeNull()
+    expect((await loser(s, false)).ok).toBe(false)
     await expectWinnerIntact(s)
   })
 
   // A retried or concurrent completion that loses must get 404 uploadNotFound, not a 500.
   it('answers 404 (or 409), not an internal error', async () => {
     const s = await raceSetup()
-    const error = await loser(s, false)
-    expect(error).toMatchObject({ name: 'ApiError' })
-    expect([404, 409]).toContain((error as { status: number }).status)
+    const outcome = await loser(s, false)
+    expect(outcome.ok).toBe(false)
+    expect([404, 409]).toContain((outcome as { status: number }).status)
   })
 
   // If R2 answers a repeated complete with the object (as S3 does), the loser must not delete
   // the winner's object nor claim a storage limit (local R2 throws first: the test above).
   it('does not delete the winner’s object when R2 answers a repeated complete (S3 semantics)', async () => {
     const s = await raceSetup()
-    const error = await loser(s, true)
-    expect(error).not.toBeNull()
+    const outcome = await loser(s, true)
+    expect(outcome).toMatchObject({ ok: false, status: 404 })
     await expectWinnerIntact(s)
   })
 })

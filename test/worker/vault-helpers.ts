@@ -3,6 +3,7 @@ import { expect } from 'vitest'
 import type { PlanTier } from '../../contract/plans'
 import { partSize, type UploadCompleteBody, type UploadSession, type VaultItem } from '../../contract/vault-items'
 import { addBeneficiary, call, register, rsaOaepPublicKey, waitFor } from './helpers'
+import { ownerRow, ownerRows, SEED_PREFIX } from './owner-helpers'
 
 // Helpers for the vault upload/item tests (vault-*.test.ts). Storage is per test file, so every
 // test makes its own owner and reads counters for that owner only.
@@ -117,12 +118,9 @@ export async function counters(token: string): Promise<Counters> {
   return { storageUsed: user.storageUsed, vaultItemCount: user.vaultItemCount }
 }
 
-/** Sets account fields directly in D1 (plan, role, counters), so limits can be reached without uploading them. */
-export async function setAccount(
-  userId: string,
-  fields: Partial<{ planTier: Exclude<PlanTier, 'paused' | 'admin'>; role: 'owner' | 'admin'; storageUsed: number; vaultItemCount: number }>,
-) {
-  const columns: Record<string, string> = { planTier: 'plan_tier', role: 'role', storageUsed: 'storage_used', vaultItemCount: 'vault_item_count' }
+/** Sets account fields in D1 (plan, role). */
+export async function setAccount(userId: string, fields: Partial<{ planTier: Exclude<PlanTier, 'paused' | 'admin'>; role: 'owner' | 'admin' }>) {
+  const columns: Record<string, string> = { planTier: 'plan_tier', role: 'role' }
   const entries = Object.entries(fields).filter(([, v]) => v !== undefined)
   if (entries.length === 0) return
   const sets = entries.map(([k]) => `${columns[k]} = ?`).join(', ')
@@ -134,7 +132,6 @@ export async function setAccount(
 
 export interface VaultItemDbRow {
   id: string
-  owner_id: string
   status: string
   r2_key: string
   upload_id: string | null
@@ -143,35 +140,26 @@ export interface VaultItemDbRow {
   completed_at: number | null
 }
 
-export function itemRow(itemId: string): Promise<VaultItemDbRow | null> {
-  return env.DB.prepare('SELECT * FROM vault_items WHERE id = ?').bind(itemId).first<VaultItemDbRow>()
+export function itemRow(ownerId: string, itemId: string): Promise<VaultItemDbRow | null> {
+  return ownerRow<VaultItemDbRow>(ownerId, 'SELECT * FROM vault_items WHERE id = ?', itemId)
 }
 
-export async function itemRowsOf(ownerId: string): Promise<VaultItemDbRow[]> {
-  const { results } = await env.DB.prepare('SELECT * FROM vault_items WHERE owner_id = ? ORDER BY created_at').bind(ownerId).all<VaultItemDbRow>()
-  return results
+/** The owner's item rows, leaving out rows seeded to reach a limit. */
+export function itemRowsOf(ownerId: string): Promise<VaultItemDbRow[]> {
+  return ownerRows<VaultItemDbRow>(ownerId, `SELECT * FROM vault_items WHERE id NOT LIKE '${SEED_PREFIX}%' ORDER BY created_at`)
 }
 
-export async function grantRows(itemId: string): Promise<{ item_id: string; beneficiary_id: string; wrapped_key: string; key_version: number }[]> {
-  const { results } = await env.DB.prepare('SELECT * FROM item_grants WHERE item_id = ? ORDER BY beneficiary_id').bind(itemId).all<{
-    item_id: string
-    beneficiary_id: string
-    wrapped_key: string
-    key_version: number
-  }>()
-  return results
+export function grantRows(ownerId: string, itemId: string): Promise<{ item_id: string; beneficiary_id: string; wrapped_key: string; key_version: number }[]> {
+  return ownerRows(ownerId, 'SELECT * FROM item_grants WHERE item_id = ? ORDER BY beneficiary_id', itemId)
 }
 
-export async function partRows(itemId: string): Promise<{ part_number: number; size: number; etag: string }[]> {
-  const { results } = await env.DB.prepare('SELECT part_number, size, etag FROM upload_parts WHERE item_id = ? ORDER BY part_number')
-    .bind(itemId)
-    .all<{ part_number: number; size: number; etag: string }>()
-  return results
+export function partRows(ownerId: string, itemId: string): Promise<{ part_number: number; size: number; etag: string }[]> {
+  return ownerRows(ownerId, 'SELECT part_number, size, etag FROM upload_parts WHERE item_id = ? ORDER BY part_number', itemId)
 }
 
-export async function blobDeletionKeys(): Promise<string[]> {
-  const { results } = await env.DB.prepare('SELECT r2_key FROM blob_deletions').all<{ r2_key: string }>()
-  return results.map((r) => r.r2_key)
+/** R2 keys the owner's object still has to delete (it retries them on its alarm). */
+export async function blobDeletionKeys(ownerId: string): Promise<string[]> {
+  return (await ownerRows<{ r2_key: string }>(ownerId, 'SELECT r2_key FROM blob_deletions')).map((r) => r.r2_key)
 }
 
 export const itemKey = (ownerId: string, itemId: string) => `items/${ownerId}/${itemId}`

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { cipherSize, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { addBeneficiary, call, messageOf } from './helpers'
+import { ownerExec } from './owner-helpers'
 import {
   blobDeletionKeys,
   blobOf,
@@ -32,7 +33,7 @@ describe('GET /api/vault/items', () => {
   })
 
   it("lists only the caller's active items, newest first, with beneficiaryIds from item_grants", async () => {
-    const { token, beneficiary } = await ownerWithBeneficiary()
+    const { token, beneficiary, ownerId } = await ownerWithBeneficiary()
     const second = await addBeneficiary(token, beneficiary.publicKey)
     const first = await uploadItem(token, [beneficiary.id])
     await sleep(5)
@@ -56,7 +57,7 @@ describe('GET /api/vault/items', () => {
     expect((await listItems(other.token)).map((i) => i.id)).toEqual([foreign.item.id])
 
     // beneficiaryIds are read from item_grants, not remembered from the upload.
-    await env.DB.prepare('DELETE FROM item_grants WHERE item_id = ? AND beneficiary_id = ?').bind(middle.item.id, beneficiary.id).run()
+    await ownerExec(ownerId, ['DELETE FROM item_grants WHERE item_id = ? AND beneficiary_id = ?', middle.item.id, beneficiary.id])
     const after = await listItems(token)
     expect(after.find((i) => i.id === middle.item.id)?.beneficiaryIds).toEqual([second.id])
   })
@@ -116,17 +117,17 @@ describe('DELETE /api/vault/items/:id', () => {
     const second = await addBeneficiary(token, beneficiary.publicKey)
     const keep = await uploadItem(token, [beneficiary.id])
     const doomed = await uploadItem(token, [beneficiary.id, second.id], 300)
-    expect(await grantRows(doomed.item.id)).toHaveLength(2)
+    expect(await grantRows(ownerId, doomed.item.id)).toHaveLength(2)
 
     const res = await deleteItem(token, doomed.item.id)
     expect(res.status).toBe(200)
-    expect(await itemRow(doomed.item.id)).toBeNull()
-    expect(await grantRows(doomed.item.id)).toEqual([])
+    expect(await itemRow(ownerId, doomed.item.id)).toBeNull()
+    expect(await grantRows(ownerId, doomed.item.id)).toEqual([])
     await waitForBlobGone(ownerId, doomed.item.id)
-    expect(await blobDeletionKeys()).not.toContain(itemKey(ownerId, doomed.item.id))
+    expect(await blobDeletionKeys(ownerId)).not.toContain(itemKey(ownerId, doomed.item.id))
     expect((await content(token, doomed.item.id)).status).toBe(404)
     expect((await listItems(token)).map((i) => i.id)).toEqual([keep.item.id])
-    expect(await grantRows(keep.item.id)).toHaveLength(1)
+    expect(await grantRows(ownerId, keep.item.id)).toHaveLength(1)
     expect(await blobOf(ownerId, keep.item.id)).not.toBeNull()
     expect(await counters(token)).toEqual({ storageUsed: cipherSize(100), vaultItemCount: 1 })
   })
@@ -138,8 +139,8 @@ describe('DELETE /api/vault/items/:id', () => {
     const foreign = await deleteItem(other.token, item.id)
     expect(foreign.status).toBe(404)
     expect(await messageOf(foreign)).toBe(VAULT_ITEM_MESSAGES.itemNotFound)
-    expect(await itemRow(item.id)).toMatchObject({ status: 'active' })
-    expect(await grantRows(item.id)).toHaveLength(1)
+    expect(await itemRow(ownerId, item.id)).toMatchObject({ status: 'active' })
+    expect(await grantRows(ownerId, item.id)).toHaveLength(1)
     expect(await blobOf(ownerId, item.id)).not.toBeNull()
     expect(await counters(token)).toEqual({ storageUsed: cipherSize(100), vaultItemCount: 1 })
 
@@ -149,8 +150,8 @@ describe('DELETE /api/vault/items/:id', () => {
     const session = await startUpload(token, 100)
     await putAllParts(token, session, 100)
     expect((await deleteItem(token, session.itemId)).status).toBe(404)
-    expect(await itemRow(session.itemId)).toMatchObject({ status: 'uploading' })
-    expect(await partRows(session.itemId)).toHaveLength(1)
+    expect(await itemRow(ownerId, session.itemId)).toMatchObject({ status: 'uploading' })
+    expect(await partRows(ownerId, session.itemId)).toHaveLength(1)
     expect(await counters(token)).toEqual({ storageUsed: cipherSize(100), vaultItemCount: 1 })
   })
 })
@@ -165,10 +166,10 @@ describe('deleting a beneficiary', () => {
 
     const res = await call(`/api/beneficiaries/${beneficiary.id}`, { method: 'DELETE', token })
     expect(res.status).toBe(200)
-    expect((await grantRows(shared.item.id)).map((g) => g.beneficiary_id)).toEqual([second.id])
-    expect(await grantRows(onlyFirst.item.id)).toEqual([])
-    expect(await itemRow(shared.item.id)).toMatchObject({ status: 'active' })
-    expect(await itemRow(onlyFirst.item.id)).toMatchObject({ status: 'active' })
+    expect((await grantRows(ownerId, shared.item.id)).map((g) => g.beneficiary_id)).toEqual([second.id])
+    expect(await grantRows(ownerId, onlyFirst.item.id)).toEqual([])
+    expect(await itemRow(ownerId, shared.item.id)).toMatchObject({ status: 'active' })
+    expect(await itemRow(ownerId, onlyFirst.item.id)).toMatchObject({ status: 'active' })
     const list = await listItems(token)
     expect(list.find((i) => i.id === shared.item.id)?.beneficiaryIds).toEqual([second.id])
     expect(list.find((i) => i.id === onlyFirst.item.id)?.beneficiaryIds).toEqual([])

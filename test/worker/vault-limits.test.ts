@@ -26,6 +26,7 @@ import {
   uploadItem,
   waitForBlobGone,
 } from './vault-helpers'
+import { seedVaultUsage } from './owner-helpers'
 
 // Several tests move 8 MiB parts through workerd; on a loaded machine that takes seconds.
 const MULTI_MB_TIMEOUT = 30_000
@@ -40,11 +41,11 @@ function start(token: string, plainSize = SMALL) {
 /** Everything a refused completion must leave behind: nothing for this item, counters as they were. */
 async function expectNothingStored(ownerId: string, token: string, itemId: string, before: { storageUsed: number; vaultItemCount: number }) {
   expect(await counters(token)).toEqual(before)
-  expect(await itemRow(itemId)).toBeNull()
-  expect(await grantRows(itemId)).toEqual([])
-  expect(await partRows(itemId)).toEqual([])
+  expect(await itemRow(ownerId, itemId)).toBeNull()
+  expect(await grantRows(ownerId, itemId)).toEqual([])
+  expect(await partRows(ownerId, itemId)).toEqual([])
   await waitForBlobGone(ownerId, itemId)
-  expect(await blobDeletionKeys()).not.toContain(itemKey(ownerId, itemId))
+  expect(await blobDeletionKeys(ownerId)).not.toContain(itemKey(ownerId, itemId))
   expect((await call(`/api/vault/uploads/${itemId}`, { token })).status).toBe(404)
   expect((await content(token, itemId)).status).toBe(404)
 }
@@ -60,7 +61,7 @@ describe('the plans as the server applies them', { timeout: MULTI_MB_TIMEOUT }, 
 describe('item-count limit', { timeout: MULTI_MB_TIMEOUT }, () => {
   it('a Basic owner with 20 items cannot start an upload (402 with the item-limit message), and nothing is reserved', async () => {
     const { token, ownerId } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { vaultItemCount: 20 })
+    await seedVaultUsage(ownerId, { items: 20, bytes: 0 })
     const res = await start(token)
     expect(res.status).toBe(402)
     expect(await messageOf(res)).toBe(VAULT_ITEM_MESSAGES.itemLimit(20))
@@ -70,7 +71,7 @@ describe('item-count limit', { timeout: MULTI_MB_TIMEOUT }, () => {
 
   it('uploads in progress count: with 19 items a second concurrent upload is refused', async () => {
     const { token, ownerId } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { vaultItemCount: 19 })
+    await seedVaultUsage(ownerId, { items: 19, bytes: 0 })
     expect((await start(token)).status).toBe(201)
     const second = await start(token)
     expect(second.status).toBe(402)
@@ -81,34 +82,38 @@ describe('item-count limit', { timeout: MULTI_MB_TIMEOUT }, () => {
   it('other tiers: free and pro get Basic limits; Premium and Enterprise have no item limit; an admin neither', async () => {
     for (const planTier of ['free', 'pro'] as const) {
       const { token, ownerId } = await ownerWithBeneficiary()
-      await setAccount(ownerId, { planTier, vaultItemCount: 20 })
+      await setAccount(ownerId, { planTier })
+      await seedVaultUsage(ownerId, { items: 20, bytes: 0 })
       expect((await start(token)).status, planTier).toBe(402)
     }
     for (const planTier of ['premium', 'enterprise'] as const) {
       const { token, ownerId } = await ownerWithBeneficiary()
-      await setAccount(ownerId, { planTier, vaultItemCount: 500 })
+      await setAccount(ownerId, { planTier })
+      await seedVaultUsage(ownerId, { items: 500, bytes: 0 })
       expect((await start(token)).status, planTier).toBe(201)
     }
     const admin = await ownerWithBeneficiary()
-    await setAccount(admin.ownerId, { role: 'admin', vaultItemCount: 500, storageUsed: 20 * GB })
+    await setAccount(admin.ownerId, { role: 'admin' })
+    await seedVaultUsage(admin.ownerId, { items: 500, bytes: 20 * GB })
     expect((await start(admin.token)).status).toBe(201)
   })
 
   it('a Premium owner with 25 items uploads a 26th', async () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { planTier: 'premium', vaultItemCount: 25, storageUsed: 1000 })
+    await setAccount(ownerId, { planTier: 'premium' })
+    await seedVaultUsage(ownerId, { items: 25, bytes: 1000 })
     const { item } = await uploadItem(token, [beneficiary.id])
     expect(await counters(token)).toEqual({ storageUsed: 1000 + SMALL_CIPHER, vaultItemCount: 26 })
-    expect(await itemRow(item.id)).toMatchObject({ status: 'active' })
+    expect(await itemRow(ownerId, item.id)).toMatchObject({ status: 'active' })
   })
 
   it('the limit is checked again at completion: room at start, none at the end → 402, nothing counted or stored', async () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { vaultItemCount: 19, storageUsed: 5000 })
+    await seedVaultUsage(ownerId, { items: 19, bytes: 5000 })
     const session = await startUpload(token, SMALL)
     await putAllParts(token, session, SMALL)
     // Meanwhile (another device, say) the vault reached its limit.
-    await setAccount(ownerId, { vaultItemCount: 20 })
+    await seedVaultUsage(ownerId, { items: 20, bytes: 5000 })
     const res = await completeRaw(token, session.itemId, completeBody([beneficiary.id]))
     expect(res.status).toBe(402)
     expect(await messageOf(res)).toBe(VAULT_ITEM_MESSAGES.itemLimit(20))
@@ -117,12 +122,12 @@ describe('item-count limit', { timeout: MULTI_MB_TIMEOUT }, () => {
 
   it('room for exactly one more item and two completions at once: one 201, one 402, counted once', async () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { vaultItemCount: 18 })
+    await seedVaultUsage(ownerId, { items: 18, bytes: 0 })
     const a = await startUpload(token, SMALL)
     const b = await startUpload(token, 2 * SMALL)
     const aParts = await putAllParts(token, a, SMALL, 10)
     const bParts = await putAllParts(token, b, 2 * SMALL, 20)
-    await setAccount(ownerId, { vaultItemCount: 19 })
+    await seedVaultUsage(ownerId, { items: 19, bytes: 0 })
 
     const results = await Promise.all([a, b].map((s) => completeRaw(token, s.itemId, completeBody([beneficiary.id]))))
     const statuses = results.map((r) => r.status).sort()
@@ -133,8 +138,8 @@ describe('item-count limit', { timeout: MULTI_MB_TIMEOUT }, () => {
     expect(await messageOf(results[winner === a ? 1 : 0]!)).toBe(VAULT_ITEM_MESSAGES.itemLimit(20))
 
     expect(await counters(token)).toEqual({ storageUsed: winner.cipherSize, vaultItemCount: 20 })
-    expect(await itemRow(winner.itemId)).toMatchObject({ status: 'active' })
-    expect(await grantRows(winner.itemId)).toHaveLength(1)
+    expect(await itemRow(ownerId, winner.itemId)).toMatchObject({ status: 'active' })
+    expect(await grantRows(ownerId, winner.itemId)).toHaveLength(1)
     const stored = new Uint8Array(await (await content(token, winner.itemId)).arrayBuffer())
     expect(sameBytes(stored, winnerParts[0]!)).toBe(true)
     await expectNothingStored(ownerId, token, loser.itemId, { storageUsed: winner.cipherSize, vaultItemCount: 20 })
@@ -144,21 +149,21 @@ describe('item-count limit', { timeout: MULTI_MB_TIMEOUT }, () => {
 describe('storage limit', { timeout: MULTI_MB_TIMEOUT }, () => {
   it('refuses at start an upload that would pass 500 MB (413 with the storage message), taking one that fits exactly', async () => {
     const { token, ownerId } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { storageUsed: BASIC.maxStorageBytes - SMALL_CIPHER + 1 })
+    await seedVaultUsage(ownerId, { items: 1, bytes: BASIC.maxStorageBytes - SMALL_CIPHER + 1 })
     const over = await start(token)
     expect(over.status).toBe(413)
     expect(await messageOf(over)).toBe(VAULT_ITEM_MESSAGES.storageLimit(BASIC.maxStorageBytes))
     expect(await messageOf(await start(token))).toContain('500 MB')
     expect(await itemRowsOf(ownerId)).toEqual([])
 
-    await setAccount(ownerId, { storageUsed: BASIC.maxStorageBytes - SMALL_CIPHER })
+    await seedVaultUsage(ownerId, { items: 1, bytes: BASIC.maxStorageBytes - SMALL_CIPHER })
     expect((await start(token)).status).toBe(201)
-    expect(await counters(token)).toEqual({ storageUsed: BASIC.maxStorageBytes - SMALL_CIPHER, vaultItemCount: 0 })
+    expect(await counters(token)).toEqual({ storageUsed: BASIC.maxStorageBytes - SMALL_CIPHER, vaultItemCount: 1 })
   })
 
   it('counts the bytes of uploads in progress', async () => {
     const { token, ownerId } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { storageUsed: BASIC.maxStorageBytes - 2 * SMALL_CIPHER })
+    await seedVaultUsage(ownerId, { items: 1, bytes: BASIC.maxStorageBytes - 2 * SMALL_CIPHER })
     expect((await start(token)).status).toBe(201)
     expect((await start(token)).status).toBe(201)
     const third = await start(token, 0)
@@ -168,7 +173,7 @@ describe('storage limit', { timeout: MULTI_MB_TIMEOUT }, () => {
 
   it('a big file against a nearly full vault: 100 MB with 450 MB used is refused', async () => {
     const { token, ownerId } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { storageUsed: 450 * MB })
+    await seedVaultUsage(ownerId, { items: 1, bytes: 450 * MB })
     const res = await start(token, 100 * MB)
     expect(res.status).toBe(413)
     expect(await messageOf(res)).toBe(VAULT_ITEM_MESSAGES.storageLimit(500 * MB))
@@ -177,16 +182,18 @@ describe('storage limit', { timeout: MULTI_MB_TIMEOUT }, () => {
 
   it('Premium says 10 GB; Enterprise and admins allow 50 GB', async () => {
     const premium = await ownerWithBeneficiary()
-    await setAccount(premium.ownerId, { planTier: 'premium', storageUsed: 10 * GB - 100 })
+    await setAccount(premium.ownerId, { planTier: 'premium' })
+    await seedVaultUsage(premium.ownerId, { items: 1, bytes: 10 * GB - 100 })
     const res = await start(premium.token)
     expect(res.status).toBe(413)
     expect(await messageOf(res)).toBe(VAULT_ITEM_MESSAGES.storageLimit(10 * GB))
     expect(VAULT_ITEM_MESSAGES.storageLimit(10 * GB)).toContain('10 GB')
 
     const enterprise = await ownerWithBeneficiary()
-    await setAccount(enterprise.ownerId, { planTier: 'enterprise', storageUsed: 10 * GB })
+    await setAccount(enterprise.ownerId, { planTier: 'enterprise' })
+    await seedVaultUsage(enterprise.ownerId, { items: 1, bytes: 10 * GB })
     expect((await start(enterprise.token)).status).toBe(201)
-    await setAccount(enterprise.ownerId, { storageUsed: 50 * GB })
+    await seedVaultUsage(enterprise.ownerId, { items: 1, bytes: 50 * GB })
     const full = await start(enterprise.token)
     expect(full.status).toBe(413)
     expect(await messageOf(full)).toBe(VAULT_ITEM_MESSAGES.storageLimit(50 * GB))
@@ -198,7 +205,7 @@ describe('storage limit', { timeout: MULTI_MB_TIMEOUT }, () => {
     const session = await startUpload(token, plainSize)
     await putAllParts(token, session, plainSize)
     const used = BASIC.maxStorageBytes - session.cipherSize + 1
-    await setAccount(ownerId, { storageUsed: used, vaultItemCount: 3 })
+    await seedVaultUsage(ownerId, { items: 3, bytes: used })
     const res = await completeRaw(token, session.itemId, completeBody([beneficiary.id]))
     expect(res.status).toBe(413)
     expect(await messageOf(res)).toBe(VAULT_ITEM_MESSAGES.storageLimit(BASIC.maxStorageBytes))
@@ -210,9 +217,9 @@ describe('storage limit', { timeout: MULTI_MB_TIMEOUT }, () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
     const session = await startUpload(token, SMALL)
     await putAllParts(token, session, SMALL)
-    await setAccount(ownerId, { storageUsed: BASIC.maxStorageBytes - SMALL_CIPHER })
+    await seedVaultUsage(ownerId, { items: 1, bytes: BASIC.maxStorageBytes - SMALL_CIPHER })
     expect((await completeRaw(token, session.itemId, completeBody([beneficiary.id]))).status).toBe(201)
-    expect(await counters(token)).toEqual({ storageUsed: BASIC.maxStorageBytes, vaultItemCount: 1 })
+    expect(await counters(token)).toEqual({ storageUsed: BASIC.maxStorageBytes, vaultItemCount: 2 })
   })
 
   it('room for one more file and two completions at once: one 201, one 413, counted once', async () => {
@@ -222,14 +229,14 @@ describe('storage limit', { timeout: MULTI_MB_TIMEOUT }, () => {
     await putAllParts(token, a, SMALL)
     await putAllParts(token, b, SMALL)
     const used = BASIC.maxStorageBytes - SMALL_CIPHER - 1
-    await setAccount(ownerId, { storageUsed: used })
+    await seedVaultUsage(ownerId, { items: 1, bytes: used })
     const results = await Promise.all([a, b].map((s) => completeRaw(token, s.itemId, completeBody([beneficiary.id]))))
     expect(results.map((r) => r.status).sort()).toEqual([201, 413])
     const loser = results[0]!.status === 201 ? b : a
     const winner = loser === a ? b : a
-    expect(await counters(token)).toEqual({ storageUsed: used + SMALL_CIPHER, vaultItemCount: 1 })
+    expect(await counters(token)).toEqual({ storageUsed: used + SMALL_CIPHER, vaultItemCount: 2 })
     expect(await blobOf(ownerId, winner.itemId)).not.toBeNull()
-    await expectNothingStored(ownerId, token, loser.itemId, { storageUsed: used + SMALL_CIPHER, vaultItemCount: 1 })
+    await expectNothingStored(ownerId, token, loser.itemId, { storageUsed: used + SMALL_CIPHER, vaultItemCount: 2 })
   })
 })
 
@@ -256,7 +263,7 @@ describe('counters stay exact', { timeout: MULTI_MB_TIMEOUT }, () => {
 
   it('an in-progress or refused upload never touches them; deleting frees room for the next one', async () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
-    await setAccount(ownerId, { vaultItemCount: 19 })
+    await seedVaultUsage(ownerId, { items: 19, bytes: 0 })
     const { item } = await uploadItem(token, [beneficiary.id])
     expect(await counters(token)).toEqual({ storageUsed: SMALL_CIPHER, vaultItemCount: 20 })
     expect((await start(token)).status).toBe(402)
@@ -277,16 +284,19 @@ describe('counters stay exact', { timeout: MULTI_MB_TIMEOUT }, () => {
     const results = await Promise.all([1, 2, 3].map(() => call(`/api/vault/items/${doomed.item.id}`, { method: 'DELETE', token })))
     expect(results.map((r) => r.status).sort()).toEqual([200, 404, 404])
     expect(await counters(token)).toEqual({ storageUsed: SMALL_CIPHER, vaultItemCount: 1 })
-    expect(await itemRow(doomed.item.id)).toBeNull()
-    expect(await grantRows(doomed.item.id)).toEqual([])
+    expect(await itemRow(ownerId, doomed.item.id)).toBeNull()
+    expect(await grantRows(ownerId, doomed.item.id)).toEqual([])
     await waitForBlobGone(ownerId, doomed.item.id)
-    expect(await itemRow(keep.item.id)).toMatchObject({ status: 'active' })
+    expect(await itemRow(ownerId, keep.item.id)).toMatchObject({ status: 'active' })
   })
 
-  it('counters never go below zero even if they were already wrong', async () => {
+  it("are the vault's own rows: a directory row that went wrong is never trusted, and the next act corrects it", async () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
     const { item } = await uploadItem(token, [beneficiary.id])
-    await setAccount(ownerId, { storageUsed: 10, vaultItemCount: 0 })
+    await env.DB.prepare('update owner_directory set items = 20, storage_bytes = ? where owner_id = ?').bind(BASIC.maxStorageBytes, ownerId).run()
+    expect(await counters(token)).toEqual({ storageUsed: BASIC.maxStorageBytes, vaultItemCount: 20 })
+    // The object counts its rows, not the directory's copy: there is room for more.
+    expect((await start(token)).status).toBe(201)
     expect((await call(`/api/vault/items/${item.id}`, { method: 'DELETE', token })).status).toBe(200)
     expect(await counters(token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
   })

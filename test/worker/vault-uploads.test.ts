@@ -12,6 +12,7 @@ import {
   type VaultItem,
 } from '../../contract/vault-items'
 import { addBeneficiary, call, messageOf, register } from './helpers'
+import { ownerExec, seedVaultUsage } from './owner-helpers'
 import {
   blobDeletionKeys,
   blobOf,
@@ -105,8 +106,8 @@ describe('POST /api/vault/uploads (start)', { timeout: MULTI_MB_TIMEOUT }, () =>
       cipherSize: plainSize + 3 * CHUNK_OVERHEAD_BYTES,
       uploadedParts: [],
     })
-    const row = await itemRow(session.itemId)
-    expect(row).toMatchObject({ owner_id: ownerId, status: 'uploading', r2_key: itemKey(ownerId, session.itemId), cipher_size: session.cipherSize })
+    const row = await itemRow(ownerId, session.itemId)
+    expect(row).toMatchObject({ status: 'uploading', r2_key: itemKey(ownerId, session.itemId), cipher_size: session.cipherSize })
     expect(row?.upload_id).toBeTruthy()
     // Nothing is counted until completion.
     expect(await counters(token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
@@ -157,7 +158,7 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
     expect((await putPart(token, session.itemId, 2, p2)).status).toBe(200)
     resumed = (await (await getUpload(token, session.itemId)).json()) as UploadSession
     expect(resumed.uploadedParts).toEqual([1, 2, 3])
-    const rows = await partRows(session.itemId)
+    const rows = await partRows(ownerId, session.itemId)
     expect(rows.map((r) => [r.part_number, r.size])).toEqual([
       [1, p1.length],
       [2, p2.length],
@@ -179,7 +180,7 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
   })
 
   it('refuses a part of the wrong size (400 naming the expected size) and records nothing', async () => {
-    const { token } = await ownerWithBeneficiary()
+    const { token, ownerId } = await ownerWithBeneficiary()
     const session = await startUpload(token, 100) // one part of 129 bytes
     const mismatch = VAULT_ITEM_MESSAGES.partSizeMismatch(129)
     for (const size of [0, 1, 128, 130, 1000]) {
@@ -198,7 +199,7 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
     const shortBody = await putPart(token, session.itemId, 1, partBytes(100, 1), { 'content-length': '129' })
     expect(shortBody.status).toBe(400)
 
-    expect(await partRows(session.itemId)).toEqual([])
+    expect(await partRows(ownerId, session.itemId)).toEqual([])
     const resumed = (await (await getUpload(token, session.itemId)).json()) as UploadSession
     expect(resumed.uploadedParts).toEqual([])
     // The right size still works afterwards.
@@ -206,7 +207,7 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
   })
 
   it('checks a non-last part of a multi-part file against the full chunk size', async () => {
-    const { token } = await ownerWithBeneficiary()
+    const { token, ownerId } = await ownerWithBeneficiary()
     const plainSize = UPLOAD_CHUNK_BYTES + 10
     const session = await startUpload(token, plainSize)
     // Part 1 sent with the last part's size, and part 2 with a full chunk: both wrong.
@@ -216,11 +217,11 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
     const r2 = await putPart(token, session.itemId, 2, partBytes(MAX_PART, 2))
     expect(r2.status).toBe(400)
     expect(await messageOf(r2)).toBe(VAULT_ITEM_MESSAGES.partSizeMismatch(10 + CHUNK_OVERHEAD_BYTES))
-    expect(await partRows(session.itemId)).toEqual([])
+    expect(await partRows(ownerId, session.itemId)).toEqual([])
   })
 
   it('answers 413 to a body over the part limit, streamed or declared', async () => {
-    const { token } = await ownerWithBeneficiary()
+    const { token, ownerId } = await ownerWithBeneficiary()
     const session = await startUpload(token, 2 * UPLOAD_CHUNK_BYTES)
     const tooBig = partBytes(MAX_PART + 1, 1)
     const streamed = await putPart(token, session.itemId, 1, tooBig)
@@ -231,13 +232,13 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
     // Declared far over the limit: refused from the header alone.
     const huge = await putPart(token, session.itemId, 1, partBytes(10, 1), { 'content-length': String(64 * MB) })
     expect(huge.status).toBe(413)
-    expect(await partRows(session.itemId)).toEqual([])
+    expect(await partRows(ownerId, session.itemId)).toEqual([])
     // Exactly the limit is a valid full part.
     expect((await putPart(token, session.itemId, 1, partBytes(MAX_PART, 1))).status).toBe(200)
   })
 
   it('refuses part numbers that are 0, past the last part, negative or not integers (400)', async () => {
-    const { token } = await ownerWithBeneficiary()
+    const { token, ownerId } = await ownerWithBeneficiary()
     const session = await startUpload(token, 100)
     const body = partBytes(129, 1)
     for (const n of ['0', '2', '-1', '1.5', 'abc', '99999']) {
@@ -248,7 +249,7 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
     for (const n of ['0', '2', '1.5']) {
       expect(await messageOf(await putPart(token, session.itemId, n, body))).toContain(VAULT_ITEM_MESSAGES.partNumberInvalid)
     }
-    expect(await partRows(session.itemId)).toEqual([])
+    expect(await partRows(ownerId, session.itemId)).toEqual([])
   })
 
   it("another owner's token gets 404 on GET, PUT, complete and DELETE, and the upload is untouched", async () => {
@@ -264,8 +265,8 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
     expect((await completeRaw(other.token, session.itemId, completeBody([other.beneficiary.id]))).status).toBe(404)
     expect((await abortUpload(other.token, session.itemId)).status).toBe(404)
 
-    const row = await itemRow(session.itemId)
-    expect(row).toMatchObject({ status: 'uploading', owner_id: ownerId })
+    const row = await itemRow(ownerId, session.itemId)
+    expect(row).toMatchObject({ status: 'uploading' })
     expect(await counters(other.token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
     // The owner's part 1 is still the owner's bytes.
     expect((await completeRaw(token, session.itemId, completeBody([beneficiary.id]))).status).toBe(201)
@@ -295,7 +296,7 @@ describe('PUT /api/vault/uploads/:itemId/parts/:n', { timeout: MULTI_MB_TIMEOUT 
     expect((await getUpload(token, item.id)).status).toBe(404)
     expect((await putPart(token, item.id, 1, partBytes(129, 5))).status).toBe(404)
     expect((await abortUpload(token, item.id)).status).toBe(404)
-    expect(await itemRow(item.id)).toMatchObject({ status: 'active' })
+    expect(await itemRow(ownerId, item.id)).toMatchObject({ status: 'active' })
     expect(await blobOf(ownerId, item.id)).not.toBeNull()
     const stored = new Uint8Array(await (await content(token, item.id)).arrayBuffer())
     expect(sameBytes(stored, parts[0]!)).toBe(true)
@@ -316,8 +317,8 @@ describe('POST /api/vault/uploads/:itemId/complete', { timeout: MULTI_MB_TIMEOUT
     expect(await messageOf(some)).toBe(VAULT_ITEM_MESSAGES.partsMissing)
 
     expect(await counters(token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
-    expect(await itemRow(session.itemId)).toMatchObject({ status: 'uploading' })
-    expect(await grantRows(session.itemId)).toEqual([])
+    expect(await itemRow(ownerId, session.itemId)).toMatchObject({ status: 'uploading' })
+    expect(await grantRows(ownerId, session.itemId)).toEqual([])
     expect(await env.BLOBS.head(itemKey(ownerId, session.itemId))).toBeNull()
     expect(await listItems(token)).toEqual([])
 
@@ -327,7 +328,7 @@ describe('POST /api/vault/uploads/:itemId/complete', { timeout: MULTI_MB_TIMEOUT
   })
 
   it('validates grants: empty, another owner’s beneficiary, duplicates — 400 and nothing counted', async () => {
-    const { token, beneficiary } = await ownerWithBeneficiary()
+    const { token, beneficiary, ownerId } = await ownerWithBeneficiary()
     const other = await ownerWithBeneficiary()
     const session = await startUpload(token, 100)
     await putAllParts(token, session, 100)
@@ -354,8 +355,8 @@ describe('POST /api/vault/uploads/:itemId/complete', { timeout: MULTI_MB_TIMEOUT
 
     expect(await counters(token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
     expect(await counters(other.token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
-    expect(await grantRows(session.itemId)).toEqual([])
-    expect(await itemRow(session.itemId)).toMatchObject({ status: 'uploading' })
+    expect(await grantRows(ownerId, session.itemId)).toEqual([])
+    expect(await itemRow(ownerId, session.itemId)).toMatchObject({ status: 'uploading' })
     // Still completable with a valid body.
     expect((await completeRaw(token, session.itemId, completeBody([beneficiary.id]))).status).toBe(201)
   })
@@ -406,11 +407,11 @@ describe('POST /api/vault/uploads/:itemId/complete', { timeout: MULTI_MB_TIMEOUT
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
     const second = await addBeneficiary(token, beneficiary.publicKey)
     // A beneficiary whose key was rotated: the grant must record the current key version.
-    await env.DB.prepare('UPDATE beneficiaries SET key_version = 3 WHERE id = ?').bind(second.id).run()
+    await ownerExec(ownerId, ['UPDATE beneficiaries SET key_version = 3 WHERE id = ?', second.id])
     const plainSize = UPLOAD_CHUNK_BYTES + 77
     const session = await startUpload(token, plainSize, 'video')
     const parts = await putAllParts(token, session, plainSize)
-    expect((await partRows(session.itemId)).length).toBe(2)
+    expect((await partRows(ownerId, session.itemId)).length).toBe(2)
     const body = completeBody([beneficiary.id, second.id], { encryptedMetadata: btoa('meta!'), wrappedKey: btoa('dek') })
     const done = await completeRaw(token, session.itemId, body)
     expect(done.status).toBe(201)
@@ -428,14 +429,14 @@ describe('POST /api/vault/uploads/:itemId/complete', { timeout: MULTI_MB_TIMEOUT
     expect(Number.isNaN(Date.parse(item.createdAt))).toBe(false)
     expect([...item.beneficiaryIds].sort()).toEqual([beneficiary.id, second.id].sort())
 
-    const grants = await grantRows(item.id)
+    const grants = await grantRows(ownerId, item.id)
     const byBeneficiary = Object.fromEntries(grants.map((g) => [g.beneficiary_id, g]))
     expect(grants).toHaveLength(2)
     expect(byBeneficiary[beneficiary.id]).toMatchObject({ wrapped_key: body.grants[0]!.wrappedKey, key_version: 1 })
     expect(byBeneficiary[second.id]).toMatchObject({ wrapped_key: body.grants[1]!.wrappedKey, key_version: 3 })
 
-    expect(await partRows(item.id)).toEqual([])
-    const row = await itemRow(item.id)
+    expect(await partRows(ownerId, item.id)).toEqual([])
+    const row = await itemRow(ownerId, item.id)
     expect(row).toMatchObject({ status: 'active', upload_id: null })
     expect(row?.completed_at).toBeTypeOf('number')
     expect(await counters(token)).toEqual({ storageUsed: cipherSize(plainSize), vaultItemCount: 1 })
@@ -444,7 +445,7 @@ describe('POST /api/vault/uploads/:itemId/complete', { timeout: MULTI_MB_TIMEOUT
     expect(again.status).toBe(404)
     expect(await messageOf(again)).toBe(VAULT_ITEM_MESSAGES.uploadNotFound)
     expect(await counters(token)).toEqual({ storageUsed: cipherSize(plainSize), vaultItemCount: 1 })
-    expect(await grantRows(item.id)).toHaveLength(2)
+    expect(await grantRows(ownerId, item.id)).toHaveLength(2)
     const stored = new Uint8Array(await (await content(token, item.id)).arrayBuffer())
     expect(sameBytes(stored, concatBytes(parts))).toBe(true)
     expect(await blobOf(ownerId, item.id)).not.toBeNull()
@@ -457,8 +458,8 @@ describe('POST /api/vault/uploads/:itemId/complete', { timeout: MULTI_MB_TIMEOUT
     const results = await Promise.all([1, 2].map(() => completeRaw(token, session.itemId, completeBody([beneficiary.id]))))
     expect(results.filter((r) => r.status === 201)).toHaveLength(1)
     expect(await counters(token)).toEqual({ storageUsed: cipherSize(100), vaultItemCount: 1 })
-    expect(await itemRow(session.itemId)).toMatchObject({ status: 'active' })
-    expect(await grantRows(session.itemId)).toHaveLength(1)
+    expect(await itemRow(ownerId, session.itemId)).toMatchObject({ status: 'active' })
+    expect(await grantRows(ownerId, session.itemId)).toHaveLength(1)
     expect(await blobOf(ownerId, session.itemId)).not.toBeNull()
     const stored = new Uint8Array(await (await content(token, session.itemId)).arrayBuffer())
     expect(sameBytes(stored, part!)).toBe(true)
@@ -471,7 +472,7 @@ describe('DELETE /api/vault/uploads/:itemId (abort)', { timeout: MULTI_MB_TIMEOU
     const plainSize = UPLOAD_CHUNK_BYTES + 3
     const session = await startUpload(token, plainSize)
     expect((await putPart(token, session.itemId, 1, partBytes(partSize(1, plainSize), 1))).status).toBe(200)
-    const row = await itemRow(session.itemId)
+    const row = await itemRow(ownerId, session.itemId)
     expect(row?.upload_id).toBeTruthy()
 
     const res = await abortUpload(token, session.itemId)
@@ -480,16 +481,16 @@ describe('DELETE /api/vault/uploads/:itemId (abort)', { timeout: MULTI_MB_TIMEOU
     expect((await putPart(token, session.itemId, 2, partBytes(partSize(2, plainSize), 2))).status).toBe(404)
     expect((await abortUpload(token, session.itemId)).status).toBe(404)
     expect(await counters(token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
-    expect(await itemRow(session.itemId)).toBeNull()
-    expect(await partRows(session.itemId)).toEqual([])
+    expect(await itemRow(ownerId, session.itemId)).toBeNull()
+    expect(await partRows(ownerId, session.itemId)).toEqual([])
     expect(await env.BLOBS.get(itemKey(ownerId, session.itemId))).toBeNull()
     expect(await multipartIsOpen(row!.r2_key, row!.upload_id!)).toBe(false)
-    expect(await blobDeletionKeys()).not.toContain(itemKey(ownerId, session.itemId))
+    expect(await blobDeletionKeys(ownerId)).not.toContain(itemKey(ownerId, session.itemId))
   })
 
   it('an aborted upload no longer counts against the plan', async () => {
     const { token, ownerId } = await ownerWithBeneficiary()
-    await env.DB.prepare('UPDATE users SET vault_item_count = 19 WHERE id = ?').bind(ownerId).run()
+    await seedVaultUsage(ownerId, { items: 19, bytes: 0 })
     const first = await startUpload(token, 10)
     expect((await startUploadRaw(token, { type: 'doc', plainSize: 10 })).status).toBe(402)
     expect((await abortUpload(token, first.itemId)).status).toBe(200)
@@ -508,6 +509,6 @@ describe('a session is needed on every upload route', { timeout: MULTI_MB_TIMEOU
     expect((await call('/api/vault/items')).status).toBe(401)
     expect((await call(`/api/vault/items/${session.itemId}/content`)).status).toBe(401)
     expect((await call(`/api/vault/items/${session.itemId}`, { method: 'DELETE' })).status).toBe(401)
-    expect(await itemRow(session.itemId)).toMatchObject({ status: 'uploading' })
+    expect(await itemRow(owner.user.id, session.itemId)).toMatchObject({ status: 'uploading' })
   })
 })

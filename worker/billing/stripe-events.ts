@@ -2,7 +2,7 @@ import { and, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { DAY_MS, PAYMENT_GRACE_DAYS } from '../../contract/constants'
 import type { Db } from '../db/client'
-import { ownerGuard } from '../services/owner-activity'
+import { ownerVault } from '../owner/client'
 import { invoices, subscriptions, users, type UserRow } from '../db/schema'
 import { sendEmail } from '../mail'
 import { paymentIssueEmail } from './emails'
@@ -175,7 +175,7 @@ async function invoicePaid(env: Env, db: Db, invoice: Stripe.Invoice, now: numbe
     .where(eq(users.id, owner.id))
   // The hold is over now, not at the grace's old end: the owner's engine looks again at once, so
   // what came due during the grace fires now (its alarm and the sweep's copy still say the old end).
-  if (owner.paymentGraceUntil !== null && owner.paymentGraceUntil > now) await ownerGuard(env, owner.id).tick(owner.id, now)
+  if (owner.paymentGraceUntil !== null && owner.paymentGraceUntil > now) await ownerVault(env, owner.id).tick(now)
 }
 
 /** The paid invoice, for the back office's revenue (cents); once per invoice however often it is delivered. */

@@ -4,15 +4,16 @@ import { getDb } from '../db/client'
 import { engineState, passwordResets, sessions } from '../db/schema'
 import { sweepEngine } from '../engine/sweep'
 import { sweepSubscriptions } from '../billing/subscriptions'
-import { deliverDue } from '../mail/outbox'
+import { deliverDue, pruneOutbox } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
-import { sweepUploads } from '../services/vault-items'
+import { sweepBlobDeletions } from '../services/account-deletion'
 import { sweepChallenges } from '../webauthn/challenges'
 
 /** Every sweep, in order. Each is idempotent: running twice does no harm, missing one is caught next time. */
 export async function runSweeps(env: Env, now = Date.now()): Promise<Record<string, number>> {
   const db = getDb(env)
   const emailsSent = await deliverDue(db, cloudflareSender(env), now)
+  const emailsPruned = await pruneOutbox(db, now)
   const expiredSessions = await db
     .delete(sessions)
     .where(or(lt(sessions.expiresAt, now), lt(sessions.revokedAt, now - DAY_MS)))
@@ -22,12 +23,12 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
     .returning({ id: passwordResets.id })
   const expiredChallenges = await sweepChallenges(db, now)
-  const uploads = await sweepUploads(db, env, now)
+  const blobs = await sweepBlobDeletions(env, db)
   const billing = await sweepSubscriptions(db, now)
   const engine = await sweepEngine(env, now)
   await db
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, expiredSessions: expiredSessions.length, oldResets: oldResets.length, expiredChallenges, ...uploads, ...billing, ...engine }
+  return { emailsSent, emailsPruned, expiredSessions: expiredSessions.length, oldResets: oldResets.length, expiredChallenges, ...blobs, ...billing, ...engine }
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AuditActor } from '../../contract/audit'
-import { firings, releases, triggers } from '../db/schema'
-import type { EngineCtx } from './context'
+import { firings, releases, triggers } from '../owner/schema'
+import type { Unit } from '../owner/unit'
 
 // Firings the owner's own sign of life disproves. A manual release was the owner's own act and a
 // scheduled one the owner's own date: a check-in leaves those alone.
@@ -10,35 +10,30 @@ const DISPROVED_BY_CHECK_IN = ['inactivity', 'verified_death', 'biometric_failur
 export type CancelScope = { checkIn: true } | { firingId: string } | { releaseId: string }
 
 /**
- * Cancels an owner's waiting releases: all that a check-in disproves, one firing's (the e-mailed
+ * Cancels the owner's waiting releases: all that a check-in disproves, one firing's (the e-mailed
  * cancel link), or one release (the monitor). A trigger none of whose releases went out is
  * re-armed under a new generation, so it can fire again later.
  */
-export async function cancelWaiting(ctx: EngineCtx, ownerId: string, scope: CancelScope, actor: AuditActor): Promise<number> {
-  const { db, now } = ctx
-  // One guarded update, however many releases a firing made (no list of ids to bind).
-  const cancelled = await db
+export function cancelWaiting(u: Unit, scope: CancelScope, actor: AuditActor): number {
+  const cancelled = u.db
     .update(releases)
-    .set({ status: 'cancelled', cancelledAt: now })
+    .set({ status: 'cancelled', cancelledAt: u.now })
     .where(
       and(
-        eq(releases.ownerId, ownerId),
         eq(releases.status, 'waiting'),
         'checkIn' in scope
-          ? sql`${releases.firingId} in (select ${firings.id} from ${firings} where ${and(eq(firings.ownerId, ownerId), inArray(firings.kind, [...DISPROVED_BY_CHECK_IN]))})`
+          ? sql`${releases.firingId} in (select ${firings.id} from ${firings} where ${inArray(firings.kind, [...DISPROVED_BY_CHECK_IN])})`
           : undefined,
         'firingId' in scope ? eq(releases.firingId, scope.firingId) : undefined,
         'releaseId' in scope ? eq(releases.id, scope.releaseId) : undefined,
       ),
     )
     .returning({ id: releases.id, firingId: releases.firingId })
-  if (cancelled.length === 0) {
-    if ('checkIn' in scope) await rearmSilentTriggers(ctx, ownerId)
-    return 0
-  }
-  for (const firingId of new Set(cancelled.map((c) => c.firingId))) await rearm(ctx, firingId)
-  if ('checkIn' in scope) await rearmSilentTriggers(ctx, ownerId)
-  await ctx.audit(ownerId, {
+    .all()
+  for (const firingId of new Set(cancelled.map((c) => c.firingId))) rearm(u, firingId)
+  if ('checkIn' in scope) rearmSilentTriggers(u)
+  if (cancelled.length === 0) return 0
+  u.audit({
     actor,
     action: 'release.cancelled',
     details: { releases: cancelled.length, by: 'checkIn' in scope ? 'check-in' : 'firingId' in scope ? 'cancel link' : 'owner' },
@@ -47,14 +42,13 @@ export async function cancelWaiting(ctx: EngineCtx, ownerId: string, scope: Canc
 }
 
 /** Re-arms a firing's trigger if nothing of that firing was released. */
-async function rearm(ctx: EngineCtx, firingId: string) {
-  const { db, now } = ctx
-  const [firing] = await db.select().from(firings).where(eq(firings.id, firingId))
+function rearm(u: Unit, firingId: string) {
+  const firing = u.db.select().from(firings).where(eq(firings.id, firingId)).get()
   if (!firing?.triggerId) return
   const generation = Number(firingId.split(':')[2])
-  await db
+  u.db
     .update(triggers)
-    .set({ status: 'active', firedAt: null, generation: sql`${triggers.generation} + 1`, updatedAt: now })
+    .set({ status: 'active', firedAt: null, generation: sql`${triggers.generation} + 1`, updatedAt: u.now })
     .where(
       and(
         eq(triggers.id, firing.triggerId),
@@ -63,13 +57,15 @@ async function rearm(ctx: EngineCtx, firingId: string) {
         sql`not exists (select 1 from releases where firing_id = ${firingId} and status != 'cancelled')`,
       ),
     )
+    .run()
 }
 
 /** An inactivity trigger that fired with nothing to release is re-armed by the owner's check-in. */
-async function rearmSilentTriggers(ctx: EngineCtx, ownerId: string) {
-  const fired = await ctx.db
+function rearmSilentTriggers(u: Unit) {
+  const fired = u.db
     .select({ id: triggers.id, generation: triggers.generation })
     .from(triggers)
-    .where(and(eq(triggers.ownerId, ownerId), eq(triggers.type, 'inactivity'), eq(triggers.status, 'triggered')))
-  for (const t of fired) await rearm(ctx, `t:${t.id}:${t.generation}`)
+    .where(and(eq(triggers.type, 'inactivity'), eq(triggers.status, 'triggered')))
+    .all()
+  for (const t of fired) rearm(u, `t:${t.id}:${t.generation}`)
 }

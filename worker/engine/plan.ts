@@ -2,9 +2,8 @@ import { DAY_MS } from '../../contract/constants'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { ReleasePlanEntry, TriggerType } from '../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
-import type { Db } from '../db/client'
-import { inSlices } from '../db/in-slices'
-import { approvers, beneficiaries, itemGrants, policies, policyBeneficiaries, policyItems, vaultItems } from '../db/schema'
+import { inSlices, type OwnerDb } from '../owner/db'
+import { approvers, itemGrants, policies, policyBeneficiaries, policyItems, vaultItems } from '../owner/schema'
 
 const HOUR_MS = 3_600_000
 
@@ -53,25 +52,25 @@ export interface FiringInput {
  * name the trigger, the items whose own protocol rides on it, and (scheduled triggers) the
  * beneficiaries the trigger names. Nothing is written: the dry run shows exactly this.
  */
-export async function planFiring(db: Db, ownerId: string, input: FiringInput, now: number, lastCheckInAt: number | null): Promise<PlannedRelease[]> {
+export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastCheckInAt: number | null): PlannedRelease[] {
   const plans: PlannedRelease[] = []
-  const ownerApprovers = await db.select().from(approvers).where(eq(approvers.ownerId, ownerId))
+  const ownerApprovers = db.select().from(approvers).all()
 
   if (input.onlyItemId) {
-    const [item] = await db
-      .select()
-      .from(vaultItems)
-      .where(and(eq(vaultItems.id, input.onlyItemId), eq(vaultItems.ownerId, ownerId), eq(vaultItems.status, 'active')))
-    if (item) plans.push(await itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
+    const item = db.select().from(vaultItems).where(and(eq(vaultItems.id, input.onlyItemId), eq(vaultItems.status, 'active'))).get()
+    if (item) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
     return plans.filter((p) => p.targets.length > 0)
   }
 
   if (input.type !== 'scheduled') {
-    const active = (await db.select().from(policies).where(and(eq(policies.ownerId, ownerId), eq(policies.status, 'active')))).filter((p) =>
-      (p.releaseOn as string[]).includes(input.type),
-    )
+    const active = db
+      .select()
+      .from(policies)
+      .where(eq(policies.status, 'active'))
+      .all()
+      .filter((p) => (p.releaseOn as string[]).includes(input.type))
     for (const policy of active) {
-      const targets = await policyTargets(db, policy.id)
+      const targets = policyTargets(db, policy.id)
       const named = new Set(policy.identityVerificationApprovers)
       const signers = policy.requiresApprover
         ? signersFrom(
@@ -95,21 +94,18 @@ export async function planFiring(db: Db, ownerId: string, input: FiringInput, no
     }
     const protocols = [...PROTOCOLS_BY_TRIGGER[input.type], ...(input.manual ? PROTOCOLS_BY_TRIGGER.manual : [])]
     if (protocols.length > 0) {
-      const items = await db
-        .select()
-        .from(vaultItems)
-        .where(and(eq(vaultItems.ownerId, ownerId), eq(vaultItems.status, 'active'), inArray(vaultItems.releaseProtocol, protocols)))
-      for (const item of items) plans.push(await itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
+      const items = db.select().from(vaultItems).where(and(eq(vaultItems.status, 'active'), inArray(vaultItems.releaseProtocol, protocols))).all()
+      for (const item of items) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
     }
   } else if (input.triggerId && input.scheduledBeneficiaries?.length) {
     // Everything granted to the people the trigger names that are still the owner's.
-    const grants = await inSlices(input.scheduledBeneficiaries, (slice) =>
+    const grants = inSlices(input.scheduledBeneficiaries, (slice) =>
       db
         .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
         .from(itemGrants)
         .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.status, 'active')))
-        .innerJoin(beneficiaries, and(eq(beneficiaries.id, itemGrants.beneficiaryId), eq(beneficiaries.ownerId, ownerId)))
-        .where(inArray(itemGrants.beneficiaryId, slice)),
+        .where(inArray(itemGrants.beneficiaryId, slice))
+        .all(),
     )
     plans.push({
       sourceKey: `scheduled:${input.triggerId}`,
@@ -136,28 +132,30 @@ function signersFrom(list: Array<{ email: string; fullName: string }>, contact: 
 /**
  * The (item, beneficiary) pairs a policy hands over: items it covers that are still active, to the
  * people it names, where the browser wrapped that item's key for that person. One joined query,
- * so a policy over thousands of items never meets D1's limit on bound parameters.
+ * so a policy over thousands of items never meets the limit on bound parameters.
  */
-async function policyTargets(db: Db, policyId: string) {
+function policyTargets(db: OwnerDb, policyId: string) {
   return db
     .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
     .from(itemGrants)
     .innerJoin(policyItems, and(eq(policyItems.itemId, itemGrants.itemId), eq(policyItems.policyId, policyId)))
     .innerJoin(policyBeneficiaries, and(eq(policyBeneficiaries.beneficiaryId, itemGrants.beneficiaryId), eq(policyBeneficiaries.policyId, policyId)))
     .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.status, 'active')))
+    .all()
 }
 
-async function itemPlan(
-  db: Db,
+function itemPlan(
+  db: OwnerDb,
   item: typeof vaultItems.$inferSelect,
   now: number,
   lastCheckInAt: number | null,
   ownerApprovers: Array<{ email: string; fullName: string }>,
-): Promise<PlannedRelease> {
-  const direct = await db
+): PlannedRelease {
+  const direct = db
     .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
     .from(itemGrants)
     .where(and(eq(itemGrants.itemId, item.id), eq(itemGrants.direct, true)))
+    .all()
   const days = inactivityDays(item.releaseProtocol)
   const releaseAt = days !== null && lastCheckInAt !== null ? Math.max(now, lastCheckInAt + days * DAY_MS) : now
   const contact = item.requiresApprover ? item.approverContact : null

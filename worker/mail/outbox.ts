@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, lt, lte, or, sql } from 'drizzle-orm'
+import { OUTBOX_RETENTION_MS } from './retention'
 import type { OutboxMessage } from '../../contract/auth'
 import type { Db } from '../db/client'
 import { emailOutbox } from '../db/schema'
@@ -6,6 +7,7 @@ import type { MailSender } from './sender'
 import type { RenderedEmail } from './templates'
 
 const MAX_ATTEMPTS = 8
+export { OUTBOX_RETENTION_MS }
 const RETRY_BASE_MS = 60_000
 // A delivery first claims its row for this long, so a sweep running at the same moment as the
 // request's own delivery cannot send the same message twice.
@@ -49,7 +51,7 @@ export async function deliverOne(db: Db, sender: MailSender, id: string, now = D
     await sender.send({ to: row.toAddress, subject: row.subject, text: row.text, html: row.html })
     await db
       .update(emailOutbox)
-      .set({ status: 'sent', sentAt: now, attempts: row.attempts + 1, lastError: null })
+      .set({ status: 'sent', sentAt: now, attempts: row.attempts + 1, lastError: null, ...(sender.keepDelivered ? {} : { text: '', html: '' }) })
       .where(eq(emailOutbox.id, id))
     return true
   } catch (error) {
@@ -80,6 +82,20 @@ export async function deliverDue(db: Db, sender: MailSender, now = Date.now(), b
   let sent = 0
   for (const { id } of due) if (await deliverOne(db, sender, id, now)) sent++
   return sent
+}
+
+/** Cron: the outbox keeps messages only while they matter (pending ones are never pruned). */
+export async function pruneOutbox(db: Db, now = Date.now()): Promise<number> {
+  const gone = await db
+    .delete(emailOutbox)
+    .where(
+      or(
+        and(eq(emailOutbox.status, 'sent'), lt(emailOutbox.createdAt, now - OUTBOX_RETENTION_MS.sent)),
+        and(eq(emailOutbox.status, 'failed'), lt(emailOutbox.createdAt, now - OUTBOX_RETENTION_MS.failed)),
+      ),
+    )
+    .returning({ id: emailOutbox.id })
+  return gone.length
 }
 
 /** The local mailbox: every message, newest first. */

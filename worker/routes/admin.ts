@@ -14,11 +14,13 @@ import { ApiError, conflict, forbidden } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { ownerVault } from '../owner/client'
 import { assertAccountDeletable, deleteAccount } from '../services/account-deletion'
+import { auditOwner } from '../services/audit'
 import { listAdminActions, recordAdminAction } from '../services/admin/actions'
 import { createPromoCode, deletePromoCode, issueRefund, listPromoCodes, listRefunds } from '../services/admin/billing'
 import { analytics, dashboardData } from '../services/admin/stats'
-import { extendUser, findTarget, listUsers, pauseUser, resumeUser, toAdminUser } from '../services/admin/users'
+import { adminUserOf, extendUser, findTarget, listUsers, pauseUser, resumeUser } from '../services/admin/users'
 import type { AppEnv } from '../types'
 
 // /api/admin/*: the back office. Every call needs a live session (401 otherwise) whose user is an
@@ -46,14 +48,14 @@ adminRoutes.post('/users/:id/pause', validate('json', pauseBodySchema), async (c
   const target = await findTarget(c.var.db, c.req.param('id'))
   const row = await pauseUser(c.env, c.var.db, target, c.req.valid('json').reason)
   await recordAdminAction(c.var.db, c.var.user.id, 'user.pause', target.id)
-  return c.json(toAdminUser(row))
+  return c.json(await adminUserOf(c.var.db, row))
 })
 
 adminRoutes.post('/users/:id/resume', async (c) => {
   const target = await findTarget(c.var.db, c.req.param('id'))
   const row = await resumeUser(c.var.db, target)
   await recordAdminAction(c.var.db, c.var.user.id, 'user.resume', target.id)
-  return c.json(toAdminUser(row))
+  return c.json(await adminUserOf(c.var.db, row))
 })
 
 adminRoutes.post('/users/:id/extend', validate('json', extendBodySchema), async (c) => {
@@ -64,7 +66,21 @@ adminRoutes.post('/users/:id/extend', validate('json', extendBodySchema), async 
     days,
     periodEnd: row.subscriptionPeriodEnd === null ? null : new Date(row.subscriptionPeriodEnd).toISOString(),
   })
-  return c.json(toAdminUser(row))
+  return c.json(await adminUserOf(c.var.db, row))
+})
+
+/**
+ * For support: the owner's vault as their object stores it, ciphertext and metadata only (it holds
+ * no secret). Entered in the owner's own audit chain first, so the owner sees it and the export
+ * shows it.
+ */
+adminRoutes.get('/users/:id/vault-export', async (c) => {
+  const target = await findTarget(c.var.db, c.req.param('id'))
+  await auditOwner(c.env, target.id, 'account.vault_exported', {}, 'system')
+  const data = await ownerVault(c.env, target.id).exportVault()
+  await recordAdminAction(c.var.db, c.var.user.id, 'user.vault_export', target.id, { auditEntries: (data.tables.audit ?? []).length })
+  c.header('content-disposition', `attachment; filename="vault-export-${target.id}.json"`)
+  return c.json(data)
 })
 
 /** The owner's own full purge (worker/services/account-deletion.ts), billing cancelled first. */

@@ -18,7 +18,8 @@ import { readToken, requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { clientIp, enforceLimit, rateLimitByIp } from '../middleware/rate-limit'
 import { auditOwner } from '../services/audit'
-import { recordOwnerActivity } from '../services/owner-activity'
+import { accountOf } from '../owner/account'
+import { recordOwnerActivity } from '../owner/client'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
 import { issueResetToken, resetPasswordWithToken } from '../services/password-reset'
 import { authenticate, createSession, revokeSession } from '../services/sessions'
@@ -47,9 +48,9 @@ export const authRoutes = new Hono<AppEnv>()
     // address and is still unclaimed; the other pending-subscription fields are never trusted.
     const claimed = body.subscriptionId ? await claimGuestSubscription(c.env, user, body.subscriptionId) : false
     const account = claimed ? ((await db.query.users.findFirst({ where: eq(users.id, user.id) })) ?? user) : user
-    const token = await createSession(db, c.env, user.id, c.req.header('user-agent'))
+    const token = await createSession(db, c.env, user.id)
     setSessionCookie(c, token)
-    c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'registered'))
+    c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(account), 'registered'))
     // Awaited, so the chain starts with it before anything the new owner does next.
     await auditOwner(c.env, user.id, 'account.registered')
     if (claimed) await auditOwner(c.env, user.id, 'account.subscribed', { plan: account.planTier, status: account.subscriptionStatus, guest: true })

@@ -5,8 +5,8 @@ import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
-import { audit } from '../services/audit'
-import { addPolicyItems, createPolicy, deletePolicy, listPolicies, setPolicyStatus } from '../services/policies'
+import { accountIn, vaultOf } from '../owner/client'
+import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
 
 const idParam = z.object({ id: z.uuid(POLICY_MESSAGES.policyNotFound) })
@@ -15,35 +15,16 @@ export const policyRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(requireSubscription)
   .use(jsonBodyLimit)
-  .get('/', async (c) => c.json(await listPolicies(c.var.db, c.var.user.id)))
-  .post('/', validate('json', policyCreateBodySchema), async (c) => {
-    const policy = await createPolicy(c.var.db, c.var.user.id, c.req.valid('json'))
-    await audit(c, 'policy.created', {
-      policyId: policy.id,
-      status: policy.status,
-      triggers: policy.ruleJson.release.on.join(','),
-      delayHours: policy.ruleJson.release.delayHours,
-      beneficiaries: policy.ruleJson.assign.length,
-      requiresApprover: policy.requiresApprover,
-      requiresIdentityVerification: policy.requiresIdentityVerification,
-      minimumApprovals: policy.minimumApprovals,
-    })
-    return c.json(policy, 201)
-  })
-  .put('/:id', validate('param', idParam), validate('json', policyStatusBodySchema), async (c) => {
-    const policy = await setPolicyStatus(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').status)
-    await audit(c, 'policy.status_changed', { policyId: policy.id, status: policy.status })
-    return c.json(policy)
-  })
+  .get('/', async (c) => c.json(await ask(vaultOf(c).listPolicies())))
+  .post('/', validate('json', policyCreateBodySchema), async (c) => c.json(await ask(vaultOf(c).createPolicy(accountIn(c), c.req.valid('json'))), 201))
+  .put('/:id', validate('param', idParam), validate('json', policyStatusBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).setPolicyStatus(accountIn(c), c.req.valid('param').id, c.req.valid('json').status))),
+  )
   .put('/:id/items', validate('param', idParam), validate('json', policyItemsBodySchema), async (c) => {
-    const policyId = c.req.valid('param').id
-    const itemCount = await addPolicyItems(c.var.db, c.var.user.id, policyId, c.req.valid('json').itemIds)
-    await audit(c, 'policy.items_recorded', { policyId, itemCount })
+    const itemCount = await ask(vaultOf(c).addPolicyItems(accountIn(c), c.req.valid('param').id, c.req.valid('json').itemIds))
     return c.json({ itemCount })
   })
   .delete('/:id', validate('param', idParam), async (c) => {
-    const policyId = c.req.valid('param').id
-    await deletePolicy(c.var.db, c.var.user.id, policyId)
-    await audit(c, 'policy.deleted', { policyId })
+    await ask(vaultOf(c).deletePolicy(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Policy deleted.' })
   })

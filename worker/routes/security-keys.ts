@@ -8,7 +8,7 @@ import {
   signInWithKeyBodySchema,
   WEBAUTHN_MESSAGES,
 } from '../../contract/webauthn'
-import { recordUnlockFailure } from '../engine/unlock-failures'
+import { ownerVault } from '../owner/client'
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
@@ -35,7 +35,7 @@ const keyRef = (id: string) => id.slice(0, 12)
  * biometric-failure triggers, without holding up the answer, and goes into their audit chain.
  */
 async function ownersKeyFailure(c: Context<AppEnv>, ownerId: string, reason: FailureReason) {
-  c.executionCtx.waitUntil(recordUnlockFailure(c.env, c.var.db, ownerId, 'passkey').catch((error) => console.error('passkey failure report failed', error)))
+  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).recordUnlockFailure('passkey').catch((error) => console.error('passkey failure report failed', error)))
   await auditOwner(c.env, ownerId, 'account.security_key_failed', { reason }, 'system')
 }
 

@@ -3,7 +3,8 @@ import { setCookie } from 'hono/cookie'
 import { AUTH_COOKIE, SESSION_TTL_SECONDS } from '../../contract/constants'
 import type { UserRow } from '../db/schema'
 import { auditOwner } from '../services/audit'
-import { recordOwnerActivity } from '../services/owner-activity'
+import { accountOf } from '../owner/account'
+import { recordOwnerActivity } from '../owner/client'
 import { createSession } from '../services/sessions'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -23,9 +24,9 @@ export function setSessionCookie(c: Context<AppEnv>, token: string) {
  * both), resets their inactivity clock and records the sign-in in their audit chain.
  */
 export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<string, string> = {}) {
-  const token = await createSession(c.var.db, c.env, user.id, c.req.header('user-agent'))
+  const token = await createSession(c.var.db, c.env, user.id)
   setSessionCookie(c, token)
-  c.executionCtx.waitUntil(recordOwnerActivity(c.env, user.id, 'signed_in'))
+  c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(user), 'signed_in'))
   await auditOwner(c.env, user.id, 'account.signed_in', details)
   return { token, user: await publicUserOf(c.var.db, user) }
 }

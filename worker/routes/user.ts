@@ -6,8 +6,9 @@ import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { accountOf } from '../owner/account'
+import { ownerVault } from '../owner/client'
 import { audit } from '../services/audit'
-import { ownerGuard } from '../services/owner-activity'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 
@@ -25,6 +26,6 @@ export const userRoutes = new Hono<AppEnv>()
       .returning()
     await audit(c, 'account.settings_updated', { pingFrequency })
     // The clock re-arms for the new frequency.
-    await ownerGuard(c.env, c.var.user.id).tick(c.var.user.id)
+    await ownerVault(c.env, user!.id).tick(Date.now(), accountOf(user!))
     return c.json({ message: 'Settings updated.', user: await publicUserOf(c.var.db, user!) })
   })

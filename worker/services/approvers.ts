@@ -1,8 +1,11 @@
-import { and, asc, eq } from 'drizzle-orm'
-import type { Approver, ApproverForm } from '../../contract/circle'
-import type { Db } from '../db/client'
-import { approvers, type ApproverRow } from '../db/schema'
+import { asc, eq } from 'drizzle-orm'
+import { CIRCLE_MESSAGES, type Approver, type ApproverForm, type WithEmailSent } from '../../contract/circle'
+import { conflict, notFound } from '../lib/errors'
 import { randomToken } from '../lib/crypto'
+import type { OwnerDb } from '../owner/db'
+import { approvers, type ApproverRow } from '../owner/schema'
+import type { Unit } from '../owner/unit'
+import { sendApproverInvitation } from './invitations'
 
 export function toApprover(row: ApproverRow): Approver {
   return {
@@ -15,37 +18,33 @@ export function toApprover(row: ApproverRow): Approver {
   }
 }
 
-export async function listApprovers(db: Db, ownerId: string): Promise<ApproverRow[]> {
-  return db.select().from(approvers).where(eq(approvers.ownerId, ownerId)).orderBy(asc(approvers.createdAt))
+export function listApprovers(db: OwnerDb): ApproverRow[] {
+  return db.select().from(approvers).orderBy(asc(approvers.createdAt)).all()
 }
 
-export async function createApprover(
-  db: Db,
-  ownerId: string,
-  body: Required<Omit<ApproverForm, 'sendVerificationEmail'>>,
-  now = Date.now(),
-): Promise<ApproverRow | null> {
-  const rows = await db
+export function createApprover(u: Unit, body: Required<Omit<ApproverForm, 'sendVerificationEmail'>>, sendVerificationEmail: boolean): WithEmailSent<Approver> {
+  const row = u.db
     .insert(approvers)
     .values({
       id: crypto.randomUUID(),
-      ownerId,
       fullName: body.fullName,
       email: body.email,
       role: body.role,
       verificationNonce: randomToken(),
-      createdAt: now,
-      updatedAt: now,
+      createdAt: u.now,
+      updatedAt: u.now,
     })
-    .onConflictDoNothing({ target: [approvers.ownerId, approvers.email] })
+    .onConflictDoNothing({ target: approvers.email })
     .returning()
-  return rows[0] ?? null
+    .get()
+  if (!row) throw conflict(CIRCLE_MESSAGES.duplicateApprover)
+  const verificationEmailSent = sendVerificationEmail ? sendApproverInvitation(u, row) : false
+  u.audit({ actor: 'user', action: 'circle.approver_added', details: { approverId: row.id, verificationEmailSent } })
+  return { ...toApprover(row), verificationEmailSent }
 }
 
-export async function deleteApprover(db: Db, ownerId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .delete(approvers)
-    .where(and(eq(approvers.id, id), eq(approvers.ownerId, ownerId)))
-    .returning({ id: approvers.id })
-  return rows.length > 0
+export function deleteApprover(u: Unit, id: string): void {
+  const gone = u.db.delete(approvers).where(eq(approvers.id, id)).returning({ id: approvers.id }).get()
+  if (!gone) throw notFound(CIRCLE_MESSAGES.approverNotFound)
+  u.audit({ actor: 'user', action: 'circle.approver_removed', details: { approverId: id } })
 }

@@ -1,9 +1,22 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
-import type { Beneficiary, BeneficiaryCreateBody, BeneficiaryUpdateBody } from '../../contract/circle'
-import type { Db } from '../db/client'
-import { beneficiaries, itemGrants, type BeneficiaryRow, type UserRow } from '../db/schema'
+import { asc, eq, sql } from 'drizzle-orm'
+import {
+  CIRCLE_MESSAGES,
+  type Beneficiary,
+  type BeneficiaryCreateBody,
+  type BeneficiaryUpdateBody,
+  type WithEmailSent,
+} from '../../contract/circle'
+import { ApiError, conflict, notFound } from '../lib/errors'
 import { randomToken } from '../lib/crypto'
+import type { OwnerDb } from '../owner/db'
+import { beneficiaries, itemGrants, type BeneficiaryRow } from '../owner/schema'
+import type { Unit } from '../owner/unit'
+import { sendBeneficiaryInvitation } from './invitations'
 import { planLimitsFor } from './plan-limits'
+
+// The owner's beneficiaries (seeds 001 §7), run inside the owner's object.
+
+const UPDATABLE_FIELDS = ['fullName', 'email', 'relationship', 'sendAssetNotifications', 'delayNotifications'] as const
 
 export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
   return {
@@ -24,178 +37,136 @@ export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
   }
 }
 
-/** The owner's plan limit on beneficiaries, or null for unlimited. */
-export function beneficiaryLimit(owner: UserRow): number | null {
-  return planLimitsFor(owner).maxBeneficiaries
+export function listBeneficiaries(db: OwnerDb): BeneficiaryRow[] {
+  return db.select().from(beneficiaries).orderBy(asc(beneficiaries.createdAt)).all()
 }
 
-export async function listBeneficiaries(db: Db, ownerId: string): Promise<BeneficiaryRow[]> {
-  return db.select().from(beneficiaries).where(eq(beneficiaries.ownerId, ownerId)).orderBy(asc(beneficiaries.createdAt))
+export function findBeneficiary(db: OwnerDb, id: string): BeneficiaryRow | undefined {
+  return db.select().from(beneficiaries).where(eq(beneficiaries.id, id)).get()
 }
 
-
-/** Scoped by owner in the query itself: another owner's id finds nothing. */
-export async function findBeneficiary(db: Db, ownerId: string, id: string): Promise<BeneficiaryRow | undefined> {
-  return db.query.beneficiaries.findFirst({ where: and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)) })
+function requireBeneficiary(db: OwnerDb, id: string): BeneficiaryRow {
+  const row = findBeneficiary(db, id)
+  if (!row) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+  return row
 }
 
-export async function findBeneficiaryByEmail(db: Db, ownerId: string, email: string) {
-  return db.query.beneficiaries.findFirst({ where: and(eq(beneficiaries.ownerId, ownerId), eq(beneficiaries.email, email)) })
+function byEmail(db: OwnerDb, email: string): BeneficiaryRow | undefined {
+  return db.select().from(beneficiaries).where(eq(beneficiaries.email, email)).get()
 }
 
-export type CreateResult = { ok: true; row: BeneficiaryRow } | { ok: false; reason: 'limit' | 'duplicate' }
+type NewBeneficiary = Omit<BeneficiaryCreateBody, 'privateKey' | 'verified' | 'sendVerificationEmail'> & { publicKeyFingerprint: string }
 
-/**
- * Inserts a beneficiary unless the plan limit is reached. The count and the insert are one SQL
- * statement, so concurrent requests cannot pass the limit together.
- */
-export async function createBeneficiary(
-  db: Db,
-  owner: UserRow,
-  body: Omit<BeneficiaryCreateBody, 'privateKey' | 'verified'> & { publicKeyFingerprint: string },
-  now = Date.now(),
-): Promise<CreateResult> {
-  if (await findBeneficiaryByEmail(db, owner.id, body.email)) return { ok: false, reason: 'duplicate' }
-  const limit = beneficiaryLimit(owner)
-  const id = crypto.randomUUID()
-  const values = {
-    id,
-    ownerId: owner.id,
-    fullName: body.fullName,
-    email: body.email,
-    relationship: body.relationship,
-    publicKey: body.publicKey,
-    publicKeyFingerprint: body.publicKeyFingerprint,
-    sendAssetNotifications: body.sendAssetNotifications ?? true,
-    delayNotifications: body.delayNotifications ?? false,
-    verificationNonce: randomToken(),
-    createdAt: now,
-    updatedAt: now,
-  }
-  try {
-    const rows = await db.all<{ id: string }>(sql`
-      INSERT INTO ${beneficiaries} (id, owner_id, full_name, email, relationship, public_key, public_key_fingerprint,
-        send_asset_notifications, delay_notifications, verification_nonce, created_at, updated_at)
-      SELECT ${values.id}, ${values.ownerId}, ${values.fullName}, ${values.email}, ${values.relationship}, ${values.publicKey},
-        ${values.publicKeyFingerprint}, ${values.sendAssetNotifications ? 1 : 0}, ${values.delayNotifications ? 1 : 0},
-        ${values.verificationNonce}, ${now}, ${now}
-      WHERE ${limit === null ? sql`1` : sql`(SELECT COUNT(*) FROM ${beneficiaries} WHERE owner_id = ${owner.id}) < ${limit}`}
-      RETURNING id`)
-    if (rows.length === 0) return { ok: false, reason: 'limit' }
-  } catch (error) {
-    if (String(error).includes('UNIQUE')) return { ok: false, reason: 'duplicate' }
-    throw error
-  }
-  const row = await findBeneficiary(db, owner.id, id)
-  if (!row) throw new Error('beneficiary vanished after insert')
-  return { ok: true, row }
+/** Adds a beneficiary unless the plan's limit is reached (counted in the same transaction). */
+export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificationEmail: boolean): WithEmailSent<Beneficiary> {
+  const { db, now } = u
+  if (byEmail(db, body.email)) throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
+  const limit = planLimitsFor(u.account).maxBeneficiaries
+  const count = db.select({ n: sql<number>`count(*)` }).from(beneficiaries).get()?.n ?? 0
+  if (limit !== null && count >= limit) throw new ApiError(402, CIRCLE_MESSAGES.beneficiaryLimit(limit))
+  const row = db
+    .insert(beneficiaries)
+    .values({
+      id: crypto.randomUUID(),
+      fullName: body.fullName,
+      email: body.email,
+      relationship: body.relationship,
+      publicKey: body.publicKey,
+      publicKeyFingerprint: body.publicKeyFingerprint,
+      sendAssetNotifications: body.sendAssetNotifications ?? true,
+      delayNotifications: body.delayNotifications ?? false,
+      verificationNonce: randomToken(),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get()!
+  const verificationEmailSent = sendVerificationEmail ? sendBeneficiaryInvitation(u, row) : false
+  u.audit({ actor: 'user', action: 'circle.beneficiary_added', details: { beneficiaryId: row.id, verificationEmailSent } })
+  return { ...toBeneficiary(row), verificationEmailSent }
 }
 
-export type UpdateResult = { ok: true; row: BeneficiaryRow; emailChanged: boolean } | { ok: false; reason: 'not_found' | 'duplicate' }
-
-/** Applies an edit; a new e-mail address is unverified until its owner follows a fresh link. */
-export async function updateBeneficiary(
-  db: Db,
-  ownerId: string,
-  id: string,
-  body: BeneficiaryUpdateBody,
-  now = Date.now(),
-): Promise<UpdateResult> {
-  const current = await findBeneficiary(db, ownerId, id)
-  if (!current) return { ok: false, reason: 'not_found' }
+/** Applies an edit; a new e-mail address is unverified until its owner follows the fresh link sent to it. */
+export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBody): WithEmailSent<Beneficiary> {
+  const { db, now } = u
+  const current = requireBeneficiary(db, id)
   const emailChanged = body.email !== undefined && body.email !== current.email
-  if (emailChanged && (await findBeneficiaryByEmail(db, ownerId, body.email!))) return { ok: false, reason: 'duplicate' }
-  let row: BeneficiaryRow | undefined
-  try {
-    ;[row] = await db
+  if (emailChanged && byEmail(db, body.email!)) throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
+  const row = db
     .update(beneficiaries)
     .set({
       ...(body.fullName !== undefined && { fullName: body.fullName }),
       ...(body.relationship !== undefined && { relationship: body.relationship }),
       ...(body.sendAssetNotifications !== undefined && { sendAssetNotifications: body.sendAssetNotifications }),
       ...(body.delayNotifications !== undefined && { delayNotifications: body.delayNotifications }),
-      ...(emailChanged && {
-        email: body.email,
-        emailVerifiedAt: null,
-        verificationNonce: randomToken(),
-        notificationStatus: 'pending' as const,
-      }),
+      ...(emailChanged && { email: body.email, emailVerifiedAt: null, verificationNonce: randomToken(), notificationStatus: 'pending' as const }),
       updatedAt: now,
     })
-    .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
+    .where(eq(beneficiaries.id, id))
     .returning()
-  } catch (error) {
-    // Two edits racing to the same address: the unique index decides, the loser gets 409.
-    if (String(error).includes('UNIQUE')) return { ok: false, reason: 'duplicate' }
-    throw error
-  }
-  if (!row) return { ok: false, reason: 'not_found' }
-  return { ok: true, row, emailChanged }
+    .get()!
+  // A changed address must prove itself again: a fresh link goes to the new address.
+  const verificationEmailSent = emailChanged ? sendBeneficiaryInvitation(u, row) : false
+  // Which fields changed, by name only: the values are the beneficiary's own details.
+  const fields = UPDATABLE_FIELDS.filter((f) => (f === 'email' ? emailChanged : body[f] !== undefined))
+  u.audit({ actor: 'user', action: 'circle.beneficiary_updated', details: { beneficiaryId: id, fields: fields.join(','), verificationEmailSent } })
+  return { ...toBeneficiary(row), verificationEmailSent }
 }
 
-export async function deleteBeneficiary(db: Db, ownerId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .delete(beneficiaries)
-    .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
-    .returning({ id: beneficiaries.id })
-  return rows.length > 0
-}
-
-/** A fresh verification nonce: the link sent with it is the only one that works. */
-export async function rotateVerificationNonce(db: Db, ownerId: string, id: string, now = Date.now()) {
-  const [row] = await db
+/** A fresh verification link (the only one that works from now on) to a not yet verified address. */
+export function resendBeneficiaryVerification(u: Unit, id: string): WithEmailSent<Beneficiary> {
+  const current = requireBeneficiary(u.db, id)
+  if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
+  if (current.notificationStatus === 'unsubscribed') throw conflict(CIRCLE_MESSAGES.unsubscribed)
+  const row = u.db
     .update(beneficiaries)
-    .set({ verificationNonce: randomToken(), updatedAt: now })
-    .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId)))
+    .set({ verificationNonce: randomToken(), updatedAt: u.now })
+    .where(eq(beneficiaries.id, id))
     .returning()
-  return row
+    .get()!
+  const verificationEmailSent = sendBeneficiaryInvitation(u, row)
+  u.audit({ actor: 'user', action: 'circle.verification_resent', details: { beneficiaryId: id, verificationEmailSent } })
+  return { ...toBeneficiary(row), verificationEmailSent }
 }
-
-export type RotateResult = { ok: true; row: BeneficiaryRow } | { ok: false; reason: 'not_found' | 'incomplete' }
 
 /**
- * Replaces a beneficiary's public key and re-wraps all their grants in one transaction. The
- * request must cover exactly the items granted now; otherwise nothing changes, so no grant is
- * ever left wrapped for a key whose kit was lost.
+ * Replaces a beneficiary's public key and re-wraps all their grants at once. The request must
+ * cover exactly the items granted now; otherwise nothing changes, so no grant is ever left wrapped
+ * for a key whose kit was lost.
  */
-export async function rotateBeneficiaryKey(
-  db: Db,
-  ownerId: string,
+export function rotateBeneficiaryKey(
+  u: Unit,
   id: string,
-  publicKey: string,
-  fingerprint: string,
+  key: { publicKey: string; fingerprint: string; replacesKeyVersion?: number },
   grants: Array<{ itemId: string; wrappedKey: string }>,
-  now = Date.now(),
-): Promise<RotateResult> {
-  const current = await findBeneficiary(db, ownerId, id)
-  if (!current) return { ok: false, reason: 'not_found' }
-  const existing = await db.select({ itemId: itemGrants.itemId }).from(itemGrants).where(eq(itemGrants.beneficiaryId, id))
-  const wanted = new Set(existing.map((g) => g.itemId))
+): Beneficiary {
+  const { db, now } = u
+  const current = requireBeneficiary(db, id)
+  if (key.replacesKeyVersion !== undefined && key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+  const wanted = new Set(db.select({ itemId: itemGrants.itemId }).from(itemGrants).where(eq(itemGrants.beneficiaryId, id)).all().map((g) => g.itemId))
   const given = new Set(grants.map((g) => g.itemId))
   if (given.size !== grants.length || wanted.size !== given.size || [...wanted].some((i) => !given.has(i))) {
-    return { ok: false, reason: 'incomplete' }
+    throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
   }
-  const nextVersion = current.keyVersion + 1
-  // Guarded by the key version read above: a concurrent rotation makes this one change nothing.
-  const [[row]] = await db.batch([
-    db
-      .update(beneficiaries)
-      .set({ publicKey, publicKeyFingerprint: fingerprint, keyVersion: nextVersion, updatedAt: now })
-      .where(and(eq(beneficiaries.id, id), eq(beneficiaries.ownerId, ownerId), eq(beneficiaries.keyVersion, current.keyVersion)))
-      .returning(),
-    ...grants.map((g) =>
-      db
-        .update(itemGrants)
-        .set({ wrappedKey: g.wrappedKey, keyVersion: nextVersion, createdAt: now })
-        .where(
-          and(
-            eq(itemGrants.itemId, g.itemId),
-            eq(itemGrants.beneficiaryId, id),
-            sql`exists (select 1 from ${beneficiaries} where ${beneficiaries.id} = ${id} and ${beneficiaries.keyVersion} = ${nextVersion} and ${beneficiaries.publicKey} = ${publicKey})`,
-          ),
-        ),
-    ),
-  ])
-  if (!row) return { ok: false, reason: 'incomplete' }
-  return { ok: true, row }
+  const keyVersion = current.keyVersion + 1
+  const row = db
+    .update(beneficiaries)
+    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keyVersion, updatedAt: now })
+    .where(eq(beneficiaries.id, id))
+    .returning()
+    .get()!
+  for (const g of grants) {
+    db.update(itemGrants)
+      .set({ wrappedKey: g.wrappedKey, keyVersion, createdAt: now })
+      .where(sql`${itemGrants.itemId} = ${g.itemId} and ${itemGrants.beneficiaryId} = ${id}`)
+      .run()
+  }
+  u.audit({ actor: 'user', action: 'circle.beneficiary_key_rotated', details: { beneficiaryId: id, items: grants.length, keyVersion } })
+  return toBeneficiary(row)
+}
+
+export function deleteBeneficiary(u: Unit, id: string): void {
+  const gone = u.db.delete(beneficiaries).where(eq(beneficiaries.id, id)).returning({ id: beneficiaries.id }).get()
+  if (!gone) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+  u.audit({ actor: 'user', action: 'circle.beneficiary_removed', details: { beneficiaryId: id } })
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { CIRCLE_MESSAGES } from '../../contract/circle'
 import {
   DOCUMENT_TYPE_LABELS,
   ID_DOCUMENT_MAX_BYTES,
@@ -8,9 +9,10 @@ import {
   type IdentityDocument,
   type IdentityReviewView,
 } from '../../contract/identity'
-import { CIRCLE_MESSAGES } from '../../contract/circle'
-import type { Db } from '../db/client'
-import { inSlices } from '../db/in-slices'
+import { advanceReleases } from '../engine/advance'
+import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
+import { identityReviewRequestEmail } from '../mail/templates'
+import { inSlices, type OwnerDb } from '../owner/db'
 import {
   approvers,
   beneficiaries,
@@ -18,19 +20,20 @@ import {
   identityReviews,
   policies,
   policyBeneficiaries,
-  users,
   type ApproverRow,
   type IdentityDocumentRow,
-  type UserRow,
-} from '../db/schema'
-import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
-import { sendEmail } from '../mail'
-import { identityReviewRequestEmail } from '../mail/templates'
-import { signLinkToken, verifyLinkToken } from './link-tokens'
+} from '../owner/schema'
+import type { Unit } from '../owner/unit'
 
-type Ctx = Pick<ExecutionContext, 'waitUntil'>
+// Identity documents and their reviews, run inside the owner's object (the files are in R2).
 
-async function checkedFile(file: File): Promise<{ bytes: ArrayBuffer; contentType: string }> {
+export interface DocumentFile {
+  bytes: ArrayBuffer
+  contentType: string
+}
+
+/** A file as uploaded, checked for its size and its real type (by its first bytes). */
+export async function readDocumentFile(file: File): Promise<DocumentFile> {
   if (file.size > ID_DOCUMENT_MAX_BYTES) throw new ApiError(413, `${IDENTITY_MESSAGES.fileTooLargeTitle}: ${IDENTITY_MESSAGES.fileTooLarge}`)
   const bytes = await file.arrayBuffer()
   const contentType = sniffDocumentType(new Uint8Array(bytes, 0, Math.min(8, bytes.byteLength)))
@@ -38,102 +41,87 @@ async function checkedFile(file: File): Promise<{ bytes: ArrayBuffer; contentTyp
   return { bytes, contentType }
 }
 
+export interface DocumentFields {
+  documentType: DocumentType
+  documentNumber: string
+  issuingAuthority: string
+  expirationDate: string
+}
+
+export const identityBlobPrefix = (ownerId: string, documentId: string) => `identity/${ownerId}/${documentId}`
+
 /**
  * Who reviews a beneficiary's document, and how many approvals it needs: the approvers named by
  * the owner's active policies that require identity verification for this beneficiary (all the
  * owner's approvers when none are named), and the largest minimum those policies ask for, but
  * never more than there are reviewers.
  */
-export async function reviewersFor(db: Db, ownerId: string, beneficiaryId: string): Promise<{ reviewers: ApproverRow[]; required: number }> {
-  const rules = await db
+export function reviewersFor(db: OwnerDb, beneficiaryId: string): { reviewers: ApproverRow[]; required: number } {
+  const rules = db
     .select({ named: policies.identityVerificationApprovers, minimum: policies.minimumApprovals })
     .from(policies)
     .innerJoin(policyBeneficiaries, eq(policyBeneficiaries.policyId, policies.id))
-    .where(
-      and(
-        eq(policies.ownerId, ownerId),
-        eq(policies.status, 'active'),
-        eq(policies.requiresIdentityVerification, true),
-        eq(policyBeneficiaries.beneficiaryId, beneficiaryId),
-      ),
-    )
+    .where(and(eq(policies.status, 'active'), eq(policies.requiresIdentityVerification, true), eq(policyBeneficiaries.beneficiaryId, beneficiaryId)))
+    .all()
   const named = [...new Set(rules.flatMap((r) => r.named))]
   const reviewers = named.length
-    ? await inSlices(named, (slice) => db.select().from(approvers).where(and(eq(approvers.ownerId, ownerId), inArray(approvers.id, slice))))
-    : await db.select().from(approvers).where(eq(approvers.ownerId, ownerId))
+    ? inSlices(named, (slice) => db.select().from(approvers).where(inArray(approvers.id, slice)).all())
+    : db.select().from(approvers).all()
   if (reviewers.length === 0) throw conflict(IDENTITY_MESSAGES.noApprovers)
   const minimum = Math.max(1, ...rules.map((r) => r.minimum))
   return { reviewers, required: Math.min(minimum, reviewers.length) }
 }
 
-export interface DocumentUpload {
-  documentType: DocumentType
-  documentNumber: string
-  issuingAuthority: string
-  expirationDate: string
-  front: File
-  back?: File
+/** Refuses before anything is stored: the beneficiary must be the owner's and someone must review. */
+export function assertDocumentAccepted(db: OwnerDb, beneficiaryId: string): void {
+  if (!db.select({ id: beneficiaries.id }).from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()) {
+    throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+  }
+  reviewersFor(db, beneficiaryId)
 }
 
-/** Stores the document (front and optional back) in R2 and asks each reviewer, by e-mail, to review it. */
-export async function submitDocument(
-  db: Db,
-  env: Env,
-  ctx: Ctx,
-  owner: UserRow,
+/**
+ * Records a document whose files the object has put in R2 (`keys`), marks the beneficiary's
+ * identity pending and asks each reviewer, by e-mail, through a link of their own.
+ */
+export function recordDocument(
+  u: Unit,
+  documentId: string,
   beneficiaryId: string,
-  upload: DocumentUpload,
-  now = Date.now(),
-): Promise<IdentityDocument> {
-  const beneficiary = await db.query.beneficiaries.findFirst({
-    where: and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.ownerId, owner.id)),
-  })
+  fields: DocumentFields,
+  files: { front: { key: string; contentType: string }; back: { key: string; contentType: string } | null },
+): IdentityDocument {
+  const { db, now } = u
+  const beneficiary = db.select().from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()
   if (!beneficiary) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
-  const { reviewers, required } = await reviewersFor(db, owner.id, beneficiaryId)
-  const front = await checkedFile(upload.front)
-  const back = upload.back ? await checkedFile(upload.back) : null
-
-  const id = crypto.randomUUID()
-  const prefix = `identity/${owner.id}/${id}`
-  await env.BLOBS.put(`${prefix}/front`, front.bytes, { httpMetadata: { contentType: front.contentType } })
-  if (back) await env.BLOBS.put(`${prefix}/back`, back.bytes, { httpMetadata: { contentType: back.contentType } })
-  const [[row]] = await db.batch([
-    db
-      .insert(identityDocuments)
-      .values({
-        id,
-        ownerId: owner.id,
-        beneficiaryId,
-        documentType: upload.documentType,
-        documentNumber: upload.documentNumber,
-        issuingAuthority: upload.issuingAuthority,
-        expirationDate: upload.expirationDate,
-        frontKey: `${prefix}/front`,
-        frontContentType: front.contentType,
-        backKey: back ? `${prefix}/back` : null,
-        backContentType: back?.contentType ?? null,
-        status: 'pending',
-        requiredApprovals: required,
-        submittedAt: now,
-      })
-      .returning(),
-    db.update(beneficiaries).set({ identityStatus: 'pending', updatedAt: now }).where(eq(beneficiaries.id, beneficiaryId)),
-  ])
-  for (const approver of reviewers) {
-    const token = await signLinkToken(env, 'identityReview', `${id}:${approver.id}`)
-    await sendEmail(env, ctx, db, {
-      to: approver.email,
-      kind: 'identity_review_request',
-      ...identityReviewRequestEmail({
-        approverName: approver.fullName,
-        ownerName: owner.displayName,
-        beneficiaryName: beneficiary.fullName,
-        documentLabel: DOCUMENT_TYPE_LABELS[upload.documentType],
-        reviewUrl: `${env.APP_ORIGIN}/review-identity?token=${encodeURIComponent(token)}`,
-      }),
+  const { reviewers, required } = reviewersFor(db, beneficiaryId)
+  const row = db
+    .insert(identityDocuments)
+    .values({
+      id: documentId,
+      beneficiaryId,
+      ...fields,
+      frontKey: files.front.key,
+      frontContentType: files.front.contentType,
+      backKey: files.back?.key ?? null,
+      backContentType: files.back?.contentType ?? null,
+      status: 'pending',
+      requiredApprovals: required,
+      submittedAt: now,
     })
+    .returning()
+    .get()!
+  db.update(beneficiaries).set({ identityStatus: 'pending', updatedAt: now }).where(eq(beneficiaries.id, beneficiaryId)).run()
+  for (const approver of reviewers) {
+    u.mail(approver.email, 'identity_review_request', identityReviewRequestEmail({
+      approverName: approver.fullName,
+      ownerName: u.account.displayName,
+      beneficiaryName: beneficiary.fullName,
+      documentLabel: DOCUMENT_TYPE_LABELS[fields.documentType],
+      reviewUrl: u.signedLink('/review-identity', 'identityReview', `${documentId}:${approver.id}`),
+    }))
   }
-  return toIdentityDocument(row!, [])
+  return toIdentityDocument(row, [])
 }
 
 function toIdentityDocument(row: IdentityDocumentRow, reviews: IdentityDocument['reviews']): IdentityDocument {
@@ -154,25 +142,18 @@ function toIdentityDocument(row: IdentityDocumentRow, reviews: IdentityDocument[
   }
 }
 
-export async function listDocuments(db: Db, ownerId: string, beneficiaryId: string): Promise<IdentityDocument[]> {
-  const beneficiary = await db.query.beneficiaries.findFirst({
-    where: and(eq(beneficiaries.id, beneficiaryId), eq(beneficiaries.ownerId, ownerId)),
-  })
-  if (!beneficiary) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
-  const rows = await db
-    .select()
-    .from(identityDocuments)
-    .where(and(eq(identityDocuments.beneficiaryId, beneficiaryId), eq(identityDocuments.ownerId, ownerId)))
-    .orderBy(desc(identityDocuments.submittedAt))
+export function listDocuments(db: OwnerDb, beneficiaryId: string): IdentityDocument[] {
+  if (!db.select({ id: beneficiaries.id }).from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()) {
+    throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+  }
+  const rows = db.select().from(identityDocuments).where(eq(identityDocuments.beneficiaryId, beneficiaryId)).orderBy(desc(identityDocuments.submittedAt)).all()
   if (rows.length === 0) return []
-  const reviews = await db
+  const reviews = db
     .select({ documentId: identityReviews.documentId, approverName: approvers.fullName, status: identityReviews.status, notes: identityReviews.notes, createdAt: identityReviews.createdAt })
     .from(identityReviews)
     .innerJoin(approvers, eq(approvers.id, identityReviews.approverId))
-    .innerJoin(
-      identityDocuments,
-      and(eq(identityDocuments.id, identityReviews.documentId), eq(identityDocuments.beneficiaryId, beneficiaryId), eq(identityDocuments.ownerId, ownerId)),
-    )
+    .innerJoin(identityDocuments, and(eq(identityDocuments.id, identityReviews.documentId), eq(identityDocuments.beneficiaryId, beneficiaryId)))
+    .all()
   return rows.map((r) =>
     toIdentityDocument(
       r,
@@ -183,46 +164,42 @@ export async function listDocuments(db: Db, ownerId: string, beneficiaryId: stri
   )
 }
 
-export async function ownerDocumentFile(db: Db, env: Pick<Env, 'BLOBS'>, ownerId: string, id: string, side: 'front' | 'back') {
-  const row = await db.query.identityDocuments.findFirst({ where: and(eq(identityDocuments.id, id), eq(identityDocuments.ownerId, ownerId)) })
-  return documentFile(env, row, side)
+export interface StoredFile {
+  key: string
+  contentType: string
 }
 
-async function documentFile(env: Pick<Env, 'BLOBS'>, row: IdentityDocumentRow | undefined, side: 'front' | 'back') {
+function fileOf(row: IdentityDocumentRow | undefined, side: 'front' | 'back'): StoredFile {
   const key = side === 'front' ? row?.frontKey : row?.backKey
-  const object = key ? await env.BLOBS.get(key) : null
-  if (!row || !object) throw notFound(IDENTITY_MESSAGES.documentNotFound)
-  return new Response(object.body, {
-    headers: {
-      'content-type': (side === 'front' ? row.frontContentType : row.backContentType) ?? 'application/octet-stream',
-      'content-disposition': 'inline',
-      'cache-control': 'no-store',
-    },
-  })
+  const contentType = side === 'front' ? row?.frontContentType : row?.backContentType
+  if (!row || !key) throw notFound(IDENTITY_MESSAGES.documentNotFound)
+  return { key, contentType: contentType ?? 'application/octet-stream' }
 }
 
-/** The document and approver a review link names, or a 4xx for a bad, expired or stale link. */
-async function reviewTarget(db: Db, env: Env, token: string) {
-  const link = await verifyLinkToken(env, 'identityReview', token)
-  if (!link.ok) throw badRequest(link.reason === 'expired' ? CIRCLE_MESSAGES.linkExpired : CIRCLE_MESSAGES.linkInvalid)
-  const [documentId, approverId] = link.subject.split(':')
-  const [found] = await db
-    .select({ document: identityDocuments, approver: approvers, beneficiaryName: beneficiaries.fullName, ownerName: users.displayName })
+export function documentFile(db: OwnerDb, documentId: string, side: 'front' | 'back'): StoredFile {
+  return fileOf(db.select().from(identityDocuments).where(eq(identityDocuments.id, documentId)).get(), side)
+}
+
+/** The document and approver a review link names, or 400 for a link whose document or approver is gone. */
+function reviewTarget(db: OwnerDb, documentId: string, approverId: string) {
+  const found = db
+    .select({ document: identityDocuments, approver: approvers, beneficiaryName: beneficiaries.fullName })
     .from(identityDocuments)
-    .innerJoin(approvers, and(eq(approvers.id, approverId ?? ''), eq(approvers.ownerId, identityDocuments.ownerId)))
+    .innerJoin(approvers, eq(approvers.id, approverId))
     .innerJoin(beneficiaries, eq(beneficiaries.id, identityDocuments.beneficiaryId))
-    .innerJoin(users, eq(users.id, identityDocuments.ownerId))
-    .where(eq(identityDocuments.id, documentId ?? ''))
-    .limit(1)
+    .where(eq(identityDocuments.id, documentId))
+    .get()
   if (!found) throw badRequest(CIRCLE_MESSAGES.linkInvalid)
   return found
 }
 
-export async function reviewView(db: Db, env: Env, token: string): Promise<IdentityReviewView> {
-  const { document, approver, beneficiaryName, ownerName } = await reviewTarget(db, env, token)
-  const previous = await db.query.identityReviews.findFirst({
-    where: and(eq(identityReviews.documentId, document.id), eq(identityReviews.approverId, approver.id)),
-  })
+export function reviewView(db: OwnerDb, ownerName: string, documentId: string, approverId: string): IdentityReviewView {
+  const { document, approver, beneficiaryName } = reviewTarget(db, documentId, approverId)
+  const previous = db
+    .select({ at: identityReviews.createdAt })
+    .from(identityReviews)
+    .where(and(eq(identityReviews.documentId, document.id), eq(identityReviews.approverId, approver.id)))
+    .get()
   return {
     documentType: document.documentType as DocumentType,
     documentNumber: document.documentNumber,
@@ -239,71 +216,50 @@ export async function reviewView(db: Db, env: Env, token: string): Promise<Ident
   }
 }
 
-export async function reviewerDocumentFile(db: Db, env: Env, token: string, side: 'front' | 'back') {
-  const { document } = await reviewTarget(db, env, token)
-  return documentFile(env, document, side)
-}
-
-/** A recorded review: the document's status after it, and whose chain the review belongs to. */
-export interface ReviewOutcome {
-  status: IdentityDocument['status']
-  ownerId: string
-  documentId: string
-  beneficiaryId: string
-  approverId: string
+export function reviewerDocumentFile(db: OwnerDb, documentId: string, approverId: string, side: 'front' | 'back'): StoredFile {
+  return fileOf(reviewTarget(db, documentId, approverId).document, side)
 }
 
 /**
  * Records one approver's decision. A rejection decides the document at once (with the notes as
- * the reason); approvals decide it when they reach the required number. Both decisions are single
- * conditional statements, so concurrent reviews cannot decide it twice or differently.
+ * the reason); approvals decide it when they reach the required number. A verified beneficiary's
+ * assets that waited on identity open in the same act.
  */
-export async function submitReview(
-  db: Db,
-  env: Env,
-  body: { token: string; status: 'approved' | 'rejected'; verificationNotes: string; approverSignature?: string },
-  now = Date.now(),
-): Promise<ReviewOutcome> {
-  const { document, approver } = await reviewTarget(db, env, body.token)
+export function submitReview(
+  u: Unit,
+  documentId: string,
+  approverId: string,
+  body: { status: 'approved' | 'rejected'; verificationNotes: string; approverSignature?: string },
+): IdentityDocument['status'] {
+  const { db, now } = u
+  const { document, approver } = reviewTarget(db, documentId, approverId)
   if (document.status !== 'pending') throw conflict(IDENTITY_MESSAGES.alreadyDecided)
-  const inserted = await db
+  const inserted = db
     .insert(identityReviews)
-    .values({
-      documentId: document.id,
-      approverId: approver.id,
-      status: body.status,
-      notes: body.verificationNotes,
-      signature: body.approverSignature ?? null,
-      createdAt: now,
-    })
+    .values({ documentId, approverId, status: body.status, notes: body.verificationNotes, signature: body.approverSignature ?? null, createdAt: now })
     .onConflictDoNothing()
     .returning({ documentId: identityReviews.documentId })
-  if (inserted.length === 0) throw conflict(IDENTITY_MESSAGES.alreadyReviewed)
-
-  const decided =
-    body.status === 'rejected'
-      ? await db
-          .update(identityDocuments)
-          .set({ status: 'rejected', rejectionReason: body.verificationNotes, decidedAt: now })
-          .where(and(eq(identityDocuments.id, document.id), eq(identityDocuments.status, 'pending')))
-          .returning({ status: identityDocuments.status })
-      : await db
-          .update(identityDocuments)
-          .set({ status: 'verified', decidedAt: now })
-          .where(
-            and(
-              eq(identityDocuments.id, document.id),
-              eq(identityDocuments.status, 'pending'),
-              sql`(select count(*) from ${identityReviews} where ${identityReviews.documentId} = ${document.id} and ${identityReviews.status} = 'approved') >= ${identityDocuments.requiredApprovals}`,
-            ),
-          )
-          .returning({ status: identityDocuments.status })
-  const status = decided[0]?.status ?? 'pending'
+    .get()
+  if (!inserted) throw conflict(IDENTITY_MESSAGES.alreadyReviewed)
+  const approvals = db
+    .select({ n: sql<number>`count(*)` })
+    .from(identityReviews)
+    .where(and(eq(identityReviews.documentId, documentId), eq(identityReviews.status, 'approved')))
+    .get()?.n ?? 0
+  const status: IdentityDocument['status'] = body.status === 'rejected' ? 'rejected' : approvals >= document.requiredApprovals ? 'verified' : 'pending'
   if (status !== 'pending') {
-    await db
-      .update(beneficiaries)
-      .set({ identityStatus: status === 'verified' ? 'verified' : 'rejected', updatedAt: now })
-      .where(eq(beneficiaries.id, document.beneficiaryId))
+    db.update(identityDocuments)
+      .set({ status, decidedAt: now, ...(status === 'rejected' ? { rejectionReason: body.verificationNotes } : {}) })
+      .where(eq(identityDocuments.id, documentId))
+      .run()
+    db.update(beneficiaries).set({ identityStatus: status, updatedAt: now }).where(eq(beneficiaries.id, document.beneficiaryId)).run()
   }
-  return { status, ownerId: document.ownerId, documentId: document.id, beneficiaryId: document.beneficiaryId, approverId: approver.id }
+  // The approver's act, in the owner's chain: the decision and the document's status, not the notes.
+  u.audit({
+    actor: 'approver',
+    action: 'circle.identity_reviewed',
+    details: { documentId, beneficiaryId: document.beneficiaryId, approverId: approver.id, decision: body.status, status },
+  })
+  if (status === 'verified') advanceReleases(u)
+  return status
 }

@@ -1,60 +1,34 @@
-import type { Db } from '../db/client'
-import type { ApproverRow, BeneficiaryRow, UserRow } from '../db/schema'
-import { sendEmail } from '../mail'
 import { approverInvitationEmail, beneficiaryInvitationEmail } from '../mail/templates'
-import { signLinkToken } from './link-tokens'
-
-type Ctx = Pick<ExecutionContext, 'waitUntil'>
-
-/** The links a beneficiary's e-mails carry: verification (single-use) and notification choices. */
-export async function beneficiaryLinks(env: Env, row: BeneficiaryRow) {
-  const preferences = await signLinkToken(env, 'beneficiaryNotifications', row.id)
-  const verify = row.verificationNonce ? await signLinkToken(env, 'beneficiaryVerify', row.id, row.verificationNonce) : null
-  const origin = env.APP_ORIGIN
-  return {
-    verifyUrl: verify ? `${origin}/verify-beneficiary?token=${encodeURIComponent(verify)}&id=${encodeURIComponent(row.id)}` : null,
-    optInUrl: `${origin}/beneficiary-opt-in?token=${encodeURIComponent(preferences)}`,
-    unsubscribeUrl: `${origin}/unsubscribe?token=${encodeURIComponent(preferences)}`,
-  }
-}
+import type { ApproverRow, BeneficiaryRow } from '../owner/schema'
+import type { Unit } from '../owner/unit'
 
 /**
- * Mails the beneficiary their invitation with a fresh verification link. Honours an unsubscribe:
- * nobody who asked for no mail gets any (returns false then).
+ * Mails the beneficiary their invitation with the verification link their row's nonce allows, and
+ * their notification-choice links. Honours an unsubscribe: nobody who asked for no mail gets any
+ * (returns false then).
  */
-export async function sendBeneficiaryInvitation(env: Env, ctx: Ctx, db: Db, owner: UserRow, row: BeneficiaryRow): Promise<boolean> {
-  if (row.notificationStatus === 'unsubscribed') return false
-  const links = await beneficiaryLinks(env, row)
-  if (!links.verifyUrl) return false
-  await sendEmail(env, ctx, db, {
-    to: row.email,
-    kind: 'beneficiary_invitation',
-    ...beneficiaryInvitationEmail({
-      fullName: row.fullName,
-      email: row.email,
-      relationship: row.relationship,
-      ownerName: owner.displayName,
-      secrecyMode: row.delayNotifications,
-      verifyUrl: links.verifyUrl,
-      optInUrl: links.optInUrl,
-      unsubscribeUrl: links.unsubscribeUrl,
-    }),
-  })
+export function sendBeneficiaryInvitation(u: Unit, row: BeneficiaryRow): boolean {
+  if (row.notificationStatus === 'unsubscribed' || !row.verificationNonce) return false
+  u.mail(row.email, 'beneficiary_invitation', beneficiaryInvitationEmail({
+    fullName: row.fullName,
+    email: row.email,
+    relationship: row.relationship,
+    ownerName: u.account.displayName,
+    secrecyMode: row.delayNotifications,
+    verifyUrl: u.signedLink('/verify-beneficiary', 'beneficiaryVerify', row.id, { id: row.id }, row.verificationNonce),
+    optInUrl: u.signedLink('/beneficiary-opt-in', 'beneficiaryNotifications', row.id),
+    unsubscribeUrl: u.signedLink('/unsubscribe', 'beneficiaryNotifications', row.id),
+  }))
   return true
 }
 
-export async function sendApproverInvitation(env: Env, ctx: Ctx, db: Db, owner: UserRow, row: ApproverRow): Promise<boolean> {
+export function sendApproverInvitation(u: Unit, row: ApproverRow): boolean {
   if (!row.verificationNonce) return false
-  const token = await signLinkToken(env, 'approverVerify', row.id, row.verificationNonce)
-  await sendEmail(env, ctx, db, {
-    to: row.email,
-    kind: 'approver_invitation',
-    ...approverInvitationEmail({
-      fullName: row.fullName,
-      role: row.role,
-      ownerName: owner.displayName,
-      verifyUrl: `${env.APP_ORIGIN}/verify-approver?token=${encodeURIComponent(token)}`,
-    }),
-  })
+  u.mail(row.email, 'approver_invitation', approverInvitationEmail({
+    fullName: row.fullName,
+    role: row.role,
+    ownerName: u.account.displayName,
+    verifyUrl: u.signedLink('/verify-approver', 'approverVerify', row.id, {}, row.verificationNonce),
+  }))
   return true
 }

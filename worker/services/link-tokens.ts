@@ -1,10 +1,13 @@
-import { errors, jwtVerify, SignJWT } from 'jose'
+import { errors, jwtVerify } from 'jose'
+import { hmacSha256Base64Url } from '../lib/sync-crypto'
 
 /**
- * Signed links for people without an account (beneficiaries, approvers). Each token is bound to
- * one purpose (its audience), one subject (the person's row id), expires, and, where the act is
- * one-off, carries a nonce that the row must still hold: rotating the nonce voids older links,
- * clearing it makes the link single-use.
+ * Signed links for people without an account (beneficiaries, approvers) and for the owner's
+ * one-click e-mails. Each token is bound to one purpose (its audience), one subject (the person's
+ * row id, or what the act names), the owner whose vault it acts on (`oid`: the link reaches that
+ * owner's object with no lookup across owners), expires, and, where the act is one-off, carries a
+ * nonce that the row must still hold: rotating the nonce voids older links, clearing it makes the
+ * link single-use.
  */
 export const LINK_PURPOSES = {
   beneficiaryVerify: { audience: 'legacy-vault:link:beneficiary-verify', ttlSeconds: 7 * 24 * 3600 },
@@ -28,32 +31,42 @@ export const LINK_PURPOSES = {
 export type LinkPurpose = keyof typeof LINK_PURPOSES
 
 const ISSUER = 'legacy-vault'
+const HEADER = base64UrlJson({ alg: 'HS256' })
 
-function key(env: Pick<Env, 'JWT_SECRET'>): Uint8Array {
-  return new TextEncoder().encode(env.JWT_SECRET)
+function base64UrlJson(value: unknown): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value))
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
-export async function signLinkToken(
+/**
+ * An HS256 JWT, signed synchronously so that the owner object can put links into e-mails inside
+ * the transaction of the act that sends them. Verified by jose (`verifyLinkToken`).
+ */
+export function signLinkToken(
   env: Pick<Env, 'JWT_SECRET'>,
   purpose: LinkPurpose,
   subject: string,
-  nonce?: string,
+  claims: { owner: string; nonce?: string },
   now = Date.now(),
-): Promise<string> {
+): string {
   const { audience, ttlSeconds } = LINK_PURPOSES[purpose]
-  const issuedAt = Math.floor(now / 1000)
-  return new SignJWT(nonce ? { nonce } : {})
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuer(ISSUER)
-    .setAudience(audience)
-    .setSubject(subject)
-    .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + ttlSeconds)
-    .sign(key(env))
+  const iat = Math.floor(now / 1000)
+  const payload = base64UrlJson({
+    oid: claims.owner,
+    ...(claims.nonce ? { nonce: claims.nonce } : {}),
+    iss: ISSUER,
+    aud: audience,
+    sub: subject,
+    iat,
+    exp: iat + ttlSeconds,
+  })
+  return `${HEADER}.${payload}.${hmacSha256Base64Url(env.JWT_SECRET, `${HEADER}.${payload}`)}`
 }
 
 export type LinkTokenResult =
-  | { ok: true; subject: string; nonce: string | undefined }
+  | { ok: true; subject: string; owner: string; nonce: string | undefined }
   | { ok: false; reason: 'invalid' | 'expired' }
 
 export async function verifyLinkToken(
@@ -63,14 +76,14 @@ export async function verifyLinkToken(
   now = Date.now(),
 ): Promise<LinkTokenResult> {
   try {
-    const { payload } = await jwtVerify(token, key(env), {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(env.JWT_SECRET), {
       issuer: ISSUER,
       audience: LINK_PURPOSES[purpose].audience,
       algorithms: ['HS256'],
       currentDate: new Date(now),
     })
-    if (!payload.sub) return { ok: false, reason: 'invalid' }
-    return { ok: true, subject: payload.sub, nonce: typeof payload.nonce === 'string' ? payload.nonce : undefined }
+    if (!payload.sub || typeof payload.oid !== 'string' || !payload.oid) return { ok: false, reason: 'invalid' }
+    return { ok: true, subject: payload.sub, owner: payload.oid, nonce: typeof payload.nonce === 'string' ? payload.nonce : undefined }
   } catch (error) {
     return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' }
   }

@@ -20,12 +20,11 @@ export async function createSession(
   db: Db,
   env: Pick<Env, 'JWT_SECRET'>,
   userId: string,
-  userAgent: string | undefined,
   now = Date.now(),
 ): Promise<string> {
   const id = crypto.randomUUID()
   const expiresAt = now + SESSION_TTL_SECONDS * 1000
-  await db.insert(sessions).values({ id, userId, createdAt: now, expiresAt, userAgent: userAgent?.slice(0, 255) })
+  await db.insert(sessions).values({ id, userId, createdAt: now, expiresAt })
   return new SignJWT({ sid: id })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)

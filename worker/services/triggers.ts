@@ -1,13 +1,14 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { asc, eq, inArray } from 'drizzle-orm'
 import { z } from 'zod'
 import { TRIGGER_MESSAGES, triggerCreateBodySchema, type InactivityConfig, type Trigger } from '../../contract/triggers'
-import type { Db } from '../db/client'
-import { approvers, beneficiaries, triggers, users, type TriggerRow } from '../db/schema'
 import { frequencyDays, inactivityFireAt, type ClockState } from '../engine/clock'
-import { link, mail, type EngineCtx } from '../engine/context'
-import { deathReportLinkEmail } from '../mail/release-templates'
 import { badRequest, conflict, notFound } from '../lib/errors'
-import { signLinkToken } from './link-tokens'
+import { deathReportLinkEmail } from '../mail/release-templates'
+import { inSlices, type OwnerDb } from '../owner/db'
+import { approvers, beneficiaries, triggers, type TriggerRow } from '../owner/schema'
+import type { Unit } from '../owner/unit'
+
+// The owner's triggers, run inside the owner's object.
 
 type CreateBody = z.output<typeof triggerCreateBodySchema>
 
@@ -32,68 +33,53 @@ export function toTrigger(row: TriggerRow, clock?: { state: ClockState; pingFreq
   }
 }
 
-export async function listTriggers(db: Db, ownerId: string): Promise<TriggerRow[]> {
-  return db.select().from(triggers).where(eq(triggers.ownerId, ownerId)).orderBy(asc(triggers.createdAt))
+export function listTriggers(db: OwnerDb): TriggerRow[] {
+  return db.select().from(triggers).orderBy(asc(triggers.createdAt)).all()
 }
 
-export async function findTrigger(db: Db, ownerId: string, id: string): Promise<TriggerRow> {
-  const [row] = await db.select().from(triggers).where(and(eq(triggers.id, id), eq(triggers.ownerId, ownerId)))
+export function findTrigger(db: OwnerDb, id: string): TriggerRow {
+  const row = db.select().from(triggers).where(eq(triggers.id, id)).get()
   if (!row) throw notFound(TRIGGER_MESSAGES.triggerNotFound)
   return row
 }
 
-export async function createTrigger(ctx: EngineCtx, ownerId: string, body: CreateBody): Promise<TriggerRow> {
-  const { db, now } = ctx
+export function createTrigger(u: Unit, body: CreateBody): TriggerRow {
+  const { db, now } = u
   if (body.type === 'scheduled') {
     const ids = [...new Set(body.config.beneficiaries)]
-    const owned = await db.select({ id: beneficiaries.id }).from(beneficiaries).where(eq(beneficiaries.ownerId, ownerId))
-    const mine = new Set(owned.map((o) => o.id))
-    if (ids.some((id) => !mine.has(id))) throw badRequest(TRIGGER_MESSAGES.unknownBeneficiary)
+    const owned = inSlices(ids, (slice) => db.select({ id: beneficiaries.id }).from(beneficiaries).where(inArray(beneficiaries.id, slice)).all())
+    if (owned.length !== ids.length) throw badRequest(TRIGGER_MESSAGES.unknownBeneficiary)
   }
   const config = body.type === 'scheduled' ? { ...body.config, beneficiaries: [...new Set(body.config.beneficiaries)] } : body.config
-  const [row] = await db
+  const fireAt = body.type === 'scheduled' ? Date.parse(body.config.releaseDate) : null
+  const row = db
     .insert(triggers)
-    .values({
-      id: crypto.randomUUID(),
-      ownerId,
-      type: body.type,
-      status: body.status,
-      config: config as Record<string, unknown>,
-      fireAt: body.type === 'scheduled' ? Date.parse(body.config.releaseDate) : null,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values({ id: crypto.randomUUID(), type: body.type, status: body.status, config: config as Record<string, unknown>, fireAt, createdAt: now, updatedAt: now })
     .returning()
-  await ctx.audit(ownerId, { actor: 'user', action: 'trigger.created', details: { triggerId: row!.id, type: body.type, status: body.status } })
-  if (row!.type === 'verified_death' && row!.status === 'active') await sendDeathReportLinks(ctx, ownerId)
-  return row!
+    .get()!
+  u.audit({ actor: 'user', action: 'trigger.created', details: { triggerId: row.id, type: body.type, status: body.status } })
+  if (row.type === 'verified_death' && row.status === 'active') sendDeathReportLinks(u)
+  return row
 }
 
-export async function setTriggerStatus(ctx: EngineCtx, ownerId: string, id: string, status: 'active' | 'paused'): Promise<TriggerRow> {
-  const current = await findTrigger(ctx.db, ownerId, id)
+export function setTriggerStatus(u: Unit, id: string, status: 'active' | 'paused'): TriggerRow {
+  const current = findTrigger(u.db, id)
   if (current.status === 'triggered') throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
-  const [row] = await ctx.db
-    .update(triggers)
-    .set({ status, updatedAt: ctx.now })
-    .where(and(eq(triggers.id, id), eq(triggers.ownerId, ownerId), eq(triggers.status, current.status)))
-    .returning()
-  if (!row) throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
-  if (row.status !== current.status) {
-    await ctx.audit(ownerId, { actor: 'user', action: status === 'paused' ? 'trigger.paused' : 'trigger.activated', details: { triggerId: id, type: row.type } })
+  const row = u.db.update(triggers).set({ status, updatedAt: u.now }).where(eq(triggers.id, id)).returning().get()!
+  if (current.status !== status) {
+    u.audit({ actor: 'user', action: status === 'paused' ? 'trigger.paused' : 'trigger.activated', details: { triggerId: id, type: row.type } })
   }
   return row
 }
 
 /** Each approver whose address is verified gets a standing link to confirm the owner's death. */
-export async function sendDeathReportLinks(ctx: EngineCtx, ownerId: string): Promise<number> {
-  const [owner] = await ctx.db.select().from(users).where(eq(users.id, ownerId))
-  const list = (await ctx.db.select().from(approvers).where(eq(approvers.ownerId, ownerId))).filter((a) => a.emailVerifiedAt)
+export function sendDeathReportLinks(u: Unit): number {
+  const list = u.db.select().from(approvers).all().filter((a) => a.emailVerifiedAt)
   for (const a of list) {
-    const token = await signLinkToken(ctx.env, 'deathReport', a.id, undefined, ctx.now)
-    await mail(ctx, a.email, 'death_report_link', deathReportLinkEmail({
+    u.mail(a.email, 'death_report_link', deathReportLinkEmail({
       approverName: a.fullName,
-      ownerName: owner?.displayName ?? 'The vault owner',
-      reportUrl: link(ctx.env, '/confirm-death', { token }),
+      ownerName: u.account.displayName,
+      reportUrl: u.signedLink('/confirm-death', 'deathReport', a.id),
     }))
   }
   return list.length

@@ -4,7 +4,7 @@ import type { PublicUser } from '../../contract/auth'
 import { BILLING_PERIOD_DAYS } from '../../contract/billing'
 import { DEFAULT_PLAN } from '../../contract/plans'
 import type { Db } from '../db/client'
-import { users, type UserRow } from '../db/schema'
+import { ownerDirectory, users, type UserRow } from '../db/schema'
 import { countKeys } from '../webauthn/credentials'
 
 const ACTIVE_STATUSES = new Set(['active', 'trialing'])
@@ -27,8 +27,19 @@ export function isAdmin(user: UserRow): boolean {
   return user.role === 'admin'
 }
 
+/** What the directory says the owner's vault holds (the object itself is the authority). */
+export interface VaultCounts {
+  storageUsed: number
+  vaultItemCount: number
+}
+
+export async function vaultCountsOf(db: Db, userId: string): Promise<VaultCounts> {
+  const [row] = await db.select({ items: ownerDirectory.items, bytes: ownerDirectory.storageBytes }).from(ownerDirectory).where(eq(ownerDirectory.ownerId, userId))
+  return { storageUsed: row?.bytes ?? 0, vaultItemCount: row?.items ?? 0 }
+}
+
 /** The user as the API shows it: never the password hash or internal flags. */
-function toPublicUser(user: UserRow, securityKeyCount: number): PublicUser {
+function toPublicUser(user: UserRow, securityKeyCount: number, counts: VaultCounts): PublicUser {
   const planTier = effectivePlanTier(user)
   return {
     id: user.id,
@@ -45,8 +56,8 @@ function toPublicUser(user: UserRow, securityKeyCount: number): PublicUser {
     vaultCheck: user.vaultCheck,
     pingFrequency: user.pingFrequency,
     gracePeriod: CHECKIN_GRACE_DAYS,
-    storageUsed: user.storageUsed,
-    vaultItemCount: user.vaultItemCount,
+    storageUsed: counts.storageUsed,
+    vaultItemCount: counts.vaultItemCount,
     phoneNumber: user.phoneNumber,
     country: user.country,
     timezone: user.timezone,
@@ -60,9 +71,10 @@ function toPublicUser(user: UserRow, securityKeyCount: number): PublicUser {
   }
 }
 
-/** The public user with the facts kept in other tables (the number of security keys). */
+/** The public user with the facts kept in other tables (security keys, the directory's counts). */
 export async function publicUserOf(db: Db, user: UserRow): Promise<PublicUser> {
-  return toPublicUser(user, await countKeys(db, user.id))
+  const [keys, counts] = await Promise.all([countKeys(db, user.id), vaultCountsOf(db, user.id)])
+  return toPublicUser(user, keys, counts)
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {

@@ -3,7 +3,7 @@ import { vi } from 'vitest'
 import { app } from '../../../worker/app'
 import { runSweeps } from '../../../worker/cron'
 import { getDb } from '../../../worker/db/client'
-import type { OwnerGuard } from '../../../worker/owner-guard'
+import type { OwnerVault } from '../../../worker/owner/vault-object'
 import { createSession } from '../../../worker/services/sessions'
 import { guard } from '../engine-helpers'
 import { addBeneficiary, call, env, freshIp, register } from '../helpers'
@@ -69,7 +69,8 @@ interface SimOwner {
   customerId: string
   subscriptionId: string
   /** The newest check-in e-mail (its link checks in for 30 days). */
-  lastMail: { id: string; at: number } | null
+  /** The newest check-in e-mail, as it reached the owner's inbox: its time and the link in it. */
+  lastMail: { id: string; at: number; text: string } | null
 }
 
 const b64 = (s: string) => btoa(s)
@@ -339,7 +340,7 @@ type Action =
 async function freshToken(o: SimOwner, now: number): Promise<string> {
   // The owner's browser keeps a live session (a new one every few weeks); no sign-in is implied.
   if (now - o.sessionAt > 20 * DAY) {
-    o.token = await createSession(getDb(env), env, o.m.id, 'release-simulation', now)
+    o.token = await createSession(getDb(env), env, o.m.id, now)
     o.sessionAt = now
   }
   return o.token
@@ -386,8 +387,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       return
     }
     case 'checkin_link': {
-      const row = await env.DB.prepare('select text from email_outbox where id = ?').bind(o.lastMail!.id).first<{ text: string }>()
-      const link = (row?.text.match(/https?:\/\/\S+/g) ?? []).map((u) => new URL(u)).find((u) => u.pathname === '/check-in')
+      const link = (o.lastMail!.text.match(/https?:\/\/\S+/g) ?? []).map((u) => new URL(u)).find((u) => u.pathname === '/check-in')
       const res = await call('/api/inactivity/check-in', { body: { token: link?.searchParams.get('token') ?? '' } })
       oracle.note(m, now, `check-in (e-mailed link) → ${res.status}`)
       if (res.status !== 200) oracle.fail(m, now, step, `the e-mailed check-in link answered ${res.status}: ${await res.text()}`)
@@ -396,7 +396,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     }
     case 'sign_in': {
       // What a successful sign-in reports to the owner's Durable Object.
-      await guard(m.id).recordActivity('signed_in', now, m.id)
+      await guard(m.id).recordActivity('signed_in', now)
       oracle.note(m, now, 'sign-in')
       signIn(m, now)
       return
@@ -484,9 +484,9 @@ async function engine(rng: Rng, oracle: Oracle, owners: SimOwner[], now: number,
   const doubleSweep = rng.chance(0.06)
   const ring = async (o: SimOwner, fate: number) => {
     const stub = guard(o.m.id)
-    const at = await runInDurableObject(stub, async (_i: OwnerGuard, state) => state.storage.getAlarm())
+    const at = await runInDurableObject(stub, async (_i: OwnerVault, state) => state.storage.getAlarm())
     if (at === null) return
-    const alarmAgain = () => runInDurableObject(stub, async (instance: OwnerGuard) => instance.alarm())
+    const alarmAgain = () => runInDurableObject(stub, async (instance: OwnerVault) => instance.alarm())
     if (at > now) {
       if (fate < 0.02) {
         count('alarms.early')
@@ -498,7 +498,7 @@ async function engine(rng: Rng, oracle: Oracle, owners: SimOwner[], now: number,
     if (fate < 0.08) {
       count('alarms.lost')
       oracle.note(o.m, now, 'engine: alarm LOST')
-      await runInDurableObject(stub, async (_i: OwnerGuard, state) => state.storage.deleteAlarm())
+      await runInDurableObject(stub, async (_i: OwnerVault, state) => state.storage.deleteAlarm())
     } else if (fate < 0.15) {
       count('alarms.delayed')
       oracle.note(o.m, now, 'engine: alarm delayed')
@@ -532,41 +532,48 @@ async function engine(rng: Rng, oracle: Oracle, owners: SimOwner[], now: number,
 // ---- Observing the server ---------------------------------------------------------------------
 
 async function observe(oracle: Oracle, owners: SimOwner[], now: number, step: number, seenMails: Set<string>, from: number, count: (key: string, n?: number) => void): Promise<void> {
-  const ids = JSON.stringify(owners.map((o) => o.m.id))
-  const inOwners = 'owner_id in (select value from json_each(?1))'
-  const [firings, releases, triggers, mails, assets] = await env.DB.batch([
-    env.DB.prepare(`select id, owner_id, trigger_id, kind, fired_at from firings where ${inOwners}`).bind(ids),
-    env.DB.prepare(`select id, owner_id, firing_id, source_key, status, release_at, required_approvals, released_at, cancelled_at from releases where ${inOwners}`).bind(ids),
-    env.DB.prepare(`select id, owner_id, status, generation from triggers where ${inOwners}`).bind(ids),
-    env.DB.prepare("select id, to_address, kind, created_at from email_outbox where kind in ('check_in', 'check_in_reminder') and created_at >= ?1").bind(from),
-    env.DB.prepare(`select owner_id, release_id, item_id, beneficiary_id, created_at from released_assets where ${inOwners}`).bind(ids),
-  ])
-  const releaseRows = releases!.results as unknown as ReleaseRow[]
+  // Each owner's vault is in their own object: read each, as the engine wrote it.
+  const vaults = await Promise.all(
+    owners.map((o) =>
+      runInDurableObject(guard(o.m.id), async (_i: OwnerVault, state) => {
+        const rows = (query: string) => state.storage.sql.exec(query, o.m.id).toArray() as unknown[]
+        return {
+          firings: rows('select id, ? as owner_id, trigger_id, kind, fired_at from firings') as FiringRow[],
+          releases: rows('select id, ? as owner_id, firing_id, source_key, status, release_at, required_approvals, released_at, cancelled_at from releases') as ReleaseRow[],
+          triggers: rows('select id, ? as owner_id, status, generation from triggers') as TriggerRow[],
+          assets: rows('select ? as owner_id, release_id, item_id, beneficiary_id, created_at from released_assets') as AssetRow[],
+          targets: state.storage.sql.exec('select release_id, item_id, beneficiary_id from release_targets').toArray() as Array<{ release_id: string; item_id: string; beneficiary_id: string }>,
+        }
+      }),
+    ),
+  )
+  // The text is read as the mail arrives: the outbox keeps it only for a while, as an inbox would not.
+  const mails = await env.DB.prepare("select id, to_address, kind, created_at, text from email_outbox where kind in ('check_in', 'check_in_reminder') and created_at >= ?1")
+    .bind(from)
+    .all<MailRow & { text: string }>()
+  const releaseRows = vaults.flatMap((v) => v.releases)
   const known = new Set(owners.flatMap((o) => [...o.m.releases.keys()]))
-  const fresh = releaseRows.filter((r) => !known.has(r.id)).map((r) => r.id)
+  const fresh = new Set(releaseRows.filter((r) => !known.has(r.id)).map((r) => r.id))
   const targets = new Map<string, string[]>()
-  if (fresh.length > 0) {
-    const { results } = await env.DB.prepare('select release_id, item_id, beneficiary_id from release_targets where release_id in (select value from json_each(?1))')
-      .bind(JSON.stringify(fresh))
-      .all<{ release_id: string; item_id: string; beneficiary_id: string }>()
-    for (const t of results) targets.set(t.release_id, [...(targets.get(t.release_id) ?? []), `${t.item_id}|${t.beneficiary_id}`])
-    for (const list of targets.values()) list.sort()
+  for (const t of vaults.flatMap((v) => v.targets)) {
+    if (fresh.has(t.release_id)) targets.set(t.release_id, [...(targets.get(t.release_id) ?? []), `${t.item_id}|${t.beneficiary_id}`])
   }
+  for (const list of targets.values()) list.sort()
   const emails = new Map(owners.map((o) => [o.m.email.toLowerCase(), o]))
-  const newMails = (mails!.results as unknown as MailRow[]).filter((m) => !seenMails.has(m.id) && emails.has(m.to_address))
+  const newMails = mails.results.filter((m) => !seenMails.has(m.id) && emails.has(m.to_address))
   for (const m of newMails) {
     seenMails.add(m.id)
     count(`mails.${m.kind}`)
     const o = emails.get(m.to_address)!
-    if (m.kind === 'check_in' && (!o.lastMail || m.created_at >= o.lastMail.at)) o.lastMail = { id: m.id, at: m.created_at }
+    if (m.kind === 'check_in' && (!o.lastMail || m.created_at >= o.lastMail.at)) o.lastMail = { id: m.id, at: m.created_at, text: m.text }
   }
   const snap: Snapshot = {
-    firings: firings!.results as unknown as FiringRow[],
+    firings: vaults.flatMap((v) => v.firings),
     releases: releaseRows,
     targets,
-    triggers: triggers!.results as unknown as TriggerRow[],
+    triggers: vaults.flatMap((v) => v.triggers),
     mails: newMails,
-    assets: assets!.results as unknown as AssetRow[],
+    assets: vaults.flatMap((v) => v.assets),
   }
   oracle.observe(now, step, snap)
 }

@@ -121,6 +121,7 @@ const ACTION_LABELS: Record<string, string> = {
   'user.resume': 'Account resumed',
   'user.extend': 'Subscription extended',
   'user.delete': 'Account deleted',
+  'user.vault_export': 'Vault exported for support',
   'refund.create': 'Refund issued',
   'promo.create': 'Promo code created',
   'promo.delete': 'Promo code deleted',

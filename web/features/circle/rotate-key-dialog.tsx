@@ -85,7 +85,7 @@ export function RotateKeyDialog({
     setPhase('rewrapping')
     try {
       const master = vaultSession.isUnlocked() ? vaultSession.requireKey() : null
-      const { beneficiary: updated, itemCount } = await rotateBeneficiaryKey({ beneficiaryId: target.id, publicKeySpki: pair.publicKeySpki, master })
+      const { beneficiary: updated, itemCount } = await rotateBeneficiaryKey({ beneficiaryId: target.id, replacesKeyVersion: target.keyVersion, publicKeySpki: pair.publicKeySpki, master })
       const fingerprint = await publicKeyFingerprint(pair.publicKeySpki)
       setStep({
         kit: {

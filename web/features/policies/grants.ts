@@ -153,6 +153,8 @@ export interface RotateKeyResult {
  */
 export async function rotateBeneficiaryKey(input: {
   beneficiaryId: string
+  /** The key version the owner chose to replace: a rotation made meanwhile elsewhere is not undone. */
+  replacesKeyVersion: number
   publicKeySpki: string
   /** Null only for an owner who has no vault yet (and so no items). */
   master: MasterKey | null
@@ -163,7 +165,7 @@ export async function rotateBeneficiaryKey(input: {
   for (let attempt = 1; ; attempt++) {
     const items = await sendJson<VaultItem[]>(fetchFn, 'GET', '/api/vault/items')
     const grants = await rotationGrants(input.beneficiaryId, input.publicKeySpki, items, input.master)
-    const body: BeneficiaryRotateKeyBody = { publicKey: input.publicKeySpki, grants }
+    const body: BeneficiaryRotateKeyBody = { publicKey: input.publicKeySpki, replacesKeyVersion: input.replacesKeyVersion, grants }
     try {
       const beneficiary = await sendJson<Beneficiary>(fetchFn, 'POST', url, body)
       return { beneficiary, itemCount: grants.length }

@@ -72,13 +72,19 @@ function ProfileSettings({ user }: { user: PublicUser }) {
   })
   const { errors } = form.formState
 
-  // Entering edit mode puts the cursor in the first field; leaving it returns focus to the button.
+  // Entering edit mode puts the cursor at the end of the first field; leaving it returns focus to the button.
   const wasEditing = useRef(false)
+  const nameInput = useRef<HTMLInputElement | null>(null)
+  const displayName = form.register('displayName')
   useEffect(() => {
-    if (editing) form.setFocus('displayName')
-    else if (wasEditing.current) editButton.current?.focus()
+    if (editing) {
+      // The field was reset while disabled, which leaves its caret at the start.
+      const input = nameInput.current
+      input?.focus()
+      input?.setSelectionRange(input.value.length, input.value.length)
+    } else if (wasEditing.current) editButton.current?.focus()
     wasEditing.current = editing
-  }, [editing, form])
+  }, [editing])
 
   const startEditing = () => {
     form.reset(profileFormValues(user))
@@ -147,7 +153,11 @@ function ProfileSettings({ user }: { user: PublicUser }) {
                 label="Display name"
                 autoComplete="name"
                 error={errors.displayName?.message}
-                {...form.register('displayName')}
+                {...displayName}
+                ref={(element) => {
+                  displayName.ref(element)
+                  nameInput.current = element
+                }}
               />
               <InputField
                 label="Email"

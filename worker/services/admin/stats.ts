@@ -14,7 +14,8 @@ import type { Db } from '../../db/client'
 // - monthlyRevenue: the paid invoices (Stripe's invoice.paid) this month, cents. Without billing
 //   nothing is paid: 0.
 // - refundsThisMonth: refunds recorded this month that did not fail, cents.
-// - storageUsedGB: the sum of users.storage_used / 1024^3, to 2 decimals.
+// - storageUsedGB: the sum of the directory's storage_bytes (what each owner's object reports of
+//   its active items) / 1024^3, to 2 decimals.
 
 const WEEK_MS = 7 * DAY_MS
 const GB = 1024 ** 3
@@ -53,7 +54,7 @@ export async function dashboardData(db: Db, now = Date.now()): Promise<AdminDash
       (select count(*) from subscriptions where created_at >= ${from} and plan in ('premium', 'enterprise')) as upgrades,
       (select coalesce(sum(amount_paid), 0) from invoices where status = 'paid' and created_at >= ${from}) as revenue,
       (select coalesce(sum(amount), 0) from refunds where status <> 'failed' and created_at >= ${from}) as refunded,
-      (select coalesce(sum(storage_used), 0) from users) as storage`)
+      (select coalesce(sum(storage_bytes), 0) from owner_directory) as storage`)
   return {
     totalUsers: Number(row?.totalUsers ?? 0),
     newSignupsThisMonth: Number(row?.newSignups ?? 0),

@@ -5,7 +5,7 @@ import { ADMIN_MESSAGES, type AdminUser } from '../../../contract/admin'
 import { DEFAULT_PLAN } from '../../../contract/plans'
 import type { Db } from '../../db/client'
 import { batch } from '../../db/raw'
-import { users, type UserRow } from '../../db/schema'
+import { ownerDirectory, users, type UserRow } from '../../db/schema'
 import { conflict, notFound } from '../../lib/errors'
 import { effectivePlanTier, hasActiveSubscription } from '../users'
 
@@ -23,7 +23,9 @@ function statusOf(user: UserRow): string {
   return user.planTier !== 'free' ? 'active' : 'free'
 }
 
-export function toAdminUser(user: UserRow, now = Date.now()): AdminUser {
+type Counts = { storageBytes: number | null; items: number | null } | undefined
+
+export function toAdminUser(user: UserRow, counts: Counts, now = Date.now()): AdminUser {
   return {
     id: user.id,
     email: user.email,
@@ -33,8 +35,8 @@ export function toAdminUser(user: UserRow, now = Date.now()): AdminUser {
     hasActiveSubscription: hasActiveSubscription(user, now),
     pausedAt: iso(user.pausedAt),
     pauseReason: user.pauseReason,
-    storageUsed: user.storageUsed,
-    vaultItemCount: user.vaultItemCount,
+    storageUsed: counts?.storageBytes ?? 0,
+    vaultItemCount: counts?.items ?? 0,
     subscriptionPeriodEnd: iso(user.subscriptionPeriodEnd),
     createdAt: new Date(user.createdAt).toISOString(),
   }
@@ -45,8 +47,9 @@ export async function listUsers(db: Db, search?: string): Promise<AdminUser[]> {
   const term = search?.trim().toLowerCase()
   const pattern = term ? `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null
   const rows = await db
-    .select()
+    .select({ user: users, storageBytes: ownerDirectory.storageBytes, items: ownerDirectory.items })
     .from(users)
+    .leftJoin(ownerDirectory, eq(ownerDirectory.ownerId, users.id))
     .where(
       pattern
         ? or(sql`lower(${users.email}) like ${pattern} escape '\\'`, sql`lower(${users.displayName}) like ${pattern} escape '\\'`)
@@ -54,7 +57,13 @@ export async function listUsers(db: Db, search?: string): Promise<AdminUser[]> {
     )
     .orderBy(desc(users.createdAt), desc(users.id))
   const now = Date.now()
-  return rows.map((u) => toAdminUser(u, now))
+  return rows.map((r) => toAdminUser(r.user, r, now))
+}
+
+/** One account as the back office shows it, with the directory's counts. */
+export async function adminUserOf(db: Db, user: UserRow): Promise<AdminUser> {
+  const [counts] = await db.select({ storageBytes: ownerDirectory.storageBytes, items: ownerDirectory.items }).from(ownerDirectory).where(eq(ownerDirectory.ownerId, user.id))
+  return toAdminUser(user, counts)
 }
 
 const uuid = z.uuid()

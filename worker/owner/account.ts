@@ -1,0 +1,42 @@
+import { eq } from 'drizzle-orm'
+import { getDb } from '../db/client'
+import { users, type UserRow } from '../db/schema'
+
+/**
+ * What the owner's object needs to know of the account (kept in D1): who to write to, the plan
+ * that sets the limits, the payment hold, and the check-in frequency. Owner routes pass it from
+ * the signed-in user they already read; alarms and links read it fresh.
+ */
+export interface Account {
+  id: string
+  email: string
+  displayName: string
+  role: UserRow['role']
+  planTier: UserRow['planTier']
+  subscriptionStatus: string | null
+  paymentGraceUntil: number | null
+  pingFrequency: number | null
+}
+
+export function accountOf(user: UserRow): Account {
+  return {
+    id: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    role: user.role,
+    planTier: user.planTier,
+    subscriptionStatus: user.subscriptionStatus,
+    paymentGraceUntil: user.paymentGraceUntil,
+    pingFrequency: user.pingFrequency,
+  }
+}
+
+export async function loadAccount(env: Pick<Env, 'DB'>, ownerId: string): Promise<Account | null> {
+  const row = await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) })
+  return row ? accountOf(row) : null
+}
+
+/** A payment issue's grace is running: triggers monitor but do not fire. */
+export function paymentHeld(account: Pick<Account, 'paymentGraceUntil'>, now: number): boolean {
+  return account.paymentGraceUntil !== null && account.paymentGraceUntil > now
+}

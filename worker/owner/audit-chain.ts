@@ -1,0 +1,74 @@
+import { desc, lt, sql } from 'drizzle-orm'
+import { GENESIS_HASH, hashInput, verifyChain, type AuditActor, type AuditEntry, type ChainVerification } from '../../contract/audit'
+import { sha256HexSync } from '../lib/sync-crypto'
+import type { OwnerDb } from './db'
+import { auditEntries } from './schema'
+
+export interface AuditInput {
+  actor: AuditActor
+  action: string
+  /** Ids, counts, types, statuses and reasons: never secrets, keys, addresses, names or file names. */
+  details: Record<string, string | number | boolean | null>
+}
+
+interface AuditHead {
+  seq: number
+  hash: string
+}
+
+const HEAD_KEY = 'auditHead'
+
+/**
+ * Appends one entry to the owner's chain. Synchronous, so it runs inside the transaction of the act
+ * it records: both commit or neither. The head is kept apart from the entries, so removing the
+ * last entry shows too.
+ */
+export function appendAudit(storage: DurableObjectStorage, db: OwnerDb, input: AuditInput, at = Date.now()): AuditEntry {
+  const head = storage.kv.get<AuditHead>(HEAD_KEY) ?? { seq: 0, hash: GENESIS_HASH }
+  const body = { id: crypto.randomUUID(), seq: head.seq + 1, action: input.action, actor: input.actor, details: input.details, createdAt: new Date(at).toISOString() }
+  const hash = sha256HexSync(hashInput(head.hash, body))
+  db.insert(auditEntries)
+    .values({ ...body, details: JSON.stringify(body.details), hash, prevHash: head.hash })
+    .run()
+  storage.kv.put(HEAD_KEY, { seq: body.seq, hash } satisfies AuditHead)
+  return { ...body, hash, prevHash: head.hash }
+}
+
+function toEntry(row: typeof auditEntries.$inferSelect): AuditEntry {
+  return {
+    id: row.id,
+    seq: row.seq,
+    action: row.action,
+    actor: row.actor as AuditActor,
+    details: JSON.parse(row.details) as AuditEntry['details'],
+    createdAt: row.createdAt,
+    hash: row.hash,
+    prevHash: row.prevHash,
+  }
+}
+
+/** Newest first; `before` pages back from a seq. */
+export function listAudit(db: OwnerDb, limit = 1000, before?: number): AuditEntry[] {
+  return db
+    .select()
+    .from(auditEntries)
+    .where(before === undefined ? undefined : lt(auditEntries.seq, before))
+    .orderBy(desc(auditEntries.seq))
+    .limit(limit)
+    .all()
+    .map(toEntry)
+}
+
+export function auditCount(db: OwnerDb): number {
+  return db.select({ n: sql<number>`count(*)` }).from(auditEntries).get()?.n ?? 0
+}
+
+/** The whole chain re-hashed, and its end compared with the head the object wrote last. */
+export async function verifyAudit(storage: DurableObjectStorage, db: OwnerDb): Promise<ChainVerification & { headMatches: boolean }> {
+  const entries = db.select().from(auditEntries).orderBy(auditEntries.seq).all().map(toEntry)
+  const result = await verifyChain(entries, async (input) => sha256HexSync(input))
+  const head = storage.kv.get<AuditHead>(HEAD_KEY) ?? { seq: 0, hash: GENESIS_HASH }
+  const last = entries.at(-1)
+  const headMatches = (last?.seq ?? 0) === head.seq && (last?.hash ?? GENESIS_HASH) === head.hash
+  return headMatches ? { ...result, headMatches } : { ...result, valid: false, brokenAt: result.brokenAt ?? head.seq, headMatches }
+}

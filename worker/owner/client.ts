@@ -1,0 +1,28 @@
+import type { Context } from 'hono'
+import type { AppEnv } from '../types'
+import { accountOf, type Account } from './account'
+import type { OwnerActivity } from './vault-object'
+
+/** The owner's object (`idFromName(ownerId)`): reached only by the owner's id, never across owners. */
+export function ownerVault(env: Pick<Env, 'OWNER_VAULT'>, ownerId: string) {
+  return env.OWNER_VAULT.get(env.OWNER_VAULT.idFromName(ownerId))
+}
+
+/** In an owner route (after requireUser): the signed-in owner's object and account. */
+export function vaultOf(c: Context<AppEnv>) {
+  return ownerVault(c.env, c.var.user.id)
+}
+
+export function accountIn(c: Context<AppEnv>): Account {
+  return accountOf(c.var.user)
+}
+
+/** Tells the owner's object that the owner showed a sign of life. */
+export async function recordOwnerActivity(env: Env, account: Account, kind: OwnerActivity): Promise<void> {
+  try {
+    await ownerVault(env, account.id).recordActivity(kind, Date.now(), account)
+  } catch (error) {
+    // A lost report must not fail the sign-in that caused it; it is logged for the operator.
+    console.error(`owner ${account.id}: recording ${kind} failed`, error)
+  }
+}

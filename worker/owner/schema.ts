@@ -1,0 +1,375 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+// The owner's vault, in that owner's Durable Object (its own SQLite database; ARCHITECTURE §2b).
+// Every table here belongs to one owner, so none carries an owner id: the object *is* the scope.
+// Times are epoch milliseconds (UTC). Indexes are kept to what a few thousand rows need; every
+// index costs bytes in every owner's object.
+
+export const vaultItems = sqliteTable(
+  'vault_items',
+  {
+    id: text('id').primaryKey(),
+    type: text('type', { enum: ['doc', 'photo', 'video', 'password'] }).notNull(),
+    // 'uploading' until complete.
+    status: text('status', { enum: ['uploading', 'active'] }).notNull(),
+    plainSize: integer('plain_size').notNull(),
+    cipherSize: integer('cipher_size').notNull(),
+    chunkBytes: integer('chunk_bytes').notNull(),
+    partCount: integer('part_count').notNull(),
+    r2Key: text('r2_key').notNull(),
+    uploadId: text('upload_id'),
+    encryptedMetadata: text('encrypted_metadata'),
+    wrappedKey: text('wrapped_key'),
+    releaseProtocol: text('release_protocol').notNull().default('VERIFIED_DEATH'),
+    requiresApprover: integer('requires_approver', { mode: 'boolean' }).notNull().default(false),
+    approverContact: text('approver_contact'),
+    scheduledAt: integer('scheduled_at'),
+    createdAt: integer('created_at').notNull(),
+    completedAt: integer('completed_at'),
+  },
+  (t) => [index('vault_items_status_idx').on(t.status, t.completedAt)],
+)
+
+export const uploadParts = sqliteTable(
+  'upload_parts',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    etag: text('etag').notNull(),
+    size: integer('size').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.partNumber] })],
+)
+
+export const beneficiaries = sqliteTable(
+  'beneficiaries',
+  {
+    id: text('id').primaryKey(),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull(),
+    relationship: text('relationship').notNull(),
+    // RSA-OAEP public key (SPKI, base64). The private key never reaches the server.
+    publicKey: text('public_key').notNull(),
+    publicKeyFingerprint: text('public_key_fingerprint').notNull(),
+    keyVersion: integer('key_version').notNull().default(1),
+    emailVerifiedAt: integer('email_verified_at'),
+    // Rotated on every (re)send and cleared on use: only the newest link works, and only once.
+    verificationNonce: text('verification_nonce'),
+    identityStatus: text('identity_status', { enum: ['unverified', 'pending', 'verified', 'rejected'] })
+      .notNull()
+      .default('unverified'),
+    sendAssetNotifications: integer('send_asset_notifications', { mode: 'boolean' }).notNull().default(true),
+    delayNotifications: integer('delay_notifications', { mode: 'boolean' }).notNull().default(false),
+    notificationStatus: text('notification_status', { enum: ['pending', 'opted_in', 'unsubscribed'] })
+      .notNull()
+      .default('pending'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('beneficiaries_email_unique').on(t.email)],
+)
+
+export const approvers = sqliteTable(
+  'approvers',
+  {
+    id: text('id').primaryKey(),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull(),
+    role: text('role').notNull(),
+    emailVerifiedAt: integer('email_verified_at'),
+    verificationNonce: text('verification_nonce'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('approvers_email_unique').on(t.email)],
+)
+
+export const itemGrants = sqliteTable(
+  'item_grants',
+  {
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    // The item's data key wrapped with the beneficiary's public key (RSA-OAEP), made in the browser.
+    wrappedKey: text('wrapped_key').notNull(),
+    keyVersion: integer('key_version').notNull(),
+    // Chosen in the Add Item dialog, so released under the item's own protocol; grants a policy
+    // added are released only under that policy (policy_items says which).
+    direct: integer('direct', { mode: 'boolean' }).notNull().default(false),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.beneficiaryId] }), index('item_grants_beneficiary_idx').on(t.beneficiaryId)],
+)
+
+export const policies = sqliteTable('policies', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull(),
+  status: text('status', { enum: ['active', 'draft', 'inactive'] }).notNull(),
+  // JSON arrays; small and only ever read whole.
+  releaseOn: text('release_on', { mode: 'json' }).$type<string[]>().notNull(),
+  delayHours: integer('delay_hours').notNull(),
+  requiresApprover: integer('requires_approver', { mode: 'boolean' }).notNull(),
+  approverContact: text('approver_contact'),
+  requiresIdentityVerification: integer('requires_identity_verification', { mode: 'boolean' }).notNull(),
+  identityVerificationApprovers: text('identity_verification_approvers', { mode: 'json' }).$type<string[]>().notNull(),
+  requiredDocumentTypes: text('required_document_types', { mode: 'json' }).$type<string[]>().notNull(),
+  minimumApprovals: integer('minimum_approvals').notNull(),
+  // Tag and type selectors, encrypted in the browser under the policy's own data key.
+  encryptedSelectors: text('encrypted_selectors').notNull(),
+  wrappedKey: text('wrapped_key').notNull(),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+export const policyBeneficiaries = sqliteTable(
+  'policy_beneficiaries',
+  {
+    policyId: text('policy_id')
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.policyId, t.beneficiaryId] })],
+)
+
+/** Which items a policy covers: its selectors are sealed, so the owner's browser records the matches. */
+export const policyItems = sqliteTable(
+  'policy_items',
+  {
+    policyId: text('policy_id')
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.policyId, t.itemId] }), index('policy_items_item_idx').on(t.itemId)],
+)
+
+export const identityDocuments = sqliteTable(
+  'identity_documents',
+  {
+    id: text('id').primaryKey(),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    documentType: text('document_type').notNull(),
+    documentNumber: text('document_number').notNull(),
+    issuingAuthority: text('issuing_authority').notNull(),
+    expirationDate: text('expiration_date').notNull(),
+    frontKey: text('front_key').notNull(),
+    frontContentType: text('front_content_type').notNull(),
+    backKey: text('back_key'),
+    backContentType: text('back_content_type'),
+    status: text('status', { enum: ['pending', 'verified', 'rejected'] }).notNull(),
+    requiredApprovals: integer('required_approvals').notNull(),
+    rejectionReason: text('rejection_reason'),
+    submittedAt: integer('submitted_at').notNull(),
+    decidedAt: integer('decided_at'),
+  },
+  (t) => [index('identity_documents_beneficiary_idx').on(t.beneficiaryId)],
+)
+
+export const identityReviews = sqliteTable(
+  'identity_reviews',
+  {
+    documentId: text('document_id')
+      .notNull()
+      .references(() => identityDocuments.id, { onDelete: 'cascade' }),
+    approverId: text('approver_id')
+      .notNull()
+      .references(() => approvers.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['approved', 'rejected'] }).notNull(),
+    notes: text('notes').notNull(),
+    signature: text('signature'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.approverId] })],
+)
+
+export const triggers = sqliteTable('triggers', {
+  id: text('id').primaryKey(),
+  type: text('type', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled'] }).notNull(),
+  status: text('status', { enum: ['active', 'paused', 'triggered'] }).notNull(),
+  config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  // For scheduled triggers, the release date.
+  fireAt: integer('fire_at'),
+  firedAt: integer('fired_at'),
+  // Bumped whenever a fired trigger is re-armed (a check-in cancelled its release), so the next
+  // firing gets a new, still-unique firing id.
+  generation: integer('generation').notNull().default(0),
+  createdAt: integer('created_at').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+})
+
+/** Failed unlock or security-key attempts, counted by biometric-failure triggers. */
+export const unlockFailures = sqliteTable(
+  'unlock_failures',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('unlock_failures_at_idx').on(t.at)],
+)
+
+/**
+ * One firing of a trigger (or of an item's own schedule). Its id is derived from what fired and
+ * when it was armed, so a second run of the same alarm, sweep or click inserts nothing.
+ */
+export const firings = sqliteTable('firings', {
+  id: text('id').primaryKey(),
+  triggerId: text('trigger_id').references(() => triggers.id, { onDelete: 'set null' }),
+  kind: text('kind', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual', 'scheduled_item'] }).notNull(),
+  triggerType: text('trigger_type').notNull(),
+  reason: text('reason'),
+  actor: text('actor').notNull(),
+  firedAt: integer('fired_at').notNull(),
+})
+
+export const releases = sqliteTable(
+  'releases',
+  {
+    id: text('id').primaryKey(),
+    firingId: text('firing_id')
+      .notNull()
+      .references(() => firings.id, { onDelete: 'cascade' }),
+    // 'policy:<id>', 'item:<id>' or 'scheduled:<triggerId>': one release per source per firing.
+    sourceKey: text('source_key').notNull(),
+    sourceName: text('source_name').notNull(),
+    policyId: text('policy_id'),
+    status: text('status', { enum: ['waiting', 'released', 'cancelled'] }).notNull(),
+    releaseAt: integer('release_at').notNull(),
+    requiredApprovals: integer('required_approvals').notNull(),
+    identityRequired: integer('identity_required', { mode: 'boolean' }).notNull(),
+    createdAt: integer('created_at').notNull(),
+    releasedAt: integer('released_at'),
+    cancelledAt: integer('cancelled_at'),
+  },
+  (t) => [uniqueIndex('releases_firing_source_unique').on(t.firingId, t.sourceKey), index('releases_due_idx').on(t.status, t.releaseAt)],
+)
+
+/** What a release will hand over, fixed when it starts: what approvers sign off is what goes. */
+export const releaseTargets = sqliteTable(
+  'release_targets',
+  {
+    releaseId: text('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.itemId, t.beneficiaryId] })],
+)
+
+/** Who must sign a release off (each through their own link) and what they answered. */
+export const releaseSignoffs = sqliteTable(
+  'release_signoffs',
+  {
+    releaseId: text('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    decision: text('decision', { enum: ['approved', 'rejected'] }),
+    notes: text('notes'),
+    decidedAt: integer('decided_at'),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.email] })],
+)
+
+export const releasedAssets = sqliteTable(
+  'released_assets',
+  {
+    id: text('id').primaryKey(),
+    releaseId: text('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    itemId: text('item_id')
+      .notNull()
+      .references(() => vaultItems.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['available', 'pending_identity'] }).notNull(),
+    downloadCount: integer('download_count').notNull().default(0),
+    maxDownloads: integer('max_downloads').notNull(),
+    // Counted from when the asset becomes available, not from the release.
+    expiresAt: integer('expires_at'),
+    createdAt: integer('created_at').notNull(),
+    notifiedAt: integer('notified_at'),
+  },
+  (t) => [
+    uniqueIndex('released_assets_item_beneficiary_unique').on(t.itemId, t.beneficiaryId),
+    index('released_assets_beneficiary_idx').on(t.beneficiaryId),
+  ],
+)
+
+/** An approver's confirmation, through their own link, that the owner has died. */
+export const deathReports = sqliteTable('death_reports', {
+  approverId: text('approver_id')
+    .primaryKey()
+    .references(() => approvers.id, { onDelete: 'cascade' }),
+  certificateNumber: text('certificate_number').notNull(),
+  dateOfDeath: text('date_of_death').notNull(),
+  issuingAuthority: text('issuing_authority').notNull(),
+  createdAt: integer('created_at').notNull(),
+})
+
+/**
+ * The owner's audit chain (contract/audit.ts): `hash` covers `prev_hash` and the entry's canonical
+ * form. Appended only inside the transaction of the act it records.
+ */
+export const auditEntries = sqliteTable('audit', {
+  seq: integer('seq').primaryKey(),
+  id: text('id').notNull(),
+  action: text('action').notNull(),
+  actor: text('actor').notNull(),
+  // Canonical JSON of the details.
+  details: text('details').notNull(),
+  createdAt: text('created_at').notNull(),
+  hash: text('hash').notNull(),
+  prevHash: text('prev_hash').notNull(),
+})
+
+/**
+ * Messages an act decided to send, written in the act's own transaction and handed to D1's outbox
+ * after it commits; a hand-over that fails is retried by the object's alarm. So an act and its
+ * e-mails are one: neither exists without the other.
+ */
+export const pendingMail = sqliteTable('pending_mail', {
+  id: text('id').primaryKey(),
+  toAddress: text('to_address').notNull(),
+  kind: text('kind').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html').notNull(),
+  createdAt: integer('created_at').notNull(),
+})
+
+/** R2 objects whose rows are gone but whose deletion R2 has not confirmed; the alarm retries. */
+export const blobDeletions = sqliteTable('blob_deletions', {
+  r2Key: text('r2_key').primaryKey(),
+  createdAt: integer('created_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+})
+
+export type VaultItemRow = typeof vaultItems.$inferSelect
+export type BeneficiaryRow = typeof beneficiaries.$inferSelect
+export type ApproverRow = typeof approvers.$inferSelect
+export type PolicyRow = typeof policies.$inferSelect
+export type TriggerRow = typeof triggers.$inferSelect
+export type ReleaseRow = typeof releases.$inferSelect
+export type IdentityDocumentRow = typeof identityDocuments.$inferSelect

@@ -1,0 +1,74 @@
+import type { RenderedEmail } from '../mail/templates'
+import { signLinkToken, type LinkPurpose } from '../services/link-tokens'
+import type { Account } from './account'
+import { appendAudit, type AuditInput } from './audit-chain'
+import type { OwnerDb } from './db'
+import { blobDeletions, pendingMail } from './schema'
+
+/**
+ * One act on an owner's vault, run by the owner's object inside a single SQLite transaction: what
+ * it writes, its audit entries, the e-mails it sends and the blobs it lets go all commit together
+ * or not at all. Everything here is synchronous; what needs the network (R2, D1, delivery) happens
+ * before the act or after it commits.
+ */
+export interface Unit {
+  readonly env: Env
+  readonly db: OwnerDb
+  readonly ownerId: string
+  readonly account: Account
+  /** The act's time (a test may run the engine at a later one). */
+  readonly now: number
+  audit(entry: AuditInput): void
+  /** Kept with the act, handed to D1's outbox once it commits (worker/owner/pending-mail.ts). */
+  mail(to: string, kind: string, message: RenderedEmail): void
+  /** An absolute link to `path` carrying a token for `purpose` that names `subject` and this owner. */
+  signedLink(path: string, purpose: LinkPurpose, subject: string, params?: Record<string, string>, nonce?: string): string
+  /** Something falls due then: the object's alarm will ring no later. */
+  dueAt(at: number): void
+  /** An R2 object the act no longer needs: deleted once it commits (and retried until it is). */
+  releaseBlob(key: string): void
+}
+
+export interface UnitEffects {
+  /** Earliest time something the act created falls due. */
+  dueAt: number | null
+  mails: number
+  blobs: number
+}
+
+export function createUnit(
+  storage: DurableObjectStorage,
+  env: Env,
+  db: OwnerDb,
+  ownerId: string,
+  account: Account,
+  now: number,
+): { unit: Unit; effects: UnitEffects } {
+  const effects: UnitEffects = { dueAt: null, mails: 0, blobs: 0 }
+  const unit: Unit = {
+    env,
+    db,
+    ownerId,
+    account,
+    now,
+    audit: (entry) => void appendAudit(storage, db, entry),
+    mail(to, kind, message) {
+      db.insert(pendingMail)
+        .values({ id: crypto.randomUUID(), toAddress: to, kind, subject: message.subject, text: message.text, html: message.html, createdAt: now })
+        .run()
+      effects.mails++
+    },
+    signedLink(path, purpose, subject, params = {}, nonce) {
+      const token = signLinkToken(env, purpose, subject, { owner: ownerId, nonce }, now)
+      return `${env.APP_ORIGIN}${path}?${new URLSearchParams({ token, ...params }).toString()}`
+    },
+    dueAt(at) {
+      effects.dueAt = effects.dueAt === null ? at : Math.min(effects.dueAt, at)
+    },
+    releaseBlob(key) {
+      db.insert(blobDeletions).values({ r2Key: key, createdAt: now }).onConflictDoNothing().run()
+      effects.blobs++
+    },
+  }
+  return { unit, effects }
+}

@@ -1,0 +1,737 @@
+import { DurableObject } from 'cloudflare:workers'
+import { eq, gt, min, sql } from 'drizzle-orm'
+import { DAY_MS } from '../../contract/constants'
+import type { AuditEntry, ChainVerification } from '../../contract/audit'
+import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
+import { RELEASE_MESSAGES, type AssetDownload } from '../../contract/releases'
+import { TRIGGER_MESSAGES, type BiometricFailureBody, type ManualReleaseResult } from '../../contract/triggers'
+import type { UploadCompleteBody, UploadStartBody } from '../../contract/vault-items'
+import { cancelWaiting } from '../engine/cancel'
+import { clockTimes, frequencyDays, type ClockState } from '../engine/clock'
+import { fire } from '../engine/fire'
+import { tickOwner } from '../engine/tick'
+import { badRequest, conflict, notFound } from '../lib/errors'
+import * as approversService from '../services/approvers'
+import * as beneficiariesService from '../services/beneficiaries'
+import * as circleLinks from '../services/circle-links'
+import * as identity from '../services/identity'
+import * as monitor from '../services/engine-monitor'
+import * as policiesService from '../services/policies'
+import * as releaseLinks from '../services/release-links'
+import * as triggersService from '../services/triggers'
+import * as items from '../services/vault-items'
+import { loadAccount, type Account } from './account'
+import { appendAudit, listAudit, verifyAudit, type AuditInput } from './audit-chain'
+import { migrateOwnerDb, openOwnerDb, type OwnerDb } from './db'
+import { directoryEntry, sameEntry, writeDirectory, type DirectoryEntry } from './directory'
+import { exportVault, importVault, type OwnerExport } from './export'
+import { settle, type Outcome } from './outcome'
+import { deliver, handOverMail, hasPendingMail } from './pending-mail'
+import { blobDeletions, unlockFailures, vaultItems } from './schema'
+import { createUnit, type Unit, type UnitEffects } from './unit'
+
+export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
+
+export interface OwnerVaultState {
+  lastActivityAt: number | null
+  lastActivity: OwnerActivity | null
+}
+
+export interface ClockView {
+  state: ClockState
+  lastCheckInAt: number
+  nextCheckInAt: number
+  phase: ClockState['phase']
+  nextAlarmAt: number | null
+  frequencyDays: number
+}
+
+// Housekeeping retries: mail D1 did not take, and R2 objects R2 did not delete.
+const MAIL_RETRY_MS = 60_000
+const BLOB_RETRY_MS = 5 * 60_000
+
+const earliest = (...times: Array<number | null | undefined>): number | null => {
+  const set = times.filter((t): t is number => typeof t === 'number')
+  return set.length ? Math.min(...set) : null
+}
+
+/**
+ * One per owner (`idFromName(ownerId)`): that owner's whole vault in the object's own SQLite
+ * (worker/owner/schema.ts), the check-in clock driven by its alarm, and the audit chain. It is the
+ * only writer of its owner's data, so every act runs as one synchronous transaction (worker/owner/
+ * unit.ts) with its audit entry, its e-mails and its plan checks; the services in worker/services
+ * and worker/engine are its modules. Methods answer an Outcome (worker/owner/outcome.ts) so that a
+ * client's mistake keeps its status across RPC.
+ */
+export class OwnerVault extends DurableObject<Env> {
+  private readonly db: OwnerDb
+  private directoryQueue: Promise<unknown> = Promise.resolve()
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env)
+    this.db = openOwnerDb(ctx.storage)
+    void ctx.blockConcurrencyWhile(() => migrateOwnerDb(this.db))
+  }
+
+  private get ownerId(): string {
+    const name = this.ctx.id.name
+    if (!name) throw new Error('OwnerVault reached without its owner id (use idFromName)')
+    return name
+  }
+
+  private get kv() {
+    return this.ctx.storage.kv
+  }
+
+  // --- Acts ---------------------------------------------------------------------------------
+
+  /**
+   * Runs one act in one transaction; with `tick`, the engine's tick runs in the same transaction
+   * and sets the alarm exactly. Then the act's mail is handed over, its blobs are let go and the
+   * directory is brought up to date.
+   */
+  private async act<T>(account: Account, run: (u: Unit) => T, options: { now?: number; tick?: boolean; forceDirectory?: boolean } = {}): Promise<T> {
+    const now = options.now ?? Date.now()
+    const { unit, effects } = createUnit(this.ctx.storage, this.env, this.db, this.ownerId, account, now)
+    const alarm = { exact: false, at: null as number | null }
+    const value = this.ctx.storage.transactionSync(() => {
+      const result = run(unit)
+      if (options.tick) {
+        const tick = tickOwner(unit, this.clock(now))
+        this.kv.put('clock', tick.state)
+        alarm.exact = true
+        alarm.at = earliest(tick.nextAt, this.housekeepingDueAt(now))
+      }
+      return result
+    })
+    // Issued in the order the transactions committed, so a slower act never sets an older alarm.
+    if (alarm.exact) this.setAlarm(earliest(alarm.at, effects.dueAt))
+    else if (effects.dueAt !== null) this.armBy(effects.dueAt)
+    await this.afterCommit(effects, options.forceDirectory)
+    return value
+  }
+
+  private async afterCommit(effects: UnitEffects, forceDirectory = false): Promise<void> {
+    if (effects.mails > 0) await this.handOverMail()
+    if (effects.blobs > 0) await this.deleteBlobs()
+    await this.updateDirectory(forceDirectory)
+  }
+
+  private async handOverMail(): Promise<void> {
+    try {
+      const ids = await handOverMail(this.env, this.db)
+      if (ids.length) this.ctx.waitUntil(deliver(this.env, ids))
+    } catch (error) {
+      console.error(`owner ${this.ownerId}: handing mail to the outbox failed; the alarm retries`, error)
+      this.armBy(Date.now() + MAIL_RETRY_MS)
+    }
+  }
+
+  /** R2 objects acts let go: deleted now, or retried by the alarm. */
+  private async deleteBlobs(): Promise<void> {
+    for (const { r2Key } of this.db.select().from(blobDeletions).limit(100).all()) {
+      try {
+        await this.env.BLOBS.delete(r2Key)
+        this.db.delete(blobDeletions).where(eq(blobDeletions.r2Key, r2Key)).run()
+      } catch (error) {
+        console.error(`owner ${this.ownerId}: deleting ${r2Key} failed; the alarm retries`, error)
+        this.db.update(blobDeletions).set({ attempts: (this.db.select().from(blobDeletions).where(eq(blobDeletions.r2Key, r2Key)).get()?.attempts ?? 0) + 1 }).where(eq(blobDeletions.r2Key, r2Key)).run()
+        this.armBy(Date.now() + BLOB_RETRY_MS)
+      }
+    }
+  }
+
+  /** Uploads abandoned for a day: their R2 multipart upload is aborted and their row goes. */
+  private async expireUploads(now: number): Promise<void> {
+    for (const row of items.abandonedUploads(this.db, now - items.ABANDONED_UPLOAD_MS)) {
+      if (row.uploadId) {
+        try {
+          await this.env.BLOBS.resumeMultipartUpload(row.r2Key, row.uploadId).abort()
+        } catch (error) {
+          console.error(`owner ${this.ownerId}: aborting upload ${row.id} failed`, error)
+        }
+      }
+      this.db.delete(vaultItems).where(eq(vaultItems.id, row.id)).run()
+    }
+  }
+
+  private housekeepingDueAt(now: number): number | null {
+    const oldest = this.db.select({ at: min(vaultItems.createdAt) }).from(vaultItems).where(eq(vaultItems.status, 'uploading')).get()?.at
+    const blobs = this.db.select({ key: blobDeletions.r2Key }).from(blobDeletions).limit(1).get()
+    return earliest(
+      oldest == null ? null : oldest + items.ABANDONED_UPLOAD_MS,
+      blobs ? now + BLOB_RETRY_MS : null,
+      hasPendingMail(this.db) ? now + MAIL_RETRY_MS : null,
+    )
+  }
+
+  // --- The alarm and the directory ------------------------------------------------------------
+
+  /** The alarm as last set, kept beside it so acts can compare without waiting on storage. */
+  private alarmAt(): number | null {
+    return this.kv.get<number | null>('alarmAt') ?? null
+  }
+
+  private setAlarm(at: number | null): void {
+    if (at === null) {
+      this.kv.delete('alarmAt')
+      void this.ctx.storage.deleteAlarm()
+    } else {
+      this.kv.put('alarmAt', at)
+      void this.ctx.storage.setAlarm(at)
+    }
+  }
+
+  /** Something falls due at `at`: ring no later than that (the tick then sets the alarm exactly). */
+  private armBy(at: number): void {
+    const current = this.alarmAt()
+    if (current === null || current <= Date.now() || at < current) this.setAlarm(at)
+  }
+
+  /**
+   * Brings D1's directory row (next due time, counts, heir keys) up to date, one write at a time.
+   * Written only when it changed, unless `force`: a tick writes it anyway, so a row that went wrong
+   * (the sweep woke this object for a time it no longer has) is put right.
+   */
+  private updateDirectory(force = false): Promise<void> {
+    const run = this.directoryQueue.then(async () => {
+      const entry = directoryEntry(this.env, this.db, this.alarmAt())
+      const previous = this.kv.get<DirectoryEntry>('directory') ?? null
+      if (!force && sameEntry(previous, entry)) return
+      // Time-based, so it still grows after the object's storage was purged and imported again.
+      const revision = Math.max(Date.now(), (this.kv.get<number>('directoryRevision') ?? 0) + 1)
+      this.kv.put('directoryRevision', revision)
+      try {
+        await writeDirectory(this.env, this.ownerId, entry, previous, revision)
+        this.kv.put('directory', entry)
+      } catch (error) {
+        console.error(`owner ${this.ownerId}: updating the directory failed; the alarm retries`, error)
+        this.armBy(Date.now() + MAIL_RETRY_MS)
+      }
+    })
+    this.directoryQueue = run.catch(() => undefined)
+    return run
+  }
+
+  override async alarm(): Promise<void> {
+    this.kv.delete('alarmAt')
+    await this.runTick(undefined, Date.now())
+  }
+
+  private async runTick(given: Account | undefined, now: number): Promise<Account | null> {
+    const account = given ?? (await loadAccount(this.env, this.ownerId))
+    if (!account) {
+      // The account is gone (its deletion purges this object): nothing to run, nothing to store.
+      await this.ctx.storage.deleteAlarm()
+      return null
+    }
+    await this.handOverMail()
+    await this.deleteBlobs()
+    await this.expireUploads(now)
+    await this.act(account, () => undefined, { now, tick: true, forceDirectory: true })
+    return account
+  }
+
+  // --- Clock and activity -------------------------------------------------------------------
+
+  private clock(now: number): ClockState {
+    return this.kv.get<ClockState>('clock') ?? { lastCheckInAt: now, phase: 'ok', checkInSentAt: null }
+  }
+
+  private view(account: Account | null, now: number): ClockView {
+    const clock = this.clock(now)
+    const frequency = frequencyDays(account?.pingFrequency ?? null)
+    return {
+      state: clock,
+      lastCheckInAt: clock.lastCheckInAt,
+      nextCheckInAt: clockTimes(clock, frequency).dueAt,
+      phase: clock.phase,
+      nextAlarmAt: this.alarmAt(),
+      frequencyDays: frequency,
+    }
+  }
+
+  async state(): Promise<OwnerVaultState> {
+    return { lastActivityAt: this.kv.get<number>('lastActivityAt') ?? null, lastActivity: this.kv.get<OwnerActivity>('lastActivity') ?? null }
+  }
+
+  private noteActivity(kind: OwnerActivity, at: number): void {
+    const previous = this.kv.get<number>('lastActivityAt') ?? null
+    // Activity only moves forward: a delayed, older report cannot rewind it.
+    if (previous === null || at >= previous) {
+      this.kv.put('lastActivityAt', at)
+      this.kv.put('lastActivity', kind)
+    }
+  }
+
+  /** A sign of life (registration, sign-in): resets the clock. Only a check-in cancels releases. */
+  async recordActivity(kind: OwnerActivity, at: number, account?: Account): Promise<OwnerVaultState> {
+    this.noteActivity(kind, at)
+    const owner = account ?? (await loadAccount(this.env, this.ownerId))
+    if (owner) {
+      await this.act(
+        owner,
+        () => {
+          if (at >= this.clock(at).lastCheckInAt) this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
+        },
+        { now: at, tick: true },
+      )
+    }
+    return this.state()
+  }
+
+  /** "I'm still here", from the app or the e-mailed link: resets the clock and cancels what it disproves. */
+  async checkIn(via: 'app' | 'email', account?: Account, at = Date.now()): Promise<Outcome<{ clock: ClockView; cancelledReleases: number }>> {
+    return settle(async () => {
+      const owner = account ?? (await loadAccount(this.env, this.ownerId))
+      if (!owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+      this.noteActivity('checked_in', at)
+      const cancelledReleases = await this.act(
+        owner,
+        (u) => {
+          this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
+          u.audit({ actor: 'user', action: 'checkin.recorded', details: { via } })
+          return cancelWaiting(u, { checkIn: true }, 'user')
+        },
+        { now: at, tick: true },
+      )
+      return { clock: this.view(owner, at), cancelledReleases }
+    })
+  }
+
+  /** Runs everything due now (settings changed, a report arrived, the sweep saw a lost alarm). */
+  async tick(now = Date.now(), account?: Account): Promise<ClockView> {
+    const owner = await this.runTick(account, now)
+    return this.view(owner, now)
+  }
+
+  async clockView(account?: Account, now = Date.now()): Promise<ClockView> {
+    return this.view(account ?? (await loadAccount(this.env, this.ownerId)), now)
+  }
+
+  // --- The audit chain ------------------------------------------------------------------------
+
+  /** An act recorded elsewhere (the account in D1: sign-in, profile, billing) entered in the chain. */
+  async appendAudit(entry: AuditInput): Promise<AuditEntry> {
+    return this.ctx.storage.transactionSync(() => appendAudit(this.ctx.storage, this.db, entry))
+  }
+
+  async listAudit(limit = 1000, before?: number): Promise<AuditEntry[]> {
+    return listAudit(this.db, limit, before)
+  }
+
+  async verifyAudit(): Promise<ChainVerification & { headMatches: boolean }> {
+    return verifyAudit(this.ctx.storage, this.db)
+  }
+
+  // --- Vault items ----------------------------------------------------------------------------
+
+  async startUpload(account: Account, body: UploadStartBody) {
+    return settle(async () => {
+      items.assertUploadRoom(this.db, account, body.plainSize)
+      const itemId = crypto.randomUUID()
+      const r2Key = items.itemBlobKey(this.ownerId, itemId)
+      const upload = await this.env.BLOBS.createMultipartUpload(r2Key, { httpMetadata: { contentType: 'application/octet-stream' } })
+      try {
+        return await this.act(account, (u) => items.reserveUpload(u, body, { itemId, r2Key, uploadId: upload.uploadId }))
+      } catch (error) {
+        // Another upload took the room meanwhile.
+        await upload.abort().catch(() => undefined)
+        throw error
+      }
+    })
+  }
+
+  async uploadSession(itemId: string) {
+    return settle(() => items.uploadSession(this.db, items.findUpload(this.db, itemId)))
+  }
+
+  async partTarget(itemId: string, partNumber: number) {
+    return settle(() => items.partTarget(this.db, itemId, partNumber))
+  }
+
+  async recordPart(itemId: string, partNumber: number, etag: string, size: number) {
+    return settle(() => items.recordPart(this.db, itemId, partNumber, etag, size))
+  }
+
+  async completeUpload(account: Account, itemId: string, body: UploadCompleteBody) {
+    return settle(async () => {
+      const { row, parts } = items.completionPlan(this.db, itemId, body)
+      let size: number
+      try {
+        size = (await this.env.BLOBS.resumeMultipartUpload(row.r2Key, row.uploadId!).complete(parts)).size
+      } catch (error) {
+        // A retried or concurrent completion (or an abort) got there first: that request answers.
+        items.findUpload(this.db, itemId)
+        throw error
+      }
+      const result = await this.act(account, (u) => items.activateUpload(u, itemId, body, size))
+      if (!result.ok) throw result.error
+      return result.item
+    })
+  }
+
+  async abortUpload(itemId: string) {
+    return settle(async () => {
+      const { r2Key, uploadId } = this.ctx.storage.transactionSync(() => items.discardUpload(this.db, itemId))
+      if (uploadId) await this.env.BLOBS.resumeMultipartUpload(r2Key, uploadId).abort().catch((error: unknown) => console.error(`aborting upload ${itemId} failed`, error))
+    })
+  }
+
+  async listItems() {
+    return settle(() => items.listItems(this.db))
+  }
+
+  async itemBlob(itemId: string) {
+    return settle(() => items.findActiveItem(this.db, itemId).r2Key)
+  }
+
+  async putGrants(account: Account, itemId: string, grants: Array<{ beneficiaryId: string; wrappedKey: string }>) {
+    return settle(() => this.act(account, (u) => items.putGrants(u, itemId, grants)))
+  }
+
+  async deleteItem(account: Account, itemId: string) {
+    return settle(() => this.act(account, (u) => items.deleteItem(u, itemId)))
+  }
+
+  // --- Beneficiaries and approvers ------------------------------------------------------------
+
+  async listBeneficiaries() {
+    return settle(() => beneficiariesService.listBeneficiaries(this.db).map(beneficiariesService.toBeneficiary))
+  }
+
+  async createBeneficiary(account: Account, body: Parameters<typeof beneficiariesService.createBeneficiary>[1], sendVerificationEmail: boolean) {
+    return settle(() => this.act(account, (u) => beneficiariesService.createBeneficiary(u, body, sendVerificationEmail)))
+  }
+
+  async updateBeneficiary(account: Account, id: string, body: BeneficiaryUpdateBody) {
+    return settle(() => this.act(account, (u) => beneficiariesService.updateBeneficiary(u, id, body)))
+  }
+
+  async resendBeneficiaryVerification(account: Account, id: string) {
+    return settle(() => this.act(account, (u) => beneficiariesService.resendBeneficiaryVerification(u, id)))
+  }
+
+  async rotateBeneficiaryKey(account: Account, id: string, key: Parameters<typeof beneficiariesService.rotateBeneficiaryKey>[2], grants: Array<{ itemId: string; wrappedKey: string }>) {
+    return settle(() => this.act(account, (u) => beneficiariesService.rotateBeneficiaryKey(u, id, key, grants)))
+  }
+
+  async deleteBeneficiary(account: Account, id: string) {
+    return settle(() => this.act(account, (u) => beneficiariesService.deleteBeneficiary(u, id)))
+  }
+
+  async listApprovers() {
+    return settle(() => approversService.listApprovers(this.db).map(approversService.toApprover))
+  }
+
+  async createApprover(account: Account, body: Required<Omit<ApproverForm, 'sendVerificationEmail'>>, sendVerificationEmail: boolean) {
+    return settle(() => this.act(account, (u) => approversService.createApprover(u, body, sendVerificationEmail)))
+  }
+
+  async deleteApprover(account: Account, id: string) {
+    return settle(() => this.act(account, (u) => approversService.deleteApprover(u, id)))
+  }
+
+  // --- Policies -------------------------------------------------------------------------------
+
+  async listPolicies() {
+    return settle(() => policiesService.listPolicies(this.db))
+  }
+
+  async createPolicy(account: Account, body: Parameters<typeof policiesService.createPolicy>[1]) {
+    return settle(() => this.act(account, (u) => policiesService.createPolicy(u, body)))
+  }
+
+  async setPolicyStatus(account: Account, id: string, status: 'active' | 'draft' | 'inactive') {
+    return settle(() => this.act(account, (u) => policiesService.setPolicyStatus(u, id, status)))
+  }
+
+  async addPolicyItems(account: Account, id: string, itemIds: string[]) {
+    return settle(() => this.act(account, (u) => policiesService.addPolicyItems(u, id, itemIds)))
+  }
+
+  async deletePolicy(account: Account, id: string) {
+    return settle(() => this.act(account, (u) => policiesService.deletePolicy(u, id)))
+  }
+
+  // --- Triggers and the engine ----------------------------------------------------------------
+
+  async listTriggers(account: Account) {
+    return settle(() => {
+      const clock = { state: this.clock(Date.now()), pingFrequency: account.pingFrequency }
+      return triggersService.listTriggers(this.db).map((r) => triggersService.toTrigger(r, clock))
+    })
+  }
+
+  async createTrigger(account: Account, body: Parameters<typeof triggersService.createTrigger>[1]) {
+    return settle(async () => {
+      // The tick arms the alarm for the new trigger (check-ins, a scheduled date).
+      const row = await this.act(account, (u) => triggersService.createTrigger(u, body), { tick: true })
+      return triggersService.toTrigger(triggersService.findTrigger(this.db, row.id), { state: this.clock(Date.now()), pingFrequency: account.pingFrequency })
+    })
+  }
+
+  async setTriggerStatus(account: Account, id: string, status: 'active' | 'paused') {
+    return settle(async () => {
+      await this.act(account, (u) => triggersService.setTriggerStatus(u, id, status), { tick: true })
+      return triggersService.toTrigger(triggersService.findTrigger(this.db, id), { state: this.clock(Date.now()), pingFrequency: account.pingFrequency })
+    })
+  }
+
+  async engineStatus(account: Account, now = Date.now()) {
+    return settle(() => ({ clock: this.view(account, now), releases: monitor.releaseSummaries(this.db) }))
+  }
+
+  async dryRun(account: Account, triggerId: string, now = Date.now()) {
+    return settle(() => monitor.dryRun(this.db, account, triggersService.findTrigger(this.db, triggerId), now, this.clock(now).lastCheckInAt))
+  }
+
+  async manualRelease(account: Account, triggerId: string, reason: string, now = Date.now()) {
+    return settle(async (): Promise<ManualReleaseResult> => {
+      const trigger = triggersService.findTrigger(this.db, triggerId)
+      if (trigger.status === 'triggered') throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
+      // The tick that follows arms the alarm for whatever now waits (a delay, approvals).
+      const result = await this.act(
+        account,
+        (u) => fire(u, { trigger, kind: 'manual', reason, actor: 'user', lastCheckInAt: this.clock(now).lastCheckInAt }),
+        { now, tick: true },
+      )
+      if (!result.fired) throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
+      return { transferredItems: result.transferredItems, beneficiariesNotified: result.beneficiariesNotified, pendingReleases: result.pendingReleases }
+    })
+  }
+
+  /** The monitor's cancel of one waiting release. */
+  async cancelRelease(account: Account, releaseId: string) {
+    return settle(async () => {
+      if (monitor.releaseSummaries(this.db, releaseId).length === 0) throw notFound('Release not found.')
+      const n = await this.act(account, (u) => cancelWaiting(u, { releaseId }, 'user'), { tick: true })
+      if (n === 0) throw conflict('This release is no longer waiting: it was already released or cancelled.')
+      return monitor.releaseSummaries(this.db, releaseId)[0]!
+    })
+  }
+
+  /** The e-mailed cancel link of one firing. */
+  async cancelFiring(firingId: string) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      const n = await this.act(owner, (u) => cancelWaiting(u, { firingId }, 'user'), { tick: true })
+      if (n === 0) throw conflict(RELEASE_MESSAGES.releaseNotWaiting)
+      return n
+    })
+  }
+
+  /** A failed vault unlock or security-key answer: counted by biometric-failure triggers. */
+  async recordUnlockFailure(kind: BiometricFailureBody['kind'], account?: Account, now = Date.now()) {
+    return settle(async () => {
+      const owner = account ?? (await this.linkOwner())
+      const before = this.firingCount()
+      await this.act(owner, (u) => u.db.insert(unlockFailures).values({ id: crypto.randomUUID(), kind, at: now }).run(), { now, tick: true })
+      const failures = this.db.select({ n: sql<number>`count(*)` }).from(unlockFailures).where(gt(unlockFailures.at, now - 365 * DAY_MS)).get()?.n ?? 0
+      return { failures, fired: this.firingCount() - before }
+    })
+  }
+
+  private firingCount(): number {
+    return this.db.get<{ n: number }>(sql`select count(*) as n from firings`).n
+  }
+
+  // --- Identity documents ---------------------------------------------------------------------
+
+  /** A document's files, checked by the route, stored in R2 and recorded; reviewers are asked. */
+  async submitIdentityDocument(
+    account: Account | undefined,
+    beneficiaryId: string,
+    fields: identity.DocumentFields,
+    files: { front: identity.DocumentFile; back: identity.DocumentFile | null },
+    by: 'owner' | 'beneficiary',
+  ) {
+    return settle(async () => {
+      const owner = account ?? (await this.linkOwner())
+      identity.assertDocumentAccepted(this.db, beneficiaryId)
+      const documentId = crypto.randomUUID()
+      const prefix = identity.identityBlobPrefix(this.ownerId, documentId)
+      const stored = { front: { key: `${prefix}/front`, contentType: files.front.contentType }, back: files.back ? { key: `${prefix}/back`, contentType: files.back.contentType } : null }
+      await this.env.BLOBS.put(stored.front.key, files.front.bytes, { httpMetadata: { contentType: stored.front.contentType } })
+      if (files.back && stored.back) await this.env.BLOBS.put(stored.back.key, files.back.bytes, { httpMetadata: { contentType: stored.back.contentType } })
+      try {
+        return await this.act(owner, (u) => {
+          const document = identity.recordDocument(u, documentId, beneficiaryId, fields, stored)
+          // Only ids, the type and the status: the document's number and authority stay out of the chain.
+          if (by === 'owner') {
+            u.audit({
+              actor: 'user',
+              action: 'circle.identity_document_submitted',
+              details: { beneficiaryId, documentId, documentType: document.documentType, hasBack: document.hasBack, requiredApprovals: document.requiredApprovals },
+            })
+          } else {
+            u.audit({ actor: 'beneficiary', action: 'release.identity_submitted', details: { beneficiaryId } })
+          }
+          return document
+        })
+      } catch (error) {
+        await this.env.BLOBS.delete([stored.front.key, ...(stored.back ? [stored.back.key] : [])]).catch(() => undefined)
+        throw error
+      }
+    })
+  }
+
+  async listIdentityDocuments(beneficiaryId: string) {
+    return settle(() => identity.listDocuments(this.db, beneficiaryId))
+  }
+
+  async identityDocumentFile(documentId: string, side: 'front' | 'back') {
+    return settle(() => identity.documentFile(this.db, documentId, side))
+  }
+
+  async identityReviewView(documentId: string, approverId: string) {
+    return settle(async () => identity.reviewView(this.db, (await this.linkOwner()).displayName, documentId, approverId))
+  }
+
+  async identityReviewFile(documentId: string, approverId: string, side: 'front' | 'back') {
+    return settle(async () => {
+      await this.linkOwner()
+      return identity.reviewerDocumentFile(this.db, documentId, approverId, side)
+    })
+  }
+
+  async submitIdentityReview(documentId: string, approverId: string, body: Parameters<typeof identity.submitReview>[3]) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => identity.submitReview(u, documentId, approverId, body))
+    })
+  }
+
+  // --- Links for people without an account ----------------------------------------------------
+
+  /** The owner a link acts for; a link to a deleted account is no link. */
+  private async linkOwner(): Promise<Account> {
+    const owner = await loadAccount(this.env, this.ownerId)
+    if (!owner) throw badRequest(CIRCLE_MESSAGES.linkInvalid)
+    return owner
+  }
+
+  async verifyBeneficiary(id: string, nonce: string | undefined) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      const { fullName } = this.ctx.storage.transactionSync(() => circleLinks.verifyBeneficiary(this.db, id, nonce, Date.now()))
+      return { fullName, ownerName: owner.displayName }
+    })
+  }
+
+  async verifyApprover(id: string, nonce: string | undefined) {
+    return settle(async () => {
+      await this.linkOwner()
+      return this.ctx.storage.transactionSync(() => circleLinks.verifyApprover(this.db, id, nonce, Date.now()))
+    })
+  }
+
+  async notificationPreferences(beneficiaryId: string) {
+    return settle(async () => circleLinks.preferencesOf(this.db, (await this.linkOwner()).displayName, beneficiaryId))
+  }
+
+  async setNotificationStatus(beneficiaryId: string, status: 'opted_in' | 'unsubscribed') {
+    return settle(async () => {
+      await this.linkOwner()
+      const before = circleLinks.setNotificationStatus(this.db, beneficiaryId, status, Date.now())
+      await this.updateDirectory()
+      return before
+    })
+  }
+
+  async approvalView(releaseId: string, email: string) {
+    return settle(async () => releaseLinks.approvalView(this.db, (await this.linkOwner()).displayName, releaseId, email))
+  }
+
+  async decideApproval(releaseId: string, email: string, decision: 'approved' | 'rejected', notes: string) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => releaseLinks.decideApproval(u, releaseId, email, decision, notes), { tick: true })
+    })
+  }
+
+  async deathReportView(approverId: string) {
+    return settle(async () => releaseLinks.deathReportView(this.db, (await this.linkOwner()).displayName, approverId))
+  }
+
+  /** An approver's confirmation; the tick fires the verified-death triggers (unless a payment hold applies). */
+  async confirmDeath(approverId: string, body: { certificateNumber: string; dateOfDeath: string; issuingAuthority: string }) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      await this.act(owner, (u) => releaseLinks.recordDeathReport(u, approverId, body), { tick: true })
+    })
+  }
+
+  async portalView(beneficiaryId: string) {
+    return settle(async () => releaseLinks.portalView(this.db, (await this.linkOwner()).displayName, beneficiaryId))
+  }
+
+  /** The beneficiary's identity status as the portal's upload needs it. */
+  async portalIdentityStatus(beneficiaryId: string) {
+    return settle(async () => {
+      await this.linkOwner()
+      return releaseLinks.portalBeneficiary(this.db, beneficiaryId).identityStatus
+    })
+  }
+
+  async listAssets(beneficiaryId: string) {
+    return settle(async () => {
+      await this.linkOwner()
+      return releaseLinks.listAssets(this.db, beneficiaryId, Date.now())
+    })
+  }
+
+  async countDownload(beneficiaryId: string, assetId: string): Promise<Outcome<Omit<AssetDownload, 'contentUrl'>>> {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => releaseLinks.countDownload(u, beneficiaryId, assetId))
+    })
+  }
+
+  async assetBlob(beneficiaryId: string, assetId: string) {
+    return settle(() => releaseLinks.assetContentKey(this.db, beneficiaryId, assetId))
+  }
+
+  // --- The whole vault ------------------------------------------------------------------------
+
+  /** Ciphertext and metadata only (worker/owner/export.ts). */
+  async exportVault(): Promise<OwnerExport> {
+    return exportVault(this.ctx.storage, this.ownerId)
+  }
+
+  /** Loads an export into this (empty, or purged) object, then lets the engine look at it. */
+  async importVault(data: OwnerExport) {
+    return settle(async () => {
+      if (data.ownerId !== this.ownerId) throw badRequest('This export belongs to another owner.')
+      await migrateOwnerDb(this.db)
+      this.ctx.storage.transactionSync(() => importVault(this.ctx.storage, this.db, data))
+      await this.runTick(undefined, Date.now())
+    })
+  }
+
+  /** What an account deletion must clean outside this object: open uploads and the directory's heir keys. */
+  async deletionManifest(): Promise<{ uploads: Array<{ r2Key: string; uploadId: string }>; heirKeys: number[] }> {
+    const uploads = this.db
+      .select({ r2Key: vaultItems.r2Key, uploadId: vaultItems.uploadId })
+      .from(vaultItems)
+      .where(eq(vaultItems.status, 'uploading'))
+      .all()
+      .flatMap((u) => (u.uploadId ? [{ r2Key: u.r2Key, uploadId: u.uploadId }] : []))
+    return { uploads, heirKeys: directoryEntry(this.env, this.db, null).heirKeys }
+  }
+
+  /**
+   * Account deletion (services/account-deletion.ts, after the account's D1 rows are gone): the
+   * alarm and everything this object stores go. A later call finds no account and does nothing.
+   */
+  async purge(): Promise<void> {
+    await this.directoryQueue
+    await this.ctx.storage.deleteAlarm()
+    await this.ctx.storage.deleteAll()
+  }
+
+  /** For the bench and the capacity model: this object's database size in bytes. */
+  async storageBytes(): Promise<number> {
+    return this.ctx.storage.sql.databaseSize
+  }
+}

@@ -1,0 +1,80 @@
+import { desc, eq, sql } from 'drizzle-orm'
+import type { DryRunResult, ReleaseSummary } from '../../contract/triggers'
+import { planFiring } from '../engine/plan'
+import { paymentHeld, type Account } from '../owner/account'
+import type { OwnerDb } from '../owner/db'
+import { beneficiaries, firings, releases, releaseSignoffs, type ReleaseRow, type TriggerRow } from '../owner/schema'
+
+// What the Trigger Monitor shows (seeds 001 §2), read inside the owner's object.
+
+const iso = (at: number | null | undefined) => (at == null ? null : new Date(at).toISOString())
+
+function toSummary(r: ReleaseRow, kind: string, triggerId: string | null, approvals: number): ReleaseSummary {
+  return {
+    id: r.id,
+    triggerId,
+    kind,
+    source: r.sourceKey.split(':')[0] as ReleaseSummary['source'],
+    sourceName: r.sourceName,
+    status: r.status,
+    releaseAt: iso(r.releaseAt)!,
+    approvals,
+    requiredApprovals: r.requiredApprovals,
+    identityRequired: r.identityRequired,
+    createdAt: iso(r.createdAt)!,
+    releasedAt: iso(r.releasedAt),
+    cancelledAt: iso(r.cancelledAt),
+  }
+}
+
+/** The newest releases (or one), with their firing and the approvals they have. */
+export function releaseSummaries(db: OwnerDb, releaseId?: string): ReleaseSummary[] {
+  return db
+    .select({
+      r: releases,
+      kind: firings.kind,
+      triggerId: firings.triggerId,
+      approvals: sql<number>`(select count(*) from ${releaseSignoffs} where ${releaseSignoffs.releaseId} = ${releases.id} and ${releaseSignoffs.decision} = 'approved')`,
+    })
+    .from(releases)
+    .innerJoin(firings, eq(firings.id, releases.firingId))
+    .where(releaseId ? eq(releases.id, releaseId) : undefined)
+    .orderBy(desc(releases.createdAt))
+    .limit(100)
+    .all()
+    .map(({ r, kind, triggerId, approvals }) => toSummary(r, kind, triggerId, approvals))
+}
+
+/** Exactly what firing the trigger now would hand over, to whom, under which conditions; nothing is written. */
+export function dryRun(db: OwnerDb, account: Account, trigger: TriggerRow, now: number, lastCheckInAt: number): DryRunResult {
+  const plans = planFiring(
+    db,
+    {
+      type: trigger.type,
+      manual: true,
+      triggerId: trigger.id,
+      scheduledBeneficiaries: trigger.type === 'scheduled' ? ((trigger.config.beneficiaries as string[]) ?? []) : undefined,
+    },
+    now,
+    lastCheckInAt,
+  )
+  const byId = new Map(db.select().from(beneficiaries).all().map((p) => [p.id, p]))
+  return {
+    triggerId: trigger.id,
+    type: trigger.type,
+    entries: plans.map((p) => ({
+      source: p.source,
+      itemIds: [...new Set(p.targets.map((t) => t.itemId))],
+      beneficiaries: [...new Set(p.targets.map((t) => t.beneficiaryId))].flatMap((id) => {
+        const b = byId.get(id)
+        return b
+          ? [{ id, fullName: b.fullName, identityRequired: p.identityRequired, identityVerified: b.identityStatus === 'verified', secrecyMode: b.delayNotifications }]
+          : []
+      }),
+      conditions: { delayHours: p.delayHours, minimumApprovals: p.requiredApprovals, approvers: p.signers.map((s) => s.name), identityRequired: p.identityRequired },
+    })),
+    itemCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.itemId))).size,
+    beneficiaryCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.beneficiaryId))).size,
+    paymentHold: paymentHeld(account, now),
+  }
+}

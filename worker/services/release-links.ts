@@ -1,0 +1,216 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import {
+  RELEASE_MESSAGES,
+  type AssetDownload,
+  type BeneficiaryPortalView,
+  type DeathReportView,
+  type ReleasedAsset,
+  type ReleaseApprovalView,
+} from '../../contract/releases'
+import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
+import { advanceReleases } from '../engine/advance'
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
+import type { OwnerDb } from '../owner/db'
+import {
+  approvers,
+  beneficiaries,
+  deathReports,
+  firings,
+  itemGrants,
+  releasedAssets,
+  releases,
+  releaseSignoffs,
+  releaseTargets,
+  vaultItems,
+  type BeneficiaryRow,
+} from '../owner/schema'
+import type { Unit } from '../owner/unit'
+
+// What the release engine's e-mailed links open, for people without an account, run inside the
+// owner's object the link names. The signed token (checked by the route) says who is asking.
+
+// --- Approvers signing a release off -------------------------------------------------------
+
+function signoffOf(db: OwnerDb, releaseId: string, email: string) {
+  const signoff = db.select().from(releaseSignoffs).where(and(eq(releaseSignoffs.releaseId, releaseId), eq(releaseSignoffs.email, email))).get()
+  if (!signoff) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+  return signoff
+}
+
+export function approvalView(db: OwnerDb, ownerName: string, releaseId: string, email: string): ReleaseApprovalView {
+  signoffOf(db, releaseId, email)
+  const row = db.select({ r: releases, f: firings }).from(releases).innerJoin(firings, eq(firings.id, releases.firingId)).where(eq(releases.id, releaseId)).get()
+  if (!row) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+  const signoffs = db.select().from(releaseSignoffs).where(eq(releaseSignoffs.releaseId, releaseId)).all()
+  const targets = db
+    .select({ itemId: releaseTargets.itemId, name: beneficiaries.fullName })
+    .from(releaseTargets)
+    .innerJoin(beneficiaries, eq(beneficiaries.id, releaseTargets.beneficiaryId))
+    .where(eq(releaseTargets.releaseId, releaseId))
+    .all()
+  const mine = signoffs.find((s) => s.email === email)
+  return {
+    ownerName,
+    approverName: mine?.name ?? email,
+    policyName: row.r.sourceName,
+    triggerType: TRIGGER_TYPE_LABELS[row.f.triggerType as TriggerType]?.title ?? row.f.triggerType,
+    reason: row.f.reason,
+    itemCount: new Set(targets.map((t) => t.itemId)).size,
+    beneficiaryNames: [...new Set(targets.map((t) => t.name))],
+    approvals: signoffs.filter((s) => s.decision === 'approved').length,
+    requiredApprovals: row.r.requiredApprovals,
+    status: row.r.status,
+    yourDecision: mine?.decision ?? null,
+  }
+}
+
+/** One approver's answer, and whatever it lets the release do now. */
+export function decideApproval(u: Unit, releaseId: string, email: string, decision: 'approved' | 'rejected', notes: string): ReleaseApprovalView {
+  const { db, now } = u
+  signoffOf(db, releaseId, email)
+  const release = db.select().from(releases).where(eq(releases.id, releaseId)).get()
+  if (release?.status !== 'waiting') throw conflict(RELEASE_MESSAGES.releaseNotWaiting)
+  const decided = db
+    .update(releaseSignoffs)
+    .set({ decision, notes, decidedAt: now })
+    .where(and(eq(releaseSignoffs.releaseId, releaseId), eq(releaseSignoffs.email, email), isNull(releaseSignoffs.decision)))
+    .returning()
+    .get()
+  if (!decided) throw conflict(RELEASE_MESSAGES.alreadySigned)
+  u.audit({ actor: 'approver', action: decision === 'approved' ? 'release.approved' : 'release.rejected_by_approver', details: { releaseId } })
+  advanceReleases(u, { releaseId })
+  return approvalView(db, u.account.displayName, releaseId, email)
+}
+
+// --- Approvers confirming the owner's death ------------------------------------------------
+
+function reporter(db: OwnerDb, approverId: string) {
+  const approver = db.select().from(approvers).where(eq(approvers.id, approverId)).get()
+  if (!approver) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+  return approver
+}
+
+export function deathReportView(db: OwnerDb, ownerName: string, approverId: string): DeathReportView {
+  const approver = reporter(db, approverId)
+  const report = db.select({ at: deathReports.createdAt }).from(deathReports).where(eq(deathReports.approverId, approverId)).get()
+  return { ownerName, approverName: approver.fullName, alreadyConfirmed: !!report }
+}
+
+/** Records (or renews) the confirmation; the tick that follows fires the verified-death triggers. */
+export function recordDeathReport(u: Unit, approverId: string, body: { certificateNumber: string; dateOfDeath: string; issuingAuthority: string }): void {
+  reporter(u.db, approverId)
+  const values = { certificateNumber: body.certificateNumber, dateOfDeath: body.dateOfDeath, issuingAuthority: body.issuingAuthority, createdAt: u.now }
+  u.db.insert(deathReports).values({ approverId, ...values }).onConflictDoUpdate({ target: deathReports.approverId, set: values }).run()
+  u.audit({ actor: 'approver', action: 'trigger.death_confirmed', details: { approverId } })
+}
+
+// --- The beneficiary portal -----------------------------------------------------------------
+
+export function portalBeneficiary(db: OwnerDb, beneficiaryId: string): BeneficiaryRow {
+  const row = db.select().from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()
+  if (!row) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+  return row
+}
+
+export function portalView(db: OwnerDb, ownerName: string, beneficiaryId: string): BeneficiaryPortalView {
+  const b = portalBeneficiary(db, beneficiaryId)
+  const pending = db
+    .select({ id: releasedAssets.id })
+    .from(releasedAssets)
+    .where(and(eq(releasedAssets.beneficiaryId, b.id), eq(releasedAssets.status, 'pending_identity')))
+    .get()
+  return { fullName: b.fullName, ownerName, identityStatus: b.identityStatus, identityRequired: !!pending }
+}
+
+function assetStatus(a: { status: string; downloadCount: number; maxDownloads: number; expiresAt: number | null }, now: number): ReleasedAsset['status'] {
+  if (a.status === 'pending_identity') return 'pending_identity'
+  if (a.expiresAt !== null && a.expiresAt <= now) return 'expired'
+  if (a.downloadCount >= a.maxDownloads) return 'exhausted'
+  return 'available'
+}
+
+export function listAssets(db: OwnerDb, beneficiaryId: string, now: number): ReleasedAsset[] {
+  const b = portalBeneficiary(db, beneficiaryId)
+  return db
+    .select({ a: releasedAssets, v: vaultItems, wrappedKey: itemGrants.wrappedKey })
+    .from(releasedAssets)
+    .innerJoin(vaultItems, and(eq(vaultItems.id, releasedAssets.itemId), eq(vaultItems.status, 'active')))
+    .innerJoin(itemGrants, and(eq(itemGrants.itemId, releasedAssets.itemId), eq(itemGrants.beneficiaryId, releasedAssets.beneficiaryId)))
+    .where(eq(releasedAssets.beneficiaryId, b.id))
+    .orderBy(releasedAssets.createdAt)
+    .all()
+    .map(({ a, v, wrappedKey }) => ({
+      id: a.id,
+      status: assetStatus(a, now),
+      downloadCount: a.downloadCount,
+      maxDownloads: a.maxDownloads,
+      expiresAt: a.expiresAt === null ? null : new Date(a.expiresAt).toISOString(),
+      releasedAt: new Date(a.createdAt).toISOString(),
+      vaultItem: { id: v.id, type: v.type, encryptedMetadata: v.encryptedMetadata ?? '', wrappedKey, plainSize: v.plainSize },
+    }))
+}
+
+/**
+ * Counts one download (never past the maximum, never after the expiry) and returns what the
+ * beneficiary's browser needs: the wrapped key and the item's shape; the route adds the ticket.
+ */
+export function countDownload(u: Unit, beneficiaryId: string, assetId: string): Omit<AssetDownload, 'contentUrl'> {
+  const { db, now } = u
+  const b = portalBeneficiary(db, beneficiaryId)
+  const counted = db
+    .update(releasedAssets)
+    .set({ downloadCount: sql`${releasedAssets.downloadCount} + 1` })
+    .where(
+      and(
+        eq(releasedAssets.id, assetId),
+        eq(releasedAssets.beneficiaryId, b.id),
+        eq(releasedAssets.status, 'available'),
+        sql`${releasedAssets.downloadCount} < ${releasedAssets.maxDownloads}`,
+        sql`(${releasedAssets.expiresAt} is null or ${releasedAssets.expiresAt} > ${now})`,
+      ),
+    )
+    .returning()
+    .get()
+  if (!counted) {
+    const asset = db.select().from(releasedAssets).where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, b.id))).get()
+    if (!asset) throw notFound(RELEASE_MESSAGES.assetNotFound)
+    const status = assetStatus(asset, now)
+    if (status === 'pending_identity') throw conflict(RELEASE_MESSAGES.assetPendingIdentity)
+    if (status === 'expired') throw new ApiError(410, RELEASE_MESSAGES.assetExpired)
+    throw forbidden(RELEASE_MESSAGES.downloadLimit)
+  }
+  const row = db
+    .select({ v: vaultItems, wrappedKey: itemGrants.wrappedKey })
+    .from(vaultItems)
+    .innerJoin(itemGrants, and(eq(itemGrants.itemId, vaultItems.id), eq(itemGrants.beneficiaryId, b.id)))
+    .where(and(eq(vaultItems.id, counted.itemId), eq(vaultItems.status, 'active')))
+    .get()
+  if (!row) throw notFound(RELEASE_MESSAGES.assetNotFound)
+  u.audit({ actor: 'beneficiary', action: 'release.downloaded', details: { assetId, beneficiaryId: b.id, downloadCount: counted.downloadCount } })
+  return {
+    encryptedMasterKey: row.wrappedKey,
+    downloadCount: counted.downloadCount,
+    maxDownloads: counted.maxDownloads,
+    item: {
+      id: row.v.id,
+      type: row.v.type,
+      encryptedMetadata: row.v.encryptedMetadata ?? '',
+      plainSize: row.v.plainSize,
+      cipherSize: row.v.cipherSize,
+      chunkBytes: row.v.chunkBytes,
+      partCount: row.v.partCount,
+    },
+  }
+}
+
+/** The R2 key of a released asset's ciphertext, for a download ticket already checked by the route. */
+export function assetContentKey(db: OwnerDb, beneficiaryId: string, assetId: string): string {
+  const row = db
+    .select({ r2Key: vaultItems.r2Key })
+    .from(releasedAssets)
+    .innerJoin(vaultItems, and(eq(vaultItems.id, releasedAssets.itemId), eq(vaultItems.status, 'active')))
+    .where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, beneficiaryId)))
+    .get()
+  if (!row) throw notFound(RELEASE_MESSAGES.assetNotFound)
+  return row.r2Key
+}
