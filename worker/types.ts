@@ -6,7 +6,7 @@ export interface AppEnv {
   Variables: {
     db: Db
     user: UserRow
-    sessionId: string
+    sessionId: number
   }
 }
 

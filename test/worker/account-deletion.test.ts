@@ -29,7 +29,7 @@ type Row = Record<string, unknown>
 const BY_VALUE: Record<string, (o: Owner) => [string, unknown[]]> = {
   email_outbox: (o) => ['lower(to_address) = ?', [o.email.toLowerCase()]],
   blob_deletions: (o) => ['substr(r2_key, 1, ?) = ? or substr(r2_key, 1, ?) = ?', ownerBlobPrefixes(o.id).flatMap((p) => [p.length, p])],
-  heir_index: (o) => ['owner_id = ?', [o.id]],
+  heir_index: (o) => ["hex(owner_id) = upper(replace(?, '-', ''))", [o.id]],
 }
 /** Tables an owner's rows reach only while their account is being deleted (and after, if R2 failed). */
 const FILLED_BY_DELETION = ['blob_deletions']
@@ -37,7 +37,8 @@ const FILLED_BY_DELETION = ['blob_deletions']
 const NOT_OWNED: Record<string, string> = {
   engine_state: 'engine-wide facts (the last sweep time)',
   promo_codes: 'admin-made codes; an owner’s subscription points at one, not the other way',
-  stripe_events: 'Stripe webhook event ids and types; no owner data',
+  stripe_events: 'Stripe webhook event ids and times; no owner data',
+  revenue_days: 'revenue summed by day; no owner data',
   admin_actions: 'the administrators’ trail: plain-text ids, amounts, days and codes; no e-mail, name or reason',
 }
 
@@ -210,10 +211,9 @@ describe('DELETE /api/account/delete', () => {
   it('purges the owner everywhere (D1, R2, Durable Object) and leaves another owner untouched', async () => {
     const s = await fullOwner()
     const owner = { id: s.ownerId, email: s.owner.email }
-    // The back office's rows: a paid invoice (goes with the account) and a refund (kept, user_id set null).
+    // The back office's row: a refund (kept, user_id set null).
     const refundId = crypto.randomUUID()
     await env.DB.batch([
-      env.DB.prepare(`insert into invoices (id, user_id, amount_paid, status, created_at) values (?, ?, 999, 'paid', ?)`).bind(`in_${refundId}`, owner.id, Date.now()),
       env.DB.prepare(
         `insert into refunds (id, user_id, user_email, user_plan, amount, reason, status, created_by, created_at) values (?, ?, ?, 'basic', 100, 'r', 'completed', 'admin', ?)`,
       ).bind(refundId, owner.id, owner.email, Date.now()),

@@ -52,6 +52,14 @@ const ROUTES: Array<[string, string, unknown?]> = [
   ['POST', '/api/admin/refunds', { userId: SOME_ID, amount: 1, reason: 'x' }],
 ]
 
+
+/** A paid invoice as Stripe's invoice.paid webhook records it: added to its day's revenue. */
+const paidOn = (at: number, cents: number) =>
+  env.DB.prepare('insert into revenue_days (day, amount_paid) values (?, ?) on conflict (day) do update set amount_paid = amount_paid + excluded.amount_paid').bind(
+    Math.floor(at / 86_400_000),
+    cents,
+  )
+
 describe('the admin guard', () => {
   it('answers 401 without a token, 403 for an owner, and lets an admin (by the database role) through', async () => {
     const owner = await register()
@@ -90,12 +98,7 @@ describe('the dashboard', () => {
     // Upgrades: premium and enterprise count, basic does not.
     expect((await call('/api/create-subscription', { token: u1.token, body: { plan: 'premium' } })).status).toBe(200)
     expect((await call('/api/create-subscription', { token: u3.token, body: { plan: 'enterprise' } })).status).toBe(200)
-    const insertInvoice = env.DB.prepare('insert into invoices (id, user_id, amount_paid, status, created_at) values (?, ?, ?, ?, ?)')
-    await env.DB.batch([
-      insertInvoice.bind(`in_${crypto.randomUUID()}`, u1.user.id, 2999, 'paid', thisMonth),
-      insertInvoice.bind(`in_${crypto.randomUUID()}`, u3.user.id, 999, 'paid', now),
-      insertInvoice.bind(`in_${crypto.randomUUID()}`, u3.user.id, 5000, 'paid', lastMonth),
-    ])
+    await env.DB.batch([paidOn(thisMonth, 2999), paidOn(now, 999), paidOn(lastMonth, 5000)])
     const insertRefund = env.DB.prepare(
       `insert into refunds (id, user_id, user_email, user_plan, amount, reason, status, created_by, created_at) values (?, ?, 'x@example.com', 'basic', ?, 'r', ?, ?, ?)`,
     )
@@ -119,10 +122,8 @@ describe('the dashboard', () => {
   it('analytics: 12 ISO weeks from a Monday, oldest first, with signups and revenue', async () => {
     const a = await admin()
     const before = await json<AdminAnalytics>(await call('/api/admin/analytics', { token: a.token }))
-    const u = await register()
-    await env.DB.prepare('insert into invoices (id, user_id, amount_paid, status, created_at) values (?, ?, 1234, ?, ?)')
-      .bind(`in_${crypto.randomUUID()}`, u.user.id, 'paid', Date.now())
-      .run()
+    await register()
+    await paidOn(Date.now(), 1234).run()
     const after = await json<AdminAnalytics>(await call('/api/admin/analytics', { token: a.token }))
     expect(after.weeks).toHaveLength(12)
     for (const [i, w] of after.weeks.entries()) {

@@ -9,13 +9,13 @@ const ISSUER = 'legacy-vault'
 const AUDIENCE = 'legacy-vault:session'
 
 interface Claims {
-  sid: string
+  sid: number | string
   sub: string
 }
 
 function claimsOf(token: string): Claims {
   const payload = decodeJwt(token)
-  return { sid: payload.sid as string, sub: payload.sub as string }
+  return { sid: payload.sid as number, sub: payload.sub as string }
 }
 
 /** A session-shaped JWT; by default signed with the worker's own secret and valid for an hour. */
@@ -135,8 +135,8 @@ describe('GET /api/auth/me', () => {
 
   it('rejects a token whose session row has expired', async () => {
     const { token } = await register()
-    const { sid } = claimsOf(token)
-    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE id = ?').bind(Date.now() - 1000, sid).run()
+    const { sid, sub } = claimsOf(token)
+    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE user_id = ? AND id = ?').bind(Date.now() - 1000, sub, sid).run()
     await expectRejected(token)
   })
 
@@ -149,6 +149,12 @@ describe('GET /api/auth/me', () => {
 
   it('rejects a well-signed token whose session does not exist', async () => {
     const { token } = await register()
+    await expectRejected(await signToken({ sid: Number(claimsOf(token).sid) + 1, sub: claimsOf(token).sub }))
+  })
+
+  it('rejects a session id that is not a number (a token from before sessions were numbered)', async () => {
+    const { token } = await register()
+    await expectRejected(await signToken({ sid: String(claimsOf(token).sid), sub: claimsOf(token).sub }))
     await expectRejected(await signToken({ sid: crypto.randomUUID(), sub: claimsOf(token).sub }))
   })
 
@@ -158,7 +164,7 @@ describe('GET /api/auth/me', () => {
 })
 
 describe('POST /api/auth/logout', () => {
-  it('revokes the session on the server: the same token stops working', async () => {
+  it('ends the session on the server: its row goes, and the same token stops working', async () => {
     const account = await register()
     expect((await me(account.token)).status).toBe(200)
 
@@ -167,9 +173,8 @@ describe('POST /api/auth/logout', () => {
     expect(await res.json()).toEqual({ message: 'Signed out.' })
 
     await expectRejected(account.token)
-    const { sid } = claimsOf(account.token)
-    const row = await env.DB.prepare('SELECT revoked_at FROM sessions WHERE id = ?').bind(sid).first<{ revoked_at: number | null }>()
-    expect(row?.revoked_at).toBeTypeOf('number')
+    const { sid, sub } = claimsOf(account.token)
+    expect(await env.DB.prepare('SELECT id FROM sessions WHERE user_id = ? AND id = ?').bind(sub, sid).first()).toBeNull()
   })
 
   it('clears the session cookie', async () => {

@@ -5,7 +5,7 @@ import type { ReleasedAsset } from '../../contract/releases'
 import { runSweeps } from '../../worker/cron'
 import { getDb } from '../../worker/db/client'
 import { accountOf, type Account } from '../../worker/owner/account'
-import { heirAddressKey } from '../../worker/owner/directory'
+import { heirAddressKey, ownersNamingHeir, writeDirectory } from '../../worker/owner/directory'
 import type { OwnerExport } from '../../worker/owner/export'
 import type { Unit } from '../../worker/owner/unit'
 import type { OwnerVault } from '../../worker/owner/vault-object'
@@ -106,9 +106,12 @@ describe('one act, one transaction', () => {
 })
 
 describe("D1's directory", () => {
-  const directory = (ownerId: string) => env.DB.prepare('select * from owner_directory where owner_id = ?').bind(ownerId).first<Record<string, number | string | null>>()
+  const directory = (ownerId: string) =>
+    env.DB.prepare('select next_due_at, vault_items as items, vault_bytes as storage_bytes, vault_beneficiaries as beneficiaries, vault_revision as revision from users where id = ?')
+      .bind(ownerId)
+      .first<Record<string, number | string | null>>()
   const heirKeys = async (ownerId: string) =>
-    (await env.DB.prepare('select address_key as k from heir_index where owner_id = ? order by k').bind(ownerId).all<{ k: number }>()).results.map((r) => r.k)
+    (await env.DB.prepare("select address_key as k from heir_index where hex(owner_id) = upper(replace(?, '-', '')) order by k").bind(ownerId).all<{ k: number }>()).results.map((r) => r.k)
 
   it('follows what the object holds: counts, the next due time (its alarm), and keyed hashes of heir addresses', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
@@ -119,8 +122,11 @@ describe("D1's directory", () => {
     expect(await heirKeys(s.ownerId)).toEqual([heirAddressKey(env, s.beneficiary.email)])
     // Keyed: not a plain digest of the address anyone could compute.
     const plain = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s.beneficiary.email)))
-    const plainKey = Number(BigInt(`0x${[...plain.slice(0, 7)].map((b) => b.toString(16).padStart(2, '0')).join('')}`) >> 3n)
+    const plainKey = Number.parseInt([...plain.slice(0, 6)].map((b) => b.toString(16).padStart(2, '0')).join(''), 16)
     expect(await heirKeys(s.ownerId)).not.toContain(plainKey)
+    // An address leads to its owners (any case, any spacing); another address leads nowhere.
+    expect(await ownersNamingHeir(env, ` ${s.beneficiary.email.toUpperCase()} `)).toEqual([s.ownerId])
+    expect(await ownersNamingHeir(env, uniqueEmail('nobody'))).toEqual([])
 
     // A changed address moves its key; a removed beneficiary takes theirs away.
     const newEmail = uniqueEmail('moved')
@@ -136,13 +142,11 @@ describe("D1's directory", () => {
   it('never rewinds: an older write arriving late does not replace a newer one', async () => {
     const s = await ownerWithItem()
     const before = (await directory(s.ownerId))!
-    await env.DB.prepare(
-      `insert into owner_directory (owner_id, next_due_at, items, storage_bytes, beneficiaries, revision) values (?, null, 99, 99, 99, ?)
-       on conflict (owner_id) do update set items = excluded.items, revision = excluded.revision where excluded.revision > owner_directory.revision`,
-    )
-      .bind(s.ownerId, Number(before.revision) - 1)
-      .run()
+    const late = { nextDueAt: null, items: 99, storageBytes: 99, beneficiaries: 99, heirKeys: [] }
+    await writeDirectory(env, s.ownerId, late, late, Number(before.revision) - 1)
     expect(await directory(s.ownerId)).toEqual(before)
+    await writeDirectory(env, s.ownerId, late, late, Number(before.revision) + 1)
+    expect(await directory(s.ownerId)).toMatchObject({ items: 99, beneficiaries: 99 })
   })
 
   it('the sweep reads only the rows that are due, among 10 000 owners', async () => {
@@ -155,9 +159,9 @@ describe("D1's directory", () => {
     )
       .bind(now)
       .run()
-    await env.DB.prepare(`insert into owner_directory (owner_id, next_due_at) select id, ?1 from users where id like 'seeded-%'`).bind(now + 7 * 86_400_000).run()
+    await env.DB.prepare(`update users set next_due_at = ?1 where id like 'seeded-%'`).bind(now + 7 * 86_400_000).run()
     const lost = [await register(), await register(), await register()]
-    for (const o of lost) await env.DB.prepare('insert or replace into owner_directory (owner_id, next_due_at) values (?, ?)').bind(o.user.id, now - 10 * 60_000).run()
+    for (const o of lost) await env.DB.prepare('update users set next_due_at = ? where id = ?').bind(now - 10 * 60_000, o.user.id).run()
 
     const result = await runSweeps(env, now)
     expect(result.ownersWoken).toBe(3)

@@ -152,7 +152,7 @@ describe('POST /api/auth/reset-password', () => {
 
     expect((await me(account.token)).status).toBe(401)
     expect((await me(second.token)).status).toBe(401)
-    const { n } = (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ? AND revoked_at IS NULL')
+    const { n } = (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
       .bind(account.user.id)
       .first<{ n: number }>())!
     expect(n).toBe(0)

@@ -287,7 +287,7 @@ describe('idempotence and recovery', () => {
     const releaseAt = Date.parse(trigger.config.releaseDate as string)
     expect((await guard(s.ownerId).clockView()).nextAlarmAt).toBe(releaseAt)
     // The directory holds the same time, for the sweep.
-    const row = await env.DB.prepare('select next_due_at as at from owner_directory where owner_id = ?').bind(s.ownerId).first<{ at: number }>()
+    const row = await env.DB.prepare('select next_due_at as at from users where id = ?').bind(s.ownerId).first<{ at: number }>()
     expect(row?.at).toBe(releaseAt)
     // The alarm is lost; the date passes (the sweep runs ten minutes after it).
     await runInDurableObject(guard(s.ownerId), async (_i: OwnerVault, state) => state.storage.deleteAlarm())

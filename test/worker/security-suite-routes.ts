@@ -353,4 +353,5 @@ export const ROUTES: Record<string, RouteSpec> = {
 
   // --- Development only ---
   'GET /api/dev/outbox': { access: 'dev' },
+  'POST /api/dev/sweep': { access: 'dev' },
 }

@@ -529,10 +529,9 @@ const ownerGets = () => routes('owner').filter((r) => r.method === 'GET')
 /** Owner A's rows in D1 (what spans owners), and every row of A's own object. */
 const OWNED_ROWS: Record<string, string> = {
   users: 'id = ?1',
-  sessions: "user_id = ?1 and revoked_at is null and expires_at > strftime('%s', 'now') * 1000",
+  sessions: "user_id = ?1 and expires_at > strftime('%s', 'now') * 1000",
   webauthn_credentials: 'user_id = ?1',
-  owner_directory: 'owner_id = ?1',
-  heir_index: 'owner_id = ?1',
+  heir_index: "hex(owner_id) = upper(replace(?1, '-', ''))",
 }
 const OBJECT_TABLES = [
   'beneficiaries',

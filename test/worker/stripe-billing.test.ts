@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN_MESSAGES, type AdminDashboardData, type AdminRefund } from '../../contract/admin'
 import { BILLING_MESSAGES, type AccountSubscription, type BillingConfig, type SubscriptionResult } from '../../contract/billing'
 import { app } from '../../worker/app'
+import { runSweeps } from '../../worker/cron'
 import { call, env, freshIp, outboxFor, register, uniqueEmail } from './helpers'
 import { stripeEnv, stripeSignature, WEBHOOK_SECRET } from './stripe-env'
 import { network } from './network'
@@ -500,7 +501,10 @@ describe('POST /api/stripe/webhook', () => {
     await env.DB.prepare('update users set cancel_at_period_end = 0 where id = ?').bind(owner.user.id).run()
     expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
     expect((await userRow(owner.user.id))!.cancel_at_period_end).toBe(0)
-    expect(await env.DB.prepare('select type from stripe_events where id = ?').bind(event.id).first()).toEqual({ type: 'customer.subscription.updated' })
+    // Remembered for Stripe's retries (3 days), then forgotten by the sweep.
+    const kept = await env.DB.prepare('select keep_until from stripe_events where id = ?').bind(event.id).first<{ keep_until: number }>()
+    expect(kept!.keep_until - Date.now()).toBeGreaterThan(3 * 86_400_000 - 60_000)
+    expect(kept!.keep_until - Date.now()).toBeLessThanOrEqual(3 * 86_400_000)
   })
 
   it('ignores a customer.subscription event older than the last one applied to the subscription', async () => {
@@ -664,14 +668,14 @@ describe('admin refunds with Stripe', () => {
 })
 
 describe('revenue from invoice.paid', () => {
-  it("records the paid invoice once, in cents, for its owner; the dashboard's monthly revenue counts it once", async () => {
+  it("records the paid invoice once, in cents, on the day it was paid; the dashboard's monthly revenue counts it once", async () => {
     const a = await stripeAdmin()
     const dashboard = async () => {
       const res = await stripeCall('/api/admin/dashboard', { token: a.token })
       expect(res.status).toBe(200)
       return (await res.json()) as AdminDashboardData
     }
-    const { owner, subscriptionId, customerId } = await activeOwner()
+    const { subscriptionId, customerId } = await activeOwner()
     const before = (await dashboard()).monthlyRevenue
     const event = invoiceEvent('invoice.paid', customerId, subscriptionId)
     Object.assign(event.object, { amount_paid: 2999, status: 'paid', status_transitions: { paid_at: now() } })
@@ -679,8 +683,25 @@ describe('revenue from invoice.paid', () => {
     expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
     // The same invoice in another event (a redelivery under a new id) is not counted again either.
     expect((await deliver({ ...event, id: eventId() })).status).toBe(200)
-    const rows = await env.DB.prepare('select user_id, amount_paid, status from invoices where id = ?').bind(event.object.id).all()
-    expect(rows.results).toEqual([{ user_id: owner.user.id, amount_paid: 2999, status: 'paid' }])
     expect((await dashboard()).monthlyRevenue - before).toBe(2999)
+    // Remembered as long as Stripe can send it again (30 days); the paid day holds the amount.
+    const kept = await env.DB.prepare('select keep_until from stripe_events where id = ?').bind(`paid:${event.object.id}`).first<{ keep_until: number }>()
+    expect(kept!.keep_until - Date.now()).toBeGreaterThan(30 * 86_400_000 - 60_000)
+    const day = await env.DB.prepare('select amount_paid from revenue_days where day = ?').bind(Math.floor(Date.now() / 86_400_000)).first<{ amount_paid: number }>()
+    expect(day!.amount_paid).toBeGreaterThanOrEqual(2999)
+  })
+
+  it('refuses to apply again a paid invoice older than Stripe can send it, and the sweep forgets what Stripe no longer sends', async () => {
+    const { subscriptionId, customerId } = await activeOwner()
+    const old = invoiceEvent('invoice.paid', customerId, subscriptionId)
+    Object.assign(old, { created: now() - 31 * 86_400 })
+    Object.assign(old.object, { amount_paid: 2999, status: 'paid' })
+    expect(await (await deliver(old)).json()).toEqual({ received: true, duplicate: true })
+    expect(await env.DB.prepare('select id from stripe_events where id = ?').bind(`paid:${old.object.id}`).first()).toBeNull()
+
+    await env.DB.prepare('insert into stripe_events (id, keep_until) values (?, ?), (?, ?)').bind('evt_gone', Date.now() - 1, 'evt_kept', Date.now() + 60_000).run()
+    const result = await runSweeps(env)
+    expect(result.stripeEventsPruned).toBeGreaterThanOrEqual(1)
+    expect(await env.DB.prepare("select id from stripe_events where id in ('evt_gone', 'evt_kept')").all()).toMatchObject({ results: [{ id: 'evt_kept' }] })
   })
 })

@@ -290,14 +290,17 @@ describe('counters stay exact', { timeout: MULTI_MB_TIMEOUT }, () => {
     expect(await itemRow(ownerId, keep.item.id)).toMatchObject({ status: 'active' })
   })
 
-  it("are the vault's own rows: a directory row that went wrong is never trusted, and the next act corrects it", async () => {
+  it("are the vault's own rows: a directory copy that went wrong is never trusted, and the next act corrects it", async () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
     const { item } = await uploadItem(token, [beneficiary.id])
-    await env.DB.prepare('update owner_directory set items = 20, storage_bytes = ? where owner_id = ?').bind(BASIC.maxStorageBytes, ownerId).run()
-    expect(await counters(token)).toEqual({ storageUsed: BASIC.maxStorageBytes, vaultItemCount: 20 })
-    // The object counts its rows, not the directory's copy: there is room for more.
+    const directory = () => env.DB.prepare('select vault_items as items, vault_bytes as bytes from users where id = ?').bind(ownerId).first()
+    expect(await directory()).toEqual({ items: 1, bytes: SMALL_CIPHER })
+    await env.DB.prepare('update users set vault_items = 20, vault_bytes = ? where id = ?').bind(BASIC.maxStorageBytes, ownerId).run()
+    // The owner's own view counts the object's rows, and so do the limits: there is room for more.
+    expect(await counters(token)).toEqual({ storageUsed: SMALL_CIPHER, vaultItemCount: 1 })
     expect((await start(token)).status).toBe(201)
     expect((await call(`/api/vault/items/${item.id}`, { method: 'DELETE', token })).status).toBe(200)
     expect(await counters(token)).toEqual({ storageUsed: 0, vaultItemCount: 0 })
+    expect(await directory()).toEqual({ items: 0, bytes: 0 })
   })
 })

@@ -3,7 +3,8 @@ import { meResponseSchema, publicUserSchema } from '../../contract/auth'
 import { AUTH_ERRORS, GENERIC_ERRORS } from '../../contract/messages'
 import { VAULT_MESSAGES } from '../../contract/vault'
 import { toBase64 } from '../../worker/lib/crypto'
-import { call, env, me, messageOf, register } from './helpers'
+import { call, me, messageOf, register } from './helpers'
+import { ownerState } from './owner-helpers'
 
 function randomBase64(bytes: number): string {
   return toBase64(crypto.getRandomValues(new Uint8Array(bytes)))
@@ -18,10 +19,10 @@ function setUp(token: string | undefined, body: unknown) {
   return call('/api/vault/setup', { token, body })
 }
 
+/** What the owner's object keeps of the vault's setup: its salt and check, or nothing. */
 async function storedVault(userId: string) {
-  return env.DB.prepare('SELECT vault_setup, vault_salt, vault_check FROM users WHERE id = ?')
-    .bind(userId)
-    .first<{ vault_setup: number; vault_salt: string | null; vault_check: string | null }>()
+  const keys = await ownerState<{ salt: string; check: string }>(userId, 'vaultKeys')
+  return keys ? { salt: keys.salt, check: keys.check } : null
 }
 
 async function currentUser(token: string) {
@@ -41,7 +42,7 @@ describe('POST /api/vault/setup', () => {
     const afterLogout = await setUp(account.token, setupBody())
     expect(afterLogout.status).toBe(401)
     expect(await messageOf(afterLogout)).toBe(AUTH_ERRORS.sessionExpired)
-    expect(await storedVault(account.user.id)).toEqual({ vault_setup: 0, vault_salt: null, vault_check: null })
+    expect(await storedVault(account.user.id)).toBeNull()
   })
 
   it('starts with no vault', async () => {
@@ -71,7 +72,7 @@ describe('POST /api/vault/setup', () => {
     expect(fromMe.vaultSetup).toBe(true)
     expect(fromMe.vaultSalt).toBe(body.vaultSalt)
     expect(fromMe.vaultCheck).toBe(body.passphraseCheck)
-    expect(await storedVault(account.user.id)).toEqual({ vault_setup: 1, vault_salt: body.vaultSalt, vault_check: body.passphraseCheck })
+    expect(await storedVault(account.user.id)).toEqual({ salt: body.vaultSalt, check: body.passphraseCheck })
   })
 
   it('accepts a salt without its padding', async () => {
@@ -87,7 +88,7 @@ describe('POST /api/vault/setup', () => {
     const second = await register()
     expect((await setUp(first.token, setupBody())).status).toBe(200)
     expect((await currentUser(second.token)).vaultSetup).toBe(false)
-    expect(await storedVault(second.user.id)).toEqual({ vault_setup: 0, vault_salt: null, vault_check: null })
+    expect(await storedVault(second.user.id)).toBeNull()
   })
 
   it('refuses a second setup with 409 and keeps the first salt and check', async () => {
@@ -107,7 +108,7 @@ describe('POST /api/vault/setup', () => {
     const user = await currentUser(account.token)
     expect(user.vaultSalt).toBe(first.vaultSalt)
     expect(user.vaultCheck).toBe(first.passphraseCheck)
-    expect(await storedVault(account.user.id)).toEqual({ vault_setup: 1, vault_salt: first.vaultSalt, vault_check: first.passphraseCheck })
+    expect(await storedVault(account.user.id)).toEqual({ salt: first.vaultSalt, check: first.passphraseCheck })
   })
 
   it('lets exactly one of two concurrent setups win, and stores the winner', async () => {
@@ -148,7 +149,7 @@ describe('POST /api/vault/setup', () => {
         expect(answer.message).toBe(message)
         expect(answer.errors[0]).toEqual({ field: message.split(':')[0], message: message.slice(message.indexOf(': ') + 2) })
         expect((await currentUser(account.token)).vaultSetup).toBe(false)
-        expect(await storedVault(account.user.id)).toEqual({ vault_setup: 0, vault_salt: null, vault_check: null })
+        expect(await storedVault(account.user.id)).toBeNull()
       })
     }
 

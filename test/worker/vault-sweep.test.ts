@@ -92,7 +92,7 @@ describe("the owner object's housekeeping", () => {
     // As if the upload had been left two days ago and its alarm had not rung: the directory still
     // says when it should have.
     await age(ownerId, stale.itemId, 2 * DAY)
-    await env.DB.prepare('update owner_directory set next_due_at = ? where owner_id = ?').bind(Date.now() - 5 * 60_000, ownerId).run()
+    await env.DB.prepare('update users set next_due_at = ? where id = ?').bind(Date.now() - 5 * 60_000, ownerId).run()
     const result = await runSweeps(env)
     expect(result.ownersWoken).toBeGreaterThanOrEqual(1)
     expect(await itemRow(ownerId, stale.itemId)).toBeNull()

@@ -1,36 +1,41 @@
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { DAY_MS, PAYMENT_GRACE_DAYS } from '../../contract/constants'
 import type { Db } from '../db/client'
 import { ownerVault } from '../owner/client'
-import { invoices, subscriptions, users, type UserRow } from '../db/schema'
+import { revenueDays, stripeEvents, subscriptions, users, type UserRow } from '../db/schema'
 import { sendEmail } from '../mail'
 import { paymentIssueEmail } from './emails'
 import { subscriptionState, type StripeSettings } from './stripe'
 
 // What Stripe's webhooks change (seeds 000 §4 'Payment lifecycle'). The route has verified the
-// signature and recorded the event id, so each event arrives here once.
+// signature and recorded the event, so each arrives here once.
 
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
+
+/** Stripe retries a delivery for up to 3 days, and lets an event be fetched and sent again for 30. */
+export const STRIPE_RETRY_MS = 3 * DAY_MS
+export const STRIPE_RESEND_MS = 30 * DAY_MS
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id
 
-/** The owner of a Stripe customer or subscription: by customer id, by subscription id, or through a claimed guest subscription. */
+/**
+ * The owner of a Stripe customer or subscription: by customer id (indexed), or through our record
+ * of the subscription (by its id: an owner's, or a guest's once claimed). Never a scan of accounts.
+ */
 async function ownerOf(db: Db, customerId: string | null, subscriptionId: string | null): Promise<UserRow | undefined> {
   if (customerId) {
     const [byCustomer] = await db.select().from(users).where(eq(users.stripeCustomerId, customerId))
     if (byCustomer) return byCustomer
   }
   if (!subscriptionId) return undefined
-  const [bySubscription] = await db.select().from(users).where(eq(users.stripeSubscriptionId, subscriptionId))
-  if (bySubscription) return bySubscription
-  const [claimed] = await db
+  const [ours] = await db
     .select({ user: users })
     .from(subscriptions)
     .innerJoin(users, eq(users.id, subscriptions.userId))
     .where(eq(subscriptions.id, subscriptionId))
-  return claimed?.user
+  return ours?.user
 }
 
 /** The subscription an invoice belongs to (parent.subscription_details on newer API versions). */
@@ -146,7 +151,7 @@ async function paymentFailed(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>,
 async function invoicePaid(env: Env, db: Db, invoice: Stripe.Invoice, now: number) {
   const subscriptionId = subscriptionOfInvoice(invoice)
   const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
-  await recordPaidInvoice(db, invoice, owner?.id ?? null, now)
+  await recordPaidInvoice(db, invoice, now)
   if (!owner) {
     if (subscriptionId) {
       await db
@@ -178,12 +183,20 @@ async function invoicePaid(env: Env, db: Db, invoice: Stripe.Invoice, now: numbe
   if (owner.paymentGraceUntil !== null && owner.paymentGraceUntil > now) await ownerVault(env, owner.id).tick(now)
 }
 
-/** The paid invoice, for the back office's revenue (cents); once per invoice however often it is delivered. */
-async function recordPaidInvoice(db: Db, invoice: Stripe.Invoice, userId: string | null, now: number) {
-  if (!invoice.id) return
+/** The paid invoice's amount (cents), added to its day's revenue for the back office (the route applies it once). */
+async function recordPaidInvoice(db: Db, invoice: Stripe.Invoice, now: number) {
+  const amount = invoice.amount_paid ?? 0
+  if (amount === 0) return
   const paidAt = invoice.status_transitions?.paid_at
+  const day = Math.floor((paidAt ? paidAt * 1000 : now) / DAY_MS)
   await db
-    .insert(invoices)
-    .values({ id: invoice.id, userId, amountPaid: invoice.amount_paid ?? 0, status: 'paid', createdAt: paidAt ? paidAt * 1000 : now })
-    .onConflictDoNothing()
+    .insert(revenueDays)
+    .values({ day, amountPaid: amount })
+    .onConflictDoUpdate({ target: revenueDays.day, set: { amountPaid: sql`${revenueDays.amountPaid} + excluded.amount_paid` } })
+}
+
+/** Forgets the events Stripe will no longer deliver (worker/routes/stripe-webhook.ts keeps each that long). */
+export async function pruneStripeEvents(db: Db, now = Date.now()): Promise<number> {
+  const gone = await db.delete(stripeEvents).where(lt(stripeEvents.keepUntil, now)).returning({ id: stripeEvents.id })
+  return gone.length
 }

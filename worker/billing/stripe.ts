@@ -249,7 +249,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         : []
       await recordAccepted(
         sub,
-        { id: sub.id, email: owner.email, userId: owner.id, plan: req.plan, status: sub.status, promo, trialDays: preview.trialDays },
+        { id: sub.id, email: null, userId: owner.id, plan: req.plan, status: sub.status, promo, trialDays: preview.trialDays },
         grant,
         now,
       )

@@ -40,7 +40,8 @@ export async function priced(db: Db, req: Request, now: number): Promise<{ promo
  */
 export async function record(
   env: Env,
-  sub: { id: string; email: string; userId: string | null; plan: PaidPlan; status: string; promo: PromoRow | null; trialDays: number | null },
+  // A guest's address (until claimed); an owner's subscription needs none (the account has it).
+  sub: { id: string; email: string | null; userId: string | null; plan: PaidPlan; status: string; promo: PromoRow | null; trialDays: number | null },
   now: number,
   then: ReturnType<typeof sql>[] = [],
 ): Promise<void> {
@@ -65,7 +66,7 @@ export async function subscribeOwner(env: Env, db: Db, owner: UserRow, req: Requ
   const { promo, preview } = await priced(db, req, now)
   const id = `nb_sub_${crypto.randomUUID()}`
   const status = preview.trialDays ? 'trialing' : 'active'
-  await record(env, { id, email: owner.email, userId: owner.id, plan: req.plan, status, promo, trialDays: preview.trialDays }, now, [
+  await record(env, { id, email: null, userId: owner.id, plan: req.plan, status, promo, trialDays: preview.trialDays }, now, [
     grant(owner.id, id, req.plan, status, preview.trialDays, now),
   ])
   return { status, clientSecret: null, subscriptionId: id, customerId: null, invoicePreview: preview, billingEnabled: false }
@@ -87,7 +88,7 @@ export async function claimGuestSubscription(env: Env, user: UserRow, subscripti
   // being driven by Stripe's webhooks, which find the owner by this subscription id.
   const stripe = subscriptionId.startsWith('sub_')
   const [claimed] = await batch(env, [
-    sql`update subscriptions set user_id = ${user.id}, claimed_at = ${now}
+    sql`update subscriptions set user_id = ${user.id}, claimed_at = ${now}, email = null
       where id = ${subscriptionId} and user_id is null and claimed_at is null and lower(email) = lower(${user.email})`,
     sql`update users set plan_tier = (select plan from subscriptions where id = ${subscriptionId}),
         subscription_status = (select status from subscriptions where id = ${subscriptionId}),

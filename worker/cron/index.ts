@@ -1,12 +1,14 @@
 import { DAY_MS } from '../../contract/constants'
 import { lt, or, isNotNull } from 'drizzle-orm'
 import { getDb } from '../db/client'
-import { engineState, passwordResets, sessions } from '../db/schema'
+import { engineState, passwordResets } from '../db/schema'
 import { sweepEngine } from '../engine/sweep'
+import { pruneStripeEvents } from '../billing/stripe-events'
 import { sweepSubscriptions } from '../billing/subscriptions'
 import { deliverDue, pruneOutbox } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
 import { sweepBlobDeletions } from '../services/account-deletion'
+import { sweepSessions } from '../services/sessions'
 import { sweepChallenges } from '../webauthn/challenges'
 
 /** Every sweep, in order. Each is idempotent: running twice does no harm, missing one is caught next time. */
@@ -14,10 +16,7 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
   const db = getDb(env)
   const emailsSent = await deliverDue(db, cloudflareSender(env), now)
   const emailsPruned = await pruneOutbox(db, now)
-  const expiredSessions = await db
-    .delete(sessions)
-    .where(or(lt(sessions.expiresAt, now), lt(sessions.revokedAt, now - DAY_MS)))
-    .returning({ id: sessions.id })
+  const expiredSessions = await sweepSessions(db, now)
   const oldResets = await db
     .delete(passwordResets)
     .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
@@ -25,10 +24,11 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
   const expiredChallenges = await sweepChallenges(db, now)
   const blobs = await sweepBlobDeletions(env, db)
   const billing = await sweepSubscriptions(db, now)
+  const stripeEventsPruned = await pruneStripeEvents(db, now)
   const engine = await sweepEngine(env, now)
   await db
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, emailsPruned, expiredSessions: expiredSessions.length, oldResets: oldResets.length, expiredChallenges, ...blobs, ...billing, ...engine }
+  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, ...blobs, ...billing, stripeEventsPruned, ...engine }
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Times are epoch milliseconds (UTC) throughout: sweeps compare them, and nothing parses them.
 
@@ -23,10 +23,6 @@ export const users = sqliteTable(
     stripeEventAt: integer('stripe_event_at'),
     pausedAt: integer('paused_at'),
     pauseReason: text('pause_reason'),
-    vaultSetup: integer('vault_setup', { mode: 'boolean' }).notNull().default(false),
-    vaultSalt: text('vault_salt'),
-    // Encrypted under the master key; tells a right passphrase from a wrong one (never the key).
-    vaultCheck: text('vault_check'),
     pingFrequency: integer('ping_frequency'),
     // End of a payment issue's grace period: until then triggers monitor but do not fire.
     paymentGraceUntil: integer('payment_grace_until'),
@@ -41,22 +37,45 @@ export const users = sqliteTable(
     twoFactorEnabled: integer('two_factor_enabled', { mode: 'boolean' }).notNull().default(false),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
+    // --- The directory: what D1 knows of the owner's vault (the vault itself is in the owner's
+    // object). Written by that object after its acts, never trusted for enforcement (the object
+    // checks its own rows). Columns here rather than a table of their own: a second row per owner
+    // would repeat the owner id in the table and its index, which costs more than these columns.
+    /** When the object next needs to run (its alarm), so the cron sweep can ring a lost alarm. */
+    nextDueAt: integer('next_due_at'),
+    vaultItems: integer('vault_items').notNull().default(0),
+    vaultBytes: integer('vault_bytes').notNull().default(0),
+    vaultBeneficiaries: integer('vault_beneficiaries').notNull().default(0),
+    /** The object's own counter: an older write arriving late never replaces a newer one. */
+    vaultRevision: integer('vault_revision').notNull().default(0),
   },
-  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(t.email),
+    // Only owners with something due: the sweep reads these rows and no others.
+    index('users_next_due_idx').on(t.nextDueAt).where(sql`next_due_at is not null`),
+    // Stripe's webhooks name the customer; without this each event would read every account.
+    index('users_stripe_customer_idx').on(t.stripeCustomerId).where(sql`stripe_customer_id is not null`),
+  ],
 )
 
+/**
+ * Live sessions, keyed by their owner first: a sign-in, a revocation of all of an owner's sessions
+ * and the cascade from the account all read one key range, with no index beside the table. `id` is
+ * a random 48-bit number, unique within its owner. A revoked session's row is deleted. Expired rows
+ * are deleted when their owner next signs in, and by the cron sweep, which walks the table a window
+ * at a time (an index on the expiry would cost more per owner than the session itself).
+ */
 export const sessions = sqliteTable(
   'sessions',
   {
-    id: text('id').primaryKey(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    id: integer('id').notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
-    revokedAt: integer('revoked_at'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+  (t) => [primaryKey({ columns: [t.userId, t.id] })],
 )
 
 export const passwordResets = sqliteTable(
@@ -137,39 +156,17 @@ export const emailOutbox = sqliteTable(
   (t) => [index('email_outbox_created_idx').on(t.createdAt), index('email_outbox_pending_idx').on(t.status, t.nextAttemptAt)],
 )
 
-// --- The directory: what D1 knows of each owner's vault (the vault itself is in the owner's object) ---
-
 /**
- * One row per owner, written by the owner's object after its acts: when the object next needs to
- * run (its alarm, mirrored so the cron sweep can ring an alarm that was lost), and the counts the
- * back office shows. Never trusted for enforcement: the object checks its own rows.
- */
-export const ownerDirectory = sqliteTable(
-  'owner_directory',
-  {
-    ownerId: text('owner_id')
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    nextDueAt: integer('next_due_at'),
-    items: integer('items').notNull().default(0),
-    storageBytes: integer('storage_bytes').notNull().default(0),
-    beneficiaries: integer('beneficiaries').notNull().default(0),
-    // The object's own counter: an older write arriving late never replaces a newer one.
-    revision: integer('revision').notNull().default(0),
-  },
-  (t) => [index('owner_directory_due_idx').on(t.nextDueAt).where(sql`next_due_at is not null`)],
-)
-
-/**
- * Which owners name a beneficiary address, by a keyed hash of the address (HMAC, 64 bits): for a
- * request that starts from an address (an heir asking for a new link). A collision only means one
- * more object asked; the object matches the address itself. Kept by the owner's object.
+ * Which owners name a beneficiary address, by a keyed hash of the address (HMAC cut to 48 bits):
+ * for a request that starts from an address (an heir asking for a new link). A collision only means
+ * one more object asked; the object matches the address itself. The owner id is its UUID's 16 bytes.
+ * Kept by the owner's object (worker/owner/directory.ts).
  */
 export const heirIndex = sqliteTable(
   'heir_index',
   {
     addressKey: integer('address_key').notNull(),
-    ownerId: text('owner_id').notNull(),
+    ownerId: blob('owner_id', { mode: 'buffer' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.addressKey, t.ownerId] })],
 )
@@ -207,7 +204,8 @@ export const subscriptions = sqliteTable(
   'subscriptions',
   {
     id: text('id').primaryKey(),
-    email: text('email').notNull(),
+    // A guest's address, until the registration that claims it; an owner's row needs none.
+    email: text('email'),
     userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
     plan: text('plan', { enum: ['basic', 'premium', 'enterprise'] }).notNull(),
     status: text('status').notNull(),
@@ -231,32 +229,29 @@ export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
 
 
-/** Stripe webhook events already applied: each is applied once however often it is delivered. */
+/**
+ * Stripe's events already applied, so a redelivery applies nothing, each kept while Stripe may
+ * deliver it again: 3 days (its retries) for an event that sets state (a subscription's), 30 days
+ * (as long as an event can be fetched and sent again) for one whose effect adds up or is sent (a
+ * paid invoice's revenue, a failed payment's e-mail). A paid invoice is keyed by the invoice, which
+ * is paid once whatever event tells it (worker/routes/stripe-webhook.ts).
+ */
 export const stripeEvents = sqliteTable('stripe_events', {
   id: text('id').primaryKey(),
-  type: text('type').notNull(),
-  receivedAt: integer('received_at').notNull(),
+  keepUntil: integer('keep_until').notNull(),
 })
 
 // --- The back office (worker/routes/admin.ts) ---
 
 /**
- * Paid invoices, recorded from Stripe's invoice.paid webhook, for the dashboard's revenue. Without
- * billing nothing is paid and nothing is recorded. A guest's invoice paid before its account exists
- * has no user yet; an owner's invoices go with their account.
+ * Revenue by day (UTC days since 1970), in cents, from Stripe's invoice.paid webhooks: what the
+ * back office shows (this month, and by week). Stripe keeps the invoices themselves; a row per
+ * invoice here would grow every owner's share of D1 every month.
  */
-export const invoices = sqliteTable(
-  'invoices',
-  {
-    id: text('id').primaryKey(),
-    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    // Cents.
-    amountPaid: integer('amount_paid').notNull(),
-    status: text('status').notNull(),
-    createdAt: integer('created_at').notNull(),
-  },
-  (t) => [index('invoices_created_idx').on(t.createdAt), index('invoices_user_idx').on(t.userId)],
-)
+export const revenueDays = sqliteTable('revenue_days', {
+  day: integer('day').primaryKey(),
+  amountPaid: integer('amount_paid').notNull(),
+})
 
 /**
  * Refunds issued by an administrator. The account may be deleted later: the row stays (the money

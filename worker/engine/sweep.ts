@@ -8,13 +8,13 @@ const IN_FLIGHT = 16
 
 /**
  * The safety net under the owners' alarms. Each owner's object writes the time it next needs to
- * run into the directory; this reads only the rows whose time passed more than a minute ago (a
- * partial index holds just the owners with something due) and wakes those objects, whose tick runs
+ * run into the directory (users.next_due_at); this reads only the rows whose time passed more than
+ * a minute ago (a partial index holds just the owners with something due) and wakes those objects, whose tick runs
  * whatever is due. Everything a tick does is idempotent.
  */
 export async function sweepEngine(env: Env, now = Date.now()): Promise<{ ownersWoken: number; directoryRowsRead: number }> {
   const { results, meta } = await env.DB.prepare(
-    'select owner_id as ownerId from owner_directory where next_due_at is not null and next_due_at <= ? order by next_due_at limit ?',
+    'select id as ownerId from users where next_due_at is not null and next_due_at <= ? order by next_due_at limit ?',
   )
     .bind(now - LOST_AFTER_MS, OWNERS_PER_RUN)
     .all<{ ownerId: string }>()

@@ -5,7 +5,7 @@ import type { OwnerDb } from './db'
 import { beneficiaries } from './schema'
 import { vaultUsage } from '../services/vault-items'
 
-/** What D1's directory holds of one owner (worker/db/schema.ts `owner_directory`, `heir_index`). */
+/** What D1's directory holds of one owner (the `users` row's directory columns, and `heir_index`). */
 export interface DirectoryEntry {
   nextDueAt: number | null
   items: number
@@ -17,12 +17,27 @@ export interface DirectoryEntry {
 
 /**
  * A beneficiary address as the directory indexes it: HMAC-SHA-256 under the server's secret (so a
- * copy of D1 cannot be searched for a known address), cut to 53 bits so it is an exact integer in
- * JavaScript and in SQLite. Collisions are harmless: the object matches the address itself.
+ * copy of D1 cannot be searched for a known address), cut to 48 bits (an exact integer in
+ * JavaScript, six bytes in SQLite). Collisions are harmless: the object matches the address itself.
  */
 export function heirAddressKey(env: Pick<Env, 'JWT_SECRET'>, email: string): number {
   const mac = hmacSha256Hex(env.JWT_SECRET, `heir-address\n${email.trim().toLowerCase()}`)
-  return Number(BigInt(`0x${mac.slice(0, 14)}`) >> 3n)
+  return Number.parseInt(mac.slice(0, 12), 16)
+}
+
+/** An owner id (a UUID) as the heir index stores it: its 16 bytes. */
+export function ownerIdBytes(ownerId: string): ArrayBuffer {
+  const hex = ownerId.replace(/-/g, '')
+  if (!/^[0-9a-f]{32}$/i.test(hex)) throw new Error(`not an owner id: ${ownerId}`)
+  const bytes = new Uint8Array(16)
+  for (let i = 0; i < 16; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16)
+  return bytes.buffer
+}
+
+/** The owner id back from `hex(owner_id)`. */
+export function ownerIdFromHex(hex: string): string {
+  const h = hex.toLowerCase()
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
 export function directoryEntry(env: Pick<Env, 'JWT_SECRET'>, db: OwnerDb, nextDueAt: number | null): DirectoryEntry {
@@ -50,27 +65,37 @@ export function sameEntry(a: DirectoryEntry | null, b: DirectoryEntry): boolean 
 }
 
 /**
- * Writes the owner's row and the changes to their heir keys in one D1 transaction. Written only
- * while the account exists (a deletion meanwhile leaves nothing behind) and only over an older
- * revision, so a late write never replaces a newer one.
+ * Writes the owner's directory columns and the changes to their heir keys in one D1 transaction.
+ * Written only while the account exists (a deletion meanwhile leaves nothing behind) and only over
+ * an older revision, so a late write never replaces a newer one.
  */
 export async function writeDirectory(env: Env, ownerId: string, entry: DirectoryEntry, previous: DirectoryEntry | null, revision: number): Promise<void> {
   const owner = sql`exists (select 1 from users where id = ${ownerId})`
   const before = new Set(previous?.heirKeys ?? [])
   const after = new Set(entry.heirKeys)
+  const gone = [...before].filter((k) => !after.has(k))
+  const added = [...after].filter((k) => !before.has(k))
+  const key = gone.length + added.length > 0 ? ownerIdBytes(ownerId) : null
   await batch(env, [
-    sql`insert into owner_directory (owner_id, next_due_at, items, storage_bytes, beneficiaries, revision)
-      select ${ownerId}, ${entry.nextDueAt}, ${entry.items}, ${entry.storageBytes}, ${entry.beneficiaries}, ${revision} where ${owner}
-      on conflict (owner_id) do update set next_due_at = excluded.next_due_at, items = excluded.items,
-        storage_bytes = excluded.storage_bytes, beneficiaries = excluded.beneficiaries, revision = excluded.revision
-      where excluded.revision > owner_directory.revision`,
-    ...[...before].filter((k) => !after.has(k)).map((k) => sql`delete from heir_index where address_key = ${k} and owner_id = ${ownerId}`),
-    ...[...after].filter((k) => !before.has(k)).map((k) => sql`insert into heir_index (address_key, owner_id) select ${k}, ${ownerId} where ${owner} on conflict do nothing`),
+    sql`update users set next_due_at = ${entry.nextDueAt}, vault_items = ${entry.items}, vault_bytes = ${entry.storageBytes},
+        vault_beneficiaries = ${entry.beneficiaries}, vault_revision = ${revision}
+      where id = ${ownerId} and vault_revision < ${revision}`,
+    ...gone.map((k) => sql`delete from heir_index where address_key = ${k} and owner_id = ${key}`),
+    ...added.map((k) => sql`insert into heir_index (address_key, owner_id) select ${k}, ${key} where ${owner} on conflict do nothing`),
   ])
 }
 
-/** Removes what the directory holds of a deleted owner's heirs (their row goes with the account). */
+/** Removes what the directory holds of a deleted owner's heirs (the directory columns go with the account). */
 export async function forgetHeirs(env: Env, ownerId: string, heirKeys: number[]): Promise<void> {
   if (heirKeys.length === 0) return
-  await batch(env, heirKeys.map((k) => sql`delete from heir_index where address_key = ${k} and owner_id = ${ownerId}`))
+  const key = ownerIdBytes(ownerId)
+  await batch(env, heirKeys.map((k) => sql`delete from heir_index where address_key = ${k} and owner_id = ${key}`))
+}
+
+/** The owners whose beneficiaries may include this address (each object confirms it itself). */
+export async function ownersNamingHeir(env: Env, email: string): Promise<string[]> {
+  const { results } = await env.DB.prepare('select hex(owner_id) as owner from heir_index where address_key = ?')
+    .bind(heirAddressKey(env, email))
+    .all<{ owner: string }>()
+  return results.map((r) => ownerIdFromHex(r.owner))
 }

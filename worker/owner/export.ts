@@ -45,8 +45,8 @@ const TABLES = [
   schema.blobDeletions,
 ].map(getTableName)
 
-/** The object's keyed state that belongs to the vault: the clock, the last sign of life, the audit head. */
-export const EXPORTED_STATE = ['clock', 'lastActivityAt', 'lastActivity', 'auditHead'] as const
+/** The object's keyed state that belongs to the vault: the clock, the last sign of life, the audit head, the vault's keys. */
+export const EXPORTED_STATE = ['clock', 'lastActivityAt', 'lastActivity', 'auditHead', 'vaultKeys'] as const
 
 export function exportVault(storage: DurableObjectStorage, ownerId: string, now = Date.now()): OwnerExport {
   const tables: OwnerExport['tables'] = {}

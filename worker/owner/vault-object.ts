@@ -29,6 +29,7 @@ import { settle, type Outcome } from './outcome'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, unlockFailures, vaultItems } from './schema'
 import { createUnit, type Unit, type UnitEffects } from './unit'
+import { setUpVault, vaultKeysOf, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
 
@@ -322,6 +323,20 @@ export class OwnerVault extends DurableObject<Env> {
 
   async verifyAudit(): Promise<ChainVerification & { headMatches: boolean }> {
     return verifyAudit(this.ctx.storage, this.db)
+  }
+
+  // --- The vault's keys and its summary -------------------------------------------------------
+
+  /** Sets up the vault once (its salt and passphrase check): a second time is a 409. */
+  async setupVault(account: Account, salt: string, check: string) {
+    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check)))
+  }
+
+  /** What the account's public view shows of the vault (exact, unlike the directory's copy). */
+  async vaultSummary(): Promise<VaultSummary> {
+    const keys = vaultKeysOf(this.ctx.storage)
+    const usage = items.vaultUsage(this.db, ['active'])
+    return { keys: keys && { salt: keys.salt, check: keys.check }, itemCount: usage.items, storageUsed: usage.bytes }
   }
 
   // --- Vault items ----------------------------------------------------------------------------

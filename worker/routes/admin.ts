@@ -20,7 +20,7 @@ import { auditOwner } from '../services/audit'
 import { listAdminActions, recordAdminAction } from '../services/admin/actions'
 import { createPromoCode, deletePromoCode, issueRefund, listPromoCodes, listRefunds } from '../services/admin/billing'
 import { analytics, dashboardData } from '../services/admin/stats'
-import { adminUserOf, extendUser, findTarget, listUsers, pauseUser, resumeUser } from '../services/admin/users'
+import { extendUser, findTarget, listUsers, pauseUser, resumeUser, toAdminUser } from '../services/admin/users'
 import type { AppEnv } from '../types'
 
 // /api/admin/*: the back office. Every call needs a live session (401 otherwise) whose user is an
@@ -48,14 +48,14 @@ adminRoutes.post('/users/:id/pause', validate('json', pauseBodySchema), async (c
   const target = await findTarget(c.var.db, c.req.param('id'))
   const row = await pauseUser(c.env, c.var.db, target, c.req.valid('json').reason)
   await recordAdminAction(c.var.db, c.var.user.id, 'user.pause', target.id)
-  return c.json(await adminUserOf(c.var.db, row))
+  return c.json(toAdminUser(row))
 })
 
 adminRoutes.post('/users/:id/resume', async (c) => {
   const target = await findTarget(c.var.db, c.req.param('id'))
   const row = await resumeUser(c.var.db, target)
   await recordAdminAction(c.var.db, c.var.user.id, 'user.resume', target.id)
-  return c.json(await adminUserOf(c.var.db, row))
+  return c.json(toAdminUser(row))
 })
 
 adminRoutes.post('/users/:id/extend', validate('json', extendBodySchema), async (c) => {
@@ -66,7 +66,7 @@ adminRoutes.post('/users/:id/extend', validate('json', extendBodySchema), async 
     days,
     periodEnd: row.subscriptionPeriodEnd === null ? null : new Date(row.subscriptionPeriodEnd).toISOString(),
   })
-  return c.json(await adminUserOf(c.var.db, row))
+  return c.json(toAdminUser(row))
 })
 
 /**

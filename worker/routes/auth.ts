@@ -54,7 +54,7 @@ export const authRoutes = new Hono<AppEnv>()
     // Awaited, so the chain starts with it before anything the new owner does next.
     await auditOwner(c.env, user.id, 'account.registered')
     if (claimed) await auditOwner(c.env, user.id, 'account.subscribed', { plan: account.planTier, status: account.subscriptionStatus, guest: true })
-    return c.json({ token, user: await publicUserOf(db, account) }, 201)
+    return c.json({ token, user: await publicUserOf(c.env, db, account) }, 201)
   })
   .post('/login', rateLimitByIp('LOGIN_LIMITER', 'login'), validate('json', loginBodySchema), async (c) => {
     const { email, password } = c.req.valid('json')
@@ -72,13 +72,13 @@ export const authRoutes = new Hono<AppEnv>()
     }
     return c.json(await signIn(c, user))
   })
-  .get('/me', requireUser, async (c) => c.json({ user: await publicUserOf(c.var.db, c.var.user) }))
+  .get('/me', requireUser, async (c) => c.json({ user: await publicUserOf(c.env, c.var.db, c.var.user) }))
   .post('/logout', async (c) => {
     const token = readToken(c)
     if (token) {
       const session = await authenticate(c.var.db, c.env, token)
       if (session) {
-        await revokeSession(c.var.db, session.sessionId)
+        await revokeSession(c.var.db, session.user.id, session.sessionId)
         await auditOwner(c.env, session.user.id, 'account.signed_out')
       }
     }

@@ -36,7 +36,7 @@ export const profileRoutes = new Hono<AppEnv>()
       })
     }
     const fields = changedFields(current, update)
-    if (fields.length === 0) return c.json({ message: 'Nothing to update.', user: await publicUserOf(c.var.db, current) })
+    if (fields.length === 0) return c.json({ message: 'Nothing to update.', user: await publicUserOf(c.env, c.var.db, current) })
     const [user] = await c.var.db
       .update(users)
       .set({
@@ -54,7 +54,7 @@ export const profileRoutes = new Hono<AppEnv>()
     if (!user) throw conflict(WEBAUTHN_MESSAGES.twoFactorNeedsKey)
     // Which fields changed, by name only: never their values.
     await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
-    return c.json({ message: 'Profile updated.', user: await publicUserOf(c.var.db, user) })
+    return c.json({ message: 'Profile updated.', user: await publicUserOf(c.env, c.var.db, user) })
   })
   // Changing the password while signed in: the current one proves it is the owner at the keyboard.
   // Every other session of the account is revoked; the one making the change stays signed in.
@@ -82,9 +82,8 @@ export const profileRoutes = new Hono<AppEnv>()
         .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
         .returning({ id: users.id }),
       db
-        .update(sessions)
-        .set({ revokedAt: now })
-        .where(and(eq(sessions.userId, user.id), ne(sessions.id, c.var.sessionId), isNull(sessions.revokedAt), ours))
+        .delete(sessions)
+        .where(and(eq(sessions.userId, user.id), ne(sessions.id, c.var.sessionId), ours))
         .returning({ id: sessions.id }),
       // A reset link mailed before the change must not undo it.
       db

@@ -28,5 +28,5 @@ export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<
   setSessionCookie(c, token)
   c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(user), 'signed_in'))
   await auditOwner(c.env, user.id, 'account.signed_in', details)
-  return { token, user: await publicUserOf(c.var.db, user) }
+  return { token, user: await publicUserOf(c.env, c.var.db, user) }
 }

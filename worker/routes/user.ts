@@ -27,5 +27,5 @@ export const userRoutes = new Hono<AppEnv>()
     await audit(c, 'account.settings_updated', { pingFrequency })
     // The clock re-arms for the new frequency.
     await ownerVault(c.env, user!.id).tick(Date.now(), accountOf(user!))
-    return c.json({ message: 'Settings updated.', user: await publicUserOf(c.var.db, user!) })
+    return c.json({ message: 'Settings updated.', user: await publicUserOf(c.env, c.var.db, user!) })
   })

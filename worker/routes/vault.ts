@@ -1,19 +1,16 @@
-import { and, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { CHUNK_OVERHEAD_BYTES, UPLOAD_CHUNK_BYTES, uploadCompleteBodySchema, uploadStartBodySchema, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
-import { VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
-import { users } from '../db/schema'
-import { ApiError, badRequest, conflict } from '../lib/errors'
+import { vaultSetupBodySchema } from '../../contract/vault'
+import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
-import { audit } from '../services/audit'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 
@@ -34,18 +31,12 @@ const partBodyLimit = bodyLimit({
 export const vaultRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(requireSubscription)
-  // The vault's salt and passphrase check are kept with the account, once: a second setup would
-  // orphan every key wrapped under the first passphrase.
+  // The vault's salt and passphrase check are kept in the owner's object, once: a second setup
+  // would orphan every key wrapped under the first passphrase.
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const body = c.req.valid('json')
-    const [user] = await c.var.db
-      .update(users)
-      .set({ vaultSetup: true, vaultSalt: body.vaultSalt, vaultCheck: body.passphraseCheck, updatedAt: Date.now() })
-      .where(and(eq(users.id, c.var.user.id), eq(users.vaultSetup, false)))
-      .returning()
-    if (!user) throw conflict(VAULT_MESSAGES.alreadySetUp)
-    await audit(c, 'vault.setup')
-    return c.json({ message: 'Vault set up.', user: await publicUserOf(c.var.db, user) })
+    await ask(vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck))
+    return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
   .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) =>

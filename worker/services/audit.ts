@@ -4,7 +4,7 @@ import { ownerVault } from '../owner/client'
 import type { AuditInput } from '../owner/audit-chain'
 import type { AppEnv } from '../types'
 
-// Acts on the account (in D1: sign-in, profile, password, billing, vault setup), entered in the
+// Acts on the account (in D1: sign-in, profile, password, billing), entered in the
 // owner's audit chain after they succeeded. Acts on the vault itself write their entry inside
 // their own transaction in the owner's object instead. Details hold ids, counts, types and
 // statuses only: never secrets, keys, tokens, passwords, plaintext, addresses, names or file names.

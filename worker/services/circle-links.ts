@@ -7,34 +7,24 @@ import { approvers, beneficiaries } from '../owner/schema'
 // The links an invitation e-mail carries, run inside the owner's object the link names. The
 // token (checked by the route) names the person and, for one-off acts, a nonce their row must hold.
 
-/** Marks the address verified if the link's nonce is still the row's (one link, once). */
-export function verifyBeneficiary(db: OwnerDb, id: string, nonce: string | undefined, now: number): { fullName: string } {
+/** Marks a beneficiary's or approver's address verified if the link's nonce is still the row's (one link, once). */
+function verifyAddress(db: OwnerDb, table: typeof beneficiaries | typeof approvers, id: string, nonce: string | undefined, now: number): { fullName: string } {
   const verified = nonce
     ? db
-        .update(beneficiaries)
+        .update(table)
         .set({ emailVerifiedAt: now, verificationNonce: null, updatedAt: now })
-        .where(and(eq(beneficiaries.id, id), eq(beneficiaries.verificationNonce, nonce)))
-        .returning({ fullName: beneficiaries.fullName })
+        .where(and(eq(table.id, id), eq(table.verificationNonce, nonce)))
+        .returning({ fullName: table.fullName })
         .get()
     : undefined
   if (verified) return verified
-  if (db.select({ at: beneficiaries.emailVerifiedAt }).from(beneficiaries).where(eq(beneficiaries.id, id)).get()?.at) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
+  if (db.select({ at: table.emailVerifiedAt }).from(table).where(eq(table.id, id)).get()?.at) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
   throw badRequest(CIRCLE_MESSAGES.linkInvalid)
 }
 
-export function verifyApprover(db: OwnerDb, id: string, nonce: string | undefined, now: number): { fullName: string } {
-  const verified = nonce
-    ? db
-        .update(approvers)
-        .set({ emailVerifiedAt: now, verificationNonce: null, updatedAt: now })
-        .where(and(eq(approvers.id, id), eq(approvers.verificationNonce, nonce)))
-        .returning({ fullName: approvers.fullName })
-        .get()
-    : undefined
-  if (verified) return verified
-  if (db.select({ at: approvers.emailVerifiedAt }).from(approvers).where(eq(approvers.id, id)).get()?.at) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
-  throw badRequest(CIRCLE_MESSAGES.linkInvalid)
-}
+export const verifyBeneficiary = (db: OwnerDb, id: string, nonce: string | undefined, now: number) => verifyAddress(db, beneficiaries, id, nonce, now)
+
+export const verifyApprover = (db: OwnerDb, id: string, nonce: string | undefined, now: number) => verifyAddress(db, approvers, id, nonce, now)
 
 export function preferencesOf(db: OwnerDb, ownerName: string, beneficiaryId: string): NotificationPreferences {
   const b = db.select().from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()

@@ -48,10 +48,7 @@ export async function resetPasswordWithToken(
   const stillLive = sql`exists (select 1 from ${passwordResets} where ${passwordResets.id} = ${pending.id} and ${passwordResets.usedAt} is null)`
   const [, , claimed] = await db.batch([
     db.update(users).set({ passwordHash, updatedAt: now }).where(and(eq(users.id, pending.userId), stillLive)),
-    db
-      .update(sessions)
-      .set({ revokedAt: now })
-      .where(and(eq(sessions.userId, pending.userId), isNull(sessions.revokedAt), stillLive)),
+    db.delete(sessions).where(and(eq(sessions.userId, pending.userId), stillLive)),
     db
       .update(passwordResets)
       .set({ usedAt: now })

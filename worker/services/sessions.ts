@@ -1,11 +1,11 @@
-import { and, eq, gt, isNull } from 'drizzle-orm'
+import { and, eq, gt, lte, sql, type SQL } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { SESSION_TTL_SECONDS } from '../../contract/constants'
 import type { Db } from '../db/client'
 import { sessions, users, type UserRow } from '../db/schema'
 
-// Session tokens are HS256 JWTs whose `sid` names a row in `sessions`: the signature makes them
-// cheap to reject, the row makes them revocable (log out, password reset, pause, deletion).
+// Session tokens are HS256 JWTs whose `sub` and `sid` name a row in `sessions`: the signature makes
+// them cheap to reject, the row makes them revocable (log out, password reset, pause, deletion).
 const ISSUER = 'legacy-vault'
 const AUDIENCE = 'legacy-vault:session'
 
@@ -16,15 +16,25 @@ function secretKey(env: Pick<Env, 'JWT_SECRET'>): Uint8Array {
   return new TextEncoder().encode(env.JWT_SECRET)
 }
 
+/** A session id: a random 48-bit number (unique within its owner, which is all the key needs). */
+function newSessionId(): number {
+  const [high, low] = crypto.getRandomValues(new Uint32Array(2))
+  return (high! & 0xffff) * 2 ** 32 + low!
+}
+
 export async function createSession(
   db: Db,
   env: Pick<Env, 'JWT_SECRET'>,
   userId: string,
   now = Date.now(),
 ): Promise<string> {
-  const id = crypto.randomUUID()
+  const id = newSessionId()
   const expiresAt = now + SESSION_TTL_SECONDS * 1000
-  await db.insert(sessions).values({ id, userId, createdAt: now, expiresAt })
+  // The owner's expired sessions go as a new one starts (one key range): most never wait for the sweep.
+  await db.batch([
+    db.delete(sessions).where(and(eq(sessions.userId, userId), lte(sessions.expiresAt, now))),
+    db.insert(sessions).values({ userId, id, createdAt: now, expiresAt }),
+  ])
   return new SignJWT({ sid: id })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
@@ -37,7 +47,7 @@ export async function createSession(
 
 export interface AuthenticatedSession {
   user: UserRow
-  sessionId: string
+  sessionId: number
 }
 
 /** The live session and its user for a token, or null when the token is bad, expired or revoked. */
@@ -62,17 +72,44 @@ export async function authenticate(
   } catch {
     return null
   }
-  if (typeof sid !== 'string' || !sub) return null
+  if (typeof sid !== 'number' || !Number.isSafeInteger(sid) || !sub) return null
   const rows = await db
     .select({ user: users, sessionId: sessions.id })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sid), eq(sessions.userId, sub), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .where(and(eq(sessions.userId, sub), eq(sessions.id, sid), gt(sessions.expiresAt, now)))
     .limit(1)
   return rows[0] ?? null
 }
 
-export async function revokeSession(db: Db, sessionId: string, now = Date.now()): Promise<void> {
-  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+/** Ends one session: its row goes, so its token names nothing. */
+export async function revokeSession(db: Db, userId: string, sessionId: number): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
 }
 
+/** Sessions the cron sweep looks at per run, from a random point of the table. */
+export const SESSION_SWEEP_WINDOW = 5_000
+
+/**
+ * Deletes expired sessions in a window of the table: the SESSION_SWEEP_WINDOW sessions from a
+ * random owner id on, wrapping to the start. With no index on the expiry, each run reads at
+ * most the window, whatever the table's size; every row is looked at every few runs on average
+ * (table size / window), and a table no larger than the window is swept whole every run.
+ */
+export async function sweepSessions(db: Db, now = Date.now(), windowSize = SESSION_SWEEP_WINDOW): Promise<number> {
+  const from = crypto.randomUUID()
+  // The window's rows are one key range: from its first owner id to the last of its first N rows.
+  const sweep = async (lower: SQL, limit: number) => {
+    const window = sql`select user_id from sessions where ${lower} order by user_id limit ${limit}`
+    const [range] = await db.all<{ rows: number; last: string | null }>(sql`select count(*) as rows, max(user_id) as last from (${window})`)
+    if (!range?.last) return { rows: 0, deleted: 0 }
+    const gone = await db
+      .delete(sessions)
+      .where(and(lower, lte(sessions.userId, range.last), lte(sessions.expiresAt, now)))
+      .returning({ id: sessions.id })
+    return { rows: range.rows, deleted: gone.length }
+  }
+  const ahead = await sweep(sql`user_id >= ${from}`, windowSize)
+  const behind = ahead.rows < windowSize ? await sweep(sql`user_id < ${from}`, windowSize - ahead.rows) : { deleted: 0 }
+  return ahead.deleted + behind.deleted
+}

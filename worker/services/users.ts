@@ -4,7 +4,9 @@ import type { PublicUser } from '../../contract/auth'
 import { BILLING_PERIOD_DAYS } from '../../contract/billing'
 import { DEFAULT_PLAN } from '../../contract/plans'
 import type { Db } from '../db/client'
-import { ownerDirectory, users, type UserRow } from '../db/schema'
+import { users, type UserRow } from '../db/schema'
+import { ownerVault } from '../owner/client'
+import type { VaultSummary } from '../owner/vault-keys'
 import { countKeys } from '../webauthn/credentials'
 
 const ACTIVE_STATUSES = new Set(['active', 'trialing'])
@@ -27,19 +29,8 @@ export function isAdmin(user: UserRow): boolean {
   return user.role === 'admin'
 }
 
-/** What the directory says the owner's vault holds (the object itself is the authority). */
-export interface VaultCounts {
-  storageUsed: number
-  vaultItemCount: number
-}
-
-export async function vaultCountsOf(db: Db, userId: string): Promise<VaultCounts> {
-  const [row] = await db.select({ items: ownerDirectory.items, bytes: ownerDirectory.storageBytes }).from(ownerDirectory).where(eq(ownerDirectory.ownerId, userId))
-  return { storageUsed: row?.bytes ?? 0, vaultItemCount: row?.items ?? 0 }
-}
-
 /** The user as the API shows it: never the password hash or internal flags. */
-function toPublicUser(user: UserRow, securityKeyCount: number, counts: VaultCounts): PublicUser {
+function toPublicUser(user: UserRow, securityKeyCount: number, vault: VaultSummary): PublicUser {
   const planTier = effectivePlanTier(user)
   return {
     id: user.id,
@@ -51,13 +42,13 @@ function toPublicUser(user: UserRow, securityKeyCount: number, counts: VaultCoun
     stripeCustomerId: user.stripeCustomerId,
     stripeSubscriptionId: user.stripeSubscriptionId,
     billingProvider: user.billingProvider,
-    vaultSetup: user.vaultSetup,
-    vaultSalt: user.vaultSalt,
-    vaultCheck: user.vaultCheck,
+    vaultSetup: vault.keys !== null,
+    vaultSalt: vault.keys?.salt ?? null,
+    vaultCheck: vault.keys?.check ?? null,
     pingFrequency: user.pingFrequency,
     gracePeriod: CHECKIN_GRACE_DAYS,
-    storageUsed: counts.storageUsed,
-    vaultItemCount: counts.vaultItemCount,
+    storageUsed: vault.storageUsed,
+    vaultItemCount: vault.itemCount,
     phoneNumber: user.phoneNumber,
     country: user.country,
     timezone: user.timezone,
@@ -71,10 +62,10 @@ function toPublicUser(user: UserRow, securityKeyCount: number, counts: VaultCoun
   }
 }
 
-/** The public user with the facts kept in other tables (security keys, the directory's counts). */
-export async function publicUserOf(db: Db, user: UserRow): Promise<PublicUser> {
-  const [keys, counts] = await Promise.all([countKeys(db, user.id), vaultCountsOf(db, user.id)])
-  return toPublicUser(user, keys, counts)
+/** The public user with the facts kept elsewhere: security keys (D1), and the vault's keys and counts (the owner's object, exact). */
+export async function publicUserOf(env: Env, db: Db, user: UserRow): Promise<PublicUser> {
+  const [keys, vault] = await Promise.all([countKeys(db, user.id), ownerVault(env, user.id).vaultSummary()])
+  return toPublicUser(user, keys, vault)
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {

@@ -11,10 +11,10 @@ import type { Db } from '../../db/client'
 // - upgradesThisMonth: subscriptions made this month on a plan above basic (premium or
 //   enterprise). A Stripe plan change rewrites its subscription row's plan without a new row, so
 //   it counts only if that subscription was made this month too: we keep no plan history.
-// - monthlyRevenue: the paid invoices (Stripe's invoice.paid) this month, cents. Without billing
-//   nothing is paid: 0.
+// - monthlyRevenue: revenue_days (Stripe's invoice.paid, by the day it was paid) this month, cents.
+//   Without billing nothing is paid: 0.
 // - refundsThisMonth: refunds recorded this month that did not fail, cents.
-// - storageUsedGB: the sum of the directory's storage_bytes (what each owner's object reports of
+// - storageUsedGB: the sum of the directory's vault_bytes (what each owner's object reports of
 //   its active items) / 1024^3, to 2 decimals.
 
 const WEEK_MS = 7 * DAY_MS
@@ -52,9 +52,9 @@ export async function dashboardData(db: Db, now = Date.now()): Promise<AdminDash
       (select count(*) from users where created_at >= ${from}) as newSignups,
       (select count(*) from users where ${activeNow(now)}) as active,
       (select count(*) from subscriptions where created_at >= ${from} and plan in ('premium', 'enterprise')) as upgrades,
-      (select coalesce(sum(amount_paid), 0) from invoices where status = 'paid' and created_at >= ${from}) as revenue,
+      (select coalesce(sum(amount_paid), 0) from revenue_days where day >= ${Math.floor(from / DAY_MS)}) as revenue,
       (select coalesce(sum(amount), 0) from refunds where status <> 'failed' and created_at >= ${from}) as refunded,
-      (select coalesce(sum(storage_bytes), 0) from owner_directory) as storage`)
+      (select coalesce(sum(vault_bytes), 0) from users) as storage`)
   return {
     totalUsers: Number(row?.totalUsers ?? 0),
     newSignupsThisMonth: Number(row?.newSignups ?? 0),
@@ -70,7 +70,7 @@ export const ANALYTICS_WEEKS = 12
 
 /**
  * The last 12 ISO weeks (this one included), oldest first. Signups and revenue are exact (users
- * and paid invoices by their dates). Active subscriptions at the end of each week are an
+ * by their creation, revenue by the day it was paid). Active subscriptions at the end of each week are an
  * APPROXIMATION, since no subscription history is kept: a non-admin account counts from its first
  * subscription (or, with none recorded, from its creation: without billing every account gets a
  * plan at once) until now if it gives access today, or until its subscription_period_end if not;
@@ -83,7 +83,7 @@ export async function analytics(db: Db, now = Date.now()): Promise<AdminAnalytic
   const [signups, revenue, subscribers] = await Promise.all([
     db.all<{ w: number; n: number }>(sql`select ${bucket('created_at')} as w, count(*) as n from users where created_at >= ${first} group by w`),
     db.all<{ w: number; n: number }>(
-      sql`select ${bucket('created_at')} as w, coalesce(sum(amount_paid), 0) as n from invoices where status = 'paid' and created_at >= ${first} group by w`,
+      sql`select ${bucket(`day * ${DAY_MS}`)} as w, coalesce(sum(amount_paid), 0) as n from revenue_days where day >= ${first / DAY_MS} group by w`,
     ),
     db.all<{ since: number; active: number; periodEnd: number | null }>(sql`select
         coalesce((select min(s.created_at) from subscriptions s where s.user_id = u.id), u.created_at) as since,

@@ -5,7 +5,7 @@ import { ADMIN_MESSAGES, type AdminUser } from '../../../contract/admin'
 import { DEFAULT_PLAN } from '../../../contract/plans'
 import type { Db } from '../../db/client'
 import { batch } from '../../db/raw'
-import { ownerDirectory, users, type UserRow } from '../../db/schema'
+import { users, type UserRow } from '../../db/schema'
 import { conflict, notFound } from '../../lib/errors'
 import { effectivePlanTier, hasActiveSubscription } from '../users'
 
@@ -23,9 +23,8 @@ function statusOf(user: UserRow): string {
   return user.planTier !== 'free' ? 'active' : 'free'
 }
 
-type Counts = { storageBytes: number | null; items: number | null } | undefined
-
-export function toAdminUser(user: UserRow, counts: Counts, now = Date.now()): AdminUser {
+/** One account as the back office shows it, with the directory's counts (kept on the row). */
+export function toAdminUser(user: UserRow, now = Date.now()): AdminUser {
   return {
     id: user.id,
     email: user.email,
@@ -35,8 +34,8 @@ export function toAdminUser(user: UserRow, counts: Counts, now = Date.now()): Ad
     hasActiveSubscription: hasActiveSubscription(user, now),
     pausedAt: iso(user.pausedAt),
     pauseReason: user.pauseReason,
-    storageUsed: counts?.storageBytes ?? 0,
-    vaultItemCount: counts?.items ?? 0,
+    storageUsed: user.vaultBytes,
+    vaultItemCount: user.vaultItems,
     subscriptionPeriodEnd: iso(user.subscriptionPeriodEnd),
     createdAt: new Date(user.createdAt).toISOString(),
   }
@@ -47,9 +46,8 @@ export async function listUsers(db: Db, search?: string): Promise<AdminUser[]> {
   const term = search?.trim().toLowerCase()
   const pattern = term ? `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null
   const rows = await db
-    .select({ user: users, storageBytes: ownerDirectory.storageBytes, items: ownerDirectory.items })
+    .select()
     .from(users)
-    .leftJoin(ownerDirectory, eq(ownerDirectory.ownerId, users.id))
     .where(
       pattern
         ? or(sql`lower(${users.email}) like ${pattern} escape '\\'`, sql`lower(${users.displayName}) like ${pattern} escape '\\'`)
@@ -57,13 +55,7 @@ export async function listUsers(db: Db, search?: string): Promise<AdminUser[]> {
     )
     .orderBy(desc(users.createdAt), desc(users.id))
   const now = Date.now()
-  return rows.map((r) => toAdminUser(r.user, r, now))
-}
-
-/** One account as the back office shows it, with the directory's counts. */
-export async function adminUserOf(db: Db, user: UserRow): Promise<AdminUser> {
-  const [counts] = await db.select({ storageBytes: ownerDirectory.storageBytes, items: ownerDirectory.items }).from(ownerDirectory).where(eq(ownerDirectory.ownerId, user.id))
-  return toAdminUser(user, counts)
+  return rows.map((row) => toAdminUser(row, now))
 }
 
 const uuid = z.uuid()
@@ -83,8 +75,7 @@ export async function pauseUser(env: Env, db: Db, target: UserRow, reason: strin
   const [paused] = await batch(env, [
     sql`update users set paused_at = ${now}, pause_reason = ${reason}, updated_at = ${now}
       where id = ${target.id} and paused_at is null and role <> 'admin'`,
-    sql`update sessions set revoked_at = ${now}
-      where user_id = ${target.id} and revoked_at is null and exists (select 1 from users where id = ${target.id} and paused_at = ${now})`,
+    sql`delete from sessions where user_id = ${target.id} and exists (select 1 from users where id = ${target.id} and paused_at = ${now})`,
   ])
   if ((paused?.meta.changes ?? 0) === 0) throw conflict(ADMIN_MESSAGES.alreadyPaused)
   return reload(db, target.id)

@@ -1,5 +1,4 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from 'cloudflare:test'
-import { decodeJwt } from 'jose'
 import { describe, expect, it, vi } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
 import { GENERIC_ERRORS } from '../../contract/messages'
@@ -10,7 +9,7 @@ import worker from '../../worker/index'
 import { deliverDue, deliverOne, enqueueEmail, OUTBOX_RETENTION_MS } from '../../worker/mail/outbox'
 import type { MailSender } from '../../worker/mail/sender'
 import type { OwnerVaultState } from '../../worker/owner/vault-object'
-import { createSession } from '../../worker/services/sessions'
+import { sweepSessions } from '../../worker/services/sessions'
 import { call, env, login, register, waitFor } from './helpers'
 import { vaultOf } from './owner-helpers'
 
@@ -35,14 +34,16 @@ function testEmail(to = `cron-${crypto.randomUUID().slice(0, 8)}@example.com`) {
   return { to, kind: 'test', subject: 'Sweep test', text: 'Hello', html: '<p>Hello</p>' }
 }
 
-async function sessionExists(id: string): Promise<boolean> {
-  return (await env.DB.prepare('SELECT id FROM sessions WHERE id = ?').bind(id).first()) !== null
+async function sessionExists(userId: string, id: number): Promise<boolean> {
+  return (await env.DB.prepare('SELECT id FROM sessions WHERE user_id = ? AND id = ?').bind(userId, id).first()) !== null
 }
 
-/** A session row for the user, created `createdAgoMs` ago (so its 30-day expiry is relative to then). */
-async function sessionId(userId: string, createdAgoMs = 0): Promise<string> {
-  const token = await createSession(getDb(env), env, userId, Date.now() - createdAgoMs)
-  return decodeJwt(token).sid as string
+/** A session row for the user that expires `expiresInMs` from now (negative: already expired). */
+async function sessionRow(userId: string, expiresInMs: number): Promise<number> {
+  const id = Math.floor(Math.random() * 2 ** 48)
+  const now = Date.now()
+  await env.DB.prepare('INSERT INTO sessions (user_id, id, created_at, expires_at) VALUES (?, ?, ?, ?)').bind(userId, id, now - DAY_MS, now + expiresInMs).run()
+  return id
 }
 
 describe("the owner's object: activity", () => {
@@ -216,15 +217,16 @@ describe('cron sweeps', () => {
     expect(await text(local.id)).toEqual({ status: 'sent', text: 'Hello', html: '<p>Hello</p>' })
   })
 
-  it('prunes delivered messages after a day and failed ones after a week, never pending ones', async () => {
-    expect(OUTBOX_RETENTION_MS).toEqual({ sent: DAY_MS, failed: 7 * DAY_MS })
+  it('prunes delivered messages after an hour and failed ones after a week, never pending ones', async () => {
+    const HOUR_MS = 60 * 60_000
+    expect(OUTBOX_RETENTION_MS).toEqual({ sent: HOUR_MS, failed: 7 * DAY_MS })
     const db = getDb(env)
     const now = Date.now()
-    const sent = await enqueueEmail(db, testEmail(), now - DAY_MS - 1000)
+    const sent = await enqueueEmail(db, testEmail(), now - HOUR_MS - 1000)
     const failed = await enqueueEmail(db, testEmail(), now - 7 * DAY_MS - 1000)
     const failedRecently = await enqueueEmail(db, testEmail(), now - 6 * DAY_MS)
     const pending = await enqueueEmail(db, testEmail(), now - 30 * DAY_MS)
-    const recent = await enqueueEmail(db, testEmail(), now - DAY_MS + 60_000)
+    const recent = await enqueueEmail(db, testEmail(), now - HOUR_MS + 60_000)
     await env.DB.prepare("UPDATE email_outbox SET status = 'sent' WHERE id in (?, ?)").bind(sent.id, recent.id).run()
     await env.DB.prepare("UPDATE email_outbox SET status = 'failed' WHERE id in (?, ?)").bind(failed.id, failedRecently.id).run()
     await env.DB.prepare('UPDATE email_outbox SET next_attempt_at = ? WHERE id = ?').bind(now + DAY_MS, pending.id).run()
@@ -237,21 +239,42 @@ describe('cron sweeps', () => {
     expect((await outboxRow(failedRecently.id))?.status).toBe('failed')
   })
 
-  it('deletes expired sessions and long-revoked ones, and keeps live ones', async () => {
-    const { user } = await register()
-    const live = await sessionId(user.id)
-    const expired = await sessionId(user.id, 31 * DAY_MS)
-    const revokedLongAgo = await sessionId(user.id)
-    const revokedJustNow = await sessionId(user.id)
-    await env.DB.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ?').bind(Date.now() - 2 * DAY_MS, revokedLongAgo).run()
-    await env.DB.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ?').bind(Date.now(), revokedJustNow).run()
-
+  it('deletes expired sessions, of every owner, and keeps live ones', async () => {
+    const owners = await Promise.all([register(), register(), register()])
+    const rows = await Promise.all(
+      owners.flatMap(({ user }) => [
+        sessionRow(user.id, DAY_MS).then((id) => ({ userId: user.id, id, live: true })),
+        sessionRow(user.id, -1000).then((id) => ({ userId: user.id, id, live: false })),
+      ]),
+    )
     const result = await runSweeps(env)
-    expect(result.expiredSessions).toBeGreaterThanOrEqual(2)
-    expect(await sessionExists(expired)).toBe(false)
-    expect(await sessionExists(revokedLongAgo)).toBe(false)
-    expect(await sessionExists(live)).toBe(true)
-    expect(await sessionExists(revokedJustNow)).toBe(true)
+    expect(result.expiredSessions).toBeGreaterThanOrEqual(3)
+    for (const row of rows) expect(await sessionExists(row.userId, row.id)).toBe(row.live)
+  })
+
+  it('walks the sessions a window at a time, from a random point, wrapping round: every expired one goes in a few runs', async () => {
+    const owners = await Promise.all(Array.from({ length: 6 }, () => register()))
+    // Registering signed each owner in: those sessions are live. One expired session each besides.
+    const expired = await Promise.all(owners.map(({ user }) => sessionRow(user.id, -1000).then((id) => ({ userId: user.id, id }))))
+    const db = getDb(env)
+    const left = async () => (await Promise.all(expired.map((s) => sessionExists(s.userId, s.id)))).filter(Boolean).length
+    // A window of 4 sessions holds at most 4 of the 12 rows: at most 4 expired ones go per run.
+    const first = await sweepSessions(db, Date.now(), 4)
+    expect(first).toBeGreaterThanOrEqual(1)
+    expect(first).toBeLessThanOrEqual(4)
+    expect(await left()).toBe(6 - first)
+    for (let run = 0; run < 50 && (await left()) > 0; run++) await sweepSessions(db, Date.now(), 4)
+    expect(await left()).toBe(0)
+    for (const { user } of owners) expect(await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?').bind(user.id).first()).toEqual({ n: 1 })
+  })
+
+  it("deletes an owner's expired sessions when they sign in again, and keeps their live ones", async () => {
+    const account = await register()
+    const live = await sessionRow(account.user.id, DAY_MS)
+    const expired = await sessionRow(account.user.id, -1000)
+    expect((await login(account.email, account.password)).status).toBe(200)
+    expect(await sessionExists(account.user.id, expired)).toBe(false)
+    expect(await sessionExists(account.user.id, live)).toBe(true)
   })
 
   it('deletes used and long-expired reset tokens, and keeps live ones', async () => {
@@ -294,14 +317,24 @@ describe('/api/dev routes', () => {
     expect(Array.isArray((await res.json()) as OutboxMessage[])).toBe(true)
   })
 
+  it('run the sweeps on request in development, with what they did and how long they took', async () => {
+    const res = await call('/api/dev/sweep', { method: 'POST' })
+    expect(res.status).toBe(200)
+    const result = (await res.json()) as Record<string, number>
+    expect(result).toMatchObject({ ownersWoken: expect.any(Number), directoryRowsRead: expect.any(Number), expiredSessions: expect.any(Number) })
+    expect(result.ms).toBeGreaterThan(0)
+  })
+
   it('do not exist outside development', async () => {
     for (const environment of ['production', 'staging', '']) {
-      const ctx = createExecutionContext()
-      const res = await app.request('/api/dev/outbox', {}, { ...env, ENVIRONMENT: environment }, ctx)
-      await waitOnExecutionContext(ctx)
-      expect(res.status).toBe(404)
-      expect(res.headers.get('content-type')).toContain('application/json')
-      expect(await res.json()).toEqual({ message: GENERIC_ERRORS.apiRouteNotFound })
+      for (const [path, method] of [['/api/dev/outbox', 'GET'], ['/api/dev/sweep', 'POST']] as const) {
+        const ctx = createExecutionContext()
+        const res = await app.request(path, { method }, { ...env, ENVIRONMENT: environment }, ctx)
+        await waitOnExecutionContext(ctx)
+        expect(res.status).toBe(404)
+        expect(res.headers.get('content-type')).toContain('application/json')
+        expect(await res.json()).toEqual({ message: GENERIC_ERRORS.apiRouteNotFound })
+      }
     }
   })
 
