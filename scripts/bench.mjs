@@ -1,20 +1,25 @@
-// `npm run bench [-- api upload unlock fanout audit bundle signin chunks]`: figures measured side
-// by side in one run on this machine, printed as one table with ratios where a reference exists
-// (absolute times here are noisy; the ratios are what to compare between runs). The product is
-// started like `npm start` on its own port with fresh state, and stopped at the end. Each
-// measurement lives in scripts/bench/; no arguments runs them all.
+// `npm run bench [-- api upload unlock chunks signin fanout sweep audit capacity bundle]`: figures
+// measured side by side in one run on this machine, printed as one table with ratios where a
+// reference exists (absolute times here are noisy; the ratios are what to compare between runs).
+// The product is started like `npm start` on its own port with fresh state, and stopped at the end.
+// The API and fan-out figures are also measured on the release before (BENCH_BASELINE, default
+// 3e221e7 = 0.1; `none` skips it), served the same way, for before/after rows. Each measurement
+// lives in scripts/bench/; no arguments runs them all.
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { measureApi } from './bench/api.mjs'
 import { measureAudit } from './bench/audit.mjs'
+import { BASELINE, startBaseline } from './bench/baseline.mjs'
 import { chromiumVersion } from './bench/browser.mjs'
 import { measureBundle } from './bench/bundle.mjs'
+import { measureCapacity } from './bench/capacity.mjs'
 import { measureChunks } from './bench/chunks.mjs'
 import { measureFanout } from './bench/fanout.mjs'
 import { finishRows, jsonReport, table } from './bench/report.mjs'
 import { startServer } from './bench/server.mjs'
 import { measureSignin } from './bench/signin.mjs'
+import { measureSweep } from './bench/sweep.mjs'
 import { measureUnlock } from './bench/unlock.mjs'
 import { measureUpload } from './bench/upload.mjs'
 
@@ -27,9 +32,15 @@ const MEASUREMENTS = {
   chunks: { run: measureChunks, server: true, title: 'Upload chunk sizes' },
   signin: { run: measureSignin, server: true, title: 'Sign-in' },
   fanout: { run: measureFanout, server: true, title: 'Release fan-out' },
+  sweep: { run: measureSweep, server: true, title: 'Cron sweep with 100 and 10 000 idle owners' },
   audit: { run: measureAudit, server: 'optional', title: 'Audit chain verification' },
+  capacity: { run: measureCapacity, server: false, title: 'Capacity: bytes per owner, 0.1 and 0.2' },
   bundle: { run: measureBundle, server: false, title: 'Bundle sizes' },
 }
+
+// Measured on the release before too; their rows are compared one by one.
+const COMPARED = ['api', 'fanout']
+const COMPARED_ROWS = ['api.items.rps', 'api.items.p50', 'api.pingMany.rps', 'api.pingMany.p50', 'api.pingOne.rps', 'fanout.policy.all', 'fanout.items.all']
 
 const args = process.argv.slice(2)
 const unknown = args.filter((a) => !(a in MEASUREMENTS))
@@ -51,6 +62,7 @@ const failures = []
 const raw = {}
 let server = null
 let context = {}
+let baselineMeasured = false
 try {
   if (needsServer) {
     log(`starting the product (build, migrations, wrangler dev) on port ${process.env.BENCH_PORT ?? 8798}…`)
@@ -62,11 +74,12 @@ try {
     if (m.server === false && server) {
       await server.stop()
       server = null
+      await measureBaseline()
     }
     log(`${name}: ${m.title}`)
     const t0 = performance.now()
     try {
-      const result = await m.run({ origin: server?.origin ?? null, log, context })
+      const result = await m.run({ origin: server?.origin ?? null, state: server?.state ?? null, log, context })
       rows.push(...result.rows)
       findings.push(...(result.findings ?? []))
       raw[name] = result.raw
@@ -80,8 +93,45 @@ try {
       log(`${name}: FAILED: ${error.message ?? error}`)
     }
   }
+  await server?.stop()
+  server = null
+  await measureBaseline()
 } finally {
   await server?.stop()
+}
+
+/**
+ * The release before, on its own server once this one has stopped: the compared measurements run
+ * against it, its rows that carry their own reference are listed (their ratios, then), and each
+ * compared figure gets a row with the release before as its reference.
+ */
+async function measureBaseline() {
+  const names = selected.filter((name) => COMPARED.includes(name))
+  if (baselineMeasured || BASELINE === 'none' || names.length === 0) return
+  baselineMeasured = true
+  const port = Number(process.env.BENCH_PORT ?? 8798) + 1
+  log(`baseline: starting ${BASELINE} (the release before) on port ${port}…`)
+  let base = null
+  const then = new Map()
+  try {
+    base = await startBaseline({ port, logPath: join(out, 'baseline-server.log') })
+    for (const name of names) {
+      const result = await MEASUREMENTS[name].run({ origin: base.origin, state: base.state, log: (m) => log(`[${BASELINE}] ${m}`), context: {} })
+      raw[`baseline.${name}`] = result.raw
+      for (const row of result.rows) then.set(row.id, row)
+    }
+  } catch (error) {
+    failures.push(`baseline ${BASELINE}: ${error.stack ?? error}`)
+    log(`baseline: FAILED: ${error.message ?? error}`)
+  } finally {
+    await base?.stop()
+  }
+  for (const row of then.values()) if (row.reference) rows.push({ ...row, id: `baseline.${row.id}`, measurement: `${BASELINE} · ${row.measurement}` })
+  for (const id of COMPARED_ROWS) {
+    const now = rows.find((r) => r.id === id)
+    const before = then.get(id)
+    if (now && before) rows.push({ id: `${id}.vs`, measurement: `${now.measurement}: this release vs ${BASELINE}`, value: now.value, unit: now.unit, reference: { label: BASELINE, value: before.value } })
+  }
 }
 
 const finished = finishRows(rows)

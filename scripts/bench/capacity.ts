@@ -29,19 +29,25 @@ const ENV = { JWT_SECRET: 'capacity-model-secret-that-is-long-enough-for-hs256-0
 
 // --- The profile -------------------------------------------------------------------------------
 
-/** What one owner of the model holds and does (README, "The capacity model"). */
+/** What one owner of the model holds and does (README, "Capacity"). */
 export const PROFILE = {
   items: 100,
   beneficiaries: 3,
   approvers: 2,
   policies: 2,
   triggers: 2,
-  /** One year of use: weekly check-in e-mails and check-ins, and a sign-in a week. */
+  /** A year of use. */
   months: 12,
+  /** A check-in e-mail a week, answered. */
   checkInsPerMonth: 52 / 12,
-  sessions: 1,
+  signInsPerMonth: 2,
+  /** One device, signed in: one live session at a time. */
+  liveSessions: 1,
+  /** Premium, paid monthly through Stripe: each month an invoice.paid and a customer.subscription.updated. */
+  stripeEventsPerMonth: 2,
 }
 
+const MONTH_DAYS = 365 / 12
 const id = () => crypto.randomUUID()
 const b64 = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('base64')
 
@@ -218,6 +224,7 @@ const BASE: Shape = { items: PROFILE.items, beneficiaries: PROFILE.beneficiaries
 function auditEntries(shape: Shape) {
   // Setting up (registration, vault, people, items, policies, triggers), then each month's
   // check-in requests, check-ins and sign-ins, then per release its firing and completion.
+  const checkIns = Math.round(shape.months * PROFILE.checkInsPerMonth)
   const actions = [
     'account.registered',
     'vault.setup',
@@ -226,7 +233,8 @@ function auditEntries(shape: Shape) {
     ...Array.from({ length: shape.items }, () => 'vault.item_added'),
     ...Array.from({ length: PROFILE.policies * 2 }, () => 'policy.created'),
     ...Array.from({ length: PROFILE.triggers }, () => 'trigger.created'),
-    ...Array.from({ length: Math.round(shape.months * PROFILE.checkInsPerMonth) * 3 }, (_, i) => ['checkin.requested', 'checkin.recorded', 'account.signed_in'][i % 3]!),
+    ...Array.from({ length: checkIns * 2 }, (_, i) => (i % 2 ? 'checkin.recorded' : 'checkin.requested')),
+    ...Array.from({ length: Math.round(shape.months * PROFILE.signInsPerMonth) }, () => 'account.signed_in'),
     ...Array.from({ length: shape.releases * 2 }, (_, i) => (i % 2 ? 'release.completed' : 'trigger.fired')),
   ]
   let prev = GENESIS_HASH
@@ -365,18 +373,22 @@ function seedVault(db: DatabaseSync, t: Template, shape: Shape, ownerId: string 
   return { itemIds }
 }
 
-function seedSession(db: DatabaseSync, t: Template, ownerId: string, before: boolean) {
+type Era = 'before' | 'after'
+
+function seedSessions(db: DatabaseSync, t: Template, ownerId: string, era: Era) {
   const now = Date.now()
-  // 0.1 kept each session's user agent; 0.2 keeps none (nothing read it).
-  const agent = before ? { user_agent: t.account.userAgent } : {}
-  for (let i = 0; i < PROFILE.sessions; i++) insert(db, 'sessions', { id: id(), user_id: ownerId, created_at: now, expires_at: now + 30 * DAY, ...agent })
+  for (let i = 0; i < PROFILE.liveSessions; i++) {
+    if (era === 'before') insert(db, 'sessions', { id: id(), user_id: ownerId, created_at: now, expires_at: now + 30 * DAY, user_agent: t.account.userAgent })
+    else insert(db, 'sessions', { user_id: ownerId, id: Math.floor(Math.random() * 2 ** 48), created_at: now, expires_at: now + 30 * DAY })
+  }
 }
 
-function seedUser(db: DatabaseSync, t: Template, ownerId: string, before: boolean) {
+function seedUser(db: DatabaseSync, t: Template, ownerId: string, era: Era) {
   const now = Date.now()
+  const email = `margaret.${ownerId.slice(0, 8)}@example.com`
   insert(db, 'users', {
     id: ownerId,
-    email: `margaret.${ownerId.slice(0, 8)}@example.com`,
+    email,
     password_hash: t.account.passwordHash,
     display_name: t.account.displayName,
     role: 'owner',
@@ -385,17 +397,25 @@ function seedUser(db: DatabaseSync, t: Template, ownerId: string, before: boolea
     billing_provider: 'stripe',
     stripe_customer_id: 'cus_Q8dE4cVw1x2yZa',
     stripe_subscription_id: 'sub_1Q8dE4Lkd93JfkeP0a9s8d7f',
-    vault_setup: 1,
-    vault_salt: t.account.vaultSalt,
-    vault_check: t.account.vaultCheck,
     ping_frequency: 7,
     subscription_period_start: now,
     subscription_period_end: now + 30 * DAY,
-    ...(before ? { storage_used: 1_000_000_000, vault_item_count: PROFILE.items } : {}),
     created_at: now,
     updated_at: now,
+    ...(era === 'before'
+      ? { vault_setup: 1, vault_salt: t.account.vaultSalt, vault_check: t.account.vaultCheck, storage_used: 1_000_000_000, vault_item_count: PROFILE.items }
+      : // The directory's columns, as the owner's object writes them.
+        { next_due_at: now + 7 * DAY, vault_items: PROFILE.items, vault_bytes: 1_000_000_000, vault_beneficiaries: PROFILE.beneficiaries, vault_revision: now }),
   })
-  insert(db, 'subscriptions', { id: `sub_1Q8dE4${ownerId.replace(/-/g, '').slice(0, 18)}`, email: `margaret.${ownerId.slice(0, 8)}@example.com`, user_id: ownerId, plan: 'premium', status: 'active', created_at: now })
+  insert(db, 'subscriptions', {
+    id: `sub_1Q8dE4${ownerId.replace(/-/g, '').slice(0, 18)}`,
+    // 0.2 keeps an address only on a guest's subscription, until it is claimed.
+    email: era === 'before' ? email : null,
+    user_id: ownerId,
+    plan: 'premium',
+    status: 'active',
+    created_at: now,
+  })
 }
 
 function seedMail(db: DatabaseSync, to: string, message: { subject: string; text: string; html: string }, kind: string, keepBody: boolean) {
@@ -417,20 +437,28 @@ function seedMail(db: DatabaseSync, to: string, message: { subject: string; text
 
 // --- 0.1 and 0.2, per owner ---------------------------------------------------------------------
 
-/** 0.1: the whole vault, the outbox (kept whole, forever) and the clock mirror in the one D1. */
+/**
+ * 0.1: the whole vault, and kept forever: every e-mail whole in the outbox, every paid invoice,
+ * every Stripe event's id, and the clock mirror, in the one D1.
+ */
 function before(t: Template, owners: number, shape: Shape): Usage {
   const db = open(d1Migrations(10))
   const empty = usage(db)
   for (let n = 0; n < owners; n++) {
     db.exec('BEGIN')
     const ownerId = id()
-    seedUser(db, t, ownerId, true)
-    seedSession(db, t, ownerId, true)
+    seedUser(db, t, ownerId, 'before')
+    seedSessions(db, t, ownerId, 'before')
     seedVault(db, t, shape, ownerId)
     insert(db, 'owner_clocks', { owner_id: ownerId, next_alarm_at: Date.now() + 7 * DAY, updated_at: Date.now() })
     const to = `margaret.${ownerId.slice(0, 8)}@example.com`
     for (const m of t.invitations) seedMail(db, to, m, 'invitation', true)
     for (let i = 0; i < Math.round(shape.months * PROFILE.checkInsPerMonth); i++) seedMail(db, to, t.checkIn, 'check_in', true)
+    for (let m = 0; m < shape.months; m++) {
+      insert(db, 'invoices', { id: `in_1Q${id().replace(/-/g, '').slice(0, 22)}`, user_id: ownerId, amount_paid: 2999, status: 'paid', created_at: Date.now() })
+      insert(db, 'stripe_events', { id: `evt_1Q${id().replace(/-/g, '').slice(0, 22)}`, type: 'invoice.paid', received_at: Date.now() })
+      insert(db, 'stripe_events', { id: `evt_1Q${id().replace(/-/g, '').slice(0, 22)}`, type: 'customer.subscription.updated', received_at: Date.now() })
+    }
     db.exec('COMMIT')
   }
   return diff(usage(db), empty, owners)
@@ -446,23 +474,31 @@ function beforeObject(shape: Shape): Usage {
   return usage(db)
 }
 
+/** A share of owners, exactly (n of every 1000). */
+const share = (n: number, fraction: number) => n % 1000 < Math.round(fraction * 1000)
+
 /**
- * 0.2's D1 for one owner: the account, a session, the directory row and heir keys, and the outbox
- * as it stands on any day: check-in mail kept (without its text once delivered) for the retention.
+ * 0.2's D1 for one owner, as it stands on any day (nothing in it grows month by month): the
+ * account with its directory columns, a live session, the subscription, the heir keys, and what
+ * is kept for a while: Stripe's event keys (a paid invoice's for 30 days, a subscription event's
+ * for 3) and the check-in e-mail (its row, without its text, for the outbox's retention).
  */
-function afterD1(t: Template, owners: number, shape: Shape): Usage {
+function afterD1(t: Template, owners: number): Usage {
   const db = open(d1Migrations(11))
   const empty = usage(db)
-  // On an average day, a delivered check-in e-mail is within its day of retention 1 day in 7.
-  const retained = (OUTBOX_RETENTION_MS.sent / DAY) * ((PROFILE.checkInsPerMonth * 12) / 365)
+  const mailKept = (OUTBOX_RETENTION_MS.sent / DAY) * ((PROFILE.checkInsPerMonth * 12) / 365)
+  const paidKept = 30 / MONTH_DAYS
+  const updatedKept = 3 / MONTH_DAYS
   for (let n = 0; n < owners; n++) {
     db.exec('BEGIN')
     const ownerId = id()
-    seedUser(db, t, ownerId, false)
-    seedSession(db, t, ownerId, false)
-    insert(db, 'owner_directory', { owner_id: ownerId, next_due_at: Date.now() + 7 * DAY, items: shape.items, storage_bytes: 1_000_000_000, beneficiaries: shape.beneficiaries, revision: Date.now() })
-    for (let b = 0; b < shape.beneficiaries; b++) insert(db, 'heir_index', { address_key: Math.floor(Math.random() * 2 ** 53), owner_id: ownerId })
-    if (n < owners * retained) seedMail(db, `margaret.${ownerId.slice(0, 8)}@example.com`, t.checkIn, 'check_in', false)
+    const uuidBytes = Buffer.from(ownerId.replace(/-/g, ''), 'hex')
+    seedUser(db, t, ownerId, 'after')
+    seedSessions(db, t, ownerId, 'after')
+    for (let b = 0; b < PROFILE.beneficiaries; b++) insert(db, 'heir_index', { address_key: Math.floor(Math.random() * 2 ** 48), owner_id: uuidBytes })
+    if (share(n, paidKept)) insert(db, 'stripe_events', { id: `paid:in_1Q${id().replace(/-/g, '').slice(0, 22)}`, keep_until: Date.now() + 30 * DAY })
+    if (share(n, updatedKept)) insert(db, 'stripe_events', { id: `evt_1Q${id().replace(/-/g, '').slice(0, 22)}`, keep_until: Date.now() + 3 * DAY })
+    if (share(n, mailKept)) seedMail(db, `margaret.${ownerId.slice(0, 8)}@example.com`, t.checkIn, 'check_in', false)
     db.exec('COMMIT')
   }
   return diff(usage(db), empty, owners)
@@ -475,7 +511,12 @@ function seedObjectState(db: DatabaseSync, after: boolean) {
     lastActivity: 'signed_in',
     auditHead: { seq: 300, hash: 'f'.repeat(64) },
     ...(after
-      ? { alarmAt: Date.now() + 7 * DAY, directory: { nextDueAt: Date.now(), items: 100, storageBytes: 1e9, beneficiaries: 3, heirKeys: [1, 2, 3] }, directoryRevision: Date.now() }
+      ? {
+          alarmAt: Date.now() + 7 * DAY,
+          vaultKeys: { salt: 'S'.repeat(44), check: 'C'.repeat(84), setUpAt: Date.now() },
+          directory: { nextDueAt: Date.now(), items: 100, storageBytes: 1e9, beneficiaries: 3, heirKeys: [1, 2, 3].map(() => Math.floor(Math.random() * 2 ** 48)) },
+          directoryRevision: Date.now(),
+        }
       : {}),
   }
   for (const [key, value] of Object.entries(kv)) insert(db, '__cf_kv', { key, value: JSON.stringify(value) })
@@ -494,22 +535,30 @@ function afterObject(t: Template, shape: Shape): Usage {
 
 // --- The model ----------------------------------------------------------------------------------
 
+/** D1's size limit (bytes): 10 GB a database (developers.cloudflare.com/d1/platform/limits). */
+export const D1_MAX_BYTES = 10e9
+
 async function main() {
   const owners = Number(process.argv[2] ?? 100)
   const t = await buildTemplate()
+  // Marginal shapes; a month is measured over ten years more and divided, below a page's granularity.
   const shapes = {
     base: BASE,
     items: { ...BASE, items: BASE.items * 2 },
     beneficiary: { ...BASE, beneficiaries: BASE.beneficiaries + 1 },
     release: { ...BASE, releases: 1 },
-    month: { ...BASE, months: BASE.months + 1 },
+    year: { ...BASE, months: BASE.months + 12 },
+    decade: { ...BASE, months: BASE.months + 120 },
   }
-  const d1Before = Object.fromEntries(Object.entries(shapes).map(([k, s]) => [k, before(t, owners, s)]))
-  const d1After = afterD1(t, owners * 10, BASE)
-  const objectBefore = { base: beforeObject(BASE), month: beforeObject(shapes.month), release: beforeObject(shapes.release) }
-  const objectAfter = Object.fromEntries(Object.entries(shapes).map(([k, s]) => [k, afterObject(t, s)]))
+  const d1Shapes = ['base', 'items', 'beneficiary', 'release', 'year'] as const
+  const objectShapes = ['base', 'items', 'beneficiary', 'release', 'decade'] as const
+  const d1Before = Object.fromEntries(d1Shapes.map((k) => [k, before(t, owners, shapes[k])]))
+  const d1After = afterD1(t, owners * 10)
+  const objectBefore = { base: beforeObject(BASE), decade: beforeObject(shapes.decade), release: beforeObject(shapes.release) }
+  const objectAfter = Object.fromEntries(objectShapes.map((k) => [k, afterObject(t, shapes[k])]))
   const marginal = (m: Record<string, Usage>, key: keyof typeof shapes, per: number) => (m[key]!.bytes - m.base!.bytes) / per
   const heirKeyBytes = (d1After.tables.heir_index?.bytes ?? 0) / BASE.beneficiaries
+  const auditGrowth = (m: Record<string, Usage>) => (m.decade!.tables.audit!.bytes - m.base!.tables.audit!.bytes) / 120
   const units = {
     item: { before: marginal(d1Before, 'items', BASE.items), after: marginal(objectAfter, 'items', BASE.items) },
     beneficiary: { before: marginal(d1Before, 'beneficiary', 1), after: marginal(objectAfter, 'beneficiary', 1) + heirKeyBytes },
@@ -517,10 +566,12 @@ async function main() {
       before: marginal(d1Before, 'release', 1) + (objectBefore.release.bytes - objectBefore.base.bytes),
       after: marginal(objectAfter, 'release', 1),
     },
-    // A month of use adds audit entries (in the object, then and now) and, in 0.1, mail kept whole in D1.
-    auditMonth: { before: objectBefore.month.bytes - objectBefore.base.bytes, after: marginal(objectAfter, 'month', 1) },
-    mailMonth: { before: marginal(d1Before, 'month', 1), after: 0 },
+    // A month of use: audit entries (in the object, then and now); in 0.1's D1 also the month's
+    // e-mail kept whole, its invoice and its Stripe events, kept forever. 0.2's D1 does not grow.
+    auditMonth: { before: auditGrowth(objectBefore), after: auditGrowth(objectAfter) },
+    d1Month: { before: marginal(d1Before, 'year', 12), after: 0 },
   }
+  const perOwner = { before: d1Before.base!.bytes, after: d1After.bytes }
   console.log(
     JSON.stringify({
       owners,
@@ -528,6 +579,8 @@ async function main() {
       d1: { before: d1Before.base, after: d1After },
       object: { before: objectBefore.base, after: objectAfter.base },
       units,
+      // Owners of the profile (after its first year) one D1 database holds; 0.1's kept growing by d1Month.
+      d1Owners: { before: Math.floor(D1_MAX_BYTES / perOwner.before), after: Math.floor(D1_MAX_BYTES / perOwner.after) },
     }),
   )
 }

@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { root } from '../lib/local-env.mjs'
 
-export async function startServer({ port, logPath }) {
+/** `cwd`: the checkout to serve (another release's, for the before/after rows), this one by default. */
+export async function startServer({ port, logPath, cwd = root }) {
   const origin = `http://localhost:${port}`
   const state = mkdtempSync(join(tmpdir(), 'legacy-vault-bench-'))
   const buildDir = join(state, 'client')
   const log = createWriteStream(logPath)
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: root,
+    cwd,
     env: { ...process.env, PORT: String(port), PERSIST_TO: state, LEGACY_VAULT_BUILD_DIR: buildDir, CI: 'true' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
