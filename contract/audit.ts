@@ -1,3 +1,5 @@
+import { z } from 'zod'
+
 // The owner's tamper-evident audit chain (seeds 001 §2 'Audit Log', §3, §4, §9; ARCHITECTURE §5).
 // Each entry's hash is SHA-256 (hex) over `${prevHash}\n${canonicalEntry(entry)}`; the first
 // entry's prevHash is GENESIS_HASH. Anyone holding an export can re-check it with these rules.
@@ -69,18 +71,55 @@ export interface ChainVerification {
   brokenAt: number | null
 }
 
+/** Where a verified stretch of the chain ends: the next entry must have seq + 1 and this prevHash. */
+export interface ChainTip {
+  seq: number
+  hash: string
+}
+
+export const GENESIS_TIP: ChainTip = { seq: 0, hash: GENESIS_HASH }
+
+/** The most entries one page of GET /api/audit returns. */
+export const AUDIT_PAGE_MAX = 1000
+
 /**
- * Checks a chain given oldest first, with the caller's SHA-256 (the worker's and the browser's
- * both use Web Crypto). Valid when seqs run 1..n, each prevHash is the hash before it, and each
- * hash is the digest of its own entry.
+ * GET /api/audit's query. Without `from`: the newest `limit` entries, newest first (the spec's
+ * shape). With `from`: up to `limit` entries from that seq on, oldest first, to walk the whole chain.
  */
-export async function verifyChain(entries: readonly AuditEntry[], sha256Hex: (input: string) => Promise<string>): Promise<ChainVerification> {
-  let prev = GENESIS_HASH
+export const auditPageQuerySchema = z.object({
+  from: z.coerce.number().int('Start from a whole entry number.').min(1, 'Start from entry 1 or later.').optional(),
+  limit: z.coerce
+    .number()
+    .int('Ask for a whole number of entries.')
+    .min(1, 'Ask for at least 1 entry.')
+    .max(AUDIT_PAGE_MAX, `A page holds at most ${AUDIT_PAGE_MAX} entries.`)
+    .default(AUDIT_PAGE_MAX),
+})
+export type AuditPageQuery = z.infer<typeof auditPageQuerySchema>
+
+/**
+ * Checks a stretch of the chain given oldest first, continuing from `tip` (the genesis unless a
+ * stretch before it was already checked), with the caller's SHA-256. Valid when seqs run on from
+ * the tip with no gap, each prevHash is the hash before it, and each hash is the digest of its own
+ * entry. `tip` is the new end when valid.
+ */
+export async function verifyChainFrom(
+  entries: readonly AuditEntry[],
+  from: ChainTip,
+  sha256Hex: (input: string) => Promise<string>,
+): Promise<ChainVerification & { tip: ChainTip }> {
+  let prev = from
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!
-    const ok = e.seq === i + 1 && e.prevHash === prev && (await sha256Hex(hashInput(e.prevHash, e))) === e.hash
-    if (!ok) return { valid: false, checked: i, brokenAt: e.seq }
-    prev = e.hash
+    const ok = e.seq === prev.seq + 1 && e.prevHash === prev.hash && (await sha256Hex(hashInput(e.prevHash, e))) === e.hash
+    if (!ok) return { valid: false, checked: i, brokenAt: e.seq, tip: prev }
+    prev = { seq: e.seq, hash: e.hash }
   }
-  return { valid: true, checked: entries.length, brokenAt: null }
+  return { valid: true, checked: entries.length, brokenAt: null, tip: prev }
+}
+
+/** The whole chain, given oldest first from seq 1. */
+export async function verifyChain(entries: readonly AuditEntry[], sha256Hex: (input: string) => Promise<string>): Promise<ChainVerification> {
+  const { valid, checked, brokenAt } = await verifyChainFrom(entries, GENESIS_TIP, sha256Hex)
+  return { valid, checked, brokenAt }
 }

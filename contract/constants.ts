@@ -13,7 +13,6 @@ export const DAY_MS = 86_400_000
 
 export const CHECKIN_GRACE_DAYS = 3
 export const CHECKIN_FREQUENCY_OPTIONS = [7, 14, 30, 60, 90] as const
-export const CHECKIN_FREQUENCY_FORM_DEFAULT = 30
 export const CHECKIN_FREQUENCY_SUMMARY_FALLBACK = 7
 export const PAYMENT_GRACE_DAYS = 7
 export const FREE_TRIAL_DAYS = 30

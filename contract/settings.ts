@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { CHECKIN_FREQUENCY_OPTIONS, CHECKIN_GRACE_DAYS } from './constants'
+import { CHECKIN_FREQUENCY_OPTIONS, CHECKIN_FREQUENCY_SUMMARY_FALLBACK, CHECKIN_GRACE_DAYS } from './constants'
 
 // Check-in settings (seeds 000 §2 'Account Settings', §3, §5, §8, §9; seeds 001 §2).
 
@@ -11,6 +11,19 @@ export const SETTINGS_MESSAGES = {
   failedTitle: 'Update Failed',
   failedBody: 'Failed to update your ping settings. Please try again.',
 } as const
+
+/** The frequency the owner's check-in clock runs on: their choice, else the spec's fallback of 7 days. */
+export function frequencyInForce(pingFrequency: number | null): number {
+  return pingFrequency ?? CHECKIN_FREQUENCY_SUMMARY_FALLBACK
+}
+
+/**
+ * What saving does to the live clock (the spec's client said settings waited for the next trigger;
+ * here the clock re-arms at once, counted from the last check-in).
+ */
+export function settingsNotice(days: number): string {
+  return `Changes apply at once to your check-in clock: your next check-in e-mail is due ${days} days after your last check-in (a shorter frequency can make it due right away). If you do not answer it within the ${CHECKIN_GRACE_DAYS}-day grace period, your inactivity triggers can fire.`
+}
 
 export const CHECKIN_FREQUENCY_LABELS: Record<(typeof CHECKIN_FREQUENCY_OPTIONS)[number], { label: string; description: string }> = {
   7: { label: 'Weekly', description: 'A check-in e-mail every 7 days. For the closest watch.' },

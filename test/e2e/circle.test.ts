@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
-import { baseUrl, firstLink, launch, newPage, uniqueEmail, waitForMail, toastText } from './browser'
+import { CIRCLE_MESSAGES } from '../../contract/circle'
+import { baseUrl, firstLink, launch, newPage, outbox, uniqueEmail, waitForMail, toastText } from './browser'
 
 // The owner's circle in the browser: beneficiaries with their Access Kits, approvers, and the
 // pages a beneficiary or approver opens from their e-mail.
@@ -314,7 +315,36 @@ describe('approvers', () => {
     await page.reload()
     await row.getByText('Verified', { exact: true }).waitFor()
 
-    await page.getByRole('button', { name: 'Remove Sam Counsel' }).click()
+    // A second approver who lost the e-mail: a fresh link from the row menu; the first no longer works.
+    await page.getByRole('button', { name: 'Add Approver' }).click()
+    const lateEmail = uniqueEmail('late-approver')
+    await dialog.getByLabel('Full name').fill('Lee Late')
+    await dialog.getByLabel('Email').fill(lateEmail)
+    await dialog.getByLabel('Role').fill('Executor')
+    await dialog.getByRole('button', { name: 'Add Approver' }).click()
+    await dialog.waitFor({ state: 'detached' })
+    const lost = await waitForMail(lateEmail, /approver/)
+    await page.getByRole('button', { name: 'Actions for Lee Late' }).click()
+    await page.getByRole('menuitem', { name: 'Resend Verification' }).click()
+    await expect.poll(() => toastText(page)).toContain('Verification e-mail sent')
+    await expect.poll(async () => (await outbox()).filter((m) => m.to === lateEmail).length).toBe(2)
+    const [newest] = (await outbox()).filter((m) => m.to === lateEmail)
+    expect(firstLink(newest!.text, '/verify-approver?token=')).not.toBe(firstLink(lost.text, '/verify-approver?token='))
+    const late = await newPage(browser)
+    await late.page.goto(firstLink(lost.text, '/verify-approver?token='))
+    await late.page.getByRole('button', { name: 'Complete Verification' }).click()
+    await late.page.getByText(CIRCLE_MESSAGES.linkInvalid).first().waitFor()
+    await late.page.goto(firstLink(newest!.text, '/verify-approver?token='))
+    await late.page.getByRole('button', { name: 'Complete Verification' }).click()
+    await late.page.getByRole('heading', { name: 'Verification Complete' }).waitFor()
+    await late.context.close()
+    await page.getByRole('button', { name: 'Actions for Lee Late' }).click()
+    await page.getByRole('menuitem', { name: 'Remove' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click()
+    await page.getByTestId('approver-row').filter({ hasText: 'Lee Late' }).waitFor({ state: 'detached' })
+
+    await page.getByRole('button', { name: 'Actions for Sam Counsel' }).click()
+    await page.getByRole('menuitem', { name: 'Remove' }).click()
     const confirm = page.getByRole('alertdialog')
     expect(await confirm.textContent()).toContain('cannot be undone')
     await confirm.getByRole('button', { name: 'Remove' }).click()

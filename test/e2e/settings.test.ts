@@ -17,9 +17,12 @@ describe('account settings', () => {
     await page.getByRole('button', { name: 'Account menu' }).click()
     await page.getByRole('menuitem', { name: 'Settings' }).click()
     await page.getByRole('heading', { name: 'Account Settings' }).waitFor()
-    // Form default 30; summary falls back to 7 while nothing is stored (seeds 000 §9).
-    expect(await page.getByRole('radio', { name: /Monthly \(30 days\)/ }).isChecked()).toBe(true)
+    // Nothing stored: the clock runs on 7 days (seeds 000 §9), and that is what is selected, not the
+    // spec client's form default of 30 with 7 in the summary.
+    expect(await page.getByRole('radio', { name: /Weekly \(7 days\)/ }).isChecked()).toBe(true)
+    expect(await page.getByRole('radio', { name: /Monthly \(30 days\)/ }).isChecked()).toBe(false)
     expect(await page.getByTestId('summary-frequency').textContent()).toBe('7 days')
+    expect(await page.getByTestId('settings-notice').textContent()).toContain('next check-in e-mail is due 7 days after your last check-in')
     expect(await page.getByTestId('grace-period').textContent()).toBe('3 days (fixed)')
     expect(await page.getByRole('radio').count()).toBe(5)
 
@@ -27,6 +30,7 @@ describe('account settings', () => {
     await page.getByRole('button', { name: 'Save Settings' }).click()
     await expect.poll(() => toastText(page)).toContain('Settings Updated')
     expect(await page.getByTestId('summary-frequency').textContent()).toBe('14 days')
+    expect(await page.getByTestId('settings-notice').textContent()).toContain('due 14 days after your last check-in')
     await page.reload()
     await page.getByRole('heading', { name: 'Account Settings' }).waitFor()
     expect(await page.getByRole('radio', { name: /Every two weeks \(14 days\)/ }).isChecked()).toBe(true)

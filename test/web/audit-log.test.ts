@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
+import { AUDIT_PAGE_MAX, GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
 import { sha256Hex } from '@/crypto'
-import { chainState, verifyNewestFirst } from '@/features/audit/chain'
+import { chainState, localCheck, readChain, verifyNewestFirst } from '@/features/audit/chain'
 import { AUDIT_HASH_ALGORITHM, auditCsv, auditJsonExport, canonicalDetails, CSV_COLUMNS, csvField, exportFileName, type AuditJsonExport } from '@/features/audit/export'
 import { filterEntries, GROUP_OPTIONS, humaniseAction, isFiltered, NO_FILTERS } from '@/features/audit/format'
 
@@ -88,6 +88,74 @@ describe('verifyNewestFirst', () => {
   it('cannot see a removed newest entry on its own: that is what the server check is for', async () => {
     const chain = await buildChain(SAMPLE)
     expect((await verifyChain(chain.slice(0, -1), sha256Hex)).valid).toBe(true)
+  })
+})
+
+describe('readChain: the whole chain, a page at a time, verified incrementally', () => {
+  /** GET /api/audit?from=&limit= over `chain`, counting what it serves. */
+  function server(chain: AuditEntry[]) {
+    const calls: number[] = []
+    const fetchPage = async (from: number, limit: number) => {
+      calls.push(from)
+      return chain.filter((e) => e.seq >= from).slice(0, limit)
+    }
+    return { calls, fetchPage }
+  }
+  const specs = (n: number): Spec[] => Array.from({ length: n }, (_, i) => ({ action: 'checkin.recorded', actor: 'user', details: { n: i } }))
+
+  it('verifies a chain longer than a page from the genesis hash (no false alarm past 1 000 entries)', async () => {
+    const chain = await buildChain(specs(2_345))
+    const api = server(chain)
+    const read = await readChain(undefined, api.fetchPage)
+    expect(api.calls).toEqual([1, 1 + AUDIT_PAGE_MAX, 1 + 2 * AUDIT_PAGE_MAX])
+    expect(read).toMatchObject({ brokenAt: null, unverifiable: false, tip: { seq: 2_345, hash: chain.at(-1)!.hash } })
+    expect(read.entries).toEqual(chain)
+    expect(localCheck(read)).toEqual({ valid: true, checked: 2_345, brokenAt: null })
+    // The spec's newest 1 000, checked on their own, is what used to say Compromised.
+    expect((await verifyNewestFirst([...chain].reverse().slice(0, 1_000))).valid).toBe(false)
+  })
+
+  it('reads and hashes only what is new on the next visit, and sees what was appended', async () => {
+    const chain = await buildChain(specs(1_500))
+    const first = await readChain(undefined, server(chain.slice(0, 1_200)).fetchPage)
+    let hashed = 0
+    const counting = async (input: string) => {
+      hashed++
+      return sha256Hex(input)
+    }
+    const api = server(chain)
+    const second = await readChain(first, api.fetchPage, counting)
+    expect(api.calls).toEqual([1_201])
+    expect(hashed).toBe(300)
+    expect(localCheck(second)).toEqual({ valid: true, checked: 1_500, brokenAt: null })
+    expect(second.entries).toEqual(chain)
+  })
+
+  it('marks the first break, however deep, and reads a broken chain again from the start next time', async () => {
+    const chain = await buildChain(specs(2_100))
+    chain[1_733] = { ...chain[1_733]!, details: { n: -1 } }
+    const api = server(chain)
+    const read = await readChain(undefined, api.fetchPage)
+    expect(read.brokenAt).toBe(1_734)
+    expect(localCheck(read)).toEqual({ valid: false, checked: 1_733, brokenAt: 1_734 })
+    // Nothing after the broken page is read; the broken page is kept to show the entry.
+    expect(api.calls).toEqual([1, 1_001])
+    expect(read.entries.map((e) => e.seq).at(-1)).toBe(2_000)
+    const again = server(chain)
+    await readChain(read, again.fetchPage)
+    expect(again.calls[0]).toBe(1)
+  })
+
+  it('a gap at a page boundary is a break at the entry after it', async () => {
+    const chain = (await buildChain(specs(1_010))).filter((e) => e.seq !== 1_001)
+    expect((await readChain(undefined, server(chain).fetchPage)).brokenAt).toBe(1_002)
+  })
+
+  it('without WebCrypto it reads everything and says it could not check', async () => {
+    const chain = await buildChain(specs(1_050))
+    const read = await readChain(undefined, server(chain).fetchPage, () => Promise.reject(new Error('no crypto.subtle')))
+    expect(read).toMatchObject({ unverifiable: true, brokenAt: null })
+    expect(read.entries).toHaveLength(1_050)
   })
 })
 

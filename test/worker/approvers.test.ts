@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { approverSchema, CIRCLE_MESSAGES, type Approver } from '../../contract/circle'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { addApprover, call, linksIn, linkTokenIn, messageOf, outboxFor, postApprover, register, uniqueEmail } from './helpers'
+import { addApprover, call, linksIn, linkTokenIn, messageOf, nextMessageTo, outboxFor, postApprover, register, uniqueEmail } from './helpers'
 import { ownerRow } from './owner-helpers'
 
 type Created = Approver & { verificationEmailSent: boolean }
@@ -235,5 +235,56 @@ describe('DELETE /api/approvers/:id', () => {
     const res = await call(`/api/approvers/${created.id}`, { method: 'DELETE' })
     expect(res.status).toBe(401)
     expect(await rowOf(owner.user.id, created.id)).not.toBeNull()
+  })
+})
+
+describe('POST /api/approvers/:id/resend-verification', () => {
+  const resend = (token: string, id: string) => call(`/api/approvers/${id}/resend-verification`, { token, method: 'POST' })
+
+  it('sends a fresh single-use link; the older one no longer works', async () => {
+    const owner = await register()
+    const created = await addApprover(owner.token)
+    const first = await nextMessageTo(created.email)
+    const oldToken = linkTokenIn(first, '/verify-approver')
+
+    const res = await resend(owner.token, created.id)
+    expect(res.status).toBe(200)
+    expect(await res.json()).toMatchObject({ id: created.id, verified: false, verificationEmailSent: true })
+    const second = await nextMessageTo(created.email, [first])
+    const newToken = linkTokenIn(second, '/verify-approver')
+    expect(newToken).not.toBe(oldToken)
+
+    const stale = await call('/api/approvers/verify', { body: { token: oldToken } })
+    expect(stale.status).toBe(400)
+    expect(await messageOf(stale)).toBe(CIRCLE_MESSAGES.linkInvalid)
+    expect((await call('/api/approvers/verify', { body: { token: newToken } })).status).toBe(200)
+    expect((await list(owner.token)).find((a) => a.id === created.id)?.verified).toBe(true)
+    // Used once: the same link again changes nothing.
+    expect((await call('/api/approvers/verify', { body: { token: newToken } })).status).toBe(409)
+  })
+
+  it('refuses a verified approver with 409, and sends nothing', async () => {
+    const owner = await register()
+    const created = await addApprover(owner.token)
+    const invite = await nextMessageTo(created.email)
+    expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
+    const res = await resend(owner.token, created.id)
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(CIRCLE_MESSAGES.alreadyVerified)
+    expect(await outboxFor(created.email)).toHaveLength(1)
+  })
+
+  it("is 404 for another owner's approver or an unknown one, 401 without a session", async () => {
+    const owner = await register()
+    const intruder = await register()
+    const created = await addApprover(owner.token)
+    const before = await rowOf(owner.user.id, created.id)
+    for (const res of [await resend(intruder.token, created.id), await resend(owner.token, crypto.randomUUID())]) {
+      expect(res.status).toBe(404)
+      expect(await messageOf(res)).toBe(CIRCLE_MESSAGES.approverNotFound)
+    }
+    expect(await rowOf(owner.user.id, created.id)).toEqual(before)
+    expect((await call(`/api/approvers/${created.id}/resend-verification`, { method: 'POST' })).status).toBe(401)
+    expect(await outboxFor(created.email)).toHaveLength(1)
   })
 })

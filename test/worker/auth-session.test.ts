@@ -40,6 +40,28 @@ async function expectRejected(token: string) {
   expect(await res.json()).toEqual({ message: AUTH_ERRORS.sessionExpired })
 }
 
+describe("GET /api/auth/session (the web app's session check)", () => {
+  it('answers a visitor, an unknown token and a signed-out session with 200 and no user', async () => {
+    const headerSets: Array<Record<string, string>> = [{}, { authorization: 'Bearer   ' }, { authorization: 'Bearer not-a-session-token' }]
+    for (const headers of headerSets) {
+      const res = await call('/api/auth/session', { headers })
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual({ user: null })
+    }
+    const account = await register()
+    expect((await call('/api/auth/logout', { method: 'POST', token: account.token })).status).toBe(200)
+    expect(await (await call('/api/auth/session', { token: account.token })).json()).toEqual({ user: null })
+  })
+
+  it('answers the signed-in user exactly as /api/auth/me does', async () => {
+    const account = await register({ displayName: 'Session Owner' })
+    const session = (await (await call('/api/auth/session', { token: account.token })).json()) as { user: { id: string } }
+    const viaMe = await (await me(account.token)).json()
+    expect(session).toEqual(viaMe)
+    expect(session.user.id).toBe(account.user.id)
+  })
+})
+
 describe('GET /api/auth/me', () => {
   it('answers 401 with a message without a token', async () => {
     const res = await call('/api/auth/me')

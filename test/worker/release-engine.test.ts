@@ -119,6 +119,45 @@ describe('manual release', () => {
   })
 })
 
+describe('an approver removed mid-release', () => {
+  it("their approval links stop working (400); the release asks only the people left and goes on", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    const kept = await verifiedApprover(s.token)
+    const removed = await verifiedApprover(s.token)
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+      requiresApprover: true,
+      approverContact: kept.email,
+      minimumApprovals: 2,
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    const tokenOf = async (email: string) =>
+      linkTokenIn(await waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/approve-release'))), '/approve-release')
+    const keptToken = await tokenOf(kept.email)
+    const removedToken = await tokenOf(removed.email)
+    expect(await (await call(`/api/release-approvals?token=${encodeURIComponent(removedToken)}`)).json()).toMatchObject({ requiredApprovals: 2 })
+
+    expect((await call(`/api/approvers/${removed.id}`, { method: 'DELETE', token: s.token })).status).toBe(200)
+    for (const res of [
+      await call(`/api/release-approvals?token=${encodeURIComponent(removedToken)}`),
+      await call('/api/release-approvals', { body: { token: removedToken, decision: 'approved' } }),
+    ]) {
+      expect(res.status).toBe(400)
+      expect(await messageOf(res)).toBe(RELEASE_MESSAGES.linkInvalid)
+    }
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    // The one approver left is enough now, as it would have been had the policy been planned with one.
+    expect(await (await call(`/api/release-approvals?token=${encodeURIComponent(keptToken)}`)).json()).toMatchObject({ approvals: 0, requiredApprovals: 1 })
+    const approved = await call('/api/release-approvals', { body: { token: keptToken, decision: 'approved' } })
+    expect(await approved.json()).toMatchObject({ status: 'released', approvals: 1 })
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+    const actions = ((await (await call('/api/audit', { token: s.token })).json()) as Array<{ action: string }>).map((e) => e.action)
+    expect(actions).toContain('release.signer_withdrawn')
+  })
+})
+
 describe('the inactivity clock (alarm-driven)', () => {
   it('sends the check-in e-mail, then fires after the grace period, releasing an inactivity item', async () => {
     const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })

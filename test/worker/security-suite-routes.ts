@@ -208,6 +208,8 @@ export const ROUTES: Record<string, RouteSpec> = {
 
   // --- The owner's own ---
   'GET /api/auth/me': { access: 'owner' },
+  // Signed out is an answer here ({ user: null }); signed in, the caller's own account only.
+  'GET /api/auth/session': { access: 'public' },
   'POST /api/auth/webauthn/register/options': { access: 'owner' },
   'POST /api/auth/webauthn/register/verify': {
     access: 'owner',
@@ -273,6 +275,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     body: 'json',
     sample: () => ({ fullName: 'Probe Approver', email: uniqueEmail('probe'), role: 'Notary', sendVerificationEmail: false }),
   },
+  'POST /api/approvers/:id/resend-verification': { access: 'owner', params: (f) => ({ id: f.approverId }) },
   'DELETE /api/approvers/:id': { access: 'owner', params: (f) => ({ id: f.approverId }) },
   'GET /api/policies': { access: 'owner' },
   'POST /api/policies': { access: 'owner', body: 'json', sample: policyBody },
@@ -328,8 +331,9 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/trigger-engine/releases/:releaseId/cancel': { access: 'owner', params: (f) => ({ releaseId: f.releaseId }) },
   'POST /api/trigger-engine/biometric-failure': { access: 'owner', body: 'json', sample: () => ({ kind: 'vault_unlock' }) },
   'POST /api/inactivity/ping': { access: 'owner' },
-  'GET /api/audit': { access: 'owner' },
+  'GET /api/audit': { access: 'owner', query: { from: '1', limit: '10' } },
   'GET /api/audit/verify': { access: 'owner' },
+  'GET /api/audit/export': { access: 'owner' },
 
   // --- The back office ---
   'GET /api/admin/dashboard': { access: 'admin' },
@@ -354,4 +358,5 @@ export const ROUTES: Record<string, RouteSpec> = {
   // --- Development only ---
   'GET /api/dev/outbox': { access: 'dev' },
   'POST /api/dev/sweep': { access: 'dev' },
+  'POST /api/dev/audit-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.email, count: 1 }) },
 }

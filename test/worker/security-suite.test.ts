@@ -576,9 +576,13 @@ async function snapshot(a: Owner, f: Fixture) {
   // The engine's status also reports clocks and sweeps that move on their own: its releases are A's.
   const status = JSON.parse(api['GET /api/trigger-engine/status']!.slice(4)) as { releases: unknown }
   api['GET /api/trigger-engine/status'] = JSON.stringify(status.releases)
-  // The suite signs out a session of A's (the revoked-session case): that entry is the suite's own.
+  // The suite signs out a session of A's (the revoked-session case) and calls the dev route that
+  // fills A's chain: those entries are the suite's own.
+  const notTheSuites = (e: { action: string }) => e.action !== 'account.signed_out' && e.action !== 'dev.filled'
   const audit = JSON.parse(api['GET /api/audit']!.slice(4)) as Array<{ action: string }>
-  api['GET /api/audit'] = JSON.stringify(audit.filter((e) => e.action !== 'account.signed_out'))
+  api['GET /api/audit'] = JSON.stringify(audit.filter(notTheSuites))
+  const exported = JSON.parse(api['GET /api/audit/export']!.slice(4)) as Array<{ action: string }>
+  api['GET /api/audit/export'] = JSON.stringify(exported.filter(notTheSuites))
   const { valid, brokenAt, headMatches } = JSON.parse(api['GET /api/audit/verify']!.slice(4)) as Record<string, unknown>
   api['GET /api/audit/verify'] = JSON.stringify({ valid, brokenAt, headMatches })
   return { api, rows: await rowsOf(a.userId) }
@@ -690,7 +694,7 @@ describe('security suite', () => {
       findings.note(a.label, notStatus(a, 200))
     }
     for (const r of routes('dev')) {
-      const a = await send(`${r.key} [development]`, r.path, { method: r.method })
+      const a = await send(`${r.key} [development]`, r.path, { method: r.method, ...bodyOf(r.spec, f) })
       findings.note(a.label, notStatus(a, 200))
       const ctx = createExecutionContext()
       const res = await app.fetch(new Request(`http://localhost${r.path}`, { method: r.method }), { ...env, ENVIRONMENT: 'production' }, ctx)
@@ -846,12 +850,18 @@ describe('security suite', () => {
       const a = await send(`GET ${search} [${name}]`, `${search}${query}`, { method: 'GET', token: admin.token })
       findings.note(a.label, allowed?.includes(200) ? (allowed.includes(a.status) ? undefined : brief(a)) : notClientError(a, allowed))
     }
-    // Owner routes read no query: junk changes nothing of the answer.
+    // The audit pages' query: out of range or not a number is a 400 {message}.
+    for (const query of ['?limit=-1', '?limit=1001', '?limit=', '?from=abc', '?from=0', '?from=1&limit=1e9', '?from=%00']) {
+      const a = await send(`GET /api/audit [${query}]`, `/api/audit${query}`, { method: 'GET', token: A.token })
+      findings.note(a.label, notClientError(a, [400]))
+    }
+    // Owner routes read no query but the one they declare: junk changes nothing of the answer.
     const junk = `?__proto__[role]=admin&constructor=x&token=${encodeURIComponent(A.token)}&id=..%2F..%2Fx&limit=-1&search=%00&search=%E0%A4%A`
+    const junkFor = (declared: string[]) => `?${junk.slice(1).split('&').filter((part) => !declared.includes(part.split('=')[0]!)).join('&')}`
     for (const r of ownerGets()) {
       const path = fill(r.path, r.spec.params?.(f) ?? {})
       const plain = await send(`${r.key} [plain]`, path, { method: 'GET', token: A.token })
-      const noisy = await send(`${r.key} [junk query]`, `${path}${junk}`, { method: 'GET', token: A.token })
+      const noisy = await send(`${r.key} [junk query]`, `${path}${junkFor(Object.keys(r.spec.query ?? {}))}`, { method: 'GET', token: A.token })
       findings.note(noisy.label, noisy.status === plain.status ? undefined : `${brief(noisy)} (plain: ${plain.status})`)
     }
     const preview = await send('GET /api/email-preview/beneficiary-invitation [junk query]', `/api/email-preview/beneficiary-invitation${junk}`, { method: 'GET' })

@@ -1,4 +1,5 @@
-import { CHECKIN_FREQUENCY_SUMMARY_FALLBACK, CHECKIN_GRACE_DAYS, DAY_MS } from '../../contract/constants'
+import { CHECKIN_GRACE_DAYS, DAY_MS } from '../../contract/constants'
+import { frequencyInForce } from '../../contract/settings'
 import { PING_FREQUENCY_DAYS, type InactivityConfig } from '../../contract/triggers'
 
 export type ClockPhase = 'ok' | 'checkin_sent' | 'reminder_sent' | 'expired'
@@ -18,9 +19,7 @@ export interface ClockTimes {
 }
 
 /** The owner's setting, or the figure the settings summary shows when none was chosen. */
-export function frequencyDays(pingFrequency: number | null): number {
-  return pingFrequency ?? CHECKIN_FREQUENCY_SUMMARY_FALLBACK
-}
+export const frequencyDays = frequencyInForce
 
 export function clockTimes(state: ClockState, frequency: number, graceDays = CHECKIN_GRACE_DAYS): ClockTimes {
   const dueAt = state.lastCheckInAt + frequency * DAY_MS

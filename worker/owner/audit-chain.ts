@@ -1,5 +1,5 @@
-import { desc, lt, sql } from 'drizzle-orm'
-import { GENESIS_HASH, hashInput, verifyChain, type AuditActor, type AuditEntry, type ChainVerification } from '../../contract/audit'
+import { asc, desc, gte, lt, sql } from 'drizzle-orm'
+import { AUDIT_PAGE_MAX, GENESIS_HASH, GENESIS_TIP, hashInput, verifyChainFrom, type AuditActor, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { sha256HexSync } from '../lib/sync-crypto'
 import type { OwnerDb } from './db'
 import { auditEntries } from './schema'
@@ -59,16 +59,41 @@ export function listAudit(db: OwnerDb, limit = 1000, before?: number): AuditEntr
     .map(toEntry)
 }
 
+/** Oldest first, from seq `from` on: the pages GET /api/audit?from= and the export walk. */
+export function listAuditFrom(db: OwnerDb, from: number, limit = AUDIT_PAGE_MAX): AuditEntry[] {
+  return db.select().from(auditEntries).where(gte(auditEntries.seq, from)).orderBy(asc(auditEntries.seq)).limit(limit).all().map(toEntry)
+}
+
 export function auditCount(db: OwnerDb): number {
   return db.select({ n: sql<number>`count(*)` }).from(auditEntries).get()?.n ?? 0
 }
 
-/** The whole chain re-hashed, and its end compared with the head the object wrote last. */
+/**
+ * The whole chain re-hashed a page at a time (memory stays flat however long it is), and its end
+ * compared with the head the object wrote last.
+ */
 export async function verifyAudit(storage: DurableObjectStorage, db: OwnerDb): Promise<ChainVerification & { headMatches: boolean }> {
-  const entries = db.select().from(auditEntries).orderBy(auditEntries.seq).all().map(toEntry)
-  const result = await verifyChain(entries, async (input) => sha256HexSync(input))
+  const sha = async (input: string) => sha256HexSync(input)
+  let tip = GENESIS_TIP
+  let checked = 0
+  let result: ChainVerification = { valid: true, checked: 0, brokenAt: null }
+  for (;;) {
+    const page = listAuditFrom(db, tip.seq + 1)
+    // A gap (a deleted entry) shows as the next page starting past tip.seq + 1.
+    const step = await verifyChainFrom(page, tip, sha)
+    checked += step.checked
+    if (!step.valid) {
+      result = { valid: false, checked, brokenAt: step.brokenAt }
+      break
+    }
+    tip = step.tip
+    if (page.length < AUDIT_PAGE_MAX) {
+      result = { valid: true, checked, brokenAt: null }
+      break
+    }
+  }
   const head = storage.kv.get<AuditHead>(HEAD_KEY) ?? { seq: 0, hash: GENESIS_HASH }
-  const last = entries.at(-1)
+  const last = db.select({ seq: auditEntries.seq, hash: auditEntries.hash }).from(auditEntries).orderBy(desc(auditEntries.seq)).limit(1).get()
   const headMatches = (last?.seq ?? 0) === head.seq && (last?.hash ?? GENESIS_HASH) === head.hash
   return headMatches ? { ...result, headMatches } : { ...result, valid: false, brokenAt: result.brokenAt ?? head.seq, headMatches }
 }

@@ -8,6 +8,8 @@ export function ownerVault(env: Pick<Env, 'OWNER_VAULT'>, ownerId: string) {
   return env.OWNER_VAULT.get(env.OWNER_VAULT.idFromName(ownerId))
 }
 
+export type OwnerVaultStub = ReturnType<typeof ownerVault>
+
 /** In an owner route (after requireUser): the signed-in owner's object and account. */
 export function vaultOf(c: Context<AppEnv>) {
   return ownerVault(c.env, c.var.user.id)

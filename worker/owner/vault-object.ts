@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers'
 import { eq, gt, min, sql } from 'drizzle-orm'
 import { DAY_MS } from '../../contract/constants'
-import type { AuditEntry, ChainVerification } from '../../contract/audit'
+import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import { RELEASE_MESSAGES, type AssetDownload } from '../../contract/releases'
 import { TRIGGER_MESSAGES, type BiometricFailureBody, type ManualReleaseResult } from '../../contract/triggers'
@@ -21,7 +21,7 @@ import * as releaseLinks from '../services/release-links'
 import * as triggersService from '../services/triggers'
 import * as items from '../services/vault-items'
 import { loadAccount, type Account } from './account'
-import { appendAudit, listAudit, verifyAudit, type AuditInput } from './audit-chain'
+import { appendAudit, listAudit, listAuditFrom, verifyAudit, type AuditInput } from './audit-chain'
 import { migrateOwnerDb, openOwnerDb, type OwnerDb } from './db'
 import { directoryEntry, sameEntry, writeDirectory, type DirectoryEntry } from './directory'
 import { exportVault, importVault, type OwnerExport } from './export'
@@ -317,8 +317,19 @@ export class OwnerVault extends DurableObject<Env> {
     return this.ctx.storage.transactionSync(() => appendAudit(this.ctx.storage, this.db, entry))
   }
 
-  async listAudit(limit = 1000, before?: number): Promise<AuditEntry[]> {
+  /** Several entries in one transaction (the dev route that fills a long chain for tests and the bench). */
+  async appendAuditMany(entries: AuditInput[]): Promise<number> {
+    return this.ctx.storage.transactionSync(() => entries.map((entry) => appendAudit(this.ctx.storage, this.db, entry)).length)
+  }
+
+  /** Newest first (the spec's GET /api/audit). */
+  async listAudit(limit = AUDIT_PAGE_MAX, before?: number): Promise<AuditEntry[]> {
     return listAudit(this.db, limit, before)
+  }
+
+  /** Oldest first from seq `from`: one page of the whole chain. */
+  async listAuditFrom(from: number, limit = AUDIT_PAGE_MAX): Promise<AuditEntry[]> {
+    return listAuditFrom(this.db, from, limit)
   }
 
   async verifyAudit(): Promise<ChainVerification & { headMatches: boolean }> {
@@ -441,6 +452,10 @@ export class OwnerVault extends DurableObject<Env> {
 
   async createApprover(account: Account, body: Required<Omit<ApproverForm, 'sendVerificationEmail'>>, sendVerificationEmail: boolean) {
     return settle(() => this.act(account, (u) => approversService.createApprover(u, body, sendVerificationEmail)))
+  }
+
+  async resendApproverVerification(account: Account, id: string) {
+    return settle(() => this.act(account, (u) => approversService.resendApproverVerification(u, id)))
   }
 
   async deleteApprover(account: Account, id: string) {

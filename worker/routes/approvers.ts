@@ -20,6 +20,9 @@ export const approverRoutes = new Hono<AppEnv>()
     const { sendVerificationEmail, ...body } = c.req.valid('json')
     return c.json(await ask(vaultOf(c).createApprover(accountIn(c), body, sendVerificationEmail ?? false)), 201)
   })
+  .post('/:id/resend-verification', validate('param', idParam), async (c) =>
+    c.json(await ask(vaultOf(c).resendApproverVerification(accountIn(c), c.req.valid('param').id))),
+  )
   .delete('/:id', validate('param', idParam), async (c) => {
     await ask(vaultOf(c).deleteApprover(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Approver removed.' })

@@ -73,6 +73,13 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json(await signIn(c, user))
   })
   .get('/me', requireUser, async (c) => c.json({ user: await publicUserOf(c.env, c.var.db, c.var.user) }))
+  // The web app's session check: signed out is an answer here, not an error (so a visitor's browser
+  // logs no failed request). API clients keep /me and its 401.
+  .get('/session', async (c) => {
+    const token = readToken(c)
+    const session = token ? await authenticate(c.var.db, c.env, token) : null
+    return c.json({ user: session ? await publicUserOf(c.env, c.var.db, session.user) : null })
+  })
   .post('/logout', async (c) => {
     const token = readToken(c)
     if (token) {

@@ -1,9 +1,15 @@
 import { Hono } from 'hono'
+import { z } from 'zod'
+import { validate } from '../lib/validate'
+import { ownerVault } from '../owner/client'
+import { findUserByEmail } from '../services/users'
 import { notFound } from '../lib/errors'
 import { runSweeps } from '../cron'
 import { listOutbox } from '../mail/outbox'
 import type { AppEnv } from '../types'
 import { GENERIC_ERRORS } from '../../contract/messages'
+
+const devAuditFillSchema = z.object({ email: z.email(), count: z.number().int().min(1).max(20_000) })
 
 /** Local-only tools. ENVIRONMENT is "production" unless .dev.vars (never deployed) says otherwise. */
 export const devRoutes = new Hono<AppEnv>()
@@ -12,6 +18,16 @@ export const devRoutes = new Hono<AppEnv>()
     await next()
   })
   .get('/outbox', async (c) => c.json(await listOutbox(c.var.db)))
+  // Fills an owner's audit chain with `count` entries in one transaction: long chains for the
+  // browser tests and the bench, seeded in the object's SQL rather than through thousands of acts.
+  .post('/audit-fill', validate('json', devAuditFillSchema), async (c) => {
+    const { email, count } = c.req.valid('json')
+    const user = await findUserByEmail(c.var.db, email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    const entries = Array.from({ length: count }, (_, i) => ({ actor: 'system' as const, action: 'dev.filled', details: { n: i + 1 } }))
+    const appended = await ownerVault(c.env, user.id).appendAuditMany(entries)
+    return c.json({ appended })
+  })
   // The cron's sweeps, now, with what they did and how long they took (npm run bench's sweep figures).
   .post('/sweep', async (c) => {
     const started = performance.now()

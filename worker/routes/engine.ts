@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { AUDIT_PAGE_MAX, auditPageQuerySchema } from '../../contract/audit'
 import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
 import { biometricFailureBodySchema, manualReleaseBodySchema, TRIGGER_MESSAGES, type EngineStatus } from '../../contract/triggers'
 import { engineState } from '../db/schema'
@@ -8,7 +9,7 @@ import { validate } from '../lib/validate'
 import { requireOwner } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { paymentHeld } from '../owner/account'
-import { accountIn, vaultOf } from '../owner/client'
+import { accountIn, vaultOf, type OwnerVaultStub } from '../owner/client'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
 
@@ -17,6 +18,28 @@ const releaseParam = z.object({ releaseId: z.uuid('Release not found.') })
 // Three missed cron runs (every 5 minutes) and the engine is reported stopped.
 const SWEEP_STALE_MS = 15 * 60_000
 const iso = (at: number | null | undefined) => (at == null ? null : new Date(at).toISOString())
+
+/**
+ * GET /api/audit/export: every entry from seq 1 as one JSON array, oldest first, read from the
+ * object a page at a time as the client takes it, so a chain of any length streams in flat memory.
+ */
+function auditExportStream(vault: OwnerVaultStub): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let next = 1
+  let done = false
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (done) return
+      const page = await vault.listAuditFrom(next, AUDIT_PAGE_MAX)
+      const body = page.map((entry) => JSON.stringify(entry)).join(',')
+      const head = next === 1 ? '[' : page.length ? ',' : ''
+      done = page.length < AUDIT_PAGE_MAX
+      controller.enqueue(encoder.encode(head + body + (done ? ']' : '')))
+      if (done) controller.close()
+      else next = page.at(-1)!.seq + 1
+    },
+  })
+}
 
 export const engineRoutes = new Hono<AppEnv>()
   .get('/trigger-engine/status', requireOwner, async (c) => {
@@ -58,5 +81,13 @@ export const engineRoutes = new Hono<AppEnv>()
     const { clock, cancelledReleases } = await ask(vaultOf(c).checkIn('app', accountIn(c)))
     return c.json({ lastCheckInAt: iso(clock.lastCheckInAt), nextCheckInAt: iso(clock.nextCheckInAt), cancelledReleases })
   })
-  .get('/audit', requireOwner, async (c) => c.json(await vaultOf(c).listAudit()))
+  .get('/audit', requireOwner, validate('query', auditPageQuerySchema), async (c) => {
+    const { from, limit } = c.req.valid('query')
+    return c.json(from === undefined ? await vaultOf(c).listAudit(limit) : await vaultOf(c).listAuditFrom(from, limit))
+  })
+  .get('/audit/export', requireOwner, (c) =>
+    new Response(auditExportStream(vaultOf(c)), {
+      headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': 'attachment; filename="audit-log.json"' },
+    }),
+  )
   .get('/audit/verify', requireOwner, async (c) => c.json(await vaultOf(c).verifyAudit()))

@@ -5,6 +5,7 @@ import { randomToken } from '../lib/crypto'
 import type { OwnerDb } from '../owner/db'
 import { approvers, type ApproverRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
+import { withdrawSigner } from '../engine/signers'
 import { sendApproverInvitation } from './invitations'
 
 export function toApprover(row: ApproverRow): Approver {
@@ -43,8 +44,25 @@ export function createApprover(u: Unit, body: Required<Omit<ApproverForm, 'sendV
   return { ...toApprover(row), verificationEmailSent }
 }
 
+/** A fresh verification link (the only one that works from now on) to a not yet verified approver. */
+export function resendApproverVerification(u: Unit, id: string): WithEmailSent<Approver> {
+  const current = u.db.select().from(approvers).where(eq(approvers.id, id)).get()
+  if (!current) throw notFound(CIRCLE_MESSAGES.approverNotFound)
+  if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
+  const row = u.db
+    .update(approvers)
+    .set({ verificationNonce: randomToken(), updatedAt: u.now })
+    .where(eq(approvers.id, id))
+    .returning()
+    .get()!
+  const verificationEmailSent = sendApproverInvitation(u, row)
+  u.audit({ actor: 'user', action: 'circle.approver_verification_resent', details: { approverId: id, verificationEmailSent } })
+  return { ...toApprover(row), verificationEmailSent }
+}
+
 export function deleteApprover(u: Unit, id: string): void {
-  const gone = u.db.delete(approvers).where(eq(approvers.id, id)).returning({ id: approvers.id }).get()
+  const gone = u.db.delete(approvers).where(eq(approvers.id, id)).returning({ id: approvers.id, email: approvers.email }).get()
   if (!gone) throw notFound(CIRCLE_MESSAGES.approverNotFound)
   u.audit({ actor: 'user', action: 'circle.approver_removed', details: { approverId: id } })
+  withdrawSigner(u, gone.email, id)
 }

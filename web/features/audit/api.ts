@@ -1,18 +1,13 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { AuditEntry } from '../../../contract/audit'
 import { apiJson } from '@/lib/api-client'
-import { chainState, verifyNewestFirst, type ServerVerification } from './chain'
+import { chainState, localCheck, readChain, type ReadChain, type ServerVerification } from './chain'
 
-// The audit log is always read fresh (staleTime 0): each visit re-fetches and re-verifies it.
+// The audit log is always read fresh (staleTime 0): each visit reads what is new since the last
+// verified entry, checks it, and asks the server for its own check of the whole chain.
 
-export const auditEntriesKey = ['/api/audit'] as const
+export const auditChainKey = ['/api/audit', 'chain'] as const
 export const auditVerifyKey = ['/api/audit/verify'] as const
-
-export const auditEntriesQuery = queryOptions({
-  queryKey: auditEntriesKey,
-  queryFn: () => apiJson<AuditEntry[]>('GET', '/api/audit'),
-  staleTime: 0,
-})
 
 export const auditVerifyQuery = queryOptions({
   queryKey: auditVerifyKey,
@@ -20,22 +15,39 @@ export const auditVerifyQuery = queryOptions({
   staleTime: 0,
 })
 
-/** The entries (newest first), the browser's own check of them, the server's check, and one verdict. */
+const fetchPage = (from: number, limit: number) => apiJson<AuditEntry[]>('GET', `/api/audit?from=${from}&limit=${limit}`)
+
+// Stable, so the newest-first copy is made once per read, not on every render.
+const newestFirst = (chain: ReadChain) => ({ ...chain, newestFirst: [...chain.entries].reverse() })
+
+/**
+ * The whole chain (entries newest first), the browser's own check of every entry, the server's
+ * check, and one verdict. What was verified stays in the query cache (memory only; cleared at
+ * sign-out), so the next read starts after it.
+ */
 export function useAuditChain({ enabled = true }: { enabled?: boolean } = {}) {
-  const entries = useQuery({ ...auditEntriesQuery, enabled })
-  const server = useQuery({ ...auditVerifyQuery, enabled })
-  const local = useQuery({
-    // Keyed by fetch time, not content: every fetched copy is checked, whatever it looks like.
-    queryKey: ['audit-chain-local', entries.dataUpdatedAt],
-    queryFn: () => verifyNewestFirst(entries.data ?? []),
-    enabled: enabled && !!entries.data,
-    staleTime: Infinity,
-    gcTime: 0,
+  const queryClient = useQueryClient()
+  const chain = useQuery({
+    queryKey: auditChainKey,
+    queryFn: () => readChain(queryClient.getQueryData<ReadChain>(auditChainKey), fetchPage),
+    select: newestFirst,
+    staleTime: 0,
+    enabled,
   })
+  const server = useQuery({ ...auditVerifyQuery, enabled })
+  const read = chain.data
   const state = chainState(
-    { result: local.data, failed: entries.isError || local.isError },
+    { result: read && !read.unverifiable ? localCheck(read) : undefined, failed: chain.isError || !!read?.unverifiable },
     { result: server.data, failed: server.isError },
   )
-  const refetch = () => Promise.all([entries.refetch(), server.refetch()])
-  return { entries, server, local, state, refetch }
+  const entries = {
+    data: read?.newestFirst,
+    isPending: chain.isPending,
+    isError: chain.isError,
+    isFetching: chain.isFetching,
+    error: chain.error,
+    refetch: () => chain.refetch(),
+  }
+  const refetch = () => Promise.all([chain.refetch(), server.refetch()])
+  return { entries, server, state, refetch }
 }

@@ -38,7 +38,7 @@ const PAGE_SIZE = 100
 const ACTOR_BADGE = { user: 'default', system: 'secondary', beneficiary: 'warning', approver: 'outline' } as const
 
 function entriesText(n: number): string {
-  return `${n} ${n === 1 ? 'entry' : 'entries'}`
+  return `${n.toLocaleString('en')} ${n === 1 ? 'entry' : 'entries'}`
 }
 
 export function ChainBanner({ state }: { state: ChainState }) {
@@ -262,7 +262,7 @@ export function AuditPage() {
             onRetry={() => refetch()}
             retrying={entries.isFetching}
           />
-        ) : entries.data.length === 0 ? (
+        ) : !entries.data?.length ? (
           <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
             <History className="mx-auto size-10 text-slate-400" aria-hidden />
             <p className="mx-auto mt-3 max-w-md text-sm text-slate-700">{AUDIT_MESSAGES.empty}</p>

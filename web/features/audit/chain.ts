@@ -1,4 +1,4 @@
-import { verifyChain, type AuditEntry, type ChainVerification } from '../../../contract/audit'
+import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChain, verifyChainFrom, type AuditEntry, type ChainTip, type ChainVerification } from '../../../contract/audit'
 import { sha256Hex } from '@/crypto'
 
 /** GET /api/audit/verify: the server's own walk, which also knows the head it last wrote. */
@@ -7,6 +7,60 @@ export type ServerVerification = ChainVerification & { headMatches: boolean }
 /** Verifies the list as GET /api/audit returns it (newest first) with the browser's SHA-256. */
 export function verifyNewestFirst(entries: readonly AuditEntry[], hash: (input: string) => Promise<string> = sha256Hex): Promise<ChainVerification> {
   return verifyChain([...entries].reverse(), hash)
+}
+
+/** What the browser has read and checked of the chain so far, kept in memory between visits. */
+export interface ReadChain {
+  /** Oldest first: every entry read, the verified ones and, when broken, the page that broke. */
+  entries: AuditEntry[]
+  /** The end of the verified stretch: the next read starts after it. */
+  tip: ChainTip
+  /** seq of the first entry that does not fit, if any (nothing after its page is read). */
+  brokenAt: number | null
+  /** The browser could not hash (no WebCrypto): read but not checked. */
+  unverifiable: boolean
+}
+
+export const EMPTY_CHAIN: ReadChain = { entries: [], tip: GENESIS_TIP, brokenAt: null, unverifiable: false }
+
+/**
+ * Reads the chain on from what was already verified (`known`, or from seq 1), a page at a time in
+ * ascending order, and checks each page against the tip of the one before: a chain of any length
+ * is verified whole, and a second visit only reads and hashes what is new. A broken or unchecked
+ * chain is read again from the start.
+ */
+export async function readChain(
+  known: ReadChain | undefined,
+  fetchPage: (from: number, limit: number) => Promise<AuditEntry[]>,
+  hash: (input: string) => Promise<string> = sha256Hex,
+): Promise<ReadChain> {
+  const start = known && known.brokenAt === null && !known.unverifiable ? known : EMPTY_CHAIN
+  const entries = [...start.entries]
+  let tip = start.tip
+  let unverifiable = false
+  for (let cursor = tip.seq; ; ) {
+    const page = await fetchPage(cursor + 1, AUDIT_PAGE_MAX)
+    entries.push(...page)
+    if (!unverifiable) {
+      try {
+        const step = await verifyChainFrom(page, tip, hash)
+        if (!step.valid) return { entries, tip: step.tip, brokenAt: step.brokenAt, unverifiable: false }
+        tip = step.tip
+      } catch {
+        unverifiable = true
+      }
+    }
+    const last = page.at(-1)?.seq ?? cursor
+    // A short page is the end; so is a page that does not move on (only a broken server sends one).
+    if (page.length < AUDIT_PAGE_MAX || last <= cursor) return { entries, tip, brokenAt: null, unverifiable }
+    cursor = last
+  }
+}
+
+/** The browser's verdict on what it read, in the form chainState takes. */
+export function localCheck(chain: ReadChain): ChainVerification {
+  if (chain.brokenAt !== null) return { valid: false, checked: chain.tip.seq, brokenAt: chain.brokenAt }
+  return { valid: true, checked: chain.entries.length, brokenAt: null }
 }
 
 export type ChainState =

@@ -13,17 +13,18 @@ import { answerWithSecurityKey, signInWithSecurityKey } from '@/features/securit
 import { vaultSession } from '@/features/vault/vault-session'
 import { apiJson, apiRequest, getQueryFn, tokenStore } from '@/lib/api-client'
 
-export const currentUserKey = ['/api/auth/me'] as const
+export const currentUserKey = ['/api/auth/session'] as const
 
 /**
  * The signed-in user, or null. A stored token the server refuses is removed (seeds 000 §4,
- * "session start"), so the app falls back to signed out.
+ * "session start"), so the app falls back to signed out. GET /api/auth/session answers a visitor
+ * with `{ user: null }` rather than the 401 of /api/auth/me, which browsers log as an error.
  */
 export const currentUserQuery = queryOptions({
   queryKey: currentUserKey,
   queryFn: async (ctx): Promise<PublicUser | null> => {
-    const data = (await getQueryFn<{ user: PublicUser }>({ on401: 'returnNull' })(ctx as never)) ?? null
-    if (!data) tokenStore.clear()
+    const data = (await getQueryFn<{ user: PublicUser | null }>({ on401: 'returnNull' })(ctx as never)) ?? null
+    if (!data?.user) tokenStore.clear()
     return data?.user ?? null
   },
 })

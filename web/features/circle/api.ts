@@ -88,6 +88,15 @@ export function useCreateApprover() {
   })
 }
 
+/** A fresh verification link for an approver who has not verified yet (older links stop working). */
+export function useResendApproverVerification() {
+  const invalidate = useInvalidate(approversKey)
+  return useMutation({
+    mutationFn: (id: string) => apiJson<WithEmailSent<Approver>>('POST', `/api/approvers/${encodeURIComponent(id)}/resend-verification`),
+    onSuccess: invalidate,
+  })
+}
+
 export function useDeleteApprover() {
   const invalidate = useInvalidate(approversKey)
   return useMutation({

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Mail, ShieldCheck, Trash2, UserCheck, UserPlus } from 'lucide-react'
+import { EllipsisVertical, Mail, ShieldCheck, Trash2, UserCheck, UserPlus } from 'lucide-react'
 import { useState } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import type { z } from 'zod'
@@ -8,13 +8,14 @@ import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { LoadError } from '@/components/ui/load-error'
 import { InputField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
-import { useApprovers, useCreateApprover, useDeleteApprover } from './api'
-import { APPROVER_COPY, CIRCLE_TOASTS, emailSentText } from './copy'
+import { useApprovers, useCreateApprover, useDeleteApprover, useResendApproverVerification } from './api'
+import { APPROVER_COPY, CIRCLE_TOASTS, emailNotSentText, emailSentText } from './copy'
 import { toastFailure, toastSuccess } from './notify'
 import { SwitchField } from './switch-field'
 
@@ -89,7 +90,7 @@ function AddApproverDialog({ open, onOpenChange }: { open: boolean; onOpenChange
   )
 }
 
-function ApproverRow({ approver: a, onDelete }: { approver: Approver; onDelete: () => void }) {
+function ApproverRow({ approver: a, busy, onResend, onDelete }: { approver: Approver; busy: boolean; onResend: () => void; onDelete: () => void }) {
   return (
     <li className="flex items-start gap-3 py-4 first:pt-0 last:pb-0" data-testid="approver-row">
       <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-700" aria-hidden>
@@ -106,9 +107,23 @@ function ApproverRow({ approver: a, onDelete }: { approver: Approver; onDelete: 
           {a.email}
         </p>
       </div>
-      <Button variant="ghost" size="icon" className="-mr-2 shrink-0 text-slate-500 hover:text-red-700" aria-label={`Remove ${a.fullName}`} onClick={onDelete}>
-        <Trash2 aria-hidden />
-      </Button>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon" className="-mr-2 shrink-0" aria-label={`Actions for ${a.fullName}`} disabled={busy}>
+            {busy ? <Spinner className="size-4" label="Working" /> : <EllipsisVertical aria-hidden />}
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end">
+          {!a.verified && (
+            <DropdownMenuItem onSelect={onResend}>
+              <Mail aria-hidden /> Resend Verification
+            </DropdownMenuItem>
+          )}
+          <DropdownMenuItem onSelect={onDelete} className="text-red-700 focus:text-red-800">
+            <Trash2 aria-hidden /> Remove
+          </DropdownMenuItem>
+        </DropdownMenuContent>
+      </DropdownMenu>
     </li>
   )
 }
@@ -117,6 +132,7 @@ function ApproverRow({ approver: a, onDelete }: { approver: Approver; onDelete: 
 export function ApproversSection() {
   const { data, isPending, isError, error, refetch, isFetching } = useApprovers()
   const remove = useDeleteApprover()
+  const resend = useResendApproverVerification()
   const [adding, setAdding] = useState(false)
   const [deleting, setDeleting] = useState<Approver | null>(null)
 
@@ -149,7 +165,21 @@ export function ApproversSection() {
         ) : (
           <ul className="divide-y divide-slate-200" aria-labelledby="approvers-title">
             {data.map((a) => (
-              <ApproverRow key={a.id} approver={a} onDelete={() => setDeleting(a)} />
+              <ApproverRow
+                key={a.id}
+                approver={a}
+                busy={resend.isPending && resend.variables === a.id}
+                onResend={() =>
+                  resend.mutate(a.id, {
+                    onSuccess: (r) =>
+                      r.verificationEmailSent
+                        ? toastSuccess(CIRCLE_TOASTS.verificationSent, emailSentText(r.email))
+                        : toastSuccess(CIRCLE_TOASTS.verificationNotSent, emailNotSentText),
+                    onError: (e) => toastFailure(CIRCLE_TOASTS.resendFailed, e),
+                  })
+                }
+                onDelete={() => setDeleting(a)}
+              />
             ))}
           </ul>
         )}

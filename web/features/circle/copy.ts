@@ -9,6 +9,7 @@ export const CIRCLE_TOASTS = {
   updateSettingsFailed: 'Failed to update settings',
   addApproverFailed: 'Failed to add approver',
   removeApproverFailed: 'Failed to remove approver',
+  resendFailed: 'The e-mail could not be sent',
   updateBeneficiaryFailed: 'Failed to save changes',
   fallback: 'Please try again.',
   keyGenerationFailed: 'This browser could not create the encryption keys. Try again, or use an up-to-date browser.',

@@ -40,6 +40,13 @@ import {
 } from './profile-form'
 
 const PROFILE_FORM_ID = 'profile-form'
+/** What the switch controls, and what it never turns off (an owner's plan depends on those). */
+const PROFILE_NOTIFICATION_COPY = {
+  always:
+    'Always sent, whatever this switch says, because your plan depends on them: check-in e-mails and their reminders, alerts when a release starts (with its cancel link), payment problems and security notices such as a changed password.',
+  optional: 'Optional e-mails only: product news and tips. We send none yet; switched off, we never will.',
+} as const
+
 const PROFILE_FIELDS = ['displayName', 'email', 'phoneNumber', 'country', 'timezone', 'emergencyContact', 'emailNotifications'] as const
 const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'] as const
 
@@ -210,7 +217,7 @@ function ProfileSettings({ user }: { user: PublicUser }) {
       <Card onKeyDown={onKeyDown}>
         <CardHeader>
           <CardIconTitle icon={Bell}>Notifications</CardIconTitle>
-          <CardDescription>Security notices (such as a changed password) are always sent.</CardDescription>
+          <CardDescription>{PROFILE_NOTIFICATION_COPY.always}</CardDescription>
         </CardHeader>
         <CardContent>
           <Controller
@@ -221,7 +228,7 @@ function ProfileSettings({ user }: { user: PublicUser }) {
                 <div className="grid gap-1">
                   <Label htmlFor="profile-email-notifications">Email notifications</Label>
                   <p id="profile-email-notifications-hint" className="text-sm text-slate-600">
-                    Check-in reminders and news about your vault and triggers.
+                    {PROFILE_NOTIFICATION_COPY.optional}
                     {!editing && ' Select Edit Profile to change this.'}
                   </p>
                 </div>

@@ -1,12 +1,7 @@
 import { BellRing, Info } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
-import {
-  CHECKIN_FREQUENCY_FORM_DEFAULT,
-  CHECKIN_FREQUENCY_OPTIONS,
-  CHECKIN_FREQUENCY_SUMMARY_FALLBACK,
-  CHECKIN_GRACE_DAYS,
-} from '../../../contract/constants'
-import { CHECKIN_FREQUENCY_LABELS, SETTINGS_MESSAGES } from '../../../contract/settings'
+import { CHECKIN_FREQUENCY_OPTIONS, CHECKIN_GRACE_DAYS } from '../../../contract/constants'
+import { CHECKIN_FREQUENCY_LABELS, frequencyInForce, SETTINGS_MESSAGES, settingsNotice } from '../../../contract/settings'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -20,7 +15,8 @@ import { useUpdatePingSettings } from './api'
 export function SettingsPage() {
   const { data: user } = useCurrentUser()
   const update = useUpdatePingSettings()
-  const [frequency, setFrequency] = useState<number>(user?.pingFrequency ?? CHECKIN_FREQUENCY_FORM_DEFAULT)
+  // The selection starts at the frequency the clock runs on now, never at another default.
+  const [frequency, setFrequency] = useState<number>(frequencyInForce(user?.pingFrequency ?? null))
   if (!user) return null
 
   const onSubmit = (event: FormEvent) => {
@@ -101,16 +97,14 @@ export function SettingsPage() {
         </CardHeader>
         <CardContent className="grid gap-3 text-sm text-slate-700">
           <p>
-            Check-in frequency: <strong data-testid="summary-frequency">{user.pingFrequency ?? CHECKIN_FREQUENCY_SUMMARY_FALLBACK} days</strong>
+            Check-in frequency: <strong data-testid="summary-frequency">{frequencyInForce(user.pingFrequency)} days</strong>
           </p>
           <p>
             Grace period: <strong>{CHECKIN_GRACE_DAYS} days</strong>
           </p>
           <Alert variant="info">
             <Info aria-hidden />
-            <AlertDescription>
-              These settings apply to the next trigger you set up. Existing triggers keep their original settings.
-            </AlertDescription>
+            <AlertDescription data-testid="settings-notice">{settingsNotice(frequencyInForce(user.pingFrequency))}</AlertDescription>
           </Alert>
         </CardContent>
       </Card>
