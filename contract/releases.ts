@@ -14,6 +14,9 @@ export const RELEASE_LIMITS = {
 } as const
 
 export const RELEASE_MESSAGES = {
+  portalLinkSent:
+    'If this address has items waiting for it, a new link to them is on its way. It can take a few minutes to arrive; check your spam folder too.',
+  portalEmailInvalid: 'Please enter a valid email address',
   privateKeyRequired: 'Private key is required for decryption',
   privateKeyInvalid: 'Invalid private key format',
   downloadFailed: 'Download Failed',
@@ -35,6 +38,9 @@ export const RELEASE_MESSAGES = {
   dateOfDeathRequired: 'Date of death is required',
   attestationRequired: 'You must confirm that you have seen the death certificate',
 } as const
+
+/** POST /api/beneficiary-portal/link: an heir who lost their e-mail asks for a new portal link. */
+export const portalLinkRequestSchema = z.object({ email: z.email(RELEASE_MESSAGES.portalEmailInvalid).max(254).transform((e) => e.toLowerCase()) })
 
 /** Query of the beneficiary's link pages and API calls. */
 export const beneficiaryAccessQuerySchema = z.object({ token: z.string().min(10, RELEASE_MESSAGES.linkInvalid).max(2048) })

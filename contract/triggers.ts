@@ -41,6 +41,9 @@ export const TRIGGER_DEFAULTS = {
 } as const
 
 export const TRIGGER_MESSAGES = {
+  reportLinksOnlyDeath: 'Only a verified-death trigger has report links to send.',
+  noVerifiedApprovers: 'No approver has verified their address yet, so there is no one to send a report link to. Add an approver and ask them to confirm their e-mail.',
+  reportLinksSent: (n: number) => `A report link was sent to ${n} verified ${n === 1 ? 'approver' : 'approvers'}.`,
   typeRequired: 'Please select a trigger type',
   gracePeriodMin: 'Grace period must be at least 1 day',
   failureThresholdMin: 'Failure threshold must be at least 1',

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { crc32, deflateSync } from 'node:zlib'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail, addBeneficiaryThroughUi, toastText } from './browser'
+import { baseUrl, firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail, addBeneficiaryThroughUi, toastText } from './browser'
 
 // Identity verification in the browser: the owner uploads a beneficiary's ID, each approver reviews
 // it through the link e-mailed to them (never the owner "as the first approver"), and the owner
@@ -75,6 +75,11 @@ async function addApprover(page: Page, a: { fullName: string; email: string; rol
   await dialog.getByRole('button', { name: 'Add Approver' }).click()
   await dialog.waitFor({ state: 'detached' })
   await page.getByTestId('approver-row').filter({ hasText: a.fullName }).waitFor()
+  // Review links go only to verified approvers: they confirm their address from the invitation.
+  const invite = await waitForMail(a.email, /approver/)
+  const token = new URL(firstLink(invite.text, '/verify-approver?token=')).searchParams.get('token')!
+  const verified = await fetch(`${baseUrl()}/api/approvers/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })
+  expect(verified.status).toBe(200)
 }
 
 async function openUploadDialog(page: Page, beneficiaryName: string) {

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { verifyChain, type AuditEntry } from '../../contract/audit'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 
 // The release engine end to end: the owner uploads a file for a beneficiary under a manual-release
 // protocol, rehearses with a dry run, releases from the Trigger Monitor, and the beneficiary
@@ -117,14 +117,30 @@ describe('release engine, end to end', () => {
     await page.getByText('Chain Verified').waitFor()
     await page.getByText(/Manual release/i).first().waitFor()
 
-    // The beneficiary's side, in a browser of their own.
-    const mail = await waitForMail(beneficiaryEmail, /left something for you/)
-    const portalUrl = firstLink(mail.text, '/beneficiary-portal')
+    // The beneficiary's side, in a browser of their own. She lost the e-mail: the Access Kit's
+    // portal address offers a new link, which she asks for.
+    await waitForMail(beneficiaryEmail, /left something for you/)
     const ada = await newPage(browser)
     diagnoseOnFailure(ada.page, 'beneficiary')
     const sent = recordRequests(ada.context)
+    await ada.page.goto(`${baseUrl()}/beneficiary-portal`)
+    await ada.page.getByLabel('Your e-mail address').fill('not an address')
+    await ada.page.getByRole('button', { name: 'Send me a new link' }).click()
+    await ada.page.getByText('Please enter a valid email address').waitFor()
+    await ada.page.getByLabel('Your e-mail address').fill(beneficiaryEmail)
+    await ada.page.getByRole('button', { name: 'Send me a new link' }).click()
+    await ada.page.getByText(/a new link to them is on its way/).waitFor()
+    const released = async () => (await outbox()).filter((m) => m.to === beneficiaryEmail && /left something for you/.test(m.subject))
+    await poll(async () => (await released()).length).toBe(2)
+    const portalUrl = firstLink((await released())[0]!.text, '/beneficiary-portal')
     await ada.page.goto(portalUrl.startsWith('http') ? portalUrl : `${baseUrl()}${portalUrl}`)
     const card = ada.page.getByTestId('released-asset')
+    await card.waitFor()
+    // "Back to Verification" leads to what she can do next, never to an invalid-link page.
+    await ada.page.getByRole('button', { name: 'Back to Verification' }).first().click()
+    await ada.page.getByRole('heading', { name: 'Beneficiary Portal' }).waitFor()
+    expect(await ada.page.getByText('Invalid Link').count()).toBe(0)
+    await ada.page.getByRole('button', { name: 'Open your released assets' }).click()
     await card.waitFor()
     expect(await card.textContent()).toContain('Untitled Asset')
     await ada.page.locator('input[type=file]').setInputFiles(kitPath)
@@ -210,14 +226,6 @@ describe('release engine, end to end', () => {
     await addApprover.getByRole('button', { name: 'Add Approver' }).click()
     await addApprover.waitFor({ state: 'detached' })
 
-    // The approver, in a browser of their own, verifies their address.
-    const clara = await newPage(browser)
-    diagnoseOnFailure(clara.page, 'approver')
-    const invite = await waitForMail(approverEmail, /approver/)
-    await clara.page.goto(firstLink(invite.text, '/verify-approver'))
-    await clara.page.getByRole('button', { name: 'Complete Verification' }).click()
-    await clara.page.getByText('Verification Complete').waitFor()
-
     // An item for Ben under Verified Death that needs Clara's sign-off, and the trigger.
     await nav(page, 'Vault')
     await page.getByRole('heading', { name: 'Secure Vault' }).waitFor()
@@ -235,6 +243,20 @@ describe('release engine, end to end', () => {
     const create = page.getByRole('dialog', { name: 'Create Trigger' })
     await create.getByRole('button', { name: 'Create Trigger' }).click()
     await create.waitFor({ state: 'detached' })
+
+    // The approver, in a browser of their own, verifies their address only now, after the trigger
+    // exists: the report link reaches her all the same.
+    const clara = await newPage(browser)
+    diagnoseOnFailure(clara.page, 'approver')
+    const invite = await waitForMail(approverEmail, /approver/)
+    await clara.page.goto(firstLink(invite.text, '/verify-approver'))
+    await clara.page.getByRole('button', { name: 'Complete Verification' }).click()
+    await clara.page.getByText('Verification Complete').waitFor()
+    await waitForMail(approverEmail, /passes away/)
+    // The owner can send it again from the triggers page.
+    await page.getByRole('button', { name: 'Resend report links' }).click()
+    await poll(() => toastText(page)).toContain('A report link was sent to 1 verified approver.')
+    await poll(async () => (await outbox()).filter((m) => m.to === approverEmail && /passes away/.test(m.subject)).length).toBe(2)
 
     // Clara confirms the death certificate from her standing link.
     const reportMail = await waitForMail(approverEmail, /passes away/)

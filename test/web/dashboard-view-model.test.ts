@@ -6,11 +6,15 @@ import {
   encryptionRow,
   lastActivityAt,
   lastActivityText,
+  headline,
   monitorRow,
+  planRow,
   nextCheckInText,
   relativeTime,
   systemSummary,
 } from '@/features/dashboard/view-model'
+import type { ReadinessProblem } from '../../contract/readiness'
+import { groupProblems } from '@/features/readiness/group'
 
 // The dashboard's live figures: next check-in, last activity, and the system-status rows.
 
@@ -127,5 +131,45 @@ describe('systemSummary', () => {
       text: 'Checking systems...',
       tone: 'pending',
     })
+  })
+})
+
+describe('the release plan on the dashboard (release readiness)', () => {
+  const problem = (kind: ReadinessProblem['kind'], severity: ReadinessProblem['severity'], id: string, message = 'An item set to Verified Death waits for a Verified Death trigger, and you have none.'): ReadinessProblem => ({
+    kind,
+    severity,
+    subject: { type: 'item', id },
+    message,
+    fix: { label: 'Set up a Verified Death trigger', href: '/triggers?create=verified_death' },
+  })
+
+  it("says 'Protected' and 'Ready' only when the plan is ready", () => {
+    const ready = { data: { ready: true, problems: [] }, isError: false }
+    expect(headline(ready)).toBe('Your Digital Legacy is Protected')
+    expect(planRow(ready)).toMatchObject({ value: 'Ready', tone: 'ok' })
+    const stuck = { data: { ready: false, problems: [problem('item_trigger_missing', 'error', 'a'), problem('item_trigger_missing', 'error', 'b')] }, isError: false }
+    expect(headline(stuck)).toBe('Your release plan needs attention')
+    expect(planRow(stuck)).toMatchObject({ value: '2 problems', tone: 'bad' })
+    expect(headline({ data: undefined, isError: false })).toBe('Checking your release plan...')
+    expect(headline({ data: undefined, isError: true })).toBe('Your release plan could not be checked')
+    expect(planRow({ data: undefined, isError: true })).toMatchObject({ tone: 'warn' })
+    const warned = { data: { ready: true, problems: [problem('beneficiary_unverified', 'warning', 'c', 'Ada has not confirmed their e-mail address yet.')] }, isError: false }
+    expect(planRow(warned)).toMatchObject({ value: 'Ready, with warnings', tone: 'warn' })
+    // Whatever else is fine, the summary never says 'All systems active' over a stuck plan.
+    expect(systemSummary([planRow(stuck), encryptionRow(true)]).text).not.toBe('All systems active')
+  })
+
+  it("says 'Not set up' for the Inactivity Monitor without an inactivity trigger", () => {
+    expect(monitorRow({ data: engine(), isError: false }, false)).toMatchObject({ value: 'Not set up', tone: 'warn' })
+    expect(monitorRow({ data: engine(), isError: false }, true)).toMatchObject({ value: 'Healthy', tone: 'ok' })
+  })
+
+  it('groups the same reason over many items into one line, errors first', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => problem('item_trigger_missing', 'error', `item-${i}`))
+    const groups = groupProblems([problem('beneficiary_unverified', 'warning', 'b', 'Ada has not confirmed.'), ...many])
+    expect(groups.map((g) => [g.severity, g.count])).toEqual([
+      ['error', 1000],
+      ['warning', 1],
+    ])
   })
 })

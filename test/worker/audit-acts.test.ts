@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
 import type { Beneficiary } from '../../contract/circle'
 import type { IdentityDocument } from '../../contract/identity'
-import { b64, policyBody, policyCovering } from './engine-helpers'
-import { addApprover, addBeneficiary, call, freshIp, login, nextMessageTo, register, requestResetToken, rsaOaepPublicKey, uniqueEmail } from './helpers'
+import { b64, policyBody, policyCovering, verifiedApprover } from './engine-helpers'
+import { addApprover, addBeneficiary, call, freshIp, login, outboxFor, register, requestResetToken, rsaOaepPublicKey, uniqueEmail, waitFor } from './helpers'
 import { publicKey, uploadItem } from './vault-helpers'
 
 // Every state-changing act of the owner lands in their audit chain (contract/audit.ts), with ids,
@@ -219,7 +219,8 @@ describe('audit of the owner’s acts', () => {
   it('records the owner’s identity upload, and the approver’s review in the owner’s chain', async () => {
     const owner = await register()
     const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
-    const approver = await addApprover(owner.token, { sendVerificationEmail: false })
+    // Review links go only to verified approvers.
+    const approver = await verifiedApprover(owner.token)
     const created = await call('/api/policies', {
       token: owner.token,
       body: policyBody(beneficiary.id, { requiresIdentityVerification: true, identityVerificationApprovers: [approver.id], minimumApprovals: 1 }),
@@ -229,7 +230,7 @@ describe('audit of the owner’s acts', () => {
     expect(res.status).toBe(201)
     const document = (await res.json()) as IdentityDocument
 
-    const review = await nextMessageTo(approver.email)
+    const review = await waitFor(async () => (await outboxFor(approver.email)).find((m) => m.text.includes('/review-identity')))
     const reviewToken = decodeURIComponent(/\/review-identity\?token=([^\s&]+)/.exec(review.text)![1]!)
     const notes = `Photo matches ${crypto.randomUUID()}`
     const decided = await call('/api/identity-verifications', { body: { token: reviewToken, status: 'approved', verificationNotes: notes } })

@@ -2,7 +2,8 @@ import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { Beneficiary } from '../../contract/circle'
 import { IDENTITY_MESSAGES, type IdentityDocument, type IdentityReviewView } from '../../contract/identity'
-import { addApprover, addBeneficiary, call, freshIp, messageOf, nextMessageTo, register, rsaOaepPublicKey } from './helpers'
+import { verifiedApprover } from './engine-helpers'
+import { addApprover, addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
 const PDF = new TextEncoder().encode('%PDF-1.7 sample')
@@ -19,6 +20,11 @@ function upload(path: string, token: string, fields: Record<string, string | Blo
   )
 }
 
+/** The newest review request to `email` (review links go only to verified approvers). */
+async function reviewMail(email: string) {
+  return waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/review-identity')))
+}
+
 function reviewToken(text: string): string {
   const match = text.match(/\/review-identity\?token=([^\s&]+)/)
   if (!match) throw new Error('no review link')
@@ -28,8 +34,8 @@ function reviewToken(text: string): string {
 async function setting(approvals: number) {
   const owner = await register()
   const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
-  const approverA = await addApprover(owner.token, { sendVerificationEmail: false })
-  const approverB = await addApprover(owner.token, { sendVerificationEmail: false })
+  const approverA = await verifiedApprover(owner.token)
+  const approverB = await verifiedApprover(owner.token)
   const policy = await call('/api/policies', {
     token: owner.token,
     body: {
@@ -67,8 +73,8 @@ describe('identity documents', () => {
     expect(document).toMatchObject({ status: 'pending', requiredApprovals: 2, documentType: 'passport', hasBack: false })
     expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
 
-    const tokenA = reviewToken((await nextMessageTo(approverA.email)).text)
-    const tokenB = reviewToken((await nextMessageTo(approverB.email)).text)
+    const tokenA = reviewToken((await reviewMail(approverA.email)).text)
+    const tokenB = reviewToken((await reviewMail(approverB.email)).text)
     const view = (await (await call(`/api/identity-reviews?token=${encodeURIComponent(tokenA)}`)).json()) as IdentityReviewView
     expect(view).toMatchObject({ approverName: approverA.fullName, beneficiaryName: beneficiary.fullName, documentNumber: 'X123', alreadyReviewed: false })
     const file = await call(`/api/identity-reviews/file/front?token=${encodeURIComponent(tokenA)}`)
@@ -101,7 +107,7 @@ describe('identity documents', () => {
     })
     expect(res.status).toBe(201)
     expect(((await res.json()) as IdentityDocument).hasBack).toBe(true)
-    const token = reviewToken((await nextMessageTo(approverA.email)).text)
+    const token = reviewToken((await reviewMail(approverA.email)).text)
     await call('/api/identity-verifications', { body: { token, status: 'rejected', verificationNotes: 'The photo is unreadable.' } })
     const [doc] = (await (await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: owner.token })).json()) as IdentityDocument[]
     expect(doc).toMatchObject({ status: 'rejected', rejectionReason: 'The photo is unreadable.' })
@@ -139,10 +145,34 @@ describe('identity documents', () => {
     const foreignUpload = await upload(`/api/identity-verification/${beneficiary.id}`, stranger.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
     expect(foreignUpload.status).toBe(404)
 
-    const token = reviewToken((await nextMessageTo(approverA.email)).text)
+    const token = reviewToken((await reviewMail(approverA.email)).text)
     const tampered = `${token.slice(0, -3)}abc`
     expect((await call('/api/identity-verifications', { body: { token: tampered, status: 'approved', verificationNotes: 'ok' } })).status).toBe(400)
     expect((await call(`/api/identity-reviews?token=${encodeURIComponent(tampered)}`)).status).toBe(400)
+  })
+
+  it('asks only verified approvers; one who verifies later is sent the documents waiting for them', async () => {
+    const owner = await register()
+    const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const late = await addApprover(owner.token)
+    const invite = await waitFor(async () => (await outboxFor(late.email)).find((m) => m.text.includes('/verify-approver')))
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
+    expect(res.status).toBe(201)
+    const document = (await res.json()) as IdentityDocument
+    expect(document).toMatchObject({ status: 'pending', requiredApprovals: 1 })
+    // Not verified: no review link goes to them.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await outboxFor(late.email)).filter((m) => m.text.includes('/review-identity'))).toEqual([])
+
+    expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
+    const token = reviewToken((await reviewMail(late.email)).text)
+    const view = (await (await call(`/api/identity-reviews?token=${encodeURIComponent(token)}`)).json()) as IdentityReviewView
+    expect(view).toMatchObject({ approverName: late.fullName, beneficiaryName: beneficiary.fullName, alreadyReviewed: false })
+    const approved = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Matches the photo.' } })
+    expect(approved.status).toBe(200)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('verified')
+    const actions = ((await (await call('/api/audit', { token: owner.token })).json()) as Array<{ action: string; details: Record<string, unknown> }>)
+    expect(actions.find((e) => e.action === 'circle.approver_verified')?.details).toMatchObject({ approverId: late.id, reviewsSent: 1 })
   })
 
   it('asks for an approver first when the owner has none', async () => {

@@ -170,6 +170,8 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({ status: 'approved', verificationNotes: 'Looks right.' }),
     link: { purpose: 'identityReview', in: 'body', subject: (f) => `${f.documentId}:${f.approverId}` },
   },
+  // An heir's request for a new portal link: the same 200 whoever asks.
+  'POST /api/beneficiary-portal/link': { access: 'public', body: 'json', sample: () => ({ email: uniqueEmail('probe') }) },
   'POST /api/inactivity/check-in': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'checkIn', in: 'body', subject: (f) => f.userId } },
   'POST /api/releases/cancel': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'releaseCancel', in: 'body', subject: (f) => f.firingId } },
   'GET /api/release-approvals': {
@@ -290,6 +292,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: (f) => ({ type: 'scheduled', status: 'active', config: { releaseDate: inAWeek(), beneficiaries: [f.beneficiaryId], description: 'Probe' } }),
   },
   'PUT /api/triggers/:id': { access: 'owner', body: 'json', sample: () => ({ status: 'paused' }), params: (f) => ({ id: f.triggerId }) },
+  'POST /api/triggers/:id/resend-report-links': { access: 'owner', params: (f) => ({ id: f.triggerId }) },
   'PUT /api/profile': {
     access: 'owner',
     body: 'json',
@@ -333,6 +336,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/inactivity/ping': { access: 'owner' },
   'GET /api/audit': { access: 'owner', query: { from: '1', limit: '10' } },
   'GET /api/audit/verify': { access: 'owner' },
+  'GET /api/release-readiness': { access: 'owner' },
   'GET /api/audit/export': { access: 'owner' },
 
   // --- The back office ---

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { beneficiaryLinkSearch, VerifyBeneficiaryRoute } from '@/features/circle/verify-page'
+import { beneficiaryLinkSearch, BeneficiaryPortalRoute } from '@/features/circle/verify-page'
 
-// The same page as /verify-beneficiary (seeds 001 §2); the Access Kit points beneficiaries here.
+// The beneficiary portal: the Access Kit's address and the release e-mail's link (seeds 001 §2).
 export const Route = createFileRoute('/beneficiary-portal')({
   validateSearch: beneficiaryLinkSearch,
-  component: VerifyBeneficiaryRoute,
+  component: BeneficiaryPortalRoute,
 })

@@ -80,6 +80,8 @@ export const approvers = sqliteTable(
     role: text('role').notNull(),
     emailVerifiedAt: integer('email_verified_at'),
     verificationNonce: text('verification_nonce'),
+    /** When this approver was last sent the link to confirm the owner's death (null: never). */
+    deathLinkSentAt: integer('death_link_sent_at'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },

@@ -3,6 +3,7 @@ import { eq, gt, min, sql } from 'drizzle-orm'
 import { DAY_MS } from '../../contract/constants'
 import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
+import type { ReleaseReadiness } from '../../contract/readiness'
 import { RELEASE_MESSAGES, type AssetDownload } from '../../contract/releases'
 import { TRIGGER_MESSAGES, type BiometricFailureBody, type ManualReleaseResult } from '../../contract/triggers'
 import type { UploadCompleteBody, UploadStartBody } from '../../contract/vault-items'
@@ -17,6 +18,7 @@ import * as circleLinks from '../services/circle-links'
 import * as identity from '../services/identity'
 import * as monitor from '../services/engine-monitor'
 import * as policiesService from '../services/policies'
+import { releaseReadiness } from '../services/readiness'
 import * as releaseLinks from '../services/release-links'
 import * as triggersService from '../services/triggers'
 import * as items from '../services/vault-items'
@@ -46,6 +48,9 @@ export interface ClockView {
   nextAlarmAt: number | null
   frequencyDays: number
 }
+
+// An heir's "send me a new link": one e-mail per address per owner in this time, however often asked.
+const PORTAL_LINK_GAP_MS = 10 * 60_000
 
 // Housekeeping retries: mail D1 did not take, and R2 objects R2 did not delete.
 const MAIL_RETRY_MS = 60_000
@@ -458,6 +463,15 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => this.act(account, (u) => approversService.resendApproverVerification(u, id)))
   }
 
+  /** Whether what the owner chose would reach the people they chose today (one fixed set of queries). */
+  async releaseReadiness(): Promise<ReleaseReadiness> {
+    return releaseReadiness(this.db)
+  }
+
+  async resendDeathReportLinks(account: Account, triggerId: string) {
+    return settle(() => this.act(account, (u) => triggersService.resendDeathReportLinks(u, triggerId)))
+  }
+
   async deleteApprover(account: Account, id: string) {
     return settle(() => this.act(account, (u) => approversService.deleteApprover(u, id)))
   }
@@ -649,11 +663,36 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
+  /**
+   * An approver confirms their address. From then on they can act: the report link goes to them if
+   * a verified-death trigger is waiting, and identity documents waiting for their review are sent.
+   */
   async verifyApprover(id: string, nonce: string | undefined) {
     return settle(async () => {
-      await this.linkOwner()
-      return this.ctx.storage.transactionSync(() => circleLinks.verifyApprover(this.db, id, nonce, Date.now()))
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => {
+        const verified = circleLinks.verifyApprover(u.db, id, nonce, u.now)
+        const reportLink = triggersService.deathTriggerActive(u.db) ? triggersService.sendDeathReportLinks(u, { approverId: id }) : 0
+        const reviews = identity.sendWaitingReviews(u, id)
+        u.audit({ actor: 'approver', action: 'circle.approver_verified', details: { approverId: id, reportLinkSent: reportLink > 0, reviewsSent: reviews } })
+        return verified
+      })
     })
+  }
+
+  /**
+   * An heir's request for a new portal link (by address, looked up through D1's heir index). At most
+   * one such e-mail per beneficiary in PORTAL_LINK_GAP_MS, whatever is asked.
+   */
+  async sendPortalLink(email: string, now = Date.now()): Promise<boolean> {
+    const key = `portalLink:${email.toLowerCase()}`
+    const last = this.kv.get<number>(key)
+    if (last !== undefined && now - last < PORTAL_LINK_GAP_MS) return false
+    const owner = await loadAccount(this.env, this.ownerId)
+    if (!owner) return false
+    const sent = await this.act(owner, (u) => releaseLinks.sendPortalLink(u, email), { now })
+    if (sent) this.kv.put(key, now)
+    return sent
   }
 
   async notificationPreferences(beneficiaryId: string) {

@@ -5,6 +5,7 @@ import {
   beneficiaryAccessQuerySchema,
   deathConfirmationBodySchema,
   linkActionBodySchema,
+  portalLinkRequestSchema,
   RELEASE_MESSAGES,
   releaseApprovalBodySchema,
   type AssetDownload,
@@ -12,8 +13,9 @@ import {
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { jsonBodyLimit } from '../middleware/body-limit'
-import { rateLimitByIp } from '../middleware/rate-limit'
+import { enforceLimit, rateLimitByIp } from '../middleware/rate-limit'
 import { ownerVault } from '../owner/client'
+import { ownersNamingHeir } from '../owner/directory'
 import { ask } from '../owner/outcome'
 import { signLinkToken, verifyLinkToken, type LinkPurpose } from '../services/link-tokens'
 import type { AppEnv } from '../types'
@@ -48,7 +50,26 @@ async function portalLink(env: Env, id: string, token: string) {
   return link
 }
 
+/** The heir's "send me a new link": the owners naming the address each send one if something waits. */
+async function sendPortalLinks(env: Env, email: string): Promise<void> {
+  for (const ownerId of await ownersNamingHeir(env, email)) {
+    try {
+      await ownerVault(env, ownerId).sendPortalLink(email)
+    } catch (error) {
+      console.error(`portal link for an heir of ${ownerId} failed`, error)
+    }
+  }
+}
+
 export const releaseLinkRoutes = new Hono<AppEnv>()
+  // Always the same answer, sent before any lookup is made, so it tells nobody whether the address
+  // is anyone's heir; the lookup and the e-mail run after it.
+  .post('/beneficiary-portal/link', rateLimitByIp('RESET_LIMITER', 'portal-link'), jsonBodyLimit, validate('json', portalLinkRequestSchema), async (c) => {
+    const { email } = c.req.valid('json')
+    await enforceLimit(c.env, 'RESET_LIMITER', `portal-link:address:${email}`)
+    c.executionCtx.waitUntil(sendPortalLinks(c.env, email))
+    return c.json({ message: RELEASE_MESSAGES.portalLinkSent })
+  })
   // The owner's "I'm still here" from a check-in e-mail.
   .post('/inactivity/check-in', linkLimit, jsonBodyLimit, validate('json', linkActionBodySchema), async (c) => {
     const link = await linkOf(c.env, 'checkIn', c.req.valid('json').token)

@@ -20,3 +20,8 @@ export const triggerRoutes = new Hono<AppEnv>()
   .put('/:id', validate('param', idParam), validate('json', triggerStatusBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).setTriggerStatus(accountIn(c), c.req.valid('param').id, c.req.valid('json').status))),
   )
+  // Sends every verified approver their link to confirm the owner's death again.
+  .post('/:id/resend-report-links', validate('param', idParam), async (c) => {
+    const sent = await ask(vaultOf(c).resendDeathReportLinks(accountIn(c), c.req.valid('param').id))
+    return c.json({ sent, message: TRIGGER_MESSAGES.reportLinksSent(sent) })
+  })

@@ -54,9 +54,10 @@ export const identityBlobPrefix = (ownerId: string, documentId: string) => `iden
  * Who reviews a beneficiary's document, and how many approvals it needs: the approvers named by
  * the owner's active policies that require identity verification for this beneficiary (all the
  * owner's approvers when none are named), and the largest minimum those policies ask for, but
- * never more than there are reviewers.
+ * never more than there are reviewers. Only verified approvers are asked (`reviewers`); the others
+ * (`waiting`) are asked when they verify their address.
  */
-export function reviewersFor(db: OwnerDb, beneficiaryId: string): { reviewers: ApproverRow[]; required: number } {
+export function reviewersFor(db: OwnerDb, beneficiaryId: string): { reviewers: ApproverRow[]; waiting: ApproverRow[]; required: number } {
   const rules = db
     .select({ named: policies.identityVerificationApprovers, minimum: policies.minimumApprovals })
     .from(policies)
@@ -69,7 +70,11 @@ export function reviewersFor(db: OwnerDb, beneficiaryId: string): { reviewers: A
     : db.select().from(approvers).all()
   if (reviewers.length === 0) throw conflict(IDENTITY_MESSAGES.noApprovers)
   const minimum = Math.max(1, ...rules.map((r) => r.minimum))
-  return { reviewers, required: Math.min(minimum, reviewers.length) }
+  return {
+    reviewers: reviewers.filter((a) => a.emailVerifiedAt !== null),
+    waiting: reviewers.filter((a) => a.emailVerifiedAt === null),
+    required: Math.min(minimum, reviewers.length),
+  }
 }
 
 /** Refuses before anything is stored: the beneficiary must be the owner's and someone must review. */
@@ -112,16 +117,42 @@ export function recordDocument(
     .returning()
     .get()!
   db.update(beneficiaries).set({ identityStatus: 'pending', updatedAt: now }).where(eq(beneficiaries.id, beneficiaryId)).run()
-  for (const approver of reviewers) {
-    u.mail(approver.email, 'identity_review_request', identityReviewRequestEmail({
-      approverName: approver.fullName,
-      ownerName: u.account.displayName,
-      beneficiaryName: beneficiary.fullName,
-      documentLabel: DOCUMENT_TYPE_LABELS[fields.documentType],
-      reviewUrl: u.signedLink('/review-identity', 'identityReview', `${documentId}:${approver.id}`),
-    }))
-  }
+  for (const approver of reviewers) askForReview(u, row, beneficiary.fullName, approver)
   return toIdentityDocument(row, [])
+}
+
+function askForReview(u: Unit, document: IdentityDocumentRow, beneficiaryName: string, approver: ApproverRow): void {
+  u.mail(approver.email, 'identity_review_request', identityReviewRequestEmail({
+    approverName: approver.fullName,
+    ownerName: u.account.displayName,
+    beneficiaryName,
+    documentLabel: DOCUMENT_TYPE_LABELS[document.documentType as DocumentType],
+    reviewUrl: u.signedLink('/review-identity', 'identityReview', `${document.id}:${approver.id}`),
+  }))
+}
+
+/** An approver just verified: the documents waiting that they are to review are sent to them now. */
+export function sendWaitingReviews(u: Unit, approverId: string): number {
+  const pending = u.db
+    .select({ document: identityDocuments, beneficiaryName: beneficiaries.fullName })
+    .from(identityDocuments)
+    .innerJoin(beneficiaries, eq(beneficiaries.id, identityDocuments.beneficiaryId))
+    .where(eq(identityDocuments.status, 'pending'))
+    .all()
+  let sent = 0
+  for (const { document, beneficiaryName } of pending) {
+    const { reviewers } = reviewersFor(u.db, document.beneficiaryId)
+    const approver = reviewers.find((a) => a.id === approverId)
+    const reviewed = u.db
+      .select({ at: identityReviews.createdAt })
+      .from(identityReviews)
+      .where(and(eq(identityReviews.documentId, document.id), eq(identityReviews.approverId, approverId)))
+      .get()
+    if (!approver || reviewed) continue
+    askForReview(u, document, beneficiaryName, approver)
+    sent++
+  }
+  return sent
 }
 
 function toIdentityDocument(row: IdentityDocumentRow, reviews: IdentityDocument['reviews']): IdentityDocument {
@@ -189,7 +220,8 @@ function reviewTarget(db: OwnerDb, documentId: string, approverId: string) {
     .innerJoin(beneficiaries, eq(beneficiaries.id, identityDocuments.beneficiaryId))
     .where(eq(identityDocuments.id, documentId))
     .get()
-  if (!found) throw badRequest(CIRCLE_MESSAGES.linkInvalid)
+  // Review links go only to verified approvers: one reaching anyone else is not ours.
+  if (!found || found.approver.emailVerifiedAt === null) throw badRequest(CIRCLE_MESSAGES.linkInvalid)
   return found
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../../contract/releases'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
 import { advanceReleases } from '../engine/advance'
+import { assetsReleasedEmail } from '../mail/release-templates'
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import type { OwnerDb } from '../owner/db'
 import {
@@ -105,6 +106,37 @@ export function recordDeathReport(u: Unit, approverId: string, body: { certifica
 }
 
 // --- The beneficiary portal -----------------------------------------------------------------
+
+/**
+ * An heir who lost their e-mail asked for a new portal link by address: sent only when this owner
+ * names that address and has released, unexpired assets waiting for them. Returns whether one went.
+ */
+export function sendPortalLink(u: Unit, email: string): boolean {
+  const b = u.db.select().from(beneficiaries).where(sql`lower(${beneficiaries.email}) = ${email.toLowerCase()}`).get()
+  if (!b) return false
+  const waiting = u.db
+    .select({ n: sql<number>`count(*)`, identity: sql<number>`sum(case when ${releasedAssets.status} = 'pending_identity' then 1 else 0 end)` })
+    .from(releasedAssets)
+    .where(
+      and(
+        eq(releasedAssets.beneficiaryId, b.id),
+        sql`${releasedAssets.status} in ('available', 'pending_identity')`,
+        sql`(${releasedAssets.expiresAt} is null or ${releasedAssets.expiresAt} > ${u.now})`,
+        sql`${releasedAssets.downloadCount} < ${releasedAssets.maxDownloads}`,
+      ),
+    )
+    .get()
+  if (!waiting?.n) return false
+  u.mail(b.email, 'portal_link', assetsReleasedEmail({
+    fullName: b.fullName,
+    ownerName: u.account.displayName,
+    count: waiting.n,
+    identityRequired: (waiting.identity ?? 0) > 0,
+    portalUrl: u.signedLink('/beneficiary-portal', 'beneficiaryAccess', b.id, { id: b.id, view: 'assets' }),
+  }))
+  u.audit({ actor: 'beneficiary', action: 'release.portal_link_resent', details: { beneficiaryId: b.id, assets: waiting.n } })
+  return true
+}
 
 export function portalBeneficiary(db: OwnerDb, beneficiaryId: string): BeneficiaryRow {
   const row = db.select().from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import { z } from 'zod'
 import { TRIGGER_MESSAGES, triggerCreateBodySchema, type InactivityConfig, type Trigger } from '../../contract/triggers'
 import { frequencyDays, inactivityFireAt, type ClockState } from '../engine/clock'
@@ -68,19 +68,45 @@ export function setTriggerStatus(u: Unit, id: string, status: 'active' | 'paused
   const row = u.db.update(triggers).set({ status, updatedAt: u.now }).where(eq(triggers.id, id)).returning().get()!
   if (current.status !== status) {
     u.audit({ actor: 'user', action: status === 'paused' ? 'trigger.paused' : 'trigger.activated', details: { triggerId: id, type: row.type } })
+    // Approvers verified while it was paused have no report link yet.
+    if (row.type === 'verified_death' && status === 'active') sendDeathReportLinks(u, { unsentOnly: true })
   }
   return row
 }
 
-/** Each approver whose address is verified gets a standing link to confirm the owner's death. */
-export function sendDeathReportLinks(u: Unit): number {
-  const list = u.db.select().from(approvers).all().filter((a) => a.emailVerifiedAt)
+/** Whether an active verified-death trigger is waiting for an approver's report. */
+export function deathTriggerActive(db: OwnerDb): boolean {
+  return !!db.select({ id: triggers.id }).from(triggers).where(and(eq(triggers.type, 'verified_death'), eq(triggers.status, 'active'))).get()
+}
+
+/**
+ * Sends verified approvers their standing link to confirm the owner's death, and notes when: all of
+ * them, one (`approverId`, just verified), or those never sent one (`unsentOnly`, a trigger
+ * activated again). Returns how many were sent.
+ */
+export function sendDeathReportLinks(u: Unit, scope: { approverId?: string; unsentOnly?: boolean } = {}): number {
+  const list = u.db
+    .select()
+    .from(approvers)
+    .all()
+    .filter((a) => a.emailVerifiedAt && (!scope.approverId || a.id === scope.approverId) && (!scope.unsentOnly || a.deathLinkSentAt === null))
   for (const a of list) {
     u.mail(a.email, 'death_report_link', deathReportLinkEmail({
       approverName: a.fullName,
       ownerName: u.account.displayName,
       reportUrl: u.signedLink('/confirm-death', 'deathReport', a.id),
     }))
+    u.db.update(approvers).set({ deathLinkSentAt: u.now }).where(eq(approvers.id, a.id)).run()
   }
   return list.length
+}
+
+/** The triggers page's "Resend report links": every verified approver, again. */
+export function resendDeathReportLinks(u: Unit, id: string): number {
+  const row = findTrigger(u.db, id)
+  if (row.type !== 'verified_death') throw badRequest(TRIGGER_MESSAGES.reportLinksOnlyDeath)
+  const sent = sendDeathReportLinks(u)
+  if (sent === 0) throw conflict(TRIGGER_MESSAGES.noVerifiedApprovers)
+  u.audit({ actor: 'user', action: 'trigger.report_links_sent', details: { triggerId: id, approvers: sent } })
+  return sent
 }

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { BeneficiaryAssetsPage } from '@/features/releases/assets-page'
+import { PortalHomePage } from '@/features/releases/portal-home'
 import { isAlreadyVerified, linkErrorText, useVerifyApprover, useVerifyBeneficiary } from './api'
 import { InvalidLinkPage, LinkPage, ReturnHomeButton } from './link-page'
 
@@ -127,7 +128,22 @@ export function VerifyBeneficiaryRoute() {
 }
 
 /**
- * /verify-beneficiary and /beneficiary-portal (seeds 001 §2): confirms a beneficiary's address. With
+ * /beneficiary-portal: with `view=assets` and its link, what was released; otherwise the portal's
+ * home, which offers the assets (when the URL holds a portal link) and a new link by e-mail. Going
+ * back from the assets lands here, never on the address-verification form (whose link it is not).
+ */
+export function BeneficiaryPortalRoute() {
+  const { token, id, view } = useSearch({ strict: false })
+  const navigate = useNavigate()
+  if (view === 'assets' && id && token) {
+    return <BeneficiaryAssetsPage id={id} token={token} onBack={() => void navigate({ to: '.', search: (prev) => ({ ...prev, view: undefined }) })} />
+  }
+  const openAssets = id && token ? () => void navigate({ to: '.', search: (prev) => ({ ...prev, view: 'assets' as const }) }) : undefined
+  return <PortalHomePage onOpenAssets={openAssets} />
+}
+
+/**
+ * /verify-beneficiary (seeds 001 §2): confirms a beneficiary's address. With
  * `id`, `token` and `view=assets` (the release e-mail's link) it shows the released assets instead.
  */
 export function VerifyBeneficiaryPage({

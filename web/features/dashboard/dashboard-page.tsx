@@ -12,6 +12,7 @@ import {
   Loader2,
   ScrollText,
   ShieldCheck,
+  ShieldAlert,
   TriangleAlert,
   UserPlus,
   Users,
@@ -33,14 +34,20 @@ import { policiesQuery } from '@/features/policies/api'
 import { vaultItemsQuery } from '@/features/vault/items/api'
 import { errorText } from '@/lib/api-client'
 import { cn } from '@/lib/utils'
-import { engineStatusQuery } from '@/features/triggers/api'
+import { engineStatusQuery, triggersQuery } from '@/features/triggers/api'
+import { useReleaseReadiness } from '@/features/readiness/api'
+import { FixLink } from '@/features/readiness/fix-link'
+import { groupProblems } from '@/features/readiness/group'
+import type { ReadinessProblem } from '../../../contract/readiness'
 import {
   chainRow,
   encryptionRow,
+  headline,
   lastActivityAt,
   lastActivityText,
   monitorRow,
   nextCheckInText,
+  planRow,
   RECENT_ACTIVITY_COUNT,
   systemSummary,
   type StatusRow,
@@ -169,6 +176,45 @@ function PlanCard({ user }: { user: PublicUser }) {
   )
 }
 
+const SHOWN_PROBLEMS = 6
+
+/** What would stop a release today, each with the link that fixes it; items grouped by reason. */
+function ReadinessPanel({ problems }: { problems: ReadinessProblem[] }) {
+  const groups = groupProblems(problems)
+  const shown = groups.slice(0, SHOWN_PROBLEMS)
+  return (
+    <Card className="border-amber-300" data-testid="readiness-panel">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <TriangleAlert className="size-5 text-amber-600" aria-hidden /> What would stop a release today
+        </CardTitle>
+        <CardDescription>Fix these so that what you chose reaches the people you chose.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ul className="grid gap-3">
+          {shown.map((g) => (
+            <li key={g.key} className="flex flex-wrap items-start justify-between gap-2 text-sm" data-testid="readiness-problem">
+              <span className="flex min-w-0 items-start gap-2 text-slate-800">
+                {g.severity === 'error' ? (
+                  <CircleX className="mt-0.5 size-4 shrink-0 text-red-600" aria-label="Problem" />
+                ) : (
+                  <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-label="Warning" />
+                )}
+                <span>
+                  {g.message}
+                  {g.count > 1 && <span className="text-slate-600"> ({g.count} items)</span>}
+                </span>
+              </span>
+              <FixLink fix={g.fix} className="font-medium text-brand-700 underline-offset-4 hover:underline" />
+            </li>
+          ))}
+        </ul>
+        {groups.length > shown.length && <p className="mt-3 text-sm text-slate-600">And {groups.length - shown.length} more.</p>}
+      </CardContent>
+    </Card>
+  )
+}
+
 const quickActions = [
   { to: '/vault', label: 'Upload Documents', icon: FileUp },
   { to: '/beneficiaries', label: 'Add Beneficiary', icon: UserPlus },
@@ -185,10 +231,13 @@ export function DashboardPage() {
   const beneficiaries = useQuery({ ...beneficiariesQuery, enabled })
   const policies = useQuery({ ...policiesQuery, enabled })
   const audit = useAuditChain({ enabled })
+  const triggers = useQuery({ ...triggersQuery, enabled })
+  const readiness = useReleaseReadiness({ enabled })
   if (!user) return null
 
   const entries = audit.entries
-  const rows = [encryptionRow(user.vaultSetup), monitorRow(engine), chainRow(audit.state)]
+  const hasInactivityTrigger = triggers.data ? triggers.data.some((t) => t.type === 'inactivity' && t.status !== 'triggered') : undefined
+  const rows = [planRow(readiness), encryptionRow(user.vaultSetup), monitorRow(engine, hasInactivityTrigger), chainRow(audit.state)]
   const summary = systemSummary(rows)
   const activityLoading = (engine.isPending && !engine.isError) || (entries.isPending && !entries.isError)
   const lastActivity = activityLoading
@@ -200,9 +249,9 @@ export function DashboardPage() {
     <div className="grid grid-cols-1 gap-6">
       <section className="rounded-xl bg-gradient-to-r from-brand-800 to-brand-600 p-5 text-white sm:p-8" aria-labelledby="dashboard-title">
         <div className="flex items-center gap-3">
-          <ShieldCheck className="size-8 shrink-0" aria-hidden />
+          {readiness.data?.ready ? <ShieldCheck className="size-8 shrink-0" aria-hidden /> : <ShieldAlert className="size-8 shrink-0" aria-hidden />}
           <h1 id="dashboard-title" className="text-xl font-bold sm:text-2xl">
-            Your Digital Legacy is Protected
+            {headline(readiness)}
           </h1>
         </div>
         <p className="mt-1 text-sm text-brand-100">Welcome, {user.displayName}</p>
@@ -216,6 +265,8 @@ export function DashboardPage() {
           </span>
         </div>
       </section>
+
+      {readiness.data && readiness.data.problems.length > 0 && <ReadinessPanel problems={readiness.data.problems} />}
 
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         <StatCard label="Vault Items" icon={FolderLock} query={items} value={items.data?.length} />

@@ -1,4 +1,5 @@
 import type { AuditEntry } from '../../../contract/audit'
+import type { ReleaseReadiness } from '../../../contract/readiness'
 import type { EngineStatus } from '../../../contract/triggers'
 import type { ChainState } from '@/features/audit/chain'
 
@@ -61,8 +62,9 @@ export function encryptionRow(vaultSetup: boolean): StatusRow {
     : { label: 'Encryption', value: 'Set up your vault', tone: 'warn', issue: 'Vault not set up' }
 }
 
-export function monitorRow(engine: { data: EngineStatus | undefined; isError: boolean }): StatusRow {
+export function monitorRow(engine: { data: EngineStatus | undefined; isError: boolean }, hasInactivityTrigger?: boolean): StatusRow {
   const label = 'Inactivity Monitor'
+  if (hasInactivityTrigger === false) return { label, value: 'Not set up', tone: 'warn', issue: 'No inactivity trigger' }
   if (engine.isError) return { label, value: 'Unavailable', tone: 'warn', issue: 'Inactivity monitor status unavailable' }
   if (!engine.data) return { label, value: 'Checking...', tone: 'pending' }
   if (!engine.data.isRunning) return { label, value: 'Stopped', tone: 'bad', issue: 'Inactivity monitor stopped' }
@@ -82,6 +84,24 @@ export function chainRow(state: ChainState): StatusRow {
     default:
       return { label, value: 'Checking...', tone: 'pending' }
   }
+}
+
+/** The release plan: ready only when the server's readiness check finds nothing that would stop a release. */
+export function planRow(readiness: { data: ReleaseReadiness | undefined; isError: boolean }): StatusRow {
+  const label = 'Release plan'
+  if (readiness.isError) return { label, value: 'Not checked', tone: 'warn', issue: 'Release plan could not be checked' }
+  if (!readiness.data) return { label, value: 'Checking...', tone: 'pending' }
+  const errors = readiness.data.problems.filter((p) => p.severity === 'error').length
+  if (errors > 0) return { label, value: `${errors} ${errors === 1 ? 'problem' : 'problems'}`, tone: 'bad', issue: 'Release plan needs attention' }
+  if (readiness.data.problems.length > 0) return { label, value: 'Ready, with warnings', tone: 'warn', issue: 'Release plan has warnings' }
+  return { label, value: 'Ready', tone: 'ok' }
+}
+
+/** The dashboard's headline: 'Protected' only when the release plan is ready. */
+export function headline(readiness: { data: ReleaseReadiness | undefined; isError: boolean }): string {
+  if (readiness.isError) return 'Your release plan could not be checked'
+  if (!readiness.data) return 'Checking your release plan...'
+  return readiness.data.ready ? 'Your Digital Legacy is Protected' : 'Your release plan needs attention'
 }
 
 /** 'All systems active' only when every row is ok; otherwise what is wrong, worst first. */

@@ -10,6 +10,7 @@ import type {
   TriggerCreateBody,
 } from '../../../contract/triggers'
 import { apiJson, sessionHeaders } from '@/lib/api-client'
+import { readinessKey } from '@/features/readiness/api'
 
 // The owner's triggers and the release engine (notes/engine-api.md). Keys are the URLs, as
 // everywhere in the SPA; every change refreshes the triggers and the engine status together,
@@ -47,6 +48,7 @@ function useInvalidateEngine() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: triggersKey, exact: true }),
       queryClient.invalidateQueries({ queryKey: engineStatusKey, exact: true }),
+      queryClient.invalidateQueries({ queryKey: readinessKey, exact: true }),
     ])
 }
 
@@ -66,6 +68,13 @@ export function useSetTriggerStatus() {
     mutationFn: ({ id, status }: { id: string; status: 'active' | 'paused' }) => apiJson<Trigger>('PUT', `/api/triggers/${path(id)}`, { status }),
     // A 409 means it fired meanwhile: the refreshed list shows that too.
     onSettled: invalidate,
+  })
+}
+
+/** Sends every verified approver their link to confirm the owner's death again. */
+export function useResendReportLinks() {
+  return useMutation({
+    mutationFn: (id: string) => apiJson<{ sent: number; message: string }>('POST', `/api/triggers/${path(id)}/resend-report-links`),
   })
 }
 

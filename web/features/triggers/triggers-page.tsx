@@ -1,5 +1,5 @@
-import { Link } from '@tanstack/react-router'
-import { Activity, CalendarClock, FileCheck2, Fingerprint, HeartHandshake, Plus, Timer, type LucideIcon } from 'lucide-react'
+import { Link, useSearch } from '@tanstack/react-router'
+import { Activity, CalendarClock, FileCheck2, Fingerprint, HeartHandshake, Plus, Send, Timer, type LucideIcon } from 'lucide-react'
 import { useState } from 'react'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type Trigger, type TriggerType } from '../../../contract/triggers'
 import { PageHeader, PageSection } from '@/components/layout/page-header'
@@ -11,7 +11,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { useBeneficiaries } from '@/features/circle/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
-import { useCheckIn, useEngineStatus, useTriggers } from './api'
+import { useCheckIn, useEngineStatus, useResendReportLinks, useTriggers } from './api'
 import { checkInText, configSummary, formatDay, formatWhen, PHASE_TEXT, TRIGGER_TOASTS } from './copy'
 import { CreateTriggerDialog } from './create-trigger-dialog'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
@@ -92,6 +92,26 @@ function TriggerFacts({ trigger, names }: { trigger: Trigger; names?: string[] }
   )
 }
 
+/** Verified death: the report links approvers use, sent again (to every verified approver). */
+function ResendReportLinks({ triggerId }: { triggerId: string }) {
+  const resend = useResendReportLinks()
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      disabled={resend.isPending}
+      onClick={() =>
+        resend.mutate(triggerId, {
+          onSuccess: (r) => toast({ title: 'Report links sent', description: r.message, variant: 'success' }),
+          onError: (error) => failureToast('Report links not sent', error),
+        })
+      }
+    >
+      <Send aria-hidden /> {resend.isPending ? 'Sending...' : 'Resend report links'}
+    </Button>
+  )
+}
+
 function TypeCard({
   type,
   triggers,
@@ -122,7 +142,10 @@ function TypeCard({
           {triggers.map((trigger) => (
             <div key={trigger.id} className="flex flex-wrap items-end justify-between gap-3 border-t border-slate-100 pt-3">
               <TriggerFacts trigger={trigger} />
-              <ToggleButton trigger={trigger} pending={pendingId === trigger.id} onToggle={() => onToggle(trigger)} />
+              <div className="flex flex-wrap gap-2">
+                {trigger.type === 'verified_death' && trigger.status !== 'triggered' && <ResendReportLinks triggerId={trigger.id} />}
+                <ToggleButton trigger={trigger} pending={pendingId === trigger.id} onToggle={() => onToggle(trigger)} />
+              </div>
             </div>
           ))}
           {triggers.length === 0 && <p className="text-sm text-slate-500">Not set up.</p>}
@@ -199,7 +222,8 @@ function ScheduledList({
 export function TriggersPage() {
   const triggers = useTriggers()
   const { toggle, pendingId } = useTriggerToggle()
-  const [dialog, setDialog] = useState<{ open: boolean; type?: TriggerType }>({ open: false })
+  const { create } = useSearch({ strict: false }) as { create?: TriggerType }
+  const [dialog, setDialog] = useState<{ open: boolean; type?: TriggerType }>(() => (create ? { open: true, type: create } : { open: false }))
   const openCreate = (type?: TriggerType) => setDialog({ open: true, type })
 
   let body

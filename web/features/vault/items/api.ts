@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { VaultItem } from '../../../../contract/vault-items'
+import { readinessKey } from '@/features/readiness/api'
 import { currentUserKey } from '@/features/auth/api'
 import { apiJson, apiRequest } from '@/lib/api-client'
 
@@ -24,6 +25,8 @@ export function useInvalidateVaultItems() {
     Promise.all([
       queryClient.invalidateQueries({ queryKey: vaultItemsKey, exact: true }),
       queryClient.invalidateQueries({ queryKey: currentUserKey, exact: true }),
+      // An item added or removed changes what would reach whom.
+      queryClient.invalidateQueries({ queryKey: readinessKey, exact: true }),
     ])
 }
 

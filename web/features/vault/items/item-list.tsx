@@ -1,6 +1,9 @@
-import { Download, Eye, FolderLock, Image, KeyRound, Lock, LockOpen, Search, ShieldAlert, Tag, Trash2, Upload, X } from 'lucide-react'
-import { useEffect, useId, useState, type ReactNode } from 'react'
+import { Download, Eye, FolderLock, Image, KeyRound, Lock, LockOpen, Search, ShieldAlert, Tag, Trash2, TriangleAlert, Upload, X } from 'lucide-react'
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react'
+import type { ReadinessProblem } from '../../../../contract/readiness'
 import { ITEM_TYPES, type ItemMetadata, type ItemType, type VaultItem } from '../../../../contract/vault-items'
+import { FixLink } from '@/features/readiness/fix-link'
+import { useReleaseReadiness } from '@/features/readiness/api'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -43,9 +46,12 @@ function ItemRow({
   onView,
   onPreview,
   onDelete,
+  problems = [],
 }: {
   item: VaultItem
   entry: DecryptedMetadata | undefined
+  /** What would stop this item reaching its people today (release readiness). */
+  problems?: ReadinessProblem[]
   busy: { label: string; percent: number } | null
   onDownload: () => void
   onView: () => void
@@ -88,6 +94,17 @@ function ItemRow({
               <span aria-hidden>·</span>
               <span data-testid="vault-item-policy">{item.accessPolicy.name}</span>
             </p>
+            {problems.length > 0 && (
+              <ul className="grid gap-1" aria-label="Release problems">
+                {problems.map((p) => (
+                  <li key={p.kind} className="flex flex-wrap items-center gap-x-2 text-xs text-red-700" data-testid="vault-item-problem">
+                    <TriangleAlert className="size-3.5 shrink-0" aria-hidden />
+                    <span>{p.message}</span>
+                    <FixLink fix={p.fix} className="font-medium text-brand-700 underline-offset-4 hover:underline" />
+                  </li>
+                ))}
+              </ul>
+            )}
             {ready && ready.tags.length > 0 && (
               <ul className="flex flex-wrap gap-1" aria-label="Tags">
                 {ready.tags.map((tag) => (
@@ -159,6 +176,15 @@ function EmptyState({ icon: Icon, title, text, action }: { icon: typeof Upload; 
 /** Search, type filter and the list, with its loading, error, empty and locked states. */
 export function VaultItemList({ unlocked, onAdd, onUnlock }: { unlocked: boolean; onAdd: () => void; onUnlock: () => void }) {
   const { data: items, isPending, isError, error, refetch, isFetching } = useVaultItems()
+  const readiness = useReleaseReadiness()
+  const problemsByItem = useMemo(() => {
+    const map = new Map<string, ReadinessProblem[]>()
+    for (const p of readiness.data?.problems ?? []) {
+      if (p.subject.type !== 'item') continue
+      map.set(p.subject.id, [...(map.get(p.subject.id) ?? []), p])
+    }
+    return map
+  }, [readiness.data])
   const metadata = useDecryptedMetadata(items)
   const remove = useDeleteVaultItem()
   const [search, setSearch] = useState('')
@@ -280,6 +306,7 @@ export function VaultItemList({ unlocked, onAdd, onUnlock }: { unlocked: boolean
               onView={() => setViewing(item)}
               onPreview={() => ready && setPreviewing({ item, metadata: ready })}
               onDelete={() => setDeleting(item)}
+              problems={problemsByItem.get(item.id)}
             />
           )
         })}

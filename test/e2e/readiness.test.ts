@@ -1,0 +1,77 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { addBeneficiaryThroughUi, launch, newPage, registerOwner, uniqueEmail } from './browser'
+
+// Release readiness in the browser (issue 0.2 · 2 of 7): an item uploaded with the default
+// protocol and no trigger to serve it is shown as stuck on the dashboard and in the vault list,
+// and the offered link fixes it.
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
+const STUCK = 'An item set to Verified Death waits for a Verified Death trigger, and you have none.'
+
+function logOnFailure(page: Page) {
+  const logs: string[] = []
+  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
+  onTestFailed(() => console.error(`page log:\n${logs.join('\n')}`))
+}
+
+async function nav(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
+}
+
+describe('release readiness', () => {
+  it('shows an item no trigger serves on the dashboard and in the vault, and the offered link fixes it', async () => {
+    const { context, page } = await newPage(browser)
+    logOnFailure(page)
+    await registerOwner(page, { email: uniqueEmail('ready-owner'), password: 'a sound password 1', passphrase: 'Lantern-Orchard-73-Quay' })
+    // Nothing chosen yet: nothing can fail to arrive.
+    await page.getByRole('heading', { name: 'Your Digital Legacy is Protected' }).waitFor()
+
+    await addBeneficiaryThroughUi(page, { fullName: 'Ben Heir', email: uniqueEmail('ready-heir') })
+    await nav(page, 'Vault')
+    await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
+    await page.getByRole('button', { name: 'Upload First Item' }).click()
+    const upload = page.getByRole('dialog', { name: 'Add Item' })
+    await upload.getByTestId('file-input').setInputFiles([{ name: 'deeds.txt', mimeType: 'text/plain', buffer: Buffer.from('The deeds are with the notary.') }])
+    await upload.getByRole('checkbox', { name: /Ben Heir/ }).check()
+    await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
+    await upload.waitFor({ state: 'detached', timeout: 30_000 })
+
+    // The vault list marks the item, with the way to fix it.
+    // The only item (its name shows only while the vault is unlocked).
+    const item = page.getByTestId('vault-item').first()
+    await item.filter({ hasText: 'deeds.txt' }).waitFor()
+    await poll(() => item.getByTestId('vault-item-problem').textContent()).toContain(STUCK)
+
+    // The dashboard no longer says Protected, and says why.
+    await page.goto('/dashboard')
+    await page.getByRole('heading', { name: 'Your release plan needs attention' }).waitFor()
+    expect(await page.getByText('Your Digital Legacy is Protected').count()).toBe(0)
+    const panel = page.getByTestId('readiness-panel')
+    await poll(() => panel.textContent()).toContain(STUCK)
+    const status = page.getByTestId('status-row').filter({ hasText: 'Inactivity Monitor' })
+    expect(await status.textContent()).toContain('Not set up')
+    expect(await page.getByTestId('system-summary').textContent()).not.toContain('All systems active')
+
+    // The offered link opens Create Trigger for the right kind; creating it clears the item.
+    await panel.getByRole('link', { name: 'Set up a Verified Death trigger' }).click()
+    const create = page.getByRole('dialog', { name: 'Create Trigger' })
+    await create.waitFor()
+    await create.getByRole('button', { name: 'Create Trigger' }).click()
+    await create.waitFor({ state: 'detached' })
+    await nav(page, 'Vault')
+    await item.waitFor()
+    await poll(() => item.getByTestId('vault-item-problem').count()).toBe(0)
+    await page.goto('/dashboard')
+    await poll(() => page.getByTestId('readiness-panel').textContent()).not.toContain(STUCK)
+    await context.close()
+  })
+})

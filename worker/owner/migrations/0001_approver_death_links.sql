@@ -1,0 +1,1 @@
+ALTER TABLE `approvers` ADD `death_link_sent_at` integer;

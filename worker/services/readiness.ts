@@ -1,0 +1,175 @@
+import { sql } from 'drizzle-orm'
+import {
+  SERVING_TRIGGER_TITLES,
+  servingTrigger,
+  type ReadinessProblem,
+  type ReleaseReadiness,
+  type ServingTrigger,
+} from '../../contract/readiness'
+import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
+import type { OwnerDb } from '../owner/db'
+import { approvers, beneficiaries, policies, triggers } from '../owner/schema'
+
+// Release readiness, run inside the owner's object: a fixed handful of queries however many items,
+// policies and people there are, then the rules in memory.
+
+type TriggerState = 'active' | 'paused' | 'none'
+
+/** The best state among the owner's triggers of each kind ('manual': any trigger not yet fired). */
+function triggerStates(rows: Array<{ type: string; status: string }>): Record<Exclude<ServingTrigger, null>, TriggerState> {
+  const of = (match: (t: { type: string; status: string }) => boolean): TriggerState =>
+    rows.some((t) => match(t) && t.status === 'active') ? 'active' : rows.some((t) => match(t) && t.status === 'paused') ? 'paused' : 'none'
+  return {
+    inactivity: of((t) => t.type === 'inactivity'),
+    verified_death: of((t) => t.type === 'verified_death'),
+    biometric_failure: of((t) => t.type === 'biometric_failure'),
+    manual: of(() => true),
+  }
+}
+
+const createHref = (kind: Exclude<ServingTrigger, null>) => (kind === 'manual' ? '/triggers' : `/triggers?create=${kind}`)
+
+export function releaseReadiness(db: OwnerDb): ReleaseReadiness {
+  const triggerRows = db.select({ id: triggers.id, type: triggers.type, status: triggers.status }).from(triggers).all()
+  const approverRows = db.select({ id: approvers.id, email: approvers.email, verifiedAt: approvers.emailVerifiedAt, linkAt: approvers.deathLinkSentAt }).from(approvers).all()
+  const people = db
+    .select({ id: beneficiaries.id, fullName: beneficiaries.fullName, verifiedAt: beneficiaries.emailVerifiedAt, notifications: beneficiaries.notificationStatus })
+    .from(beneficiaries)
+    .all()
+  // Active items something is left to directly (their own protocol governs those grants).
+  const items = db.all<{ id: string; protocol: string; requiresApprover: number; contact: string | null }>(sql`
+    select v.id, v.release_protocol as protocol, v.requires_approver as requiresApprover, v.approver_contact as contact
+    from vault_items v
+    where v.status = 'active' and exists (select 1 from item_grants g where g.item_id = v.id and g.direct = 1)`)
+  // Active policies that hand something over to someone.
+  const policyRows = db
+    .select()
+    .from(policies)
+    .where(sql`${policies.status} = 'active'
+      and exists (select 1 from policy_items pi join item_grants g on g.item_id = pi.item_id
+                  join policy_beneficiaries pb on pb.policy_id = pi.policy_id and pb.beneficiary_id = g.beneficiary_id
+                  where pi.policy_id = ${policies.id})`)
+    .all()
+  // Everyone something is left to, by any route.
+  const chosen = new Set(db.all<{ id: string }>(sql`select distinct beneficiary_id as id from item_grants`).map((r) => r.id))
+
+  const states = triggerStates(triggerRows)
+  const verified = approverRows.filter((a) => a.verifiedAt !== null)
+  const verifiedAddress = new Set(verified.map((a) => a.email.toLowerCase()))
+  const problems: ReadinessProblem[] = []
+
+  for (const item of items) {
+    const kind = servingTrigger(item.protocol)
+    const label = RELEASE_PROTOCOL_LABELS[item.protocol as ReleaseProtocol] ?? item.protocol
+    if (kind && states[kind] !== 'active') {
+      const paused = states[kind] === 'paused'
+      problems.push({
+        kind: paused ? 'item_trigger_paused' : 'item_trigger_missing',
+        severity: 'error',
+        subject: { type: 'item', id: item.id },
+        message:
+          kind === 'manual'
+            ? `An item set to ${label} can only be released by hand from a trigger, and you have ${paused ? 'only paused ones' : 'none'}.`
+            : paused
+              ? `An item set to ${label} waits for your ${SERVING_TRIGGER_TITLES[kind]} trigger, which is paused.`
+              : `An item set to ${label} waits for a ${SERVING_TRIGGER_TITLES[kind]} trigger, and you have none.`,
+        fix: paused ? { label: 'Activate the trigger', href: '/triggers' } : { label: kind === 'manual' ? 'Set up a trigger' : `Set up a ${SERVING_TRIGGER_TITLES[kind]} trigger`, href: createHref(kind) },
+      })
+    }
+    if (item.requiresApprover && (!item.contact || !verifiedAddress.has(item.contact.toLowerCase()))) {
+      problems.push({
+        kind: 'item_approver_unverified',
+        severity: 'error',
+        subject: { type: 'item', id: item.id },
+        message: 'An item needs sign-off from an approver who has not confirmed their address, so they may never be able to approve it.',
+        fix: { label: 'Review your approvers', href: '/beneficiaries' },
+      })
+    }
+  }
+
+  for (const policy of policyRows) {
+    const on = policy.releaseOn.filter((t): t is 'inactivity' | 'verified_death' | 'biometric_failure' => t in states)
+    if (!on.some((t) => states[t] === 'active')) {
+      const paused = on.some((t) => states[t] === 'paused')
+      problems.push({
+        kind: 'policy_trigger_missing',
+        severity: 'error',
+        subject: { type: 'policy', id: policy.id },
+        message: paused
+          ? `The policy “${policy.name}” releases on triggers that are all paused.`
+          : `The policy “${policy.name}” releases on ${on.map((t) => SERVING_TRIGGER_TITLES[t]).join(' or ')}, and you have no such trigger.`,
+        fix: paused || on.length === 0 ? { label: 'Open your triggers', href: '/triggers' } : { label: `Set up a ${SERVING_TRIGGER_TITLES[on[0]!]} trigger`, href: createHref(on[0]!) },
+      })
+    }
+    const named = new Set(policy.identityVerificationApprovers)
+    const reviewers = verified.filter((a) => named.size === 0 || named.has(a.id))
+    if (policy.requiresApprover) {
+      const contact = policy.approverContact?.toLowerCase() ?? null
+      const signers = new Set([...reviewers.map((a) => a.email.toLowerCase()), ...(contact && verifiedAddress.has(contact) ? [contact] : [])])
+      if (policy.minimumApprovals > signers.size) {
+        problems.push({
+          kind: 'policy_approvals_short',
+          severity: 'error',
+          subject: { type: 'policy', id: policy.id },
+          message: `The policy “${policy.name}” needs ${policy.minimumApprovals} approvals, and only ${signers.size} verified ${signers.size === 1 ? 'approver' : 'approvers'} can give them.`,
+          fix: { label: 'Add or verify approvers', href: '/beneficiaries' },
+        })
+      }
+      if (contact && !verifiedAddress.has(contact)) {
+        problems.push({
+          kind: 'policy_approver_contact_unverified',
+          severity: 'error',
+          subject: { type: 'policy', id: policy.id },
+          message: `The policy “${policy.name}” names an approver contact who is not a verified approver.`,
+          fix: { label: 'Review the policy', href: '/protocols' },
+        })
+      }
+    }
+    if (policy.requiresIdentityVerification && reviewers.length === 0) {
+      problems.push({
+        kind: 'identity_no_reviewer',
+        severity: 'error',
+        subject: { type: 'policy', id: policy.id },
+        message: `The policy “${policy.name}” asks for identity checks, and no verified approver can review them.`,
+        fix: { label: 'Add or verify approvers', href: '/beneficiaries' },
+      })
+    }
+  }
+
+  for (const person of people) {
+    if (!chosen.has(person.id)) continue
+    if (person.verifiedAt === null) {
+      problems.push({
+        kind: 'beneficiary_unverified',
+        severity: 'warning',
+        subject: { type: 'beneficiary', id: person.id },
+        message: `${person.fullName} has not confirmed their e-mail address yet, so we cannot be sure a release would reach them.`,
+        fix: { label: 'Resend their verification', href: '/beneficiaries' },
+      })
+    } else if (person.notifications === 'unsubscribed') {
+      problems.push({
+        kind: 'beneficiary_unsubscribed',
+        severity: 'warning',
+        subject: { type: 'beneficiary', id: person.id },
+        message: `${person.fullName} asked for no e-mails from us. The release e-mail will still be sent, but they may not be looking for it.`,
+        fix: { label: 'Review your beneficiaries', href: '/beneficiaries' },
+      })
+    }
+  }
+
+  const deathTriggers = triggerRows.filter((t) => t.type === 'verified_death' && t.status === 'active')
+  if (deathTriggers.length > 0 && !verified.some((a) => a.linkAt !== null)) {
+    problems.push({
+      kind: 'death_link_unsent',
+      severity: 'error',
+      subject: { type: 'trigger', id: deathTriggers[0]!.id },
+      message:
+        verified.length === 0
+          ? 'Your Verified Death trigger needs a verified approver to report a death, and you have none yet.'
+          : 'None of your verified approvers has been sent the link to report a death yet.',
+      fix: verified.length === 0 ? { label: 'Add or verify approvers', href: '/beneficiaries' } : { label: 'Resend report links', href: '/triggers' },
+    })
+  }
+
+  return { ready: !problems.some((p) => p.severity === 'error'), problems }
+}
