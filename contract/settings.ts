@@ -42,3 +42,32 @@ export const pingSettingsBodySchema = z.object({
   gracePeriod: z.literal(CHECKIN_GRACE_DAYS, { error: SETTINGS_MESSAGES.graceFixed }),
 })
 export type PingSettingsBody = z.infer<typeof pingSettingsBodySchema>
+
+/**
+ * The safety window (issue 0.2 · 2 of 7): a release caused by anyone or anything but the signed-in
+ * owner acting now (a death report, inactivity, biometric failures) makes nothing available before
+ * it has passed, so the owner has time to see the e-mail and cancel. A policy's own delay governs
+ * its releases instead; a manual release and a date the owner scheduled stay immediate.
+ */
+export const SAFETY_WINDOW = { defaultHours: 72, minHours: 24, maxHours: 24 * 30 } as const
+
+export const SAFETY_WINDOW_MESSAGES = {
+  min: `The safety window is at least ${SAFETY_WINDOW.minHours} hours`,
+  max: `The safety window is at most ${SAFETY_WINDOW.maxHours / 24} days (${SAFETY_WINDOW.maxHours} hours)`,
+  whole: 'Enter a whole number of hours',
+  saved: 'Safety window saved',
+} as const
+
+export const safetyWindowBodySchema = z.object({
+  hours: z
+    .number({ error: SAFETY_WINDOW_MESSAGES.whole })
+    .int(SAFETY_WINDOW_MESSAGES.whole)
+    .min(SAFETY_WINDOW.minHours, SAFETY_WINDOW_MESSAGES.min)
+    .max(SAFETY_WINDOW.maxHours, SAFETY_WINDOW_MESSAGES.max),
+})
+export type SafetyWindowBody = z.infer<typeof safetyWindowBodySchema>
+
+/** What the settings page says the window does, for `hours`. */
+export function safetyWindowNotice(hours: number): string {
+  return `When a death report, your inactivity or failed unlocks start a release, nothing becomes available for ${hours} hours. We e-mail you at once; a check-in, a sign-in or the cancel link in that e-mail stops it. Your own manual releases and dates you scheduled are not delayed.`
+}

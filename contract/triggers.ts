@@ -162,6 +162,12 @@ export interface DryRunResult {
   beneficiaryCount: number
   /** True while a payment issue's grace period holds every trigger. */
   paymentHold: boolean
+  /**
+   * When the trigger fires by itself (a death report, silence, failed unlocks) rather than by your
+   * manual release: the hours before its items' own protocols make anything available. Null for a
+   * scheduled trigger (your own date).
+   */
+  safetyWindowHours: number | null
 }
 
 export type ReleaseStatus = 'waiting' | 'released' | 'cancelled'

@@ -216,7 +216,8 @@ describe('release engine, end to end', () => {
     diagnoseOnFailure(page, 'death-owner')
     const approverEmail = uniqueEmail('counsel')
     const heirEmail = uniqueEmail('heir')
-    await registerOwner(page, { email: uniqueEmail('death-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
+    const ownerEmail = uniqueEmail('death-owner')
+    await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', passphrase: PASSPHRASE })
     await addBeneficiaryThroughUi(page, { fullName: 'Ben Heir', email: heirEmail })
     await page.getByRole('button', { name: 'Add Approver' }).first().click()
     const addApprover = page.getByRole('dialog', { name: 'Add Approver' })
@@ -277,8 +278,18 @@ describe('release engine, end to end', () => {
     await clara.page.getByText('Ben Heir').waitFor()
     await clara.page.screenshot({ path: `${SHOTS}/approve-release-1280.png`, fullPage: true })
     await clara.page.getByRole('button', { name: 'Approve' }).click()
-    await poll(() => clara.page.getByText(/released/i).count()).toBeGreaterThan(0)
-    await waitForMail(heirEmail, /left something for you/)
+    await poll(() => clara.page.getByText(/approved/i).count()).toBeGreaterThan(0)
+
+    // A death report is not the owner acting: nothing is available during the safety window, the
+    // owner is e-mailed at once, and their one-click cancel link stops it.
+    const started = await waitForMail(ownerEmail, /A release of your vault has started/)
+    expect(started.text).toContain('at the earliest')
+    await page.goto(firstLink(started.text, '/cancel-release'))
+    await page.getByRole('heading', { name: 'A release of your vault is pending' }).waitFor()
+    await page.getByRole('button', { name: 'Cancel the release' }).click()
+    await page.getByRole('heading', { name: 'Release cancelled' }).waitFor()
+    expect((await outbox()).filter((m) => m.to === heirEmail && /left something for you/.test(m.subject))).toEqual([])
+    await page.goto(`${baseUrl()}/triggers`)
 
     await nav(page, 'Triggers')
     await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()

@@ -22,6 +22,7 @@ const result = (entries: ReleasePlanEntry[], over: Partial<DryRunResult> = {}): 
   entries,
   itemCount: 3,
   beneficiaryCount: 2,
+  safetyWindowHours: 72,
   paymentHold: false,
   ...over,
 })
@@ -111,5 +112,13 @@ describe('conditions and sources', () => {
 
   it('shows an unknown protocol as given', () => {
     expect(sourceText({ kind: 'item', itemId: 'x', protocol: 'CUSTOM' })).toBe('Item release protocol: CUSTOM')
+  })
+})
+
+describe('the safety window in the dry run', () => {
+  it('says what a firing by itself adds, and nothing for a scheduled trigger', () => {
+    const view = dryRunView(result([entry({})], { safetyWindowHours: 48 }), new Map())
+    expect(view.safetyWindow).toContain('48-hour safety window')
+    expect(dryRunView(result([entry({})], { type: 'scheduled', safetyWindowHours: null }), new Map()).safetyWindow).toBeNull()
   })
 })

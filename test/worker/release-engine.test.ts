@@ -174,9 +174,17 @@ describe('the inactivity clock (alarm-driven)', () => {
     await setClock(s.ownerId, { checkInSentAt: Date.now() - 3 * DAY_MS - 1000 })
     expect(await runDurableObjectAlarm(guard(s.ownerId))).toBe(true)
     expect(await firingCount(s.ownerId)).toBe(1)
+    // Silence is not the owner acting: nothing is available before the 72-hour safety window ends,
+    // and the owner is e-mailed at once with the way to stop it.
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    const started = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.text.includes('/cancel-release')))
+    expect(started.subject).toBe('A release of your vault has started')
+    await guard(s.ownerId).tick(Date.now() + 71 * 3_600_000)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    await guard(s.ownerId).tick(Date.now() + 72 * 3_600_000 + 60_000)
     expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
     // Running it again releases nothing more.
-    await guard(s.ownerId).tick()
+    await guard(s.ownerId).tick(Date.now() + 73 * 3_600_000)
     expect(await firingCount(s.ownerId)).toBe(1)
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })

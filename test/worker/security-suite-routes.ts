@@ -284,6 +284,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   'PUT /api/policies/:id': { access: 'owner', body: 'json', sample: () => ({ status: 'inactive' }), params: (f) => ({ id: f.policyId }) },
   'PUT /api/policies/:id/items': { access: 'owner', body: 'json', sample: (f) => ({ itemIds: [f.itemId] }), params: (f) => ({ id: f.policyId }) },
   'DELETE /api/policies/:id': { access: 'owner', params: (f) => ({ id: f.policyId }) },
+  'GET /api/user/safety-window': { access: 'owner' },
+  'PUT /api/user/safety-window': { access: 'owner', body: 'json', sample: () => ({ hours: 48 }) },
   'PUT /api/user/ping-settings': { access: 'owner', body: 'json', sample: () => ({ pingFrequency: 30, gracePeriod: 3 }) },
   'GET /api/triggers': { access: 'owner' },
   'POST /api/triggers': {

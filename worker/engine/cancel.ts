@@ -7,7 +7,7 @@ import type { Unit } from '../owner/unit'
 // scheduled one the owner's own date: a check-in leaves those alone.
 const DISPROVED_BY_CHECK_IN = ['inactivity', 'verified_death', 'biometric_failure'] as const
 
-export type CancelScope = { checkIn: true } | { firingId: string } | { releaseId: string }
+export type CancelScope = { checkIn: true; via?: 'sign-in' } | { firingId: string } | { releaseId: string }
 
 /**
  * Cancels the owner's waiting releases: all that a check-in disproves, one firing's (the e-mailed
@@ -36,7 +36,7 @@ export function cancelWaiting(u: Unit, scope: CancelScope, actor: AuditActor): n
   u.audit({
     actor,
     action: 'release.cancelled',
-    details: { releases: cancelled.length, by: 'checkIn' in scope ? 'check-in' : 'firingId' in scope ? 'cancel link' : 'owner' },
+    details: { releases: cancelled.length, by: 'checkIn' in scope ? (scope.via ?? 'check-in') : 'firingId' in scope ? 'cancel link' : 'owner' },
   })
   return cancelled.length
 }

@@ -33,6 +33,11 @@ export interface FireResult {
 // Rows per multi-row insert of release targets (3 parameters each, 100 at most a statement).
 const TARGETS_PER_STATEMENT = 30
 
+/** The owner's own manual release, or a date they scheduled: no safety window. */
+export function ownerActingNow(kind: FiringKind): boolean {
+  return kind === 'manual' || kind === 'scheduled' || kind === 'scheduled_item'
+}
+
 export function firingIdFor(trigger: TriggerRow | null, itemId?: string): string {
   return trigger ? `t:${trigger.id}:${trigger.generation}` : `i:${itemId}`
 }
@@ -68,6 +73,7 @@ export function fire(u: Unit, req: FireRequest): FireResult {
       triggerId: trigger?.id ?? null,
       scheduledBeneficiaries: trigger?.type === 'scheduled' ? ((trigger.config.beneficiaries as string[] | undefined) ?? []) : undefined,
       onlyItemId: req.itemId,
+      safetyWindowMs: ownerActingNow(req.kind) ? 0 : u.safetyWindowMs,
     },
     now,
     req.lastCheckInAt,
@@ -127,13 +133,15 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
   const { db, now, account } = u
   const label = TRIGGER_TYPE_LABELS[req.trigger?.type ?? 'scheduled'].title
   const waits = plans.filter((p) => p.releaseAt > now || p.requiredApprovals > 0)
-  if (waits.length > 0) {
+  // Whatever caused it, the owner hears at once of every firing that hands anything over.
+  if (plans.length > 0) {
     u.mail(account.email, 'release_started', releaseStartedOwnerEmail({
       displayName: account.displayName,
       triggerLabel: label,
       reason: req.reason,
-      releaseAt: Math.min(...waits.map((p) => p.releaseAt)),
+      releaseAt: Math.min(...plans.map((p) => p.releaseAt)),
       cancelUrl: u.signedLink('/cancel-release', 'releaseCancel', firingId),
+      waiting: waits.length > 0,
     }))
   }
   for (const [i, p] of plans.entries()) {

@@ -45,6 +45,12 @@ export interface FiringInput {
   scheduledBeneficiaries?: string[]
   /** For one item's own schedule (SCHEDULED protocol): only that item. */
   onlyItemId?: string
+  /**
+   * The safety window for items' own protocols when the firing is not the owner acting now (a
+   * death report, inactivity, biometric failures): nothing is available before it has passed.
+   * Policies keep their own delay.
+   */
+  safetyWindowMs?: number
 }
 
 /**
@@ -58,7 +64,7 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
 
   if (input.onlyItemId) {
     const item = db.select().from(vaultItems).where(and(eq(vaultItems.id, input.onlyItemId), eq(vaultItems.status, 'active'))).get()
-    if (item) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
+    if (item) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers, input.safetyWindowMs ?? 0))
     return plans.filter((p) => p.targets.length > 0)
   }
 
@@ -95,7 +101,7 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
     const protocols = [...PROTOCOLS_BY_TRIGGER[input.type], ...(input.manual ? PROTOCOLS_BY_TRIGGER.manual : [])]
     if (protocols.length > 0) {
       const items = db.select().from(vaultItems).where(and(eq(vaultItems.status, 'active'), inArray(vaultItems.releaseProtocol, protocols))).all()
-      for (const item of items) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers))
+      for (const item of items) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers, input.safetyWindowMs ?? 0))
     }
   } else if (input.triggerId && input.scheduledBeneficiaries?.length) {
     // Everything granted to the people the trigger names that are still the owner's.
@@ -150,6 +156,7 @@ function itemPlan(
   now: number,
   lastCheckInAt: number | null,
   ownerApprovers: Array<{ email: string; fullName: string }>,
+  safetyWindowMs: number,
 ): PlannedRelease {
   const direct = db
     .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
@@ -157,7 +164,8 @@ function itemPlan(
     .where(and(eq(itemGrants.itemId, item.id), eq(itemGrants.direct, true)))
     .all()
   const days = inactivityDays(item.releaseProtocol)
-  const releaseAt = days !== null && lastCheckInAt !== null ? Math.max(now, lastCheckInAt + days * DAY_MS) : now
+  const silentUntil = days !== null && lastCheckInAt !== null ? lastCheckInAt + days * DAY_MS : now
+  const releaseAt = Math.max(now + safetyWindowMs, silentUntil)
   const contact = item.requiresApprover ? item.approverContact : null
   const known = contact ? ownerApprovers.filter((a) => a.email.toLowerCase() === contact.toLowerCase()) : []
   const label = RELEASE_PROTOCOL_LABELS[item.releaseProtocol as ReleaseProtocol] ?? item.releaseProtocol

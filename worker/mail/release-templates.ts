@@ -27,14 +27,23 @@ export function releaseStartedOwnerEmail(p: {
   reason: string | null
   releaseAt: number
   cancelUrl: string
+  /** Whether anything waits (a safety window, a delay, sign-offs); otherwise it all went at once. */
+  waiting: boolean
 }): RenderedEmail {
+  const fired = `Your ${p.triggerLabel} trigger fired${p.reason ? ` (${p.reason})` : ''}.`
   return render(`A release of your vault has started`, {
     heading: 'A release of your vault has started',
-    paragraphs: [
-      `Hello ${p.displayName},`,
-      `Your ${p.triggerLabel} trigger fired${p.reason ? ` (${p.reason})` : ''}. Under your instructions, items will be released to your beneficiaries at ${when(p.releaseAt)} at the earliest.`,
-      'If this is a mistake and you are well, cancel it now with one click. Checking in from the app cancels it too.',
-    ],
+    paragraphs: p.waiting
+      ? [
+          `Hello ${p.displayName},`,
+          `${fired} Under your instructions, items will be released to your beneficiaries at ${when(p.releaseAt)} at the earliest.`,
+          'If this is a mistake and you are well, cancel it now with one click. Checking in from the app, or signing in, cancels it too.',
+        ]
+      : [
+          `Hello ${p.displayName},`,
+          `${fired} Under your instructions, items were released to your beneficiaries at once.`,
+          'If you did not expect this, use the link below to stop anything still waiting, and change your password.',
+        ],
     action: { label: 'Cancel the release', url: p.cancelUrl },
     footnote: 'If you meant this to happen, you need do nothing.',
   })

@@ -1,3 +1,4 @@
+import { SAFETY_WINDOW } from '../../contract/settings'
 import type { RenderedEmail } from '../mail/templates'
 import { signLinkToken, type LinkPurpose } from '../services/link-tokens'
 import type { Account } from './account'
@@ -18,6 +19,8 @@ export interface Unit {
   readonly account: Account
   /** The act's time (a test may run the engine at a later one). */
   readonly now: number
+  /** The owner's safety window (contract/settings.ts), in milliseconds. */
+  readonly safetyWindowMs: number
   audit(entry: AuditInput): void
   /** Kept with the act, handed to D1's outbox once it commits (worker/owner/pending-mail.ts). */
   mail(to: string, kind: string, message: RenderedEmail): void
@@ -36,6 +39,13 @@ export interface UnitEffects {
   blobs: number
 }
 
+const HOUR_MS = 3_600_000
+export const SAFETY_WINDOW_KEY = 'safetyWindowHours'
+
+export function safetyWindowHours(storage: DurableObjectStorage): number {
+  return storage.kv.get<number>(SAFETY_WINDOW_KEY) ?? SAFETY_WINDOW.defaultHours
+}
+
 export function createUnit(
   storage: DurableObjectStorage,
   env: Env,
@@ -51,6 +61,9 @@ export function createUnit(
     ownerId,
     account,
     now,
+    get safetyWindowMs() {
+      return safetyWindowHours(storage) * HOUR_MS
+    },
     audit: (entry) => void appendAudit(storage, db, entry),
     mail(to, kind, message) {
       db.insert(pendingMail)

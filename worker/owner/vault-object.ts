@@ -30,7 +30,7 @@ import { exportVault, importVault, type OwnerExport } from './export'
 import { settle, type Outcome } from './outcome'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, unlockFailures, vaultItems } from './schema'
-import { createUnit, type Unit, type UnitEffects } from './unit'
+import { createUnit, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { setUpVault, vaultKeysOf, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
@@ -277,8 +277,10 @@ export class OwnerVault extends DurableObject<Env> {
     if (owner) {
       await this.act(
         owner,
-        () => {
+        (u) => {
           if (at >= this.clock(at).lastCheckInAt) this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
+          // Signing in is a sign of life: it stops what a death report, silence or failed unlocks started.
+          if (kind === 'signed_in') cancelWaiting(u, { checkIn: true, via: 'sign-in' }, 'user')
         },
         { now: at, tick: true },
       )
@@ -527,7 +529,24 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   async dryRun(account: Account, triggerId: string, now = Date.now()) {
-    return settle(() => monitor.dryRun(this.db, account, triggersService.findTrigger(this.db, triggerId), now, this.clock(now).lastCheckInAt))
+    return settle(() =>
+      monitor.dryRun(this.db, account, triggersService.findTrigger(this.db, triggerId), now, this.clock(now).lastCheckInAt, safetyWindowHours(this.ctx.storage)),
+    )
+  }
+
+  /** The owner's safety window (contract/settings.ts). */
+  async safetyWindow(): Promise<{ hours: number }> {
+    return { hours: safetyWindowHours(this.ctx.storage) }
+  }
+
+  async setSafetyWindow(account: Account, hours: number) {
+    return settle(() =>
+      this.act(account, (u) => {
+        this.kv.put(SAFETY_WINDOW_KEY, hours)
+        u.audit({ actor: 'user', action: 'account.safety_window_set', details: { hours } })
+        return { hours }
+      }),
+    )
   }
 
   async manualRelease(account: Account, triggerId: string, reason: string, now = Date.now()) {

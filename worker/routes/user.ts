@@ -1,13 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
-import { pingSettingsBodySchema } from '../../contract/settings'
+import { pingSettingsBodySchema, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema } from '../../contract/settings'
 import { users } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { accountOf } from '../owner/account'
-import { ownerVault } from '../owner/client'
+import { accountIn, ownerVault, vaultOf } from '../owner/client'
+import { ask } from '../owner/outcome'
 import { audit } from '../services/audit'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -29,3 +30,8 @@ export const userRoutes = new Hono<AppEnv>()
     await ownerVault(c.env, user!.id).tick(Date.now(), accountOf(user!))
     return c.json({ message: 'Settings updated.', user: await publicUserOf(c.env, c.var.db, user!) })
   })
+  // The safety window before a release nobody on the owner's side started makes anything available.
+  .get('/safety-window', async (c) => c.json(await vaultOf(c).safetyWindow()))
+  .put('/safety-window', validate('json', safetyWindowBodySchema), async (c) =>
+    c.json({ ...(await ask(vaultOf(c).setSafetyWindow(accountIn(c), c.req.valid('json').hours))), message: SAFETY_WINDOW_MESSAGES.saved }),
+  )

@@ -46,7 +46,7 @@ export function releaseSummaries(db: OwnerDb, releaseId?: string): ReleaseSummar
 }
 
 /** Exactly what firing the trigger now would hand over, to whom, under which conditions; nothing is written. */
-export function dryRun(db: OwnerDb, account: Account, trigger: TriggerRow, now: number, lastCheckInAt: number): DryRunResult {
+export function dryRun(db: OwnerDb, account: Account, trigger: TriggerRow, now: number, lastCheckInAt: number, safetyWindowHours: number): DryRunResult {
   const plans = planFiring(
     db,
     {
@@ -76,5 +76,6 @@ export function dryRun(db: OwnerDb, account: Account, trigger: TriggerRow, now: 
     itemCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.itemId))).size,
     beneficiaryCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.beneficiaryId))).size,
     paymentHold: paymentHeld(account, now),
+    safetyWindowHours: trigger.type === 'scheduled' ? null : safetyWindowHours,
   }
 }

@@ -1,3 +1,5 @@
+import { SAFETY_WINDOW } from '../../../contract/settings'
+
 // The oracle of the release-promise simulation: an independent model of what the README's
 // "The release engine" section promises, written from the README (and the shapes of the API), not
 // from the engine's code. The driver (world.ts) applies each owner action to both the server and
@@ -34,12 +36,13 @@
 //    the items it covers and the beneficiaries it names; release time f + delayHours;
 //  - every item whose own protocol rides on the type (INACTIVITY_N_DAYS on inactivity,
 //    BIOMETRIC_FAILURE on biometric failure; MANUAL_RELEASE/EMERGENCY on a manual release), for
-//    its directly chosen beneficiaries; release time f, or max(f, L + N days) for
-//    INACTIVITY_N_DAYS ("waits until the owner has been silent N days");
+//    its directly chosen beneficiaries; release time f + the safety window (72 h) unless the owner
+//    released it by hand, or max(that, L + N days) for INACTIVITY_N_DAYS ("waits until the owner
+//    has been silent N days");
 //  - a scheduled trigger: everything granted to the beneficiaries it names, at f; an item's own
 //    schedule: that item to its direct beneficiaries, at f.
 // Releases: released (assets created) only at or after their release time; one asset per
-// (item, beneficiary) ever. A check-in cancels every waiting release of an inactivity,
+// (item, beneficiary) ever. A check-in or a sign-in cancels every waiting release of an inactivity,
 // verified-death or biometric-failure firing (manual and scheduled ones stay), and re-arms (new
 // generation, armed now) a fired trigger none of whose releases went out when the check-in
 // cancelled some of them, and any fired inactivity trigger none of whose releases went out.
@@ -56,6 +59,8 @@
 export const MINUTE = 60_000
 export const HOUR = 3_600_000
 export const DAY = 86_400_000
+/** The owner's safety window: never set in the simulation, so the default (contract/settings.ts). */
+const SAFETY_WINDOW_MS = SAFETY_WINDOW.defaultHours * HOUR
 export const CHECKIN_GRACE = 3 * DAY
 export const REMINDER_AFTER = 2 * DAY
 export const DEFAULT_FREQUENCY_DAYS = 7
@@ -289,6 +294,11 @@ export function checkIn(o: MOwner, now: number): void {
   o.lastCheckIn = now
   o.mailAt = null
   o.reminderAt = null
+  cancelDisproved(o, now)
+}
+
+/** What the owner's sign of life disproves: waiting releases a non-owner cause started; re-arms. */
+function cancelDisproved(o: MOwner, now: number): void {
   const cancelledFirings = new Set<string>()
   for (const r of o.releases.values()) {
     if (r.status === 'waiting' && DISPROVED_BY_CHECK_IN.has(r.kind)) {
@@ -310,13 +320,14 @@ export function checkIn(o: MOwner, now: number): void {
   }
 }
 
-/** A sign-in: resets the clock (only forwards), cancels nothing. */
+/** A sign-in: resets the clock (only forwards) and, a sign of life, cancels as a check-in does. */
 export function signIn(o: MOwner, now: number): void {
   if (now >= o.lastCheckIn) {
     o.lastCheckIn = now
     o.mailAt = null
     o.reminderAt = null
   }
+  cancelDisproved(o, now)
 }
 
 export function paymentFailed(o: MOwner, now: number): void {
@@ -346,9 +357,12 @@ function directTargets(item: MItem): string[] {
 
 export function expectedPlan(o: MOwner, source: { trigger: MTrigger | null; manual: boolean; itemId?: string }, firedAt: number): PlannedRelease[] {
   const out: PlannedRelease[] = []
+  // The owner's manual release, their scheduled trigger or an item's own date: no safety window.
+  const ownerActingNow = source.manual || !!source.itemId || source.trigger?.type === 'scheduled'
+  const earliest = ownerActingNow ? firedAt : firedAt + SAFETY_WINDOW_MS
   const itemRelease = (item: MItem) => {
     const n = /^INACTIVITY_(\d+)_DAYS$/.exec(item.protocol)
-    out.push({ sourceKey: `item:${item.id}`, releaseAt: n ? Math.max(firedAt, o.lastCheckIn + Number(n[1]) * DAY) : firedAt, targets: directTargets(item) })
+    out.push({ sourceKey: `item:${item.id}`, releaseAt: n ? Math.max(earliest, o.lastCheckIn + Number(n[1]) * DAY) : earliest, targets: directTargets(item) })
   }
   if (source.itemId) {
     itemRelease(o.items.find((i) => i.id === source.itemId)!)
@@ -414,7 +428,7 @@ export interface Snapshot {
   /** release id → sorted "item|beneficiary" pairs (new releases only). */
   targets: Map<string, string[]>
   triggers: TriggerRow[]
-  /** Check-in e-mails and reminders written since the last observation. */
+  /** Check-in e-mails, reminders and "a release has started" e-mails written since the last observation. */
   mails: MailRow[]
   assets: AssetRow[]
 }
@@ -452,7 +466,9 @@ export class Oracle {
 
       // Check-in e-mails and reminders.
       const mails = snap.mails.filter((m) => m.to_address === o.email.toLowerCase()).sort((a, b) => a.kind.localeCompare(b.kind))
+      const releaseStarted = mails.filter((m) => m.kind === 'release_started')
       for (const m of mails) {
+        if (m.kind === 'release_started') continue
         if (m.created_at !== now) this.fail(o, now, step, `${m.kind} e-mail written at ${m.created_at}, not at the step time ${now}`)
         if (m.kind === 'check_in') {
           if (!holdsNow('mail')) {
@@ -473,6 +489,11 @@ export class Oracle {
       // New firings.
       const releaseRows = snap.releases.filter((r) => r.owner_id === o.id)
       const newFirings = snap.firings.filter((f) => f.owner_id === o.id && !o.firings.has(f.id)).sort((a, b) => a.id.localeCompare(b.id))
+      // Every firing that hands anything over e-mails the owner at once, whatever caused it.
+      const handingOver = newFirings.filter((f) => releaseRows.some((r) => r.firing_id === f.id)).length
+      if (releaseStarted.length !== handingOver) {
+        this.fail(o, now, step, `${handingOver} firing(s) handed something over; the owner was e-mailed ${releaseStarted.length} time(s)`)
+      }
       let manualSeen = false
       for (const f of newFirings) {
         if (f.fired_at !== now) this.fail(o, now, step, `firing ${f.id} written at ${f.fired_at}, not at the step time ${now}`)
@@ -562,7 +583,7 @@ export class Oracle {
           r.releasedAt = now
           this.note(o, now, `server: release ${r.sourceKey.slice(0, 14)} (${r.kind}) released`)
         } else if (r.status === 'waiting' && row.status === 'cancelled') {
-          this.fail(o, now, step, `release ${r.sourceKey} (${r.kind}) cancelled without a check-in`)
+          this.fail(o, now, step, `release ${r.sourceKey} (${r.kind}) cancelled without a check-in or sign-in`)
           r.status = 'cancelled'
         } else if (r.status === 'cancelled' && r.cancelledAt === now && row.status === 'waiting') {
           this.fail(o, now, step, `the check-in did not cancel release ${r.sourceKey} (${r.kind})`)

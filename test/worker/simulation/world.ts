@@ -548,7 +548,7 @@ async function observe(oracle: Oracle, owners: SimOwner[], now: number, step: nu
     ),
   )
   // The text is read as the mail arrives: the outbox keeps it only for a while, as an inbox would not.
-  const mails = await env.DB.prepare("select id, to_address, kind, created_at, text from email_outbox where kind in ('check_in', 'check_in_reminder') and created_at >= ?1")
+  const mails = await env.DB.prepare("select id, to_address, kind, created_at, text from email_outbox where kind in ('check_in', 'check_in_reminder', 'release_started') and created_at >= ?1")
     .bind(from)
     .all<MailRow & { text: string }>()
   const releaseRows = vaults.flatMap((v) => v.releases)

@@ -23,6 +23,12 @@ const STATUS: Record<ReleaseApprovalView['status'], { label: string; variant: 'w
   cancelled: { label: 'Cancelled', variant: 'secondary', text: 'This release was cancelled; nothing was released.' },
 }
 
+const AGREED = {
+  label: 'Approved, not yet released',
+  variant: 'success' as const,
+  text: 'Enough approvers agreed. The release still waits for its time (the owner’s safety window or the policy’s delay), and the owner can stop it until then.',
+}
+
 const DECISION_TEXT: Record<'approved' | 'rejected', string> = {
   approved: 'You approved this release.',
   rejected: 'You rejected this release.',
@@ -56,7 +62,7 @@ function ApprovalView({ token, view }: { token: string; view: ReleaseApprovalVie
   const notesId = useId()
   const [notes, setNotes] = useState('')
   const [confirmReject, setConfirmReject] = useState(false)
-  const status = STATUS[view.status]
+  const status = view.status === 'waiting' && view.approvals >= view.requiredApprovals ? AGREED : STATUS[view.status]
   const open = view.status === 'waiting' && view.yourDecision === null
 
   const submit = (decision: 'approved' | 'rejected') =>

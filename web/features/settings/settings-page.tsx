@@ -10,6 +10,7 @@ import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
 import { useUpdatePingSettings } from './api'
+import { SafetyWindowCard } from './safety-window-card'
 
 /** /settings: the inactivity check-in frequency, with the fixed 3-day grace period (seeds 000 §2). */
 export function SettingsPage() {
@@ -91,6 +92,7 @@ export function SettingsPage() {
           </form>
         </CardContent>
       </Card>
+      <SafetyWindowCard />
       <Card>
         <CardHeader>
           <CardTitle>Current Settings Summary</CardTitle>

@@ -55,6 +55,11 @@ export function DryRunPanel({ result }: { result: DryRunResult }) {
       </div>
       {!view.empty && <p className="text-sm font-medium text-slate-800">{view.summary}</p>}
       {view.paymentHold && <PaymentHoldNotice until={null} />}
+      {!view.empty && view.safetyWindow && (
+        <p className="text-sm text-slate-700" data-testid="dry-run-safety-window">
+          {view.safetyWindow}
+        </p>
+      )}
       {view.empty ? (
         <div className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-8 text-center">
           <PackageOpen className="mx-auto size-8 text-slate-400" aria-hidden />

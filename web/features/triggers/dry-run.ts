@@ -39,6 +39,8 @@ export interface DryRunEntryView {
 export interface DryRunView {
   empty: boolean
   paymentHold: boolean
+  /** What happens when the trigger fires by itself, not by a manual release (null: never delayed). */
+  safetyWindow: string | null
   summary: string
   entries: DryRunEntryView[]
   /** Some items are shown by type only because their names are not known here. */
@@ -97,6 +99,11 @@ function groupItems(itemIds: readonly string[], known: ReadonlyMap<string, Known
   return { groups, namesHidden }
 }
 
+/** The dry run shows a manual release (immediate); this says what a firing by itself adds. */
+export function safetyWindowText(hours: number): string {
+  return `If this trigger fires by itself rather than by your manual release, items released under their own protocol become available only after your ${hours}-hour safety window (policies keep their own delay). You are e-mailed at once, and a check-in, a sign-in or the cancel link stops it.`
+}
+
 export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, KnownItem>): DryRunView {
   let namesHidden = false
   const entries = result.entries.map((entry, index): DryRunEntryView => {
@@ -115,6 +122,7 @@ export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, Know
   return {
     empty,
     paymentHold: result.paymentHold,
+    safetyWindow: result.safetyWindowHours === null ? null : safetyWindowText(result.safetyWindowHours),
     summary: empty
       ? 'Nothing would be released'
       : `Would release ${plural(result.itemCount, 'item')} to ${plural(result.beneficiaryCount, 'beneficiary', 'beneficiaries')}`,
