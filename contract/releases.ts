@@ -14,6 +14,8 @@ export const RELEASE_LIMITS = {
 } as const
 
 export const RELEASE_MESSAGES = {
+  noReviewerYet: (ownerName: string) =>
+    `Your identity is checked by someone ${ownerName} trusts, and none of them can review documents yet. You can send your document now: it will be reviewed as soon as one of them confirms their e-mail address, and we will e-mail you when your items open. Nothing is lost in the meantime.`,
   portalLinkSent:
     'If this address has items waiting for it, a new link to them is on its way. It can take a few minutes to arrive; check your spam folder too.',
   portalEmailInvalid: 'Please enter a valid email address',
@@ -74,6 +76,8 @@ export interface BeneficiaryPortalView {
   identityStatus: 'unverified' | 'pending' | 'verified' | 'rejected'
   /** True when some released asset waits on this beneficiary's identity verification. */
   identityRequired: boolean
+  /** Whether anyone can review this beneficiary's identity document today (a verified approver). */
+  reviewerReady: boolean
 }
 
 /** GET …/assets/{assetId}/download?token=… — counts one download and hands out a content ticket. */

@@ -1,4 +1,4 @@
-// `npm run bench [-- api upload unlock chunks signin fanout sweep audit capacity bundle]`: figures
+// `npm run bench [-- api upload unlock chunks signin fanout sweep audit readiness capacity bundle]`: figures
 // measured side by side in one run on this machine, printed as one table with ratios where a
 // reference exists (absolute times here are noisy; the ratios are what to compare between runs).
 // The product is started like `npm start` on its own port with fresh state, and stopped at the end.
@@ -20,6 +20,7 @@ import { finishRows, jsonReport, table } from './bench/report.mjs'
 import { startServer } from './bench/server.mjs'
 import { measureSignin } from './bench/signin.mjs'
 import { measureSweep } from './bench/sweep.mjs'
+import { measureReadiness } from './bench/readiness.mjs'
 import { measureUnlock } from './bench/unlock.mjs'
 import { measureUpload } from './bench/upload.mjs'
 
@@ -34,6 +35,7 @@ const MEASUREMENTS = {
   fanout: { run: measureFanout, server: true, title: 'Release fan-out' },
   sweep: { run: measureSweep, server: true, title: 'Cron sweep with 100 and 10 000 idle owners' },
   audit: { run: measureAudit, server: true, title: 'Audit chain verification' },
+  readiness: { run: measureReadiness, server: true, title: 'Release readiness on 1 000 items' },
   capacity: { run: measureCapacity, server: false, title: 'Capacity: bytes per owner, 0.1 and 0.2' },
   bundle: { run: measureBundle, server: false, title: 'Bundle sizes' },
 }

@@ -400,7 +400,7 @@ describe('released assets', () => {
     expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ transferredItems: 1, pendingReleases: 0 })
     const token = await portalToken(s.beneficiary.email)
     const portal = await (await call(`/api/beneficiaries/${s.beneficiary.id}/portal?token=${encodeURIComponent(token)}`)).json()
-    expect(portal).toMatchObject({ identityRequired: true, identityStatus: 'unverified' })
+    expect(portal).toMatchObject({ identityRequired: true, identityStatus: 'unverified', reviewerReady: true })
     const [asset] = await assets(s.beneficiary.id, token)
     expect(asset!.status).toBe('pending_identity')
     const blocked = await download(s.beneficiary.id, asset!.id, token)

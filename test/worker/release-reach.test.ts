@@ -1,7 +1,9 @@
+import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { RELEASE_MESSAGES } from '../../contract/releases'
 import { TRIGGER_MESSAGES } from '../../contract/triggers'
-import { createTrigger, manualReleaseOk, ownerWithItem, portalToken, verifiedApprover } from './engine-helpers'
+import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering, portalToken, verifiedApprover } from './engine-helpers'
+import { ownerExec } from './owner-helpers'
 import { addApprover, call, freshIp, linksIn, linkTokenIn, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
 
 // What the owner chose reaches the people who must act on it (issue 0.2 · 2 of 7, points 2 and 6):
@@ -136,5 +138,49 @@ describe('POST /api/beneficiary-portal/link', () => {
     const fromOne: number[] = []
     for (let i = 0; i < 7; i++) fromOne.push((await ask(uniqueEmail('spread'), ip)).status)
     expect(fromOne.at(-1)).toBe(429)
+  })
+})
+
+describe('an heir whose release needs identity before any approver can review it', () => {
+  it('is told so by the portal, can send their document, and it is reviewed once an approver verifies', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    const late = await addApprover(s.token)
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+      requiresIdentityVerification: true,
+    })
+    // The owner's readiness list says so in advance.
+    const readiness = (await (await call('/api/release-readiness', { token: s.token })).json()) as { problems: Array<{ kind: string }> }
+    expect(readiness.problems.map((p) => p.kind)).toContain('identity_no_reviewer')
+
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const token = await portalToken(s.beneficiary.email)
+    const portalOf = async () => (await call(`/api/beneficiaries/${s.beneficiary.id}/portal?token=${encodeURIComponent(token)}`)).json()
+    expect(await portalOf()).toMatchObject({ identityRequired: true, reviewerReady: false })
+
+    const form = new FormData()
+    form.set('documentType', 'passport')
+    form.set('frontImage', new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], 'id.jpg', { type: 'image/jpeg' }))
+    const upload = await exports.default.fetch(
+      new Request(`http://localhost/api/beneficiaries/${s.beneficiary.id}/identity-document?token=${encodeURIComponent(token)}`, {
+        method: 'POST',
+        body: form,
+        headers: { 'cf-connecting-ip': freshIp() },
+      }),
+    )
+    expect(upload.status).toBe(201)
+    await settle()
+    expect((await outboxFor(late.email)).filter((m) => m.text.includes('/review-identity'))).toEqual([])
+
+    await verify(late.email)
+    expect(await portalOf()).toMatchObject({ identityStatus: 'pending', reviewerReady: true })
+    const review = await waitFor(async () => (await outboxFor(late.email)).find((m) => m.text.includes('/review-identity')))
+    const decided = await call('/api/identity-verifications', {
+      body: { token: linkTokenIn(review, '/review-identity'), status: 'approved', verificationNotes: 'Photo matches.' },
+    })
+    expect(decided.status).toBe(200)
+    expect(await portalOf()).toMatchObject({ identityStatus: 'verified' })
   })
 })

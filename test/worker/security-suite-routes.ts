@@ -52,6 +52,8 @@ export interface Fixture {
   assetId: string
   /** A throwaway account the admin routes name (never owner A). */
   targetUserId: string
+  /** The same account's address (dev routes that take one). */
+  targetEmail: string
   /** A promotion code the admin routes name. */
   promoCodeId: string
   /** An RSA-OAEP public key (base64 SPKI), for bodies that need one. */
@@ -365,4 +367,5 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /api/dev/outbox': { access: 'dev' },
   'POST /api/dev/sweep': { access: 'dev' },
   'POST /api/dev/audit-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.email, count: 1 }) },
+  'POST /api/dev/vault-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, items: 1 }) },
 }

@@ -478,7 +478,7 @@ async function buildOwnerA(tag: string) {
   const release = await first<{ id: string; firing_id: string }>(owner.user.id, `select id, firing_id from releases where status = 'waiting'`)
   const signoff = await first<{ release_id: string; email: string }>(owner.user.id, `select release_id, email from release_signoffs where decision is null`)
   const asset = await first<{ id: string }>(owner.user.id, `select id from released_assets where beneficiary_id = ?`, beneficiary.id)
-  const fixture: Omit<Fixture, 'targetUserId' | 'promoCodeId'> = {
+  const fixture: Omit<Fixture, 'targetUserId' | 'targetEmail' | 'promoCodeId'> = {
     userId: owner.user.id,
     email: owner.email,
     itemId: item.id,
@@ -634,7 +634,7 @@ describe('security suite', () => {
     const target = await register({ email: uniqueEmail('target') })
     const promo = await call('/api/admin/promo-codes', { token: admin.token, body: { code: `SUITE${tag}`, value: 10 } })
     expect(promo.status).toBe(201)
-    f = { ...built.fixture, targetUserId: target.user.id, promoCodeId: ((await promo.json()) as { id: string }).id }
+    f = { ...built.fixture, targetUserId: target.user.id, targetEmail: target.email, promoCodeId: ((await promo.json()) as { id: string }).id }
     // Registration's and sign-in's reports to the owner's object land after their answers.
     await new Promise((resolve) => setTimeout(resolve, 50))
     initial = await snapshot(A, f)

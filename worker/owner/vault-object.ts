@@ -465,6 +465,33 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => this.act(account, (u) => approversService.resendApproverVerification(u, id)))
   }
 
+  /**
+   * Local only (the dev route checks): `count` active items with no content, each granted directly
+   * to every beneficiary, written in SQL in one transaction: a large vault for the bench.
+   */
+  async devFillItems(count: number): Promise<number> {
+    const now = Date.now()
+    this.ctx.storage.transactionSync(() => {
+      const people = this.ctx.storage.sql.exec<{ id: string }>('select id from beneficiaries').toArray()
+      for (let i = 0; i < count; i++) {
+        const id = crypto.randomUUID()
+        this.ctx.storage.sql.exec(
+          `insert into vault_items (id, type, status, plain_size, cipher_size, chunk_bytes, part_count, r2_key, release_protocol, created_at, completed_at)
+           values (?, 'doc', 'active', 1, 1, 8388608, 1, ?, 'VERIFIED_DEATH', ?, ?)`,
+          id,
+          `items/${this.ownerId}/${id}`,
+          now,
+          now,
+        )
+        for (const p of people) {
+          this.ctx.storage.sql.exec('insert into item_grants (item_id, beneficiary_id, wrapped_key, key_version, direct, created_at) values (?, ?, ?, 1, 1, ?)', id, p.id, 'bench', now)
+        }
+      }
+    })
+    await this.updateDirectory(true)
+    return count
+  }
+
   /** Whether what the owner chose would reach the people they chose today (one fixed set of queries). */
   async releaseReadiness(): Promise<ReleaseReadiness> {
     return releaseReadiness(this.db)

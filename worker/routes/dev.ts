@@ -9,6 +9,7 @@ import { listOutbox } from '../mail/outbox'
 import type { AppEnv } from '../types'
 import { GENERIC_ERRORS } from '../../contract/messages'
 
+const devVaultFillSchema = z.object({ email: z.email(), items: z.number().int().min(1).max(5000) })
 const devAuditFillSchema = z.object({ email: z.email(), count: z.number().int().min(1).max(20_000) })
 
 /** Local-only tools. ENVIRONMENT is "production" unless .dev.vars (never deployed) says otherwise. */
@@ -27,6 +28,13 @@ export const devRoutes = new Hono<AppEnv>()
     const entries = Array.from({ length: count }, (_, i) => ({ actor: 'system' as const, action: 'dev.filled', details: { n: i + 1 } }))
     const appended = await ownerVault(c.env, user.id).appendAuditMany(entries)
     return c.json({ appended })
+  })
+  // A large vault for the bench: `items` contentless items, each granted to every beneficiary.
+  .post('/vault-fill', validate('json', devVaultFillSchema), async (c) => {
+    const { email, items } = c.req.valid('json')
+    const user = await findUserByEmail(c.var.db, email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    return c.json({ items: await ownerVault(c.env, user.id).devFillItems(items) })
   })
   // The cron's sweeps, now, with what they did and how long they took (npm run bench's sweep figures).
   .post('/sweep', async (c) => {

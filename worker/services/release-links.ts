@@ -10,6 +10,7 @@ import {
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
 import { advanceReleases } from '../engine/advance'
 import { assetsReleasedEmail } from '../mail/release-templates'
+import { reviewersFor } from './identity'
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import type { OwnerDb } from '../owner/db'
 import {
@@ -144,6 +145,16 @@ export function portalBeneficiary(db: OwnerDb, beneficiaryId: string): Beneficia
   return row
 }
 
+/** Whether a verified approver could review this beneficiary's identity document today. */
+function reviewerReady(db: OwnerDb, beneficiaryId: string): boolean {
+  try {
+    return reviewersFor(db, beneficiaryId).reviewers.length > 0
+  } catch (error) {
+    if (error instanceof ApiError) return false
+    throw error
+  }
+}
+
 export function portalView(db: OwnerDb, ownerName: string, beneficiaryId: string): BeneficiaryPortalView {
   const b = portalBeneficiary(db, beneficiaryId)
   const pending = db
@@ -151,7 +162,7 @@ export function portalView(db: OwnerDb, ownerName: string, beneficiaryId: string
     .from(releasedAssets)
     .where(and(eq(releasedAssets.beneficiaryId, b.id), eq(releasedAssets.status, 'pending_identity')))
     .get()
-  return { fullName: b.fullName, ownerName, identityStatus: b.identityStatus, identityRequired: !!pending }
+  return { fullName: b.fullName, ownerName, identityStatus: b.identityStatus, identityRequired: !!pending, reviewerReady: reviewerReady(db, b.id) }
 }
 
 function assetStatus(a: { status: string; downloadCount: number; maxDownloads: number; expiresAt: number | null }, now: number): ReleasedAsset['status'] {

@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { ArrowLeft, Inbox } from 'lucide-react'
+import { ArrowLeft, Inbox, Info } from 'lucide-react'
 import { useMemo, useRef, useState } from 'react'
 import { RELEASE_MESSAGES, type BeneficiaryPortalView, type ReleasedAsset } from '../../../contract/releases'
 import type { PasswordEntry } from '../../../contract/vault-items'
 import { PublicLayout } from '@/components/layout/public-layout'
+import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
@@ -144,6 +145,12 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
             </Button>
           </Card>
 
+          {step !== 'none' && !portal.reviewerReady && (
+            <Alert variant="info" data-testid="no-reviewer-yet">
+              <Info aria-hidden />
+              <AlertDescription>{RELEASE_MESSAGES.noReviewerYet(portal.ownerName)}</AlertDescription>
+            </Alert>
+          )}
           {step === 'pending' && <IdentityPendingCard />}
           {step === 'upload' && (
             <IdentityUploadCard
