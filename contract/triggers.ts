@@ -3,7 +3,7 @@ import { z } from 'zod'
 // Triggers and the engine that fires them (seeds 001 §2 'Security Triggers', 'Trigger Monitor',
 // §3, §5, §7, §9; ARCHITECTURE §5).
 
-export const TRIGGER_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'scheduled'] as const
+export const TRIGGER_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual_release'] as const
 export type TriggerType = (typeof TRIGGER_TYPES)[number]
 export const TRIGGER_STATUSES = ['active', 'paused', 'triggered'] as const
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number]
@@ -25,10 +25,15 @@ export const TRIGGER_TYPE_LABELS: Record<TriggerType, { title: string; descripti
     title: 'Scheduled Date',
     description: 'Fires on a date you choose and releases to the beneficiaries you name.',
   },
+  manual_release: {
+    title: 'Manual Release',
+    description: 'Fires only when you release by hand from the Trigger Monitor, with a reason and a confirmation. Nothing fires it by itself.',
+  },
 }
 
 // Seeds 001 §9: "pingFrequency weekly (daily, weekly or monthly), gracePeriod 14 days,
-// failureThreshold 5, timeWindow 30 days"; the manual-trigger card falls back to 7 days.
+// failureThreshold 5, timeWindow 30 days". (The spec's manual-trigger card showed a 7-day grace
+// for every trigger; the card shows the chosen trigger's own settings instead.)
 export const PING_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const
 export type PingFrequency = (typeof PING_FREQUENCIES)[number]
 export const PING_FREQUENCY_DAYS: Record<PingFrequency, number> = { daily: 1, weekly: 7, monthly: 30 }
@@ -37,7 +42,6 @@ export const TRIGGER_DEFAULTS = {
   gracePeriod: 14,
   failureThreshold: 5,
   timeWindow: 30,
-  manualCardGraceFallback: 7,
 } as const
 
 export const TRIGGER_MESSAGES = {
@@ -72,6 +76,7 @@ export const inactivityConfigSchema = z.object({
   gracePeriod: positiveDays(TRIGGER_MESSAGES.gracePeriodMin).default(TRIGGER_DEFAULTS.gracePeriod),
 })
 export const verifiedDeathConfigSchema = z.object({}).default({})
+export const manualReleaseConfigSchema = z.object({}).default({})
 export const biometricConfigSchema = z.object({
   failureThreshold: z
     .number({ error: TRIGGER_MESSAGES.failureThresholdMin })
@@ -104,6 +109,7 @@ export const triggerCreateBodySchema = z.discriminatedUnion(
     z.object({ type: z.literal('verified_death'), config: verifiedDeathConfigSchema, status: statusField }),
     z.object({ type: z.literal('biometric_failure'), config: biometricConfigSchema.prefault({}), status: statusField }),
     z.object({ type: z.literal('scheduled'), config: scheduledConfigSchema, status: statusField }),
+    z.object({ type: z.literal('manual_release'), config: manualReleaseConfigSchema, status: statusField }),
   ],
   { error: TRIGGER_MESSAGES.typeRequired },
 )
@@ -134,8 +140,10 @@ export const manualReleaseBodySchema = z.object({
 export type ManualReleaseBody = z.infer<typeof manualReleaseBodySchema>
 
 export interface ManualReleaseResult {
-  /** Item–beneficiary deliveries made available now. */
+  /** Item–beneficiary deliveries made available now (the spec's name; one item to three people is three). */
   transferredItems: number
+  /** Distinct items among them: what the dry run's item count counts. */
+  releasedItems: number
   beneficiariesNotified: number
   /** Releases still waiting (delay, approvals, identity); they finish on their own. */
   pendingReleases: number
@@ -157,9 +165,10 @@ export interface DryRunResult {
   triggerId: string
   type: TriggerType
   entries: ReleasePlanEntry[]
-  /** Distinct items and people the release would reach. */
+  /** Distinct items and people the release would reach, and the item–person deliveries between them. */
   itemCount: number
   beneficiaryCount: number
+  deliveryCount: number
   /** True while a payment issue's grace period holds every trigger. */
   paymentHold: boolean
   /**

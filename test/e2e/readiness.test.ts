@@ -42,6 +42,8 @@ describe('release readiness', () => {
     const upload = page.getByRole('dialog', { name: 'Add Item' })
     await upload.getByTestId('file-input').setInputFiles([{ name: 'deeds.txt', mimeType: 'text/plain', buffer: Buffer.from('The deeds are with the notary.') }])
     await upload.getByRole('checkbox', { name: /Ben Heir/ }).check()
+    // The dialog says, before anything is uploaded, that the default protocol has no trigger.
+    await poll(() => upload.getByTestId('protocol-trigger-note').textContent()).toContain('These items wait for a Verified Death trigger, and you have none')
     await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
     await upload.waitFor({ state: 'detached', timeout: 30_000 })
 

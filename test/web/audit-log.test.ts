@@ -4,7 +4,7 @@ import { AUDIT_PAGE_MAX, GENESIS_HASH, hashInput, verifyChain, type AuditEntry }
 import { sha256Hex } from '@/crypto'
 import { chainState, localCheck, readChain, verifyNewestFirst } from '@/features/audit/chain'
 import { AUDIT_HASH_ALGORITHM, auditCsv, auditJsonExport, canonicalDetails, CSV_COLUMNS, csvField, exportFileName, type AuditJsonExport } from '@/features/audit/export'
-import { filterEntries, GROUP_OPTIONS, humaniseAction, isFiltered, NO_FILTERS } from '@/features/audit/format'
+import { describeDetails, detailLabel, filterEntries, GROUP_OPTIONS, humaniseAction, isFiltered, NO_FILTERS } from '@/features/audit/format'
 
 // The Audit Log page's logic: the browser's own check of the chain (SHA-256 over the chain as
 // GET /api/audit returns it), the two export files, and search and filters.
@@ -351,5 +351,33 @@ describe('filterEntries', () => {
     const chain = await buildChain(SAMPLE)
     expect(ids(filterEntries(chain, { search: 'rel', actor: 'system', group: 'release' }))).toEqual([5])
     expect(isFiltered({ search: 'rel', actor: 'all', group: 'all' })).toBe(true)
+  })
+})
+
+describe('describeDetails: words, never ids', () => {
+  const names = new Map([['11111111-2222-4333-8444-555555555555', 'Ada Lovelace']])
+  const name = (id: string) => names.get(id)
+
+  it('names the people and things ids stand for, and leaves out ids with no name', () => {
+    expect(
+      describeDetails(
+        {
+          beneficiaryId: '11111111-2222-4333-8444-555555555555',
+          releaseId: '99999999-2222-4333-8444-555555555555',
+          firingId: 't:99999999-2222-4333-8444-555555555555:2',
+          assetId: '0123456789abcdef0123456789abcdef',
+          verificationEmailSent: true,
+          items: 3,
+          note: null,
+        },
+        name,
+      ),
+    ).toEqual([
+      { label: 'Beneficiary', text: 'Ada Lovelace' },
+      { label: 'Verification email sent', text: 'yes' },
+      { label: 'Items', text: '3' },
+      { label: 'Note', text: '—' },
+    ])
+    expect(detailLabel('approverIds')).toBe('Approver')
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { TRIGGER_DEFAULTS, TRIGGER_MESSAGES, type Trigger } from '../../contract/triggers'
-import { checkInText, configSummary, manualGraceDays, manualResultText } from '@/features/triggers/copy'
+import { TRIGGER_MESSAGES, type Trigger } from '../../contract/triggers'
+import { checkInText, configSummary, manualResultText } from '@/features/triggers/copy'
 import { isReleaseConfirmed, manualReleaseGuard } from '@/features/triggers/manual-release'
 
 // The words the trigger screens derive from data: config summaries, the manual card's grace
@@ -32,11 +32,9 @@ describe('configSummary', () => {
 })
 
 describe('manual trigger card', () => {
-  it('shows the trigger’s grace period, else 7 days', () => {
-    expect(manualGraceDays(undefined)).toBe(TRIGGER_DEFAULTS.manualCardGraceFallback)
-    expect(manualGraceDays({ config: {} } as Trigger)).toBe(7)
-    expect(manualGraceDays({ config: { gracePeriod: 0 } } as unknown as Trigger)).toBe(7)
-    expect(manualGraceDays({ config: { gracePeriod: 21 } } as unknown as Trigger)).toBe(21)
+  it("shows each trigger's own settings, never another type's grace period", () => {
+    expect(configSummary(trigger('verified_death', {}))).not.toMatch(/grace/i)
+    expect(configSummary(trigger('manual_release', {}))).toBe('Fires only when you release by hand')
   })
 
   it('needs a trigger and a reason before anything else (Missing Information)', () => {
@@ -55,9 +53,12 @@ describe('manual trigger card', () => {
 
 describe('result toasts', () => {
   it('states what a manual release did', () => {
-    expect(manualResultText({ transferredItems: 3, beneficiariesNotified: 2, pendingReleases: 0 })).toBe('3 items transferred, 2 beneficiaries notified.')
-    expect(manualResultText({ transferredItems: 1, beneficiariesNotified: 1, pendingReleases: 2 })).toBe(
-      '1 item transferred, 1 beneficiary notified. 2 releases still waiting for a delay, approvals or identity checks.',
+    // Items and deliveries named as such: the dry run counts items the same way.
+    expect(manualResultText({ transferredItems: 6, releasedItems: 3, beneficiariesNotified: 2, pendingReleases: 0 })).toBe(
+      '3 items released in 6 deliveries, 2 beneficiaries notified.',
+    )
+    expect(manualResultText({ transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 2 })).toBe(
+      '1 item released in 1 delivery, 1 beneficiary notified. 2 releases still waiting for a delay, approvals or identity checks.',
     )
   })
 

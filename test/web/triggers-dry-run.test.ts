@@ -22,6 +22,7 @@ const result = (entries: ReleasePlanEntry[], over: Partial<DryRunResult> = {}): 
   entries,
   itemCount: 3,
   beneficiaryCount: 2,
+  deliveryCount: 4,
   safetyWindowHours: 72,
   paymentHold: false,
   ...over,
@@ -47,7 +48,7 @@ describe('dryRunView', () => {
   it('groups items by type, by type name only while the vault is locked', () => {
     const view = dryRunView(result([entry({ itemIds: ['i2', 'i1', 'i3', 'i1'], beneficiaries: [ada, ben] })]), typesOnly)
     expect(view.empty).toBe(false)
-    expect(view.summary).toBe('Would release 3 items to 2 beneficiaries')
+    expect(view.summary).toBe('Would release 3 items to 2 beneficiaries in 4 deliveries')
     expect(view.namesHidden).toBe(true)
     const [e] = view.entries
     expect(e!.itemCount).toBe(3)

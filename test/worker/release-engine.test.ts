@@ -45,7 +45,7 @@ describe('manual release', () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     const result = await manualReleaseOk(s.token, trigger.id)
-    expect(result).toEqual({ transferredItems: 1, beneficiariesNotified: 1, pendingReleases: 0 })
+    expect(result).toEqual({ transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 0 })
 
     const token = await portalToken(s.beneficiary.email)
     const [asset] = await assets(s.beneficiary.id, token)
@@ -102,7 +102,7 @@ describe('manual release', () => {
     const approverEmail = `signer-${crypto.randomUUID().slice(0, 8)}@example.com`
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE', requiresApprover: true, approverContact: approverEmail })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
-    expect(await manualReleaseOk(s.token, trigger.id)).toEqual({ transferredItems: 0, beneficiariesNotified: 0, pendingReleases: 1 })
+    expect(await manualReleaseOk(s.token, trigger.id)).toEqual({ transferredItems: 0, releasedItems: 0, beneficiariesNotified: 0, pendingReleases: 1 })
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
 
     const request = await waitFor(async () => (await outboxFor(approverEmail))[0])

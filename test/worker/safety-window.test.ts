@@ -136,3 +136,35 @@ describe('what the owner does now', () => {
     expect(plan).toMatchObject({ safetyWindowHours: 96, itemCount: 1 })
   })
 })
+
+describe('the Manual Release trigger', () => {
+  it('is created like any other, never fires by itself, releases what names it, and leaves other triggers armed', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const death = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const manual = await createTrigger(s.token, { type: 'manual_release', config: {} })
+    expect(manual).toMatchObject({ type: 'manual_release', status: 'active', nextFireAt: null })
+    // Nothing fires it: a long silence and the engine's tick leave it alone.
+    await guard(s.ownerId).tick(Date.now() + 400 * 24 * HOUR)
+    const listed = (await (await call('/api/triggers', { token: s.token })).json()) as Array<{ id: string; status: string }>
+    expect(listed.find((t) => t.id === manual.id)?.status).toBe('active')
+    // A policy may name it.
+    const plan = (await (await call(`/api/trigger-engine/dry-run/${manual.id}`, { method: 'POST', token: s.token })).json()) as DryRunResult
+    expect(plan).toMatchObject({ type: 'manual_release', itemCount: 1, beneficiaryCount: 1, deliveryCount: 1 })
+
+    expect(await manualReleaseOk(s.token, manual.id)).toEqual({ transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 0 })
+    const after = (await (await call('/api/triggers', { token: s.token })).json()) as Array<{ id: string; status: string }>
+    expect(after.find((t) => t.id === manual.id)?.status).toBe('triggered')
+    expect(after.find((t) => t.id === death.id)?.status).toBe('active')
+  })
+
+  it('can be named by a policy', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['manual_release'], delayHours: 0, requiresApprover: false } },
+    })
+    const manual = await createTrigger(s.token, { type: 'manual_release', config: {} })
+    expect(await manualReleaseOk(s.token, manual.id)).toMatchObject({ releasedItems: 1 })
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+  })
+})

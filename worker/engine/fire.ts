@@ -26,6 +26,7 @@ export interface FireResult {
   firingId: string
   releases: number
   transferredItems: number
+  releasedItems: number
   beneficiariesNotified: number
   pendingReleases: number
 }
@@ -53,7 +54,7 @@ export function fire(u: Unit, req: FireRequest): FireResult {
   const trigger = req.trigger
   const type: TriggerType = trigger?.type ?? 'scheduled'
   const firingId = firingIdFor(trigger, req.itemId)
-  const notFired: FireResult = { fired: false, firingId, releases: 0, transferredItems: 0, beneficiariesNotified: 0, pendingReleases: 0 }
+  const notFired: FireResult = { fired: false, firingId, releases: 0, transferredItems: 0, releasedItems: 0, beneficiariesNotified: 0, pendingReleases: 0 }
   if (db.select({ id: firings.id }).from(firings).where(eq(firings.id, firingId)).get()) return notFired
   if (trigger) {
     const allowed: Array<TriggerRow['status']> = req.kind === 'manual' ? ['active', 'paused'] : ['active']
@@ -123,6 +124,10 @@ export function fire(u: Unit, req: FireRequest): FireResult {
     firingId,
     releases: plans.length,
     transferredItems: advanced.assets,
+    releasedItems:
+      advanced.assets === 0
+        ? 0
+        : (db.get<{ n: number }>(sql`select count(distinct item_id) as n from released_assets where release_id in (select id from releases where firing_id = ${firingId})`)?.n ?? 0),
     beneficiariesNotified: advanced.beneficiariesNotified,
     pendingReleases: pending?.n ?? 0,
   }

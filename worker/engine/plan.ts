@@ -13,6 +13,8 @@ const PROTOCOLS_BY_TRIGGER: Record<TriggerType | 'manual', ReleaseProtocol[]> = 
   verified_death: ['VERIFIED_DEATH'],
   biometric_failure: ['BIOMETRIC_FAILURE'],
   scheduled: [],
+  // Fires only by the owner's hand: what it releases is its policies' and the manual protocols'.
+  manual_release: [],
   // Released by the owner's own manual release, whichever trigger it names.
   manual: ['MANUAL_RELEASE', 'EMERGENCY'],
 }

@@ -199,7 +199,7 @@ export const identityReviews = sqliteTable(
 
 export const triggers = sqliteTable('triggers', {
   id: text('id').primaryKey(),
-  type: text('type', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled'] }).notNull(),
+  type: text('type', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual_release'] }).notNull(),
   status: text('status', { enum: ['active', 'paused', 'triggered'] }).notNull(),
   config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   // For scheduled triggers, the release date.

@@ -587,7 +587,12 @@ export class OwnerVault extends DurableObject<Env> {
         { now, tick: true },
       )
       if (!result.fired) throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
-      return { transferredItems: result.transferredItems, beneficiariesNotified: result.beneficiariesNotified, pendingReleases: result.pendingReleases }
+      return {
+        transferredItems: result.transferredItems,
+        releasedItems: result.releasedItems,
+        beneficiariesNotified: result.beneficiariesNotified,
+        pendingReleases: result.pendingReleases,
+      }
     })
   }
 

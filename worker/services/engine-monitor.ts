@@ -75,6 +75,7 @@ export function dryRun(db: OwnerDb, account: Account, trigger: TriggerRow, now: 
     })),
     itemCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.itemId))).size,
     beneficiaryCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.beneficiaryId))).size,
+    deliveryCount: new Set(plans.flatMap((p) => p.targets.map((t) => `${t.itemId}|${t.beneficiaryId}`))).size,
     paymentHold: paymentHeld(account, now),
     safetyWindowHours: trigger.type === 'scheduled' ? null : safetyWindowHours,
   }

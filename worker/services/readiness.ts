@@ -6,6 +6,8 @@ import {
   type ReleaseReadiness,
   type ServingTrigger,
 } from '../../contract/readiness'
+import type { POLICY_TRIGGERS } from '../../contract/policies'
+import { TRIGGER_TYPE_LABELS } from '../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
 import type { OwnerDb } from '../owner/db'
 import { approvers, beneficiaries, policies, triggers } from '../owner/schema'
@@ -14,15 +16,19 @@ import { approvers, beneficiaries, policies, triggers } from '../owner/schema'
 // policies and people there are, then the rules in memory.
 
 type TriggerState = 'active' | 'paused' | 'none'
+type PolicyTrigger = (typeof POLICY_TRIGGERS)[number]
+
+type StateKey = Exclude<ServingTrigger, null> | 'manual_release'
 
 /** The best state among the owner's triggers of each kind ('manual': any trigger not yet fired). */
-function triggerStates(rows: Array<{ type: string; status: string }>): Record<Exclude<ServingTrigger, null>, TriggerState> {
+function triggerStates(rows: Array<{ type: string; status: string }>): Record<StateKey, TriggerState> {
   const of = (match: (t: { type: string; status: string }) => boolean): TriggerState =>
     rows.some((t) => match(t) && t.status === 'active') ? 'active' : rows.some((t) => match(t) && t.status === 'paused') ? 'paused' : 'none'
   return {
     inactivity: of((t) => t.type === 'inactivity'),
     verified_death: of((t) => t.type === 'verified_death'),
     biometric_failure: of((t) => t.type === 'biometric_failure'),
+    manual_release: of((t) => t.type === 'manual_release'),
     manual: of(() => true),
   }
 }
@@ -88,17 +94,18 @@ export function releaseReadiness(db: OwnerDb): ReleaseReadiness {
   }
 
   for (const policy of policyRows) {
-    const on = policy.releaseOn.filter((t): t is 'inactivity' | 'verified_death' | 'biometric_failure' => t in states)
+    const on = policy.releaseOn.filter((t): t is PolicyTrigger => t in states && t !== 'manual')
     if (!on.some((t) => states[t] === 'active')) {
       const paused = on.some((t) => states[t] === 'paused')
+      const title = (t: PolicyTrigger) => TRIGGER_TYPE_LABELS[t].title
       problems.push({
         kind: 'policy_trigger_missing',
         severity: 'error',
         subject: { type: 'policy', id: policy.id },
         message: paused
           ? `The policy “${policy.name}” releases on triggers that are all paused.`
-          : `The policy “${policy.name}” releases on ${on.map((t) => SERVING_TRIGGER_TITLES[t]).join(' or ')}, and you have no such trigger.`,
-        fix: paused || on.length === 0 ? { label: 'Open your triggers', href: '/triggers' } : { label: `Set up a ${SERVING_TRIGGER_TITLES[on[0]!]} trigger`, href: createHref(on[0]!) },
+          : `The policy “${policy.name}” releases on ${on.map(title).join(' or ') || 'no trigger'}, and you have no such trigger.`,
+        fix: paused || on.length === 0 ? { label: 'Open your triggers', href: '/triggers' } : { label: `Set up a ${title(on[0]!)} trigger`, href: `/triggers?create=${on[0]}` },
       })
     }
     const named = new Set(policy.identityVerificationApprovers)

@@ -15,12 +15,13 @@ import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
 import { useAuditChain } from './api'
+import { useAuditNames } from './names'
 import type { ChainState } from './chain'
 import { auditCsv, auditJsonExport, downloadText, exportFileName } from './export'
 import {
   ACTOR_LABELS,
   filterEntries,
-  formatDetailValue,
+  describeDetails,
   formatTimestamp,
   GROUP_OPTIONS,
   HASH_CHARS,
@@ -96,8 +97,8 @@ function HashText({ label, value, chars }: { label: string; value: string; chars
   )
 }
 
-function EntryRow({ entry, broken }: { entry: AuditEntry; broken: boolean }) {
-  const details = Object.entries(entry.details)
+function EntryRow({ entry, broken, name }: { entry: AuditEntry; broken: boolean; name: (id: string) => string | undefined }) {
+  const details = describeDetails(entry.details, name)
   return (
     <li>
       <Card className={cn('grid gap-3 p-4', broken && 'border-red-400 bg-red-50 ring-1 ring-red-300')} data-testid="audit-entry" data-seq={entry.seq}>
@@ -119,9 +120,9 @@ function EntryRow({ entry, broken }: { entry: AuditEntry; broken: boolean }) {
         </div>
         {details.length > 0 && (
           <ul className="flex flex-wrap gap-1.5" aria-label="Details">
-            {details.map(([key, value]) => (
-              <li key={key} className="max-w-full break-all rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
-                <span className="text-slate-500">{key}:</span> {formatDetailValue(value)}
+            {details.map(({ label, text }) => (
+              <li key={label} className="max-w-full break-words rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
+                <span className="text-slate-500">{label}:</span> {text}
               </li>
             ))}
           </ul>
@@ -218,6 +219,7 @@ function ExportMenu({ entries }: { entries: readonly AuditEntry[] | undefined })
 /** /audit (seeds 001 §2): the owner's hash-chained log, verified in the browser and by the server. */
 export function AuditPage() {
   const { entries, state, refetch } = useAuditChain()
+  const name = useAuditNames()
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS)
   const [limit, setLimit] = useState(PAGE_SIZE)
   const shown = useMemo(() => filterEntries(entries.data ?? [], filters), [entries.data, filters])
@@ -284,7 +286,7 @@ export function AuditPage() {
             <ol className="grid gap-3">
               {visible.map((entry, i) => (
                 // Index in the key: a tampered log may repeat an id.
-                <EntryRow key={`${i}:${entry.id}`} entry={entry} broken={entry.seq === brokenAt} />
+                <EntryRow key={`${i}:${entry.id}`} entry={entry} broken={entry.seq === brokenAt} name={name} />
               ))}
             </ol>
             {visible.length < shown.length && (

@@ -26,6 +26,36 @@ export function formatDetailValue(value: AuditEntry['details'][string]): string 
   return value === null ? '—' : String(value)
 }
 
+const OPAQUE_ID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}|[ti]:[0-9a-f-]{36}(?::\d+)?)$/i
+
+/** 'beneficiaryId' → 'Beneficiary'; 'verificationEmailSent' → 'Verification email sent'. */
+export function detailLabel(key: string): string {
+  const words = key
+    .replace(/Ids?$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+  return words ? words[0]!.toUpperCase() + words.slice(1) : key
+}
+
+/**
+ * An entry's details as a person reads them: labels in words, and ids replaced by the names they
+ * stand for (`name` knows the owner's people, policies, triggers and, when the vault is unlocked,
+ * items). An id with no name (something since removed, or an internal reference) is left out:
+ * never a UUID on the screen.
+ */
+export function describeDetails(details: AuditEntry['details'], name: (id: string) => string | undefined): Array<{ label: string; text: string }> {
+  const out: Array<{ label: string; text: string }> = []
+  for (const [key, value] of Object.entries(details)) {
+    if (typeof value === 'string' && OPAQUE_ID.test(value)) {
+      const named = name(value)
+      if (named) out.push({ label: detailLabel(key), text: named })
+      continue
+    }
+    out.push({ label: detailLabel(key), text: typeof value === 'boolean' ? (value ? 'yes' : 'no') : formatDetailValue(value) })
+  }
+  return out
+}
+
 export function formatTimestamp(iso: string): string {
   const date = new Date(iso)
   return Number.isNaN(date.getTime())

@@ -20,6 +20,7 @@ export const TRIGGER_LABELS: Record<Policy['ruleJson']['release']['on'][number],
   inactivity: { label: 'Inactivity', hint: 'You stop answering check-ins.' },
   verified_death: { label: 'Verified death', hint: 'An approver confirms a death certificate.' },
   biometric_failure: { label: 'Biometric failure', hint: 'Your biometric check-ins fail.' },
+  manual_release: { label: 'Manual release', hint: 'You release it yourself from the Trigger Monitor.' },
 }
 
 export const ITEM_TYPE_LABELS: Record<ItemType, string> = {

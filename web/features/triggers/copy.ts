@@ -87,6 +87,8 @@ export function configSummary(trigger: Pick<Trigger, 'type' | 'config'>, benefic
     }
     case 'verified_death':
       return 'Fires when one of your approvers confirms a death certificate'
+    case 'manual_release':
+      return 'Fires only when you release by hand'
     case 'scheduled': {
       const when = typeof c.releaseDate === 'string' ? formatWhen(c.releaseDate, 'an unknown date') : 'an unknown date'
       return beneficiaryNames.length ? `Releases on ${when} to ${listNames(beneficiaryNames)}` : `Releases on ${when}`
@@ -94,15 +96,11 @@ export function configSummary(trigger: Pick<Trigger, 'type' | 'config'>, benefic
   }
 }
 
-/** The Manual Trigger Test card's grace period: the trigger's own, else 7 days (seeds 001 §9). */
-export function manualGraceDays(trigger: Pick<Trigger, 'config'> | undefined): number {
-  const grace = (trigger?.config as Record<string, unknown> | undefined)?.gracePeriod
-  return typeof grace === 'number' && grace >= 1 ? grace : TRIGGER_DEFAULTS.manualCardGraceFallback
-}
-
 /** The toast after a real release. */
 export function manualResultText(result: ManualReleaseResult): string {
-  const parts = [`${plural(result.transferredItems, 'item')} transferred, ${plural(result.beneficiariesNotified, 'beneficiary', 'beneficiaries')} notified.`]
+  const parts = [
+    `${plural(result.releasedItems, 'item')} released in ${plural(result.transferredItems, 'delivery', 'deliveries')}, ${plural(result.beneficiariesNotified, 'beneficiary', 'beneficiaries')} notified.`,
+  ]
   if (result.pendingReleases > 0) {
     parts.push(`${plural(result.pendingReleases, 'release')} still waiting for a delay, approvals or identity checks.`)
   }

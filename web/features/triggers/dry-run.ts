@@ -125,7 +125,7 @@ export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, Know
     safetyWindow: result.safetyWindowHours === null ? null : safetyWindowText(result.safetyWindowHours),
     summary: empty
       ? 'Nothing would be released'
-      : `Would release ${plural(result.itemCount, 'item')} to ${plural(result.beneficiaryCount, 'beneficiary', 'beneficiaries')}`,
+      : `Would release ${plural(result.itemCount, 'item')} to ${plural(result.beneficiaryCount, 'beneficiary', 'beneficiaries')} in ${plural(result.deliveryCount, 'delivery', 'deliveries')}`,
     entries,
     namesHidden,
   }

@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input'
 import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/lib/toast-store'
 import { useDryRun, useManualRelease } from './api'
-import { configSummary, manualGraceDays, manualResultText, plural, releaseNowText, TRIGGER_STATUS_BADGES, TRIGGER_TOASTS } from './copy'
+import { configSummary, manualResultText, releaseNowText, TRIGGER_STATUS_BADGES, TRIGGER_TOASTS } from './copy'
 import { DryRunPanel } from './dry-run-panel'
 import { isReleaseConfirmed, manualReleaseGuard, RELEASE_WORD } from './manual-release'
 import { failureToast } from './trigger-parts'
@@ -160,9 +160,9 @@ export function ManualTestCard({ triggers }: { triggers: Trigger[] }) {
                 ))}
               </SelectField>
               <div className="grid content-start gap-1.5">
-                <span className="text-sm font-medium text-slate-800">Grace period</span>
-                <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="manual-grace-period">
-                  {plural(manualGraceDays(selected), 'day')}
+                <span className="text-sm font-medium text-slate-800">Its settings</span>
+                <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700" data-testid="manual-trigger-settings">
+                  {selected ? configSummary(selected) : 'Select a trigger to see its settings'}
                 </p>
               </div>
             </div>

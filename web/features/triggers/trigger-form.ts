@@ -80,6 +80,7 @@ export function buildCreateBody(values: TriggerFormValues): TriggerFormResult {
   if (!type || !(TRIGGER_TYPES as readonly string[]).includes(type)) return { ok: false, errors: { type: TRIGGER_MESSAGES.typeRequired } }
   switch (type) {
     case 'verified_death':
+    case 'manual_release':
       return { ok: true, body: { type, config: {}, status: 'active' } }
     case 'inactivity': {
       const parsed = inactivityConfigSchema.safeParse({ pingFrequency: values.pingFrequency, gracePeriod: values.gracePeriod })

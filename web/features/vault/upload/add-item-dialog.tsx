@@ -46,6 +46,7 @@ import {
 } from './upload-form'
 import { UploadQueueView } from './upload-queue-view'
 import { newJob, useUploadQueue, type RunResult } from './use-upload-queue'
+import { ProtocolTriggerNote } from './protocol-trigger-note'
 
 // Add Item (seeds 001 §2 'Upload dropzone', §5 'Upload files', 'Upload form'): files or a password
 // entry, the release settings, then one encrypted upload per item with its own progress.
@@ -387,6 +388,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                   ))}
                 </SelectField>
               </div>
+              <ProtocolTriggerNote protocol={protocol} />
               {protocol === 'SCHEDULED' && (
                 <Field label="Release date and time" error={errors.scheduledAt?.message}>
                   {({ id, describedBy, invalid }) => (

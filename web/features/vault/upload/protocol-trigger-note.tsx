@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { SERVING_TRIGGER_TITLES, servingTrigger } from '../../../../contract/readiness'
+import { triggersQuery } from '@/features/triggers/api'
+
+/**
+ * Under the Add Item dialog's protocol: which trigger the items will wait for, and, when the owner
+ * has no active one of that kind, that they would never go, with the link that sets one up.
+ */
+export function ProtocolTriggerNote({ protocol }: { protocol: string }) {
+  const triggers = useQuery(triggersQuery)
+  const kind = servingTrigger(protocol)
+  if (!kind || !triggers.data) return null
+  const matching = triggers.data.filter((t) => (kind === 'manual' ? t.status !== 'triggered' : t.type === kind))
+  const active = matching.some((t) => t.status === 'active' || (kind === 'manual' && t.status === 'paused'))
+  if (kind === 'manual') {
+    return (
+      <p className="text-sm text-slate-600" data-testid="protocol-trigger-note">
+        {active ? 'These items go only when you release them by hand from the Trigger Monitor.' : 'These items go only when you release them by hand, from a trigger you have not set up yet. '}
+        {!active && (
+          <Link to="/triggers" search={{ create: 'manual_release' }} className="font-medium text-brand-700 underline-offset-4 hover:underline">
+            Set up a Manual Release trigger
+          </Link>
+        )}
+      </p>
+    )
+  }
+  const title = SERVING_TRIGGER_TITLES[kind]
+  if (active) {
+    return (
+      <p className="text-sm text-slate-600" data-testid="protocol-trigger-note">
+        These items wait for your {title} trigger.
+      </p>
+    )
+  }
+  return (
+    <p className="text-sm text-red-700" data-testid="protocol-trigger-note">
+      These items wait for a {title} trigger, and you have {matching.length ? 'only a paused one' : 'none'}: until you {matching.length ? 'activate it' : 'set one up'}, they would never be released.{' '}
+      <Link to="/triggers" search={matching.length ? {} : { create: kind }} className="font-medium text-brand-700 underline-offset-4 hover:underline">
+        {matching.length ? 'Open your triggers' : `Set up a ${title} trigger`}
+      </Link>
+    </p>
+  )
+}
