@@ -33,7 +33,7 @@ function triggerStates(rows: Array<{ type: string; status: string }>): Record<St
   }
 }
 
-const createHref = (kind: Exclude<ServingTrigger, null>) => (kind === 'manual' ? '/triggers' : `/triggers?create=${kind}`)
+const createHref = (kind: Exclude<ServingTrigger, null>) => `/triggers?create=${kind === 'manual' ? 'manual_release' : kind}`
 
 export function releaseReadiness(db: OwnerDb): ReleaseReadiness {
   const triggerRows = db.select({ id: triggers.id, type: triggers.type, status: triggers.status }).from(triggers).all()
@@ -67,7 +67,8 @@ export function releaseReadiness(db: OwnerDb): ReleaseReadiness {
   for (const item of items) {
     const kind = servingTrigger(item.protocol)
     const label = RELEASE_PROTOCOL_LABELS[item.protocol as ReleaseProtocol] ?? item.protocol
-    if (kind && states[kind] !== 'active') {
+    // A manual release may name a paused trigger: for those items any trigger not yet fired serves.
+    if (kind && (kind === 'manual' ? states.manual === 'none' : states[kind] !== 'active')) {
       const paused = states[kind] === 'paused'
       problems.push({
         kind: paused ? 'item_trigger_paused' : 'item_trigger_missing',
@@ -79,7 +80,7 @@ export function releaseReadiness(db: OwnerDb): ReleaseReadiness {
             : paused
               ? `An item set to ${label} waits for your ${SERVING_TRIGGER_TITLES[kind]} trigger, which is paused.`
               : `An item set to ${label} waits for a ${SERVING_TRIGGER_TITLES[kind]} trigger, and you have none.`,
-        fix: paused ? { label: 'Activate the trigger', href: '/triggers' } : { label: kind === 'manual' ? 'Set up a trigger' : `Set up a ${SERVING_TRIGGER_TITLES[kind]} trigger`, href: createHref(kind) },
+        fix: paused ? { label: 'Activate the trigger', href: '/triggers' } : { label: kind === 'manual' ? 'Set up a Manual Release trigger' : `Set up a ${SERVING_TRIGGER_TITLES[kind]} trigger`, href: createHref(kind) },
       })
     }
     if (item.requiresApprover && (!item.contact || !verifiedAddress.has(item.contact.toLowerCase()))) {

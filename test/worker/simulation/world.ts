@@ -37,6 +37,7 @@ import {
   type TriggerRow,
 } from './oracle'
 import { mulberry32, type Rng } from './prng'
+import { servingTrigger, type ReleaseReadiness } from '../../../contract/readiness'
 
 // The driver of the release-promise simulation: owners made through the real API, then simulated
 // months in which, step by step, owners act (through the API, a signed Stripe webhook, or their
@@ -118,6 +119,8 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
   try {
     vi.setSystemTime(start)
     for (let i = 0; i < options.owners; i++) owners.push(await setUpOwner(rng, i, start))
+    // One owner's chain starts longer than a page (1 000 entries): it must verify whole all along.
+    if (owners[0]) await guard(owners[0].m.id).appendAuditMany(Array.from({ length: 1_050 }, (_, i) => ({ actor: 'system' as const, action: 'checkin.reminder_sent', details: { n: i } })))
     // Let the registrations' background sign-of-life reports land before the clock starts.
     await new Promise((resolve) => setTimeout(resolve, 50))
     const oracle = new Oracle(seed, owners.map((o) => o.m), start)
@@ -160,6 +163,9 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
       t1 = performance.now()
       await observe(oracle, owners, now, step, seenMails, prev, count)
       count('ms.observe', performance.now() - t1)
+      t1 = performance.now()
+      await promiseChecks(oracle, owners, now, step, count)
+      count('ms.promise', performance.now() - t1)
       oracle.lateCheck(now, step)
       if (oracle.violations.length > 25) break
     }
@@ -178,6 +184,35 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
       await env.DB.prepare('delete from users where id in (select value from json_each(?))')
         .bind(JSON.stringify(owners.map((o) => o.m.id)))
         .run()
+    }
+  }
+}
+
+// ---- After every step ------------------------------------------------------------------------
+
+/**
+ * Each owner's audit chain verifies from the genesis hash (one owner's is longer than a page of
+ * 1 000 from the start), and every item with a directly chosen beneficiary either has an active
+ * trigger of the kind its own protocol waits for or is on the owner's readiness list, and is not
+ * listed when it has one.
+ */
+async function promiseChecks(oracle: Oracle, owners: SimOwner[], now: number, step: number, count: (key: string, n?: number) => void): Promise<void> {
+  for (const o of owners) {
+    const chain = await guard(o.m.id).verifyAudit()
+    if (!chain.valid || !chain.headMatches) oracle.fail(o.m, now, step, `audit chain does not verify from genesis: ${JSON.stringify(chain)}`)
+    const res = await call('/api/release-readiness', { token: o.token })
+    // Locked out by an unpaid plan (402) or a session the simulation replaced: nothing to read.
+    if (res.status !== 200) continue
+    const readiness = (await res.json()) as ReleaseReadiness
+    const stuck = new Set(readiness.problems.filter((p) => p.kind === 'item_trigger_missing' || p.kind === 'item_trigger_paused').map((p) => p.subject.id))
+    for (const item of o.m.items) {
+      if (![...item.grants.values()].some(Boolean)) continue
+      const kind = servingTrigger(item.protocol)
+      if (!kind) continue
+      const served = o.m.triggers.some((t) => (kind === 'manual' ? t.status !== 'triggered' : t.type === kind && t.status === 'active'))
+      count(served ? 'promise.itemsServed' : 'promise.itemsStuck')
+      if (!served && !stuck.has(item.id)) oracle.fail(o.m, now, step, `item ${item.id.slice(0, 8)} (${item.protocol}) has no trigger to serve it and is not on the readiness list`)
+      if (served && stuck.has(item.id)) oracle.fail(o.m, now, step, `item ${item.id.slice(0, 8)} (${item.protocol}) is listed as stuck though a trigger serves it`)
     }
   }
 }
