@@ -72,6 +72,8 @@ interface SimOwner {
   /** The newest check-in e-mail (its link checks in for 30 days). */
   /** The newest check-in e-mail, as it reached the owner's inbox: its time and the link in it. */
   lastMail: { id: string; at: number; text: string } | null
+  /** Beneficiary id → address: an heir who lost their e-mail asks for a new link with it. */
+  heirEmails: Map<string, string>
 }
 
 const b64 = (s: string) => btoa(s)
@@ -188,6 +190,30 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
   }
 }
 
+/** Beneficiaries something released and unexpired waits for (80 days from release, inside the 90). */
+function heirsWithAssets(m: MOwner, now: number): string[] {
+  const heirs = new Set<string>()
+  for (const r of m.releases.values()) {
+    if (r.status !== 'released' || r.releasedAt === null || now - r.releasedAt > 80 * DAY) continue
+    for (const t of r.targets) heirs.add(t.split('|')[1]!)
+  }
+  return [...heirs]
+}
+
+async function portalMailCount(email: string): Promise<number> {
+  return (await env.DB.prepare("select count(*) as n from email_outbox where to_address = ? and kind = 'portal_link'").bind(email.toLowerCase()).first<{ n: number }>())!.n
+}
+
+async function waitForCount(read: () => Promise<number>, atLeast: number, ms = 1500): Promise<boolean> {
+  // performance.now(): Date is the simulation's, and stands still.
+  const until = performance.now() + ms
+  for (;;) {
+    if ((await read()) >= atLeast) return true
+    if (performance.now() > until) return false
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
 // ---- After every step ------------------------------------------------------------------------
 
 /**
@@ -266,9 +292,14 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
     customerId,
     subscriptionId,
     lastMail: null,
+    heirEmails: new Map(),
   }
   const key = await publicKey()
-  for (let i = 0; i < 2; i++) m.beneficiaries.push((await addBeneficiary(o.token, key, { fullName: `Heir ${index}.${i}` })).id)
+  for (let i = 0; i < 2; i++) {
+    const heir = await addBeneficiary(o.token, key, { fullName: `Heir ${index}.${i}` })
+    m.beneficiaries.push(heir.id)
+    o.heirEmails.set(heir.id, heir.email)
+  }
   const [b1, b2] = m.beneficiaries as [string, string]
 
   const items: Array<{ protocol: Protocol; grants: Array<[string, boolean]>; scheduledAt?: number }> = [
@@ -371,6 +402,8 @@ type Action =
   | 'payment_restored'
   | 'biometric_failure'
   | 'manual_release'
+  | 'audit_failure'
+  | 'portal_rerequest'
 
 async function freshToken(o: SimOwner, now: number): Promise<string> {
   // The owner's browser keeps a live session (a new one every few weeks); no sign-in is implied.
@@ -399,6 +432,8 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     ['payment_restored', m.pastDue ? 1.5 : 0.05],
     ['biometric_failure', m.triggers.some((t) => t.type === 'biometric_failure') ? 1.5 : 0.1],
     ['manual_release', m.triggers.some((t) => t.status !== 'triggered') ? 0.2 : 0],
+    ['audit_failure', 0.3],
+    ['portal_rerequest', heirsWithAssets(m, now).length > 0 ? 0.4 : 0],
   ])
   count(`actions.${action}`)
   const locked = lockedOut(m, now)
@@ -415,6 +450,38 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
   const token = await freshToken(o, now)
 
   switch (action) {
+    case 'audit_failure': {
+      // The audit append fails: the check-in it records is undone with it, on the server as in the
+      // model (which is left as it was). The chain checks after the step show nothing half-written.
+      await runInDurableObject(guard(m.id), async (_: OwnerVault, state) => {
+        state.storage.sql.exec(`create trigger sim_refuse_audit before insert on audit begin select raise(abort, 'audit append refused'); end`)
+      })
+      try {
+        const res = await call('/api/inactivity/ping', { method: 'POST', token })
+        oracle.note(m, now, `check-in (app) with the audit append failing → ${res.status}`)
+        if (res.status !== (locked ? 402 : 500)) oracle.fail(m, now, step, `a check-in whose audit entry could not be written answered ${res.status}`)
+      } finally {
+        await runInDurableObject(guard(m.id), async (_: OwnerVault, state) => void state.storage.sql.exec('drop trigger sim_refuse_audit'))
+      }
+      return
+    }
+    case 'portal_rerequest': {
+      // An heir lost the release e-mail and asks the portal for a new link: one arrives.
+      const heir = rng.pick(heirsWithAssets(m, now))
+      const email = o.heirEmails.get(heir)!
+      const before = await portalMailCount(email)
+      const res = await call('/api/beneficiary-portal/link', { body: { email } })
+      oracle.note(m, now, `heir ${short(heir)} asks for a new portal link → ${res.status}`)
+      // The per-address limit counts real minutes, which simulated steps can crowd: a 429 is its answer.
+      if (res.status === 429) return
+      if (res.status !== 200) oracle.fail(m, now, step, `the portal link request answered ${res.status}`)
+      else if (!(await waitForCount(() => portalMailCount(email), before + 1))) {
+        // At most one such e-mail per heir every 10 minutes: a second ask within that gets none.
+        const recent = await env.DB.prepare("select count(*) as n from email_outbox where to_address = ? and kind = 'portal_link' and created_at > ?").bind(email, now - 10 * MINUTE).first<{ n: number }>()
+        if (!recent?.n) oracle.fail(m, now, step, `an heir with released assets asked for a new link and none was sent`)
+      }
+      return
+    }
     case 'checkin_app': {
       const res = await call('/api/inactivity/ping', { method: 'POST', token })
       oracle.note(m, now, `check-in (app) → ${res.status}`)
