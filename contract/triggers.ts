@@ -195,6 +195,9 @@ export interface ReleaseSummary {
   createdAt: string
   releasedAt: string | null
   cancelledAt: string | null
+  /** Which items go (ids: their names are decrypted in the owner's browser) and to whom (names). */
+  itemIds: string[]
+  beneficiaryNames: string[]
 }
 
 export interface EngineStatus {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { TRIGGER_MESSAGES, type Trigger } from '../../contract/triggers'
-import { checkInText, configSummary, manualResultText } from '@/features/triggers/copy'
+import { checkInText, configSummary, manualResultText, releasedItemsText } from '@/features/triggers/copy'
 import { isReleaseConfirmed, manualReleaseGuard } from '@/features/triggers/manual-release'
 
 // The words the trigger screens derive from data: config summaries, the manual card's grace
@@ -66,5 +66,15 @@ describe('result toasts', () => {
     expect(checkInText(0, null)).toBe(TRIGGER_MESSAGES.checkInDone)
     expect(checkInText(2, null)).toBe(`${TRIGGER_MESSAGES.checkInDone} 2 pending releases cancelled.`)
     expect(checkInText(1, '2030-05-01T09:30:00Z')).toMatch(/1 pending release cancelled\. Next check-in: .*2030.*\.$/)
+  })
+})
+
+describe('what a release hands over, in words', () => {
+  it('names the items when the vault is unlocked, counts them when not', () => {
+    const names = new Map([['a', 'deeds.pdf'], ['b', 'photo.jpg'], ['c', 'will.pdf'], ['d', 'letter.txt']])
+    expect(releasedItemsText(['a', 'b'], (id) => names.get(id))).toBe('deeds.pdf, photo.jpg')
+    expect(releasedItemsText(['a', 'b', 'c', 'd'], (id) => names.get(id))).toBe('deeds.pdf, photo.jpg, will.pdf and 1 more')
+    expect(releasedItemsText(['a', 'x'], (id) => names.get(id))).toBe('2 items')
+    expect(releasedItemsText([], () => undefined)).toBe('No items')
   })
 })

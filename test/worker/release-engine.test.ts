@@ -277,7 +277,7 @@ describe('verified death, delays and cancelling', () => {
     expect(confirmed.status).toBe(200)
     expect(await firingCount(s.ownerId)).toBe(1)
     const [release] = (await status(s.token)).releases
-    expect(release).toMatchObject({ status: 'waiting', kind: 'verified_death', sourceName: 'Family documents' })
+    expect(release).toMatchObject({ status: 'waiting', kind: 'verified_death', sourceName: 'Family documents', itemIds: [s.item.id], beneficiaryNames: [s.beneficiary.fullName] })
     expect(Date.parse(release!.releaseAt) - Date.now()).toBeGreaterThan(71 * 3_600_000)
     // The owner is told, with a one-click cancel link.
     const started = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.text.includes('/cancel-release')))

@@ -9,7 +9,9 @@ import { beneficiaries, firings, releases, releaseSignoffs, type ReleaseRow, typ
 
 const iso = (at: number | null | undefined) => (at == null ? null : new Date(at).toISOString())
 
-function toSummary(r: ReleaseRow, kind: string, triggerId: string | null, approvals: number): ReleaseSummary {
+const RELEASES_LISTED = 100
+
+function toSummary(r: ReleaseRow, kind: string, triggerId: string | null, approvals: number): Omit<ReleaseSummary, 'itemIds' | 'beneficiaryNames'> {
   return {
     id: r.id,
     triggerId,
@@ -27,9 +29,9 @@ function toSummary(r: ReleaseRow, kind: string, triggerId: string | null, approv
   }
 }
 
-/** The newest releases (or one), with their firing and the approvals they have. */
+/** The newest releases (or one), with their firing, the approvals they have, and what goes to whom. */
 export function releaseSummaries(db: OwnerDb, releaseId?: string): ReleaseSummary[] {
-  return db
+  const rows = db
     .select({
       r: releases,
       kind: firings.kind,
@@ -40,9 +42,24 @@ export function releaseSummaries(db: OwnerDb, releaseId?: string): ReleaseSummar
     .innerJoin(firings, eq(firings.id, releases.firingId))
     .where(releaseId ? eq(releases.id, releaseId) : undefined)
     .orderBy(desc(releases.createdAt))
-    .limit(100)
+    .limit(RELEASES_LISTED)
     .all()
-    .map(({ r, kind, triggerId, approvals }) => toSummary(r, kind, triggerId, approvals))
+  // Their targets in one query, for the same releases.
+  const targets = db.all<{ releaseId: string; itemId: string; name: string }>(sql`
+    select t.release_id as releaseId, t.item_id as itemId, b.full_name as name
+    from release_targets t join beneficiaries b on b.id = t.beneficiary_id
+    where t.release_id in (select id from releases ${releaseId ? sql`where id = ${releaseId}` : sql``} order by created_at desc limit ${RELEASES_LISTED})`)
+  const byRelease = new Map<string, { items: Set<string>; names: Set<string> }>()
+  for (const t of targets) {
+    const entry = byRelease.get(t.releaseId) ?? { items: new Set<string>(), names: new Set<string>() }
+    entry.items.add(t.itemId)
+    entry.names.add(t.name)
+    byRelease.set(t.releaseId, entry)
+  }
+  return rows.map(({ r, kind, triggerId, approvals }) => {
+    const to = byRelease.get(r.id)
+    return { ...toSummary(r, kind, triggerId, approvals), itemIds: [...(to?.items ?? [])], beneficiaryNames: [...(to?.names ?? [])] }
+  })
 }
 
 /** Exactly what firing the trigger now would hand over, to whom, under which conditions; nothing is written. */

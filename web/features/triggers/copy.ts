@@ -117,3 +117,12 @@ export function checkInText(cancelledReleases: number, nextCheckInAt: string | n
 export function releaseNowText(triggerTitle: string): string {
   return `This is a real release, not a test. Everything "${triggerTitle}" covers starts going to its beneficiaries now: they are e-mailed, and items whose policies ask for a delay, approvals or identity checks follow once those are met. The trigger is marked as triggered. This cannot be undone.`
 }
+
+/** "deeds.pdf, photo.jpg and 3 more", or "5 items" while names are locked in the vault. */
+export function releasedItemsText(itemIds: readonly string[], name: (id: string) => string | undefined): string {
+  const names = itemIds.map(name)
+  if (itemIds.length === 0) return 'No items'
+  if (names.some((n) => n === undefined)) return plural(itemIds.length, 'item')
+  const shown = names.slice(0, 3).join(', ')
+  return itemIds.length > 3 ? `${shown} and ${itemIds.length - 3} more` : shown
+}

@@ -11,8 +11,10 @@ import { LoadError } from '@/components/ui/load-error'
 import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
+import { useDecryptedMetadata } from '@/features/vault/items/decrypt-items'
+import { useVaultItems } from '@/features/vault/items/api'
 import { useCancelRelease, useEngineStatus, useTriggers } from './api'
-import { configSummary, formatWhen, PHASE_TEXT, plural, RELEASE_STATUS_BADGES, TRIGGER_TOASTS } from './copy'
+import { configSummary, formatWhen, PHASE_TEXT, plural, RELEASE_STATUS_BADGES, releasedItemsText, TRIGGER_TOASTS } from './copy'
 import { PaymentHoldNotice } from './dry-run-panel'
 import { ManualTestCard } from './manual-test-card'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
@@ -118,7 +120,7 @@ function TriggerListCard({ query }: { query: ReturnType<typeof useTriggers> }) {
   )
 }
 
-function ReleaseRow({ release, onCancel }: { release: ReleaseSummary; onCancel: () => void }) {
+function ReleaseRow({ release, onCancel, itemName }: { release: ReleaseSummary; onCancel: () => void; itemName: (id: string) => string | undefined }) {
   const badge = RELEASE_STATUS_BADGES[release.status]
   const when =
     release.status === 'released'
@@ -133,7 +135,10 @@ function ReleaseRow({ release, onCancel }: { release: ReleaseSummary; onCancel: 
           <span className="break-words">{release.sourceName}</span>
           <Badge variant={badge.variant}>{badge.label}</Badge>
         </p>
-        <p className="text-xs text-slate-500">{release.kind}</p>
+        <p className="text-sm text-slate-700" data-testid="release-what">
+          {releasedItemsText(release.itemIds, itemName)}
+          {release.beneficiaryNames.length > 0 && <> to {release.beneficiaryNames.join(', ')}</>}
+        </p>
         <p className="text-sm text-slate-700">{when}</p>
         <div className="flex flex-wrap gap-1.5">
           {release.requiredApprovals > 0 && (
@@ -157,6 +162,12 @@ function ReleasesCard({ status }: { status: EngineStatus | undefined }) {
   const cancel = useCancelRelease()
   const [cancelling, setCancelling] = useState<ReleaseSummary | null>(null)
   const releases = status?.releases ?? []
+  const items = useVaultItems()
+  const metadata = useDecryptedMetadata(items.data)
+  const itemName = (id: string) => {
+    const entry = metadata.get(id)
+    return entry?.status === 'ready' ? entry.metadata.filename : undefined
+  }
   return (
     <Card>
       <CardHeader>
@@ -171,7 +182,7 @@ function ReleasesCard({ status }: { status: EngineStatus | undefined }) {
         ) : (
           <ul className="divide-y divide-slate-100" aria-label="Releases">
             {releases.map((r) => (
-              <ReleaseRow key={r.id} release={r} onCancel={() => setCancelling(r)} />
+              <ReleaseRow key={r.id} release={r} onCancel={() => setCancelling(r)} itemName={itemName} />
             ))}
           </ul>
         )}
