@@ -9,14 +9,17 @@ import { billThroughStripe, deliverInvoice, runSimulation, type SimulationOption
 // Release-promise simulation (README "The release engine": nothing released early, nothing promised
 // lost, nothing late). Owners with random check-ins (app, e-mailed link, sign-in), settings
 // changes, payment failures and recoveries (signed Stripe webhooks), pauses, new triggers and
-// policies, failed unlocks and manual releases, driven through ~4 simulated months of alarms
+// policies, failed unlocks and manual releases, approvers invited, verified (after the triggers
+// exist), removed and reporting a death, audit appends that fail, and heirs who lost their e-mail
+// asking for a new link, driven through ~4 simulated months of alarms
 // (some lost, delayed, rung twice or early, some concurrent with the sweep) and cron sweeps.
 // simulation/oracle.ts holds the independent model, its rules and the definition of "one sweep
 // interval"; simulation/world.ts the driver. A failing run names its seed, step, simulated day and
 // the owner's recent actions; `runSimulation(seed, OPTIONS)` replays it action for action.
 
 const OPTIONS: SimulationOptions = { owners: 8, days: 120, maxSteps: 400 }
-const PASSING_SEEDS = [1, 2]
+// Seeds 2, 3 and 7 pass too but fire no biometric trigger; 5, 6 and 8 also pass everything.
+const PASSING_SEEDS = [1, 4]
 // Everything a run must have exercised for its "no violations" to mean something.
 const EXERCISED = [
   'firings.inactivity',
@@ -38,6 +41,12 @@ const EXERCISED = [
   'actions.toggle_trigger',
   'actions.checkin_link',
   'actions.sign_in',
+  'actions.audit_failure',
+  'actions.portal_rerequest',
+  'actions.verify_approver',
+  'actions.remove_approver',
+  'actions.report_death',
+  'firings.verified_death',
 ]
 
 function report(result: SimulationResult): string {

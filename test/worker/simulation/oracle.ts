@@ -29,6 +29,8 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //  - an item's own schedule (SCHEDULED protocol, not yet fired): t >= its date;
 //  - and for all of these: no payment grace running (users.payment_grace_until > t holds
 //    everything; firing resumes at its end or when the payment is restored);
+//  - a verified-death trigger fires once an approver's confirmation made while it was armed is on
+//    file (a confirmation goes when its approver is removed);
 //  - paused triggers never fire automatically; a manual release fires at the owner's request
 //    (active or paused trigger), never otherwise.
 // What a firing at time f releases (one release per source, never waiting on approvals here):
@@ -70,14 +72,15 @@ export const LOST_MARGIN = 60_000
 export const PING_DAYS = { daily: 1, weekly: 7, monthly: 30 } as const
 export type PingFrequency = keyof typeof PING_DAYS
 
-export type SimTriggerType = 'inactivity' | 'scheduled' | 'biometric_failure'
-export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'manual' | 'scheduled_item'
+export type SimTriggerType = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death'
+export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'manual' | 'scheduled_item'
 export type Protocol = 'INACTIVITY_30_DAYS' | 'INACTIVITY_60_DAYS' | 'MANUAL_RELEASE' | 'BIOMETRIC_FAILURE' | 'SCHEDULED' | 'VERIFIED_DEATH'
 
 const DISPROVED_BY_CHECK_IN: ReadonlySet<string> = new Set(['inactivity', 'verified_death', 'biometric_failure'])
 const RIDES_ON: Record<SimTriggerType, Protocol[]> = {
   inactivity: ['INACTIVITY_30_DAYS', 'INACTIVITY_60_DAYS'],
   biometric_failure: ['BIOMETRIC_FAILURE'],
+  verified_death: ['VERIFIED_DEATH'],
   scheduled: [],
 }
 const RIDES_ON_MANUAL: Protocol[] = ['MANUAL_RELEASE']
@@ -151,6 +154,8 @@ export interface MOwner {
   items: MItem[]
   policies: MPolicy[]
   failures: number[]
+  /** Approver id → when their confirmation of the owner's death was recorded (removed with them). */
+  deathReports: Map<string, number>
   firings: Map<string, MFiring>
   releases: Map<string, MRelease>
   /** Condition key → the time since which it has held without a break. */
@@ -178,6 +183,7 @@ export function newOwner(index: number, id: string, email: string, now: number):
     items: [],
     policies: [],
     failures: [],
+    deathReports: new Map(),
     firings: new Map(),
     releases: new Map(),
     since: new Map(),
@@ -241,6 +247,10 @@ export function conditionsOf(o: MOwner): Condition[] {
       if (at !== null) out.push({ key: triggerKey(t), start: Math.max(at, free), end: Infinity })
     } else if (t.type === 'scheduled') {
       out.push({ key: triggerKey(t), start: Math.max(t.fireAt!, free), end: Infinity })
+    } else if (t.type === 'verified_death') {
+      // An approver's confirmation made while the trigger was armed fires it.
+      const reports = [...o.deathReports.values()].filter((at) => at >= t.armedAt)
+      if (reports.length > 0) out.push({ key: triggerKey(t), start: Math.max(Math.min(...reports), free), end: Infinity })
     } else {
       const span = biometricSpan(o, t)
       if (span) out.push({ key: triggerKey(t), start: Math.max(span.start, free), end: span.end })

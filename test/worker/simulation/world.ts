@@ -74,6 +74,18 @@ interface SimOwner {
   lastMail: { id: string; at: number; text: string } | null
   /** Beneficiary id → address: an heir who lost their e-mail asks for a new link with it. */
   heirEmails: Map<string, string>
+  /** The owner's approvers: whether they confirmed their address, and the report link they hold. */
+  approvers: SimApprover[]
+}
+
+interface SimApprover {
+  id: string
+  email: string
+  /** The token of the invitation's verification link (kept: delivered mail leaves the outbox). */
+  inviteToken: string | null
+  invitedAt: number
+  verified: boolean
+  reportToken: string | null
 }
 
 const b64 = (s: string) => btoa(s)
@@ -190,13 +202,35 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
   }
 }
 
-/** Beneficiaries something released and unexpired waits for (80 days from release, inside the 90). */
-function heirsWithAssets(m: MOwner, now: number): string[] {
-  const heirs = new Set<string>()
-  for (const r of m.releases.values()) {
-    if (r.status !== 'released' || r.releasedAt === null || now - r.releasedAt > 80 * DAY) continue
-    for (const t of r.targets) heirs.add(t.split('|')[1]!)
+/** The first link to `pathname` in a message's text, its token. */
+function linkIn(text: string, pathname: string): string | null {
+  const url = (text.match(/https?:\/\/\S+/g) ?? []).map((u) => new URL(u)).find((u) => u.pathname === pathname)
+  return url?.searchParams.get('token') ?? null
+}
+
+/** Every verified approver without a report link must have just been sent one: keep it. */
+async function collectReportLinks(oracle: Oracle, o: SimOwner, now: number, step: number): Promise<void> {
+  for (const a of o.approvers.filter((x) => x.verified && !x.reportToken)) {
+    const mail = await env.DB.prepare("select text from email_outbox where to_address = ? and kind = 'death_report_link' order by created_at desc").bind(a.email).first<{ text: string }>()
+    const token = mail && linkIn(mail.text, '/confirm-death')
+    if (!token) oracle.fail(o.m, now, step, `verified approver ${short(a.id)} was sent no link to report a death`)
+    else a.reportToken = token
   }
+}
+
+/**
+ * Beneficiaries something released and unexpired waits for. An (item, beneficiary) pair released
+ * twice keeps its first asset, whose 90 days run from the first release: counted from there, with
+ * a margin (80 days).
+ */
+function heirsWithAssets(m: MOwner, now: number): string[] {
+  const first = new Map<string, number>()
+  for (const r of m.releases.values()) {
+    if (r.status !== 'released' || r.releasedAt === null) continue
+    for (const pair of r.targets) first.set(pair, Math.min(first.get(pair) ?? Infinity, r.releasedAt))
+  }
+  const heirs = new Set<string>()
+  for (const [pair, at] of first) if (now - at <= 80 * DAY) heirs.add(pair.split('|')[1]!)
   return [...heirs]
 }
 
@@ -293,6 +327,7 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
     subscriptionId,
     lastMail: null,
     heirEmails: new Map(),
+    approvers: [],
   }
   const key = await publicKey()
   for (let i = 0; i < 2; i++) {
@@ -326,9 +361,23 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
   if (rng.chance(0.3)) triggers.push(inactivityBody(rng))
   if (rng.chance(0.6)) triggers.push(scheduledBody(rng, m, now))
   if (rng.chance(0.6)) triggers.push(biometricBody(rng))
+  if (rng.chance(0.6)) triggers.push({ type: 'verified_death', config: {} })
   for (const body of triggers) await createTriggerNow(o, { ...body, status: rng.chance(0.15) ? 'paused' : 'active' }, now)
   for (let n = rng.int(0, 2); n > 0; n--) await addPolicyNow(rng, o)
+  // An approver invited now, who confirms their address only later, after the triggers exist.
+  if (rng.chance(0.7)) await mustBe(await addApproverNow(o, now), 201, 'approver')
   return o
+}
+
+/** POST /api/approvers (the invitation goes out), and the approver with their invitation's link. */
+async function addApproverNow(o: SimOwner, now: number): Promise<Response> {
+  const email = `approver-${short(o.m.id)}-${o.approvers.length}-${crypto.randomUUID().slice(0, 6)}@example.com`
+  const res = await call('/api/approvers', { token: o.token, body: { fullName: `Approver ${o.approvers.length + 1}`, email, role: 'Executor' } })
+  if (res.status !== 201) return res
+  const invite = await env.DB.prepare("select text from email_outbox where to_address = ? and kind = 'approver_invitation'").bind(email).first<{ text: string }>()
+  const { id } = (await res.clone().json()) as { id: string }
+  o.approvers.push({ id, email, inviteToken: invite && linkIn(invite.text, '/verify-approver'), invitedAt: now, verified: false, reportToken: null })
+  return res
 }
 
 function inactivityBody(rng: Rng) {
@@ -361,7 +410,7 @@ async function createTriggerNow(o: SimOwner, body: Record<string, unknown>, now:
 /** POST /api/policies and PUT its items (as the owner's browser does), and the model's copy. */
 async function addPolicyNow(rng: Rng, o: SimOwner): Promise<number> {
   const m = o.m
-  const on = rng.subset(['inactivity', 'biometric_failure'] as const, 0.6, true)
+  const on = rng.subset(['inactivity', 'biometric_failure', 'verified_death'] as const, 0.6, true)
   const delayHours = rng.pick([0, 0, 1, 24, 72, 240])
   const beneficiaries = rng.subset(m.beneficiaries, 0.6, true)
   const res = await call('/api/policies', {
@@ -404,6 +453,10 @@ type Action =
   | 'manual_release'
   | 'audit_failure'
   | 'portal_rerequest'
+  | 'add_approver'
+  | 'verify_approver'
+  | 'remove_approver'
+  | 'report_death'
 
 async function freshToken(o: SimOwner, now: number): Promise<string> {
   // The owner's browser keeps a live session (a new one every few weeks); no sign-in is implied.
@@ -433,6 +486,10 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     ['biometric_failure', m.triggers.some((t) => t.type === 'biometric_failure') ? 1.5 : 0.1],
     ['manual_release', m.triggers.some((t) => t.status !== 'triggered') ? 0.2 : 0],
     ['audit_failure', 0.3],
+    ['add_approver', o.approvers.length < 3 ? 0.5 : 0],
+    ['verify_approver', o.approvers.some((a) => !a.verified) ? 0.6 : 0],
+    ['remove_approver', o.approvers.length > 0 ? 0.25 : 0],
+    ['report_death', o.approvers.some((a) => a.reportToken) ? 0.5 : 0],
     ['portal_rerequest', heirsWithAssets(m, now).length > 0 ? 0.4 : 0],
   ])
   count(`actions.${action}`)
@@ -450,6 +507,59 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
   const token = await freshToken(o, now)
 
   switch (action) {
+    case 'add_approver': {
+      const res = await addApproverNow({ ...o, token }, now)
+      oracle.note(m, now, `new approver → ${res.status}`)
+      await check(res, 201, 'new approver')
+      return
+    }
+    case 'verify_approver': {
+      // Whenever they verify (before or after the trigger exists), a report link reaches them if a
+      // Verified Death trigger is active.
+      const a = rng.pick(o.approvers.filter((x) => !x.verified))
+      // An invitation link lasts 7 days: an older one is replaced through Resend Verification first.
+      if (now - a.invitedAt > 6 * DAY) {
+        const resent = await call(`/api/approvers/${a.id}/resend-verification`, { method: 'POST', token })
+        oracle.note(m, now, `resend approver ${short(a.id)}'s verification → ${resent.status}`)
+        if (!(await check(resent, 200, "resending an approver's verification"))) return
+        const fresh = await env.DB.prepare("select text from email_outbox where to_address = ? and kind = 'approver_invitation' order by created_at desc, rowid desc").bind(a.email).first<{ text: string }>()
+        const old = a.inviteToken
+        a.inviteToken = fresh && linkIn(fresh.text, '/verify-approver')
+        a.invitedAt = now
+        // The older link no longer works.
+        if (old && (await call('/api/approvers/verify', { body: { token: old } })).status !== 400) oracle.fail(m, now, step, 'a replaced approver invitation still verified')
+      }
+      const link = a.inviteToken
+      if (!link) return oracle.fail(m, now, step, `approver ${short(a.id)} was sent no invitation to verify with`)
+      const res = await call('/api/approvers/verify', { body: { token: link } })
+      oracle.note(m, now, `approver ${short(a.id)} verifies → ${res.status}`)
+      if (res.status !== 200) return oracle.fail(m, now, step, `the approver's verification answered ${res.status}: ${await res.text()}`)
+      a.verified = true
+      if (m.triggers.some((t) => t.type === 'verified_death' && t.status === 'active')) await collectReportLinks(oracle, o, now, step)
+      return
+    }
+    case 'remove_approver': {
+      const a = rng.pick(o.approvers)
+      const res = await call(`/api/approvers/${a.id}`, { method: 'DELETE', token })
+      oracle.note(m, now, `remove approver ${short(a.id)} → ${res.status}`)
+      if (!(await check(res, 200, 'removing an approver'))) return
+      o.approvers = o.approvers.filter((x) => x !== a)
+      // Their confirmation goes with them; their report link stops working.
+      m.deathReports.delete(a.id)
+      if (a.reportToken) {
+        const view = await call(`/api/death-reports?token=${encodeURIComponent(a.reportToken)}`)
+        if (view.status !== 400) oracle.fail(m, now, step, `a removed approver's report link answered ${view.status}`)
+      }
+      return
+    }
+    case 'report_death': {
+      const a = rng.pick(o.approvers.filter((x) => x.reportToken))
+      const res = await call('/api/death-reports', { body: { token: a.reportToken!, certificateNumber: `DC-${step}`, dateOfDeath: '2026-11-20', attest: true } })
+      oracle.note(m, now, `approver ${short(a.id)} confirms the death → ${res.status}`)
+      if (res.status !== 200) return oracle.fail(m, now, step, `a death report answered ${res.status}: ${await res.text()}`)
+      m.deathReports.set(a.id, now)
+      return
+    }
     case 'audit_failure': {
       // The audit append fails: the check-in it records is undone with it, on the server as in the
       // model (which is left as it was). The chain checks after the step show nothing half-written.
@@ -518,6 +628,8 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       if (await check(res, 200, `setting trigger ${t.id} ${status}`)) {
         t.status = status
         t.armedAt = now
+        // Approvers verified while it was paused are sent their report link now.
+        if (t.type === 'verified_death' && status === 'active') await collectReportLinks(oracle, o, now, step)
       }
       return
     }
@@ -526,10 +638,13 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
         [inactivityBody(rng), 2],
         [scheduledBody(rng, m, now), 2],
         [biometricBody(rng), 1],
+        [{ type: 'verified_death', config: {} }, 1],
       ])
-      const res = await createTriggerNow(o, { ...body, status: rng.chance(0.2) ? 'paused' : 'active' }, now)
-      oracle.note(m, now, `new ${body.type as string} trigger ${JSON.stringify(body.config)} → ${res.status}`)
-      await check(res, 201, 'new trigger')
+      const status = rng.chance(0.2) ? 'paused' : 'active'
+      const res = await createTriggerNow(o, { ...body, status }, now)
+      oracle.note(m, now, `new ${body.type as string} trigger (${status}) ${JSON.stringify(body.config)} → ${res.status}`)
+      // An active one sends every verified approver their report link (a paused one, when activated).
+      if ((await check(res, 201, 'new trigger')) && body.type === 'verified_death' && status === 'active') await collectReportLinks(oracle, o, now, step)
       return
     }
     case 'new_policy': {
