@@ -21,6 +21,8 @@ export const READINESS_KINDS = [
   'beneficiary_unverified',
   /** A beneficiary something is left to asked for no notifications (the release e-mail still goes). */
   'beneficiary_unsubscribed',
+  /** E-mail to a beneficiary something is left to could not be delivered (it bounced, retries ran out). */
+  'beneficiary_undeliverable',
   /** A verified-death trigger is active, and no verified approver holds a link to report a death. */
   'death_link_unsent',
 ] as const

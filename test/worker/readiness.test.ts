@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ReadinessProblem, ReleaseReadiness } from '../../contract/readiness'
 import { createTrigger, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
-import { addApprover, call, linkTokenIn, outboxFor, register, waitFor } from './helpers'
+import { addApprover, call, env, linkTokenIn, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
 
 // GET /api/release-readiness (issue 0.2 · 2 of 7, point 1): one entry per reason a chosen item
@@ -95,6 +95,18 @@ describe('GET /api/release-readiness', () => {
     const after = await readiness(s.token)
     expect(kinds(after)).toEqual(['beneficiary_unverified:beneficiary'])
     expect(after.ready).toBe(true)
+  })
+
+  it('names a beneficiary whose e-mail could not be delivered', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await createTrigger(s.token, { type: 'manual_release', config: {} })
+    expect(kinds(await readiness(s.token))).toEqual(['beneficiary_unverified:beneficiary'])
+    // The invitation bounced until the outbox gave up on it.
+    await env.DB.prepare("update email_outbox set status = 'failed', attempts = 5 where to_address = ?").bind(s.beneficiary.email.toLowerCase()).run()
+    const r = await readiness(s.token)
+    expect(r.ready).toBe(false)
+    expect(find(r, 'beneficiary_undeliverable')).toMatchObject({ severity: 'error', subject: { type: 'beneficiary', id: s.beneficiary.id }, fix: { href: '/beneficiaries' } })
+    expect(find(r, 'beneficiary_undeliverable')!.message).toContain(s.beneficiary.fullName)
   })
 
   it('lists every affected item of a large vault, and only the owner’s own', async () => {

@@ -494,7 +494,19 @@ export class OwnerVault extends DurableObject<Env> {
 
   /** Whether what the owner chose would reach the people they chose today (one fixed set of queries). */
   async releaseReadiness(): Promise<ReleaseReadiness> {
-    return releaseReadiness(this.db)
+    // Addresses of the people something is left to, checked against what D1's outbox gave up on.
+    const addresses = this.ctx.storage.sql
+      .exec<{ email: string }>('select distinct lower(email) as email from beneficiaries where id in (select beneficiary_id from item_grants)')
+      .toArray()
+      .map((r) => r.email)
+    const failed = addresses.length
+      ? (
+          await this.env.DB.prepare("select distinct lower(to_address) as address from email_outbox where status = 'failed' and lower(to_address) in (select value from json_each(?))")
+            .bind(JSON.stringify(addresses))
+            .all<{ address: string }>()
+        ).results.map((r) => r.address)
+      : []
+    return releaseReadiness(this.db, new Set(failed))
   }
 
   async resendDeathReportLinks(account: Account, triggerId: string) {

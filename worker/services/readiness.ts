@@ -35,11 +35,21 @@ function triggerStates(rows: Array<{ type: string; status: string }>): Record<St
 
 const createHref = (kind: Exclude<ServingTrigger, null>) => `/triggers?create=${kind === 'manual' ? 'manual_release' : kind}`
 
-export function releaseReadiness(db: OwnerDb): ReleaseReadiness {
+/**
+ * `undeliverable`: addresses (lower case) whose e-mail the outbox gave up on lately; the object
+ * reads them from D1 for its own beneficiaries.
+ */
+export function releaseReadiness(db: OwnerDb, undeliverable: ReadonlySet<string> = new Set()): ReleaseReadiness {
   const triggerRows = db.select({ id: triggers.id, type: triggers.type, status: triggers.status }).from(triggers).all()
   const approverRows = db.select({ id: approvers.id, email: approvers.email, verifiedAt: approvers.emailVerifiedAt, linkAt: approvers.deathLinkSentAt }).from(approvers).all()
   const people = db
-    .select({ id: beneficiaries.id, fullName: beneficiaries.fullName, verifiedAt: beneficiaries.emailVerifiedAt, notifications: beneficiaries.notificationStatus })
+    .select({
+      id: beneficiaries.id,
+      fullName: beneficiaries.fullName,
+      email: beneficiaries.email,
+      verifiedAt: beneficiaries.emailVerifiedAt,
+      notifications: beneficiaries.notificationStatus,
+    })
     .from(beneficiaries)
     .all()
   // Active items something is left to directly (their own protocol governs those grants).
@@ -146,7 +156,15 @@ export function releaseReadiness(db: OwnerDb): ReleaseReadiness {
 
   for (const person of people) {
     if (!chosen.has(person.id)) continue
-    if (person.verifiedAt === null) {
+    if (undeliverable.has(person.email.toLowerCase())) {
+      problems.push({
+        kind: 'beneficiary_undeliverable',
+        severity: 'error',
+        subject: { type: 'beneficiary', id: person.id },
+        message: `E-mails to ${person.fullName} could not be delivered lately, so the e-mail that would tell them of a release may not reach them. Check their address.`,
+        fix: { label: 'Check their address', href: '/beneficiaries' },
+      })
+    } else if (person.verifiedAt === null) {
       problems.push({
         kind: 'beneficiary_unverified',
         severity: 'warning',
