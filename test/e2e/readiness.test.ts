@@ -74,6 +74,26 @@ describe('release readiness', () => {
     await poll(() => item.getByTestId('vault-item-problem').count()).toBe(0)
     await page.goto('/dashboard')
     await poll(() => page.getByTestId('readiness-panel').textContent()).not.toContain(STUCK)
+
+    // A Manual Release trigger: offered by Create Trigger, fired only by hand; the Trigger Monitor's
+    // manual test shows its own settings.
+    await page.goto('/triggers')
+    await page.getByRole('button', { name: 'Set Up Manual Release trigger' }).click()
+    const manual = page.getByRole('dialog', { name: 'Create Trigger' })
+    await manual.getByRole('button', { name: 'Create Trigger' }).click()
+    await manual.waitFor({ state: 'detached' })
+    await poll(() => page.getByTestId('trigger-card-manual_release').textContent()).toContain('Fires only when you release by hand')
+    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
+    await page.getByRole('heading', { name: 'Trigger Monitor' }).waitFor()
+    const select = page.getByTestId('manual-trigger-select')
+    const option = await select.locator('option', { hasText: 'Manual Release' }).getAttribute('value')
+    await select.selectOption(option!)
+    await poll(() => page.getByTestId('manual-trigger-settings').textContent()).toBe('Fires only when you release by hand')
+
+    // The audit log reads in words: no ids anywhere on the page.
+    await page.goto('/audit')
+    await page.getByText('Chain Verified').waitFor()
+    expect(await page.locator('main').textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i)
     await context.close()
   })
 })

@@ -379,5 +379,9 @@ describe('describeDetails: words, never ids', () => {
       { label: 'Note', text: '—' },
     ])
     expect(detailLabel('approverIds')).toBe('Approver')
+    expect(describeDetails({ type: 'verified_death', protocol: 'INACTIVITY_90_DAYS' }, name)).toEqual([
+      { label: 'Type', text: 'Verified Death' },
+      { label: 'Protocol', text: 'Inactivity (90 days)' },
+    ])
   })
 })

@@ -87,8 +87,8 @@ describe('status rows', () => {
     expect(encryptionRow(false)).toMatchObject({ value: 'Set up your vault', tone: 'warn' })
   })
 
-  it('Inactivity Monitor: Healthy / Check-in due / Stopped, and loading or failed', () => {
-    expect(monitorRow({ data: engine(), isError: false })).toMatchObject({ label: 'Inactivity Monitor', value: 'Healthy', tone: 'ok' })
+  it('Inactivity Monitor: Running / Check-in due / Stopped, and loading or failed (never "Healthy": only readiness says the plan holds)', () => {
+    expect(monitorRow({ data: engine(), isError: false })).toMatchObject({ label: 'Inactivity Monitor', value: 'Running', tone: 'ok' })
     for (const phase of ['checkin_sent', 'reminder_sent', 'expired'] as const) {
       expect(monitorRow({ data: engine({ phase }), isError: false })).toMatchObject({ value: 'Check-in due', tone: 'warn' })
     }
@@ -161,7 +161,7 @@ describe('the release plan on the dashboard (release readiness)', () => {
 
   it("says 'Not set up' for the Inactivity Monitor without an inactivity trigger", () => {
     expect(monitorRow({ data: engine(), isError: false }, false)).toMatchObject({ value: 'Not set up', tone: 'warn' })
-    expect(monitorRow({ data: engine(), isError: false }, true)).toMatchObject({ value: 'Healthy', tone: 'ok' })
+    expect(monitorRow({ data: engine(), isError: false }, true)).toMatchObject({ value: 'Running', tone: 'ok' })
   })
 
   it('groups the same reason over many items into one line, errors first', () => {

@@ -1,4 +1,6 @@
 import { actionGroup, AUDIT_ACTION_GROUPS, type AuditActionGroup, type AuditActor, type AuditEntry } from '../../../contract/audit'
+import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../../contract/triggers'
+import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../../contract/vault-items'
 
 // How entries are shown and filtered on the Audit Log page and the dashboard (seeds 001 §2, §9).
 
@@ -51,7 +53,8 @@ export function describeDetails(details: AuditEntry['details'], name: (id: strin
       if (named) out.push({ label: detailLabel(key), text: named })
       continue
     }
-    out.push({ label: detailLabel(key), text: typeof value === 'boolean' ? (value ? 'yes' : 'no') : formatDetailValue(value) })
+    const known = typeof value === 'string' ? (TRIGGER_TYPE_LABELS[value as TriggerType]?.title ?? RELEASE_PROTOCOL_LABELS[value as ReleaseProtocol]) : undefined
+    out.push({ label: detailLabel(key), text: known ?? (typeof value === 'boolean' ? (value ? 'yes' : 'no') : formatDetailValue(value)) })
   }
   return out
 }

@@ -69,7 +69,7 @@ export function monitorRow(engine: { data: EngineStatus | undefined; isError: bo
   if (!engine.data) return { label, value: 'Checking...', tone: 'pending' }
   if (!engine.data.isRunning) return { label, value: 'Stopped', tone: 'bad', issue: 'Inactivity monitor stopped' }
   if (engine.data.phase !== 'ok') return { label, value: 'Check-in due', tone: 'warn', issue: 'Check-in due' }
-  return { label, value: 'Healthy', tone: 'ok' }
+  return { label, value: 'Running', tone: 'ok' }
 }
 
 export function chainRow(state: ChainState): StatusRow {
