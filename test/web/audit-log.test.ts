@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { AUDIT_PAGE_MAX, GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
 import { sha256Hex } from '@/crypto'
 import { chainState, localCheck, readChain, verifyNewestFirst } from '@/features/audit/chain'
+import { AUDIT_VECTORS, FIRST_HASH_INPUT, HASHED_FIELDS, tampered } from '../fixtures/audit-vectors'
 import { AUDIT_HASH_ALGORITHM, auditCsv, auditJsonExport, canonicalDetails, CSV_COLUMNS, csvField, exportFileName, type AuditJsonExport } from '@/features/audit/export'
 import { describeDetails, detailLabel, filterEntries, GROUP_OPTIONS, humaniseAction, isFiltered, NO_FILTERS } from '@/features/audit/format'
 
@@ -383,5 +384,34 @@ describe('describeDetails: words, never ids', () => {
       { label: 'Type', text: 'Verified Death' },
       { label: 'Protocol', text: 'Inactivity (90 days)' },
     ])
+  })
+})
+
+describe('known-answer vectors (test/fixtures/audit-vectors.ts), the browser and the export', () => {
+  it('hashes exactly the pinned bytes, and the frozen chain verifies', async () => {
+    expect(hashInput(AUDIT_VECTORS[0]!.prevHash, AUDIT_VECTORS[0]!)).toBe(FIRST_HASH_INPUT)
+    expect(await sha256Hex(FIRST_HASH_INPUT)).toBe(AUDIT_VECTORS[0]!.hash)
+    expect(createHash('sha256').update(FIRST_HASH_INPUT, 'utf8').digest('hex')).toBe(AUDIT_VECTORS[0]!.hash)
+    expect(await verifyChain(AUDIT_VECTORS, sha256Hex)).toEqual({ valid: true, checked: AUDIT_VECTORS.length, brokenAt: null })
+    expect(await verifyNewestFirst([...AUDIT_VECTORS].reverse())).toMatchObject({ valid: true })
+  })
+
+  it('breaks at the entry whose any hashed field changed', async () => {
+    for (const field of HASHED_FIELDS) {
+      for (const at of [0, 2, 4]) {
+        const chain = AUDIT_VECTORS.map((e, i) => (i === at ? tampered(e, field) : e))
+        const result = await verifyChain(chain, sha256Hex)
+        expect(result.valid, `${field} of entry ${at + 1}`).toBe(false)
+        expect(result.brokenAt, `${field} of entry ${at + 1}`).toBe(field === 'seq' ? AUDIT_VECTORS[at]!.seq + 100 : at + 1)
+      }
+    }
+  })
+
+  it('the JSON export holds the chain as it verifies offline, and its CSV keeps every hashed field', async () => {
+    const doc = JSON.parse(auditJsonExport([...AUDIT_VECTORS].reverse(), new Date('2026-03-01T00:00:00Z'))) as AuditJsonExport
+    expect(doc.entries).toEqual(AUDIT_VECTORS)
+    expect(await verifyChain(doc.entries, async (input) => createHash('sha256').update(input, 'utf8').digest('hex'))).toMatchObject({ valid: true })
+    const csv = auditCsv([...AUDIT_VECTORS].reverse())
+    for (const e of AUDIT_VECTORS) expect(csv).toContain(e.hash)
   })
 })

@@ -5,6 +5,7 @@ import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChain, verifyChainFrom, type AuditEn
 import type { OwnerVault } from '../../worker/owner/vault-object'
 import { call, env, register, uniqueEmail } from './helpers'
 import { ownerExec, ownerRow, vaultOf } from './owner-helpers'
+import { AUDIT_VECTORS, HASHED_FIELDS, tampered } from '../fixtures/audit-vectors'
 
 // The whole chain, however long (issue 0.2 · 2 of 7, point 8): GET /api/audit keeps the spec's
 // newest-first shape, ?from= pages it oldest first, /api/audit/export streams it whole, and the
@@ -149,5 +150,51 @@ describe('no act without its entry', () => {
     const after = await json<AuditEntry[]>(await call('/api/audit', { token: owner.token }))
     expect(after[0]).toMatchObject({ action: 'circle.approver_added', seq: before[0]!.seq + 1 })
     expect(await json(await call('/api/audit/verify', { token: owner.token }))).toMatchObject({ valid: true, headMatches: true })
+  })
+})
+
+describe("the worker's verifier on the known-answer vectors (test/fixtures/audit-vectors.ts)", () => {
+  /** An owner whose chain is exactly the frozen vectors, with the head the object would have written. */
+  async function ownerWithVectors(entries: AuditEntry[] = AUDIT_VECTORS) {
+    const owner = await register()
+    const rows: Array<[string, ...unknown[]]> = [['delete from audit']]
+    for (const e of entries) {
+      rows.push([
+        'insert into audit (seq, id, action, actor, details, created_at, hash, prev_hash) values (?, ?, ?, ?, ?, ?, ?, ?)',
+        e.seq,
+        e.id,
+        e.action,
+        e.actor,
+        JSON.stringify(e.details),
+        e.createdAt,
+        e.hash,
+        e.prevHash,
+      ])
+    }
+    await ownerExec(owner.user.id, ...rows)
+    const last = entries.at(-1)!
+    await runInDurableObject(vaultOf(owner.user.id), async (_: OwnerVault, state) => state.storage.kv.put('auditHead', { seq: last.seq, hash: last.hash }))
+    return owner
+  }
+
+  it('verifies the frozen chain, serves it as it is, and a new act chains on from its last hash', async () => {
+    const owner = await ownerWithVectors()
+    expect(await json(await call('/api/audit/verify', { token: owner.token }))).toEqual({ valid: true, checked: AUDIT_VECTORS.length, brokenAt: null, headMatches: true })
+    expect(await json<AuditEntry[]>(await call('/api/audit/export', { token: owner.token }))).toEqual(AUDIT_VECTORS)
+    expect((await call('/api/approvers', { token: owner.token, body: { fullName: 'Next Entry', email: uniqueEmail('next'), role: 'Notary' } })).status).toBe(201)
+    const [newest] = await json<AuditEntry[]>(await call('/api/audit?limit=1', { token: owner.token }))
+    expect(newest).toMatchObject({ seq: AUDIT_VECTORS.length + 1, prevHash: AUDIT_VECTORS.at(-1)!.hash })
+    expect(await json(await call('/api/audit/verify', { token: owner.token }))).toMatchObject({ valid: true, headMatches: true })
+  })
+
+  it('finds a change to any hashed field of a stored entry, at that entry', async () => {
+    for (const field of HASHED_FIELDS) {
+      const at = 2
+      const owner = await ownerWithVectors(AUDIT_VECTORS.map((e, i) => (i === at ? tampered(e, field) : e)))
+      const result = await json<{ valid: boolean; brokenAt: number | null }>(await call('/api/audit/verify', { token: owner.token }))
+      expect(result.valid, field).toBe(false)
+      // A changed seq leaves a gap where entry 3 was: read in seq order, entry 4 no longer follows 2.
+      expect(result.brokenAt, field).toBe(field === 'seq' ? at + 2 : at + 1)
+    }
   })
 })

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest'
+import type { EngineStatus } from '../../contract/triggers'
+import { assetRows, createTrigger, manualReleaseOk, policyCovering, verifiedApprover } from './engine-helpers'
+import { addBeneficiary, call, linkTokenIn, outboxFor, register, waitFor } from './helpers'
+import { ownerExec } from './owner-helpers'
+import { publicKey, uploadItem } from './vault-helpers'
+
+// Rules a mutation pass of 0.1 found unguarded (issue 0.2 · 3 of 7, points 1 and 2): each test
+// here fails when its rule is broken, whatever else still works.
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
+
+async function releasesOf(token: string) {
+  return ((await (await call('/api/trigger-engine/status', { token })).json()) as EngineStatus).releases
+}
+
+describe('a policy asking for two approvals', () => {
+  it('waits after one sign-off and releases after the second', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await publicKey())
+    const { item } = await uploadItem(owner.token, [heir.id])
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    const first = await verifiedApprover(owner.token)
+    const second = await verifiedApprover(owner.token)
+    await policyCovering(owner.token, heir.id, [item.id], {
+      ruleJson: { assign: [{ beneficiaryId: heir.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+      requiresApprover: true,
+      approverContact: first.email,
+      minimumApprovals: 2,
+    })
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(owner.token, trigger.id)).toMatchObject({ transferredItems: 0, pendingReleases: 1 })
+    expect((await releasesOf(owner.token))[0]).toMatchObject({ status: 'waiting', requiredApprovals: 2, approvals: 0 })
+
+    const approvalToken = async (email: string) =>
+      linkTokenIn(await waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/approve-release'))), '/approve-release')
+    const one = await call('/api/release-approvals', { body: { token: await approvalToken(first.email), decision: 'approved' } })
+    expect(await one.json()).toMatchObject({ status: 'waiting', approvals: 1, requiredApprovals: 2 })
+    expect(await assetRows(owner.user.id, heir.id)).toEqual([])
+
+    const two = await call('/api/release-approvals', { body: { token: await approvalToken(second.email), decision: 'approved' } })
+    expect(await two.json()).toMatchObject({ status: 'released', approvals: 2 })
+    expect((await assetRows(owner.user.id, heir.id)).map((a) => a.status)).toEqual(['available'])
+  })
+})
+
+describe('the "a release has started" notice at firing', () => {
+  it('goes to a beneficiary who wants notices, not to one in Secrecy Mode, nor to one who unsubscribed', async () => {
+    const owner = await register()
+    const key = await publicKey()
+    const told = await addBeneficiary(owner.token, key, { fullName: 'Told Heir' })
+    const secret = await addBeneficiary(owner.token, key, { fullName: 'Secret Heir', delayNotifications: true })
+    const gone = await addBeneficiary(owner.token, key, { fullName: 'Gone Heir' })
+    await ownerExec(owner.user.id, [`update beneficiaries set notification_status = 'unsubscribed' where id = ?`, gone.id])
+    const heirs = [told, secret, gone]
+    const { item } = await uploadItem(owner.token, heirs.map((h) => h.id))
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    await policyCovering(owner.token, told.id, [item.id], {
+      ruleJson: { assign: heirs.map((h) => ({ beneficiaryId: h.id, access: 'read' })), release: { on: ['verified_death'], delayHours: 72, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(owner.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+
+    const notices = async (email: string) => (await outboxFor(email)).filter((m) => m.subject.endsWith('has started a release to you'))
+    await waitFor(async () => (await notices(told.email)).length === 1)
+    await settle()
+    expect(await notices(told.email)).toHaveLength(1)
+    expect(await notices(secret.email)).toEqual([])
+    expect(await notices(gone.email)).toEqual([])
+    // Nothing is available to anyone yet: the policy's 72 hours run.
+    for (const h of heirs) expect(await assetRows(owner.user.id, h.id)).toEqual([])
+  })
+})
