@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { EngineStatus } from '../../contract/triggers'
 import { assetRows, createTrigger, manualReleaseOk, policyCovering, verifiedApprover } from './engine-helpers'
-import { addBeneficiary, call, linkTokenIn, outboxFor, register, waitFor } from './helpers'
+import { LINK_PURPOSES, signLinkToken, verifyLinkToken, type LinkPurpose } from '../../worker/services/link-tokens'
+import { addBeneficiary, call, env, linkTokenIn, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
 import { publicKey, uploadItem } from './vault-helpers'
 
-// Rules a mutation pass of 0.1 found unguarded (issue 0.2 · 3 of 7, points 1 and 2): each test
+// Rules a mutation pass of 0.1 found unguarded (issue 0.2 · 3 of 7): each test
 // here fails when its rule is broken, whatever else still works.
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150))
@@ -69,5 +70,33 @@ describe('the "a release has started" notice at firing', () => {
     expect(await notices(gone.email)).toEqual([])
     // Nothing is available to anyone yet: the policy's 72 hours run.
     for (const h of heirs) expect(await assetRows(owner.user.id, h.id)).toEqual([])
+  })
+})
+
+describe('every link purpose lives exactly as long as documented (point 5)', () => {
+  // Written out here, not read from LINK_PURPOSES: a lifetime changed in the code fails this table.
+  const DAY_S = 86_400
+  const LIFETIMES: Record<LinkPurpose, number> = {
+    beneficiaryVerify: 7 * DAY_S,
+    approverVerify: 7 * DAY_S,
+    beneficiaryNotifications: 365 * DAY_S,
+    identityReview: 30 * DAY_S,
+    checkIn: 30 * DAY_S,
+    releaseCancel: 60 * DAY_S,
+    releaseApproval: 60 * DAY_S,
+    deathReport: 5 * 365 * DAY_S,
+    beneficiaryAccess: 365 * DAY_S,
+    assetContent: 30 * 60,
+  }
+
+  it('covers every purpose the code knows', () => {
+    expect(Object.keys(LIFETIMES).sort()).toEqual(Object.keys(LINK_PURPOSES).sort())
+  })
+
+  it.each(Object.entries(LIFETIMES) as Array<[LinkPurpose, number]>)('%s: valid until its lifetime ends, expired one second after', async (purpose, seconds) => {
+    const issued = Date.UTC(2026, 0, 1)
+    const token = signLinkToken(env, purpose, 'subject-1', { owner: 'owner-1' }, issued)
+    expect(await verifyLinkToken(env, purpose, token, issued + (seconds - 1) * 1000)).toMatchObject({ ok: true, subject: 'subject-1', owner: 'owner-1' })
+    expect(await verifyLinkToken(env, purpose, token, issued + (seconds + 1) * 1000)).toEqual({ ok: false, reason: 'expired' })
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { app } from '../../worker/app'
-import { call, env } from './helpers'
+import { GENERIC_ERRORS } from '../../contract/messages'
+import { call, env, register } from './helpers'
 
 function expectSecurityHeaders(res: Response) {
   const csp = res.headers.get('content-security-policy') ?? ''
@@ -48,5 +49,79 @@ describe('security headers', () => {
     expect(csp).toContain("script-src 'self' https://js.stripe.com")
     expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com')
     expect(csp).toContain("frame-ancestors 'none'")
+  })
+})
+
+/** A CSP header as a map of directive → set of sources, so order never matters and nothing extra hides. */
+function parseCsp(header: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const part of header.split(';').map((p) => p.trim()).filter(Boolean)) {
+    const [name, ...sources] = part.split(/\s+/)
+    out[name!] = [...sources].sort()
+  }
+  return out
+}
+
+// The policy the README's security model describes, written out here rather than read from the
+// middleware: an added 'unsafe-inline' for scripts, a dropped base-uri or a widened connect-src
+// fails (issue 0.2 · 3 of 7, point 4).
+const EXPECTED_CSP: Record<string, string[]> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"].sort(),
+  'img-src': ["'self'", 'blob:', 'data:'].sort(),
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'worker-src': ["'self'", 'blob:'].sort(),
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+}
+
+describe('security headers, exactly', () => {
+  it('the CSP is exactly the documented set of directives, on a page and on the API', async () => {
+    for (const path of ['/', '/api/health']) {
+      const res = await call(path)
+      expect(parseCsp(res.headers.get('content-security-policy') ?? ''), path).toEqual(EXPECTED_CSP)
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('x-frame-options')).toBe('DENY')
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin')
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin')
+      expect(res.headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains; preload')
+      expect(
+        (res.headers.get('permissions-policy') ?? '')
+          .split(',')
+          .map((p) => p.trim())
+          .sort(),
+      ).toEqual(['camera=()', 'geolocation=()', 'microphone=()', 'payment=()'])
+    }
+  })
+
+  it('with billing on, only Stripe’s own origins are added, and only where the Payment Element needs them', async () => {
+    const ctx = createExecutionContext()
+    const res = await app.fetch(new Request('http://localhost/'), { ...env, STRIPE_PUBLISHABLE_KEY: 'pk_test_123' }, ctx)
+    await waitOnExecutionContext(ctx)
+    expect(parseCsp(res.headers.get('content-security-policy') ?? '')).toEqual({
+      ...EXPECTED_CSP,
+      'script-src': ["'self'", 'https://js.stripe.com'].sort(),
+      'connect-src': ["'self'", 'https://api.stripe.com'].sort(),
+      'frame-src': ['https://hooks.stripe.com', 'https://js.stripe.com'].sort(),
+    })
+  })
+})
+
+describe('a JSON route refuses other body types with exactly 415', () => {
+  it.each([
+    ['text/plain', JSON.stringify({ fullName: 'Plain Text', email: 'plain@example.com', role: 'Notary' })],
+    ['application/x-www-form-urlencoded', 'fullName=Form+Post&email=form%40example.com&role=Notary'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="fullName"\r\n\r\nMulti Part\r\n--x--\r\n'],
+  ])('%s', async (type, body) => {
+    const owner = await register()
+    const res = await call('/api/approvers', { token: owner.token, rawBody: body, headers: { 'content-type': type } })
+    expect(res.status).toBe(415)
+    expect(await res.json()).toEqual({ message: GENERIC_ERRORS.jsonContentType })
+    expect(await (await call('/api/approvers', { token: owner.token })).json()).toEqual([])
   })
 })
