@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { EngineStatus } from '../../contract/triggers'
-import { assetRows, createTrigger, manualReleaseOk, policyCovering, verifiedApprover } from './engine-helpers'
+import type { DryRunResult, EngineStatus } from '../../contract/triggers'
+import { assetRows, clockOf, createTrigger, firingCount, guard, manualReleaseOk, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
 import { LINK_PURPOSES, signLinkToken, verifyLinkToken, type LinkPurpose } from '../../worker/services/link-tokens'
 import { addBeneficiary, call, env, linkTokenIn, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
@@ -98,5 +98,47 @@ describe('every link purpose lives exactly as long as documented (point 5)', () 
     const token = signLinkToken(env, purpose, 'subject-1', { owner: 'owner-1' }, issued)
     expect(await verifyLinkToken(env, purpose, token, issued + (seconds - 1) * 1000)).toMatchObject({ ok: true, subject: 'subject-1', owner: 'owner-1' })
     expect(await verifyLinkToken(env, purpose, token, issued + (seconds + 1) * 1000)).toEqual({ ok: false, reason: 'expired' })
+  })
+})
+
+describe('boundaries, deterministically (point 6)', () => {
+  const MINUTE = 60_000
+
+  it('a scheduled trigger does not fire a minute before its date, and fires at it', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const at = Date.now() + 2 * 86_400_000
+    await createTrigger(s.token, { type: 'scheduled', config: { releaseDate: new Date(at).toISOString(), beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    await guard(s.ownerId).tick(at - MINUTE)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(at)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    // The owner's own date: no safety window.
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+  })
+
+  it('an INACTIVITY_N_DAYS item is not released a minute before N days of silence, and is at them', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_90_DAYS' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity' })
+    const { lastCheckInAt } = await clockOf(s.ownerId)
+    // A manual release of the inactivity trigger fires at once; the item still waits for 90 days
+    // from the last check-in.
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1, transferredItems: 0 })
+    const silentUntil = lastCheckInAt + 90 * 86_400_000
+    await guard(s.ownerId).tick(silentUntil - MINUTE)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    await guard(s.ownerId).tick(silentUntil)
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+  })
+
+  it("one owner's firing plans nothing of another's", async () => {
+    const a = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const b = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(a.token, { type: 'manual_release', config: {} })
+    const plan = (await (await call(`/api/trigger-engine/dry-run/${trigger.id}`, { method: 'POST', token: a.token })).json()) as DryRunResult
+    expect(plan.entries.flatMap((e) => e.itemIds)).toEqual([a.item.id])
+    await manualReleaseOk(a.token, trigger.id)
+    expect(await assetRows(a.ownerId, a.beneficiary.id)).toHaveLength(1)
+    expect(await assetRows(b.ownerId, b.beneficiary.id)).toEqual([])
+    expect(await firingCount(b.ownerId)).toBe(0)
   })
 })
