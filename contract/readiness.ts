@@ -58,10 +58,3 @@ export function servingTrigger(protocol: string): ServingTrigger {
   // SCHEDULED keeps its own date.
   return null
 }
-
-export const SERVING_TRIGGER_TITLES: Record<Exclude<ServingTrigger, null>, string> = {
-  inactivity: 'Inactivity',
-  verified_death: 'Verified Death',
-  biometric_failure: 'Biometric Failure',
-  manual: 'any',
-}

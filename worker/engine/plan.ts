@@ -1,22 +1,22 @@
 import { DAY_MS } from '../../contract/constants'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { ReleasePlanEntry, TriggerType } from '../../contract/triggers'
-import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
+import { servingTrigger, type ServingTrigger } from '../../contract/readiness'
+import { RELEASE_PROTOCOL_LABELS, RELEASE_PROTOCOLS, type ReleaseProtocol } from '../../contract/vault-items'
 import { inSlices, type OwnerDb } from '../owner/db'
 import { approvers, itemGrants, policies, policyBeneficiaries, policyItems, vaultItems } from '../owner/schema'
 
 const HOUR_MS = 3_600_000
 
-/** Which of an item's own release protocols ride on which trigger type. */
-const PROTOCOLS_BY_TRIGGER: Record<TriggerType | 'manual', ReleaseProtocol[]> = {
-  inactivity: ['INACTIVITY_30_DAYS', 'INACTIVITY_60_DAYS', 'INACTIVITY_90_DAYS', 'INACTIVITY_180_DAYS', 'INACTIVITY_365_DAYS'],
-  verified_death: ['VERIFIED_DEATH'],
-  biometric_failure: ['BIOMETRIC_FAILURE'],
-  scheduled: [],
-  // Fires only by the owner's hand: what it releases is its policies' and the manual protocols'.
-  manual_release: [],
-  // Released by the owner's own manual release, whichever trigger it names.
-  manual: ['MANUAL_RELEASE', 'EMERGENCY'],
+/**
+ * The items' own protocols a firing of `type` releases (contract/readiness.ts `servingTrigger` is
+ * the one rule, shared with the readiness list and the Add Item dialog); a manual release also
+ * takes those released only by the owner's hand, whichever trigger it names.
+ */
+function protocolsFor(type: TriggerType, manual: boolean): ReleaseProtocol[] {
+  const served = (kind: ServingTrigger) => RELEASE_PROTOCOLS.filter((p) => servingTrigger(p) === kind)
+  const own = type === 'inactivity' || type === 'verified_death' || type === 'biometric_failure' ? served(type) : []
+  return [...own, ...(manual ? served('manual') : [])]
 }
 
 /** INACTIVITY_90_DAYS → 90: such an item waits until the owner has been silent that long. */
@@ -100,7 +100,7 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
         targets,
       })
     }
-    const protocols = [...PROTOCOLS_BY_TRIGGER[input.type], ...(input.manual ? PROTOCOLS_BY_TRIGGER.manual : [])]
+    const protocols = protocolsFor(input.type, input.manual)
     if (protocols.length > 0) {
       const items = db.select().from(vaultItems).where(and(eq(vaultItems.status, 'active'), inArray(vaultItems.releaseProtocol, protocols))).all()
       for (const item of items) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers, input.safetyWindowMs ?? 0))

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm'
 import {
-  SERVING_TRIGGER_TITLES,
   servingTrigger,
   type ReadinessProblem,
   type ReleaseReadiness,
@@ -88,9 +87,9 @@ export function releaseReadiness(db: OwnerDb, undeliverable: ReadonlySet<string>
           kind === 'manual'
             ? `An item set to ${label} can only be released by hand from a trigger, and you have ${paused ? 'only paused ones' : 'none'}.`
             : paused
-              ? `An item set to ${label} waits for your ${SERVING_TRIGGER_TITLES[kind]} trigger, which is paused.`
-              : `An item set to ${label} waits for a ${SERVING_TRIGGER_TITLES[kind]} trigger, and you have none.`,
-        fix: paused ? { label: 'Activate the trigger', href: '/triggers' } : { label: kind === 'manual' ? 'Set up a Manual Release trigger' : `Set up a ${SERVING_TRIGGER_TITLES[kind]} trigger`, href: createHref(kind) },
+              ? `An item set to ${label} waits for your ${TRIGGER_TYPE_LABELS[kind].title} trigger, which is paused.`
+              : `An item set to ${label} waits for a ${TRIGGER_TYPE_LABELS[kind].title} trigger, and you have none.`,
+        fix: paused ? { label: 'Activate the trigger', href: '/triggers' } : { label: kind === 'manual' ? 'Set up a Manual Release trigger' : `Set up a ${TRIGGER_TYPE_LABELS[kind].title} trigger`, href: createHref(kind) },
       })
     }
     if (item.requiresApprover && (!item.contact || !verifiedAddress.has(item.contact.toLowerCase()))) {

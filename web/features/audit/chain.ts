@@ -1,13 +1,8 @@
-import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChain, verifyChainFrom, type AuditEntry, type ChainTip, type ChainVerification } from '../../../contract/audit'
+import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChainFrom, type AuditEntry, type ChainTip, type ChainVerification } from '../../../contract/audit'
 import { sha256Hex } from '@/crypto'
 
 /** GET /api/audit/verify: the server's own walk, which also knows the head it last wrote. */
 export type ServerVerification = ChainVerification & { headMatches: boolean }
-
-/** Verifies the list as GET /api/audit returns it (newest first) with the browser's SHA-256. */
-export function verifyNewestFirst(entries: readonly AuditEntry[], hash: (input: string) => Promise<string> = sha256Hex): Promise<ChainVerification> {
-  return verifyChain([...entries].reverse(), hash)
-}
 
 /** What the browser has read and checked of the chain so far, kept in memory between visits. */
 export interface ReadChain {

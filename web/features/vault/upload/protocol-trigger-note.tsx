@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { SERVING_TRIGGER_TITLES, servingTrigger } from '../../../../contract/readiness'
+import { servingTrigger } from '../../../../contract/readiness'
+import { TRIGGER_TYPE_LABELS } from '../../../../contract/triggers'
 import { triggersQuery } from '@/features/triggers/api'
 
 /**
@@ -25,7 +26,7 @@ export function ProtocolTriggerNote({ protocol }: { protocol: string }) {
       </p>
     )
   }
-  const title = SERVING_TRIGGER_TITLES[kind]
+  const title = TRIGGER_TYPE_LABELS[kind].title
   if (active) {
     return (
       <p className="text-sm text-slate-600" data-testid="protocol-trigger-note">
