@@ -1,8 +1,13 @@
+import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
+import type { IdentityDocument } from '../../contract/identity'
+import { RELEASE_MESSAGES } from '../../contract/releases'
 import type { DryRunResult, EngineStatus } from '../../contract/triggers'
-import { assetRows, clockOf, createTrigger, firingCount, guard, manualReleaseOk, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
+import { runSweeps } from '../../worker/cron'
 import { LINK_PURPOSES, signLinkToken, verifyLinkToken, type LinkPurpose } from '../../worker/services/link-tokens'
-import { addBeneficiary, call, env, linkTokenIn, outboxFor, register, waitFor } from './helpers'
+import { LINK_LIFETIME_SECONDS } from './link-lifetimes'
+import { assetRows, clockOf, createTrigger, firingCount, guard, manualRelease, manualReleaseOk, ownerWithItem, policyBody, policyCovering, portalToken, setClock, verifiedApprover } from './engine-helpers'
+import { addBeneficiary, call, env, freshIp, linkTokenIn, messageOf, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
 import { publicKey, uploadItem } from './vault-helpers'
 
@@ -74,20 +79,7 @@ describe('the "a release has started" notice at firing', () => {
 })
 
 describe('every link purpose lives exactly as long as documented (point 5)', () => {
-  // Written out here, not read from LINK_PURPOSES: a lifetime changed in the code fails this table.
-  const DAY_S = 86_400
-  const LIFETIMES: Record<LinkPurpose, number> = {
-    beneficiaryVerify: 7 * DAY_S,
-    approverVerify: 7 * DAY_S,
-    beneficiaryNotifications: 365 * DAY_S,
-    identityReview: 30 * DAY_S,
-    checkIn: 30 * DAY_S,
-    releaseCancel: 60 * DAY_S,
-    releaseApproval: 60 * DAY_S,
-    deathReport: 5 * 365 * DAY_S,
-    beneficiaryAccess: 365 * DAY_S,
-    assetContent: 30 * 60,
-  }
+  const LIFETIMES = LINK_LIFETIME_SECONDS
 
   it('covers every purpose the code knows', () => {
     expect(Object.keys(LIFETIMES).sort()).toEqual(Object.keys(LINK_PURPOSES).sort())
@@ -140,5 +132,116 @@ describe('boundaries, deterministically (point 6)', () => {
     expect(await assetRows(a.ownerId, a.beneficiary.id)).toHaveLength(1)
     expect(await assetRows(b.ownerId, b.beneficiary.id)).toEqual([])
     expect(await firingCount(b.ownerId)).toBe(0)
+  })
+})
+
+describe('released assets and their tickets, pinned to the spec (point 5)', () => {
+  const MINUTE = 60_000
+  const DAY = 86_400_000
+
+  async function released() {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const [asset] = await assetRows(s.ownerId, s.beneficiary.id)
+    return { ...s, asset: asset! as typeof asset & { created_at: number }, portal: await portalToken(s.beneficiary.email) }
+  }
+
+  it('a download ticket works for 30 minutes: 29 minutes old it fetches, 31 minutes old it is refused as expired', async () => {
+    const s = await released()
+    const content = (age: number) => {
+      const ticket = signLinkToken(env, 'assetContent', `${s.asset.id}:${s.beneficiary.id}`, { owner: s.ownerId }, Date.now() - age)
+      return call(`/api/beneficiaries/${s.beneficiary.id}/assets/${s.asset.id}/content?ticket=${encodeURIComponent(ticket)}`)
+    }
+    const fresh = await content(29 * MINUTE)
+    expect(fresh.status).toBe(200)
+    expect((await fresh.arrayBuffer()).byteLength).toBeGreaterThan(0)
+    const stale = await content(31 * MINUTE)
+    expect(stale.status).toBe(400)
+    expect(await messageOf(stale)).toBe(RELEASE_MESSAGES.linkExpired)
+  })
+
+  it('an asset is downloadable for exactly 90 days from its release, and gone (410) just after', async () => {
+    const s = await released()
+    expect(s.asset.expires_at! - s.asset.created_at).toBe(90 * DAY)
+    // Age the release as if the days had passed: a minute before the 90th day ends, a minute after.
+    const age = async (ms: number) => {
+      const releasedAt = Date.now() - ms
+      await ownerExec(s.ownerId, ['update released_assets set created_at = ?, expires_at = ? where id = ?', releasedAt, releasedAt + 90 * DAY, s.asset.id])
+      return call(`/api/beneficiaries/${s.beneficiary.id}/assets/${s.asset.id}/download?token=${encodeURIComponent(s.portal)}`)
+    }
+    expect((await age(90 * DAY - MINUTE)).status).toBe(200)
+    const late = await age(90 * DAY + MINUTE)
+    expect(late.status).toBe(410)
+    expect(await messageOf(late)).toBe(RELEASE_MESSAGES.assetExpired)
+  })
+})
+
+describe('identity review takes the largest minimum across a beneficiary’s policies (point 5)', () => {
+  it('asks for three approvals when one policy asks for one and another for three, whatever their order', async () => {
+    const owner = await register()
+    const key = await publicKey()
+    const first = await addBeneficiary(owner.token, key, { fullName: 'First Heir' })
+    const second = await addBeneficiary(owner.token, key, { fullName: 'Second Heir' })
+    const approvers = [await verifiedApprover(owner.token), await verifiedApprover(owner.token), await verifiedApprover(owner.token)]
+    const identityPolicy = async (heirs: string[], minimumApprovals: number) => {
+      const body = policyBody(heirs[0]!, {
+        ruleJson: { assign: heirs.map((id) => ({ beneficiaryId: id, access: 'read' })), release: { on: ['verified_death'] } },
+        requiresIdentityVerification: true,
+        identityVerificationApprovers: approvers.map((a) => a.id),
+        minimumApprovals,
+      })
+      expect((await call('/api/policies', { token: owner.token, body })).status).toBe(201)
+    }
+    // The first heir's policies come as [1, 3], the second's as [3, 1].
+    await identityPolicy([first.id], 1)
+    await identityPolicy([first.id, second.id], 3)
+    await identityPolicy([second.id], 1)
+    for (const heir of [first, second]) {
+      const form = new FormData()
+      form.append('beneficiaryId', heir.id)
+      form.append('documentType', 'passport')
+      form.append('frontImage', new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2])], 'id.png', { type: 'image/png' }))
+      const res = await exports.default.fetch(
+        new Request('http://localhost/api/identity-documents', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${owner.token}`, 'cf-connecting-ip': freshIp() },
+          body: form,
+        }),
+      )
+      expect(res.status).toBe(201)
+      expect(((await res.json()) as IdentityDocument).requiredApprovals).toBe(3)
+    }
+  })
+})
+
+describe('fire-once under concurrency (point 6)', () => {
+  const DAY = 86_400_000
+
+  it('an inactivity trigger fires once when the alarm, the sweep and a manual release race', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    // Silent long past the check-in and its grace: due now.
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 40 * DAY, phase: 'reminder_sent', checkInSentAt: Date.now() - 10 * DAY })
+    const now = Date.now()
+    const [, , , manual] = await Promise.all([guard(s.ownerId).tick(now), guard(s.ownerId).tick(now), runSweeps(env, now), manualRelease(s.token, trigger.id, 'race')])
+    await guard(s.ownerId).tick(now + 4 * DAY)
+    await guard(s.ownerId).tick(now + 5 * DAY)
+    expect([200, 409]).toContain(manual.status)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
+    expect((await outboxFor(s.beneficiary.email)).filter((m) => m.text.includes('view=assets'))).toHaveLength(1)
+  })
+
+  it('a scheduled trigger fires once when ticks, the sweep and a manual release race at its date', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const at = Date.now() + DAY
+    const trigger = await createTrigger(s.token, { type: 'scheduled', config: { releaseDate: new Date(at).toISOString(), beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    const [, , , manual] = await Promise.all([guard(s.ownerId).tick(at), guard(s.ownerId).tick(at), runSweeps(env, at + 60_000), manualRelease(s.token, trigger.id, 'race')])
+    await guard(s.ownerId).tick(at + DAY)
+    expect([200, 409]).toContain(manual.status)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
+    expect((await outboxFor(s.beneficiary.email)).filter((m) => m.text.includes('view=assets'))).toHaveLength(1)
   })
 })

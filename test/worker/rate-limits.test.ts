@@ -96,6 +96,26 @@ describe('rate limits', () => {
     await expectRateLimited(b, 400)
   })
 
+  it('limits security-key sign-in per client address, its options and its answers counted as one', async () => {
+    const b64 = (text: string) => btoa(text).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')
+    const answer = { id: b64('no such key'), rawId: b64('no such key'), type: 'public-key', response: { clientDataJSON: b64('{}'), authenticatorData: b64('data'), signature: b64('sig') } }
+    const options = (ip: string) => call('/api/auth/webauthn/login/options', { ip, method: 'POST' })
+    const verify = (ip: string) => call('/api/auth/webauthn/login/verify', { ip, body: { response: answer } })
+
+    const ip = freshIp()
+    await expectRateLimited(await burst(2 * LOGIN_LIMIT + 5, () => options(ip)), 200)
+    // The answers share the limit the options just used up.
+    const shared = await verify(ip)
+    expect(shared.status).toBe(429)
+    expect(await messageOf(shared)).toBe(AUTH_ERRORS.rateLimited)
+
+    const other = freshIp()
+    const answers = await burst(2 * LOGIN_LIMIT + 5, () => verify(other))
+    expect(answers.limited.status).toBe(429)
+    expect(answers.statuses.slice(0, answers.firstLimited).every((s) => s === 400 || s === 401)).toBe(true)
+    expect((await options(freshIp())).status).toBe(200)
+  })
+
   it('does not limit signed-in requests such as /me', async () => {
     const account = await register()
     const ip = freshIp()

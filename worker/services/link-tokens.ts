@@ -1,4 +1,5 @@
 import { errors, jwtVerify } from 'jose'
+import { RELEASE_LIMITS } from '../../contract/releases'
 import { hmacSha256Base64Url } from '../lib/sync-crypto'
 
 /**
@@ -26,7 +27,7 @@ export const LINK_PURPOSES = {
   // Subject: beneficiary id. The portal of released assets.
   beneficiaryAccess: { audience: 'legacy-vault:link:beneficiary-access', ttlSeconds: 365 * 24 * 3600 },
   // Subject "assetId:beneficiaryId": fetches the ciphertext of one counted download.
-  assetContent: { audience: 'legacy-vault:link:asset-content', ttlSeconds: 30 * 60 },
+  assetContent: { audience: 'legacy-vault:link:asset-content', ttlSeconds: RELEASE_LIMITS.contentTicketMinutes * 60 },
 } as const
 export type LinkPurpose = keyof typeof LINK_PURPOSES
 

@@ -1,0 +1,19 @@
+import type { LinkPurpose } from '../../worker/services/link-tokens'
+
+/**
+ * How long each signed link lives, written out from the spec rather than read from the code: a
+ * lifetime changed in `LINK_PURPOSES` fails the tests that build tokens from this table.
+ */
+const DAY_S = 86_400
+export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
+  beneficiaryVerify: 7 * DAY_S,
+  approverVerify: 7 * DAY_S,
+  beneficiaryNotifications: 365 * DAY_S,
+  identityReview: 30 * DAY_S,
+  checkIn: 30 * DAY_S,
+  releaseCancel: 60 * DAY_S,
+  releaseApproval: 60 * DAY_S,
+  deathReport: 5 * 365 * DAY_S,
+  beneficiaryAccess: 365 * DAY_S,
+  assetContent: 30 * 60,
+}
