@@ -86,6 +86,15 @@ describe('verifyChain in the browser (SHA-256 by WebCrypto)', () => {
     expect((await verifyChain(chain, sha256Hex)).brokenAt).toBe(5)
   })
 
+  it('flags a newest entry re-hashed with a skipped seq: the numbers must run on by one', async () => {
+    const chain = await buildChain(SAMPLE)
+    const last = chain.at(-1)!
+    const skipped = { ...last, seq: last.seq + 2 }
+    skipped.hash = await sha256Hex(hashInput(skipped.prevHash, skipped))
+    chain[chain.length - 1] = skipped
+    expect(await verifyChain(chain, sha256Hex)).toEqual({ valid: false, checked: SAMPLE.length - 1, brokenAt: last.seq + 2 })
+  })
+
   it('cannot see a removed newest entry on its own: that is what the server check is for', async () => {
     const chain = await buildChain(SAMPLE)
     expect((await verifyChain(chain.slice(0, -1), sha256Hex)).valid).toBe(true)

@@ -245,3 +245,61 @@ describe('fire-once under concurrency (point 6)', () => {
     expect((await outboxFor(s.beneficiary.email)).filter((m) => m.text.includes('view=assets'))).toHaveLength(1)
   })
 })
+
+describe('each beneficiary reaches only their own assets', () => {
+  it("a portal link and a download ticket are refused on another beneficiary's assets of the same owner", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const other = await addBeneficiary(s.token, await publicKey(), { fullName: 'Other Heir' })
+    await uploadItem(s.token, [other.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(s.token, { type: 'manual_release', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const [mine] = await assetRows(s.ownerId, s.beneficiary.id)
+    const [theirs] = await assetRows(s.ownerId, other.id)
+    const portal = encodeURIComponent(await portalToken(s.beneficiary.email))
+
+    for (const path of [`/api/beneficiaries/${other.id}/assets`, `/api/beneficiaries/${other.id}/assets/${theirs!.id}/download`]) {
+      const res = await call(`${path}?token=${portal}`)
+      expect(res.status).toBe(403)
+      expect(await messageOf(res)).toBe(RELEASE_MESSAGES.linkInvalid)
+    }
+    const download = (await (await call(`/api/beneficiaries/${s.beneficiary.id}/assets/${mine!.id}/download?token=${portal}`)).json()) as { contentUrl: string }
+    const ticket = new URL(download.contentUrl, 'http://localhost').searchParams.get('ticket')!
+    const foreign = await call(`/api/beneficiaries/${other.id}/assets/${theirs!.id}/content?ticket=${encodeURIComponent(ticket)}`)
+    expect(foreign.status).toBe(403)
+    expect((await call(download.contentUrl)).status).toBe(200)
+    expect((await assetRows(s.ownerId, other.id))[0]!.download_count).toBe(0)
+  })
+})
+
+describe('the inactivity clock, on the spec’s days (point 6)', () => {
+  const MINUTE = 60_000
+  const DAY = 86_400_000
+
+  it('the check-in e-mail goes when 7 days have passed, and the grace period runs its 3 days in full before the trigger fires', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    const t0 = Date.now()
+    await setClock(s.ownerId, { lastCheckInAt: t0, phase: 'ok', checkInSentAt: null })
+    await guard(s.ownerId).tick(t0 + 7 * DAY - MINUTE)
+    expect((await clockOf(s.ownerId)).phase).toBe('ok')
+    await guard(s.ownerId).tick(t0 + 7 * DAY)
+    expect(await clockOf(s.ownerId)).toMatchObject({ phase: 'checkin_sent', checkInSentAt: t0 + 7 * DAY })
+    await guard(s.ownerId).tick(t0 + 10 * DAY - MINUTE)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(t0 + 10 * DAY)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
+  it('a paused trigger never fires by itself, even past its date, and a paused inactivity trigger runs no check-in clock', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const at = Date.now() + DAY
+    await createTrigger(s.token, { type: 'scheduled', status: 'paused', config: { releaseDate: new Date(at).toISOString(), beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    await createTrigger(s.token, { type: 'inactivity', status: 'paused', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await guard(s.ownerId).tick(at + 60 * DAY)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    expect((await clockOf(s.ownerId)).phase).toBe('ok')
+    await settle()
+    expect((await outboxFor(s.owner.email)).filter((m) => m.text.includes('/check-in'))).toEqual([])
+  })
+})

@@ -62,7 +62,7 @@ describe('GET /api/release-readiness', () => {
     expect(await readiness(s.token)).toEqual({ ready: true, problems: [] })
   })
 
-  it('names policies short of approvers, with an unverified contact, or with no one to review identity', async () => {
+  it('names policies short of approvers, with an unverified contact, or with no one to review identity; a warning alone leaves the plan ready', async () => {
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     await createTrigger(s.token, { type: 'verified_death', config: {} })
     await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
@@ -88,9 +88,13 @@ describe('GET /api/release-readiness', () => {
       subject: { type: 'policy', id: policy.id },
       message: 'The policy “Family papers” needs 2 approvals, and only 0 verified approvers can give them.',
     })
-    // Once the contact and a second approver verify, only the beneficiary's address is left.
+    // The contact verifies: one approval of the two can be given, still short by one.
     const invite = await waitFor(async () => (await outboxFor(pending.email)).find((m) => m.text.includes('/verify-approver')))
     expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
+    expect(find(await readiness(s.token), 'policy_approvals_short')).toMatchObject({
+      message: 'The policy “Family papers” needs 2 approvals, and only 1 verified approver can give them.',
+    })
+    // A second approver verifies: only the beneficiary's address is left, a warning.
     await verifiedApprover(s.token)
     const after = await readiness(s.token)
     expect(kinds(after)).toEqual(['beneficiary_unverified:beneficiary'])
