@@ -80,14 +80,18 @@ export interface BeneficiaryPortalView {
   reviewerReady: boolean
 }
 
-/** GET …/assets/{assetId}/download?token=… — counts one download and hands out a content ticket. */
+/**
+ * GET …/assets/{assetId}/download?token=… — hands out a content ticket if a download is still
+ * open. The download is counted when the ticket first fetches the content, not here.
+ */
 export interface AssetDownload {
   /** The item's data key wrapped for this beneficiary (the spec's name for it). */
   encryptedMasterKey: string
+  /** The count once this ticket's content is served. */
   downloadCount: number
   maxDownloads: number
   item: { id: string; type: ItemType; encryptedMetadata: string; plainSize: number; cipherSize: number; chunkBytes: number; partCount: number }
-  /** GET this (same origin) for the ciphertext; it works for RELEASE_LIMITS.contentTicketMinutes. */
+  /** GET this (same origin) for the ciphertext; it works for RELEASE_LIMITS.contentTicketMinutes, and its first fetch counts. */
   contentUrl: string
 }
 

@@ -253,10 +253,20 @@ export const MUTATIONS = [
     id: 'http.json-only',
     rule: 'a JSON route refuses other content types with 415',
     file: 'worker/lib/validate.ts',
-    from: '  if (type && !/^application\\/([\\w.+-]+\\+)?json\\s*(;|$)/i.test(type)) throw',
-    to: "  if (type && type.startsWith('multipart/')) throw",
+    from: '(type && !/^application\\/([\\w.+-]+\\+)?json\\s*(;|$)/i.test(type))',
+    to: "(type && type.startsWith('multipart/'))",
     tests: [W('security-headers')],
     by: /415/,
+  },
+
+  {
+    id: 'http.untyped-body',
+    rule: 'a JSON route refuses a body with no Content-Type with 415',
+    file: 'worker/lib/validate.ts',
+    from: '  const untyped = !type && c.req.raw.body !== null',
+    to: '  const untyped = false',
+    tests: [W('security-headers')],
+    by: /no Content-Type/,
   },
 
   // --- Rate limits -------------------------------------------------------------------------------
@@ -569,6 +579,24 @@ export const MUTATIONS = [
     to: "eq(releasedAssets.status, 'available'),\n        sql`${releasedAssets.downloadCount} <= ${releasedAssets.maxDownloads}`,",
     tests: [W('release-engine')],
     by: /downloads at the limit/,
+  },
+  {
+    id: 'asset.once-per-ticket',
+    rule: 'a download is counted once per ticket, a re-fetch is free',
+    file: 'worker/services/release-links.ts',
+    from: '.where(and(eq(servedTickets.ticketId, ticketId), eq(servedTickets.assetId, assetId))).get()) return row.r2Key',
+    to: '.where(and(eq(servedTickets.ticketId, ticketId), eq(servedTickets.assetId, assetId))).get() && false) return row.r2Key',
+    tests: [W('release-engine')],
+    by: /once per ticket/,
+  },
+  {
+    id: 'asset.counted-at-fetch',
+    rule: 'an unused ticket costs no download',
+    file: 'worker/services/release-links.ts',
+    from: '    downloadCount: asset.downloadCount + 1,\n    maxDownloads: asset.maxDownloads,\n',
+    to: '    downloadCount: asset.downloadCount + 1,\n    maxDownloads: asset.maxDownloads,\n    ...(db.update(releasedAssets).set({ downloadCount: sql`${releasedAssets.downloadCount} + 1` }).where(eq(releasedAssets.id, assetId)).run() && {}),\n',
+    tests: [W('release-engine')],
+    by: /unused ticket costs nothing|downloads at the limit/,
   },
   {
     id: 'asset.ttl-days',

@@ -150,7 +150,7 @@ describe('released assets and their tickets, pinned to the spec (point 5)', () =
   it('a download ticket works for 30 minutes: 29 minutes old it fetches, 31 minutes old it is refused as expired', async () => {
     const s = await released()
     const content = (age: number) => {
-      const ticket = signLinkToken(env, 'assetContent', `${s.asset.id}:${s.beneficiary.id}`, { owner: s.ownerId }, Date.now() - age)
+      const ticket = signLinkToken(env, 'assetContent', `${s.asset.id}:${s.beneficiary.id}`, { owner: s.ownerId, nonce: crypto.randomUUID() }, Date.now() - age)
       return call(`/api/beneficiaries/${s.beneficiary.id}/assets/${s.asset.id}/content?ticket=${encodeURIComponent(ticket)}`)
     }
     const fresh = await content(29 * MINUTE)
@@ -170,10 +170,15 @@ describe('released assets and their tickets, pinned to the spec (point 5)', () =
       await ownerExec(s.ownerId, ['update released_assets set created_at = ?, expires_at = ? where id = ?', releasedAt, releasedAt + 90 * DAY, s.asset.id])
       return call(`/api/beneficiaries/${s.beneficiary.id}/assets/${s.asset.id}/download?token=${encodeURIComponent(s.portal)}`)
     }
-    expect((await age(90 * DAY - MINUTE)).status).toBe(200)
+    const inTime = await age(90 * DAY - MINUTE)
+    expect(inTime.status).toBe(200)
     const late = await age(90 * DAY + MINUTE)
     expect(late.status).toBe(410)
     expect(await messageOf(late)).toBe(RELEASE_MESSAGES.assetExpired)
+    // A ticket taken in time and first used after the end is refused too, and counts nothing.
+    const fetched = await call(((await inTime.json()) as { contentUrl: string }).contentUrl)
+    expect(fetched.status).toBe(410)
+    expect((await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count).toBe(0)
   })
 })
 

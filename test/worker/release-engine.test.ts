@@ -5,6 +5,7 @@ import { RELEASE_MESSAGES } from '../../contract/releases'
 import type { DryRunResult, EngineStatus, Trigger } from '../../contract/triggers'
 import { TRIGGER_MESSAGES } from '../../contract/triggers'
 import { runSweeps } from '../../worker/cron'
+import { signLinkToken } from '../../worker/services/link-tokens'
 import type { OwnerVault } from '../../worker/owner/vault-object'
 import { exports } from 'cloudflare:workers'
 import { call, env, freshIp, linkTokenIn, messageOf, outbox, outboxFor, waitFor } from './helpers'
@@ -367,12 +368,40 @@ describe('released assets', () => {
     await manualReleaseOk(s.token, trigger.id)
     const token = await portalToken(s.beneficiary.email)
     const [asset] = await assets(s.beneficiary.id, token)
-    const responses = await Promise.all(Array.from({ length: 12 }, () => download(s.beneficiary.id, asset!.id, token)))
+    // Twelve tickets while none is used: a ticket counts nothing until it fetches.
+    const tickets = await Promise.all(Array.from({ length: 12 }, async () => ((await (await download(s.beneficiary.id, asset!.id, token)).json()) as AssetDownload).contentUrl))
+    expect((await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count).toBe(0)
+    const responses = await Promise.all(tickets.map((url) => call(url)))
     const codes = responses.map((r) => r.status).sort()
     expect(codes.filter((c) => c === 200)).toHaveLength(5)
     expect(codes.filter((c) => c === 403)).toHaveLength(7)
     expect((await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count).toBe(5)
     expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('exhausted')
+    // Spent: no more tickets.
+    expect((await download(s.beneficiary.id, asset!.id, token)).status).toBe(403)
+  })
+
+  it('counts a download once per ticket, when its content is first served: a re-fetch is free, an unused ticket costs nothing', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const token = await portalToken(s.beneficiary.email)
+    const [asset] = await assets(s.beneficiary.id, token)
+    const count = async () => (await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count
+    const unused = (await (await download(s.beneficiary.id, asset!.id, token)).json()) as AssetDownload
+    expect(unused.downloadCount).toBe(1)
+    expect(await count()).toBe(0)
+    const used = (await (await download(s.beneficiary.id, asset!.id, token)).json()) as AssetDownload
+    const [first, second] = await Promise.all([call(used.contentUrl), call(used.contentUrl)])
+    expect([first.status, second.status]).toEqual([200, 200])
+    expect((await call(used.contentUrl)).status).toBe(200)
+    expect(await count()).toBe(1)
+    expect((await assets(s.beneficiary.id, token))[0]!.downloadCount).toBe(1)
+    // A ticket with no id (as issued before downloads were counted at the fetch) is refused.
+    const bare = signLinkToken(env, 'assetContent', `${asset!.id}:${s.beneficiary.id}`, { owner: s.ownerId })
+    const refused = await call(`/api/beneficiaries/${s.beneficiary.id}/assets/${asset!.id}/content?ticket=${encodeURIComponent(bare)}`)
+    expect(refused.status).toBe(400)
+    expect(await count()).toBe(1)
   })
 
   it('an expired asset is refused', async () => {

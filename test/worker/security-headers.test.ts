@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { exports } from 'cloudflare:workers'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { app } from '../../worker/app'
 import { GENERIC_ERRORS } from '../../contract/messages'
-import { call, env, register } from './helpers'
+import { call, env, freshIp, register } from './helpers'
 
 function expectSecurityHeaders(res: Response) {
   const csp = res.headers.get('content-security-policy') ?? ''
@@ -120,6 +121,18 @@ describe('a JSON route refuses other body types with exactly 415', () => {
   ])('%s', async (type, body) => {
     const owner = await register()
     const res = await call('/api/approvers', { token: owner.token, rawBody: body, headers: { 'content-type': type } })
+    expect(res.status).toBe(415)
+    expect(await res.json()).toEqual({ message: GENERIC_ERRORS.jsonContentType })
+    expect(await (await call('/api/approvers', { token: owner.token })).json()).toEqual([])
+  })
+
+  it('a valid JSON body with no Content-Type at all', async () => {
+    const owner = await register()
+    const body = new TextEncoder().encode(JSON.stringify({ fullName: 'No Type', email: 'notype@example.com', role: 'Notary' }))
+    const res = await exports.default.fetch(
+      new Request('http://localhost/api/approvers', { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'cf-connecting-ip': freshIp() }, body }),
+    )
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/)
     expect(res.status).toBe(415)
     expect(await res.json()).toEqual({ message: GENERIC_ERRORS.jsonContentType })
     expect(await (await call('/api/approvers', { token: owner.token })).json()).toEqual([])

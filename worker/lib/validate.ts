@@ -32,6 +32,9 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
 
 const requireJsonBody = createMiddleware(async (c, next) => {
   const type = c.req.header('content-type')
-  if (type && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type)) throw new ApiError(415, GENERIC_ERRORS.jsonContentType)
+  // A body that says nothing of its type is refused like a wrong type; no body at all is left to
+  // the schema, which names what is missing.
+  const untyped = !type && c.req.raw.body !== null
+  if (untyped || (type && !/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(type))) throw new ApiError(415, GENERIC_ERRORS.jsonContentType)
   await next()
 })

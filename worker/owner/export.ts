@@ -40,6 +40,7 @@ const TABLES = [
   schema.releaseTargets,
   schema.releaseSignoffs,
   schema.releasedAssets,
+  schema.servedTickets,
   schema.deathReports,
   schema.auditEntries,
   schema.blobDeletions,

@@ -319,6 +319,19 @@ export const releasedAssets = sqliteTable(
   ],
 )
 
+/**
+ * The download tickets whose content has been served: a download is counted when its ticket first
+ * fetches the ciphertext, so re-fetching on the same ticket is free and a ticket never used costs
+ * nothing. At most `maxDownloads` rows an asset.
+ */
+export const servedTickets = sqliteTable('served_tickets', {
+  ticketId: text('ticket_id').primaryKey(),
+  assetId: text('asset_id')
+    .notNull()
+    .references(() => releasedAssets.id, { onDelete: 'cascade' }),
+  servedAt: integer('served_at').notNull(),
+})
+
 /** An approver's confirmation, through their own link, that the owner has died. */
 export const deathReports = sqliteTable('death_reports', {
   approverId: text('approver_id')

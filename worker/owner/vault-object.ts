@@ -813,15 +813,19 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
-  async countDownload(beneficiaryId: string, assetId: string): Promise<Outcome<Omit<AssetDownload, 'contentUrl'>>> {
+  async prepareDownload(beneficiaryId: string, assetId: string): Promise<Outcome<Omit<AssetDownload, 'contentUrl'>>> {
     return settle(async () => {
-      const owner = await this.linkOwner()
-      return this.act(owner, (u) => releaseLinks.countDownload(u, beneficiaryId, assetId))
+      await this.linkOwner()
+      return releaseLinks.prepareDownload(this.db, beneficiaryId, assetId, Date.now())
     })
   }
 
-  async assetBlob(beneficiaryId: string, assetId: string) {
-    return settle(() => releaseLinks.assetContentKey(this.db, beneficiaryId, assetId))
+  /** The ciphertext's R2 key for a download ticket; its first fetch counts the download. */
+  async serveTicket(beneficiaryId: string, assetId: string, ticketId: string | undefined): Promise<Outcome<string>> {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => releaseLinks.serveTicket(u, beneficiaryId, assetId, ticketId))
+    })
   }
 
   // --- The whole vault ------------------------------------------------------------------------

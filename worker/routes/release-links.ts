@@ -34,7 +34,7 @@ const ticketQuery = z.object({ ticket: z.string().min(10).max(2048) })
 async function linkOf(env: Env, purpose: LinkPurpose, token: string) {
   const result = await verifyLinkToken(env, purpose, token)
   if (!result.ok) throw badRequest(result.reason === 'expired' ? RELEASE_MESSAGES.linkExpired : RELEASE_MESSAGES.linkInvalid)
-  return { subject: result.subject, owner: result.owner, vault: ownerVault(env, result.owner) }
+  return { subject: result.subject, owner: result.owner, nonce: result.nonce, vault: ownerVault(env, result.owner) }
 }
 
 /** "releaseId:email" → its two parts. */
@@ -118,8 +118,9 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
   .get('/beneficiaries/:id/assets/:assetId/download', linkLimit, validate('param', assetParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id, assetId } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    const counted = await ask(link.vault.countDownload(id, assetId))
-    const ticket = signLinkToken(c.env, 'assetContent', `${assetId}:${id}`, { owner: link.owner })
+    const counted = await ask(link.vault.prepareDownload(id, assetId))
+    // The ticket's id: its first fetch of the content counts the download, later ones are free.
+    const ticket = signLinkToken(c.env, 'assetContent', `${assetId}:${id}`, { owner: link.owner, nonce: crypto.randomUUID() })
     const body: AssetDownload = { ...counted, contentUrl: `/api/beneficiaries/${id}/assets/${assetId}/content?ticket=${encodeURIComponent(ticket)}` }
     return c.json(body)
   })
@@ -127,7 +128,7 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
     const { id, assetId } = c.req.valid('param')
     const link = await linkOf(c.env, 'assetContent', c.req.valid('query').ticket)
     if (link.subject !== `${assetId}:${id}`) throw forbidden(RELEASE_MESSAGES.linkInvalid)
-    const key = await ask(link.vault.assetBlob(id, assetId))
+    const key = await ask(link.vault.serveTicket(id, assetId, link.nonce))
     const object = await c.env.BLOBS.get(key)
     if (!object) throw notFound(RELEASE_MESSAGES.assetNotFound)
     return new Response(object.body, {

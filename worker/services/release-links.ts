@@ -23,6 +23,7 @@ import {
   releases,
   releaseSignoffs,
   releaseTargets,
+  servedTickets,
   vaultItems,
   type BeneficiaryRow,
 } from '../owner/schema'
@@ -194,46 +195,26 @@ export function listAssets(db: OwnerDb, beneficiaryId: string, now: number): Rel
 }
 
 /**
- * Counts one download (never past the maximum, never after the expiry) and returns what the
- * beneficiary's browser needs: the wrapped key and the item's shape; the route adds the ticket.
+ * What the beneficiary's browser needs to download one asset (the wrapped key and the item's
+ * shape; the route adds the ticket), if a download is still open to them. Counts nothing: the
+ * download is counted when its ticket first fetches the content (`serveTicket`).
  */
-export function countDownload(u: Unit, beneficiaryId: string, assetId: string): Omit<AssetDownload, 'contentUrl'> {
-  const { db, now } = u
+export function prepareDownload(db: OwnerDb, beneficiaryId: string, assetId: string, now: number): Omit<AssetDownload, 'contentUrl'> {
   const b = portalBeneficiary(db, beneficiaryId)
-  const counted = db
-    .update(releasedAssets)
-    .set({ downloadCount: sql`${releasedAssets.downloadCount} + 1` })
-    .where(
-      and(
-        eq(releasedAssets.id, assetId),
-        eq(releasedAssets.beneficiaryId, b.id),
-        eq(releasedAssets.status, 'available'),
-        sql`${releasedAssets.downloadCount} < ${releasedAssets.maxDownloads}`,
-        sql`(${releasedAssets.expiresAt} is null or ${releasedAssets.expiresAt} > ${now})`,
-      ),
-    )
-    .returning()
-    .get()
-  if (!counted) {
-    const asset = db.select().from(releasedAssets).where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, b.id))).get()
-    if (!asset) throw notFound(RELEASE_MESSAGES.assetNotFound)
-    const status = assetStatus(asset, now)
-    if (status === 'pending_identity') throw conflict(RELEASE_MESSAGES.assetPendingIdentity)
-    if (status === 'expired') throw new ApiError(410, RELEASE_MESSAGES.assetExpired)
-    throw forbidden(RELEASE_MESSAGES.downloadLimit)
-  }
+  const asset = db.select().from(releasedAssets).where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, b.id))).get()
+  if (!asset) throw notFound(RELEASE_MESSAGES.assetNotFound)
+  refuseUnless(assetStatus(asset, now))
   const row = db
     .select({ v: vaultItems, wrappedKey: itemGrants.wrappedKey })
     .from(vaultItems)
     .innerJoin(itemGrants, and(eq(itemGrants.itemId, vaultItems.id), eq(itemGrants.beneficiaryId, b.id)))
-    .where(and(eq(vaultItems.id, counted.itemId), eq(vaultItems.status, 'active')))
+    .where(and(eq(vaultItems.id, asset.itemId), eq(vaultItems.status, 'active')))
     .get()
   if (!row) throw notFound(RELEASE_MESSAGES.assetNotFound)
-  u.audit({ actor: 'beneficiary', action: 'release.downloaded', details: { assetId, beneficiaryId: b.id, downloadCount: counted.downloadCount } })
   return {
     encryptedMasterKey: row.wrappedKey,
-    downloadCount: counted.downloadCount,
-    maxDownloads: counted.maxDownloads,
+    downloadCount: asset.downloadCount + 1,
+    maxDownloads: asset.maxDownloads,
     item: {
       id: row.v.id,
       type: row.v.type,
@@ -246,8 +227,19 @@ export function countDownload(u: Unit, beneficiaryId: string, assetId: string): 
   }
 }
 
-/** The R2 key of a released asset's ciphertext, for a download ticket already checked by the route. */
-export function assetContentKey(db: OwnerDb, beneficiaryId: string, assetId: string): string {
+function refuseUnless(status: ReleasedAsset['status']): void {
+  if (status === 'pending_identity') throw conflict(RELEASE_MESSAGES.assetPendingIdentity)
+  if (status === 'expired') throw new ApiError(410, RELEASE_MESSAGES.assetExpired)
+  if (status === 'exhausted') throw forbidden(RELEASE_MESSAGES.downloadLimit)
+}
+
+/**
+ * The R2 key of a released asset's ciphertext for a ticket the route has checked. The ticket's
+ * first fetch counts one download (never past the maximum, never after the expiry, and only once
+ * however many fetches race); later fetches on it (a retry after a network error) are free.
+ */
+export function serveTicket(u: Unit, beneficiaryId: string, assetId: string, ticketId: string | undefined): string {
+  const { db, now } = u
   const row = db
     .select({ r2Key: vaultItems.r2Key })
     .from(releasedAssets)
@@ -255,5 +247,29 @@ export function assetContentKey(db: OwnerDb, beneficiaryId: string, assetId: str
     .where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, beneficiaryId)))
     .get()
   if (!row) throw notFound(RELEASE_MESSAGES.assetNotFound)
+  // Tickets are issued with an id since downloads are counted at the fetch; one without is forged.
+  if (!ticketId) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+  if (db.select({ id: servedTickets.ticketId }).from(servedTickets).where(and(eq(servedTickets.ticketId, ticketId), eq(servedTickets.assetId, assetId))).get()) return row.r2Key
+  const counted = db
+    .update(releasedAssets)
+    .set({ downloadCount: sql`${releasedAssets.downloadCount} + 1` })
+    .where(
+      and(
+        eq(releasedAssets.id, assetId),
+        eq(releasedAssets.beneficiaryId, beneficiaryId),
+        eq(releasedAssets.status, 'available'),
+        sql`${releasedAssets.downloadCount} < ${releasedAssets.maxDownloads}`,
+        sql`(${releasedAssets.expiresAt} is null or ${releasedAssets.expiresAt} > ${now})`,
+      ),
+    )
+    .returning()
+    .get()
+  if (!counted) {
+    const asset = db.select().from(releasedAssets).where(eq(releasedAssets.id, assetId)).get()!
+    refuseUnless(assetStatus(asset, now))
+    throw forbidden(RELEASE_MESSAGES.downloadLimit)
+  }
+  db.insert(servedTickets).values({ ticketId, assetId, servedAt: now }).run()
+  u.audit({ actor: 'beneficiary', action: 'release.downloaded', details: { assetId, beneficiaryId, downloadCount: counted.downloadCount } })
   return row.r2Key
 }

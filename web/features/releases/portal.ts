@@ -232,15 +232,15 @@ export type DownloadOutcome =
   | { kind: 'cancelled' }
 
 export interface AssetDownloadOptions extends DecryptOptions, SaveTargetOptions {
-  /** Called once the server has counted the download, before the content arrives. */
+  /** Called once the ticket is issued (its first fetch counts the download), before the content arrives. */
   onCounted?: (counts: DownloadCounts, metadata: AssetMetadata) => void
 }
 
 /**
  * Opens the item's data key and name from the list entry (a key that does not fit fails here,
- * before anything is counted), opens the save dialog, then GET …/download (counts one download)
- * and fetches and decrypts the content behind its ticket, re-fetching the same ticket after a
- * network error (RELEASE_LIMITS.contentTicketMinutes) rather than counting another download.
+ * before anything is counted), opens the save dialog, then GET …/download (a ticket) and fetches
+ * and decrypts the content behind it: the ticket's first fetch counts one download, and re-fetching
+ * on it after a network error (RELEASE_LIMITS.contentTicketMinutes) counts nothing more.
  * A password entry is returned for display; anything else is saved. Call it straight from a
  * click: the save dialog needs the user's gesture.
  */
