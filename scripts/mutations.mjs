@@ -75,6 +75,15 @@ export const MUTATIONS = [
     by: /item-count limit .*completion/,
   },
   {
+    id: 'plan.reserve-at-start',
+    rule: 'an upload start reserves its item and bytes in the transaction that checks the plan',
+    file: 'worker/services/vault-items.ts',
+    from: '): UploadSession {\n  assertUploadRoom(u.db, u.account, body.plainSize)\n',
+    to: '): UploadSession {\n',
+    tests: [W('vault-limits')],
+    by: /reservations at upload start/,
+  },
+  {
     id: 'plan.bytes-at-start',
     rule: 'an upload that would pass the storage limit cannot start',
     file: 'worker/services/vault-items.ts',

@@ -304,3 +304,34 @@ describe('counters stay exact', { timeout: MULTI_MB_TIMEOUT }, () => {
     expect(await directory()).toEqual({ items: 0, bytes: 0 })
   })
 })
+
+describe('reservations at upload start', { timeout: MULTI_MB_TIMEOUT }, () => {
+  const statuses = (responses: Response[]) => responses.map((r) => r.status).sort()
+
+  it('30 concurrent starts on Basic reserve at most 20 items: 20 start, 10 are refused with 402', async () => {
+    const { token, ownerId } = await ownerWithBeneficiary()
+    const codes = statuses(await Promise.all(Array.from({ length: 30 }, () => start(token))))
+    expect(codes.filter((c) => c === 201)).toHaveLength(20)
+    expect(codes.filter((c) => c === 402)).toHaveLength(10)
+    expect(await itemRowsOf(ownerId)).toHaveLength(20)
+  })
+
+  it('30 concurrent starts of 30 MB on Basic reserve at most 500 MB: 16 start, 14 are refused with 413', async () => {
+    const { token, ownerId } = await ownerWithBeneficiary()
+    const size = 30 * MB
+    const codes = statuses(await Promise.all(Array.from({ length: 30 }, () => start(token, size))))
+    expect(codes.filter((c) => c === 201)).toHaveLength(16)
+    expect(codes.filter((c) => c === 413)).toHaveLength(14)
+    const reserved = await itemRowsOf(ownerId)
+    expect(reserved.reduce((sum, r) => sum + r.cipher_size, 0)).toBeLessThanOrEqual(BASIC.maxStorageBytes)
+  })
+
+  it('an aborted upload gives its reservation back at once', async () => {
+    const { token, ownerId } = await ownerWithBeneficiary()
+    await seedVaultUsage(ownerId, { items: 19, bytes: 0 })
+    const first = (await (await start(token)).json()) as { itemId: string }
+    expect((await start(token)).status).toBe(402)
+    expect((await call(`/api/vault/uploads/${first.itemId}`, { method: 'DELETE', token })).status).toBe(200)
+    expect((await start(token)).status).toBe(201)
+  })
+})
