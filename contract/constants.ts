@@ -20,6 +20,14 @@ export const FREE_TRIAL_DAYS = 30
 export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60
 export const PASSWORD_RESET_TTL_SECONDS = 60 * 60
 export const AUTH_COOKIE = 'auth_token'
+// Signed, HttpOnly: this browser has signed in to that account before (worker/services/sign-in-guard.ts).
+export const DEVICE_COOKIE = 'known_device'
+export const DEVICE_COOKIE_TTL_SECONDS = 365 * 24 * 60 * 60
+/**
+ * The per-account hold on password sign-ins: failures only count; past `freeFailures` the address
+ * is held `firstHoldMs`, doubling with each further failure up to `maxHoldMs`; a quiet day forgets.
+ */
+export const SIGN_IN_GUARD = { freeFailures: 5, firstHoldMs: 60_000, maxHoldMs: 60 * 60_000, forgetAfterMs: 24 * 60 * 60_000 } as const
 // Local storage key the spec names for the session token (seeds 000 §3).
 export const AUTH_TOKEN_STORAGE_KEY = 'auth_token'
 

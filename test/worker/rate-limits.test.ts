@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { DEVICE_COOKIE, SIGN_IN_GUARD } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { call, freshIp, login, messageOf, register, uniqueEmail, type CallOptions } from './helpers'
 
@@ -12,6 +14,13 @@ interface Burst {
   statuses: number[]
   firstLimited: number
   limited: Response
+}
+
+/** The "known device" cookie a sign-in sets, as a Cookie header. */
+function deviceCookie(res: Response): string {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))
+  if (!set) throw new Error(`no ${DEVICE_COOKIE} cookie (status ${res.status})`)
+  return set.split(';')[0]!
 }
 
 /** Sends `attempts` requests one after another; returns every status and the first 429. */
@@ -58,6 +67,51 @@ describe('rate limits', () => {
     // Another account is unaffected.
     const other = await register()
     expect((await login(other.email, other.password)).status).toBe(200)
+  })
+
+  it("a stranger's 12 wrong tries from 12 addresses cannot stop the owner signing in from their usual browser", async () => {
+    const owner = await register()
+    const usual = deviceCookie(await login(owner.email, owner.password))
+    const tries = []
+    for (let i = 0; i < 12; i++) tries.push((await login(owner.email, 'a stranger guessing', { ip: freshIp() })).status)
+    expect(tries.slice(0, SIGN_IN_GUARD.freeFailures)).toEqual(Array(SIGN_IN_GUARD.freeFailures).fill(401))
+    expect(tries.slice(SIGN_IN_GUARD.freeFailures).every((s) => s === 429)).toBe(true)
+    // Elsewhere the right password waits out the hold; in the usual browser it signs in.
+    expect((await login(owner.email, owner.password)).status).toBe(429)
+    expect((await login(owner.email, owner.password, { cookie: usual })).status).toBe(200)
+    // Another account's browser, or a forged mark, is no usual browser.
+    const other = await register()
+    const theirs = deviceCookie(await login(other.email, other.password))
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) await login(owner.email, 'a stranger guessing')
+    expect((await login(owner.email, owner.password, { cookie: theirs })).status).toBe(429)
+    expect((await login(owner.email, owner.password, { cookie: `${usual}x` })).status).toBe(429)
+  })
+
+  it('counts failed sign-ins only: the right password, many times over, is never held', async () => {
+    const owner = await register()
+    for (let i = 0; i < 3 * SIGN_IN_GUARD.freeFailures; i++) expect((await login(owner.email, owner.password)).status).toBe(200)
+    // A success forgets the failures before it.
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures - 1; i++) expect((await login(owner.email, 'wrong password')).status).toBe(401)
+    expect((await login(owner.email, owner.password)).status).toBe(200)
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures - 1; i++) expect((await login(owner.email, 'wrong password')).status).toBe(401)
+    expect((await login(owner.email, owner.password)).status).toBe(200)
+  })
+
+  it('backs off: each failure after a hold ends holds the account twice as long', async () => {
+    const owner = await register()
+    const row = () => env.DB.prepare('select failures, last_failure_at as at, held_until as until from sign_in_failures where email = ?').bind(owner.email).first<{ failures: number; at: number; until: number | null }>()
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) await login(owner.email, 'wrong password')
+    const first = (await row())!
+    expect(first.failures).toBe(SIGN_IN_GUARD.freeFailures)
+    expect(first.until! - first.at).toBe(SIGN_IN_GUARD.firstHoldMs)
+    for (const factor of [2, 4]) {
+      // The hold has run out: one more failure holds it again, for longer.
+      await env.DB.prepare('update sign_in_failures set held_until = ? where email = ?').bind(Date.now() - 1, owner.email).run()
+      expect((await login(owner.email, 'wrong password')).status).toBe(401)
+      const next = (await row())!
+      expect(next.until! - next.at).toBe(factor * SIGN_IN_GUARD.firstHoldMs)
+      expect((await login(owner.email, owner.password)).status).toBe(429)
+    }
   })
 
   it('limits registrations per client address', async () => {

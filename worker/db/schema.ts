@@ -241,6 +241,18 @@ export const stripeEvents = sqliteTable('stripe_events', {
   keepUntil: integer('keep_until').notNull(),
 })
 
+/**
+ * Failed password sign-ins per account address (lower-cased, whether or not an account has it):
+ * past SIGN_IN_GUARD.freeFailures the address is held for a time that doubles with each further
+ * failure. A success clears the row; a device that signed in to the account before is never held.
+ */
+export const signInFailures = sqliteTable('sign_in_failures', {
+  email: text('email').primaryKey(),
+  failures: integer('failures').notNull(),
+  lastFailureAt: integer('last_failure_at').notNull(),
+  heldUntil: integer('held_until'),
+})
+
 // --- The back office (worker/routes/admin.ts) ---
 
 /**

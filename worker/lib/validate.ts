@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import { createMiddleware } from 'hono/factory'
 import { every } from 'hono/combine'
 import { GENERIC_ERRORS } from '../../contract/messages'
+import { forbiddenTextPaths, TEXT_MESSAGES } from '../../contract/text'
 import { ApiError, badRequest } from './errors'
 
 function fieldName(path: PropertyKey[]): string {
@@ -19,7 +20,12 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
   schema: Schema,
 ) {
   const validator = zValidator(target, schema, (result) => {
-    if (result.success) return
+    if (result.success) {
+      const faults = forbiddenTextPaths(result.data)
+      if (faults.length === 0) return
+      const errors = faults.map((field) => ({ field, message: TEXT_MESSAGES.controlCharacters }))
+      throw badRequest(`${errors[0]!.field}: ${errors[0]!.message}`, { errors })
+    }
     const errors = result.error.issues.map((issue) => ({ field: fieldName(issue.path), message: issue.message }))
     const first = errors[0] ?? { field: target, message: 'Invalid input' }
     throw badRequest(`${first.field}: ${first.message}`, { errors })

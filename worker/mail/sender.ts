@@ -1,4 +1,4 @@
-import type { RenderedEmail } from './templates'
+import { headerSafe, type RenderedEmail } from './templates'
 
 export interface OutgoingEmail extends RenderedEmail {
   to: string
@@ -24,8 +24,8 @@ export function cloudflareSender(env: Pick<Env, 'EMAIL' | 'MAIL_FROM' | 'ENVIRON
     async send(message) {
       await env.EMAIL.send({
         from: env.MAIL_FROM,
-        to: message.to,
-        subject: message.subject,
+        to: headerSafe(message.to),
+        subject: headerSafe(message.subject),
         text: message.text,
         html: message.html,
       })

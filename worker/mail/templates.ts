@@ -6,6 +6,14 @@ export interface RenderedEmail {
   html: string
 }
 
+/**
+ * A header value on one line: CR, LF and the other control characters become a space, whatever a
+ * name or reason put into it, so no input can add a header or end the headers.
+ */
+export function headerSafe(value: string): string {
+  return value.replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]+/g, ' ').trim()
+}
+
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`)
 }
@@ -28,7 +36,8 @@ export interface LayoutParts {
 
 // One layout for every message: a readable HTML version (inline styles only, as mail clients need)
 // and a plain-text version with the same words and the link written out.
-export function render(subject: string, parts: LayoutParts): RenderedEmail {
+export function render(rawSubject: string, parts: LayoutParts): RenderedEmail {
+  const subject = headerSafe(rawSubject)
   const paragraphsHtml = parts.paragraphs
     .map((p) => `<p style="margin:0 0 16px;line-height:1.5;color:#1e293b">${escapeHtml(p)}</p>`)
     .join('')

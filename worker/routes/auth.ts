@@ -10,7 +10,7 @@ import {
 import { AUTH_COOKIE } from '../../contract/constants'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { badRequest, conflict, forbidden, unauthorized } from '../lib/errors'
+import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
 import { passwordChangedEmail, passwordResetEmail } from '../mail/templates'
@@ -23,6 +23,7 @@ import { recordOwnerActivity } from '../owner/client'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
 import { issueResetToken, resetPasswordWithToken } from '../services/password-reset'
 import { authenticate, createSession, revokeSession } from '../services/sessions'
+import { clearFailures, heldUntil, isKnownDevice, recordFailure } from '../services/sign-in-guard'
 import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 import { billingFor } from '../billing/provider'
@@ -58,12 +59,18 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post('/login', rateLimitByIp('LOGIN_LIMITER', 'login'), validate('json', loginBodySchema), async (c) => {
     const { email, password } = c.req.valid('json')
-    // A second limit per account slows guessing spread over many addresses.
-    await enforceLimit(c.env, 'LOGIN_LIMITER', `login:account:${email}`)
     const db = c.var.db
     const user = await findUserByEmail(db, email)
+    // Guessing spread over many addresses is held per account, by failures only, and never in a
+    // browser that has signed in to the account before: strangers cannot lock the owner out.
+    const known = user ? await isKnownDevice(c, user.id) : false
+    if (!known && (await heldUntil(db, email))) throw tooManyRequests(AUTH_ERRORS.rateLimited)
     const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()))
-    if (!user || !valid) throw unauthorized(AUTH_ERRORS.invalidCredentials)
+    if (!user || !valid) {
+      await recordFailure(db, email)
+      throw unauthorized(AUTH_ERRORS.invalidCredentials)
+    }
+    await clearFailures(db, email)
     if (user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
     if (user.twoFactorEnabled) {
       // The password was right; the session waits for one of the account's security keys.
@@ -98,9 +105,11 @@ export const authRoutes = new Hono<AppEnv>()
     validate('json', forgotPasswordBodySchema),
     async (c) => {
       const { email } = c.req.valid('json')
-      await enforceLimit(c.env, 'RESET_LIMITER', `forgot:account:${email}`)
       const db = c.var.db
       const user = await findUserByEmail(db, email)
+      // The per-account limit keeps a stranger from flooding the owner's inbox; it never holds
+      // the owner's own browser.
+      if (!(user && (await isKnownDevice(c, user.id)))) await enforceLimit(c.env, 'RESET_LIMITER', `forgot:account:${email}`)
       if (user && !user.pausedAt) {
         const token = await issueResetToken(db, user)
         const resetUrl = `${c.env.APP_ORIGIN}/reset-password?token=${encodeURIComponent(token)}`

@@ -6,6 +6,7 @@ import { auditOwner } from '../services/audit'
 import { accountOf } from '../owner/account'
 import { recordOwnerActivity } from '../owner/client'
 import { createSession } from '../services/sessions'
+import { rememberDevice } from '../services/sign-in-guard'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 
@@ -26,6 +27,7 @@ export function setSessionCookie(c: Context<AppEnv>, token: string) {
 export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<string, string> = {}) {
   const token = await createSession(c.var.db, c.env, user.id)
   setSessionCookie(c, token)
+  await rememberDevice(c, user.id)
   c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(user), 'signed_in'))
   await auditOwner(c.env, user.id, 'account.signed_in', details)
   return { token, user: await publicUserOf(c.env, c.var.db, user) }
