@@ -89,6 +89,8 @@ export const publicUserSchema = z.object({
   vaultSetup: z.boolean(),
   vaultSalt: z.string().nullable(),
   vaultCheck: z.string().nullable(),
+  /** The vault's signing public key and its private key wrapped by the master key; null before the vault has one. */
+  vaultSigningKey: z.object({ publicKey: z.string(), wrapped: z.string() }).nullable(),
   pingFrequency: z.number().int().nullable(),
   gracePeriod: z.number().int(),
   storageUsed: z.number().int(),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { keySignatureSchema } from './key-signing'
 import { emailField } from './auth'
 
 // Beneficiaries and approvers: the owner's circle (seeds 001 §3, §5, §7).
@@ -77,6 +78,8 @@ export const beneficiaryCreateBodySchema = z.object({
   sendAssetNotifications: z.boolean().default(true),
   delayNotifications: z.boolean().default(false),
   publicKey: spkiPublicKey,
+  // The owner's vault signature over this key (contract/key-signing.ts, key version 1).
+  keySignature: keySignatureSchema,
   privateKey: refusedPrivateKey,
   // The spec's client sends `verified: false`; nothing else is accepted.
   verified: z.literal(false).optional(),
@@ -92,6 +95,8 @@ export const beneficiaryUpdateBodySchema = z
     delayNotifications: z.boolean().optional(),
     verified: z.never({ error: CIRCLE_MESSAGES.verifiedNotSettable }).optional(),
     privateKey: refusedPrivateKey,
+    // Required with a new e-mail: the vault signs the key anew for the new address.
+    keySignature: keySignatureSchema.optional(),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update', path: ['body'] })
 export type BeneficiaryUpdateBody = z.input<typeof beneficiaryUpdateBodySchema>
@@ -114,9 +119,14 @@ export const beneficiarySchema = z.object({
   publicKey: z.string(),
   publicKeyFingerprint: z.string(),
   keyVersion: z.number().int(),
+  /** The owner's vault signature over the key (contract/key-signing.ts); null until a vault made before signing keys signs it. */
+  keySignature: z.string().nullable(),
   createdAt: z.string(),
 })
 export type Beneficiary = z.infer<typeof beneficiarySchema>
+
+/** POST /api/beneficiaries/{id}/key-signature: a key stored before signing keys, signed once the owner confirmed it. */
+export const beneficiaryKeySignatureBodySchema = z.object({ keySignature: keySignatureSchema })
 
 /**
  * Key rotation for a lost Access Kit: the new public key, and every item granted to this
@@ -124,6 +134,8 @@ export type Beneficiary = z.infer<typeof beneficiarySchema>
  */
 export const beneficiaryRotateKeyBodySchema = z.object({
   publicKey: spkiPublicKey,
+  // The owner's vault signature over the new key, at the version it will have (current + 1).
+  keySignature: keySignatureSchema,
   privateKey: refusedPrivateKey,
   // The version of the key being replaced, as the owner saw it: a rotation made meanwhile (another
   // tab or device) wins, and this one is refused rather than silently replacing that new kit.

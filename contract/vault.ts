@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { signingPublicKeySchema, wrappedSigningKeySchema } from './key-signing'
 
 // The vault passphrase never reaches the server. What does: the PBKDF2 salt, and a small value
 // encrypted under the master key, so a wrong passphrase can be told apart from a right one.
@@ -16,6 +17,9 @@ export const vaultSetupBodySchema = z.object({
     .regex(base64, 'passphraseCheck must be base64')
     .min(24, 'passphraseCheck is too short')
     .max(512, 'passphraseCheck is too long'),
+  // The vault's signing key (contract/key-signing.ts): every beneficiary key is signed with it.
+  signingPublicKey: signingPublicKeySchema,
+  wrappedSigningKey: wrappedSigningKeySchema,
 })
 export type VaultSetupBody = z.infer<typeof vaultSetupBodySchema>
 

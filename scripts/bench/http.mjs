@@ -47,12 +47,43 @@ export function client(origin) {
     return { token, user, email, password }
   }
 
+  // The owner's vault signing key, as the owner's browser keeps it: made with the vault (set up on
+  // first use here), the private half held in memory per session token.
+  const signers = new Map()
+  async function vaultSigner(token) {
+    if (!signers.has(token)) {
+      signers.set(token, (async () => {
+        const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])
+        const signingPublicKey = Buffer.from(await crypto.subtle.exportKey('spki', pair.publicKey)).toString('base64')
+        const body = {
+          vaultSalt: randomBytes(32).toString('base64'),
+          passphraseCheck: randomBytes(45).toString('base64'),
+          signingPublicKey,
+          // Opaque to the server: in the app, the private key wrapped by the master key.
+          wrappedSigningKey: randomBytes(160).toString('base64'),
+        }
+        const { user } = await json('POST', '/api/vault/setup', { token, body })
+        return { ownerId: user.id, privateKey: pair.privateKey }
+      })())
+    }
+    return signers.get(token)
+  }
+
+  /** The statement contract/key-signing.ts defines (keyStatement), signed as the browser signs it. */
+  async function keySignature(token, email, keyVersion, publicKey) {
+    const { ownerId, privateKey } = await vaultSigner(token)
+    const statement = ['legacy-vault:beneficiary-key:v1', ownerId, email.trim().toLowerCase(), String(keyVersion), publicKey].join('\n')
+    const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey, new TextEncoder().encode(statement))
+    return Buffer.from(signature).toString('base64')
+  }
+
   let heirs = 0
   async function addBeneficiary(token, publicKey) {
     heirs++
+    const email = `heir-${heirs}-${Date.now().toString(36)}@example.com`
     return json('POST', '/api/beneficiaries', {
       token,
-      body: { fullName: `Heir ${heirs}`, email: `heir-${heirs}-${Date.now().toString(36)}@example.com`, relationship: 'Child', publicKey, sendVerificationEmail: false },
+      body: { fullName: `Heir ${heirs}`, email, relationship: 'Child', publicKey, keySignature: await keySignature(token, email, 1, publicKey), sendVerificationEmail: false },
     })
   }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
 
@@ -122,10 +122,28 @@ export interface BeneficiaryDetails {
 }
 
 /**
+ * Clicks the Add Beneficiary dialog's submit button. The vault signs the new key: a locked vault
+ * asks for its passphrase (`passphrase`, or the test fails saying why) and the dialog carries on.
+ */
+export async function submitBeneficiaryDialog(page: Page, dialog: Locator, passphrase?: string): Promise<void> {
+  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
+  const unlock = page.getByRole('dialog', { name: 'Unlock Your Vault' })
+  const kit = dialog.getByRole('heading', { name: 'Beneficiary Access Kit' })
+  // The kit, the passphrase prompt, or (a refusal) a toast.
+  await unlock.or(kit).or(page.getByTestId('toast').filter({ hasText: 'Failed to add beneficiary' })).first().waitFor()
+  if (await unlock.isVisible()) {
+    if (!passphrase) throw new Error('the vault is locked and the test gave no passphrase to unlock it')
+    await unlock.getByLabel('Vault passphrase').fill(passphrase)
+    await unlock.getByRole('button', { name: 'Unlock Vault' }).click()
+    await unlock.waitFor({ state: 'detached' })
+  }
+}
+
+/**
  * Adds a beneficiary through the /beneficiaries dialog (opened from the main navigation, which
  * keeps an unlocked vault unlocked) and closes the Access Kit step with 'I have saved the kit'.
  */
-export async function addBeneficiaryThroughUi(page: Page, b: BeneficiaryDetails): Promise<void> {
+export async function addBeneficiaryThroughUi(page: Page, b: BeneficiaryDetails, passphrase?: string): Promise<void> {
   if (!new URL(page.url()).pathname.startsWith('/beneficiaries')) {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
   }
@@ -135,7 +153,7 @@ export async function addBeneficiaryThroughUi(page: Page, b: BeneficiaryDetails)
   await dialog.getByLabel('Full name').fill(b.fullName)
   await dialog.getByLabel('Email').fill(b.email ?? uniqueEmail('heir'))
   await dialog.getByLabel('Relationship').fill(b.relationship ?? 'Daughter')
-  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
+  await submitBeneficiaryDialog(page, dialog, passphrase)
   await dialog.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
   await dialog.getByLabel('I have saved the kit').check()
   await dialog.getByRole('button', { name: 'Done' }).click()

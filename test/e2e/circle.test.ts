@@ -1,14 +1,14 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { CIRCLE_MESSAGES } from '../../contract/circle'
-import { baseUrl, firstLink, launch, newPage, outbox, uniqueEmail, waitForMail, toastText } from './browser'
+import { baseUrl, firstLink, launch, newPage, outbox, registerOwner as registerWithVault, submitBeneficiaryDialog, uniqueEmail, waitForMail, toastText } from './browser'
 
 // The owner's circle in the browser: beneficiaries with their Access Kits, approvers, and the
 // pages a beneficiary or approver opens from their e-mail.
 
 const SHOTS = '/tmp/shots'
+const PASSPHRASE = 'Harbour-Willow-58-Ember'
 let browser: Browser
 beforeAll(async () => {
   browser = await launch()
@@ -18,17 +18,10 @@ afterAll(async () => {
   await browser?.close()
 })
 
+/** Registers with a vault (it signs each beneficiary's key); the vault stays unlocked until a reload. */
 async function registerOwner(page: Page, displayName: string): Promise<string> {
   const email = uniqueEmail('circle-owner')
-  await page.goto('/register')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Display name').fill(displayName)
-  await page.getByLabel('Password', { exact: true }).fill('a sound password 1')
-  await page.getByLabel('Confirm password').fill('a sound password 1')
-  await page.getByRole('checkbox').check()
-  await page.getByRole('button', { name: 'Create Account' }).click()
-  // Signed in once the session token is stored, whichever onboarding step the app shows next.
-  await page.waitForFunction((key) => !!localStorage.getItem(key), AUTH_TOKEN_STORAGE_KEY)
+  await registerWithVault(page, { email, displayName, password: 'a sound password 1', passphrase: PASSPHRASE })
   return email
 }
 
@@ -43,7 +36,7 @@ async function fillBeneficiary(page: Page, b: { fullName: string; email: string;
   await dialog.getByLabel('Full name').fill(b.fullName)
   await dialog.getByLabel('Email').fill(b.email)
   await dialog.getByLabel('Relationship').fill(b.relationship)
-  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
+  await submitBeneficiaryDialog(page, dialog, PASSPHRASE)
   return dialog
 }
 

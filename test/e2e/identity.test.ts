@@ -4,6 +4,9 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { baseUrl, firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail, addBeneficiaryThroughUi, toastText } from './browser'
 
+/** Owners' vaults sign each beneficiary's key, so the owners here have one. */
+const PASSPHRASE = 'Meadow-Copper-19-Lantern'
+
 // Identity verification in the browser: the owner uploads a beneficiary's ID, each approver reviews
 // it through the link e-mailed to them (never the owner "as the first approver"), and the owner
 // follows the reviews until the document is verified.
@@ -62,7 +65,7 @@ async function openBeneficiaries(page: Page) {
 }
 
 async function addBeneficiary(page: Page, b: { fullName: string; email: string; relationship: string }) {
-  await addBeneficiaryThroughUi(page, b)
+  await addBeneficiaryThroughUi(page, b, PASSPHRASE)
   await card(page, b.fullName).waitFor()
 }
 
@@ -97,7 +100,7 @@ describe('identity verification', () => {
     page.on('console', (msg) => {
       if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text())
     })
-    await registerOwner(page, { email: uniqueEmail('identity-owner'), password: 'a sound password 1', displayName: 'Grace Owner' })
+    await registerOwner(page, { email: uniqueEmail('identity-owner'), password: 'a sound password 1', displayName: 'Grace Owner', passphrase: PASSPHRASE })
     await openBeneficiaries(page)
     await addBeneficiary(page, { fullName: 'Ada Lovelace', email: uniqueEmail('ada'), relationship: 'Daughter' })
     await card(page, 'Ada Lovelace').getByText('ID not verified').waitFor()
@@ -234,7 +237,7 @@ describe('identity verification', () => {
 
   it('uploads front and back from the identity page, and a rejection shows its reason', async () => {
     const { context, page } = await newPage(browser, { width: 375, height: 740 })
-    await registerOwner(page, { email: uniqueEmail('identity-page'), password: 'a sound password 1', displayName: 'Page Owner' })
+    await registerOwner(page, { email: uniqueEmail('identity-page'), password: 'a sound password 1', displayName: 'Page Owner', passphrase: PASSPHRASE })
     await openBeneficiaries(page)
     await addBeneficiary(page, { fullName: 'Bo Park', email: uniqueEmail('bo'), relationship: 'Son' })
     const approverEmail = uniqueEmail('approver')

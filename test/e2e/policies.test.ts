@@ -5,7 +5,7 @@ import type { Beneficiary } from '../../contract/circle'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import type { Policy } from '../../contract/policies'
 import type { VaultItem } from '../../contract/vault-items'
-import { baseUrl, launch, newPage, registerOwner, uniqueEmail } from './browser'
+import { baseUrl, launch, newPage, registerOwner, submitBeneficiaryDialog, uniqueEmail } from './browser'
 
 // Access policies in the browser: a policy made for a tag gives the matching existing items to its
 // beneficiary (grants made in this browser), applies again at upload time, is deactivated and
@@ -62,7 +62,7 @@ async function addBeneficiary(page: Page, fullName: string, relationship: string
   await dialog.getByLabel('Full name').fill(fullName)
   await dialog.getByLabel('Email').fill(uniqueEmail('policy-heir'))
   await dialog.getByLabel('Relationship').fill(relationship)
-  await dialog.getByRole('button', { name: 'Add Beneficiary' }).click()
+  await submitBeneficiaryDialog(page, dialog, PASSPHRASE)
   await dialog.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
   await dialog.getByLabel('I have saved the kit').check()
   await dialog.getByRole('button', { name: 'Done' }).click()
@@ -298,7 +298,8 @@ describe('access policies', () => {
     const rotations = sent.filter((r) => r.method === 'POST' && r.url.endsWith(`/api/beneficiaries/${ben.id}/rotate-key`))
     expect(rotations).toHaveLength(1)
     const body = JSON.parse(rotations[0]!.body) as { publicKey: string; replacesKeyVersion: number; grants: Array<{ itemId: string }> }
-    expect(Object.keys(body).sort()).toEqual(['grants', 'publicKey', 'replacesKeyVersion'])
+    // The new key comes signed by the vault (keySignature), and with nothing private.
+    expect(Object.keys(body).sort()).toEqual(['grants', 'keySignature', 'publicKey', 'replacesKeyVersion'])
     expect(body.replacesKeyVersion).toBe(ben.keyVersion)
     expect(body.grants.map((g) => g.itemId).sort()).toEqual([taxesItem, lateTaxes].sort())
     const keyBody = kit.split('-----BEGIN PRIVATE KEY-----')[1]!.split('-----END PRIVATE KEY-----')[0]!.replace(/\s+/g, '')

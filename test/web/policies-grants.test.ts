@@ -28,6 +28,8 @@ import { VaultLockedError } from '@/features/vault/vault-session'
 
 const ADA = '11111111-1111-4111-8111-111111111111'
 const BEN = '22222222-2222-4222-8222-222222222222'
+/** The vault's signature over the new key, as the dialog makes it: sent as given. */
+const SIGNATURE = `${'S'.repeat(86)}==`
 const CY = '33333333-3333-4333-8333-333333333333'
 
 let master: MasterKey
@@ -253,12 +255,13 @@ describe('key rotation', () => {
     for (const e of [one, two, other]) api.add(e)
     const fresh = await generateBeneficiaryKeyPair()
 
-    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch: api.fetch })
     expect(result.itemCount).toBe(2)
     expect(result.beneficiary.publicKeyFingerprint).toBe(await publicKeyFingerprint(fresh.publicKeySpki))
 
     const post = api.requests.find((r) => r.method === 'POST')!
-    expect(Object.keys(post.body as object).sort()).toEqual(['grants', 'publicKey', 'replacesKeyVersion'])
+    expect(Object.keys(post.body as object).sort()).toEqual(['grants', 'keySignature', 'publicKey', 'replacesKeyVersion'])
+    expect((post.body as { keySignature: string }).keySignature).toBe(SIGNATURE)
     const sent = JSON.stringify(post.body)
     expect(sent).not.toContain(fresh.privateKeyPkcs8.slice(0, 64))
     expect(sent).not.toContain('PRIVATE KEY')
@@ -278,7 +281,7 @@ describe('key rotation', () => {
     const late = await makeItem('doc', [], [BEN])
     api.beforeRotate = async () => api.add(late)
     const fresh = await generateBeneficiaryKeyPair()
-    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, master, fetch: api.fetch })
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch: api.fetch })
     expect(result.itemCount).toBe(2)
     expect(api.rotations).toBe(2)
     expect(api.requests.filter((r) => r.method === 'GET')).toHaveLength(2)
@@ -296,7 +299,7 @@ describe('key rotation', () => {
       return original(url, init)
     }
     const fresh = await generateBeneficiaryKeyPair()
-    await expect(rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, master, fetch })).rejects.toMatchObject({
+    await expect(rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch })).rejects.toMatchObject({
       status: 409,
       detail: CIRCLE_MESSAGES.rotationIncomplete,
     })

@@ -38,6 +38,7 @@ function user(overrides: Partial<PublicUser> = {}): PublicUser {
     vaultSetup: false,
     vaultSalt: null,
     vaultCheck: null,
+    vaultSigningKey: null,
     pingFrequency: null,
     gracePeriod: 3,
     storageUsed: 0,

@@ -1,7 +1,16 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createPassphraseCheck, deriveMasterKey, generateVaultSalt } from '@/crypto'
 import { scorePassphrase } from '@/features/vault/passphrase-strength'
-import { createVaultSession, SESSION_SALT_KEY, SESSION_UNLOCKED_KEY, VaultLockedError } from '@/features/vault/vault-session'
+import type { SigningKeyBody } from '../../contract/key-signing'
+import type { VaultSetupBody } from '../../contract/vault'
+import {
+  createVaultSession,
+  SESSION_SALT_KEY,
+  SESSION_UNLOCKED_KEY,
+  SigningKeyProblemError,
+  VaultLockedError,
+  type StoredVault,
+} from '@/features/vault/vault-session'
 
 describe('passphrase strength (seeds 001 §5)', () => {
   it('scores each rule exactly', () => {
@@ -39,9 +48,15 @@ describe('vault session', () => {
   }
   let salt: string
   let check: string
+  /** A vault as the server describes it, set up before signing keys. */
+  let legacy: StoredVault
+  const noSigningKey = async () => {
+    throw new Error('not expected to add a signing key')
+  }
   beforeAll(async () => {
     salt = generateVaultSalt()
     check = await createPassphraseCheck(await deriveMasterKey('the right passphrase!', salt))
+    legacy = { ownerId: 'owner-1', salt, check, signingKey: null }
   })
   afterEach(() => {
     vi.useRealTimers()
@@ -57,10 +72,10 @@ describe('vault session', () => {
 
   it('tells a wrong passphrase from a right one', async () => {
     const session = createVaultSession({ storage: fakeStorage, broadcast: false })
-    expect(await session.unlock('a wrong passphrase', salt, check)).toBe(false)
+    expect(await session.unlock('a wrong passphrase', legacy, noSigningKey)).toBe(false)
     expect(session.isUnlocked()).toBe(false)
     expect(storage.size).toBe(0)
-    expect(await session.unlock('the right passphrase!', salt, check)).toBe(true)
+    expect(await session.unlock('the right passphrase!', legacy, async () => undefined)).toBe(true)
     expect(session.isUnlocked()).toBe(true)
     expect(storage.get(SESSION_SALT_KEY)).toBe(salt)
     expect(storage.get(SESSION_UNLOCKED_KEY)).toBe('true')
@@ -70,17 +85,18 @@ describe('vault session', () => {
     const session = createVaultSession({ storage: fakeStorage, broadcast: false })
     const seen: boolean[] = []
     session.subscribe(() => seen.push(session.isUnlocked()))
-    await session.unlock('the right passphrase!', salt, check)
+    await session.unlock('the right passphrase!', legacy, async () => undefined)
     session.lock()
     expect(session.isUnlocked()).toBe(false)
     expect(storage.has(SESSION_SALT_KEY)).toBe(false)
     expect(storage.has(SESSION_UNLOCKED_KEY)).toBe(false)
     expect(seen).toEqual([true, false])
+    await expect(session.signKey({ email: 'a@example.com', keyVersion: 1, publicKey: 'AAAA' })).rejects.toThrow(VaultLockedError)
   })
 
   it('locks itself after the idle period, and activity pushes that back', async () => {
     const session = createVaultSession({ storage: fakeStorage, broadcast: false, idleMs: 1000 })
-    await session.unlock('the right passphrase!', salt, check)
+    await session.unlock('the right passphrase!', legacy, async () => undefined)
     vi.useFakeTimers()
     session.touch() // re-arms under the fake clock
     vi.advanceTimersByTime(900)
@@ -91,18 +107,71 @@ describe('vault session', () => {
     expect(session.isUnlocked()).toBe(false)
   })
 
-  it('creates a vault only when the server accepts it', async () => {
+  it('creates a vault, with its signing key, only when the server accepts it', async () => {
     const session = createVaultSession({ storage: fakeStorage, broadcast: false })
-    await expect(session.create('a fine passphrase 1!', async () => Promise.reject(new Error('409: already set up')))).rejects.toThrow('409')
+    await expect(session.create('a fine passphrase 1!', 'owner-1', async () => Promise.reject(new Error('409: already set up')))).rejects.toThrow('409')
     expect(session.isUnlocked()).toBe(false)
-    let sent: { vaultSalt: string; passphraseCheck: string } | undefined
-    await session.create('a fine passphrase 1!', async (setup) => {
+    let sent: VaultSetupBody | undefined
+    await session.create('a fine passphrase 1!', 'owner-1', async (setup) => {
       sent = setup
     })
     expect(session.isUnlocked()).toBe(true)
-    // What reaches the server is the salt and the check value: never the passphrase.
+    // What reaches the server: the salt, the check value, the signing public key and its private
+    // key wrapped by the master key. Never the passphrase.
+    expect(Object.keys(sent!).sort()).toEqual(['passphraseCheck', 'signingPublicKey', 'vaultSalt', 'wrappedSigningKey'])
     expect(JSON.stringify(sent)).not.toContain('a fine passphrase')
+    const signature = await session.signKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'AAAA' })
     const other = createVaultSession({ storage: null, broadcast: false })
-    expect(await other.unlock('a fine passphrase 1!', sent!.vaultSalt, sent!.passphraseCheck)).toBe(true)
+    const stored: StoredVault = { ownerId: 'owner-1', salt: sent!.vaultSalt, check: sent!.passphraseCheck, signingKey: { publicKey: sent!.signingPublicKey, wrapped: sent!.wrappedSigningKey } }
+    expect(await other.unlock('a fine passphrase 1!', stored, noSigningKey)).toBe(true)
+    expect(other.hasSigningProblem()).toBe(false)
+    // Another tab of the same vault trusts what this one signed, and nothing else.
+    const heir = { email: 'heir@example.com', keyVersion: 1, publicKey: 'AAAA' }
+    expect(await other.isSignedKey({ ...heir, keySignature: signature })).toBe(true)
+    expect(await other.isSignedKey({ ...heir, publicKey: 'BBBB', keySignature: signature })).toBe(false)
+    expect(await other.isSignedKey({ ...heir, keyVersion: 2, keySignature: signature })).toBe(false)
+    expect(await other.isSignedKey({ ...heir, keySignature: null })).toBe(false)
+  })
+
+  it('gives a vault made before signing keys its signing key at the first unlock', async () => {
+    const session = createVaultSession({ storage: null, broadcast: false })
+    let added: SigningKeyBody | undefined
+    expect(await session.unlock('the right passphrase!', legacy, async (body) => void (added = body))).toBe(true)
+    expect(added!.signingPublicKey).toHaveLength(124)
+    const signature = await session.signKey({ email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA' })
+    expect(await session.isSignedKey({ email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA', keySignature: signature })).toBe(true)
+    // The next unlock uses the stored key.
+    const next = createVaultSession({ storage: null, broadcast: false })
+    expect(await next.unlock('the right passphrase!', { ...legacy, signingKey: { publicKey: added!.signingPublicKey, wrapped: added!.wrappedSigningKey } }, noSigningKey)).toBe(true)
+    expect(await next.isSignedKey({ email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA', keySignature: signature })).toBe(true)
+  })
+
+  it('trusts no signing key its passphrase does not open: one put there by someone else signs nothing', async () => {
+    // A stolen session stored an attacker's key pair, wrapped under the attacker's own master key.
+    const attacker = createVaultSession({ storage: null, broadcast: false })
+    let theirs: VaultSetupBody | undefined
+    await attacker.create('the attacker passphrase', 'owner-1', async (setup) => void (theirs = setup))
+    const forged = await attacker.signKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL' })
+    const owner = createVaultSession({ storage: null, broadcast: false })
+    const substituted: StoredVault = { ...legacy, signingKey: { publicKey: theirs!.signingPublicKey, wrapped: theirs!.wrappedSigningKey } }
+    expect(await owner.unlock('the right passphrase!', substituted, noSigningKey)).toBe(true)
+    expect(owner.hasSigningProblem()).toBe(true)
+    expect(await owner.isSignedKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL', keySignature: forged })).toBe(false)
+    await expect(owner.signKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'AAAA' })).rejects.toThrow(SigningKeyProblemError)
+
+    // Or it kept the owner's wrapped key and put its own public key beside it: the halves do not match.
+    const mine = createVaultSession({ storage: null, broadcast: false })
+    let ours: VaultSetupBody | undefined
+    await mine.create('the right passphrase!', 'owner-1', async (setup) => void (ours = setup))
+    const halves: StoredVault = {
+      ownerId: 'owner-1',
+      salt: ours!.vaultSalt,
+      check: ours!.passphraseCheck,
+      signingKey: { publicKey: theirs!.signingPublicKey, wrapped: ours!.wrappedSigningKey },
+    }
+    const fooled = createVaultSession({ storage: null, broadcast: false })
+    expect(await fooled.unlock('the right passphrase!', halves, noSigningKey)).toBe(true)
+    expect(fooled.hasSigningProblem()).toBe(true)
+    expect(await fooled.isSignedKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL', keySignature: forged })).toBe(false)
   })
 })

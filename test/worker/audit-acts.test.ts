@@ -6,6 +6,7 @@ import type { IdentityDocument } from '../../contract/identity'
 import { b64, policyBody, policyCovering, verifiedApprover } from './engine-helpers'
 import { addApprover, addBeneficiary, call, freshIp, login, outboxFor, register, requestResetToken, rsaOaepPublicKey, uniqueEmail, waitFor } from './helpers'
 import { publicKey, uploadItem } from './vault-helpers'
+import { signedRotation, vaultSetupBody } from './vault-signing'
 
 // Every state-changing act of the owner lands in their audit chain (contract/audit.ts), with ids,
 // counts, types and statuses only: never names, addresses, keys, wrapped keys or passwords.
@@ -55,7 +56,7 @@ describe('audit of the owner’s acts', () => {
     const signedIn = await ok(await login(owner.email, password))
     let token = (signedIn as { token: string }).token
 
-    await ok(await call('/api/vault/setup', { token, body: { vaultSalt: b64('s'.repeat(32)), passphraseCheck: b64('passphrase check value!!!!') } }))
+    await ok(await call('/api/vault/setup', { token, body: await vaultSetupBody(token) }))
 
     const beneficiaryName = `Bea ${crypto.randomUUID().slice(0, 8)}`
     const beneficiaryEmail = uniqueEmail('heir')
@@ -88,7 +89,7 @@ describe('audit of the owner’s acts', () => {
     await ok(
       await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
         token,
-        body: { publicKey: newPublicKey, grants: [item.id, second.id].map((itemId, i) => ({ itemId, wrappedKey: rotatedKeys[i] })) },
+        body: await signedRotation(token, beneficiary.id, { publicKey: newPublicKey, grants: [item.id, second.id].map((itemId, i) => ({ itemId, wrappedKey: rotatedKeys[i] })) }),
       }),
     )
 
@@ -189,11 +190,12 @@ describe('audit of the owner’s acts', () => {
     const theirs = await auditOf(other.token)
     expect(acts(theirs)).toEqual([
       ['account.registered', 'user'],
+      ['vault.setup', 'user'],
       ['circle.beneficiary_added', 'user'],
     ])
     const theirJson = JSON.stringify(theirs)
     for (const id of [ownerId, beneficiary.id, approver.id, item.id, second.id, policy.id, ...secrets]) expect(theirJson).not.toContain(id)
-    expect(await verifyOf(other.token)).toMatchObject({ valid: true, checked: 2 })
+    expect(await verifyOf(other.token)).toMatchObject({ valid: true, checked: 3 })
   })
 
   it('records beneficiary removal and verification resends', async () => {
@@ -205,6 +207,7 @@ describe('audit of the owner’s acts', () => {
     const entries = await auditOf(owner.token)
     expect(acts(entries)).toEqual([
       ['account.registered', 'user'],
+      ['vault.setup', 'user'],
       ['circle.beneficiary_added', 'user'],
       ['circle.verification_resent', 'user'],
       ['circle.beneficiary_removed', 'user'],

@@ -17,8 +17,10 @@ import {
   rsaOaepPublicKey,
   spkiPublicKey,
   uniqueEmail,
+  waitFor,
 } from './helpers'
 import { ownerRow, ownerRows } from './owner-helpers'
+import { signedUpdate } from './vault-signing'
 
 // Keys are slow to make: a few, once per file, reused by every test.
 let KEY: string
@@ -62,8 +64,8 @@ async function rowOf(ownerId: string, id: string) {
   return ownerRow<Record<string, unknown>>(ownerId, 'SELECT * FROM beneficiaries WHERE id = ?', id)
 }
 
-function put(token: string, id: string, body: unknown) {
-  return call(`/api/beneficiaries/${id}`, { token, method: 'PUT', body })
+async function put(token: string, id: string, body: Record<string, unknown>) {
+  return call(`/api/beneficiaries/${id}`, { token, method: 'PUT', body: await signedUpdate(token, id, body) })
 }
 
 function resend(token: string, id: string) {
@@ -524,8 +526,11 @@ describe('PUT /api/beneficiaries/:id', () => {
 
     const invitation = await invitationTo(newEmail)
     expect(linksIn(invitation, '/verify-beneficiary')[0]!.searchParams.get('id')).toBe(created.id)
-    // The old address gets nothing more.
-    expect(await outboxFor(created.email)).toHaveLength(1)
+    // The old address is told of the change (and gets no link); so is the owner.
+    const toOld = await waitFor(async () => (await outboxFor(created.email)).find((m) => m.subject.includes('changed your details')))
+    expect(toOld.text).not.toContain('/verify-beneficiary')
+    expect(await outboxFor(created.email)).toHaveLength(2)
+    await waitFor(async () => (await outboxFor(owner.email)).find((m) => m.subject === `The e-mail address of ${created.fullName} was changed`))
 
     const old = await verify(oldToken, created.id)
     expect(old.status).toBe(400)

@@ -1,5 +1,6 @@
 import { env, exports } from 'cloudflare:workers'
 import type { AuthResponse, OutboxMessage } from '../../contract/auth'
+import { keySignatureFor } from './vault-signing'
 
 // Each test file has its own copy of this module (and its own storage), but the rate limiters'
 // counters may not be reset between files: a random start keeps files from reusing addresses.
@@ -143,9 +144,15 @@ export interface BeneficiaryInput {
   [extra: string]: unknown
 }
 
-/** POST /api/beneficiaries with a valid body, fields overridable (or removable with undefined). */
-export function postBeneficiary(token: string, publicKey: string, input: BeneficiaryInput = {}): Promise<Response> {
-  const body = { fullName: 'Bea Beneficiary', email: uniqueEmail('beneficiary'), relationship: 'Daughter', publicKey, ...input }
+/**
+ * POST /api/beneficiaries with a valid body, fields overridable (or removable with undefined). The
+ * key is signed by the owner's vault (set up on first use) unless `keySignature` is given.
+ */
+export async function postBeneficiary(token: string, publicKey: string, input: BeneficiaryInput = {}): Promise<Response> {
+  const body: Record<string, unknown> = { fullName: 'Bea Beneficiary', email: uniqueEmail('beneficiary'), relationship: 'Daughter', publicKey, ...input }
+  if (!('keySignature' in input) && typeof body.email === 'string' && typeof body.publicKey === 'string') {
+    body.keySignature = await keySignatureFor(token, { email: body.email, keyVersion: 1, publicKey: body.publicKey }).catch(() => undefined)
+  }
   return call('/api/beneficiaries', { token, body })
 }
 

@@ -3,6 +3,7 @@ import { CIRCLE_MESSAGES, type Beneficiary } from '../../contract/circle'
 import { partSize, type UploadSession } from '../../contract/vault-items'
 import { addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
 import { ownerRows } from './owner-helpers'
+import { signedRotation } from './vault-signing'
 
 const b64 = (s: string) => btoa(s)
 
@@ -30,6 +31,11 @@ async function grantsOf(ownerId: string, beneficiaryId: string) {
   )
 }
 
+/** POST …/rotate-key, the new key signed by the owner's vault at the next version (unless the body signs). */
+async function rotateKey(token: string, id: string, body: Record<string, unknown>) {
+  return call(`/api/beneficiaries/${id}/rotate-key`, { token, body: await signedRotation(token, id, body) })
+}
+
 describe('beneficiary key rotation', () => {
   it('replaces the key and every grant at once, or nothing', async () => {
     const owner = await register()
@@ -37,24 +43,15 @@ describe('beneficiary key rotation', () => {
     const items = [await itemFor(owner.token, beneficiary.id), await itemFor(owner.token, beneficiary.id)].sort()
     const newKey = await rsaOaepPublicKey()
 
-    const partial = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
-      token: owner.token,
-      body: { publicKey: newKey, grants: [{ itemId: items[0], wrappedKey: b64('new0') }] },
-    })
+    const partial = await rotateKey(owner.token, beneficiary.id, { publicKey: newKey, grants: [{ itemId: items[0], wrappedKey: b64('new0') }] })
     expect(partial.status).toBe(409)
     expect(await messageOf(partial)).toBe(CIRCLE_MESSAGES.rotationIncomplete)
     expect((await grantsOf(owner.user.id, beneficiary.id)).map((g) => g.wrapped_key)).toEqual([b64('old'), b64('old')])
 
-    const withPrivate = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
-      token: owner.token,
-      body: { publicKey: newKey, privateKey: 'x', grants: items.map((itemId) => ({ itemId, wrappedKey: b64('n') })) },
-    })
+    const withPrivate = await rotateKey(owner.token, beneficiary.id, { publicKey: newKey, privateKey: 'x', grants: items.map((itemId) => ({ itemId, wrappedKey: b64('n') })) })
     expect(withPrivate.status).toBe(400)
 
-    const res = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
-      token: owner.token,
-      body: { publicKey: newKey, grants: items.map((itemId, i) => ({ itemId, wrappedKey: b64(`new${i}`) })) },
-    })
+    const res = await rotateKey(owner.token, beneficiary.id, { publicKey: newKey, grants: items.map((itemId, i) => ({ itemId, wrappedKey: b64(`new${i}`) })) })
     expect(res.status).toBe(200)
     const rotated = (await res.json()) as Beneficiary
     expect(rotated.keyVersion).toBe(2)
@@ -65,10 +62,7 @@ describe('beneficiary key rotation', () => {
     )
 
     const stranger = await register()
-    const foreign = await call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
-      token: stranger.token,
-      body: { publicKey: newKey, grants: [] },
-    })
+    const foreign = await rotateKey(stranger.token, beneficiary.id, { publicKey: newKey, grants: [] })
     expect(foreign.status).toBe(404)
   })
 
@@ -79,10 +73,7 @@ describe('beneficiary key rotation', () => {
     const [a, b] = [await rsaOaepPublicKey(), await rsaOaepPublicKey()]
     const results = await Promise.all(
       [a, b].map((publicKey, i) =>
-        call(`/api/beneficiaries/${beneficiary.id}/rotate-key`, {
-          token: owner.token,
-          body: { publicKey, replacesKeyVersion: 1, grants: [{ itemId: item, wrappedKey: b64(`k${i}`) }] },
-        }),
+        rotateKey(owner.token, beneficiary.id, { publicKey, replacesKeyVersion: 1, grants: [{ itemId: item, wrappedKey: b64(`k${i}`) }] }),
       ),
     )
     expect(results.map((r) => r.status).sort()).toEqual([200, 409])

@@ -14,6 +14,7 @@ import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering, portalTo
 import { addBeneficiary, call, env, register, rsaOaepPublicKey, uniqueEmail } from './helpers'
 import { ownerRow, ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { content } from './vault-helpers'
+import { signedUpdate } from './vault-signing'
 
 // What the owner's object promises by itself (worker/owner/): an act, its audit entry and its mail
 // are one transaction; D1's directory follows what the object holds; the vault exports and imports
@@ -130,7 +131,7 @@ describe("D1's directory", () => {
 
     // A changed address moves its key; a removed beneficiary takes theirs away.
     const newEmail = uniqueEmail('moved')
-    expect((await call(`/api/beneficiaries/${s.beneficiary.id}`, { method: 'PUT', token: s.token, body: { email: newEmail } })).status).toBe(200)
+    expect((await call(`/api/beneficiaries/${s.beneficiary.id}`, { method: 'PUT', token: s.token, body: await signedUpdate(s.token, s.beneficiary.id, { email: newEmail }) })).status).toBe(200)
     expect(await heirKeys(s.ownerId)).toEqual([heirAddressKey(env, newEmail)])
     const second = await addBeneficiary(s.token, await rsaOaepPublicKey())
     expect((await heirKeys(s.ownerId)).sort()).toEqual([heirAddressKey(env, newEmail), heirAddressKey(env, second.email)].sort())

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { DEVICE_COOKIE, SIGN_IN_GUARD } from '../../contract/constants'
+import { runSweeps } from '../../worker/cron'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { call, freshIp, login, messageOf, register, uniqueEmail, type CallOptions } from './helpers'
 
@@ -112,6 +113,11 @@ describe('rate limits', () => {
       expect(next.until! - next.at).toBe(factor * SIGN_IN_GUARD.firstHoldMs)
       expect((await login(owner.email, owner.password)).status).toBe(429)
     }
+    // The sweep forgets failures a quiet day old once no hold runs, and no sooner.
+    await runSweeps(env, Date.now() + SIGN_IN_GUARD.forgetAfterMs / 2)
+    expect(await row()).not.toBeNull()
+    await runSweeps(env, Date.now() + SIGN_IN_GUARD.forgetAfterMs + SIGN_IN_GUARD.maxHoldMs)
+    expect(await row()).toBeNull()
   })
 
   it('limits registrations per client address', async () => {

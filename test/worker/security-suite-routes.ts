@@ -1,6 +1,10 @@
 import { partSize } from '../../contract/vault-items'
 import type { LinkPurpose } from '../../worker/services/link-tokens'
 import { uniqueEmail } from './helpers'
+import { WELL_FORMED_SIGNATURE, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
+
+/** Shaped like a P-256 SPKI in base64 (124 characters); no key. */
+const SIGNING_KEY_SHAPED = 'A'.repeat(124)
 
 // The route table of the security suite (security-suite.test.ts): every endpoint the app serves
 // under /api, who may call it, and what it reads. The suite fails when app.routes and this table
@@ -226,8 +230,14 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/vault/setup': {
     access: 'owner',
     body: 'json',
-    sample: () => ({ vaultSalt: btoa(String.fromCharCode(...new Uint8Array(32))), passphraseCheck: b64('a passphrase check value') }),
+    sample: () => ({
+      vaultSalt: btoa(String.fromCharCode(...new Uint8Array(32))),
+      passphraseCheck: b64('a passphrase check value'),
+      signingPublicKey: SIGNING_KEY_SHAPED,
+      wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN,
+    }),
   },
+  'POST /api/vault/signing-key': { access: 'owner', body: 'json', sample: () => ({ signingPublicKey: SIGNING_KEY_SHAPED, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
   'POST /api/vault/uploads': { access: 'owner', body: 'json', sample: () => ({ type: 'doc', plainSize: 100 }) },
   'GET /api/vault/uploads/:itemId': { access: 'owner', params: (f) => ({ itemId: f.uploadId }) },
   'PUT /api/vault/uploads/:itemId/parts/:partNumber': {
@@ -262,16 +272,24 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/beneficiaries': {
     access: 'owner',
     body: 'json',
-    sample: (f) => ({ fullName: 'Probe Beneficiary', email: uniqueEmail('probe'), relationship: 'Friend', publicKey: f.publicKey, sendVerificationEmail: false }),
+    sample: (f) => ({
+      fullName: 'Probe Beneficiary',
+      email: uniqueEmail('probe'),
+      relationship: 'Friend',
+      publicKey: f.publicKey,
+      keySignature: WELL_FORMED_SIGNATURE,
+      sendVerificationEmail: false,
+    }),
   },
   'PUT /api/beneficiaries/:id': { access: 'owner', body: 'json', sample: () => ({ fullName: 'Mallory Renamed' }), params: beneficiary },
   'POST /api/beneficiaries/:id/resend-verification': { access: 'owner', params: beneficiary },
   'POST /api/beneficiaries/:id/rotate-key': {
     access: 'owner',
     body: 'json',
-    sample: (f) => ({ publicKey: f.publicKey, grants: [{ itemId: f.itemId, wrappedKey: wrapped }] }),
+    sample: (f) => ({ publicKey: f.publicKey, keySignature: WELL_FORMED_SIGNATURE, grants: [{ itemId: f.itemId, wrappedKey: wrapped }] }),
     params: beneficiary,
   },
+  'POST /api/beneficiaries/:id/key-signature': { access: 'owner', body: 'json', sample: () => ({ keySignature: WELL_FORMED_SIGNATURE }), params: beneficiary },
   'DELETE /api/beneficiaries/:id': { access: 'owner', params: beneficiary },
   'GET /api/approvers': { access: 'owner' },
   'POST /api/approvers': {

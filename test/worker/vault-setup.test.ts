@@ -5,14 +5,17 @@ import { VAULT_MESSAGES } from '../../contract/vault'
 import { toBase64 } from '../../worker/lib/crypto'
 import { call, me, messageOf, register } from './helpers'
 import { ownerState } from './owner-helpers'
+import { signingKeyPair, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
+
+const SIGNING_PUBLIC_KEY = (await signingKeyPair()).publicKey
 
 function randomBase64(bytes: number): string {
   return toBase64(crypto.getRandomValues(new Uint8Array(bytes)))
 }
 
-/** A body as the setup modal sends it: a 32-byte salt and a small AES-GCM check value. */
+/** A body as the setup modal sends it: a 32-byte salt, a small AES-GCM check value and the signing key. */
 function setupBody(overrides: Record<string, unknown> = {}) {
-  return { vaultSalt: randomBase64(32), passphraseCheck: randomBase64(44), ...overrides }
+  return { vaultSalt: randomBase64(32), passphraseCheck: randomBase64(44), signingPublicKey: SIGNING_PUBLIC_KEY, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN, ...overrides }
 }
 
 function setUp(token: string | undefined, body: unknown) {
@@ -159,7 +162,7 @@ describe('POST /api/vault/setup', () => {
       expect(res.status).toBe(400)
       const answer = (await res.json()) as { message: string; errors: Array<{ field: string }> }
       expect(answer.message).toBe('vaultSalt: vaultSalt is required')
-      expect(answer.errors.map((e) => e.field)).toEqual(['vaultSalt', 'passphraseCheck'])
+      expect(answer.errors.map((e) => e.field)).toEqual(['vaultSalt', 'passphraseCheck', 'signingPublicKey', 'wrappedSigningKey'])
     })
 
     it('refuses a body that is not JSON', async () => {

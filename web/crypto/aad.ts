@@ -18,6 +18,7 @@ export const AAD_PURPOSE = {
   metadata: 'legacy-vault:metadata',
   passphraseCheck: 'legacy-vault:passphrase-check',
   dataKeyWrap: 'legacy-vault:data-key-wrap',
+  signingKeyWrap: 'legacy-vault:signing-key-wrap',
 } as const
 
 type AadPurpose = (typeof AAD_PURPOSE)[keyof typeof AAD_PURPOSE]

@@ -1,7 +1,7 @@
 // The vault's crypto module: the only code in the app that touches crypto.subtle (STYLE.md,
 // "Bitwarden clients"). Import from '@/crypto', not from its files. Wire format: FORMAT.md.
 
-export type { BeneficiaryPrivateKey, BeneficiaryPublicKey, DataKey, MasterKey } from './keys'
+export type { BeneficiaryPrivateKey, BeneficiaryPublicKey, DataKey, MasterKey, SigningPrivateKey } from './keys'
 export { DecryptionError, InvalidPrivateKeyError, MissingPrivateKeyError } from './errors'
 export {
   AES_KEY_BITS,
@@ -28,6 +28,15 @@ export {
   wrapDataKeyForBeneficiary,
   type BeneficiaryKeyPair,
 } from './beneficiary-keys'
+export {
+  generateSigningKeyPair,
+  signingKeyMatches,
+  signKeyStatement,
+  unwrapSigningKey,
+  verifyKeyStatement,
+  wrapSigningKey,
+  type SigningKeyPair,
+} from './signing'
 export {
   CHUNK_OVERHEAD_BYTES,
   decryptChunk,

@@ -14,3 +14,10 @@ export type BeneficiaryPublicKey = CryptoKey & { readonly __brand: 'BeneficiaryP
 
 /** RSA-OAEP private key from an Access Kit; non-extractable; unwraps grants. */
 export type BeneficiaryPrivateKey = CryptoKey & { readonly __brand: 'BeneficiaryPrivateKey' }
+
+/**
+ * The owner's vault signing key: ECDSA P-256 private key, for 'sign' only; signs beneficiary key
+ * statements. Extractable only straight from generateSigningKeyPair (so it can be wrapped once);
+ * the one unwrapped from the server at unlock is non-extractable.
+ */
+export type SigningPrivateKey = CryptoKey & { readonly __brand: 'SigningPrivateKey' }

@@ -9,6 +9,7 @@ import { deliverDue, pruneOutbox } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
 import { sweepBlobDeletions } from '../services/account-deletion'
 import { sweepSessions } from '../services/sessions'
+import { pruneSignInFailures } from '../services/sign-in-guard'
 import { sweepChallenges } from '../webauthn/challenges'
 
 /** Every sweep, in order. Each is idempotent: running twice does no harm, missing one is caught next time. */
@@ -22,6 +23,7 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
     .returning({ id: passwordResets.id })
   const expiredChallenges = await sweepChallenges(db, now)
+  const signInFailuresForgotten = await pruneSignInFailures(db, now)
   const blobs = await sweepBlobDeletions(env, db)
   const billing = await sweepSubscriptions(db, now)
   const stripeEventsPruned = await pruneStripeEvents(db, now)
@@ -30,5 +32,5 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, ...blobs, ...billing, stripeEventsPruned, ...engine }
+  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, signInFailuresForgotten, ...blobs, ...billing, stripeEventsPruned, ...engine }
 }

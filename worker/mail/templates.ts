@@ -112,6 +112,35 @@ export function passwordChangedEmail(params: { displayName: string; loginUrl: st
   })
 }
 
+/** To the owner: a beneficiary's address or key changed (so a change they did not make is seen at once). */
+export function beneficiaryChangedOwnerEmail(params: { displayName: string; beneficiaryName: string; change: 'email' | 'key'; appUrl: string }): RenderedEmail {
+  const what = params.change === 'email' ? 'e-mail address' : 'key (a new Beneficiary Access Kit)'
+  return render(`The ${params.change === 'email' ? 'e-mail address' : 'key'} of ${params.beneficiaryName} was changed`, {
+    heading: `A beneficiary's ${params.change === 'email' ? 'e-mail address' : 'key'} was changed`,
+    paragraphs: [
+      `Hello ${params.displayName},`,
+      `The ${what} of your beneficiary ${params.beneficiaryName} was just changed in your vault.`,
+      'If you made this change, there is nothing to do.',
+    ],
+    action: { label: 'Review your beneficiaries', url: `${params.appUrl}/beneficiaries` },
+    footnote: `If you did not make this change, change your password now, check your beneficiaries, and write to ${SUPPORT_EMAIL}.`,
+  })
+}
+
+/** To the beneficiary's address before the change: they would otherwise never know. */
+export function beneficiaryChangedOldAddressEmail(params: { beneficiaryName: string; ownerName: string; change: 'email' | 'key' }): RenderedEmail {
+  return render(`${params.ownerName} changed your details in their ${PRODUCT_NAME} vault`, {
+    heading: 'Your details were changed',
+    paragraphs: [
+      `Hello ${params.beneficiaryName},`,
+      params.change === 'email'
+        ? `${params.ownerName} changed the e-mail address at which their ${PRODUCT_NAME} vault reaches you. This address will no longer hear from it.`
+        : `${params.ownerName} replaced your Beneficiary Access Kit: the kit you were given before no longer opens what they leave you. They should give you the new one.`,
+      `If you did not expect this, please tell ${params.ownerName}.`,
+    ],
+  })
+}
+
 export interface BeneficiaryInvitation {
   fullName: string
   email: string

@@ -54,6 +54,9 @@ export const beneficiaries = sqliteTable(
     publicKey: text('public_key').notNull(),
     publicKeyFingerprint: text('public_key_fingerprint').notNull(),
     keyVersion: integer('key_version').notNull().default(1),
+    // The owner's vault signing key over (owner, email, key version, public key): contract/key-signing.ts.
+    // Null for a key stored before signing keys, until the owner's browser signs it.
+    keySignature: text('key_signature'),
     emailVerifiedAt: integer('email_verified_at'),
     // Rotated on every (re)send and cleared on use: only the newest link works, and only once.
     verificationNonce: text('verification_nonce'),

@@ -1,4 +1,5 @@
 import { VAULT_MESSAGES } from '../../contract/vault'
+import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { conflict } from '../lib/errors'
 import type { Unit } from './unit'
 
@@ -12,11 +13,18 @@ export interface VaultKeys {
   salt: string
   check: string
   setUpAt: number
+  /** The vault's signing key (contract/key-signing.ts): public in clear, private wrapped by the master key. */
+  signing?: VaultSigningKey
+}
+
+export interface VaultSigningKey {
+  publicKey: string
+  wrapped: string
 }
 
 /** What the account's public view shows of the vault: its keys (once set up) and exact counts. */
 export interface VaultSummary {
-  keys: Pick<VaultKeys, 'salt' | 'check'> | null
+  keys: Pick<VaultKeys, 'salt' | 'check' | 'signing'> | null
   itemCount: number
   storageUsed: number
 }
@@ -28,8 +36,28 @@ export function vaultKeysOf(storage: DurableObjectStorage): VaultKeys | null {
 }
 
 /** Sets the keys once: a second setup would orphan every key wrapped under the first passphrase. */
-export function setUpVault(storage: DurableObjectStorage, u: Unit, salt: string, check: string): void {
+export function setUpVault(storage: DurableObjectStorage, u: Unit, salt: string, check: string, signing: VaultSigningKey): void {
   if (vaultKeysOf(storage)) throw conflict(VAULT_MESSAGES.alreadySetUp)
-  storage.kv.put(VAULT_KEYS, { salt, check, setUpAt: u.now } satisfies VaultKeys)
+  storage.kv.put(VAULT_KEYS, { salt, check, setUpAt: u.now, signing } satisfies VaultKeys)
   u.audit({ actor: 'user', action: 'vault.setup', details: {} })
+}
+
+/**
+ * Gives a vault made before signing keys its one, once. Whoever holds a session could call this
+ * first, but the owner's browser trusts the stored key only if its own master key unwraps the
+ * matching private key (web/features/vault/vault-session.ts), and warns otherwise.
+ */
+export function addSigningKey(storage: DurableObjectStorage, u: Unit, signing: VaultSigningKey): void {
+  const keys = vaultKeysOf(storage)
+  if (!keys) throw conflict(KEY_SIGNING_MESSAGES.signingKeyMissing)
+  if (keys.signing) throw conflict(KEY_SIGNING_MESSAGES.signingKeyExists)
+  storage.kv.put(VAULT_KEYS, { ...keys, signing } satisfies VaultKeys)
+  u.audit({ actor: 'user', action: 'vault.signing_key_added', details: {} })
+}
+
+/** The vault's signing public key, or a refusal: no beneficiary key is taken without it. */
+export function signingPublicKeyOf(storage: DurableObjectStorage): string {
+  const signing = vaultKeysOf(storage)?.signing
+  if (!signing) throw conflict(KEY_SIGNING_MESSAGES.signingKeyMissing)
+  return signing.publicKey
 }

@@ -28,10 +28,12 @@ import { migrateOwnerDb, openOwnerDb, type OwnerDb } from './db'
 import { directoryEntry, sameEntry, writeDirectory, type DirectoryEntry } from './directory'
 import { exportVault, importVault, type OwnerExport } from './export'
 import { settle, type Outcome } from './outcome'
+import { verifyKeySignature } from '../services/key-signing'
+import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, unlockFailures, vaultItems } from './schema'
 import { createUnit, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
-import { setUpVault, vaultKeysOf, type VaultSummary } from './vault-keys'
+import { addSigningKey, setUpVault, signingPublicKeyOf, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
 
@@ -346,15 +348,19 @@ export class OwnerVault extends DurableObject<Env> {
   // --- The vault's keys and its summary -------------------------------------------------------
 
   /** Sets up the vault once (its salt and passphrase check): a second time is a 409. */
-  async setupVault(account: Account, salt: string, check: string) {
-    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check)))
+  async setupVault(account: Account, salt: string, check: string, signing: VaultSigningKey) {
+    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check, signing)))
+  }
+
+  async addSigningKey(account: Account, signing: VaultSigningKey) {
+    return settle(() => this.act(account, (u) => addSigningKey(this.ctx.storage, u, signing)))
   }
 
   /** What the account's public view shows of the vault (exact, unlike the directory's copy). */
   async vaultSummary(): Promise<VaultSummary> {
     const keys = vaultKeysOf(this.ctx.storage)
     const usage = items.vaultUsage(this.db, ['active'])
-    return { keys: keys && { salt: keys.salt, check: keys.check }, itemCount: usage.items, storageUsed: usage.bytes }
+    return { keys: keys && { salt: keys.salt, check: keys.check, signing: keys.signing }, itemCount: usage.items, storageUsed: usage.bytes }
   }
 
   // --- Vault items ----------------------------------------------------------------------------
@@ -433,12 +439,44 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => beneficiariesService.listBeneficiaries(this.db).map(beneficiariesService.toBeneficiary))
   }
 
+  /**
+   * Refuses a beneficiary key the vault did not sign (400 naming keySignature), or any key at all
+   * while the vault has no signing key (409). Returns what was signed, for the act to re-check.
+   */
+  private async checkKeySignature(signed: beneficiariesService.SignedKey, signature: string | undefined): Promise<beneficiariesService.SignedKey> {
+    const signingKey = signingPublicKeyOf(this.ctx.storage)
+    if (!signature || !(await verifyKeySignature(signingKey, { ownerId: this.ownerId, ...signed }, signature))) {
+      throw badRequest(`keySignature: ${KEY_SIGNING_MESSAGES.signatureInvalid}`)
+    }
+    return signed
+  }
+
   async createBeneficiary(account: Account, body: Parameters<typeof beneficiariesService.createBeneficiary>[1], sendVerificationEmail: boolean) {
-    return settle(() => this.act(account, (u) => beneficiariesService.createBeneficiary(u, body, sendVerificationEmail)))
+    return settle(async () => {
+      await this.checkKeySignature({ email: body.email, keyVersion: 1, publicKey: body.publicKey }, body.keySignature)
+      return this.act(account, (u) => beneficiariesService.createBeneficiary(u, body, sendVerificationEmail))
+    })
   }
 
   async updateBeneficiary(account: Account, id: string, body: BeneficiaryUpdateBody) {
-    return settle(() => this.act(account, (u) => beneficiariesService.updateBeneficiary(u, id, body)))
+    return settle(async () => {
+      const current = beneficiariesService.findBeneficiary(this.db, id)
+      const signed =
+        current && body.email !== undefined && body.email !== current.email
+          ? await this.checkKeySignature({ email: body.email, keyVersion: current.keyVersion, publicKey: current.publicKey }, body.keySignature)
+          : undefined
+      return this.act(account, (u) => beneficiariesService.updateBeneficiary(u, id, body, signed))
+    })
+  }
+
+  /** A key stored before signing keys, signed by the owner's browser once they confirmed it. */
+  async signBeneficiaryKey(account: Account, id: string, keySignature: string) {
+    return settle(async () => {
+      const current = beneficiariesService.findBeneficiary(this.db, id)
+      if (!current) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+      const signed = await this.checkKeySignature({ email: current.email, keyVersion: current.keyVersion, publicKey: current.publicKey }, keySignature)
+      return this.act(account, (u) => beneficiariesService.signStoredKey(u, id, keySignature, signed))
+    })
   }
 
   async resendBeneficiaryVerification(account: Account, id: string) {
@@ -446,7 +484,14 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   async rotateBeneficiaryKey(account: Account, id: string, key: Parameters<typeof beneficiariesService.rotateBeneficiaryKey>[2], grants: Array<{ itemId: string; wrappedKey: string }>) {
-    return settle(() => this.act(account, (u) => beneficiariesService.rotateBeneficiaryKey(u, id, key, grants)))
+    return settle(async () => {
+      const current = beneficiariesService.findBeneficiary(this.db, id)
+      if (!current) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+      // A rotation made meanwhile is a 409 (the browser signed for the version it saw), not a bad signature.
+      if (key.replacesKeyVersion !== undefined && key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+      const signed = await this.checkKeySignature({ email: current.email, keyVersion: current.keyVersion + 1, publicKey: key.publicKey }, key.keySignature)
+      return this.act(account, (u) => beneficiariesService.rotateBeneficiaryKey(u, id, key, grants, signed))
+    })
   }
 
   async deleteBeneficiary(account: Account, id: string) {

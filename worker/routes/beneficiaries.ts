@@ -1,6 +1,12 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { beneficiaryCreateBodySchema, beneficiaryRotateKeyBodySchema, beneficiaryUpdateBodySchema, CIRCLE_MESSAGES } from '../../contract/circle'
+import {
+  beneficiaryCreateBodySchema,
+  beneficiaryKeySignatureBodySchema,
+  beneficiaryRotateKeyBodySchema,
+  beneficiaryUpdateBodySchema,
+  CIRCLE_MESSAGES,
+} from '../../contract/circle'
 import { badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { jsonBodyLimit } from '../middleware/body-limit'
@@ -38,10 +44,13 @@ export const beneficiaryRoutes = new Hono<AppEnv>()
     c.json(await ask(vaultOf(c).resendBeneficiaryVerification(accountIn(c), c.req.valid('param').id))),
   )
   .post('/:id/rotate-key', validate('param', idParam), validate('json', beneficiaryRotateKeyBodySchema), async (c) => {
-    const { publicKey, grants, replacesKeyVersion } = c.req.valid('json')
-    const key = { ...(await checkedKey(publicKey)), replacesKeyVersion }
+    const { publicKey, keySignature, grants, replacesKeyVersion } = c.req.valid('json')
+    const key = { ...(await checkedKey(publicKey)), keySignature, replacesKeyVersion }
     return c.json(await ask(vaultOf(c).rotateBeneficiaryKey(accountIn(c), c.req.valid('param').id, key, grants)))
   })
+  .post('/:id/key-signature', validate('param', idParam), validate('json', beneficiaryKeySignatureBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).signBeneficiaryKey(accountIn(c), c.req.valid('param').id, c.req.valid('json').keySignature))),
+  )
   .delete('/:id', validate('param', idParam), async (c) => {
     await ask(vaultOf(c).deleteBeneficiary(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Beneficiary removed.' })

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { CHUNK_OVERHEAD_BYTES, UPLOAD_CHUNK_BYTES, uploadCompleteBodySchema, uploadStartBodySchema, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
 import { vaultSetupBodySchema } from '../../contract/vault'
+import { signingKeyBodySchema } from '../../contract/key-signing'
 import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
@@ -35,8 +36,14 @@ export const vaultRoutes = new Hono<AppEnv>()
   // would orphan every key wrapped under the first passphrase.
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const body = c.req.valid('json')
-    await ask(vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck))
+    await ask(vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck, { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
     return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
+  })
+  // A vault set up before signing keys gets its one at its next unlock.
+  .post('/signing-key', jsonBodyLimit, validate('json', signingKeyBodySchema), async (c) => {
+    const body = c.req.valid('json')
+    await ask(vaultOf(c).addSigningKey(accountIn(c), { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
+    return c.json({ message: 'Signing key added.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
   .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) =>

@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import { blobDeletions, emailOutbox, users, type UserRow } from '../db/schema'
+import { blobDeletions, emailOutbox, signInFailures, users, type UserRow } from '../db/schema'
 import { conflict } from '../lib/errors'
 import { ownerVault } from '../owner/client'
 import { forgetHeirs } from '../owner/directory'
@@ -50,7 +50,7 @@ export async function deleteAccount(env: Env, db: Db, user: UserRow, now = Date.
   const manifest = await vault.deletionManifest()
 
   // 2. D1.
-  const [, , deleted] = await db.batch([
+  const [, , , deleted] = await db.batch([
     db
       .insert(blobDeletions)
       .select(
@@ -61,6 +61,7 @@ export async function deleteAccount(env: Env, db: Db, user: UserRow, now = Date.
       )
       .onConflictDoNothing(),
     db.delete(emailOutbox).where(and(toOwner, allowed)),
+    db.delete(signInFailures).where(and(eq(signInFailures.email, user.email.toLowerCase()), allowed)),
     db.delete(users).where(and(eq(users.id, ownerId), allowed)).returning({ id: users.id }),
   ])
   if (deleted.length === 0) {

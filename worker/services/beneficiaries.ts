@@ -11,6 +11,7 @@ import { randomToken } from '../lib/crypto'
 import type { OwnerDb } from '../owner/db'
 import { beneficiaries, itemGrants, type BeneficiaryRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
+import { beneficiaryChangedOldAddressEmail, beneficiaryChangedOwnerEmail } from '../mail/templates'
 import { sendBeneficiaryInvitation } from './invitations'
 import { planLimitsFor } from './plan-limits'
 
@@ -33,6 +34,7 @@ export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
     publicKey: row.publicKey,
     publicKeyFingerprint: row.publicKeyFingerprint,
     keyVersion: row.keyVersion,
+    keySignature: row.keySignature,
     createdAt: new Date(row.createdAt).toISOString(),
   }
 }
@@ -73,6 +75,7 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
       relationship: body.relationship,
       publicKey: body.publicKey,
       publicKeyFingerprint: body.publicKeyFingerprint,
+      keySignature: body.keySignature,
       sendAssetNotifications: body.sendAssetNotifications ?? true,
       delayNotifications: body.delayNotifications ?? false,
       verificationNonce: randomToken(),
@@ -86,12 +89,37 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
   return { ...toBeneficiary(row), verificationEmailSent }
 }
 
-/** Applies an edit; a new e-mail address is unverified until its owner follows the fresh link sent to it. */
-export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBody): WithEmailSent<Beneficiary> {
+/** What the object checked a key signature against, before the act (the check is asynchronous). */
+export interface SignedKey {
+  email: string
+  keyVersion: number
+  publicKey: string
+}
+
+/** The key signed for is still the row's (nothing changed it between the check and the act). */
+function assertSignedFor(signed: SignedKey | undefined, email: string, keyVersion: number, publicKey: string): void {
+  if (!signed || signed.email.toLowerCase() !== email.toLowerCase() || signed.keyVersion !== keyVersion || signed.publicKey !== publicKey) {
+    throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+  }
+}
+
+/** Tells the owner and the beneficiary's address before the change that an address or key changed. */
+function tellOfChange(u: Unit, before: BeneficiaryRow, change: 'email' | 'key'): void {
+  u.mail(u.account.email, 'beneficiary_changed', beneficiaryChangedOwnerEmail({ displayName: u.account.displayName, beneficiaryName: before.fullName, change, appUrl: u.env.APP_ORIGIN }))
+  u.mail(before.email, 'beneficiary_changed', beneficiaryChangedOldAddressEmail({ beneficiaryName: before.fullName, ownerName: u.account.displayName, change }))
+}
+
+/**
+ * Applies an edit; a new e-mail address is unverified until its owner follows the fresh link sent
+ * to it, and comes with the vault's signature over the key for that address (`signed`, checked by
+ * the object). The owner and the old address are told.
+ */
+export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBody, signed?: SignedKey): WithEmailSent<Beneficiary> {
   const { db, now } = u
   const current = requireBeneficiary(db, id)
   const emailChanged = body.email !== undefined && body.email !== current.email
   if (emailChanged && byEmail(db, body.email!)) throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
+  if (emailChanged) assertSignedFor(signed, body.email!, current.keyVersion, current.publicKey)
   const row = db
     .update(beneficiaries)
     .set({
@@ -99,7 +127,7 @@ export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBo
       ...(body.relationship !== undefined && { relationship: body.relationship }),
       ...(body.sendAssetNotifications !== undefined && { sendAssetNotifications: body.sendAssetNotifications }),
       ...(body.delayNotifications !== undefined && { delayNotifications: body.delayNotifications }),
-      ...(emailChanged && { email: body.email, emailVerifiedAt: null, verificationNonce: randomToken(), notificationStatus: 'pending' as const }),
+      ...(emailChanged && { email: body.email, keySignature: body.keySignature, emailVerifiedAt: null, verificationNonce: randomToken(), notificationStatus: 'pending' as const }),
       updatedAt: now,
     })
     .where(eq(beneficiaries.id, id))
@@ -107,6 +135,7 @@ export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBo
     .get()!
   // A changed address must prove itself again: a fresh link goes to the new address.
   const verificationEmailSent = emailChanged ? sendBeneficiaryInvitation(u, row) : false
+  if (emailChanged) tellOfChange(u, current, 'email')
   // Which fields changed, by name only: the values are the beneficiary's own details.
   const fields = UPDATABLE_FIELDS.filter((f) => (f === 'email' ? emailChanged : body[f] !== undefined))
   u.audit({ actor: 'user', action: 'circle.beneficiary_updated', details: { beneficiaryId: id, fields: fields.join(','), verificationEmailSent } })
@@ -137,12 +166,14 @@ export function resendBeneficiaryVerification(u: Unit, id: string): WithEmailSen
 export function rotateBeneficiaryKey(
   u: Unit,
   id: string,
-  key: { publicKey: string; fingerprint: string; replacesKeyVersion?: number },
+  key: { publicKey: string; fingerprint: string; keySignature: string; replacesKeyVersion?: number },
   grants: Array<{ itemId: string; wrappedKey: string }>,
+  signed: SignedKey,
 ): Beneficiary {
   const { db, now } = u
   const current = requireBeneficiary(db, id)
   if (key.replacesKeyVersion !== undefined && key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+  assertSignedFor(signed, current.email, current.keyVersion + 1, key.publicKey)
   const wanted = new Set(db.select({ itemId: itemGrants.itemId }).from(itemGrants).where(eq(itemGrants.beneficiaryId, id)).all().map((g) => g.itemId))
   const given = new Set(grants.map((g) => g.itemId))
   if (given.size !== grants.length || wanted.size !== given.size || [...wanted].some((i) => !given.has(i))) {
@@ -151,7 +182,7 @@ export function rotateBeneficiaryKey(
   const keyVersion = current.keyVersion + 1
   const row = db
     .update(beneficiaries)
-    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keyVersion, updatedAt: now })
+    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion, updatedAt: now })
     .where(eq(beneficiaries.id, id))
     .returning()
     .get()!
@@ -162,6 +193,16 @@ export function rotateBeneficiaryKey(
       .run()
   }
   u.audit({ actor: 'user', action: 'circle.beneficiary_key_rotated', details: { beneficiaryId: id, items: grants.length, keyVersion } })
+  tellOfChange(u, current, 'key')
+  return toBeneficiary(row)
+}
+
+/** Stores the vault's signature over a key stored before signing keys (checked by the object). */
+export function signStoredKey(u: Unit, id: string, keySignature: string, signed: SignedKey): Beneficiary {
+  const current = requireBeneficiary(u.db, id)
+  assertSignedFor(signed, current.email, current.keyVersion, current.publicKey)
+  const row = u.db.update(beneficiaries).set({ keySignature, updatedAt: u.now }).where(eq(beneficiaries.id, id)).returning().get()!
+  u.audit({ actor: 'user', action: 'circle.beneficiary_key_signed', details: { beneficiaryId: id, keyVersion: current.keyVersion } })
   return toBeneficiary(row)
 }
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { DEVICE_COOKIE, DEVICE_COOKIE_TTL_SECONDS, SIGN_IN_GUARD } from '../../contract/constants'
 import type { Db } from '../db/client'
@@ -32,6 +32,15 @@ export async function recordFailure(db: Db, email: string, now = Date.now()): Pr
     .insert(signInFailures)
     .values({ email, failures: 1, lastFailureAt: now, heldUntil: freeFailures <= 1 ? now + firstHoldMs : null })
     .onConflictDoUpdate({ target: signInFailures.email, set: { failures, lastFailureAt: now, heldUntil: hold(failures) } })
+}
+
+/** The cron sweep: failures a quiet day old, with no hold running, are forgotten. */
+export async function pruneSignInFailures(db: Db, now = Date.now()): Promise<number> {
+  const gone = await db
+    .delete(signInFailures)
+    .where(and(lt(signInFailures.lastFailureAt, now - SIGN_IN_GUARD.forgetAfterMs), or(isNull(signInFailures.heldUntil), lt(signInFailures.heldUntil, now))))
+    .returning({ email: signInFailures.email })
+  return gone.length
 }
 
 export async function clearFailures(db: Db, email: string): Promise<void> {

@@ -45,6 +45,7 @@ function toPublicUser(user: UserRow, securityKeyCount: number, vault: VaultSumma
     vaultSetup: vault.keys !== null,
     vaultSalt: vault.keys?.salt ?? null,
     vaultCheck: vault.keys?.check ?? null,
+    vaultSigningKey: vault.keys?.signing ?? null,
     pingFrequency: user.pingFrequency,
     gracePeriod: CHECKIN_GRACE_DAYS,
     storageUsed: vault.storageUsed,

@@ -12,6 +12,10 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { InputField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
 import { generateBeneficiaryKeyPair, privateKeyToPem, publicKeyFingerprint } from '@/crypto'
+import { useCurrentUser } from '@/features/auth/api'
+import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
+import { VaultLockedAlert } from '@/features/vault/vault-locked-alert'
+import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { accessKitFileName, downloadAccessKit, type AccessKit } from './access-kit'
 import { AccessKitPrintView } from './access-kit-print'
 import { useCreateBeneficiary } from './api'
@@ -205,6 +209,10 @@ export function AddBeneficiaryDialog({
   ownerName: string
 }) {
   const create = useCreateBeneficiary()
+  const unlocked = useVaultUnlocked()
+  const { data: user } = useCurrentUser()
+  const [unlockOpen, setUnlockOpen] = useState(false)
+  const [lockedError, setLockedError] = useState(false)
   const [phase, setPhase] = useState<Phase>('idle')
   const [step, setStep] = useState<KitStep | null>(null)
   const form = useForm<BeneficiaryForm, unknown, FormOutput>({
@@ -220,6 +228,7 @@ export function AddBeneficiaryDialog({
     // The private key leaves memory with this state (as far as JavaScript lets it).
     setStep(null)
     guard.reset()
+    setLockedError(false)
     form.reset(BENEFICIARY_FORM_DEFAULTS)
     onOpenChange(false)
   }
@@ -229,6 +238,13 @@ export function AddBeneficiaryDialog({
   }
 
   const onSubmit = form.handleSubmit(async (values) => {
+    // The vault signs the new key: unlock it first (and carry on once unlocked).
+    if (!vaultSession.isUnlocked()) {
+      setLockedError(true)
+      if (user?.vaultSetup) setUnlockOpen(true)
+      return
+    }
+    setLockedError(false)
     setPhase('generating')
     let pair: Awaited<ReturnType<typeof generateBeneficiaryKeyPair>>
     try {
@@ -240,7 +256,9 @@ export function AddBeneficiaryDialog({
     }
     setPhase('saving')
     try {
-      const created = await create.mutateAsync({ ...values, publicKey: pair.publicKeySpki })
+      // The vault signs the key for this address: only a browser holding the unlocked vault can.
+      const keySignature = await vaultSession.signKey({ email: values.email, keyVersion: 1, publicKey: pair.publicKeySpki })
+      const created = await create.mutateAsync({ ...values, publicKey: pair.publicKeySpki, keySignature })
       const fingerprint = await publicKeyFingerprint(pair.publicKeySpki)
       setStep({
         kit: {
@@ -291,6 +309,14 @@ export function AddBeneficiaryDialog({
                 browser; only the public key is stored with us.
               </DialogDescription>
             </DialogHeader>
+            {!unlocked && (
+              <VaultLockedAlert
+                hasVault={!user || user.vaultSetup}
+                why="Your vault signs each beneficiary's key, so that only you can change who receives what."
+                tried={lockedError}
+                onUnlock={() => setUnlockOpen(true)}
+              />
+            )}
             <form onSubmit={onSubmit} noValidate className="grid gap-4">
               <InputField label="Full name" error={errors.fullName?.message} autoComplete="off" {...form.register('fullName')} />
               <InputField label="Email" error={errors.email?.message} type="email" autoComplete="off" {...form.register('email')} />
@@ -320,6 +346,7 @@ export function AddBeneficiaryDialog({
                 </Button>
               </DialogFooter>
             </form>
+            <VaultUnlockDialog open={unlockOpen} onOpenChange={setUnlockOpen} onUnlocked={() => void onSubmit()} />
           </>
         )}
       </DialogContent>

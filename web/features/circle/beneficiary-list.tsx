@@ -28,6 +28,7 @@ import {
   NOTIFICATION_COPY,
 } from './copy'
 import { EditBeneficiaryDialog } from './edit-beneficiary-dialog'
+import { KeyTrust } from './key-trust'
 import { toastFailure, toastSuccess } from './notify'
 import { RotateKeyDialog } from './rotate-key-dialog'
 
@@ -137,6 +138,7 @@ function BeneficiaryCard({
               <EyeOff className="size-3" aria-hidden /> Secrecy Mode
             </Badge>
           )}
+          <KeyTrust beneficiary={b} />
         </div>
         <p className="mt-auto flex items-center gap-1.5 text-xs text-slate-500" title={b.publicKeyFingerprint}>
           <KeyRound className="size-3.5 shrink-0" aria-hidden />

@@ -12,6 +12,8 @@ import { useUpdateBeneficiary } from './api'
 import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, EDIT_EMAIL_NOTE, emailSentText } from './copy'
 import { toastFailure, toastSuccess } from './notify'
 import { SwitchField } from './switch-field'
+import { vaultSession } from '@/features/vault/vault-session'
+import { assertTrustedKeys } from './trusted-keys'
 
 const editSchema = beneficiaryFormSchema.pick({ fullName: true, email: true, relationship: true, delayNotifications: true })
 type EditInput = z.input<typeof editSchema>
@@ -22,6 +24,8 @@ function valuesOf(b: Beneficiary): EditInput {
 }
 
 /** Edit Details: name, e-mail, relationship and Secrecy Mode. Only the fields that changed are sent. */
+const EMAIL_NEEDS_UNLOCK = 'Unlock your vault to change the address: your vault signs the key for the new one.'
+
 export function EditBeneficiaryDialog({
   beneficiary,
   onOpenChange,
@@ -55,7 +59,7 @@ function EditForm({
   const email = useWatch({ control: form.control, name: 'email' })
   const emailChanged = !!email && email.trim().toLowerCase() !== beneficiary.email
 
-  const onSubmit = form.handleSubmit((values) => {
+  const onSubmit = form.handleSubmit(async (values) => {
     const changes = Object.fromEntries(
       (Object.keys(values) as Array<keyof EditOutput>)
         .filter((key) => values[key] !== beneficiary[key])
@@ -65,8 +69,23 @@ function EditForm({
       onDone()
       return
     }
+    // A new address needs the vault's signature over the (unchanged, trusted) key for it.
+    let keySignature: string | undefined
+    if (changes.email !== undefined) {
+      if (!vaultSession.isUnlocked()) {
+        form.setError('email', { message: EMAIL_NEEDS_UNLOCK })
+        return
+      }
+      try {
+        await assertTrustedKeys([beneficiary])
+        keySignature = await vaultSession.signKey({ email: changes.email, keyVersion: beneficiary.keyVersion, publicKey: beneficiary.publicKey })
+      } catch (error) {
+        toastFailure(CIRCLE_TOASTS.updateBeneficiaryFailed, error)
+        return
+      }
+    }
     update.mutate(
-      { id: beneficiary.id, ...changes },
+      { id: beneficiary.id, ...changes, ...(keySignature && { keySignature }) },
       {
         onSuccess: (updated) => {
           toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, updated.verificationEmailSent ? emailSentText(updated.email) : undefined)

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { KeyRound, Loader2, Lock, LockOpen, TriangleAlert } from 'lucide-react'
+import { KeyRound, Loader2, TriangleAlert } from 'lucide-react'
 import { useState } from 'react'
 import type { Beneficiary } from '../../../contract/circle'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
@@ -10,6 +10,7 @@ import { useCurrentUser } from '@/features/auth/api'
 import { rotateBeneficiaryKey } from '@/features/policies/grants'
 import { useVaultItems, vaultItemsKey } from '@/features/vault/items/api'
 import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
+import { VaultLockedAlert } from '@/features/vault/vault-locked-alert'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { AccessKitStep, useAccessKitGuard, type KitStep } from './add-beneficiary-dialog'
 import { beneficiariesKey } from './api'
@@ -53,7 +54,8 @@ export function RotateKeyDialog({
   const busy = phase !== 'idle'
   const guard = useAccessKitGuard(step, busy)
   const hasVault = user?.vaultSetup !== false
-  const canRun = unlocked || !hasVault
+  // The vault signs the new key, so it must exist and be unlocked.
+  const canRun = unlocked
 
   function close() {
     // The private key leaves memory with this state (as far as JavaScript lets it).
@@ -69,7 +71,8 @@ export function RotateKeyDialog({
 
   async function replace() {
     if (!target) return
-    if (hasVault && !vaultSession.isUnlocked()) {
+    // The vault signs the new key: it must exist and be unlocked.
+    if (!vaultSession.isUnlocked()) {
       setLockedError(true)
       return
     }
@@ -84,8 +87,15 @@ export function RotateKeyDialog({
     }
     setPhase('rewrapping')
     try {
-      const master = vaultSession.isUnlocked() ? vaultSession.requireKey() : null
-      const { beneficiary: updated, itemCount } = await rotateBeneficiaryKey({ beneficiaryId: target.id, replacesKeyVersion: target.keyVersion, publicKeySpki: pair.publicKeySpki, master })
+      const master = vaultSession.requireKey()
+      const keySignature = await vaultSession.signKey({ email: target.email, keyVersion: target.keyVersion + 1, publicKey: pair.publicKeySpki })
+      const { beneficiary: updated, itemCount } = await rotateBeneficiaryKey({
+        beneficiaryId: target.id,
+        replacesKeyVersion: target.keyVersion,
+        publicKeySpki: pair.publicKeySpki,
+        keySignature,
+        master,
+      })
       const fingerprint = await publicKeyFingerprint(pair.publicKeySpki)
       setStep({
         kit: {
@@ -148,18 +158,12 @@ export function RotateKeyDialog({
               </AlertDescription>
             </Alert>
             {!canRun && (
-              <Alert variant={lockedError ? 'destructive' : 'default'}>
-                <Lock aria-hidden />
-                <AlertTitle>Unlock your vault first</AlertTitle>
-                <AlertDescription className="grid gap-2">
-                  <p>Each item's key is unlocked with your vault key before it is locked again for {name}.</p>
-                  <div>
-                    <Button size="sm" onClick={() => setUnlockOpen(true)}>
-                      <LockOpen aria-hidden /> Unlock Vault
-                    </Button>
-                  </div>
-                </AlertDescription>
-              </Alert>
+              <VaultLockedAlert
+                hasVault={hasVault}
+                why={`Your vault signs the new key, and each item's key is unlocked with your vault key before it is locked again for ${name}.`}
+                tried={lockedError}
+                onUnlock={() => setUnlockOpen(true)}
+              />
             )}
             <DialogFooter>
               <Button variant="outline" onClick={requestClose} disabled={busy}>

@@ -4,6 +4,7 @@ import { beneficiariesQuery } from '@/features/circle/api'
 import { vaultItemsKey, vaultItemsQuery } from '@/features/vault/items/api'
 import { vaultSession } from '@/features/vault/vault-session'
 import { applyPolicyGrants, type PolicyGrantResult } from './grants'
+import { assertTrustedKeys } from '@/features/circle/trusted-keys'
 
 export interface AppliedPolicy {
   result: PolicyGrantResult
@@ -27,6 +28,8 @@ export function useApplyPolicy() {
     const recipients = policy.beneficiaryIds
       .map((id) => beneficiaries.find((b) => b.id === id))
       .filter((b): b is NonNullable<typeof b> => !!b)
+    // Nothing is wrapped for a key this vault did not sign (UntrustedKeyError names the beneficiary).
+    await assertTrustedKeys(recipients)
     const result = await applyPolicyGrants({ policyId: policy.id, selectors: policy.selectors, recipients, items, master })
     if (result.updatedItemIds.length > 0) {
       await queryClient.invalidateQueries({ queryKey: vaultItemsKey, exact: true })

@@ -1,11 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Link } from '@tanstack/react-router'
-import { Info, Loader2, Lock, LockOpen, ShieldPlus } from 'lucide-react'
+import { Info, Loader2, ShieldPlus } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { MINIMUM_APPROVAL_OPTIONS, POLICY_DOCUMENT_TYPES, POLICY_TRIGGERS, type Policy } from '../../../contract/policies'
-import { ITEM_TYPES, VAULT_ITEM_MESSAGES } from '../../../contract/vault-items'
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
+import { ITEM_TYPES } from '../../../contract/vault-items'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, InputField, NumberField, SelectField } from '@/components/ui/form-field'
@@ -17,6 +16,7 @@ import type { MasterKey } from '@/crypto'
 import { useApprovers, useBeneficiaries } from '@/features/circle/api'
 import { useCurrentUser } from '@/features/auth/api'
 import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
+import { VaultLockedAlert } from '@/features/vault/vault-locked-alert'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
@@ -185,30 +185,12 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
         </DialogHeader>
 
         {!unlocked && (
-          <Alert variant={lockedError ? 'destructive' : 'warning'}>
-            <Lock aria-hidden />
-            <AlertTitle>{VAULT_ITEM_MESSAGES.locked}</AlertTitle>
-            <AlertDescription className="grid gap-2">
-              {user && !user.vaultSetup ? (
-                <p>
-                  You have no vault yet. Create it on the{' '}
-                  <Link to="/vault" className="font-medium underline underline-offset-4">
-                    Vault
-                  </Link>{' '}
-                  page first.
-                </p>
-              ) : (
-                <>
-                  <p>A policy's item types and tags are encrypted with your vault key, and its items are assigned in this browser.</p>
-                  <div>
-                    <Button size="sm" onClick={() => setUnlockOpen(true)}>
-                      <LockOpen aria-hidden /> Unlock Vault
-                    </Button>
-                  </div>
-                </>
-              )}
-            </AlertDescription>
-          </Alert>
+          <VaultLockedAlert
+            hasVault={!user || user.vaultSetup}
+            why="A policy's item types and tags are encrypted with your vault key, and its items are assigned in this browser."
+            tried={lockedError}
+            onUnlock={() => setUnlockOpen(true)}
+          />
         )}
 
         <form onSubmit={onSubmit} noValidate className="grid min-w-0 grid-cols-1 gap-5">

@@ -156,6 +156,8 @@ export async function rotateBeneficiaryKey(input: {
   /** The key version the owner chose to replace: a rotation made meanwhile elsewhere is not undone. */
   replacesKeyVersion: number
   publicKeySpki: string
+  /** The vault's signature over the new key at version replacesKeyVersion + 1 (contract/key-signing.ts). */
+  keySignature: string
   /** Null only for an owner who has no vault yet (and so no items). */
   master: MasterKey | null
   fetch?: FetchLike
@@ -165,7 +167,7 @@ export async function rotateBeneficiaryKey(input: {
   for (let attempt = 1; ; attempt++) {
     const items = await sendJson<VaultItem[]>(fetchFn, 'GET', '/api/vault/items')
     const grants = await rotationGrants(input.beneficiaryId, input.publicKeySpki, items, input.master)
-    const body: BeneficiaryRotateKeyBody = { publicKey: input.publicKeySpki, replacesKeyVersion: input.replacesKeyVersion, grants }
+    const body: BeneficiaryRotateKeyBody = { publicKey: input.publicKeySpki, keySignature: input.keySignature, replacesKeyVersion: input.replacesKeyVersion, grants }
     try {
       const beneficiary = await sendJson<Beneficiary>(fetchFn, 'POST', url, body)
       return { beneficiary, itemCount: grants.length }

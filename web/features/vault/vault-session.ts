@@ -1,5 +1,20 @@
 import { useSyncExternalStore } from 'react'
-import { createPassphraseCheck, deriveMasterKey, generateVaultSalt, verifyPassphrase, type MasterKey } from '@/crypto'
+import { KEY_SIGNING_MESSAGES, type KeyStatementFields, type SigningKeyBody } from '../../../contract/key-signing'
+import type { VaultSetupBody } from '../../../contract/vault'
+import {
+  createPassphraseCheck,
+  deriveMasterKey,
+  generateSigningKeyPair,
+  generateVaultSalt,
+  signingKeyMatches,
+  signKeyStatement,
+  unwrapSigningKey,
+  verifyKeyStatement,
+  verifyPassphrase,
+  wrapSigningKey,
+  type MasterKey,
+  type SigningPrivateKey,
+} from '@/crypto'
 
 /**
  * The unlocked vault lives here and nowhere else: the master key is a non-extractable CryptoKey
@@ -21,6 +36,32 @@ export class VaultLockedError extends Error {
   }
 }
 
+/** The vault's signing key is not one this passphrase opens: it was replaced outside the vault. */
+export class SigningKeyProblemError extends Error {
+  constructor() {
+    super(KEY_SIGNING_MESSAGES.signingKeyReplaced)
+    this.name = 'SigningKeyProblemError'
+  }
+}
+
+/** What the vault's keys look like on the server (the signed-in user's view). */
+export interface StoredVault {
+  ownerId: string
+  salt: string
+  check: string
+  /** Null for a vault set up before signing keys: the first unlock makes one. */
+  signingKey: { publicKey: string; wrapped: string } | null
+}
+
+interface Signing {
+  ownerId: string
+  publicKey: string
+  privateKey: SigningPrivateKey
+}
+
+/** A beneficiary as far as its key's signature goes. */
+export type SignedBeneficiaryKey = Omit<KeyStatementFields, 'ownerId'> & { keySignature: string | null }
+
 type Listener = () => void
 
 export interface VaultSessionOptions {
@@ -34,6 +75,9 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
   const storage = options.storage === undefined ? (globalThis.sessionStorage ?? null) : options.storage
   const channel = options.broadcast !== false && typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(CHANNEL) : null
   let key: MasterKey | null = null
+  // The signing key this passphrase opened (null: locked, or a stored key it does not open).
+  let signing: Signing | null = null
+  let signingProblem = false
   let idleTimer: ReturnType<typeof setTimeout> | undefined
   const listeners = new Set<Listener>()
 
@@ -41,6 +85,8 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
 
   function clearLocal() {
     key = null
+    signing = null
+    signingProblem = false
     if (idleTimer) clearTimeout(idleTimer)
     idleTimer = undefined
     storage?.removeItem(SESSION_SALT_KEY)
@@ -57,8 +103,10 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
     idleTimer = setTimeout(() => session.lock(), idleMs)
   }
 
-  function open(master: MasterKey, salt: string) {
+  function open(master: MasterKey, salt: string, signed: Signing | null) {
     key = master
+    signing = signed
+    signingProblem = signed === null
     storage?.setItem(SESSION_SALT_KEY, salt)
     storage?.setItem(SESSION_UNLOCKED_KEY, 'true')
     armIdleTimer()
@@ -72,23 +120,57 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       if (!key) throw new VaultLockedError()
       return key
     },
-    /** Derives the key and checks it against the stored check value; false for a wrong passphrase. */
-    async unlock(passphrase: string, salt: string, check: string): Promise<boolean> {
-      const candidate = await deriveMasterKey(passphrase, salt)
-      if (!(await verifyPassphrase(candidate, check))) return false
-      open(candidate, salt)
+    /**
+     * Derives the key and checks it against the stored check value; false for a wrong passphrase.
+     * Then opens the vault's signing key, trusted only if this master key unwraps the private half
+     * of the stored public key; a vault without one gets one now (`addSigningKey` stores it).
+     */
+    async unlock(passphrase: string, vault: StoredVault, addSigningKey: (body: SigningKeyBody) => Promise<void>): Promise<boolean> {
+      const candidate = await deriveMasterKey(passphrase, vault.salt)
+      if (!(await verifyPassphrase(candidate, vault.check))) return false
+      let signed: Signing | null = null
+      if (vault.signingKey) {
+        try {
+          const privateKey = await unwrapSigningKey(vault.signingKey.wrapped, candidate)
+          if (await signingKeyMatches(privateKey, vault.signingKey.publicKey)) signed = { ownerId: vault.ownerId, publicKey: vault.signingKey.publicKey, privateKey }
+        } catch {
+          signed = null
+        }
+      } else {
+        const pair = await generateSigningKeyPair()
+        const wrapped = await wrapSigningKey(pair.privateKey, candidate)
+        await addSigningKey({ signingPublicKey: pair.publicKey, wrappedSigningKey: wrapped })
+        signed = { ownerId: vault.ownerId, publicKey: pair.publicKey, privateKey: await unwrapSigningKey(wrapped, candidate) }
+      }
+      open(candidate, vault.salt, signed)
       return true
     },
     /**
-     * Makes a new vault: a fresh salt, the key, and the check value, then stores salt and check on
-     * the server through `persist`. The key is kept only if the server accepted them.
+     * Makes a new vault: a fresh salt, the key, the check value and the signing key pair, then
+     * stores them on the server through `persist`. The keys are kept only if the server accepted them.
      */
-    async create(passphrase: string, persist: (setup: { vaultSalt: string; passphraseCheck: string }) => Promise<void>) {
+    async create(passphrase: string, ownerId: string, persist: (setup: VaultSetupBody) => Promise<void>) {
       const salt = generateVaultSalt()
       const master = await deriveMasterKey(passphrase, salt)
       const passphraseCheck = await createPassphraseCheck(master)
-      await persist({ vaultSalt: salt, passphraseCheck })
-      open(master, salt)
+      const pair = await generateSigningKeyPair()
+      const wrappedSigningKey = await wrapSigningKey(pair.privateKey, master)
+      await persist({ vaultSalt: salt, passphraseCheck, signingPublicKey: pair.publicKey, wrappedSigningKey })
+      open(master, salt, { ownerId, publicKey: pair.publicKey, privateKey: await unwrapSigningKey(wrappedSigningKey, master) })
+    },
+    /** Whether the vault is unlocked but its stored signing key is not one its passphrase opens. */
+    hasSigningProblem: () => key !== null && signingProblem,
+    /** The vault's signature over a beneficiary key (VaultLockedError, or SigningKeyProblemError). */
+    async signKey(fields: Omit<KeyStatementFields, 'ownerId'>): Promise<string> {
+      if (!key) throw new VaultLockedError()
+      if (!signing) throw new SigningKeyProblemError()
+      return signKeyStatement(signing.privateKey, { ownerId: signing.ownerId, ...fields })
+    },
+    /** Whether a beneficiary's key carries this vault's signature (false when it cannot be told). */
+    async isSignedKey(b: SignedBeneficiaryKey): Promise<boolean> {
+      if (!key) throw new VaultLockedError()
+      if (!signing || !b.keySignature) return false
+      return verifyKeyStatement(signing.publicKey, { ownerId: signing.ownerId, email: b.email, keyVersion: b.keyVersion, publicKey: b.publicKey }, b.keySignature)
     },
     lock() {
       const wasUnlocked = key !== null

@@ -3,9 +3,12 @@ import { VAULT_MESSAGES } from '../../../contract/vault'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, PasswordInput } from '@/components/ui/form-field'
-import { useCurrentUser } from '@/features/auth/api'
+import { useQueryClient } from '@tanstack/react-query'
+import { KEY_SIGNING_MESSAGES } from '../../../contract/key-signing'
+import { currentUserKey, useCurrentUser } from '@/features/auth/api'
 import { reportBiometricFailure } from '@/features/triggers/api'
 import { toast } from '@/lib/toast-store'
+import { addSigningKey, storedVault } from './api'
 import { vaultSession } from './vault-session'
 
 type Status = 'idle' | 'submitting' | 'error'
@@ -21,6 +24,7 @@ export function VaultUnlockDialog({
   onUnlocked?: () => void
 }) {
   const { data: user } = useCurrentUser()
+  const queryClient = useQueryClient()
   const [passphrase, setPassphrase] = useState('')
   const [status, setStatus] = useState<Status>('idle')
   const [error, setError] = useState<string | null>(null)
@@ -41,11 +45,14 @@ export function VaultUnlockDialog({
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     if (!passphrase.trim()) return setError(VAULT_MESSAGES.enterUnlockPassphrase)
-    if (!user?.vaultSalt || !user.vaultCheck) return setError(VAULT_MESSAGES.unlockFailed)
+    const vault = user ? storedVault(user) : null
+    if (!vault) return setError(VAULT_MESSAGES.unlockFailed)
     setStatus('submitting')
     setError(null)
     try {
-      const unlocked = await vaultSession.unlock(passphrase, user.vaultSalt, user.vaultCheck)
+      const unlocked = await vaultSession.unlock(passphrase, vault, async (body) => {
+        queryClient.setQueryData(currentUserKey, await addSigningKey(body))
+      })
       if (!unlocked) {
         // A wrong passphrase counts towards biometric_failure triggers; errors (not a wrong
         // passphrase) do not.
@@ -54,7 +61,8 @@ export function VaultUnlockDialog({
         setError(VAULT_MESSAGES.invalidPassphrase)
         return
       }
-      toast({ title: VAULT_MESSAGES.unlockedTitle, description: VAULT_MESSAGES.unlockedBody, variant: 'success' })
+      if (vaultSession.hasSigningProblem()) toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
+      else toast({ title: VAULT_MESSAGES.unlockedTitle, description: VAULT_MESSAGES.unlockedBody, variant: 'success' })
       setStatus('idle')
       onUnlocked?.()
       close(false)

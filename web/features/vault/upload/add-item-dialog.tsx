@@ -29,6 +29,7 @@ import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useInvalidateVaultItems } from '../items/api'
 import { formatMegabytes, ITEM_TYPE_META } from '../items/item-format'
+import { assertTrustedKeys } from '@/features/circle/trusted-keys'
 import { useVaultUnlocked, vaultSession } from '../vault-session'
 import { VaultUnlockDialog } from '../vault-unlock-dialog'
 import { Dropzone } from './dropzone'
@@ -208,6 +209,14 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
               policy,
             })
           })
+    // Nothing is wrapped for a key this vault did not sign: the list comes from the server.
+    const recipientIds = new Set(inputs.flatMap((input) => input.beneficiaries.map((b) => b.id)))
+    try {
+      await assertTrustedKeys(list.filter((b) => recipientIds.has(b.id)))
+    } catch (error) {
+      toast({ title: 'Upload failed', description: `${errorText(error, 'Please try again.')} Nothing was uploaded.`, variant: 'destructive' })
+      return
+    }
     const submissionNote = policyNote(
       list.filter((b) => added.has(b.id)).map((b) => b.fullName),
       policies.unreadable.length,

@@ -1,0 +1,192 @@
+import { runInDurableObject } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import type { Beneficiary } from '../../contract/circle'
+import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
+import type { OwnerVault } from '../../worker/owner/vault-object'
+import { addBeneficiary, call, messageOf, outboxFor, register, rsaOaepPublicKey, uniqueEmail, waitFor } from './helpers'
+import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
+import { uploadItem } from './vault-helpers'
+import { keySignatureFor, signingKeyPair, signWith, vaultSetupBody, vaultSigner, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
+
+// Beneficiary keys that only the owner's vault can change (0.2 · 4 of 7, point 1). The attack an
+// attack test of 0.1 found, replayed: a stolen session token (no passphrase) swaps an heir's key and
+// address. Each key must carry the vault signing key's signature over (owner, e-mail, key version,
+// key); the server checks it before it stores anything.
+
+const b64 = (s: string) => btoa(s)
+const refused = `keySignature: ${KEY_SIGNING_MESSAGES.signatureInvalid}`
+
+async function itemFor(token: string, beneficiaryId: string): Promise<string> {
+  return (await uploadItem(token, [beneficiaryId])).item.id
+}
+
+async function heirRow(ownerId: string, id: string) {
+  return ownerRow<{ email: string; public_key: string; key_version: number; key_signature: string | null }>(ownerId, 'select email, public_key, key_version, key_signature from beneficiaries where id = ?', id)
+}
+
+describe('the stolen-session attack of 0.1, replayed', () => {
+  it('a session token alone cannot swap an heir’s key or address: nothing changes, the grants stay', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const item = await itemFor(owner.token, heir.id)
+    const before = await heirRow(owner.user.id, heir.id)
+    const grantsBefore = await ownerRows(owner.user.id, 'select * from item_grants where beneficiary_id = ?', heir.id)
+
+    // The attacker has the session token, not the passphrase, so not the vault's signing key.
+    const attacker = await signingKeyPair()
+    const attackerKey = await rsaOaepPublicKey()
+    const forged = await signWith({ ownerId: owner.user.id, privateKey: attacker.privateKey }, { email: heir.email, keyVersion: 2, publicKey: attackerKey })
+    const rotate = await call(`/api/beneficiaries/${heir.id}/rotate-key`, {
+      token: owner.token,
+      body: { publicKey: attackerKey, keySignature: forged, grants: [{ itemId: item, wrappedKey: b64('junk') }] },
+    })
+    expect(rotate.status).toBe(400)
+    expect(await messageOf(rotate)).toBe(refused)
+    const unsigned = await call(`/api/beneficiaries/${heir.id}/rotate-key`, { token: owner.token, body: { publicKey: attackerKey, grants: [{ itemId: item, wrappedKey: b64('junk') }] } })
+    expect(unsigned.status).toBe(400)
+    expect(await messageOf(unsigned)).toContain('keySignature')
+
+    const attackerAddress = uniqueEmail('attacker')
+    const move = await call(`/api/beneficiaries/${heir.id}`, {
+      method: 'PUT',
+      token: owner.token,
+      body: { email: attackerAddress, keySignature: await signWith({ ownerId: owner.user.id, privateKey: attacker.privateKey }, { email: attackerAddress, keyVersion: 1, publicKey: heir.publicKey }) },
+    })
+    expect(move.status).toBe(400)
+    expect(await messageOf(move)).toBe(refused)
+    const moveUnsigned = await call(`/api/beneficiaries/${heir.id}`, { method: 'PUT', token: owner.token, body: { email: attackerAddress } })
+    expect(moveUnsigned.status).toBe(400)
+
+    // Nor can it put its own signing key in the vault's place.
+    const swapSigningKey = await call('/api/vault/signing-key', { token: owner.token, body: { signingPublicKey: attacker.publicKey, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN } })
+    expect(swapSigningKey.status).toBe(409)
+    expect(await messageOf(swapSigningKey)).toBe(KEY_SIGNING_MESSAGES.signingKeyExists)
+
+    expect(await heirRow(owner.user.id, heir.id)).toEqual(before)
+    expect(await ownerRows(owner.user.id, 'select * from item_grants where beneficiary_id = ?', heir.id)).toEqual(grantsBefore)
+    expect(await outboxFor(attackerAddress)).toEqual([])
+  })
+
+  it('the owner’s own vault changes the address: the owner and the old address are told', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey(), { fullName: 'Ben Heir' })
+    const newAddress = uniqueEmail('moved')
+    const res = await call(`/api/beneficiaries/${heir.id}`, {
+      method: 'PUT',
+      token: owner.token,
+      body: { email: newAddress, keySignature: await keySignatureFor(owner.token, { email: newAddress, keyVersion: 1, publicKey: heir.publicKey }) },
+    })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as Beneficiary).email).toBe(newAddress)
+    const toOwner = await waitFor(async () => (await outboxFor(owner.email)).find((m) => m.subject === 'The e-mail address of Ben Heir was changed'))
+    expect(toOwner.text).toContain('If you did not make this change')
+    await waitFor(async () => (await outboxFor(heir.email)).find((m) => m.subject.includes('changed your details')))
+  })
+
+  it('the owner’s own vault replaces the key: the owner and the beneficiary’s address are told', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey(), { fullName: 'Ben Heir' })
+    const item = await itemFor(owner.token, heir.id)
+    const fresh = await rsaOaepPublicKey()
+    const res = await call(`/api/beneficiaries/${heir.id}/rotate-key`, {
+      token: owner.token,
+      body: { publicKey: fresh, keySignature: await keySignatureFor(owner.token, { email: heir.email, keyVersion: 2, publicKey: fresh }), grants: [{ itemId: item, wrappedKey: b64('new') }] },
+    })
+    expect(res.status).toBe(200)
+    expect((await heirRow(owner.user.id, heir.id))).toMatchObject({ public_key: fresh, key_version: 2 })
+    await waitFor(async () => (await outboxFor(owner.email)).find((m) => m.subject === 'The key of Ben Heir was changed'))
+    const toHeir = await waitFor(async () => (await outboxFor(heir.email)).find((m) => m.subject.includes('changed your details')))
+    expect(toHeir.text).toContain('Beneficiary Access Kit')
+  })
+})
+
+describe('the server checks every key signature', () => {
+  it('refuses a wrong key, a wrong statement and a replayed old statement, storing nothing', async () => {
+    const owner = await register()
+    const signer = await vaultSigner(owner.token)
+    const publicKey = await rsaOaepPublicKey()
+    const email = uniqueEmail('heir')
+    const post = (body: Record<string, unknown>) =>
+      call('/api/beneficiaries', { token: owner.token, body: { fullName: 'Bea Heir', email, relationship: 'Daughter', publicKey, ...body } })
+    const other = await signingKeyPair()
+    const cases: Array<[string, string]> = [
+      ['another signing key', await signWith({ ownerId: owner.user.id, privateKey: other.privateKey }, { email, keyVersion: 1, publicKey })],
+      ['another owner', await signWith({ ownerId: crypto.randomUUID(), privateKey: signer.privateKey }, { email, keyVersion: 1, publicKey })],
+      ['another address', await signWith(signer, { email: uniqueEmail('else'), keyVersion: 1, publicKey })],
+      ['another key version', await signWith(signer, { email, keyVersion: 2, publicKey })],
+      ['another public key', await signWith(signer, { email, keyVersion: 1, publicKey: await rsaOaepPublicKey() })],
+      ['garbage of the right shape', `${'A'.repeat(86)}==`],
+    ]
+    for (const [name, keySignature] of cases) {
+      const res = await post({ keySignature })
+      expect(res.status, name).toBe(400)
+      expect(await messageOf(res), name).toBe(refused)
+    }
+    const missing = await post({})
+    expect(missing.status).toBe(400)
+    expect(await messageOf(missing)).toBe(`keySignature: ${KEY_SIGNING_MESSAGES.signatureInvalid}`)
+    expect(await (await call('/api/beneficiaries', { token: owner.token })).json()).toEqual([])
+    // The right one is taken, and listed with its signature for the browser to check again.
+    const ok = await post({ keySignature: await signWith(signer, { email: email.toUpperCase(), keyVersion: 1, publicKey }) })
+    expect(ok.status).toBe(201)
+    expect(((await ok.json()) as Beneficiary).keySignature).toMatch(/^[A-Za-z0-9+/]{86}==$/)
+  })
+
+  it('refuses a rotation signed for the version it replaces (a replayed statement)', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const fresh = await rsaOaepPublicKey()
+    const replayed = await keySignatureFor(owner.token, { email: heir.email, keyVersion: 1, publicKey: fresh })
+    const res = await call(`/api/beneficiaries/${heir.id}/rotate-key`, { token: owner.token, body: { publicKey: fresh, keySignature: replayed, grants: [] } })
+    expect(res.status).toBe(400)
+    expect((await heirRow(owner.user.id, heir.id))!.key_version).toBe(1)
+  })
+
+  it('takes no beneficiary key while the vault has no signing key, and lets an older vault add its one once', async () => {
+    const owner = await register()
+    // A vault set up before signing keys: its stored keys hold a salt and a check only.
+    const setup = await vaultSetupBody(owner.token)
+    expect((await call('/api/vault/setup', { token: owner.token, body: setup })).status).toBe(200)
+    await removeSigningKey(owner.user.id)
+    const heirKey = await rsaOaepPublicKey()
+    const email = uniqueEmail('heir')
+    const before = await call('/api/beneficiaries', {
+      token: owner.token,
+      body: { fullName: 'Bea Heir', email, relationship: 'Daughter', publicKey: heirKey, keySignature: await keySignatureFor(owner.token, { email, keyVersion: 1, publicKey: heirKey }) },
+    })
+    expect(before.status).toBe(409)
+    expect(await messageOf(before)).toBe(KEY_SIGNING_MESSAGES.signingKeyMissing)
+    const added = await call('/api/vault/signing-key', { token: owner.token, body: { signingPublicKey: setup.signingPublicKey, wrappedSigningKey: setup.wrappedSigningKey } })
+    expect(added.status).toBe(200)
+    expect(((await added.json()) as { user: { vaultSigningKey: unknown } }).user.vaultSigningKey).toEqual({ publicKey: setup.signingPublicKey, wrapped: setup.wrappedSigningKey })
+    const after = await call('/api/beneficiaries', {
+      token: owner.token,
+      body: { fullName: 'Bea Heir', email, relationship: 'Daughter', publicKey: heirKey, keySignature: await keySignatureFor(owner.token, { email, keyVersion: 1, publicKey: heirKey }) },
+    })
+    expect(after.status).toBe(201)
+  })
+
+  it('signs a key stored before signing keys once the owner confirms it, and only with the vault’s key', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    await ownerExec(owner.user.id, ['update beneficiaries set key_signature = null where id = ?', heir.id])
+    const url = `/api/beneficiaries/${heir.id}/key-signature`
+    const other = await signingKeyPair()
+    const wrong = await call(url, { token: owner.token, body: { keySignature: await signWith({ ownerId: owner.user.id, privateKey: other.privateKey }, { email: heir.email, keyVersion: 1, publicKey: heir.publicKey }) } })
+    expect(wrong.status).toBe(400)
+    expect((await heirRow(owner.user.id, heir.id))!.key_signature).toBeNull()
+    const right = await keySignatureFor(owner.token, { email: heir.email, keyVersion: 1, publicKey: heir.publicKey })
+    const res = await call(url, { token: owner.token, body: { keySignature: right } })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as Beneficiary).keySignature).toBe(right)
+    const stranger = await register()
+    expect((await call(url, { token: stranger.token, body: { keySignature: right } })).status).toBe(404)
+  })
+})
+
+async function removeSigningKey(ownerId: string) {
+  await runInDurableObject(vaultOf(ownerId), async (_i: OwnerVault, state) => {
+    const { signing: _gone, ...rest } = state.storage.kv.get<Record<string, unknown>>('vaultKeys')!
+    state.storage.kv.put('vaultKeys', rest)
+  })
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `beneficiaries` ADD `key_signature` text;

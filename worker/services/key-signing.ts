@@ -1,0 +1,16 @@
+import { keyStatement, type KeyStatementFields } from '../../contract/key-signing'
+import { fromBase64 } from '../lib/crypto'
+
+/**
+ * Whether `signature` (ECDSA P-256 / SHA-256, IEEE P1363, base64) is the vault signing key's
+ * (`signingPublicKey`, base64 SPKI) over the statement for `fields`. False, never a throw, for
+ * anything malformed.
+ */
+export async function verifyKeySignature(signingPublicKey: string, fields: KeyStatementFields, signature: string): Promise<boolean> {
+  try {
+    const key = await crypto.subtle.importKey('spki', fromBase64(signingPublicKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify'])
+    return await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, fromBase64(signature), new TextEncoder().encode(keyStatement(fields)))
+  } catch {
+    return false
+  }
+}
