@@ -127,6 +127,13 @@ export const itemPolicySchema = z
     path: ['scheduledAt'],
   })
 
+/**
+ * The body an upload's completion (or an item's new grants) may need within its own schema: 32 KiB
+ * of metadata, a wrapped key, and grants for up to 200 beneficiaries of at most 1 KiB each with
+ * their JSON (about 250 KiB at the very most), with room to spare. Other JSON routes keep 16 KiB.
+ */
+export const GRANTS_BODY_MAX_BYTES = 320 * 1024
+
 export const uploadCompleteBodySchema = z.object({
   encryptedMetadata: base64.max(32 * 1024, 'encryptedMetadata is too large'),
   wrappedKey: base64.max(1024, 'wrappedKey is too long'),

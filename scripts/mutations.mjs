@@ -269,6 +269,15 @@ export const MUTATIONS = [
   },
 
   {
+    id: 'http.grants-body-limit',
+    rule: "an upload's completion for 200 beneficiaries fits its body limit",
+    file: 'worker/routes/vault.ts',
+    from: ".post('/uploads/:itemId/complete', grantsBodyLimit,",
+    to: ".post('/uploads/:itemId/complete', jsonBodyLimit,",
+    tests: [W('vault-limits')],
+    by: /200 beneficiaries/,
+  },
+  {
     id: 'http.untyped-body',
     rule: 'a JSON route refuses a body with no Content-Type with 415',
     file: 'worker/lib/validate.ts',

@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { PLANS } from '../../contract/plans'
-import { cipherSize, UPLOAD_CHUNK_BYTES, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
+import { cipherSize, GRANTS_BODY_MAX_BYTES, UPLOAD_CHUNK_BYTES, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { call, messageOf } from './helpers'
 import {
   blobDeletionKeys,
@@ -18,6 +18,7 @@ import {
   MB,
   ownerWithBeneficiary,
   partRows,
+  publicKey,
   putAllParts,
   sameBytes,
   setAccount,
@@ -26,7 +27,7 @@ import {
   uploadItem,
   waitForBlobGone,
 } from './vault-helpers'
-import { seedVaultUsage } from './owner-helpers'
+import { ownerExec, ownerRows, seedVaultUsage } from './owner-helpers'
 
 // Several tests move 8 MiB parts through workerd; on a loaded machine that takes seconds.
 const MULTI_MB_TIMEOUT = 30_000
@@ -333,5 +334,44 @@ describe('reservations at upload start', { timeout: MULTI_MB_TIMEOUT }, () => {
     expect((await start(token)).status).toBe(402)
     expect((await call(`/api/vault/uploads/${first.itemId}`, { method: 'DELETE', token })).status).toBe(200)
     expect((await start(token)).status).toBe(201)
+  })
+})
+
+describe('grants for many beneficiaries fit their body limit', { timeout: MULTI_MB_TIMEOUT }, () => {
+  it("an upload's completion naming the contract's 200 beneficiaries is taken; one past the limit is a 413", async () => {
+    const { token, ownerId } = await ownerWithBeneficiary()
+    await setAccount(ownerId, { planTier: 'enterprise' })
+    const key = await publicKey()
+    const ids = Array.from({ length: 199 }, () => crypto.randomUUID())
+    await ownerExec(
+      ownerId,
+      ...ids.map((id, i): [string, ...unknown[]] => [
+        `insert into beneficiaries (id, full_name, email, relationship, public_key, public_key_fingerprint, created_at, updated_at) values (?, ?, ?, 'Friend', ?, 'fp', ?, ?)`,
+        id,
+        `Heir ${i}`,
+        `heir-${i}-${id.slice(0, 8)}@example.com`,
+        key,
+        Date.now(),
+        Date.now(),
+      ]),
+    )
+    const own = (await ownerRows<{ id: string }>(ownerId, 'select id from beneficiaries')).find((b) => !ids.includes(b.id))!
+    const everyone = [own.id, ...ids]
+    expect(everyone).toHaveLength(200)
+    // A real grant: a 256-byte RSA-OAEP ciphertext, 344 characters of base64; metadata at its 32 KiB cap.
+    const grant = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(256))))
+    const metadata = 'A'.repeat(32 * 1024)
+    const session = await startUpload(token, SMALL)
+    await putAllParts(token, session, SMALL)
+    const body = completeBody([], { encryptedMetadata: metadata, grants: everyone.map((beneficiaryId) => ({ beneficiaryId, wrappedKey: grant })) })
+    expect(JSON.stringify(body).length).toBeGreaterThan(16 * 1024)
+    const res = await completeRaw(token, session.itemId, body)
+    expect(res.status).toBe(201)
+    expect(await grantRows(ownerId, session.itemId)).toHaveLength(200)
+
+    const other = await startUpload(token, SMALL)
+    await putAllParts(token, other, SMALL)
+    const oversized = await call(`/api/vault/uploads/${other.itemId}/complete`, { token, rawBody: JSON.stringify({ ...body, padding: 'x'.repeat(GRANTS_BODY_MAX_BYTES) }) })
+    expect(oversized.status).toBe(413)
   })
 })

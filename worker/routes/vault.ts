@@ -9,7 +9,7 @@ import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
-import { jsonBodyLimit } from '../middleware/body-limit'
+import { grantsBodyLimit, jsonBodyLimit } from '../middleware/body-limit'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
 import { publicUserOf } from '../services/users'
@@ -62,7 +62,7 @@ export const vaultRoutes = new Hono<AppEnv>()
     await ask(vault.recordPart(itemId, partNumber, part.etag, bytes.byteLength))
     return c.json({ partNumber, size: bytes.byteLength })
   })
-  .post('/uploads/:itemId/complete', jsonBodyLimit, validate('param', itemParam), validate('json', uploadCompleteBodySchema), async (c) =>
+  .post('/uploads/:itemId/complete', grantsBodyLimit, validate('param', itemParam), validate('json', uploadCompleteBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).completeUpload(accountIn(c), c.req.valid('param').itemId, c.req.valid('json'))), 201),
   )
   .delete('/uploads/:itemId', validate('param', itemParam), async (c) => {
@@ -79,7 +79,7 @@ export const vaultRoutes = new Hono<AppEnv>()
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(object.size), 'cache-control': 'no-store' },
     })
   })
-  .put('/items/:id/grants', jsonBodyLimit, validate('param', idParam), validate('json', itemGrantsBodySchema), async (c) => {
+  .put('/items/:id/grants', grantsBodyLimit, validate('param', idParam), validate('json', itemGrantsBodySchema), async (c) => {
     const beneficiaryIds = await ask(vaultOf(c).putGrants(accountIn(c), c.req.valid('param').id, c.req.valid('json').grants))
     return c.json({ beneficiaryIds })
   })
