@@ -28,6 +28,7 @@ export const CIRCLE_MESSAGES = {
   unsubscribed: 'This person has unsubscribed from notifications; no e-mail was sent.',
   rotationIncomplete: 'Every item granted to this beneficiary must be re-wrapped with the new key; reload and try again.',
   keyChangedMeanwhile: "This beneficiary's key was changed meanwhile, in another tab or on another device. Reload and try again.",
+  rotationNotFound: 'This key replacement is no longer open. Start it again.',
 } as const
 
 const fullName = z
@@ -132,6 +133,31 @@ export const beneficiaryKeySignatureBodySchema = z.object({ keySignature: keySig
  * Key rotation for a lost Access Kit: the new public key, and every item granted to this
  * beneficiary re-wrapped with it, in one request, so no grant is left under the old key.
  */
+const rotatedGrant = z.object({ itemId: z.uuid(), wrappedKey: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/).max(1024) })
+
+/** Grants a page of a staged rotation carries: within the grants body limit (GRANTS_BODY_MAX_BYTES). */
+export const ROTATION_PAGE_SIZE = 250
+
+/**
+ * A rotation in pages, for a beneficiary with more items than one request holds: start it with the
+ * new key (signed for the next version), send the re-wrapped grants in pages, then commit, which
+ * switches key and grants at once. Until the commit the old key and grants stay in force.
+ */
+export const rotationStartBodySchema = z.object({
+  publicKey: spkiPublicKey,
+  keySignature: keySignatureSchema,
+  replacesKeyVersion: z.number().int().min(1),
+  privateKey: refusedPrivateKey,
+})
+export type RotationStartBody = z.input<typeof rotationStartBodySchema>
+export const rotationGrantsBodySchema = z.object({ grants: z.array(rotatedGrant).min(1).max(ROTATION_PAGE_SIZE) })
+export type RotationGrantsBody = z.infer<typeof rotationGrantsBodySchema>
+export interface RotationStarted {
+  rotationId: string
+  /** Items granted to the beneficiary now: each needs its grant re-wrapped before the commit. */
+  grantedItems: number
+}
+
 export const beneficiaryRotateKeyBodySchema = z.object({
   publicKey: spkiPublicKey,
   // The owner's vault signature over the new key, at the version it will have (current + 1).
@@ -140,9 +166,7 @@ export const beneficiaryRotateKeyBodySchema = z.object({
   // The version of the key being replaced, as the owner saw it: a rotation made meanwhile (another
   // tab or device) wins, and this one is refused rather than silently replacing that new kit.
   replacesKeyVersion: z.number().int().min(1).optional(),
-  grants: z
-    .array(z.object({ itemId: z.uuid(), wrappedKey: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/).max(1024) }))
-    .max(10_000),
+  grants: z.array(rotatedGrant).max(10_000),
 })
 export type BeneficiaryRotateKeyBody = z.input<typeof beneficiaryRotateKeyBodySchema>
 

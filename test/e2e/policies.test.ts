@@ -294,14 +294,18 @@ describe('access policies', () => {
     expect(after.keyVersion).toBe(ben.keyVersion + 1)
     await page.getByTestId('beneficiary-card').filter({ hasText: 'Ben Heir' }).getByText(fingerprint.split(' ').slice(0, 4).join(' ')).waitFor()
 
-    // The rotate request: the public key and one grant per item Ben holds, and no private key anywhere.
-    const rotations = sent.filter((r) => r.method === 'POST' && r.url.endsWith(`/api/beneficiaries/${ben.id}/rotate-key`))
-    expect(rotations).toHaveLength(1)
-    const body = JSON.parse(rotations[0]!.body) as { publicKey: string; replacesKeyVersion: number; grants: Array<{ itemId: string }> }
-    // The new key comes signed by the vault (keySignature), and with nothing private.
-    expect(Object.keys(body).sort()).toEqual(['grants', 'keySignature', 'publicKey', 'replacesKeyVersion'])
+    // The rotation: started with the new public key signed by the vault, one grant per item Ben
+    // holds sent in a page, one commit; and no private key anywhere.
+    const base = `/api/beneficiaries/${ben.id}/rotations`
+    const starts = sent.filter((r) => r.method === 'POST' && r.url.endsWith(base))
+    expect(starts).toHaveLength(1)
+    const body = JSON.parse(starts[0]!.body) as { publicKey: string; replacesKeyVersion: number }
+    expect(Object.keys(body).sort()).toEqual(['keySignature', 'publicKey', 'replacesKeyVersion'])
     expect(body.replacesKeyVersion).toBe(ben.keyVersion)
-    expect(body.grants.map((g) => g.itemId).sort()).toEqual([taxesItem, lateTaxes].sort())
+    const pages = sent.filter((r) => r.method === 'PUT' && r.url.includes(`${base}/`) && r.url.endsWith('/grants'))
+    const granted = pages.flatMap((p) => (JSON.parse(p.body) as { grants: Array<{ itemId: string }> }).grants.map((g) => g.itemId))
+    expect(granted.sort()).toEqual([taxesItem, lateTaxes].sort())
+    expect(sent.filter((r) => r.method === 'POST' && r.url.includes(`${base}/`) && r.url.endsWith('/commit'))).toHaveLength(1)
     const keyBody = kit.split('-----BEGIN PRIVATE KEY-----')[1]!.split('-----END PRIVATE KEY-----')[0]!.replace(/\s+/g, '')
     const pieces = [keyBody, keyBody.slice(0, 64), keyBody.slice(400, 464), keyBody.slice(-64)]
     for (const request of sent) {

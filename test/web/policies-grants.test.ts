@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { beneficiaryRotateKeyBodySchema, CIRCLE_MESSAGES, type Beneficiary } from '../../contract/circle'
+import { CIRCLE_MESSAGES, ROTATION_PAGE_SIZE, rotationGrantsBodySchema, rotationStartBodySchema, type Beneficiary, type RotationStartBody } from '../../contract/circle'
 import { itemGrantsBodySchema, policyItemsBodySchema } from '../../contract/policies'
 import type { ItemMetadata, ItemType, VaultItem } from '../../contract/vault-items'
 import {
@@ -74,9 +74,12 @@ class FakeApi {
   readonly grants = new Map<string, Map<string, string>>()
   /** Items whose PUT grants answers 500. */
   failGrantsFor = new Set<string>()
-  /** Called before a rotate-key request is judged: lets a test add an item "meanwhile". */
+  /** Called before a rotation's commit is judged: lets a test add an item "meanwhile". */
   beforeRotate: (() => Promise<void>) | null = null
+  /** Commits asked for. */
   rotations = 0
+  /** Staged rotations: the start body and the grants received so far. */
+  readonly staged = new Map<string, { beneficiaryId: string; start: RotationStartBody; grants: Map<string, string> }>()
   /** Items each policy was recorded to cover (PUT /api/policies/:id/items). */
   readonly coverage = new Map<string, Set<string>>()
 
@@ -111,26 +114,41 @@ class FakeApi {
       for (const g of parsed.data.grants) held.set(g.beneficiaryId, g.wrappedKey)
       return json(200, { beneficiaryIds: [...held.keys()] })
     }
-    if (method === 'POST' && (match = url.match(/^\/api\/beneficiaries\/([^/]+)\/rotate-key$/))) {
+    if (method === 'POST' && (match = url.match(/^\/api\/beneficiaries\/([^/]+)\/rotations$/))) {
+      const parsed = rotationStartBodySchema.safeParse(body)
+      if (!parsed.success) return json(400, { message: parsed.error.issues[0]!.message })
+      const rotationId = crypto.randomUUID()
+      this.staged.set(rotationId, { beneficiaryId: match[1]!, start: parsed.data, grants: new Map() })
+      return json(201, { rotationId, grantedItems: [...this.grants.values()].filter((g) => g.has(match![1]!)).length })
+    }
+    if (method === 'PUT' && (match = url.match(/^\/api\/beneficiaries\/([^/]+)\/rotations\/([^/]+)\/grants$/))) {
+      const rotation = this.staged.get(match[2]!)
+      if (!rotation) return json(404, { message: CIRCLE_MESSAGES.rotationNotFound })
+      const parsed = rotationGrantsBodySchema.safeParse(body)
+      if (!parsed.success) return json(400, { message: parsed.error.issues[0]!.message })
+      for (const g of parsed.data.grants) rotation.grants.set(g.itemId, g.wrappedKey)
+      return json(200, { received: rotation.grants.size })
+    }
+    if (method === 'POST' && (match = url.match(/^\/api\/beneficiaries\/([^/]+)\/rotations\/([^/]+)\/commit$/))) {
       const id = match[1]!
+      const rotation = this.staged.get(match[2]!)
+      if (!rotation) return json(404, { message: CIRCLE_MESSAGES.rotationNotFound })
       this.rotations++
       if (this.beforeRotate) {
         const run = this.beforeRotate
         this.beforeRotate = null
         await run()
       }
-      const parsed = beneficiaryRotateKeyBodySchema.safeParse(body)
-      if (!parsed.success) return json(400, { message: parsed.error.issues[0]!.message })
-      const wanted = [...this.grants.entries()].filter(([, g]) => g.has(id)).map(([itemId]) => itemId).sort()
-      const given = parsed.data.grants.map((g) => g.itemId).sort()
-      if (JSON.stringify(wanted) !== JSON.stringify(given)) return json(409, { message: CIRCLE_MESSAGES.rotationIncomplete })
-      for (const g of parsed.data.grants) this.grants.get(g.itemId)!.set(id, g.wrappedKey)
+      const wanted = [...this.grants.entries()].filter(([, g]) => g.has(id)).map(([itemId]) => itemId)
+      if (wanted.some((itemId) => !rotation.grants.has(itemId))) return json(409, { message: CIRCLE_MESSAGES.rotationIncomplete })
+      for (const itemId of wanted) this.grants.get(itemId)!.set(id, rotation.grants.get(itemId)!)
+      this.staged.delete(match[2]!)
       const beneficiary: Partial<Beneficiary> = {
         id,
         fullName: 'Ben Heir',
         email: 'ben@example.com',
-        publicKey: parsed.data.publicKey,
-        publicKeyFingerprint: await publicKeyFingerprint(parsed.data.publicKey),
+        publicKey: rotation.start.publicKey,
+        publicKeyFingerprint: await publicKeyFingerprint(rotation.start.publicKey),
         keyVersion: 2,
       }
       return json(200, beneficiary)
@@ -259,10 +277,12 @@ describe('key rotation', () => {
     expect(result.itemCount).toBe(2)
     expect(result.beneficiary.publicKeyFingerprint).toBe(await publicKeyFingerprint(fresh.publicKeySpki))
 
-    const post = api.requests.find((r) => r.method === 'POST')!
-    expect(Object.keys(post.body as object).sort()).toEqual(['grants', 'keySignature', 'publicKey', 'replacesKeyVersion'])
+    // Started with the public key and the vault's signature, the grants in a page, then one commit.
+    const post = api.requests.find((r) => r.method === 'POST' && r.url.endsWith('/rotations'))!
+    expect(Object.keys(post.body as object).sort()).toEqual(['keySignature', 'publicKey', 'replacesKeyVersion'])
     expect((post.body as { keySignature: string }).keySignature).toBe(SIGNATURE)
-    const sent = JSON.stringify(post.body)
+    expect(api.requests.filter((r) => r.method === 'PUT').map((r) => (r.body as { grants: unknown[] }).grants.length)).toEqual([2])
+    const sent = JSON.stringify(api.requests.map((r) => r.body))
     expect(sent).not.toContain(fresh.privateKeyPkcs8.slice(0, 64))
     expect(sent).not.toContain('PRIVATE KEY')
 
@@ -295,7 +315,7 @@ describe('key rotation', () => {
     let n = 0
     const original = api.fetch
     const fetch: FetchLike = async (url, init) => {
-      if (init?.method === 'POST' && n < lateOnes.length) api.add(lateOnes[n++]!)
+      if (init?.method === 'POST' && url.endsWith('/commit') && n < lateOnes.length) api.add(lateOnes[n++]!)
       return original(url, init)
     }
     const fresh = await generateBeneficiaryKeyPair()
@@ -311,5 +331,21 @@ describe('key rotation', () => {
     const { item } = await makeItem('doc', [], [BEN])
     await expect(rotationGrants(BEN, fresh.publicKeySpki, [item], null)).rejects.toBeInstanceOf(VaultLockedError)
     expect(await rotationGrants(CY, fresh.publicKeySpki, [item], null)).toEqual([])
+  })
+})
+
+describe('key rotation in pages', () => {
+  it(`sends the grants of ${ROTATION_PAGE_SIZE + 5} items in two pages and commits once`, async () => {
+    const api = new FakeApi()
+    const entry = await makeItem('doc', [], [BEN])
+    // The same item listed under many ids: enough grants for two pages, each re-wrapped.
+    const ids = Array.from({ length: ROTATION_PAGE_SIZE + 5 }, () => crypto.randomUUID())
+    for (const id of ids) api.add({ item: { ...entry.item, id }, grants: new Map(entry.grants) })
+    const fresh = await generateBeneficiaryKeyPair()
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch: api.fetch })
+    expect(result.itemCount).toBe(ids.length)
+    expect(api.requests.filter((r) => r.method === 'PUT').map((r) => (r.body as { grants: unknown[] }).grants.length)).toEqual([ROTATION_PAGE_SIZE, 5])
+    expect(api.rotations).toBe(1)
+    await expectGrantOpensItem(api.grants.get(ids.at(-1)!)!.get(BEN)!, fresh.privateKeyPkcs8, entry.item, [])
   })
 })

@@ -1,10 +1,12 @@
-import { partSize } from '../../contract/vault-items'
+import { GRANTS_BODY_MAX_BYTES, partSize } from '../../contract/vault-items'
 import type { LinkPurpose } from '../../worker/services/link-tokens'
 import { uniqueEmail } from './helpers'
 import { WELL_FORMED_SIGNATURE, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
 
 /** Shaped like a P-256 SPKI in base64 (124 characters); no key. */
 const SIGNING_KEY_SHAPED = 'A'.repeat(124)
+/** A rotation id no owner has started. */
+const NO_ROTATION = '00000000-0000-4000-8000-00000000f00d'
 
 // The route table of the security suite (security-suite.test.ts): every endpoint the app serves
 // under /api, who may call it, and what it reads. The suite fails when app.routes and this table
@@ -83,6 +85,8 @@ export interface RouteSpec {
    * multipart routes, the text fields; the suite adds the image under `fileField`.
    */
   sample?: (f: Fixture) => unknown
+  /** The body limit, when not the 16 KiB of JSON routes (the grants routes take more). */
+  bodyLimit?: number
   fileField?: string
   /** Owner A's values for the path parameters. */
   params?: (f: Fixture) => Record<string, string>
@@ -249,6 +253,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/vault/uploads/:itemId/complete': {
     access: 'owner',
     body: 'json',
+    bodyLimit: GRANTS_BODY_MAX_BYTES,
     sample: (f) => ({
       encryptedMetadata: b64('encrypted metadata'),
       wrappedKey: wrapped,
@@ -264,6 +269,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'PUT /api/vault/items/:id/grants': {
     access: 'owner',
     body: 'json',
+    bodyLimit: GRANTS_BODY_MAX_BYTES,
     sample: (f) => ({ grants: [{ beneficiaryId: f.beneficiaryId, wrappedKey: wrapped }] }),
     params: (f) => ({ id: f.itemId }),
   },
@@ -289,6 +295,20 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: (f) => ({ publicKey: f.publicKey, keySignature: WELL_FORMED_SIGNATURE, grants: [{ itemId: f.itemId, wrappedKey: wrapped }] }),
     params: beneficiary,
   },
+  'POST /api/beneficiaries/:id/rotations': {
+    access: 'owner',
+    body: 'json',
+    sample: (f) => ({ publicKey: f.publicKey, keySignature: WELL_FORMED_SIGNATURE, replacesKeyVersion: 1 }),
+    params: beneficiary,
+  },
+  'PUT /api/beneficiaries/:id/rotations/:rotationId/grants': {
+    access: 'owner',
+    body: 'json',
+    bodyLimit: GRANTS_BODY_MAX_BYTES,
+    sample: (f) => ({ grants: [{ itemId: f.itemId, wrappedKey: wrapped }] }),
+    params: (f) => ({ id: f.beneficiaryId, rotationId: NO_ROTATION }),
+  },
+  'POST /api/beneficiaries/:id/rotations/:rotationId/commit': { access: 'owner', params: (f) => ({ id: f.beneficiaryId, rotationId: NO_ROTATION }) },
   'POST /api/beneficiaries/:id/key-signature': { access: 'owner', body: 'json', sample: () => ({ keySignature: WELL_FORMED_SIGNATURE }), params: beneficiary },
   'DELETE /api/beneficiaries/:id': { access: 'owner', params: beneficiary },
   'GET /api/approvers': { access: 'owner' },

@@ -213,7 +213,7 @@ interface Variant {
   expect?: number[]
 }
 
-function jsonVariants(sample: unknown, limited: boolean): Variant[] {
+function jsonVariants(sample: unknown, limited: boolean, limit = JSON_LIMIT): Variant[] {
   const text = JSON.stringify(sample)
   const tooLarge = limited ? [413] : undefined
   return [
@@ -232,8 +232,8 @@ function jsonVariants(sample: unknown, limited: boolean): Variant[] {
     { name: 'deeply nested', body: '['.repeat(4000) + ']'.repeat(4000) },
     { name: 'trailing garbage', body: `${text}garbage` },
     { name: 'wrong-typed JSON sent as text/plain', body: JSON.stringify(wrongFields(sample)), contentType: 'text/plain' },
-    { name: 'oversized', body: JSON.stringify({ ...(sample as object), padding: 'x'.repeat(JSON_LIMIT) }), expect: tooLarge },
-    { name: 'oversized, streamed', body: stream(JSON_LIMIT + 1024), expect: tooLarge },
+    { name: 'oversized', body: JSON.stringify({ ...(sample as object), padding: 'x'.repeat(limit) }), expect: tooLarge },
+    { name: 'oversized, streamed', body: stream(limit + 1024), expect: tooLarge },
   ]
 }
 
@@ -816,7 +816,7 @@ describe('security suite', () => {
         path += `?token=${encodeURIComponent(linkToken(spec.link.purpose, spec.link.subject(f)))}`
       }
       const variants =
-        spec.body === 'binary' ? binaryVariants() : spec.body === 'multipart' ? multipartVariants(spec, f) : jsonVariants(spec.sample!(f), spec.body === 'json')
+        spec.body === 'binary' ? binaryVariants() : spec.body === 'multipart' ? multipartVariants(spec, f) : jsonVariants(spec.sample!(f), spec.body === 'json', spec.bodyLimit)
       for (const v of variants) {
         const contentType = v.contentType ?? (spec.body === 'multipart' ? undefined : 'application/json')
         const a = await send(`${r.key} [${v.name}]`, path, { method: r.method, token, body: v.body, contentType })

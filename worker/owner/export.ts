@@ -28,6 +28,8 @@ const TABLES = [
   schema.beneficiaries,
   schema.approvers,
   schema.itemGrants,
+  schema.keyRotations,
+  schema.rotationGrants,
   schema.policies,
   schema.policyBeneficiaries,
   schema.policyItems,

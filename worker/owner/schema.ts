@@ -111,6 +111,35 @@ export const itemGrants = sqliteTable(
   (t) => [primaryKey({ columns: [t.itemId, t.beneficiaryId] }), index('item_grants_beneficiary_idx').on(t.beneficiaryId)],
 )
 
+/**
+ * A key rotation sent in pages (a lost kit replaced for a beneficiary with many items): the new key,
+ * signed by the vault for `keyVersion`, and the re-wrapped grants as they arrive. Nothing changes
+ * until the commit switches key and grants in one transaction; one left for a day is swept.
+ */
+export const keyRotations = sqliteTable('key_rotations', {
+  id: text('id').primaryKey(),
+  beneficiaryId: text('beneficiary_id')
+    .notNull()
+    .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+  publicKey: text('public_key').notNull(),
+  publicKeyFingerprint: text('public_key_fingerprint').notNull(),
+  keySignature: text('key_signature').notNull(),
+  keyVersion: integer('key_version').notNull(),
+  createdAt: integer('created_at').notNull(),
+})
+
+export const rotationGrants = sqliteTable(
+  'rotation_grants',
+  {
+    rotationId: text('rotation_id')
+      .notNull()
+      .references(() => keyRotations.id, { onDelete: 'cascade' }),
+    itemId: text('item_id').notNull(),
+    wrappedKey: text('wrapped_key').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rotationId, t.itemId] })],
+)
+
 export const policies = sqliteTable('policies', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -385,6 +414,7 @@ export const blobDeletions = sqliteTable('blob_deletions', {
 })
 
 export type VaultItemRow = typeof vaultItems.$inferSelect
+export type KeyRotationRow = typeof keyRotations.$inferSelect
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect
 export type ApproverRow = typeof approvers.$inferSelect
 export type PolicyRow = typeof policies.$inferSelect

@@ -31,7 +31,7 @@ import { settle, type Outcome } from './outcome'
 import { verifyKeySignature } from '../services/key-signing'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
-import { blobDeletions, unlockFailures, vaultItems } from './schema'
+import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schema'
 import { createUnit, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { addSigningKey, setUpVault, signingPublicKeyOf, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
@@ -165,9 +165,11 @@ export class OwnerVault extends DurableObject<Env> {
 
   private housekeepingDueAt(now: number): number | null {
     const oldest = this.db.select({ at: min(vaultItems.createdAt) }).from(vaultItems).where(eq(vaultItems.status, 'uploading')).get()?.at
+    const rotation = this.db.select({ at: min(keyRotations.createdAt) }).from(keyRotations).get()?.at
     const blobs = this.db.select({ key: blobDeletions.r2Key }).from(blobDeletions).limit(1).get()
     return earliest(
       oldest == null ? null : oldest + items.ABANDONED_UPLOAD_MS,
+      rotation == null ? null : rotation + beneficiariesService.ROTATION_TTL_MS,
       blobs ? now + BLOB_RETRY_MS : null,
       hasPendingMail(this.db) ? now + MAIL_RETRY_MS : null,
     )
@@ -236,6 +238,7 @@ export class OwnerVault extends DurableObject<Env> {
     await this.handOverMail()
     await this.deleteBlobs()
     await this.expireUploads(now)
+    beneficiariesService.sweepRotations(this.db, now - beneficiariesService.ROTATION_TTL_MS)
     await this.act(account, () => undefined, { now, tick: true, forceDirectory: true })
     return account
   }
@@ -466,6 +469,33 @@ export class OwnerVault extends DurableObject<Env> {
           ? await this.checkKeySignature({ email: body.email, keyVersion: current.keyVersion, publicKey: current.publicKey }, body.keySignature)
           : undefined
       return this.act(account, (u) => beneficiariesService.updateBeneficiary(u, id, body, signed))
+    })
+  }
+
+  /** A rotation in pages: the new key, signed by the vault for the next version, waits for its grants. */
+  async startKeyRotation(account: Account, id: string, key: { publicKey: string; fingerprint: string; keySignature: string; replacesKeyVersion: number }) {
+    return settle(async () => {
+      const current = beneficiariesService.findBeneficiary(this.db, id)
+      if (!current) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
+      if (key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+      const signed = await this.checkKeySignature({ email: current.email, keyVersion: current.keyVersion + 1, publicKey: key.publicKey }, key.keySignature)
+      return this.act(account, (u) => beneficiariesService.startRotation(u, id, key, signed))
+    })
+  }
+
+  async addRotationGrants(id: string, rotationId: string, grants: Array<{ itemId: string; wrappedKey: string }>) {
+    return settle(() => this.ctx.storage.transactionSync(() => beneficiariesService.addRotationGrants(this.db, id, rotationId, grants)))
+  }
+
+  /** Switches to the rotation's key and grants at once; its signature is checked again against the row as it is now. */
+  async commitKeyRotation(account: Account, id: string, rotationId: string) {
+    return settle(async () => {
+      const { rotation, current } = beneficiariesService.pendingRotation(this.db, id, rotationId)
+      const signed = { email: current.email, keyVersion: rotation.keyVersion, publicKey: rotation.publicKey }
+      if (!(await verifyKeySignature(signingPublicKeyOf(this.ctx.storage), { ownerId: this.ownerId, ...signed }, rotation.keySignature))) {
+        throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+      }
+      return this.act(account, (u) => beneficiariesService.commitRotation(u, id, rotationId, signed))
     })
   }
 

@@ -6,10 +6,12 @@ import {
   beneficiaryRotateKeyBodySchema,
   beneficiaryUpdateBodySchema,
   CIRCLE_MESSAGES,
+  rotationGrantsBodySchema,
+  rotationStartBodySchema,
 } from '../../contract/circle'
 import { badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { jsonBodyLimit } from '../middleware/body-limit'
+import { grantsBodyLimit, jsonBodyLimit } from '../middleware/body-limit'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { accountIn, vaultOf } from '../owner/client'
@@ -18,6 +20,7 @@ import { inspectBeneficiaryPublicKey } from '../services/public-keys'
 import type { AppEnv } from '../types'
 
 const idParam = z.object({ id: z.uuid(CIRCLE_MESSAGES.beneficiaryNotFound) })
+const rotationParam = idParam.extend({ rotationId: z.uuid(CIRCLE_MESSAGES.rotationNotFound) })
 
 async function checkedKey(publicKey: string) {
   const key = await inspectBeneficiaryPublicKey(publicKey)
@@ -29,26 +32,39 @@ async function checkedKey(publicKey: string) {
 export const beneficiaryRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(requireSubscription)
-  .use(jsonBodyLimit)
   .get('/', async (c) => c.json(await ask(vaultOf(c).listBeneficiaries())))
-  .post('/', validate('json', beneficiaryCreateBodySchema), async (c) => {
+  .post('/', jsonBodyLimit, validate('json', beneficiaryCreateBodySchema), async (c) => {
     const { privateKey: _refused, verified: _ignored, sendVerificationEmail, ...body } = c.req.valid('json')
     const key = await checkedKey(body.publicKey)
     const created = await ask(vaultOf(c).createBeneficiary(accountIn(c), { ...body, publicKeyFingerprint: key.fingerprint }, sendVerificationEmail ?? false))
     return c.json(created, 201)
   })
-  .put('/:id', validate('param', idParam), validate('json', beneficiaryUpdateBodySchema), async (c) =>
+  .put('/:id', jsonBodyLimit, validate('param', idParam), validate('json', beneficiaryUpdateBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).updateBeneficiary(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
   )
-  .post('/:id/resend-verification', validate('param', idParam), async (c) =>
+  .post('/:id/resend-verification', jsonBodyLimit, validate('param', idParam), async (c) =>
     c.json(await ask(vaultOf(c).resendBeneficiaryVerification(accountIn(c), c.req.valid('param').id))),
   )
-  .post('/:id/rotate-key', validate('param', idParam), validate('json', beneficiaryRotateKeyBodySchema), async (c) => {
+  .post('/:id/rotate-key', jsonBodyLimit, validate('param', idParam), validate('json', beneficiaryRotateKeyBodySchema), async (c) => {
     const { publicKey, keySignature, grants, replacesKeyVersion } = c.req.valid('json')
     const key = { ...(await checkedKey(publicKey)), keySignature, replacesKeyVersion }
     return c.json(await ask(vaultOf(c).rotateBeneficiaryKey(accountIn(c), c.req.valid('param').id, key, grants)))
   })
-  .post('/:id/key-signature', validate('param', idParam), validate('json', beneficiaryKeySignatureBodySchema), async (c) =>
+  // The same in pages, for more grants than one request holds: start, grants, commit.
+  .post('/:id/rotations', jsonBodyLimit, validate('param', idParam), validate('json', rotationStartBodySchema), async (c) => {
+    const { publicKey, keySignature, replacesKeyVersion } = c.req.valid('json')
+    const key = { ...(await checkedKey(publicKey)), keySignature, replacesKeyVersion }
+    return c.json(await ask(vaultOf(c).startKeyRotation(accountIn(c), c.req.valid('param').id, key)), 201)
+  })
+  .put('/:id/rotations/:rotationId/grants', grantsBodyLimit, validate('param', rotationParam), validate('json', rotationGrantsBodySchema), async (c) => {
+    const { id, rotationId } = c.req.valid('param')
+    return c.json(await ask(vaultOf(c).addRotationGrants(id, rotationId, c.req.valid('json').grants)))
+  })
+  .post('/:id/rotations/:rotationId/commit', jsonBodyLimit, validate('param', rotationParam), async (c) => {
+    const { id, rotationId } = c.req.valid('param')
+    return c.json(await ask(vaultOf(c).commitKeyRotation(accountIn(c), id, rotationId)))
+  })
+  .post('/:id/key-signature', jsonBodyLimit, validate('param', idParam), validate('json', beneficiaryKeySignatureBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).signBeneficiaryKey(accountIn(c), c.req.valid('param').id, c.req.valid('json').keySignature))),
   )
   .delete('/:id', validate('param', idParam), async (c) => {

@@ -1,21 +1,26 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, lt, sql } from 'drizzle-orm'
+import { DAY_MS } from '../../contract/constants'
 import {
   CIRCLE_MESSAGES,
   type Beneficiary,
   type BeneficiaryCreateBody,
   type BeneficiaryUpdateBody,
+  type RotationStarted,
   type WithEmailSent,
 } from '../../contract/circle'
 import { ApiError, conflict, notFound } from '../lib/errors'
 import { randomToken } from '../lib/crypto'
 import type { OwnerDb } from '../owner/db'
-import { beneficiaries, itemGrants, type BeneficiaryRow } from '../owner/schema'
+import { beneficiaries, itemGrants, keyRotations, rotationGrants, type BeneficiaryRow, type KeyRotationRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { beneficiaryChangedOldAddressEmail, beneficiaryChangedOwnerEmail } from '../mail/templates'
 import { sendBeneficiaryInvitation } from './invitations'
 import { planLimitsFor } from './plan-limits'
 
 // The owner's beneficiaries (seeds 001 §7), run inside the owner's object.
+
+// Rows per multi-row insert of staged grants (3 parameters each, 100 at most a statement).
+const ROTATION_ROWS_PER_STATEMENT = 30
 
 const UPDATABLE_FIELDS = ['fullName', 'email', 'relationship', 'sendAssetNotifications', 'delayNotifications'] as const
 
@@ -195,6 +200,91 @@ export function rotateBeneficiaryKey(
   u.audit({ actor: 'user', action: 'circle.beneficiary_key_rotated', details: { beneficiaryId: id, items: grants.length, keyVersion } })
   tellOfChange(u, current, 'key')
   return toBeneficiary(row)
+}
+
+/** Staged rotations not committed within this long are swept (their grants were never used). */
+export const ROTATION_TTL_MS = DAY_MS
+
+function rotationOf(db: OwnerDb, beneficiaryId: string, rotationId: string): KeyRotationRow {
+  const row = db.select().from(keyRotations).where(and(eq(keyRotations.id, rotationId), eq(keyRotations.beneficiaryId, beneficiaryId))).get()
+  if (!row) throw notFound(CIRCLE_MESSAGES.rotationNotFound)
+  return row
+}
+
+/** Starts a rotation in pages: the new key (signed by the vault for the next version, `signed`) waits for its grants. */
+export function startRotation(
+  u: Unit,
+  id: string,
+  key: { publicKey: string; fingerprint: string; keySignature: string; replacesKeyVersion: number },
+  signed: SignedKey,
+): RotationStarted {
+  const current = requireBeneficiary(u.db, id)
+  if (key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+  assertSignedFor(signed, current.email, current.keyVersion + 1, key.publicKey)
+  const rotationId = crypto.randomUUID()
+  u.db.insert(keyRotations)
+    .values({ id: rotationId, beneficiaryId: id, publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion: current.keyVersion + 1, createdAt: u.now })
+    .run()
+  u.dueAt(u.now + ROTATION_TTL_MS)
+  const grantedItems = u.db.select({ n: sql<number>`count(*)` }).from(itemGrants).where(eq(itemGrants.beneficiaryId, id)).get()?.n ?? 0
+  return { rotationId, grantedItems }
+}
+
+/** One page of re-wrapped grants (a page sent again replaces what it sent before). */
+export function addRotationGrants(db: OwnerDb, beneficiaryId: string, rotationId: string, grants: Array<{ itemId: string; wrappedKey: string }>): { received: number } {
+  rotationOf(db, beneficiaryId, rotationId)
+  for (let i = 0; i < grants.length; i += ROTATION_ROWS_PER_STATEMENT) {
+    db.insert(rotationGrants)
+      .values(grants.slice(i, i + ROTATION_ROWS_PER_STATEMENT).map((g) => ({ rotationId, itemId: g.itemId, wrappedKey: g.wrappedKey })))
+      .onConflictDoUpdate({ target: [rotationGrants.rotationId, rotationGrants.itemId], set: { wrappedKey: sql`excluded.wrapped_key` } })
+      .run()
+  }
+  return { received: db.select({ n: sql<number>`count(*)` }).from(rotationGrants).where(eq(rotationGrants.rotationId, rotationId)).get()?.n ?? 0 }
+}
+
+/**
+ * Switches to the rotation's key and every grant at once, if the key is still the one it replaces
+ * and every item granted now has its re-wrapped grant; otherwise nothing changes (an incomplete
+ * rotation stays, to be completed; one overtaken by another change is dropped).
+ */
+export function commitRotation(u: Unit, beneficiaryId: string, rotationId: string, signed: SignedKey): Beneficiary {
+  const { db, now } = u
+  const rotation = rotationOf(db, beneficiaryId, rotationId)
+  const current = requireBeneficiary(db, beneficiaryId)
+  if (current.keyVersion + 1 !== rotation.keyVersion) {
+    db.delete(keyRotations).where(eq(keyRotations.id, rotationId)).run()
+    throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+  }
+  assertSignedFor(signed, current.email, rotation.keyVersion, rotation.publicKey)
+  const missing = db.get<{ n: number }>(sql`select count(*) as n from item_grants g
+    where g.beneficiary_id = ${beneficiaryId}
+      and not exists (select 1 from rotation_grants r where r.rotation_id = ${rotationId} and r.item_id = g.item_id)`)?.n ?? 0
+  if (missing > 0) throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
+  const row = db
+    .update(beneficiaries)
+    .set({ publicKey: rotation.publicKey, publicKeyFingerprint: rotation.publicKeyFingerprint, keySignature: rotation.keySignature, keyVersion: rotation.keyVersion, updatedAt: now })
+    .where(eq(beneficiaries.id, beneficiaryId))
+    .returning()
+    .get()!
+  db.run(sql`update item_grants set
+      wrapped_key = (select r.wrapped_key from rotation_grants r where r.rotation_id = ${rotationId} and r.item_id = item_grants.item_id),
+      key_version = ${rotation.keyVersion}, created_at = ${now}
+    where beneficiary_id = ${beneficiaryId}`)
+  const items = db.select({ n: sql<number>`count(*)` }).from(itemGrants).where(eq(itemGrants.beneficiaryId, beneficiaryId)).get()?.n ?? 0
+  db.delete(keyRotations).where(eq(keyRotations.id, rotationId)).run()
+  u.audit({ actor: 'user', action: 'circle.beneficiary_key_rotated', details: { beneficiaryId, items, keyVersion: rotation.keyVersion } })
+  tellOfChange(u, current, 'key')
+  return toBeneficiary(row)
+}
+
+/** The rotation a commit would apply, for the object to check its signature against the row as it is now. */
+export function pendingRotation(db: OwnerDb, beneficiaryId: string, rotationId: string): { rotation: KeyRotationRow; current: BeneficiaryRow } {
+  return { rotation: rotationOf(db, beneficiaryId, rotationId), current: requireBeneficiary(db, beneficiaryId) }
+}
+
+/** Rotations started before `before` and never committed: their staged grants go. */
+export function sweepRotations(db: OwnerDb, before: number): number {
+  return db.delete(keyRotations).where(lt(keyRotations.createdAt, before)).returning({ id: keyRotations.id }).all().length
 }
 
 /** Stores the vault's signature over a key stored before signing keys (checked by the object). */

@@ -1,4 +1,12 @@
-import type { Beneficiary, BeneficiaryRotateKeyBody } from '../../../contract/circle'
+import {
+  CIRCLE_MESSAGES,
+  ROTATION_PAGE_SIZE,
+  type Beneficiary,
+  type BeneficiaryRotateKeyBody,
+  type RotationGrantsBody,
+  type RotationStartBody,
+  type RotationStarted,
+} from '../../../contract/circle'
 import type { ItemGrantsBody, PolicyItemsBody, PolicySelectors } from '../../../contract/policies'
 import type { ItemMetadata, VaultItem } from '../../../contract/vault-items'
 import {
@@ -146,10 +154,12 @@ export interface RotateKeyResult {
 }
 
 /**
- * Replaces a beneficiary's public key (a lost Access Kit): fetches the items, re-wraps every one
- * granted to them with the new key, and sends key and grants in one request. The server refuses
- * (409) a rotation that leaves out any grant, as happens when an item was added meanwhile: then
- * the items are fetched again and the request is made once more. Only the public key is sent.
+ * Replaces a beneficiary's public key (a lost Access Kit), at any number of items: starts a
+ * rotation with the new key (signed by the vault for the next version), re-wraps every item granted
+ * to them and sends the grants in pages (ROTATION_PAGE_SIZE), then commits, which switches key and
+ * grants at once on the server; until then the old key and grants stay in force. A commit refused
+ * because an item was granted meanwhile (409) fetches the items again, sends what is new, and
+ * commits once more. Only the public key is sent.
  */
 export async function rotateBeneficiaryKey(input: {
   beneficiaryId: string
@@ -163,16 +173,28 @@ export async function rotateBeneficiaryKey(input: {
   fetch?: FetchLike
 }): Promise<RotateKeyResult> {
   const fetchFn = input.fetch ?? defaultFetch
-  const url = `/api/beneficiaries/${encodeURIComponent(input.beneficiaryId)}/rotate-key`
+  const base = `/api/beneficiaries/${encodeURIComponent(input.beneficiaryId)}/rotations`
+  const start: RotationStartBody = { publicKey: input.publicKeySpki, keySignature: input.keySignature, replacesKeyVersion: input.replacesKeyVersion }
+  const { rotationId } = await sendJson<RotationStarted>(fetchFn, 'POST', base, start)
+  const rotation = `${base}/${encodeURIComponent(rotationId)}`
+  const sent = new Set<string>()
   for (let attempt = 1; ; attempt++) {
     const items = await sendJson<VaultItem[]>(fetchFn, 'GET', '/api/vault/items')
-    const grants = await rotationGrants(input.beneficiaryId, input.publicKeySpki, items, input.master)
-    const body: BeneficiaryRotateKeyBody = { publicKey: input.publicKeySpki, keySignature: input.keySignature, replacesKeyVersion: input.replacesKeyVersion, grants }
+    const granted = items.filter((item) => item.beneficiaryIds.includes(input.beneficiaryId))
+    const unsent = granted.filter((item) => !sent.has(item.id))
+    // A page at a time: a few hundred data keys in memory, whatever the vault's size.
+    for (let i = 0; i < unsent.length; i += ROTATION_PAGE_SIZE) {
+      const page = unsent.slice(i, i + ROTATION_PAGE_SIZE)
+      const body: RotationGrantsBody = { grants: await rotationGrants(input.beneficiaryId, input.publicKeySpki, page, input.master) }
+      await sendJson<{ received: number }>(fetchFn, 'PUT', `${rotation}/grants`, body)
+      page.forEach((item) => sent.add(item.id))
+    }
     try {
-      const beneficiary = await sendJson<Beneficiary>(fetchFn, 'POST', url, body)
-      return { beneficiary, itemCount: grants.length }
+      const beneficiary = await sendJson<Beneficiary>(fetchFn, 'POST', `${rotation}/commit`)
+      return { beneficiary, itemCount: granted.length }
     } catch (error) {
-      if (attempt >= 2 || !(error instanceof ApiRequestError) || error.status !== 409) throw error
+      const incomplete = error instanceof ApiRequestError && error.status === 409 && error.detail === CIRCLE_MESSAGES.rotationIncomplete
+      if (attempt >= 2 || !incomplete) throw error
     }
   }
 }

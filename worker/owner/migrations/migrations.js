@@ -3,6 +3,7 @@ import m0000 from './0000_owner_vault.sql';
 import m0001 from './0001_approver_death_links.sql';
 import m0002 from './0002_served_tickets.sql';
 import m0003 from './0003_key_signatures.sql';
+import m0004 from './0004_key_rotations.sql';
 
   export default {
     journal,
@@ -10,7 +11,8 @@ import m0003 from './0003_key_signatures.sql';
       m0000,
 m0001,
 m0002,
-m0003
+m0003,
+m0004
     }
   }
   
