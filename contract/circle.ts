@@ -4,6 +4,13 @@ import { emailField } from './auth'
 
 // Beneficiaries and approvers: the owner's circle (seeds 001 §3, §5, §7).
 
+/**
+ * What the vault sends on the owner's behalf, so that it cannot be turned against third parties:
+ * e-mails to one person an hour, and to people other than the owner a day (the engine's own mail
+ * counts, but is never held back: only the owner's invitations and resends are refused).
+ */
+export const MAIL_LIMITS = { perPersonPerHour: 3, thirdPartyPerDay: 50 } as const
+
 export const CIRCLE_MESSAGES = {
   fullNameMin: 'Full name must be at least 2 characters',
   relationshipMin: 'Relationship must be specified',
@@ -29,6 +36,8 @@ export const CIRCLE_MESSAGES = {
   rotationIncomplete: 'Every item granted to this beneficiary must be re-wrapped with the new key; reload and try again.',
   keyChangedMeanwhile: "This beneficiary's key was changed meanwhile, in another tab or on another device. Reload and try again.",
   rotationNotFound: 'This key replacement is no longer open. Start it again.',
+  resendLimit: `This person has been e-mailed ${MAIL_LIMITS.perPersonPerHour} times in the last hour. Please wait before sending another link.`,
+  dailyMailLimit: `Your vault has sent ${MAIL_LIMITS.thirdPartyPerDay} e-mails to other people today, the most it sends in a day. Please try again tomorrow.`,
 } as const
 
 const fullName = z

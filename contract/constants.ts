@@ -9,7 +9,8 @@ export const DISPLAY_NAME_MAX = 100
 export const EMAIL_MAX = 254
 export const VAULT_PASSPHRASE_MIN = 12
 
-export const DAY_MS = 86_400_000
+export const HOUR_MS = 3_600_000
+export const DAY_MS = 24 * HOUR_MS
 
 export const CHECKIN_GRACE_DAYS = 3
 export const CHECKIN_FREQUENCY_OPTIONS = [7, 14, 30, 60, 90] as const

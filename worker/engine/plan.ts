@@ -1,12 +1,10 @@
-import { DAY_MS } from '../../contract/constants'
+import { DAY_MS, HOUR_MS } from '../../contract/constants'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { ReleasePlanEntry, TriggerType } from '../../contract/triggers'
 import { servingTrigger, type ServingTrigger } from '../../contract/readiness'
 import { RELEASE_PROTOCOL_LABELS, RELEASE_PROTOCOLS, type ReleaseProtocol } from '../../contract/vault-items'
 import { inSlices, type OwnerDb } from '../owner/db'
 import { approvers, itemGrants, policies, policyBeneficiaries, policyItems, vaultItems } from '../owner/schema'
-
-const HOUR_MS = 3_600_000
 
 /**
  * The items' own protocols a firing of `type` releases (contract/readiness.ts `servingTrigger` is

@@ -364,6 +364,20 @@ export const servedTickets = sqliteTable('served_tickets', {
   servedAt: integer('served_at').notNull(),
 })
 
+/**
+ * Every e-mail the vault sends to someone other than the owner, for a day: what the limits on
+ * resends per person and on the owner's daily third-party mail count (contract/circle.ts MAIL_LIMITS).
+ */
+export const thirdPartyMail = sqliteTable(
+  'third_party_mail',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    address: text('address').notNull(),
+    at: integer('at').notNull(),
+  },
+  (t) => [index('third_party_mail_address_idx').on(t.address, t.at), index('third_party_mail_at_idx').on(t.at)],
+)
+
 /** An approver's confirmation, through their own link, that the owner has died. */
 export const deathReports = sqliteTable('death_reports', {
   approverId: text('approver_id')

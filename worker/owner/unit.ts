@@ -1,9 +1,11 @@
+import { HOUR_MS } from '../../contract/constants'
 import { SAFETY_WINDOW } from '../../contract/settings'
 import type { RenderedEmail } from '../mail/templates'
 import { signLinkToken, type LinkPurpose } from '../services/link-tokens'
 import type { Account } from './account'
 import { appendAudit, type AuditInput } from './audit-chain'
 import type { OwnerDb } from './db'
+import { recordThirdPartyMail } from '../services/mail-limits'
 import { blobDeletions, pendingMail } from './schema'
 
 /**
@@ -39,7 +41,6 @@ export interface UnitEffects {
   blobs: number
 }
 
-const HOUR_MS = 3_600_000
 export const SAFETY_WINDOW_KEY = 'safetyWindowHours'
 
 export function safetyWindowHours(storage: DurableObjectStorage): number {
@@ -66,6 +67,7 @@ export function createUnit(
     },
     audit: (entry) => void appendAudit(storage, db, entry),
     mail(to, kind, message) {
+      if (to.toLowerCase() !== account.email.toLowerCase()) recordThirdPartyMail(db, to, now)
       db.insert(pendingMail)
         .values({ id: crypto.randomUUID(), toAddress: to, kind, subject: message.subject, text: message.text, html: message.html, createdAt: now })
         .run()

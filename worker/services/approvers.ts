@@ -7,6 +7,7 @@ import { approvers, type ApproverRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { withdrawSigner } from '../engine/signers'
 import { sendApproverInvitation } from './invitations'
+import { assertMayMail } from './mail-limits'
 
 export function toApprover(row: ApproverRow): Approver {
   return {
@@ -24,6 +25,7 @@ export function listApprovers(db: OwnerDb): ApproverRow[] {
 }
 
 export function createApprover(u: Unit, body: Required<Omit<ApproverForm, 'sendVerificationEmail'>>, sendVerificationEmail: boolean): WithEmailSent<Approver> {
+  if (sendVerificationEmail) assertMayMail(u, body.email, { resend: false })
   const row = u.db
     .insert(approvers)
     .values({
@@ -49,6 +51,7 @@ export function resendApproverVerification(u: Unit, id: string): WithEmailSent<A
   const current = u.db.select().from(approvers).where(eq(approvers.id, id)).get()
   if (!current) throw notFound(CIRCLE_MESSAGES.approverNotFound)
   if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
+  assertMayMail(u, current.email, { resend: true })
   const row = u.db
     .update(approvers)
     .set({ verificationNonce: randomToken(), updatedAt: u.now })

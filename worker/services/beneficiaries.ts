@@ -15,6 +15,7 @@ import { beneficiaries, itemGrants, keyRotations, rotationGrants, type Beneficia
 import type { Unit } from '../owner/unit'
 import { beneficiaryChangedOldAddressEmail, beneficiaryChangedOwnerEmail } from '../mail/templates'
 import { sendBeneficiaryInvitation } from './invitations'
+import { assertMayMail } from './mail-limits'
 import { planLimitsFor } from './plan-limits'
 
 // The owner's beneficiaries (seeds 001 §7), run inside the owner's object.
@@ -71,6 +72,7 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
   const limit = planLimitsFor(u.account).maxBeneficiaries
   const count = db.select({ n: sql<number>`count(*)` }).from(beneficiaries).get()?.n ?? 0
   if (limit !== null && count >= limit) throw new ApiError(402, CIRCLE_MESSAGES.beneficiaryLimit(limit))
+  if (sendVerificationEmail) assertMayMail(u, body.email, { resend: false })
   const row = db
     .insert(beneficiaries)
     .values({
@@ -125,6 +127,7 @@ export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBo
   const emailChanged = body.email !== undefined && body.email !== current.email
   if (emailChanged && byEmail(db, body.email!)) throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
   if (emailChanged) assertSignedFor(signed, body.email!, current.keyVersion, current.publicKey)
+  if (emailChanged) assertMayMail(u, body.email!, { resend: false })
   const row = db
     .update(beneficiaries)
     .set({
@@ -152,6 +155,7 @@ export function resendBeneficiaryVerification(u: Unit, id: string): WithEmailSen
   const current = requireBeneficiary(u.db, id)
   if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
   if (current.notificationStatus === 'unsubscribed') throw conflict(CIRCLE_MESSAGES.unsubscribed)
+  assertMayMail(u, current.email, { resend: true })
   const row = u.db
     .update(beneficiaries)
     .set({ verificationNonce: randomToken(), updatedAt: u.now })

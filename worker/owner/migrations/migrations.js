@@ -4,6 +4,7 @@ import m0001 from './0001_approver_death_links.sql';
 import m0002 from './0002_served_tickets.sql';
 import m0003 from './0003_key_signatures.sql';
 import m0004 from './0004_key_rotations.sql';
+import m0005 from './0005_third_party_mail.sql';
 
   export default {
     journal,
@@ -12,7 +13,8 @@ import m0004 from './0004_key_rotations.sql';
 m0001,
 m0002,
 m0003,
-m0004
+m0004,
+m0005
     }
   }
   
