@@ -3,7 +3,7 @@ import type { Browser, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Beneficiary } from '../../contract/circle'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
-import { addBeneficiaryThroughUi, launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
 
 // A compromised server (or whoever sits between it and the owner) hands the owner's browser a
 // beneficiary key of its own. The browser checks every key's signature by the vault before it
@@ -66,6 +66,57 @@ describe('a beneficiary key swapped outside the vault', () => {
     // The beneficiaries page says so too, in words.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
     await page.getByTestId('beneficiary-card').filter({ hasText: 'Ben Heir' }).getByText(KEY_SIGNING_MESSAGES.keyChangedOutside).waitFor()
+    await context.close()
+  })
+
+  it('a vault made before signing keys gets one at its first unlock, and each key is used once its owner confirms the fingerprint', async () => {
+    const { context, page } = await newPage(browser)
+    const writes: string[] = []
+    context.on('request', (request: Request) => {
+      if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname}`)
+    })
+    const email = uniqueEmail('legacy-owner')
+    await registerOwner(page, { email, password: 'a sound password 1', passphrase: PASSPHRASE })
+    await addBeneficiaryThroughUi(page, { fullName: 'Cleo Heir' })
+    // As a vault set up before this release was: no signing key, no signed beneficiary key.
+    const made = await fetch(`${baseUrl()}/api/dev/legacy-vault`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+    expect(made.status).toBe(200)
+
+    await page.goto('/vault')
+    const unlock = page.getByRole('dialog', { name: 'Unlock Your Vault' })
+    await unlock.getByLabel('Vault passphrase').fill(PASSPHRASE)
+    await unlock.getByRole('button', { name: 'Unlock Vault' }).click()
+    await unlock.waitFor({ state: 'detached' })
+    await poll(() => writes.includes('POST /api/vault/signing-key')).toBe(true)
+
+    // Not confirmed yet: nothing is wrapped for Cleo.
+    await page.getByRole('button', { name: 'Upload First Item' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add Item' })
+    await dialog.getByTestId('file-input').setInputFiles([{ name: 'letter.txt', mimeType: 'text/plain', buffer: Buffer.from('Dear Cleo.') }])
+    await dialog.getByRole('checkbox', { name: /Cleo Heir/ }).check()
+    await dialog.getByRole('button', { name: 'Encrypt & Upload' }).click()
+    await poll(() => toastText(page)).toContain(`Cleo Heir: ${KEY_SIGNING_MESSAGES.keyNotConfirmed}`)
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+
+    // The owner compares the fingerprint with the kit's and confirms.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
+    const card = page.getByTestId('beneficiary-card').filter({ hasText: 'Cleo Heir' })
+    await card.getByRole('button', { name: KEY_SIGNING_MESSAGES.confirmKeyTitle }).click()
+    const confirm = page.getByRole('alertdialog', { name: "Confirm Cleo Heir's key" })
+    const heirs = (await (await fetch(`${baseUrl()}/api/beneficiaries`, { headers: { authorization: `Bearer ${await page.evaluate(() => localStorage.getItem('auth_token'))}` } })).json()) as Beneficiary[]
+    await confirm.getByText(heirs[0]!.publicKeyFingerprint).waitFor()
+    await confirm.getByRole('button', { name: 'The fingerprint matches' }).click()
+    await card.getByText('Key signed').waitFor()
+    expect(writes).toContain(`POST /api/beneficiaries/${heirs[0]!.id}/key-signature`)
+
+    // Now the upload goes through.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vault' }).click()
+    await page.getByRole('button', { name: 'Upload First Item' }).click()
+    await dialog.getByTestId('file-input').setInputFiles([{ name: 'letter.txt', mimeType: 'text/plain', buffer: Buffer.from('Dear Cleo.') }])
+    await dialog.getByRole('checkbox', { name: /Cleo Heir/ }).check()
+    await dialog.getByRole('button', { name: 'Encrypt & Upload' }).click()
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+    await poll(() => toastText(page)).toContain('Upload complete')
     await context.close()
   })
 })

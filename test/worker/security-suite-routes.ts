@@ -406,4 +406,5 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/dev/sweep': { access: 'dev' },
   'POST /api/dev/audit-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.email, count: 1 }) },
   'POST /api/dev/vault-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, items: 1 }) },
+  'POST /api/dev/legacy-vault': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
 }

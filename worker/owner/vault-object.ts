@@ -33,7 +33,7 @@ import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schema'
 import { createUnit, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
-import { addSigningKey, setUpVault, signingPublicKeyOf, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
+import { addSigningKey, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
 
@@ -538,6 +538,22 @@ export class OwnerVault extends DurableObject<Env> {
 
   async resendApproverVerification(account: Account, id: string) {
     return settle(() => this.act(account, (u) => approversService.resendApproverVerification(u, id)))
+  }
+
+  /**
+   * Local only (the dev route checks): the vault as one made before signing keys was, with no
+   * signing key and no signed beneficiary key, for the browser test of its first unlock.
+   */
+  async devMakeLegacy(): Promise<{ beneficiaries: number }> {
+    return this.ctx.storage.transactionSync(() => {
+      const keys = vaultKeysOf(this.ctx.storage)
+      if (keys) {
+        const { signing: _dropped, ...rest } = keys
+        this.ctx.storage.kv.put(VAULT_KEYS, rest)
+      }
+      const n = this.ctx.storage.sql.exec('update beneficiaries set key_signature = null').rowsWritten
+      return { beneficiaries: n }
+    })
   }
 
   /**

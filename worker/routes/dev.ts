@@ -10,6 +10,7 @@ import type { AppEnv } from '../types'
 import { GENERIC_ERRORS } from '../../contract/messages'
 
 const devVaultFillSchema = z.object({ email: z.email(), items: z.number().int().min(1).max(5000) })
+const devLegacyVaultSchema = z.object({ email: z.email() })
 const devAuditFillSchema = z.object({ email: z.email(), count: z.number().int().min(1).max(20_000) })
 
 /** Local-only tools. ENVIRONMENT is "production" unless .dev.vars (never deployed) says otherwise. */
@@ -35,6 +36,13 @@ export const devRoutes = new Hono<AppEnv>()
     const user = await findUserByEmail(c.var.db, email)
     if (!user) throw notFound('No account with that e-mail address.')
     return c.json({ items: await ownerVault(c.env, user.id).devFillItems(items) })
+  })
+  // A vault as one set up before signing keys (no signing key, no signed beneficiary key): for the
+  // browser test of its first unlock and of confirming each key.
+  .post('/legacy-vault', validate('json', devLegacyVaultSchema), async (c) => {
+    const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    return c.json(await ownerVault(c.env, user.id).devMakeLegacy())
   })
   // The cron's sweeps, now, with what they did and how long they took (npm run bench's sweep figures).
   .post('/sweep', async (c) => {
