@@ -138,10 +138,7 @@ export type Beneficiary = z.infer<typeof beneficiarySchema>
 /** POST /api/beneficiaries/{id}/key-signature: a key stored before signing keys, signed once the owner confirmed it. */
 export const beneficiaryKeySignatureBodySchema = z.object({ keySignature: keySignatureSchema })
 
-/**
- * Key rotation for a lost Access Kit: the new public key, and every item granted to this
- * beneficiary re-wrapped with it, in one request, so no grant is left under the old key.
- */
+/** One grant of a key rotation: an item's data key re-wrapped with the new public key. */
 const rotatedGrant = z.object({ itemId: z.uuid(), wrappedKey: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/).max(1024) })
 
 /** Grants a page of a staged rotation carries: within the grants body limit (GRANTS_BODY_MAX_BYTES). */
@@ -167,6 +164,10 @@ export interface RotationStarted {
   grantedItems: number
 }
 
+/**
+ * Key rotation for a lost Access Kit: the new public key, and every item granted to this
+ * beneficiary re-wrapped with it, in one request, so no grant is left under the old key.
+ */
 export const beneficiaryRotateKeyBodySchema = z.object({
   publicKey: spkiPublicKey,
   // The owner's vault signature over the new key, at the version it will have (current + 1).

@@ -28,7 +28,7 @@ export const DEVICE_COOKIE_TTL_SECONDS = 365 * 24 * 60 * 60
  * The per-account hold on password sign-ins: failures only count; past `freeFailures` the address
  * is held `firstHoldMs`, doubling with each further failure up to `maxHoldMs`; a quiet day forgets.
  */
-export const SIGN_IN_GUARD = { freeFailures: 5, firstHoldMs: 60_000, maxHoldMs: 60 * 60_000, forgetAfterMs: 24 * 60 * 60_000 } as const
+export const SIGN_IN_GUARD = { freeFailures: 5, firstHoldMs: 60_000, maxHoldMs: HOUR_MS, forgetAfterMs: DAY_MS } as const
 // Local storage key the spec names for the session token (seeds 000 §3).
 export const AUTH_TOKEN_STORAGE_KEY = 'auth_token'
 

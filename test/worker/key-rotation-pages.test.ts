@@ -4,7 +4,7 @@ import { CIRCLE_MESSAGES, ROTATION_PAGE_SIZE, type Beneficiary, type RotationSta
 import { DAY_MS } from '../../contract/constants'
 import { addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
 import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
-import { keySignatureFor, signedRotation } from './vault-signing'
+import { keySignatureFor, signedRotation, WELL_FORMED_SIGNATURE } from './vault-signing'
 
 // A lost kit replaced for a beneficiary with many items (0.2 · 4 of 7, point 2): the re-wrapped
 // grants go up in pages within the body limits, and the switch to the new key is one transaction
@@ -124,7 +124,7 @@ describe('a key rotation in pages', () => {
     const page = { grants: [{ itemId: itemIds[0], wrappedKey: grantFor(0, 'x') }] }
     expect((await call(`/api/beneficiaries/${heir.id}/rotations/${rotationId}/grants`, { method: 'PUT', token: stranger.token, body: page })).status).toBe(404)
     expect((await commit(stranger.token, heir.id, rotationId)).status).toBe(404)
-    expect((await call(`/api/beneficiaries/${heir.id}/rotations`, { token: stranger.token, body: { publicKey: await rsaOaepPublicKey(), keySignature: `${'A'.repeat(86)}==`, replacesKeyVersion: 1 } })).status).toBe(404)
+    expect((await call(`/api/beneficiaries/${heir.id}/rotations`, { token: stranger.token, body: { publicKey: await rsaOaepPublicKey(), keySignature: WELL_FORMED_SIGNATURE, replacesKeyVersion: 1 } })).status).toBe(404)
 
     await sendPages(owner.token, heir.id, rotationId, itemIds)
     await ownerExec(owner.user.id, ['update key_rotations set created_at = ?', Date.now() - DAY_MS - 60_000])

@@ -6,7 +6,7 @@ import type { OwnerVault } from '../../worker/owner/vault-object'
 import { addBeneficiary, call, messageOf, outboxFor, register, rsaOaepPublicKey, uniqueEmail, waitFor } from './helpers'
 import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
 import { uploadItem } from './vault-helpers'
-import { keySignatureFor, signingKeyPair, signWith, vaultSetupBody, vaultSigner, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
+import { keySignatureFor, signingKeyPair, signWith, vaultSetupBody, vaultSigner, WELL_FORMED_SIGNATURE, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
 
 // Beneficiary keys that only the owner's vault can change (0.2 · 4 of 7, point 1). The attack an
 // attack test of 0.1 found, replayed: a stolen session token (no passphrase) swaps an heir's key and
@@ -115,7 +115,7 @@ describe('the server checks every key signature', () => {
       ['another address', await signWith(signer, { email: uniqueEmail('else'), keyVersion: 1, publicKey })],
       ['another key version', await signWith(signer, { email, keyVersion: 2, publicKey })],
       ['another public key', await signWith(signer, { email, keyVersion: 1, publicKey: await rsaOaepPublicKey() })],
-      ['garbage of the right shape', `${'A'.repeat(86)}==`],
+      ['garbage of the right shape', WELL_FORMED_SIGNATURE],
     ]
     for (const [name, keySignature] of cases) {
       const res = await post({ keySignature })

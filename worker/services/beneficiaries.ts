@@ -189,19 +189,35 @@ export function rotateBeneficiaryKey(
     throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
   }
   const keyVersion = current.keyVersion + 1
-  const row = db
+  return switchKey(u, current, { ...key, keyVersion }, grants.length, () => {
+    for (const g of grants) {
+      db.update(itemGrants)
+        .set({ wrappedKey: g.wrappedKey, keyVersion, createdAt: now })
+        .where(sql`${itemGrants.itemId} = ${g.itemId} and ${itemGrants.beneficiaryId} = ${id}`)
+        .run()
+    }
+  })
+}
+
+/**
+ * Puts a beneficiary's new key in force, with the grants `rewrap` re-wraps, in the caller's
+ * transaction: the one place a key changes, for a rotation in one request and one in pages alike.
+ */
+function switchKey(
+  u: Unit,
+  current: BeneficiaryRow,
+  key: { publicKey: string; fingerprint: string; keySignature: string; keyVersion: number },
+  items: number,
+  rewrap: () => void,
+): Beneficiary {
+  const row = u.db
     .update(beneficiaries)
-    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion, updatedAt: now })
-    .where(eq(beneficiaries.id, id))
+    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion: key.keyVersion, updatedAt: u.now })
+    .where(eq(beneficiaries.id, current.id))
     .returning()
     .get()!
-  for (const g of grants) {
-    db.update(itemGrants)
-      .set({ wrappedKey: g.wrappedKey, keyVersion, createdAt: now })
-      .where(sql`${itemGrants.itemId} = ${g.itemId} and ${itemGrants.beneficiaryId} = ${id}`)
-      .run()
-  }
-  u.audit({ actor: 'user', action: 'circle.beneficiary_key_rotated', details: { beneficiaryId: id, items: grants.length, keyVersion } })
+  rewrap()
+  u.audit({ actor: 'user', action: 'circle.beneficiary_key_rotated', details: { beneficiaryId: current.id, items, keyVersion: key.keyVersion } })
   tellOfChange(u, current, 'key')
   return toBeneficiary(row)
 }
@@ -264,21 +280,15 @@ export function commitRotation(u: Unit, beneficiaryId: string, rotationId: strin
     where g.beneficiary_id = ${beneficiaryId}
       and not exists (select 1 from rotation_grants r where r.rotation_id = ${rotationId} and r.item_id = g.item_id)`)?.n ?? 0
   if (missing > 0) throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
-  const row = db
-    .update(beneficiaries)
-    .set({ publicKey: rotation.publicKey, publicKeyFingerprint: rotation.publicKeyFingerprint, keySignature: rotation.keySignature, keyVersion: rotation.keyVersion, updatedAt: now })
-    .where(eq(beneficiaries.id, beneficiaryId))
-    .returning()
-    .get()!
-  db.run(sql`update item_grants set
-      wrapped_key = (select r.wrapped_key from rotation_grants r where r.rotation_id = ${rotationId} and r.item_id = item_grants.item_id),
-      key_version = ${rotation.keyVersion}, created_at = ${now}
-    where beneficiary_id = ${beneficiaryId}`)
   const items = db.select({ n: sql<number>`count(*)` }).from(itemGrants).where(eq(itemGrants.beneficiaryId, beneficiaryId)).get()?.n ?? 0
-  db.delete(keyRotations).where(eq(keyRotations.id, rotationId)).run()
-  u.audit({ actor: 'user', action: 'circle.beneficiary_key_rotated', details: { beneficiaryId, items, keyVersion: rotation.keyVersion } })
-  tellOfChange(u, current, 'key')
-  return toBeneficiary(row)
+  const key = { publicKey: rotation.publicKey, fingerprint: rotation.publicKeyFingerprint, keySignature: rotation.keySignature, keyVersion: rotation.keyVersion }
+  return switchKey(u, current, key, items, () => {
+    db.run(sql`update item_grants set
+        wrapped_key = (select r.wrapped_key from rotation_grants r where r.rotation_id = ${rotationId} and r.item_id = item_grants.item_id),
+        key_version = ${rotation.keyVersion}, created_at = ${now}
+      where beneficiary_id = ${beneficiaryId}`)
+    db.delete(keyRotations).where(eq(keyRotations.id, rotationId)).run()
+  })
 }
 
 /** The rotation a commit would apply, for the object to check its signature against the row as it is now. */

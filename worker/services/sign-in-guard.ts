@@ -30,7 +30,7 @@ export async function recordFailure(db: Db, email: string, now = Date.now()): Pr
     sql`case when ${n} >= ${freeFailures} then ${now} + min(${maxHoldMs}, ${firstHoldMs} * (1 << min(20, ${n} - ${freeFailures}))) else null end`
   await db
     .insert(signInFailures)
-    .values({ email, failures: 1, lastFailureAt: now, heldUntil: freeFailures <= 1 ? now + firstHoldMs : null })
+    .values({ email, failures: 1, lastFailureAt: now, heldUntil: hold(1) })
     .onConflictDoUpdate({ target: signInFailures.email, set: { failures, lastFailureAt: now, heldUntil: hold(failures) } })
 }
 

@@ -110,17 +110,17 @@ export async function applyPolicyGrants(input: ApplyPolicyGrantsInput): Promise<
       result.failed.push({ itemId: item.id, error })
     }
   })
+  // Keep the list's order, whatever order the parallel requests finished in.
+  const order = new Map(input.items.map((item, i) => [item.id, i]))
+  const byOrder = (a: string, b: string) => order.get(a)! - order.get(b)!
+  result.matchedItemIds.sort(byOrder)
+  result.updatedItemIds.sort(byOrder)
   // The server cannot read selectors, so it learns which items the policy covers from here.
   const covered = result.matchedItemIds.filter((id) => !result.failed.some((f) => f.itemId === id))
   for (let i = 0; i < covered.length; i += POLICY_ITEMS_PER_REQUEST) {
     const body: PolicyItemsBody = { itemIds: covered.slice(i, i + POLICY_ITEMS_PER_REQUEST) }
     await sendJson<{ itemCount: number }>(fetchFn, 'PUT', `/api/policies/${encodeURIComponent(input.policyId)}/items`, body)
   }
-  // Keep the list's order, whatever order the parallel requests finished in.
-  const order = new Map(input.items.map((item, i) => [item.id, i]))
-  const byOrder = (a: string, b: string) => order.get(a)! - order.get(b)!
-  result.matchedItemIds.sort(byOrder)
-  result.updatedItemIds.sort(byOrder)
   return result
 }
 
