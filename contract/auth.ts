@@ -7,7 +7,7 @@ import {
   PASSWORD_MIN_LOGIN,
   PASSWORD_MIN_REGISTER,
 } from './constants'
-import { VALIDATION } from './messages'
+import { EMAIL_CONFIRMATION, VALIDATION } from './messages'
 import { PLAN_TIERS } from './plans'
 
 // E-mail is compared case-insensitively everywhere, so it is normalised once, here.
@@ -76,9 +76,21 @@ export const resetPasswordFormSchema = z
   })
 export type ResetPasswordForm = z.input<typeof resetPasswordFormSchema>
 
+/** POST /api/auth/confirm-email: the token of the link sent to the owner's address. */
+export const confirmEmailBodySchema = z.object({
+  token: z.string({ error: EMAIL_CONFIRMATION.linkInvalid }).min(20, EMAIL_CONFIRMATION.linkInvalid).max(2048),
+})
+export interface EmailConfirmed {
+  message: string
+  /** Invitations that were waiting for the confirmation and went out with it. */
+  invitationsSent: number
+}
+
 export const publicUserSchema = z.object({
   id: z.string(),
   email: z.string(),
+  /** The owner followed the link sent to their address; until then invitations wait. */
+  emailVerified: z.boolean(),
   displayName: z.string(),
   planTier: z.enum(PLAN_TIERS),
   hasActiveSubscription: z.boolean(),

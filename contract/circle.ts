@@ -37,6 +37,7 @@ export const CIRCLE_MESSAGES = {
   keyChangedMeanwhile: "This beneficiary's key was changed meanwhile, in another tab or on another device. Reload and try again.",
   rotationNotFound: 'This key replacement is no longer open. Start it again.',
   resendLimit: `This person has been e-mailed ${MAIL_LIMITS.perPersonPerHour} times in the last hour. Please wait before sending another link.`,
+  invitationHeld: 'This invitation goes out once you confirm your e-mail address: follow the link we sent you at registration, or send yourself a new one.',
   dailyMailLimit: `Your vault has sent ${MAIL_LIMITS.thirdPartyPerDay} e-mails to other people today, the most it sends in a day. Please try again tomorrow.`,
 } as const
 
@@ -131,6 +132,8 @@ export const beneficiarySchema = z.object({
   keyVersion: z.number().int(),
   /** The owner's vault signature over the key (contract/key-signing.ts); null until a vault made before signing keys signs it. */
   keySignature: z.string().nullable(),
+  /** Asked for before the owner confirmed their own address: it goes out once they do. */
+  invitationHeld: z.boolean(),
   createdAt: z.string(),
 })
 export type Beneficiary = z.infer<typeof beneficiarySchema>
@@ -199,6 +202,7 @@ export const approverSchema = z.object({
   email: z.string(),
   role: z.string(),
   verified: z.boolean(),
+  invitationHeld: z.boolean(),
   createdAt: z.string(),
 })
 export type Approver = z.infer<typeof approverSchema>

@@ -23,6 +23,20 @@ export const AUTH_ERRORS = {
   adminOnly: 'You do not have permission to access the admin dashboard.',
 } as const
 
+/** The owner's own address, confirmed through the link sent at registration. */
+export const EMAIL_CONFIRMATION = {
+  /** Links sent to one owner's address an hour, at most (registration's counts). */
+  perHour: 3,
+  confirmed: 'Your e-mail address is confirmed.',
+  alreadyConfirmed: 'Your e-mail address was already confirmed.',
+  linkInvalid: 'This confirmation link is invalid. Sign in and send yourself a new one.',
+  linkExpired: 'This confirmation link has expired. Sign in and send yourself a new one.',
+  sent: (email: string) => `We sent a new confirmation link to ${email}.`,
+  limit: 'We have sent you three confirmation links in the last hour. Please check your inbox (and spam folder), or try again later.',
+  /** Why invitations wait, wherever the owner invites someone. */
+  invitationsWait: 'Invitations wait until you confirm your e-mail address, so that nobody is e-mailed in your name by someone using an address that is not theirs. They go out as soon as you confirm.',
+} as const
+
 export const GENERIC_ERRORS = {
   notFound: 'Not found.',
   apiRouteNotFound: 'There is no such API route.',

@@ -23,9 +23,9 @@ if (!passwordCheck.success) fail(passwordCheck.error.issues[0]?.message ?? 'Inva
 const quote = (value: string) => `'${value.replace(/'/g, "''")}'`
 const now = Date.now()
 const hash = await hashPassword(password)
-const sql = `INSERT INTO users (id, email, password_hash, display_name, role, plan_tier, subscription_status, billing_provider, created_at, updated_at)
-VALUES (${quote(crypto.randomUUID())}, ${quote(email.data)}, ${quote(hash)}, 'Administrator', 'admin', 'enterprise', 'active', 'none', ${now}, ${now})
-ON CONFLICT(email) DO UPDATE SET role = 'admin', password_hash = excluded.password_hash, paused_at = NULL, updated_at = ${now};`
+const sql = `INSERT INTO users (id, email, password_hash, display_name, role, plan_tier, subscription_status, billing_provider, email_verified_at, created_at, updated_at)
+VALUES (${quote(crypto.randomUUID())}, ${quote(email.data)}, ${quote(hash)}, 'Administrator', 'admin', 'enterprise', 'active', 'none', ${now}, ${now}, ${now})
+ON CONFLICT(email) DO UPDATE SET role = 'admin', password_hash = excluded.password_hash, paused_at = NULL, email_verified_at = coalesce(users.email_verified_at, ${now}), updated_at = ${now};`
 
 const persist = process.env.PERSIST_TO ? ['--persist-to', process.env.PERSIST_TO] : []
 const target = remote ? ['--remote'] : ['--local', ...persist]

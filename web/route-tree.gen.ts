@@ -20,6 +20,7 @@ import { Route as CancelReleaseRouteImport } from './routes/cancel-release'
 import { Route as CheckInRouteImport } from './routes/check-in'
 import { Route as CheckoutRouteImport } from './routes/checkout'
 import { Route as ConfirmDeathRouteImport } from './routes/confirm-death'
+import { Route as ConfirmEmailRouteImport } from './routes/confirm-email'
 import { Route as EmailPreviewRouteImport } from './routes/email-preview'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
 import { Route as HowItWorksRouteImport } from './routes/how-it-works'
@@ -101,6 +102,11 @@ const CheckoutRoute = CheckoutRouteImport.update({
 const ConfirmDeathRoute = ConfirmDeathRouteImport.update({
   id: '/confirm-death',
   path: '/confirm-death',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ConfirmEmailRoute = ConfirmEmailRouteImport.update({
+  id: '/confirm-email',
+  path: '/confirm-email',
   getParentRoute: () => rootRouteImport,
 } as any)
 const EmailPreviewRoute = EmailPreviewRouteImport.update({
@@ -255,6 +261,7 @@ export interface FileRoutesByFullPath {
   '/check-in': typeof CheckInRoute
   '/checkout': typeof CheckoutRoute
   '/confirm-death': typeof ConfirmDeathRoute
+  '/confirm-email': typeof ConfirmEmailRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/how-it-works': typeof HowItWorksRoute
@@ -295,6 +302,7 @@ export interface FileRoutesByTo {
   '/check-in': typeof CheckInRoute
   '/checkout': typeof CheckoutRoute
   '/confirm-death': typeof ConfirmDeathRoute
+  '/confirm-email': typeof ConfirmEmailRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/how-it-works': typeof HowItWorksRoute
@@ -337,6 +345,7 @@ export interface FileRoutesById {
   '/check-in': typeof CheckInRoute
   '/checkout': typeof CheckoutRoute
   '/confirm-death': typeof ConfirmDeathRoute
+  '/confirm-email': typeof ConfirmEmailRoute
   '/email-preview': typeof EmailPreviewRoute
   '/forgot-password': typeof ForgotPasswordRoute
   '/how-it-works': typeof HowItWorksRoute
@@ -379,6 +388,7 @@ export interface FileRouteTypes {
     | '/check-in'
     | '/checkout'
     | '/confirm-death'
+    | '/confirm-email'
     | '/email-preview'
     | '/forgot-password'
     | '/how-it-works'
@@ -419,6 +429,7 @@ export interface FileRouteTypes {
     | '/check-in'
     | '/checkout'
     | '/confirm-death'
+    | '/confirm-email'
     | '/email-preview'
     | '/forgot-password'
     | '/how-it-works'
@@ -460,6 +471,7 @@ export interface FileRouteTypes {
     | '/check-in'
     | '/checkout'
     | '/confirm-death'
+    | '/confirm-email'
     | '/email-preview'
     | '/forgot-password'
     | '/how-it-works'
@@ -502,6 +514,7 @@ export interface RootRouteChildren {
   CheckInRoute: typeof CheckInRoute
   CheckoutRoute: typeof CheckoutRoute
   ConfirmDeathRoute: typeof ConfirmDeathRoute
+  ConfirmEmailRoute: typeof ConfirmEmailRoute
   EmailPreviewRoute: typeof EmailPreviewRoute
   ForgotPasswordRoute: typeof ForgotPasswordRoute
   HowItWorksRoute: typeof HowItWorksRoute
@@ -599,6 +612,13 @@ declare module '@tanstack/react-router' {
       path: '/confirm-death'
       fullPath: '/confirm-death'
       preLoaderRoute: typeof ConfirmDeathRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/confirm-email': {
+      id: '/confirm-email'
+      path: '/confirm-email'
+      fullPath: '/confirm-email'
+      preLoaderRoute: typeof ConfirmEmailRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/email-preview': {
@@ -840,6 +860,7 @@ const rootRouteChildren: RootRouteChildren = {
   CheckInRoute: CheckInRoute,
   CheckoutRoute: CheckoutRoute,
   ConfirmDeathRoute: ConfirmDeathRoute,
+  ConfirmEmailRoute: ConfirmEmailRoute,
   EmailPreviewRoute: EmailPreviewRoute,
   ForgotPasswordRoute: ForgotPasswordRoute,
   HowItWorksRoute: HowItWorksRoute,

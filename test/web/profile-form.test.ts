@@ -28,6 +28,7 @@ function user(overrides: Partial<PublicUser> = {}): PublicUser {
   return {
     id: 'u1',
     email: 'ada@example.com',
+    emailVerified: true,
     displayName: 'Ada Owner',
     planTier: 'basic',
     hasActiveSubscription: true,

@@ -14,6 +14,8 @@ export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   releaseCancel: 60 * DAY_S,
   releaseApproval: 60 * DAY_S,
   deathReport: 5 * 365 * DAY_S,
+  // Not in the spec (which never confirms the owner's address): a week, like the circle's invitations.
+  ownerEmailConfirm: 7 * DAY_S,
   beneficiaryAccess: 365 * DAY_S,
   assetContent: 30 * 60,
 }

@@ -154,6 +154,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: (f) => ({ id: f.beneficiaryId }),
     link: { purpose: 'beneficiaryVerify', in: 'body', subject: (f) => f.beneficiaryId },
   },
+  'POST /api/auth/confirm-email': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'ownerEmailConfirm', in: 'body', subject: (f) => f.userId } },
   'POST /api/approvers/verify': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'approverVerify', in: 'body', subject: (f) => f.approverId } },
   'GET /api/beneficiary-notifications': { access: 'link', link: { purpose: 'beneficiaryNotifications', in: 'query', subject: (f) => f.beneficiaryId } },
   'POST /api/beneficiary-notifications/opt-in': {
@@ -220,6 +221,7 @@ export const ROUTES: Record<string, RouteSpec> = {
 
   // --- The owner's own ---
   'GET /api/auth/me': { access: 'owner' },
+  'POST /api/auth/confirm-email/resend': { access: 'owner' },
   // Signed out is an answer here ({ user: null }); signed in, the caller's own account only.
   'GET /api/auth/session': { access: 'public' },
   'POST /api/auth/webauthn/register/options': { access: 'owner' },

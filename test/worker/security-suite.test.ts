@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { CIRCLE_MESSAGES } from '../../contract/circle'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { RELEASE_MESSAGES } from '../../contract/releases'
+import { EMAIL_CONFIRMATION } from '../../contract/messages'
 import { ID_DOCUMENT_MAX_BYTES } from '../../contract/identity'
 import { CHUNK_OVERHEAD_BYTES, partSize, UPLOAD_CHUNK_BYTES } from '../../contract/vault-items'
 import { app } from '../../worker/app'
@@ -406,7 +407,7 @@ function notExpiredLink(a: Answer): string | undefined {
   const wrong = notClientError(a, [400])
   if (wrong) return wrong
   const message = (JSON.parse(a.text) as { message: string }).message
-  return ([CIRCLE_MESSAGES.linkExpired, RELEASE_MESSAGES.linkExpired] as string[]).includes(message) ? undefined : `${brief(a)} (expected the link-expired message)`
+  return ([CIRCLE_MESSAGES.linkExpired, RELEASE_MESSAGES.linkExpired, EMAIL_CONFIRMATION.linkExpired] as string[]).includes(message) ? undefined : `${brief(a)} (expected the link-expired message)`
 }
 
 /** The request a link route gets with `token` (in its query or body) and otherwise good input. */

@@ -10,6 +10,9 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
     displayName: text('display_name').notNull(),
+    // When the owner followed the link sent to their address at registration. Until then the vault
+    // sends nobody else anything on their behalf (invitations wait: worker/services/invitations.ts).
+    emailVerifiedAt: integer('email_verified_at'),
     role: text('role', { enum: ['owner', 'admin'] }).notNull().default('owner'),
     planTier: text('plan_tier', { enum: ['free', 'basic', 'pro', 'premium', 'enterprise'] })
       .notNull()

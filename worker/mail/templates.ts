@@ -112,6 +112,20 @@ export function passwordChangedEmail(params: { displayName: string; loginUrl: st
   })
 }
 
+/** To the owner's address at registration (and on request): one click confirms it. */
+export function emailConfirmationEmail(params: { displayName: string; confirmUrl: string }): RenderedEmail {
+  return render(`Confirm your e-mail address for ${PRODUCT_NAME}`, {
+    heading: 'Confirm your e-mail address',
+    paragraphs: [
+      `Hello ${params.displayName},`,
+      `Welcome to ${PRODUCT_NAME}. Please confirm that this address is yours. Until you do, invitations to your beneficiaries and approvers wait, so that nobody can be e-mailed in your name from an address that is not yours.`,
+      'The link works for seven days.',
+    ],
+    action: { label: 'Confirm my e-mail address', url: params.confirmUrl },
+    footnote: 'If you did not create an account, ignore this message: nothing will be sent in your name.',
+  })
+}
+
 /** To the owner: a beneficiary's address or key changed (so a change they did not make is seen at once). */
 export function beneficiaryChangedOwnerEmail(params: { displayName: string; beneficiaryName: string; change: 'email' | 'key'; appUrl: string }): RenderedEmail {
   const what = params.change === 'email' ? 'e-mail address' : 'key (a new Beneficiary Access Kit)'

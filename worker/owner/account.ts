@@ -10,6 +10,8 @@ import { users, type UserRow } from '../db/schema'
 export interface Account {
   id: string
   email: string
+  /** The owner confirmed their address (until then the vault e-mails nobody else for them). */
+  emailVerified: boolean
   displayName: string
   role: UserRow['role']
   planTier: UserRow['planTier']
@@ -22,6 +24,7 @@ export function accountOf(user: UserRow): Account {
   return {
     id: user.id,
     email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
     displayName: user.displayName,
     role: user.role,
     planTier: user.planTier,

@@ -60,6 +60,8 @@ export const beneficiaries = sqliteTable(
     emailVerifiedAt: integer('email_verified_at'),
     // Rotated on every (re)send and cleared on use: only the newest link works, and only once.
     verificationNonce: text('verification_nonce'),
+    // Asked for before the owner confirmed their own address: sent once they do.
+    invitationHeldAt: integer('invitation_held_at'),
     identityStatus: text('identity_status', { enum: ['unverified', 'pending', 'verified', 'rejected'] })
       .notNull()
       .default('unverified'),
@@ -83,6 +85,7 @@ export const approvers = sqliteTable(
     role: text('role').notNull(),
     emailVerifiedAt: integer('email_verified_at'),
     verificationNonce: text('verification_nonce'),
+    invitationHeldAt: integer('invitation_held_at'),
     /** When this approver was last sent the link to confirm the owner's death (null: never). */
     deathLinkSentAt: integer('death_link_sent_at'),
     createdAt: integer('created_at').notNull(),

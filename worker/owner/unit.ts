@@ -23,6 +23,11 @@ export interface Unit {
   readonly now: number
   /** The owner's safety window (contract/settings.ts), in milliseconds. */
   readonly safetyWindowMs: number
+  /**
+   * The owner confirmed their own address: in the account, or already told to this object (which
+   * hears of it before a slower act that read the account earlier, so no invitation is left held).
+   */
+  readonly ownerConfirmed: boolean
   audit(entry: AuditInput): void
   /** Kept with the act, handed to D1's outbox once it commits (worker/owner/pending-mail.ts). */
   mail(to: string, kind: string, message: RenderedEmail): void
@@ -42,6 +47,8 @@ export interface UnitEffects {
 }
 
 export const SAFETY_WINDOW_KEY = 'safetyWindowHours'
+/** When the owner's object was told that the owner confirmed their address. */
+export const OWNER_CONFIRMED_KEY = 'ownerEmailConfirmedAt'
 
 export function safetyWindowHours(storage: DurableObjectStorage): number {
   return storage.kv.get<number>(SAFETY_WINDOW_KEY) ?? SAFETY_WINDOW.defaultHours
@@ -56,6 +63,7 @@ export function createUnit(
   now: number,
 ): { unit: Unit; effects: UnitEffects } {
   const effects: UnitEffects = { dueAt: null, mails: 0, blobs: 0 }
+  const ownerConfirmed = account.emailVerified || storage.kv.get<number>(OWNER_CONFIRMED_KEY) !== undefined
   const unit: Unit = {
     env,
     db,
@@ -65,6 +73,7 @@ export function createUnit(
     get safetyWindowMs() {
       return safetyWindowHours(storage) * HOUR_MS
     },
+    ownerConfirmed,
     audit: (entry) => void appendAudit(storage, db, entry),
     mail(to, kind, message) {
       if (to.toLowerCase() !== account.email.toLowerCase()) recordThirdPartyMail(db, to, now)

@@ -32,7 +32,8 @@ import { verifyKeySignature } from '../services/key-signing'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schema'
-import { createUnit, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
+import { createUnit, OWNER_CONFIRMED_KEY, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
+import { sendHeldInvitations } from '../services/invitations'
 import { addSigningKey, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
@@ -526,6 +527,19 @@ export class OwnerVault extends DurableObject<Env> {
 
   async deleteBeneficiary(account: Account, id: string) {
     return settle(() => this.act(account, (u) => beneficiariesService.deleteBeneficiary(u, id)))
+  }
+
+  /** The owner confirmed their address (the account says so): held invitations go out. Returns how many. */
+  async ownerEmailConfirmed(account: Account) {
+    return settle(() =>
+      this.act(account, (u) => {
+        const first = this.kv.get<number>(OWNER_CONFIRMED_KEY) === undefined
+        if (first) this.kv.put(OWNER_CONFIRMED_KEY, u.now)
+        const invitationsSent = sendHeldInvitations(u)
+        if (first || invitationsSent > 0) u.audit({ actor: 'user', action: 'account.email_confirmed', details: { invitationsSent } })
+        return invitationsSent
+      }),
+    )
   }
 
   async listApprovers() {

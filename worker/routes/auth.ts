@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { eq } from 'drizzle-orm'
 import { deleteCookie } from 'hono/cookie'
 import {
+  confirmEmailBodySchema,
   forgotPasswordBodySchema,
   loginBodySchema,
   registerBodySchema,
@@ -9,7 +10,7 @@ import {
 } from '../../contract/auth'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
-import { AUTH_ERRORS } from '../../contract/messages'
+import { AUTH_ERRORS, EMAIL_CONFIRMATION } from '../../contract/messages'
 import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
@@ -22,6 +23,7 @@ import { accountOf } from '../owner/account'
 import { recordOwnerActivity } from '../owner/client'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
 import { issueResetToken, resetPasswordWithToken } from '../services/password-reset'
+import { confirmOwnerEmail, sendConfirmationLink } from '../services/email-confirmation'
 import { authenticate, createSession, revokeSession } from '../services/sessions'
 import { clearFailures, heldUntil, isKnownDevice, recordFailure } from '../services/sign-in-guard'
 import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
@@ -54,6 +56,7 @@ export const authRoutes = new Hono<AppEnv>()
     c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(account), 'registered'))
     // Awaited, so the chain starts with it before anything the new owner does next.
     await auditOwner(c.env, user.id, 'account.registered')
+    await sendConfirmationLink(c.env, c.executionCtx, db, account)
     if (claimed) await auditOwner(c.env, user.id, 'account.subscribed', { plan: account.planTier, status: account.subscriptionStatus, guest: true })
     return c.json({ token, user: await publicUserOf(c.env, db, account) }, 201)
   })
@@ -78,6 +81,14 @@ export const authRoutes = new Hono<AppEnv>()
       return c.json({ twoFactorRequired: true as const, options, message: WEBAUTHN_MESSAGES.secondFactorPrompt })
     }
     return c.json(await signIn(c, user))
+  })
+  // One click from the mailbox; no session needed (the link may be opened on another device).
+  .post('/confirm-email', rateLimitByIp('LINK_LIMITER', 'confirm-email'), validate('json', confirmEmailBodySchema), async (c) =>
+    c.json(await confirmOwnerEmail(c.env, c.var.db, c.req.valid('json').token)),
+  )
+  .post('/confirm-email/resend', requireUser, async (c) => {
+    await sendConfirmationLink(c.env, c.executionCtx, c.var.db, c.var.user)
+    return c.json({ message: EMAIL_CONFIRMATION.sent(c.var.user.email) })
   })
   .get('/me', requireUser, async (c) => c.json({ user: await publicUserOf(c.env, c.var.db, c.var.user) }))
   // The web app's session check: signed out is an answer here, not an error (so a visitor's browser

@@ -16,12 +16,17 @@ export function toApprover(row: ApproverRow): Approver {
     email: row.email,
     role: row.role,
     verified: row.emailVerifiedAt !== null,
+    invitationHeld: row.invitationHeldAt !== null,
     createdAt: new Date(row.createdAt).toISOString(),
   }
 }
 
 export function listApprovers(db: OwnerDb): ApproverRow[] {
   return db.select().from(approvers).orderBy(asc(approvers.createdAt)).all()
+}
+
+function findApprover(db: OwnerDb, id: string): ApproverRow | undefined {
+  return db.select().from(approvers).where(eq(approvers.id, id)).get()
 }
 
 export function createApprover(u: Unit, body: Required<Omit<ApproverForm, 'sendVerificationEmail'>>, sendVerificationEmail: boolean): WithEmailSent<Approver> {
@@ -43,14 +48,15 @@ export function createApprover(u: Unit, body: Required<Omit<ApproverForm, 'sendV
   if (!row) throw conflict(CIRCLE_MESSAGES.duplicateApprover)
   const verificationEmailSent = sendVerificationEmail ? sendApproverInvitation(u, row) : false
   u.audit({ actor: 'user', action: 'circle.approver_added', details: { approverId: row.id, verificationEmailSent } })
-  return { ...toApprover(row), verificationEmailSent }
+  return { ...toApprover(findApprover(u.db, row.id)!), verificationEmailSent }
 }
 
 /** A fresh verification link (the only one that works from now on) to a not yet verified approver. */
 export function resendApproverVerification(u: Unit, id: string): WithEmailSent<Approver> {
-  const current = u.db.select().from(approvers).where(eq(approvers.id, id)).get()
+  const current = findApprover(u.db, id)
   if (!current) throw notFound(CIRCLE_MESSAGES.approverNotFound)
   if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
+  if (!u.ownerConfirmed) throw conflict(CIRCLE_MESSAGES.invitationHeld)
   assertMayMail(u, current.email, { resend: true })
   const row = u.db
     .update(approvers)
@@ -60,7 +66,7 @@ export function resendApproverVerification(u: Unit, id: string): WithEmailSent<A
     .get()!
   const verificationEmailSent = sendApproverInvitation(u, row)
   u.audit({ actor: 'user', action: 'circle.approver_verification_resent', details: { approverId: id, verificationEmailSent } })
-  return { ...toApprover(row), verificationEmailSent }
+  return { ...toApprover(findApprover(u.db, id)!), verificationEmailSent }
 }
 
 export function deleteApprover(u: Unit, id: string): void {

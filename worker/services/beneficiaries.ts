@@ -41,6 +41,7 @@ export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
     publicKeyFingerprint: row.publicKeyFingerprint,
     keyVersion: row.keyVersion,
     keySignature: row.keySignature,
+    invitationHeld: row.invitationHeldAt !== null,
     createdAt: new Date(row.createdAt).toISOString(),
   }
 }
@@ -93,7 +94,7 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
     .get()!
   const verificationEmailSent = sendVerificationEmail ? sendBeneficiaryInvitation(u, row) : false
   u.audit({ actor: 'user', action: 'circle.beneficiary_added', details: { beneficiaryId: row.id, verificationEmailSent } })
-  return { ...toBeneficiary(row), verificationEmailSent }
+  return { ...toBeneficiary(requireBeneficiary(db, row.id)), verificationEmailSent }
 }
 
 /** What the object checked a key signature against, before the act (the check is asynchronous). */
@@ -110,8 +111,13 @@ function assertSignedFor(signed: SignedKey | undefined, email: string, keyVersio
   }
 }
 
-/** Tells the owner and the beneficiary's address before the change that an address or key changed. */
+/**
+ * Tells the owner and the beneficiary's address before the change that an address or key changed.
+ * Not before the owner confirmed their address: it may be a stranger's, and the beneficiary has
+ * never heard from the vault.
+ */
 function tellOfChange(u: Unit, before: BeneficiaryRow, change: 'email' | 'key'): void {
+  if (!u.ownerConfirmed) return
   u.mail(u.account.email, 'beneficiary_changed', beneficiaryChangedOwnerEmail({ displayName: u.account.displayName, beneficiaryName: before.fullName, change, appUrl: u.env.APP_ORIGIN }))
   u.mail(before.email, 'beneficiary_changed', beneficiaryChangedOldAddressEmail({ beneficiaryName: before.fullName, ownerName: u.account.displayName, change }))
 }
@@ -147,7 +153,7 @@ export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBo
   // Which fields changed, by name only: the values are the beneficiary's own details.
   const fields = UPDATABLE_FIELDS.filter((f) => (f === 'email' ? emailChanged : body[f] !== undefined))
   u.audit({ actor: 'user', action: 'circle.beneficiary_updated', details: { beneficiaryId: id, fields: fields.join(','), verificationEmailSent } })
-  return { ...toBeneficiary(row), verificationEmailSent }
+  return { ...toBeneficiary(emailChanged ? requireBeneficiary(db, id) : row), verificationEmailSent }
 }
 
 /** A fresh verification link (the only one that works from now on) to a not yet verified address. */
@@ -155,6 +161,7 @@ export function resendBeneficiaryVerification(u: Unit, id: string): WithEmailSen
   const current = requireBeneficiary(u.db, id)
   if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
   if (current.notificationStatus === 'unsubscribed') throw conflict(CIRCLE_MESSAGES.unsubscribed)
+  if (!u.ownerConfirmed) throw conflict(CIRCLE_MESSAGES.invitationHeld)
   assertMayMail(u, current.email, { resend: true })
   const row = u.db
     .update(beneficiaries)
@@ -164,7 +171,7 @@ export function resendBeneficiaryVerification(u: Unit, id: string): WithEmailSen
     .get()!
   const verificationEmailSent = sendBeneficiaryInvitation(u, row)
   u.audit({ actor: 'user', action: 'circle.verification_resent', details: { beneficiaryId: id, verificationEmailSent } })
-  return { ...toBeneficiary(row), verificationEmailSent }
+  return { ...toBeneficiary(requireBeneficiary(u.db, id)), verificationEmailSent }
 }
 
 /**

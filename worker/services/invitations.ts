@@ -1,14 +1,33 @@
+import { asc, eq, isNotNull } from 'drizzle-orm'
 import { approverInvitationEmail, beneficiaryInvitationEmail } from '../mail/templates'
-import type { ApproverRow, BeneficiaryRow } from '../owner/schema'
+import { approvers, beneficiaries, type ApproverRow, type BeneficiaryRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
+import { mailRefusal } from './mail-limits'
+
+// Invitations go out only once the owner has confirmed their own address: before that, whoever
+// registered might have used an address that is not theirs, and the vault would be e-mailing
+// strangers in their name. Until then an invitation is held (marked on the person's row), not
+// refused, and goes out on confirmation (sendHeldInvitations).
+
+type Invited = typeof beneficiaries | typeof approvers
+
+/** Before the owner confirmed, marks the invitation held and says so; once sent, clears the mark. */
+function heldUntilConfirmed(u: Unit, table: Invited, row: { id: string; invitationHeldAt: number | null }): boolean {
+  const held = !u.ownerConfirmed
+  if (held || row.invitationHeldAt !== null) {
+    u.db.update(table).set({ invitationHeldAt: held ? u.now : null }).where(eq(table.id, row.id)).run()
+  }
+  return held
+}
 
 /**
  * Mails the beneficiary their invitation with the verification link their row's nonce allows, and
- * their notification-choice links. Honours an unsubscribe: nobody who asked for no mail gets any
- * (returns false then).
+ * their notification-choice links. Honours an unsubscribe: nobody who asked for no mail gets any.
+ * Returns whether it went out (false when held or not sendable).
  */
 export function sendBeneficiaryInvitation(u: Unit, row: BeneficiaryRow): boolean {
   if (row.notificationStatus === 'unsubscribed' || !row.verificationNonce) return false
+  if (heldUntilConfirmed(u, beneficiaries, row)) return false
   u.mail(row.email, 'beneficiary_invitation', beneficiaryInvitationEmail({
     fullName: row.fullName,
     email: row.email,
@@ -24,6 +43,7 @@ export function sendBeneficiaryInvitation(u: Unit, row: BeneficiaryRow): boolean
 
 export function sendApproverInvitation(u: Unit, row: ApproverRow): boolean {
   if (!row.verificationNonce) return false
+  if (heldUntilConfirmed(u, approvers, row)) return false
   u.mail(row.email, 'approver_invitation', approverInvitationEmail({
     fullName: row.fullName,
     role: row.role,
@@ -31,4 +51,26 @@ export function sendApproverInvitation(u: Unit, row: ApproverRow): boolean {
     verifyUrl: u.signedLink('/verify-approver', 'approverVerify', row.id, {}, row.verificationNonce),
   }))
   return true
+}
+
+/**
+ * The owner just confirmed their address: every held invitation goes out, oldest first, within the
+ * daily limit on mail to other people (any left over stay held, and the owner can send them later
+ * from the list). Returns how many went out.
+ */
+export function sendHeldInvitations(u: Unit): number {
+  let sent = 0
+  const send = <R extends { id: string; email: string; invitationHeldAt: number | null }>(table: Invited, rows: R[], invite: (row: R) => boolean): boolean => {
+    for (const row of rows) {
+      if (mailRefusal(u, row.email, { resend: false })) return false
+      if (invite(row)) sent++
+      else u.db.update(table).set({ invitationHeldAt: null }).where(eq(table.id, row.id)).run()
+    }
+    return true
+  }
+  const held = <T extends Invited>(table: T) => u.db.select().from(table).where(isNotNull(table.invitationHeldAt)).orderBy(asc(table.invitationHeldAt))
+  if (send(beneficiaries, held(beneficiaries).all() as BeneficiaryRow[], (row) => sendBeneficiaryInvitation(u, row))) {
+    send(approvers, held(approvers).all() as ApproverRow[], (row) => sendApproverInvitation(u, row))
+  }
+  return sent
 }

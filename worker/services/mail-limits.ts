@@ -17,13 +17,20 @@ export function recordThirdPartyMail(db: OwnerDb, address: string, now: number):
 }
 
 /**
- * Refuses an owner's invitation or resend to `address` past the daily limit on all third-party
- * mail, and a resend (`resend`) past the hourly limit for that person.
+ * Why an owner's invitation or resend to `address` may not go now: past the daily limit on all
+ * third-party mail, or, for a resend (`resend`), past the hourly limit for that person. Null if it may.
  */
-export function assertMayMail(u: Unit, address: string, options: { resend: boolean }): void {
+export function mailRefusal(u: Unit, address: string, options: { resend: boolean }): string | null {
   const count = (where: ReturnType<typeof and>) => u.db.select({ n: sql<number>`count(*)` }).from(thirdPartyMail).where(where).get()?.n ?? 0
   if (options.resend && count(and(eq(thirdPartyMail.address, address.toLowerCase()), gt(thirdPartyMail.at, u.now - HOUR_MS))) >= MAIL_LIMITS.perPersonPerHour) {
-    throw tooManyRequests(CIRCLE_MESSAGES.resendLimit)
+    return CIRCLE_MESSAGES.resendLimit
   }
-  if (count(gt(thirdPartyMail.at, u.now - DAY_MS)) >= MAIL_LIMITS.thirdPartyPerDay) throw tooManyRequests(CIRCLE_MESSAGES.dailyMailLimit)
+  if (count(gt(thirdPartyMail.at, u.now - DAY_MS)) >= MAIL_LIMITS.thirdPartyPerDay) return CIRCLE_MESSAGES.dailyMailLimit
+  return null
+}
+
+/** Refuses (429) what mailRefusal refuses. */
+export function assertMayMail(u: Unit, address: string, options: { resend: boolean }): void {
+  const refusal = mailRefusal(u, address, options)
+  if (refusal) throw tooManyRequests(refusal)
 }

@@ -35,6 +35,7 @@ function toPublicUser(user: UserRow, securityKeyCount: number, vault: VaultSumma
   return {
     id: user.id,
     email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
     displayName: user.displayName,
     planTier,
     hasActiveSubscription: hasActiveSubscription(user),

@@ -19,7 +19,7 @@ import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { accessKitFileName, downloadAccessKit, type AccessKit } from './access-kit'
 import { AccessKitPrintView } from './access-kit-print'
 import { useCreateBeneficiary } from './api'
-import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, emailNotSentText, emailSentText } from './copy'
+import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, emailNotSentText, invitationOutcomeText } from './copy'
 import { toastFailure, toastSuccess } from './notify'
 import { SwitchField } from './switch-field'
 
@@ -274,7 +274,7 @@ export function AddBeneficiaryDialog({
       })
       toastSuccess(
         CIRCLE_TOASTS.beneficiaryAdded,
-        created.verificationEmailSent ? emailSentText(created.email) : emailNotSentText,
+        invitationOutcomeText(created, emailNotSentText),
       )
     } catch (error) {
       toastFailure(CIRCLE_TOASTS.addBeneficiaryFailed, error)

@@ -15,7 +15,7 @@ import { InputField } from '@/components/ui/form-field'
 import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
 import { useApprovers, useCreateApprover, useDeleteApprover, useResendApproverVerification } from './api'
-import { APPROVER_COPY, CIRCLE_TOASTS, emailNotSentText, emailSentText } from './copy'
+import { APPROVER_COPY, CIRCLE_TOASTS, emailNotSentText, emailSentText, invitationHeldText, invitationOutcomeText } from './copy'
 import { toastFailure, toastSuccess } from './notify'
 import { SwitchField } from './switch-field'
 
@@ -40,7 +40,7 @@ function AddApproverDialog({ open, onOpenChange }: { open: boolean; onOpenChange
       onSuccess: (approver) => {
         toastSuccess(
           CIRCLE_TOASTS.approverAdded,
-          approver.verificationEmailSent ? emailSentText(approver.email) : APPROVER_COPY.noEmail(approver.fullName),
+          invitationOutcomeText(approver, APPROVER_COPY.noEmail(approver.fullName)),
         )
         form.reset(APPROVER_FORM_DEFAULTS)
         onOpenChange(false)
@@ -100,7 +100,15 @@ function ApproverRow({ approver: a, busy, onResend, onDelete }: { approver: Appr
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <p className="font-medium text-slate-900">{a.fullName}</p>
           <Badge variant="secondary">{a.role}</Badge>
-          {a.verified ? <Badge variant="success">Verified</Badge> : <Badge variant="warning">Pending</Badge>}
+          {a.verified ? (
+            <Badge variant="success">Verified</Badge>
+          ) : a.invitationHeld ? (
+            <Badge variant="outline" title={invitationHeldText(a.email)}>
+              Invitation waiting
+            </Badge>
+          ) : (
+            <Badge variant="warning">Pending</Badge>
+          )}
         </div>
         <p className="mt-0.5 flex items-center gap-1 break-all text-sm text-slate-600">
           <Mail className="size-3.5 shrink-0 text-slate-400" aria-hidden />
@@ -114,7 +122,7 @@ function ApproverRow({ approver: a, busy, onResend, onDelete }: { approver: Appr
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end">
-          {!a.verified && (
+          {!a.verified && !a.invitationHeld && (
             <DropdownMenuItem onSelect={onResend}>
               <Mail aria-hidden /> Resend Verification
             </DropdownMenuItem>

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { PageHeader } from '@/components/layout/page-header'
 import { Button } from '@/components/ui/button'
 import { useCurrentUser } from '@/features/auth/api'
+import { EmailConfirmationNotice } from '@/features/auth/email-confirmation'
 import { AddBeneficiaryDialog } from './add-beneficiary-dialog'
 import { ApproversSection } from './approvers-section'
 import { BeneficiaryList } from './beneficiary-list'
@@ -23,6 +24,8 @@ export function BeneficiariesPage() {
           <UserPlus aria-hidden /> Add Beneficiary
         </Button>
       </PageHeader>
+
+      <EmailConfirmationNotice />
 
       <section aria-labelledby="beneficiaries-list-title">
         <h2 id="beneficiaries-list-title" className="sr-only">

@@ -23,6 +23,7 @@ import {
   deleteBeneficiaryText,
   emailNotSentText,
   emailSentText,
+  invitationHeldText,
   IDENTITY_BADGES,
   notificationBadge,
   NOTIFICATION_COPY,
@@ -84,7 +85,7 @@ function BeneficiaryCard({
               </Button>
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">
-              {!b.verified && (
+              {!b.verified && !b.invitationHeld && (
                 <DropdownMenuItem onSelect={onResend} disabled={unsubscribed}>
                   <Mail aria-hidden /> Resend Verification
                   {unsubscribed && <span className="ml-auto text-xs text-slate-500">(unsubscribed)</span>}
@@ -123,6 +124,10 @@ function BeneficiaryCard({
           {b.verified ? (
             <Badge variant="success" title="E-mail address confirmed">
               Verified
+            </Badge>
+          ) : b.invitationHeld ? (
+            <Badge variant="outline" title={invitationHeldText(b.email)}>
+              Invitation waiting
             </Badge>
           ) : (
             <Badge variant="warning" title="Waiting for them to use the verification link">

@@ -27,6 +27,13 @@ export const CIRCLE_TOASTS = {
 
 export const emailSentText = (email: string) => `A verification link was sent to ${email}.`
 export const emailNotSentText = 'No verification e-mail was sent. You can send one later with Resend Verification.'
+export const invitationHeldText = (email: string) => `The invitation to ${email} goes out as soon as you confirm your own e-mail address.`
+
+/** What became of an invitation the owner asked for: sent, held until they confirm their address, or not sent (`notSent`). */
+export function invitationOutcomeText(r: { email: string; verificationEmailSent: boolean; invitationHeld: boolean }, notSent: string): string {
+  if (r.verificationEmailSent) return emailSentText(r.email)
+  return r.invitationHeld ? invitationHeldText(r.email) : notSent
+}
 
 export const NOTIFICATION_COPY = {
   enabled: (name: string) => `${name} will be told by e-mail when items are released to them.`,

@@ -9,7 +9,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, InputField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useUpdateBeneficiary } from './api'
-import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, EDIT_EMAIL_NOTE, emailSentText } from './copy'
+import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, EDIT_EMAIL_NOTE, invitationOutcomeText } from './copy'
 import { toastFailure, toastSuccess } from './notify'
 import { SwitchField } from './switch-field'
 import { vaultSession } from '@/features/vault/vault-session'
@@ -88,7 +88,7 @@ function EditForm({
       { id: beneficiary.id, ...changes, ...(keySignature && { keySignature }) },
       {
         onSuccess: (updated) => {
-          toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, updated.verificationEmailSent ? emailSentText(updated.email) : undefined)
+          toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, updated.verificationEmailSent || updated.invitationHeld ? invitationOutcomeText(updated, '') : undefined)
           onDone()
         },
         onError: (error) => toastFailure(CIRCLE_TOASTS.updateBeneficiaryFailed, error),

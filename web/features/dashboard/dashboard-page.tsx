@@ -29,6 +29,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { useAuditChain } from '@/features/audit/api'
 import { formatTimestamp, HASH_CHARS, humaniseAction } from '@/features/audit/format'
 import { useCurrentUser } from '@/features/auth/api'
+import { EmailConfirmationNotice } from '@/features/auth/email-confirmation'
 import { beneficiariesQuery } from '@/features/circle/api'
 import { policiesQuery } from '@/features/policies/api'
 import { vaultItemsQuery } from '@/features/vault/items/api'
@@ -265,6 +266,8 @@ export function DashboardPage() {
           </span>
         </div>
       </section>
+
+      <EmailConfirmationNotice />
 
       {readiness.data && readiness.data.problems.length > 0 && <ReadinessPanel problems={readiness.data.problems} />}
 

@@ -5,6 +5,7 @@ import m0002 from './0002_served_tickets.sql';
 import m0003 from './0003_key_signatures.sql';
 import m0004 from './0004_key_rotations.sql';
 import m0005 from './0005_third_party_mail.sql';
+import m0006 from './0006_held_invitations.sql';
 
   export default {
     journal,
@@ -14,7 +15,8 @@ m0001,
 m0002,
 m0003,
 m0004,
-m0005
+m0005,
+m0006
     }
   }
   

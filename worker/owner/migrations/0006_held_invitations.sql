@@ -1,0 +1,2 @@
+ALTER TABLE `approvers` ADD `invitation_held_at` integer;--> statement-breakpoint
+ALTER TABLE `beneficiaries` ADD `invitation_held_at` integer;
