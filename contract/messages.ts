@@ -53,7 +53,7 @@ export const CLIENT_ERRORS = {
 } as const
 
 export const TOASTS = {
-  loginFailed: 'Login failed',
+  loginFailed: 'Sign-in failed',
   loginFailedFallback: 'Please check your credentials and try again.',
   loginSuccess: 'Welcome back!',
   registrationFailed: 'Registration failed',

@@ -44,7 +44,7 @@ describe('admin dashboard', () => {
     // The figures: at least the owner and the admin.
     await expect.poll(async () => Number((await statValue(page, 'Total Users'))?.replace(/,/g, '') ?? NaN)).toBeGreaterThanOrEqual(2)
     expect(await statValue(page, 'Monthly Revenue')).toMatch(/^\$\d[\d,]*\.\d\d$/)
-    expect(await statValue(page, 'Storage Used')).toMatch(/ GB$/)
+    expect(await statValue(page, 'Storage Used')).toMatch(/^\d+(\.\d)? (bytes|KB|MB|GB)$/)
 
     // Search (client-side, case-insensitive).
     await page.getByLabel('Search users').fill(ownerEmail.toUpperCase())
@@ -90,7 +90,7 @@ describe('admin dashboard', () => {
     const confirmation = refundDialog.getByTestId('refund-confirmation')
     await confirmation.waitFor()
     expect(await confirmation.textContent()).toContain(ownerEmail)
-    expect(await confirmation.textContent()).toContain('MB')
+    expect(await confirmation.textContent()).toMatch(/Storage used\d+(\.\d)? (bytes|KB|MB|GB)/)
     expect(await confirmation.textContent()).toContain('$12.34')
     await refundDialog.getByRole('button', { name: 'Issue Refund' }).click()
     await expect.poll(() => toastText(page)).toContain('Refund issued')
@@ -128,6 +128,44 @@ describe('admin dashboard', () => {
     // Analytics: real charts, with their data tables.
     await page.getByRole('tab', { name: 'Analytics' }).click()
     await expect.poll(() => page.getByTestId('admin-chart').count()).toBe(3)
+    await context.close()
+  })
+
+  it('on a phone: signing in at /login lands on /admin; one-line header, every tab reachable, tables scroll in their card, one type scale, no refund or delete on an admin', async () => {
+    const adminEmail = uniqueEmail('admin-phone')
+    expect(runScript('admin:create', [adminEmail, 'an admin password 1'])).toContain('Admin account ready')
+    const { context, page } = await newPage(browser, { width: 390, height: 844 })
+    await page.goto('/login')
+    await signIn(page, adminEmail, 'an admin password 1')
+    await page.waitForURL('**/admin')
+    await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor()
+    expect((await page.getByTestId('admin-header').boundingBox())!.height).toBeLessThanOrEqual(64)
+
+    for (const name of ['Promo Codes', 'Refunds', 'Analytics', 'Users']) {
+      const tab = page.getByRole('tab', { name })
+      await tab.click()
+      await expect.poll(() => tab.getAttribute('aria-selected')).toBe('true')
+      // The page itself never scrolls sideways: wide tables scroll inside their card.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      if (name === 'Analytics') {
+        await page.getByTestId('admin-chart').first().waitFor()
+        const sizes = await page.$$eval('[data-testid="admin-chart"] text', (texts) => [...new Set(texts.map((t) => getComputedStyle(t).fontSize))])
+        expect(sizes.every((size) => ['11px', '12px'].includes(size))).toBe(true)
+      }
+    }
+
+    // An administrator's own row offers nothing to refund or delete.
+    await page.getByLabel('Search users').fill(adminEmail)
+    const own = page.getByTestId('admin-user-row').filter({ hasText: adminEmail })
+    await own.getByText('Administrator account', { exact: true }).waitFor()
+    expect(await page.getByRole('button', { name: `Refund ${adminEmail}` }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: `Delete ${adminEmail}` }).count()).toBe(0)
+
+    // From the signed-in shell, the account menu leads back to the back office.
+    await page.goto('/profile')
+    await page.getByRole('button', { name: 'Account menu' }).click()
+    await page.getByRole('menuitem', { name: 'Back office' }).click()
+    await page.waitForURL('**/admin')
     await context.close()
   })
 })

@@ -23,7 +23,7 @@ async function signIn(page: Page, email: string, password: string) {
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click()
-  await page.getByRole('menuitem', { name: 'Log out' }).click()
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click()
 }
 
 describe('accounts in the browser', () => {
@@ -36,20 +36,23 @@ describe('accounts in the browser', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Your Digital Legacy is Protected' }).isVisible()).toBe(true)
     expect(await page.getByText('Welcome, Grace Owner').isVisible()).toBe(true)
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Account created successfully!')
-    // The signed-in shell: highlighted navigation, 'Encrypted' badge and floating 'Secure' mark.
+    // The signed-in shell: highlighted navigation, 'Encrypted' badge, and the 'Secure connection'
+    // mark in the footer (never floating over the page).
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).toEqual([
       'Vault',
       'Beneficiaries',
-      'Protocols',
+      'Policies',
       'Identity',
       'Triggers',
       'Audit',
     ])
     expect(await page.getByText('Encrypted', { exact: true }).isVisible()).toBe(true)
-    expect(await page.getByText('Secure', { exact: true }).isVisible()).toBe(true)
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Protocols' }).click()
+    const secure = page.getByTestId('secure-indicator')
+    expect((await secure.textContent())?.trim()).toBe('Secure connection')
+    expect(await secure.evaluate((el) => el.closest('footer') !== null && getComputedStyle(el).position !== 'fixed')).toBe(true)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Policies' }).click()
     await page.waitForURL('**/protocols')
-    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Protocols' }).getAttribute('aria-current')).toBe('page')
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Policies' }).getAttribute('aria-current')).toBe('page')
 
     await logOut(page)
     await page.waitForURL((url) => url.pathname === '/')
@@ -90,7 +93,7 @@ describe('accounts in the browser', () => {
     await page.waitForURL('**/login')
 
     await signIn(page, email, 'the old password 1')
-    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Login failed')
+    await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Sign-in failed')
     expect(await page.getByTestId('toast').textContent()).toContain('Invalid email or password.')
 
     await signIn(page, email, 'the new password 2')

@@ -145,7 +145,7 @@ describe('billing', () => {
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password', { exact: true }).fill(password)
     await page.getByRole('button', { name: 'Sign In' }).click()
-    await expect.poll(() => toastText(page)).toContain('Login failed')
+    await expect.poll(() => toastText(page)).toContain('Sign-in failed')
     expect(new URL(page.url()).pathname).toBe('/login')
     await context.close()
   })

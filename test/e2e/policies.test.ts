@@ -121,7 +121,7 @@ describe('access policies', () => {
     expect(await grantsOf(page, photosItem)).toEqual([ada.id])
 
     // The Access Policies page, empty at first.
-    await nav(page, 'Protocols')
+    await nav(page, 'Policies')
     await page.getByRole('heading', { name: 'Access Policies', level: 1 }).waitFor()
     await page.getByRole('heading', { name: 'No access policies yet' }).waitFor()
     await page.getByRole('heading', { name: 'Policy guidelines' }).waitFor()
@@ -209,8 +209,25 @@ describe('access policies', () => {
     const latePhotos = await uploadDoc(page, { name: 'more-photos.txt', text: 'the attic box' }, 'photos', ['Ada Heir'])
     expect(await grantsOf(page, latePhotos)).toEqual([ada.id])
 
+    // Add Item follows its own help text: a taxes document needs no beneficiary chosen, since the
+    // policy already names one; the dialog says who receives it and when.
+    const before = new Set((await api<VaultItem[]>(page, '/api/vault/items')).map((i) => i.id))
+    await page.getByRole('button', { name: 'Add Item' }).click()
+    const addItem = page.getByRole('dialog', { name: 'Add Item' })
+    await addItem.getByTestId('file-input').setInputFiles([{ name: 'tax-return-2025.txt', mimeType: 'text/plain', buffer: Buffer.from('the 2025 return') }])
+    await addItem.getByLabel('Tags').fill('taxes')
+    await poll(() => addItem.getByTestId('policy-recipients').textContent()).toContain(
+      'Ben Heir receives it through your policy “Tax records” when an Inactivity or Verified death trigger fires, 48 hours (2 days) after.',
+    )
+    await addItem.getByRole('button', { name: 'Encrypt & Upload' }).click()
+    await addItem.waitFor({ state: 'detached', timeout: 30_000 })
+    const policyOnly = (await api<VaultItem[]>(page, '/api/vault/items')).filter((i) => !before.has(i.id))
+    expect(policyOnly).toHaveLength(1)
+    const policyOnlyItem = policyOnly[0]!.id
+    expect(await grantsOf(page, policyOnlyItem)).toEqual([ben.id])
+
     // Locked (a reload): the policy still lists, without its selectors.
-    await nav(page, 'Protocols')
+    await nav(page, 'Policies')
     await card.waitFor()
     await page.reload()
     await page.getByRole('heading', { name: 'Access Policies', level: 1 }).waitFor()
@@ -263,7 +280,7 @@ describe('access policies', () => {
     await page.getByRole('menuitem', { name: 'Replace key (lost kit)' }).click()
     const rotate = page.getByRole('dialog', { name: "Replace Ben Heir's key?" })
     await rotate.getByText('The old kit stops working for everything').waitFor()
-    await rotate.getByText('(2 items)').waitFor()
+    await rotate.getByText('(3 items)').waitFor()
     await page.screenshot({ path: `${SHOTS}/rotate-key-confirm-1280.png` })
     await rotate.getByRole('button', { name: 'Replace key' }).click()
     const kitDialog = page.getByRole('dialog', { name: 'New Access Kit' })
@@ -304,7 +321,7 @@ describe('access policies', () => {
     expect(body.replacesKeyVersion).toBe(ben.keyVersion)
     const pages = sent.filter((r) => r.method === 'PUT' && r.url.includes(`${base}/`) && r.url.endsWith('/grants'))
     const granted = pages.flatMap((p) => (JSON.parse(p.body) as { grants: Array<{ itemId: string }> }).grants.map((g) => g.itemId))
-    expect(granted.sort()).toEqual([taxesItem, lateTaxes].sort())
+    expect(granted.sort()).toEqual([taxesItem, lateTaxes, policyOnlyItem].sort())
     expect(sent.filter((r) => r.method === 'POST' && r.url.includes(`${base}/`) && r.url.endsWith('/commit'))).toHaveLength(1)
     const keyBody = kit.split('-----BEGIN PRIVATE KEY-----')[1]!.split('-----END PRIVATE KEY-----')[0]!.replace(/\s+/g, '')
     const pieces = [keyBody, keyBody.slice(0, 64), keyBody.slice(400, 464), keyBody.slice(-64)]

@@ -95,14 +95,14 @@ describe('profile settings', () => {
     await page.getByRole('heading', { name: 'Profile Settings' }).waitFor()
 
     await page.getByRole('button', { name: 'Account menu' }).click()
-    await page.getByRole('menuitem', { name: 'Log out' }).click()
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click()
     await page.waitForURL((url) => url.pathname === '/')
 
     await page.goto('/login')
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password', { exact: true }).fill(oldPassword)
     await page.getByRole('button', { name: 'Sign In' }).click()
-    await expect.poll(() => toastText(page)).toContain('Login failed')
+    await expect.poll(() => toastText(page)).toContain('Sign-in failed')
     await page.getByLabel('Password', { exact: true }).fill(newPassword)
     await page.getByRole('button', { name: 'Sign In' }).click()
     await page.waitForURL('**/dashboard')

@@ -77,7 +77,7 @@ describe('release engine, end to end', () => {
     await page.getByRole('button', { name: 'Upload First Item' }).click()
     const upload = page.getByRole('dialog', { name: 'Add Item' })
     await upload.getByTestId('file-input').setInputFiles([FILE])
-    await upload.getByLabel('Release protocol').selectOption('MANUAL_RELEASE')
+    await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
     await upload.getByRole('checkbox', { name: /Ada Heir/ }).check()
     await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
     await upload.waitFor({ state: 'detached', timeout: 30_000 })

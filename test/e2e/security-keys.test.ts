@@ -51,7 +51,7 @@ function recordBodies(page: Page): string[] {
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click()
-  await page.getByRole('menuitem', { name: 'Log out' }).click()
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click()
   await page.waitForURL((url) => url.pathname === '/')
 }
 

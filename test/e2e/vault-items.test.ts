@@ -141,7 +141,7 @@ describe('vault items', () => {
 
     await page.screenshot({ path: `${SHOTS}/vault-add-item-empty-1280.png` })
 
-    // Dragging: unsupported files turn the zone red before anything is dropped; a drop adds files.
+    // Dragging: any type is taken (a .zip too); only too many files turn the zone red before the drop.
     const dropzone = dialog.getByTestId('dropzone')
     const zip = await page.evaluateHandle(() => {
       const data = new DataTransfer()
@@ -149,10 +149,19 @@ describe('vault items', () => {
       return data
     })
     await dropzone.dispatchEvent('dragenter', { dataTransfer: zip })
-    await dropzone.getByText('Some files are not supported').waitFor()
+    await poll(() => dropzone.getAttribute('data-state')).toBe('accept')
+    await dropzone.dispatchEvent('dragleave', { dataTransfer: zip })
+    await poll(() => dropzone.getAttribute('data-state')).toBe('idle')
+    const tooMany = await page.evaluateHandle(() => {
+      const data = new DataTransfer()
+      for (let i = 0; i < 11; i++) data.items.add(new File(['x'], `many-${i}.txt`, { type: 'text/plain' }))
+      return data
+    })
+    await dropzone.dispatchEvent('dragenter', { dataTransfer: tooMany })
+    await dropzone.getByText('Too many files').waitFor()
     await poll(() => dropzone.getAttribute('data-state')).toBe('reject')
     await page.screenshot({ path: `${SHOTS}/vault-drag-reject-1280.png` })
-    await dropzone.dispatchEvent('dragleave', { dataTransfer: zip })
+    await dropzone.dispatchEvent('dragleave', { dataTransfer: tooMany })
     await poll(() => dropzone.getAttribute('data-state')).toBe('idle')
     const note = await page.evaluateHandle(() => {
       const data = new DataTransfer()
@@ -167,24 +176,15 @@ describe('vault items', () => {
     await dialog.getByRole('button', { name: 'Remove dropped-note.md' }).click()
     await dialog.getByTestId('selected-files').waitFor({ state: 'detached' })
 
-    // Three supported files and one that is not.
-    await dialog.getByTestId('file-input').setInputFiles([
-      FILES.png,
-      FILES.pdf,
-      FILES.txt,
-      { name: 'installer.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ not really') },
-    ])
-    const rejected = dialog.getByTestId('rejected-files')
-    await rejected.getByText('installer.exe').waitFor()
-    expect(await rejected.textContent()).toContain('File type must be .png, .jpg')
+    await dialog.getByTestId('file-input').setInputFiles([FILES.png, FILES.pdf, FILES.txt])
     expect(await dialog.getByTestId('selected-files').getByRole('listitem').count()).toBe(3)
     expect(await dialog.getByText('No files selected').count()).toBe(0)
 
     await dialog.getByLabel('Tags').fill(` ${TAGS[0]}, , ${TAGS[1]} `)
-    const protocols = await dialog.getByLabel('Release protocol').locator('option').allTextContents()
+    const protocols = await dialog.getByLabel('Release condition').locator('option').allTextContents()
     expect(protocols).toHaveLength(10)
-    expect(await dialog.getByLabel('Release protocol').inputValue()).toBe('VERIFIED_DEATH')
-    await dialog.getByLabel('Release protocol').selectOption('INACTIVITY_90_DAYS')
+    expect(await dialog.getByLabel('Release condition').inputValue()).toBe('VERIFIED_DEATH')
+    await dialog.getByLabel('Release condition').selectOption('INACTIVITY_90_DAYS')
     await dialog.getByRole('checkbox', { name: /Ada Heir/ }).check()
     await dialog.getByRole('switch', { name: 'Requires approver' }).click()
     await dialog.getByRole('button', { name: 'Encrypt & Upload 3 Files' }).click()
@@ -203,7 +203,8 @@ describe('vault items', () => {
     expect(await pdfRow.textContent()).toContain('Inactivity (90 days)')
     expect(await pdfRow.textContent()).toContain('Requires Approval')
     expect(await pdfRow.textContent()).toContain(TAGS[0])
-    expect(await pdfRow.textContent()).toContain(`${(FILES.pdf.buffer.length / 1048576).toFixed(2)} MB`)
+    // Sizes in the unit that reads well (a 169-byte file is not "0.00 MB").
+    expect(await pdfRow.textContent()).toContain(`${FILES.pdf.buffer.length} bytes`)
     expect(await itemNamed(page, FILES.png.name).textContent()).toContain('Photo')
 
     // A password entry, through the Passwords category.
@@ -327,6 +328,35 @@ describe('vault items', () => {
     await context.close()
   }, 180_000)
 
+  it('keeps any file: a .zip, a .kdbx and a file with no extension go up and come back byte for byte, shown as documents', async () => {
+    const { context, page } = await newPage(browser)
+    diagnoseOnFailure(page, 'any-file')
+    await registerOwner(page, { email: uniqueEmail('any-file'), password: 'a sound password 1', passphrase: PASSPHRASE })
+    await addBeneficiaryThroughUi(page, { fullName: 'Ada Heir' })
+    await openVault(page)
+    await page.getByRole('button', { name: 'Upload First Item' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Add Item' })
+    const kept = [
+      { name: 'family-photos.zip', mimeType: 'application/zip', buffer: Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256))]) },
+      { name: 'passwords.kdbx', mimeType: '', buffer: Buffer.from(Array.from({ length: 2048 }, (_, i) => (i * 101 + 7) % 256)) },
+      { name: 'recovery-key', mimeType: '', buffer: Buffer.from('-----BEGIN RECOVERY KEY-----\nno extension at all\n') },
+    ]
+    await dialog.getByTestId('file-input').setInputFiles(kept)
+    expect(await dialog.getByTestId('selected-files').getByRole('listitem').count()).toBe(3)
+    expect(await dialog.getByTestId('rejected-files').count()).toBe(0)
+    await dialog.getByRole('checkbox', { name: /Ada Heir/ }).check()
+    await dialog.getByRole('button', { name: 'Encrypt & Upload 3 Files' }).click()
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 })
+    await poll(() => items(page).count()).toBe(3)
+    for (const file of kept) {
+      expect(await itemNamed(page, file.name).getByText('Document', { exact: true }).count()).toBe(1)
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${file.name}` }).click()])
+      expect(download.suggestedFilename()).toBe(file.name)
+      expect(readFileSync((await download.path())!).equals(file.buffer)).toBe(true)
+    }
+    await context.close()
+  })
+
   it('on a phone: explains a missing beneficiary, validates the schedule, refuses a locked vault, and retries a failed upload', async () => {
     const { context, page } = await newPage(browser, { width: 375, height: 740 })
     diagnoseOnFailure(page, 'phone')
@@ -339,7 +369,7 @@ describe('vault items', () => {
     await page.screenshot({ path: `${SHOTS}/vault-add-item-top-375.png` })
     expect(await dialog.getByRole('link', { name: 'Add a beneficiary' }).getAttribute('href')).toBe('/beneficiaries')
 
-    await dialog.getByLabel('Release protocol').selectOption('SCHEDULED')
+    await dialog.getByLabel('Release condition').selectOption('SCHEDULED')
     const schedule = dialog.getByLabel('Release date and time')
     expect(await schedule.getAttribute('min')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/)
     await dialog.getByRole('button', { name: /^Encrypt & Upload/ }).click()

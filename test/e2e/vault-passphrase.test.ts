@@ -105,7 +105,7 @@ describe('the vault passphrase', () => {
 
     // Logging out locks the vault too.
     await page.getByRole('button', { name: 'Account menu' }).click()
-    await page.getByRole('menuitem', { name: 'Log out' }).click()
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click()
     await page.waitForURL((url) => url.pathname === '/')
     expect(await page.evaluate(() => sessionStorage.getItem('vault_unlocked'))).toBeNull()
     await context.close()

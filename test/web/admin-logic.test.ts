@@ -1,8 +1,8 @@
+import { formatBytes } from '@/lib/format-bytes'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_MESSAGES, refundBodySchema } from '../../contract/admin'
 import {
   axisTicks,
-  bytesToMb,
   canCreatePromo,
   canDeletePromo,
   checkDays,
@@ -123,10 +123,16 @@ describe('amounts (seeds 001 §9)', () => {
     expect(formatDollars(100000)).toBe('$1000.00')
     expect(formatDollars(Number.NaN)).toBe('$0.00')
   })
-  it('shows storage in MB and GB', () => {
-    expect(bytesToMb(5 * 1024 * 1024)).toBe('5.00')
-    expect(bytesToMb(0)).toBe('0.00')
-    expect(formatGb(1.234)).toBe('1.23 GB')
+  it('shows storage in the unit that reads well: 3 MB is not "0.00 GB"', () => {
+    expect(formatGb(3 / 1024)).toBe('3.0 MB')
+    expect(formatGb(1.234)).toBe('1.2 GB')
+    expect(formatGb(0)).toBe('0 bytes')
+    expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MB')
+    expect(formatBytes(500)).toBe('500 bytes')
+    expect(formatBytes(1)).toBe('1 byte')
+    expect(formatBytes(1536)).toBe('1.5 KB')
+    expect(formatBytes(250 * 1024 * 1024)).toBe('250 MB')
+    expect(formatBytes(Number.NaN)).toBe('0 bytes')
   })
   it('refunds: first 8 characters of the user id, plan default free, status colours', () => {
     expect(shortUserId('0123456789abcdef')).toBe('01234567')

@@ -89,6 +89,15 @@ describe('apiRequest', () => {
     expect(errorText(error, 'fallback')).toBe('Invalid email or password.')
   })
 
+  it('shows a validation failure in words, without the field name the API message starts with', async () => {
+    respond(400, JSON.stringify({ message: 'currentPassword: Current password is incorrect', errors: [{ field: 'currentPassword', message: 'Current password is incorrect' }] }))
+    const error = await failureOf(apiRequest('PUT', '/api/profile/password', {}))
+    expect(errorText(error, 'fallback')).toBe('Current password is incorrect')
+    // A message that merely contains a colon is kept whole.
+    respond(400, JSON.stringify({ message: 'Note: this link has expired.' }))
+    expect(errorText(await failureOf(apiRequest('POST', '/api/x', {})), 'fallback')).toBe('Note: this link has expired.')
+  })
+
   it('redirects to /subscribe on 402 requiresPayment and shows no error', async () => {
     const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => {})
     respond(402, '{"message":"Pay","requiresPayment":true}')

@@ -146,6 +146,8 @@ describe('the release plan on the dashboard (release readiness)', () => {
   it("says 'Protected' and 'Ready' only when the plan is ready", () => {
     const ready = { data: { ready: true, problems: [] }, isError: false }
     expect(headline(ready)).toBe('Your Digital Legacy is Protected')
+    // Once a trigger fired, the vault is releasing: never 'Protected', whatever the plan says.
+    expect(headline(ready, true)).toBe('A release from your vault has started')
     expect(planRow(ready)).toMatchObject({ value: 'Ready', tone: 'ok' })
     const stuck = { data: { ready: false, problems: [problem('item_trigger_missing', 'error', 'a'), problem('item_trigger_missing', 'error', 'b')] }, isError: false }
     expect(headline(stuck)).toBe('Your release plan needs attention')

@@ -11,7 +11,8 @@ import {
   type MasterKey,
 } from '@/crypto'
 import { encryptSelectors } from '@/features/policies/selectors'
-import { readActivePolicies, recipientsFor } from '@/features/vault/upload/policy-recipients'
+import { policyCoverage, readActivePolicies, recipientsFor, type ReadablePolicy } from '@/features/vault/upload/policy-recipients'
+import { UPLOAD_FORM_DEFAULTS, uploadFormSchema } from '@/features/vault/upload/upload-form'
 import { uploadFile } from '@/features/vault/upload/upload-file'
 import { FakeVaultApi } from './vault-items-fake-api'
 
@@ -71,7 +72,7 @@ describe('readActivePolicies', () => {
     const draft = await policy({ types: ['doc'], tags: [] }, [CY], 'draft')
     const foreign = await policy({ types: ['doc'], tags: [] }, [CY], 'active', otherMaster)
     const { readable, unreadable } = await readActivePolicies([taxes, off, draft, foreign], master)
-    expect(readable).toEqual([{ id: taxes.id, name: taxes.name, selectors: { types: ['doc'], tags: ['taxes'] }, beneficiaryIds: [BEN] }])
+    expect(readable).toEqual([{ id: taxes.id, name: taxes.name, selectors: { types: ['doc'], tags: ['taxes'] }, beneficiaryIds: [BEN], release: taxes.ruleJson.release && { on: taxes.ruleJson.release.on, delayHours: taxes.ruleJson.release.delayHours } }])
     expect(unreadable.map((p) => p.id)).toEqual([foreign.id])
   })
 })
@@ -124,5 +125,35 @@ describe('recipientsFor', () => {
     const grant = api.completed.get(stored.id)!.body.grants.find((g) => g.beneficiaryId === BEN)!
     const dek = await unwrapDataKeyForBeneficiary(grant.wrappedKey, await importBeneficiaryPrivateKey(keys.get(BEN)!.privateKey))
     expect((await decryptMetadata<ItemMetadata>(dek, stored.id, stored.encryptedMetadata)).tags).toEqual(['taxes'])
+  })
+})
+
+describe('Add Item follows its own help text: a policy recipient is enough', () => {
+  const people = [
+    { id: ADA, fullName: 'Ada Heir' },
+    { id: BEN, fullName: 'Ben Heir' },
+  ]
+  const taxes: ReadablePolicy = {
+    id: 'p-taxes',
+    name: 'Tax records',
+    selectors: { types: ['doc'], tags: ['taxes'] },
+    beneficiaryIds: [BEN],
+    release: { on: ['inactivity', 'verified_death'], delayHours: 48 },
+  }
+  it('needs no chosen beneficiary when every item goes to someone through a policy, and says who and when', () => {
+    const covered = policyCoverage([{ type: 'doc', tags: ['taxes'] }], [taxes], people)
+    expect(covered).toEqual({
+      covered: true,
+      lines: ['Ben Heir receives it through your policy “Tax records” when an Inactivity or Verified death trigger fires, 48 hours (2 days) after.'],
+    })
+    const valid = uploadFormSchema.safeParse({ ...UPLOAD_FORM_DEFAULTS, files: [new File(['x'], 'a.txt')], coveredByPolicies: true })
+    expect(valid.success).toBe(true)
+  })
+  it('still asks for beneficiaries when one item is not covered, or the policy names nobody the owner has', () => {
+    expect(policyCoverage([{ type: 'doc', tags: ['taxes'] }, { type: 'photo', tags: ['taxes'] }], [taxes], people).covered).toBe(false)
+    expect(policyCoverage([{ type: 'doc', tags: ['taxes'] }], [{ ...taxes, beneficiaryIds: [CY] }], people)).toEqual({ covered: false, lines: [] })
+    expect(policyCoverage([], [taxes], people).covered).toBe(false)
+    const invalid = uploadFormSchema.safeParse({ ...UPLOAD_FORM_DEFAULTS, files: [new File(['x'], 'a.txt')], coveredByPolicies: false })
+    expect(invalid.success).toBe(false)
   })
 })

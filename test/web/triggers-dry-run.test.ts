@@ -91,7 +91,7 @@ describe('dryRunView', () => {
       named,
     )
     expect(view.paymentHold).toBe(true)
-    expect(view.entries.map((e) => e.source)).toEqual(['Policy "Family"', 'Item release protocol: Inactivity (90 days)', 'Scheduled release'])
+    expect(view.entries.map((e) => e.source)).toEqual(['Policy "Family"', 'Item release condition: Inactivity (90 days)', 'Scheduled release'])
     expect(new Set(view.entries.map((e) => e.key)).size).toBe(3)
     expect(view.entries[2]!.groups).toEqual([])
   })
@@ -112,7 +112,7 @@ describe('conditions and sources', () => {
   })
 
   it('shows an unknown protocol as given', () => {
-    expect(sourceText({ kind: 'item', itemId: 'x', protocol: 'CUSTOM' })).toBe('Item release protocol: CUSTOM')
+    expect(sourceText({ kind: 'item', itemId: 'x', protocol: 'CUSTOM' })).toBe('Item release condition: CUSTOM')
   })
 })
 

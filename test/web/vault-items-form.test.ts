@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_FILE_BYTES, MAX_FILES_PER_DROP, VAULT_ITEM_MESSAGES, type PasswordEntry } from '../../contract/vault-items'
+import { itemTypeFor, MAX_FILE_BYTES, MAX_FILES_PER_DROP, VAULT_ITEM_MESSAGES, type PasswordEntry } from '../../contract/vault-items'
 import { matchesSearch } from '@/features/vault/items/search'
 import { rechunk } from '@/features/vault/items/download'
-import { acceptedMimeType, dragVerdict, FILE_TYPE_MESSAGE, sortFiles } from '@/features/vault/upload/file-rules'
+import { acceptAttribute, dragVerdict, isPreviewableImage, mimeTypeOf, sortFiles } from '@/features/vault/upload/file-rules'
 import { passwordEntryItem, policyFrom, UPLOAD_FORM_DEFAULTS, uploadFormSchema, type UploadFormValues } from '@/features/vault/upload/upload-form'
 
 // The Add Item rules (seeds 001 §5): what the dropzone accepts and refuses, the form's messages,
@@ -17,29 +17,35 @@ function errorsOf(values: Partial<UploadFormValues>): Record<string, string> {
 }
 
 describe('the dropzone rules', () => {
-  it('accepts the listed types by MIME type or, failing that, by extension', () => {
-    expect(acceptedMimeType(file('a.png', 'image/png'))).toBe('image/png')
-    expect(acceptedMimeType(file('notes.md', ''))).toBe('text/markdown')
-    expect(acceptedMimeType(file('sheet.CSV', 'application/vnd.ms-excel'))).toBe('application/vnd.ms-excel')
-    expect(acceptedMimeType(file('data.csv', 'application/octet-stream'))).toBe('text/csv')
-    expect(acceptedMimeType(file('setup.exe', 'application/x-msdownload'))).toBeNull()
-    expect(acceptedMimeType(file('archive.zip', 'application/zip'))).toBeNull()
+  it('keeps any file: the listed types by MIME type or extension, anything else as reported, or as binary', () => {
+    expect(mimeTypeOf(file('a.png', 'image/png'))).toBe('image/png')
+    expect(mimeTypeOf(file('notes.md', ''))).toBe('text/markdown')
+    expect(mimeTypeOf(file('sheet.CSV', 'application/vnd.ms-excel'))).toBe('application/vnd.ms-excel')
+    expect(mimeTypeOf(file('data.csv', 'application/octet-stream'))).toBe('text/csv')
+    expect(mimeTypeOf(file('archive.zip', 'application/zip'))).toBe('application/zip')
+    expect(mimeTypeOf(file('IMG_0001.heic', 'image/heic'))).toBe('image/heic')
+    expect(mimeTypeOf(file('passwords.kdbx', ''))).toBe('application/octet-stream')
+    expect(mimeTypeOf(file('README', ''))).toBe('application/octet-stream')
+    // How each is shown: pictures and videos as such, anything unrecognised as a document.
+    expect(itemTypeFor(mimeTypeOf(file('clip.mov', '')))).toBe('video')
+    expect(itemTypeFor(mimeTypeOf(file('passwords.kdbx', '')))).toBe('doc')
+    expect(itemTypeFor(mimeTypeOf(file('archive.zip', 'application/zip')))).toBe('doc')
+    // A picture the browser cannot draw (HEIC) is a photo without a preview.
+    expect(isPreviewableImage('image/jpeg')).toBe(true)
+    expect(isPreviewableImage('image/heic')).toBe(false)
+    expect(acceptAttribute('photo')).toBe('image/*')
+    expect(acceptAttribute('doc')).toBe('')
   })
 
-  it('rejects with the name and the spec’s reasons', () => {
+  it('refuses a file only for its size, with the name and the spec’s reason', () => {
     const { accepted, rejected } = sortFiles([], [
       file('ok.pdf', 'application/pdf'),
       file('setup.exe', 'application/x-msdownload'),
+      file('key', ''),
       file('huge.mp4', 'video/mp4', MAX_FILE_BYTES + 1),
-      file('huge.zip', 'application/zip', MAX_FILE_BYTES + 1),
     ])
-    expect(accepted.map((f) => f.name)).toEqual(['ok.pdf'])
-    expect(rejected).toEqual([
-      { name: 'setup.exe', reasons: [FILE_TYPE_MESSAGE] },
-      { name: 'huge.mp4', reasons: ['File is larger than 104857600 bytes'] },
-      { name: 'huge.zip', reasons: [FILE_TYPE_MESSAGE, 'File is larger than 104857600 bytes'] },
-    ])
-    expect(FILE_TYPE_MESSAGE).toMatch(/^File type must be \.png, \.jpg, .* or \.pptx$/)
+    expect(accepted.map((f) => f.name)).toEqual(['ok.pdf', 'setup.exe', 'key'])
+    expect(rejected).toEqual([{ name: 'huge.mp4', reasons: ['File is larger than 104857600 bytes'] }])
   })
 
   it(`accepts at most ${MAX_FILES_PER_DROP} files; the rest are 'Too many files'; a file chosen twice is skipped`, () => {
@@ -53,9 +59,9 @@ describe('the dropzone rules', () => {
     ])
   })
 
-  it('judges a drag by MIME type: unsupported or too many is a reject', () => {
+  it('judges a drag by count only: any type is taken, too many files is a reject', () => {
     expect(dragVerdict([{ kind: 'file', type: 'image/png' }, { kind: 'file', type: '' }])).toBe('accept')
-    expect(dragVerdict([{ kind: 'file', type: 'image/png' }, { kind: 'file', type: 'application/zip' }])).toBe('reject')
+    expect(dragVerdict([{ kind: 'file', type: 'image/png' }, { kind: 'file', type: 'application/zip' }])).toBe('accept')
     expect(dragVerdict([{ kind: 'string', type: 'text/plain' }])).toBe('reject')
     expect(dragVerdict([{ kind: 'file', type: 'image/png' }], MAX_FILES_PER_DROP)).toBe('reject')
   })

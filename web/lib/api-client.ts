@@ -36,6 +36,18 @@ export const navigation = {
   redirect: (path: string) => globalThis.location?.assign(path),
 }
 
+/**
+ * A validation answer's message names the field for API clients ("currentPassword: Current password
+ * is incorrect"); a person reads the words alone, taken from the answer's `errors` list.
+ */
+function withoutFieldName(message: string, body: unknown): string {
+  const first = (body as { errors?: Array<{ field?: unknown; message?: unknown }> } | null)?.errors?.[0]
+  if (first && typeof first.field === 'string' && typeof first.message === 'string' && message === `${first.field}: ${first.message}`) {
+    return first.message
+  }
+  return message
+}
+
 /** The message of a failed response by the spec's rules. */
 export function messageFromBody(status: number, statusText: string, text: string): { message: string; body: unknown } {
   let parsed: unknown
@@ -66,7 +78,7 @@ export async function responseError(res: Response): Promise<ApiRequestError | Pa
     navigation.redirect('/subscribe')
     return new PaymentRedirectError()
   }
-  return new ApiRequestError(res.status, message, body)
+  return new ApiRequestError(res.status, withoutFieldName(message, body), body)
 }
 
 /** The stored session as a Bearer header, plus a content type when there is one. */

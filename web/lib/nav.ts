@@ -1,7 +1,7 @@
 export const APP_NAV = [
   { to: '/vault', label: 'Vault' },
   { to: '/beneficiaries', label: 'Beneficiaries' },
-  { to: '/protocols', label: 'Protocols' },
+  { to: '/protocols', label: 'Policies' },
   { to: '/identity-verification', label: 'Identity' },
   { to: '/triggers', label: 'Triggers' },
   { to: '/audit', label: 'Audit' },

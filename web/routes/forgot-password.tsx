@@ -47,7 +47,7 @@ function ForgotPasswordPage() {
     <>
       Remembered it?{' '}
       <Link to="/login" className="font-medium text-brand-700 hover:underline">
-        Sign in
+        Sign In
       </Link>{' '}
       · Need help?{' '}
       <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 hover:underline">

@@ -1,6 +1,6 @@
 import { createFileRoute, Link, Navigate } from '@tanstack/react-router'
 import { PageSpinner } from '@/components/ui/spinner'
-import { useCurrentUser } from '@/features/auth/api'
+import { homeFor, useCurrentUser } from '@/features/auth/api'
 import { AuthLayout } from '@/features/auth/auth-layout'
 import { LoginForm } from '@/features/auth/login-form'
 
@@ -11,7 +11,7 @@ export const Route = createFileRoute('/login')({
 function LoginPage() {
   const { data: user, isPending } = useCurrentUser()
   if (isPending) return <PageSpinner />
-  if (user) return <Navigate to="/dashboard" replace />
+  if (user) return <Navigate to={homeFor(user)} replace />
   return (
     <AuthLayout
       title="Sign in to your vault"

@@ -72,7 +72,7 @@ function RegisterPage() {
         <>
           Already have an account?{' '}
           <Link to="/login" className="font-medium text-brand-700 hover:underline">
-            Sign in
+            Sign In
           </Link>
         </>
       }

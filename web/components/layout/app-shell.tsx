@@ -14,7 +14,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
-import { useLogout } from '@/features/auth/api'
+import { isAdmin, useLogout } from '@/features/auth/api'
 import { APP_NAV, isNavActive } from '@/lib/nav'
 import { cn } from '@/lib/utils'
 
@@ -36,6 +36,13 @@ function UserMenu({ user }: { user: PublicUser }) {
           <span className="block truncate text-xs font-normal text-slate-500">{user.email}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        {isAdmin(user) && (
+          <DropdownMenuItem asChild>
+            <Link to="/admin">
+              <ShieldCheck aria-hidden /> Back office
+            </Link>
+          </DropdownMenuItem>
+        )}
         <DropdownMenuItem asChild>
           <Link to="/profile">
             <User aria-hidden /> Profile
@@ -53,7 +60,7 @@ function UserMenu({ user }: { user: PublicUser }) {
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <DropdownMenuItem onSelect={() => logout.mutate()} disabled={logout.isPending}>
-          <LogOut aria-hidden /> Log out
+          <LogOut aria-hidden /> Sign Out
         </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
@@ -81,7 +88,7 @@ function MobileNav({ pathname }: { pathname: string }) {
   )
 }
 
-/** The signed-in layout: header, navigation, user menu, footer, 'Encrypted' and 'Secure' marks. */
+/** The signed-in layout: header, navigation, user menu, footer, 'Encrypted' and 'Secure connection' marks. */
 export function AppShell({ user, children }: { user: PublicUser; children: ReactNode }) {
   const pathname = useRouterState({ select: (s) => s.location.pathname })
   return (
@@ -135,18 +142,15 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
             <Link to="/privacy" className="hover:text-slate-900">Privacy</Link>
             <a href={`mailto:${CONTACT_EMAIL}`} className="hover:text-slate-900">Contact</a>
           </nav>
-          <p className="text-xs text-slate-500">© 2025 Legacy Vault. All rights reserved.</p>
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+            {/* In the footer, not floating: it can never cover what the owner is reading. */}
+            <span className="flex items-center gap-1.5 text-xs font-medium text-emerald-800" data-testid="secure-indicator">
+              <ShieldCheck className="size-3.5" aria-hidden /> Secure connection
+            </span>
+            <p className="text-xs text-slate-500">© 2025 Legacy Vault. All rights reserved.</p>
+          </div>
         </div>
       </footer>
-      <div
-        className="fixed bottom-4 left-4 z-30 flex items-center gap-1.5 rounded-full bg-emerald-600 p-2 text-xs font-medium text-white shadow-lg sm:px-3 sm:py-1.5"
-        role="status"
-        aria-label="Secure connection"
-      >
-        <ShieldCheck className="size-3.5" aria-hidden />
-        {/* Icon only on phones, where the pill would otherwise cover page text. */}
-        <span className="sr-only sm:not-sr-only">Secure</span>
-      </div>
     </div>
   )
 }

@@ -28,9 +28,10 @@ export function AdminDashboard() {
 
   return (
     <AdminLayout>
-      <div className="grid gap-8">
+      {/* Grid items may shrink below their content (min-w-0): a wide table scrolls in its card, not the page. */}
+      <div className="grid grid-cols-1 gap-8 [&>*]:min-w-0">
         <StatCards query={dashboard} />
-        <Tabs.Root value={tab} onValueChange={setTab} className="grid gap-4">
+        <Tabs.Root value={tab} onValueChange={setTab} className="grid grid-cols-1 gap-4 [&>*]:min-w-0">
           <Tabs.List aria-label="Admin sections" className="flex w-full gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 sm:w-fit">
             {TABS.map(({ value, label, icon: Icon }) => (
               <Tabs.Trigger

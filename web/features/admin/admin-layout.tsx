@@ -24,18 +24,19 @@ export function AdminLayout({ children }: { children: ReactNode }) {
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-          <div className="flex items-center gap-3">
+        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6" data-testid="admin-header">
+          <div className="flex min-w-0 items-center gap-3">
             <Logo />
             <span className="hidden text-slate-400 sm:inline" aria-hidden>/</span>
-            <h1 className="text-lg font-semibold text-slate-900">Admin Dashboard</h1>
+            <h1 className="truncate text-base font-semibold text-slate-900 sm:text-lg">Admin Dashboard</h1>
           </div>
-          <Button variant="outline" onClick={signOut}>
-            <LogOut aria-hidden /> Sign Out
+          {/* Icon only on a phone, so the header keeps to one line. */}
+          <Button variant="outline" onClick={signOut} aria-label="Sign Out" className="shrink-0">
+            <LogOut aria-hidden /> <span className="hidden sm:inline">Sign Out</span>
           </Button>
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6">
+      <main id="main" className="mx-auto max-w-7xl px-4 py-8 sm:px-6 [&>*]:min-w-0">
         {children}
       </main>
     </div>

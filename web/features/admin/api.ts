@@ -11,6 +11,7 @@ import {
 } from '../../../contract/admin'
 import { apiJson, apiRequest } from '@/lib/api-client'
 import type { promoBody } from './logic'
+import { LIVE } from '@/lib/query-client'
 
 // The /api/admin calls (seeds 001 §7). The server checks the admin role on every one of them.
 
@@ -32,17 +33,17 @@ export const dashboardQuery = queryOptions({
 
 export const useAdminDashboard = () => useQuery(dashboardQuery)
 export const useAdminUsers = () =>
-  useQuery({ queryKey: adminKeys.users, queryFn: () => apiJson<AdminUser[]>('GET', '/api/admin/users'), retry: false })
+  useQuery({ queryKey: adminKeys.users, queryFn: () => apiJson<AdminUser[]>('GET', '/api/admin/users'), retry: false, ...LIVE })
 export const usePromoCodes = () =>
-  useQuery({ queryKey: adminKeys.promoCodes, queryFn: () => apiJson<AdminPromoCode[]>('GET', '/api/admin/promo-codes'), retry: false })
+  useQuery({ queryKey: adminKeys.promoCodes, queryFn: () => apiJson<AdminPromoCode[]>('GET', '/api/admin/promo-codes'), retry: false, ...LIVE })
 export const useRefunds = () =>
-  useQuery({ queryKey: adminKeys.refunds, queryFn: () => apiJson<AdminRefund[]>('GET', '/api/admin/refunds'), retry: false })
+  useQuery({ queryKey: adminKeys.refunds, queryFn: () => apiJson<AdminRefund[]>('GET', '/api/admin/refunds'), retry: false, ...LIVE })
 export const useAnalytics = ({ enabled }: { enabled: boolean }) =>
-  useQuery({ queryKey: adminKeys.analytics, queryFn: () => apiJson<AdminAnalytics>('GET', '/api/admin/analytics'), retry: false, enabled })
+  useQuery({ queryKey: adminKeys.analytics, queryFn: () => apiJson<AdminAnalytics>('GET', '/api/admin/analytics'), retry: false, enabled, ...LIVE })
 
 /** The admin audit trail: optional on the server; shown only when it answers. */
 export const useAdminActions = () =>
-  useQuery({ queryKey: adminKeys.actions, queryFn: () => apiJson<AdminAction[]>('GET', '/api/admin/actions'), retry: false })
+  useQuery({ queryKey: adminKeys.actions, queryFn: () => apiJson<AdminAction[]>('GET', '/api/admin/actions'), retry: false, ...LIVE })
 
 /** After any act on a user: users, dashboard and the trail are read again. */
 function useRefreshUsers() {

@@ -1,19 +1,34 @@
-import { useId } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { axisTicks, niceMax, scaleValue, tickText } from './logic'
 
 // Small hand-written SVG charts: a title, axis labels, and a data table for screen readers (the
-// SVG itself is one labelled image).
+// SVG itself is one labelled image). Each is laid out at the width it is given, in pixels, rather
+// than scaled: so every chart's type is the same size, on a phone as on a wide screen.
 
 export interface ChartPoint {
   label: string
   value: number
 }
 
-const W = 640
 const H = 260
 const M = { top: 16, right: 16, bottom: 48, left: 56 }
-const PLOT_W = W - M.left - M.right
 const PLOT_H = H - M.top - M.bottom
+/** Room an x-axis label needs; labels closer than this are thinned out. */
+const LABEL_SPACING = 44
+
+/** The element's width in CSS pixels, followed as it changes. */
+function useWidth<E extends HTMLElement>(initial: number) {
+  const ref = useRef<E>(null)
+  const [width, setWidth] = useState(initial)
+  useEffect(() => {
+    const element = ref.current
+    if (!element) return
+    const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.floor(entry.contentRect.width)))
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [])
+  return [ref, width] as const
+}
 
 interface ChartProps {
   title: string
@@ -30,21 +45,28 @@ interface ChartProps {
 
 export function Chart({ title, xLabel, yLabel, points, money = false, kind, colorClass, strokeClass = 'stroke-slate-700', format }: ChartProps) {
   const id = useId()
+  const [box, measured] = useWidth<HTMLDivElement>(640)
+  const W = Math.max(280, measured)
+  const PLOT_W = W - M.left - M.right
   const top = niceMax(Math.max(0, ...points.map((p) => p.value)))
   const ticks = axisTicks(top)
   const step = points.length > 0 ? PLOT_W / points.length : PLOT_W
   const x = (i: number) => M.left + step * i + step / 2
   const y = (v: number) => M.top + PLOT_H - scaleValue(v, top, PLOT_H)
   const total = points.reduce((sum, p) => sum + p.value, 0)
+  const labelEvery = Math.max(1, Math.ceil(LABEL_SPACING / step))
 
   return (
     <figure className="grid gap-2 rounded-xl border border-slate-200 bg-white p-4" aria-labelledby={`${id}-title`}>
       <figcaption id={`${id}-title`} className="text-base font-semibold text-slate-900">
         {title}
       </figcaption>
+      <div ref={box} className="min-w-0 overflow-hidden">
       <svg
+        width={W}
+        height={H}
         viewBox={`0 0 ${W} ${H}`}
-        className="h-auto w-full"
+        className="block"
         role="img"
         aria-labelledby={`${id}-title ${id}-desc`}
         data-testid="admin-chart"
@@ -88,8 +110,8 @@ export function Chart({ title, xLabel, yLabel, points, money = false, kind, colo
             )}
         <line x1={M.left} x2={W - M.right} y1={M.top + PLOT_H} y2={M.top + PLOT_H} className="stroke-slate-400" strokeWidth={1} />
         {points.map((p, i) =>
-          // Every other label on a crowded axis.
-          points.length > 8 && i % 2 === 1 ? null : (
+          // Only as many labels as the width has room for.
+          i % labelEvery !== 0 ? null : (
             <text key={`x${i}`} x={x(i)} y={M.top + PLOT_H + 16} textAnchor="middle" className="fill-slate-500 text-[11px]">
               {p.label}
             </text>
@@ -102,6 +124,7 @@ export function Chart({ title, xLabel, yLabel, points, money = false, kind, colo
           {yLabel}
         </text>
       </svg>
+      </div>
       <table className="sr-only">
         <caption>{title}</caption>
         <thead>

@@ -1,4 +1,5 @@
 import type { AdminPromoCode, AdminRefund, AdminUser } from '../../../contract/admin'
+import { formatBytes } from '@/lib/format-bytes'
 import { ADMIN_MESSAGES } from '../../../contract/admin'
 import type { PromoType } from '../../../contract/billing'
 import { formatCents } from '../../../contract/plans'
@@ -20,14 +21,9 @@ export const ADMIN_COPY = {
 /** Cents as dollars with two decimals (seeds 001 §9): 1234 → "$12.34". */
 export const formatDollars = (cents: number): string => formatCents(Number.isFinite(cents) ? cents : 0)
 
-/** Bytes as megabytes with two decimals, for the Storage (MB) column and the refund confirmation. */
-export function bytesToMb(bytes: number): string {
-  return ((Number.isFinite(bytes) ? bytes : 0) / (1024 * 1024)).toFixed(2)
-}
-
-/** GB with two decimals, for the Storage Used card. */
+/** The Storage Used card's gigabytes (as the API gives them) in a unit that reads well (3 MB, not "0.00 GB"). */
 export function formatGb(gb: number): string {
-  return `${(Number.isFinite(gb) ? gb : 0).toFixed(2)} GB`
+  return formatBytes((Number.isFinite(gb) ? gb : 0) * 1024 ** 3)
 }
 
 /** A date (ISO string) as the browser's short date; '—' when missing or unreadable. */

@@ -9,10 +9,10 @@ import { InputField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
+import { formatBytes } from '@/lib/format-bytes'
 import { useAdminUsers, useDeleteUser, useExtendUser, useIssueRefund, usePauseUser, useResumeUser } from './api'
 import {
   ADMIN_COPY,
-  bytesToMb,
   checkDays,
   checkReason,
   checkRefundDollars,
@@ -74,7 +74,7 @@ export function UsersTab() {
                   <Th>Email</Th>
                   <Th>Plan</Th>
                   <Th>Status</Th>
-                  <Th>Storage (MB)</Th>
+                  <Th>Storage</Th>
                   <Th>Items</Th>
                   <Th>Created</Th>
                   <Th>Actions</Th>
@@ -97,30 +97,35 @@ export function UsersTab() {
                           {status}
                         </Badge>
                       </Td>
-                      <Td className="tabular-nums">{bytesToMb(user.storageUsed)}</Td>
+                      <Td className="tabular-nums">{formatBytes(user.storageUsed)}</Td>
                       <Td className="tabular-nums">{user.vaultItemCount}</Td>
                       <Td className="whitespace-nowrap">{formatDate(user.createdAt)}</Td>
                       <Td>
-                        <div className="flex flex-nowrap gap-1">
-                          {paused ? (
-                            <Button size="sm" variant="outline" onClick={() => onResume(user)} disabled={resume.isPending} aria-label={`Resume ${user.email}`}>
-                              <Play aria-hidden /> Resume
+                        {isAdminRow ? (
+                          // An administrator is not a customer: nothing to pause, extend, refund or delete here.
+                          <span className="text-xs text-slate-500">Administrator account</span>
+                        ) : (
+                          <div className="flex flex-nowrap gap-1">
+                            {paused ? (
+                              <Button size="sm" variant="outline" onClick={() => onResume(user)} disabled={resume.isPending} aria-label={`Resume ${user.email}`}>
+                                <Play aria-hidden /> Resume
+                              </Button>
+                            ) : (
+                              <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'pause', user })} aria-label={`Pause ${user.email}`}>
+                                <Pause aria-hidden /> Pause
+                              </Button>
+                            )}
+                            <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'extend', user })} aria-label={`Extend ${user.email}`}>
+                              <CalendarPlus aria-hidden /> Extend
                             </Button>
-                          ) : (
-                            <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'pause', user })} disabled={isAdminRow} aria-label={`Pause ${user.email}`}>
-                              <Pause aria-hidden /> Pause
+                            <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'refund', user })} aria-label={`Refund ${user.email}`}>
+                              <Receipt aria-hidden /> Refund
                             </Button>
-                          )}
-                          <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'extend', user })} aria-label={`Extend ${user.email}`}>
-                            <CalendarPlus aria-hidden /> Extend
-                          </Button>
-                          <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'refund', user })} aria-label={`Refund ${user.email}`}>
-                            <Receipt aria-hidden /> Refund
-                          </Button>
-                          <Button size="sm" variant="ghost" className="text-red-700" onClick={() => setAct({ kind: 'delete', user })} aria-label={`Delete ${user.email}`}>
-                            <Trash2 aria-hidden /> Delete
-                          </Button>
-                        </div>
+                            <Button size="sm" variant="ghost" className="text-red-700" onClick={() => setAct({ kind: 'delete', user })} aria-label={`Delete ${user.email}`}>
+                              <Trash2 aria-hidden /> Delete
+                            </Button>
+                          </div>
+                        )}
                       </Td>
                     </tr>
                   )
@@ -299,7 +304,7 @@ function RefundDialog({ user, onClose }: { user: AdminUser; onClose: () => void 
               <dt className="text-slate-500">Plan</dt>
               <dd className="capitalize">{user.planTier || 'free'}</dd>
               <dt className="text-slate-500">Storage used</dt>
-              <dd>{bytesToMb(user.storageUsed)} MB</dd>
+              <dd>{formatBytes(user.storageUsed)}</dd>
               <dt className="text-slate-500">Amount</dt>
               <dd className="font-semibold">{formatDollars(Math.round(confirming.amount * 100))}</dd>
               <dt className="text-slate-500">Reason</dt>

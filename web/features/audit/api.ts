@@ -2,6 +2,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { AuditEntry } from '../../../contract/audit'
 import { apiJson } from '@/lib/api-client'
 import { chainState, localCheck, readChain, type ReadChain, type ServerVerification } from './chain'
+import { LIVE } from '@/lib/query-client'
 
 // The audit log is always read fresh (staleTime 0): each visit reads what is new since the last
 // verified entry, checks it, and asks the server for its own check of the whole chain.
@@ -12,7 +13,7 @@ export const auditVerifyKey = ['/api/audit/verify'] as const
 export const auditVerifyQuery = queryOptions({
   queryKey: auditVerifyKey,
   queryFn: () => apiJson<ServerVerification>('GET', '/api/audit/verify'),
-  staleTime: 0,
+  ...LIVE,
 })
 
 const fetchPage = (from: number, limit: number) => apiJson<AuditEntry[]>('GET', `/api/audit?from=${from}&limit=${limit}`)

@@ -10,6 +10,7 @@ import type {
 } from '../../../contract/circle'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { ApiRequestError, apiJson, apiRequest } from '@/lib/api-client'
+import { LIVE } from '@/lib/query-client'
 
 // The owner's circle (beneficiaries and approvers) and the pages opened from e-mailed links.
 // Every mutation invalidates exactly the list it changes.
@@ -17,25 +18,18 @@ import { ApiRequestError, apiJson, apiRequest } from '@/lib/api-client'
 export const beneficiariesKey = ['/api/beneficiaries'] as const
 export const approversKey = ['/api/approvers'] as const
 
-/**
- * A list with invitations held for the owner's confirmation changes outside this tab (the owner
- * confirms from their mailbox), so it is stale, and checked again on entry and focus, until they go.
- */
-const staleWhileHeld = (query: { state: { data?: Array<{ invitationHeld: boolean }> } }) =>
-  query.state.data?.some((person) => person.invitationHeld) ? 0 : Infinity
-
 export const beneficiariesQuery = queryOptions({
   queryKey: beneficiariesKey,
   queryFn: () => apiJson<Beneficiary[]>('GET', '/api/beneficiaries'),
-  staleTime: staleWhileHeld,
-  refetchOnWindowFocus: true,
+  // Beneficiaries verify, opt in and unsubscribe from their mailbox; held invitations go out when
+  // the owner confirms from theirs.
+  ...LIVE,
 })
 
 export const approversQuery = queryOptions({
   queryKey: approversKey,
   queryFn: () => apiJson<Approver[]>('GET', '/api/approvers'),
-  staleTime: staleWhileHeld,
-  refetchOnWindowFocus: true,
+  ...LIVE,
 })
 
 export function useBeneficiaries() {

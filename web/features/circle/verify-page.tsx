@@ -1,12 +1,9 @@
 import { useNavigate, useSearch } from '@tanstack/react-router'
-import { Bell, CircleCheckBig, KeyRound, MailCheck, ShieldCheck, Timer } from 'lucide-react'
-import { useId } from 'react'
+import { Bell, CircleCheck, CircleCheckBig, KeyRound, MailCheck, ShieldCheck, Timer } from 'lucide-react'
 import { z } from 'zod'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
-import { Label } from '@/components/ui/label'
 import { BeneficiaryAssetsPage } from '@/features/releases/assets-page'
 import { PortalHomePage } from '@/features/releases/portal-home'
 import { isAlreadyVerified, linkErrorText, useVerifyApprover, useVerifyBeneficiary } from './api'
@@ -71,28 +68,25 @@ function Completed({ kind, already, ownerName }: { kind: Kind; already: boolean;
 
 function VerifyForm({
   kind,
-  token,
   pending,
   error,
   onVerify,
 }: {
   kind: Kind
-  token: string
   pending: boolean
   error: unknown
   onVerify: () => void
 }) {
-  const tokenId = useId()
   return (
     <LinkPage
       icon={kind === 'beneficiary' ? MailCheck : ShieldCheck}
       title={kind === 'beneficiary' ? 'Beneficiary Verification' : 'Approver Verification'}
       description={INTRO[kind]}
     >
-      <div className="grid gap-1.5">
-        <Label htmlFor={tokenId}>Verification token</Label>
-        <Input id={tokenId} value={token} readOnly className="font-mono text-xs sm:text-xs" onFocus={(e) => e.currentTarget.select()} />
-      </div>
+      {/* The link's token stays in the address: a person needs to know only that the link arrived whole. */}
+      <p className="flex items-center justify-center gap-2 text-sm font-medium text-emerald-800" data-testid="link-checked">
+        <CircleCheck className="size-4" aria-hidden /> Link checked
+      </p>
       {error != null && (
         <Alert variant="destructive">
           <AlertDescription>{linkErrorText(error)}</AlertDescription>
@@ -173,7 +167,6 @@ function VerifyBeneficiaryForm({ token, id }: { token?: string; id?: string }) {
   return (
     <VerifyForm
       kind="beneficiary"
-      token={token}
       pending={verify.isPending}
       error={verify.error}
       onVerify={() => verify.mutate({ token, id })}
@@ -187,6 +180,6 @@ export function VerifyApproverPage({ token }: { token?: string }) {
   if (!token) return <InvalidLinkPage reason={CIRCLE_MESSAGES.noToken} />
   if (verify.isSuccess || isAlreadyVerified(verify.error)) return <Completed kind="approver" already={!verify.isSuccess} />
   return (
-    <VerifyForm kind="approver" token={token} pending={verify.isPending} error={verify.error} onVerify={() => verify.mutate({ token })} />
+    <VerifyForm kind="approver" pending={verify.isPending} error={verify.error} onVerify={() => verify.mutate({ token })} />
   )
 }

@@ -35,6 +35,7 @@ import { policiesQuery } from '@/features/policies/api'
 import { vaultItemsQuery } from '@/features/vault/items/api'
 import { errorText } from '@/lib/api-client'
 import { cn } from '@/lib/utils'
+import { formatBytes } from '@/lib/format-bytes'
 import { engineStatusQuery, triggersQuery } from '@/features/triggers/api'
 import { useReleaseReadiness } from '@/features/readiness/api'
 import { FixLink } from '@/features/readiness/fix-link'
@@ -54,11 +55,6 @@ import {
   type StatusRow,
   type StatusTone,
 } from './view-model'
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`
-  return `${(bytes / 1024 ** 2).toFixed(1)} MB`
-}
 
 /** The current time, moved on every minute so relative times stay true on an open tab. */
 function useNow(intervalMs = 60_000): Date {
@@ -219,7 +215,7 @@ function ReadinessPanel({ problems }: { problems: ReadinessProblem[] }) {
 const quickActions = [
   { to: '/vault', label: 'Upload Documents', icon: FileUp },
   { to: '/beneficiaries', label: 'Add Beneficiary', icon: UserPlus },
-  { to: '/protocols', label: 'Configure Release Protocols', icon: Workflow },
+  { to: '/protocols', label: 'Configure Access Policies', icon: Workflow },
 ] as const
 
 /** /dashboard (seeds 001 §2) with live figures: every card loads, and fails, on its own. */
@@ -237,6 +233,7 @@ export function DashboardPage() {
   if (!user) return null
 
   const entries = audit.entries
+  const fired = triggers.data?.some((t) => t.status === 'triggered') ?? false
   const hasInactivityTrigger = triggers.data ? triggers.data.some((t) => t.type === 'inactivity' && t.status !== 'triggered') : undefined
   const rows = [planRow(readiness), encryptionRow(user.vaultSetup), monitorRow(engine, hasInactivityTrigger), chainRow(audit.state)]
   const summary = systemSummary(rows)
@@ -250,9 +247,9 @@ export function DashboardPage() {
     <div className="grid grid-cols-1 gap-6">
       <section className="rounded-xl bg-gradient-to-r from-brand-800 to-brand-600 p-5 text-white sm:p-8" aria-labelledby="dashboard-title">
         <div className="flex items-center gap-3">
-          {readiness.data?.ready ? <ShieldCheck className="size-8 shrink-0" aria-hidden /> : <ShieldAlert className="size-8 shrink-0" aria-hidden />}
+          {readiness.data?.ready && !fired ? <ShieldCheck className="size-8 shrink-0" aria-hidden /> : <ShieldAlert className="size-8 shrink-0" aria-hidden />}
           <h1 id="dashboard-title" className="text-xl font-bold sm:text-2xl">
-            {headline(readiness)}
+            {headline(readiness, fired)}
           </h1>
         </div>
         <p className="mt-1 text-sm text-brand-100">Welcome, {user.displayName}</p>
@@ -275,7 +272,7 @@ export function DashboardPage() {
         <StatCard label="Vault Items" icon={FolderLock} query={items} value={items.data?.length} />
         <StatCard label="Beneficiaries" icon={Users} query={beneficiaries} value={beneficiaries.data?.length} />
         <StatCard
-          label="Release Protocols"
+          label="Access Policies"
           icon={ScrollText}
           query={policies}
           value={policies.data?.filter((p) => p.status === 'active').length}

@@ -97,8 +97,12 @@ export function planRow(readiness: { data: ReleaseReadiness | undefined; isError
   return { label, value: 'Ready', tone: 'ok' }
 }
 
-/** The dashboard's headline: 'Protected' only when the release plan is ready. */
-export function headline(readiness: { data: ReleaseReadiness | undefined; isError: boolean }): string {
+/**
+ * The dashboard's headline: 'Protected' only when the release plan is ready and nothing has fired
+ * (once a trigger fired, the vault is releasing, and 'Protected' would tell the owner otherwise).
+ */
+export function headline(readiness: { data: ReleaseReadiness | undefined; isError: boolean }, fired = false): string {
+  if (fired) return 'A release from your vault has started'
   if (readiness.isError) return 'Your release plan could not be checked'
   if (!readiness.data) return 'Checking your release plan...'
   return readiness.data.ready ? 'Your Digital Legacy is Protected' : 'Your release plan needs attention'

@@ -4,6 +4,7 @@ import type { Policy } from '../../../contract/policies'
 import { apiJson } from '@/lib/api-client'
 import { beneficiariesKey } from '@/features/circle/api'
 import { apiBlob, apiForm } from './http'
+import { LIVE } from '@/lib/query-client'
 
 // Identity documents: the owner uploads and follows them; each approver reviews through the
 // signed link e-mailed to them (seeds 001 §7, with the review made safe: who reviews comes from
@@ -18,7 +19,7 @@ export const documentsQuery = (beneficiaryId: string) =>
     queryKey: documentsKey(beneficiaryId),
     queryFn: () => apiJson<IdentityDocument[]>('GET', `/api/identity-documents/beneficiary/${encodeURIComponent(beneficiaryId)}`),
     // Approvers decide elsewhere: opening the page shows where things stand now.
-    staleTime: 0,
+    ...LIVE,
   })
 
 export const policiesKey = ['/api/policies'] as const

@@ -1,5 +1,5 @@
 import { Link, useLocation } from '@tanstack/react-router'
-import { ArrowLeft, ArrowRight, LayoutDashboard, LogIn, Mail } from 'lucide-react'
+import { ArrowLeft, ArrowRight, Check, LayoutDashboard, LogIn, Mail } from 'lucide-react'
 import { useEffect, type ReactNode } from 'react'
 import { CONTACT_EMAIL } from '../../../contract/constants'
 import { PLAN_LIST, type PaidPlan } from '../../../contract/plans'
@@ -52,9 +52,7 @@ export function PricingPage() {
                 <PlanCard
                   plan={plan}
                   action={
-                    <SubscribeButton plan={plan.id} popular={plan.popular}>
-                      Subscribe to {plan.name}
-                    </SubscribeButton>
+                    <PlanAction plan={plan.id} name={plan.name} popular={plan.popular} />
                   }
                 />
               </li>
@@ -114,7 +112,7 @@ function PricingBillingNotice() {
 
 /**
  * 'Back to Dashboard' for a subscriber (a provider subscription id on record, or, on a server
- * without billing, an active plan); otherwise 'Back to Home', plus 'Login' when no one is signed in.
+ * without billing, an active plan); otherwise 'Back to Home', plus 'Sign In' when no one is signed in.
  */
 function PricingHeaderActions() {
   const { data: user, isPending } = useCurrentUser()
@@ -137,11 +135,28 @@ function PricingHeaderActions() {
       {!isPending && !user && (
         <Button asChild>
           <Link to="/login">
-            <LogIn aria-hidden /> Login
+            <LogIn aria-hidden /> Sign In
           </Link>
         </Button>
       )}
     </>
+  )
+}
+
+/** An owner's own plan says so; any other plan offers to subscribe. */
+function PlanAction({ plan, name, popular }: { plan: PaidPlan; name: string; popular: boolean }) {
+  const { data: user } = useCurrentUser()
+  if (user && user.hasActiveSubscription && user.planTier === plan) {
+    return (
+      <Button className="w-full" size="lg" variant="outline" disabled>
+        <Check aria-hidden /> Current plan
+      </Button>
+    )
+  }
+  return (
+    <SubscribeButton plan={plan} popular={popular}>
+      Subscribe to {name}
+    </SubscribeButton>
   )
 }
 

@@ -11,6 +11,7 @@ import type {
 } from '../../../contract/triggers'
 import { apiJson, sessionHeaders } from '@/lib/api-client'
 import { readinessKey } from '@/features/readiness/api'
+import { LIVE } from '@/lib/query-client'
 
 // The owner's triggers and the release engine (notes/engine-api.md). Keys are the URLs, as
 // everywhere in the SPA; every change refreshes the triggers and the engine status together,
@@ -25,13 +26,13 @@ export const ENGINE_STATUS_REFRESH_MS = 30_000
 export const triggersQuery = queryOptions({
   queryKey: triggersKey,
   queryFn: () => apiJson<Trigger[]>('GET', '/api/triggers'),
-  staleTime: 0,
+  ...LIVE,
 })
 
 export const engineStatusQuery = queryOptions({
   queryKey: engineStatusKey,
   queryFn: () => apiJson<EngineStatus>('GET', '/api/trigger-engine/status'),
-  staleTime: 0,
+  ...LIVE,
 })
 
 export function useTriggers() {

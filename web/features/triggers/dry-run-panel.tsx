@@ -65,7 +65,7 @@ export function DryRunPanel({ result }: { result: DryRunResult }) {
           <PackageOpen className="mx-auto size-8 text-slate-400" aria-hidden />
           <p className="mt-2 font-medium text-slate-900">Nothing would be released</p>
           <p className="mx-auto mt-1 max-w-md text-sm text-slate-600">
-            No active policy or item release protocol names this trigger. Add it to a policy on the Access Policies page.
+            No active policy or item release condition names this trigger. Add it to a policy on the Access Policies page.
           </p>
         </div>
       ) : (

@@ -53,7 +53,7 @@ export function sourceText(source: ReleasePlanEntry['source']): string {
       return `Policy "${source.name}"`
     case 'item': {
       const label = RELEASE_PROTOCOL_LABELS[source.protocol as ReleaseProtocol] ?? source.protocol
-      return `Item release protocol: ${label}`
+      return `Item release condition: ${label}`
     }
     case 'scheduled':
       return 'Scheduled release'

@@ -128,8 +128,9 @@ function TypeCard({
 }) {
   const Icon = TYPE_ICONS[type]
   const label = TRIGGER_TYPE_LABELS[type]
-  // A fired trigger is finished; another of the same kind can be set up beside it.
-  const canSetUp = !triggers.some((t) => t.status !== 'triggered')
+  // A card with a trigger shows that trigger's state (a fired one included: its release is under
+  // way, and "Set Up" beside it would read as if nothing had happened).
+  const canSetUp = triggers.length === 0
   return (
     <li className="flex">
       <Card className="flex w-full flex-col" data-testid={`trigger-card-${type}`}>

@@ -10,10 +10,7 @@ export const ITEM_TYPE_META: Record<ItemType, { label: string; plural: string; i
   password: { label: 'Password', plural: 'Passwords', icon: KeyRound, tile: 'bg-amber-100 text-amber-800' },
 }
 
-/** Size in MB with two decimals (seeds 001 §2): bytes / 1048576. */
-export function formatMegabytes(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(2)} MB`
-}
+export { formatBytes } from '@/lib/format-bytes'
 
 export function formatDate(iso: string): string {
   const date = new Date(iso)

@@ -19,9 +19,10 @@ import { vaultSession } from '../vault-session'
 import { useDeleteVaultItem, useVaultItems } from './api'
 import { useDecryptedMetadata, type DecryptedMetadata } from './decrypt-items'
 import { downloadItem } from './download'
-import { formatDate, formatMegabytes, ITEM_TYPE_META } from './item-format'
+import { formatDate, formatBytes, ITEM_TYPE_META } from './item-format'
 import { matchesSearch } from './search'
 import { DOWNLOAD_FAILED_TITLE, PasswordEntryDialog, PhotoPreviewDialog } from './item-viewers'
+import { isPreviewableImage } from '../upload/file-rules'
 
 // The item list on /vault (seeds 001 §2 'Secure Vault page'). Names and tags are decrypted in the
 // browser; while the vault is locked each item shows only what the server knows (type, size, date,
@@ -88,8 +89,13 @@ function ItemRow({
               )}
             </div>
             <p className="flex flex-wrap gap-x-2 text-xs text-slate-600">
-              <span>{formatMegabytes(item.plainSize)}</span>
-              <span aria-hidden>·</span>
+              {/* A password is a few characters: its size would only say "0.0 KB". */}
+              {item.type !== 'password' && (
+                <>
+                  <span>{formatBytes(item.plainSize)}</span>
+                  <span aria-hidden>·</span>
+                </>
+              )}
               <span>Added {formatDate(item.createdAt)}</span>
               <span aria-hidden>·</span>
               <span data-testid="vault-item-policy">{item.accessPolicy.name}</span>
@@ -134,7 +140,7 @@ function ItemRow({
                 </Button>
               ) : (
                 <>
-                  {item.type === 'photo' && (
+                  {item.type === 'photo' && isPreviewableImage(ready.mimetype) && (
                     <Button variant="outline" size="sm" onClick={onPreview} aria-label={`Preview ${ready.filename}`}>
                       <Image aria-hidden /> Preview
                     </Button>

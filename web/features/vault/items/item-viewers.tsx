@@ -10,7 +10,7 @@ import { errorText } from '@/lib/api-client'
 import { vaultSession } from '../vault-session'
 import { decryptItemToBlob, decryptPasswordEntry, saveBlob } from './download'
 import { EntryDialog, PasswordEntryFields } from './entry-view'
-import { formatMegabytes } from './item-format'
+import { formatBytes } from './item-format'
 
 // Viewing an item without saving it: a password entry's fields, or a photo. The plaintext lives in
 // a query that is dropped as soon as the dialog closes (gcTime 0), and a photo's object URL is
@@ -110,7 +110,7 @@ export function PhotoPreviewDialog({
         <DialogHeader>
           <DialogTitle className="truncate">{target?.metadata.filename ?? 'Preview'}</DialogTitle>
           <DialogDescription>
-            {target ? `${formatMegabytes(target.item.plainSize)} · decrypted in this browser, never stored unencrypted.` : ''}
+            {target ? `${formatBytes(target.item.plainSize)} · decrypted in this browser, never stored unencrypted.` : ''}
           </DialogDescription>
         </DialogHeader>
         {query.isError ? (

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useQueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useBlocker } from '@tanstack/react-router'
 import { CircleAlert, FileText, KeyRound, Lock, LockOpen, Users, X } from 'lucide-react'
 import { Tabs } from 'radix-ui'
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import {
@@ -28,13 +28,14 @@ import { policiesQuery } from '@/features/policies/api'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useInvalidateVaultItems } from '../items/api'
-import { formatMegabytes, ITEM_TYPE_META } from '../items/item-format'
+import { formatBytes, ITEM_TYPE_META } from '../items/item-format'
 import { assertTrustedKeys } from '@/features/circle/trusted-keys'
 import { useVaultUnlocked, vaultSession } from '../vault-session'
 import { VaultUnlockDialog } from '../vault-unlock-dialog'
 import { Dropzone } from './dropzone'
-import { readActivePolicies, recipientsFor } from './policy-recipients'
-import { acceptedMimeType, sortFiles, type RejectedFile } from './file-rules'
+import { policyCoverage, readablePolicy, readActivePolicies, recipientsFor } from './policy-recipients'
+import { usePolicySelectors } from '@/features/policies/use-policy-selectors'
+import { mimeTypeOf, sortFiles, type RejectedFile } from './file-rules'
 import type { UploadBeneficiary, UploadFileInput } from './upload-file'
 import {
   localDateTimeNow,
@@ -97,6 +98,24 @@ function announceResult(result: RunResult, close: () => void, note = '') {
     })
     close()
   }
+}
+
+/**
+ * What the active access policies will do with the items in the dialog (their selectors opened in
+ * this browser while the vault is unlocked): who receives them, when, and whether that is enough.
+ */
+function usePolicyCoverage(mode: UploadMode, files: readonly File[], tagsInput: string, people: ReadonlyArray<{ id: string; fullName: string }>) {
+  const policies = useQuery(policiesQuery)
+  const selectors = usePolicySelectors(policies.data?.filter((p) => p.status === 'active'))
+  return useMemo(() => {
+    const readable = (policies.data ?? []).flatMap((p) => {
+      const opened = selectors.get(p.id)
+      return p.status === 'active' && opened?.status === 'ready' ? [readablePolicy(p, opened.selectors)] : []
+    })
+    const tags = parseTags(tagsInput)
+    const items = mode === 'password' ? [{ type: 'password' as const, tags }] : files.map((file) => ({ type: itemTypeFor(mimeTypeOf(file)), tags }))
+    return policyCoverage(items, readable, people)
+  }, [policies.data, selectors, mode, files, tagsInput, people])
 }
 
 export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -201,7 +220,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       values.mode === 'password'
         ? [withPolicies({ type: 'password', ...passwordEntryItem(values), policy })]
         : values.files.map((file) => {
-            const mimetype = acceptedMimeType(file) ?? file.type
+            const mimetype = mimeTypeOf(file)
             return withPolicies({
               type: itemTypeFor(mimetype),
               content: file,
@@ -243,6 +262,10 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
   const submitLabel =
     mode === 'password' ? 'Encrypt & Save' : fileCount > 1 ? `Encrypt & Upload ${fileCount} Files` : 'Encrypt & Upload'
   const beneficiaryList = beneficiaries.data ?? []
+  const coverage = usePolicyCoverage(form.watch('mode'), files as File[], form.watch('tags'), beneficiaryList)
+  useEffect(() => {
+    if (form.getValues('coveredByPolicies') !== coverage.covered) form.setValue('coveredByPolicies', coverage.covered, { shouldValidate: isSubmitted })
+  }, [coverage.covered, form, isSubmitted])
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
@@ -338,13 +361,13 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                 {fileCount > 0 && (
                   <ul className="grid gap-1.5" aria-label="Selected files" data-testid="selected-files">
                     {(files as File[]).map((file, index) => {
-                      const type = itemTypeFor(acceptedMimeType(file) ?? file.type)
+                      const type = itemTypeFor(mimeTypeOf(file))
                       const Icon = ITEM_TYPE_META[type].icon
                       return (
                         <li key={`${file.name}-${file.size}-${file.lastModified}`} className="flex items-center gap-3 rounded-lg border border-slate-200 px-3 py-2">
                           <Icon className="size-4 shrink-0 text-slate-500" aria-hidden />
                           <span className="min-w-0 flex-1 truncate text-sm text-slate-900">{file.name}</span>
-                          <span className="shrink-0 text-xs text-slate-500">{formatMegabytes(file.size)}</span>
+                          <span className="shrink-0 text-xs text-slate-500">{formatBytes(file.size)}</span>
                           <Button variant="ghost" size="icon" className="size-8 shrink-0" onClick={() => removeFile(index)} aria-label={`Remove ${file.name}`}>
                             <X aria-hidden />
                           </Button>
@@ -385,7 +408,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                   {...form.register('tags')}
                 />
                 <SelectField
-                  label="Release protocol"
+                  label="Release condition"
                   error={errors.protocol?.message}
                   hint="When these items may pass to your beneficiaries."
                   {...form.register('protocol')}
@@ -472,6 +495,14 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                   <p id={ids.beneficiaries} role="alert" className="text-sm text-red-600">
                     {errors.beneficiaryIds.message}
                   </p>
+                )}
+                {coverage.lines.length > 0 && (
+                  <ul className="grid gap-1 rounded-lg border border-brand-100 bg-brand-50 p-3 text-sm text-brand-900" data-testid="policy-recipients">
+                    {coverage.lines.map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                    {coverage.covered && <li className="text-xs text-brand-800">Choosing beneficiaries here is optional.</li>}
+                  </ul>
                 )}
                 <p className="text-xs text-slate-500">
                   Items that match an active{' '}

@@ -3,7 +3,7 @@ import { useRef, useState, type DragEvent } from 'react'
 import { MAX_FILE_BYTES, MAX_FILES_PER_DROP, VAULT_ITEM_MESSAGES } from '../../../../contract/vault-items'
 import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
-import { acceptAttribute, dragVerdict, mimeTypesOf, type FileCategory } from './file-rules'
+import { acceptAttribute, dragVerdict, type FileCategory } from './file-rules'
 
 // The Add Item dropzone (seeds 001 §2 'Upload dropzone'): drag and drop or browse, four
 // categories, and idle / drag-accept / drag-reject states. Keyboard users reach everything through
@@ -12,7 +12,7 @@ import { acceptAttribute, dragVerdict, mimeTypesOf, type FileCategory } from './
 type DragState = 'idle' | 'accept' | 'reject'
 
 const CATEGORIES: { id: FileCategory | 'password'; label: string; hint: string; icon: LucideIcon; tile: string }[] = [
-  { id: 'doc', label: 'Documents', hint: 'PDF, Office, text', icon: FileText, tile: 'text-sky-700 bg-sky-50' },
+  { id: 'doc', label: 'Documents', hint: 'PDF, Office, text, any other file', icon: FileText, tile: 'text-sky-700 bg-sky-50' },
   { id: 'photo', label: 'Photos', hint: 'JPG, PNG, GIF, WebP', icon: Image, tile: 'text-violet-700 bg-violet-50' },
   { id: 'video', label: 'Videos', hint: 'MP4, MOV, WebM', icon: Video, tile: 'text-rose-700 bg-rose-50' },
   { id: 'password', label: 'Passwords', hint: 'Logins and notes', icon: KeyRound, tile: 'text-amber-800 bg-amber-50' },
@@ -40,7 +40,7 @@ export function Dropzone({
   function browse(category?: FileCategory) {
     const input = inputRef.current
     if (!input || disabled) return
-    input.accept = acceptAttribute(category ? mimeTypesOf(category) : undefined)
+    input.accept = acceptAttribute(category)
     input.click()
   }
 
@@ -119,7 +119,7 @@ export function Dropzone({
         />
         <p className={cn('text-sm font-medium', drag === 'reject' ? 'text-red-700' : 'text-slate-800')} aria-live="polite">
           {drag === 'reject'
-            ? VAULT_ITEM_MESSAGES.someNotSupported
+            ? VAULT_ITEM_MESSAGES.tooManyFiles
             : drag === 'accept'
               ? 'Drop to add these files'
               : 'Drag and drop files here'}
@@ -128,13 +128,13 @@ export function Dropzone({
           Browse files
         </Button>
         <p className="text-xs text-slate-500">
-          Up to {MAX_FILES_PER_DROP} files, {MAX_FILE_BYTES / 1048576} MB each. Documents, images and videos.
+          Up to {MAX_FILES_PER_DROP} files, {MAX_FILE_BYTES / 1048576} MB each, of any type. Photos and videos are shown as
+          such; everything else is kept as a document.
         </p>
         <input
           ref={inputRef}
           type="file"
           multiple
-          accept={acceptAttribute()}
           className="sr-only"
           tabIndex={-1}
           aria-label="Choose files to upload"

@@ -1,6 +1,7 @@
 import type { Policy, PolicySelectors } from '../../../../contract/policies'
 import type { ItemType } from '../../../../contract/vault-items'
 import type { MasterKey } from '@/crypto'
+import { delayText, listNames, TRIGGER_LABELS } from '@/features/policies/copy'
 import { decryptSelectors, matches } from '@/features/policies/selectors'
 import type { UploadBeneficiary } from './upload-file'
 
@@ -13,7 +14,11 @@ export interface ReadablePolicy {
   name: string
   selectors: PolicySelectors
   beneficiaryIds: string[]
+  /** When the policy releases: on which triggers, after how long. */
+  release?: { on: readonly TriggerKind[]; delayHours: number }
 }
+
+type TriggerKind = Policy['ruleJson']['release']['on'][number]
 
 /** The active policies with their selectors opened; those that cannot be opened are listed apart. */
 export async function readActivePolicies(
@@ -34,7 +39,7 @@ export async function readActivePolicies(
   const unreadable: Policy[] = []
   for (const { policy, selectors } of opened) {
     if (!selectors) unreadable.push(policy)
-    else readable.push({ id: policy.id, name: policy.name, selectors, beneficiaryIds: policy.ruleJson.assign.map((a) => a.beneficiaryId) })
+    else readable.push(readablePolicy(policy, selectors))
   }
   return { readable, unreadable }
 }
@@ -74,4 +79,47 @@ export function recipientsFor(
     }
   }
   return { beneficiaries, added, policies: covering }
+}
+
+/** A policy with its selectors opened. */
+export function readablePolicy(policy: Policy, selectors: PolicySelectors): ReadablePolicy {
+  return {
+    id: policy.id,
+    name: policy.name,
+    selectors,
+    beneficiaryIds: policy.ruleJson.assign.map((a) => a.beneficiaryId),
+    release: { on: policy.ruleJson.release.on, delayHours: policy.ruleJson.release.delayHours },
+  }
+}
+
+export interface PolicyCoverage {
+  /** Every item about to be added goes to someone through an active policy. */
+  covered: boolean
+  /** Who receives them through which policy, and when, in words. */
+  lines: string[]
+}
+
+/**
+ * What the active policies will do with the items about to be added (before any beneficiary is
+ * chosen in the dialog): whether each item already goes to someone, and a sentence per policy.
+ */
+export function policyCoverage(
+  items: ReadonlyArray<{ type: ItemType; tags: readonly string[] }>,
+  policies: readonly ReadablePolicy[],
+  people: ReadonlyArray<{ id: string; fullName: string }>,
+): PolicyCoverage {
+  const names = new Map(people.map((p) => [p.id, p.fullName]))
+  const recipients = (policy: ReadablePolicy) => policy.beneficiaryIds.filter((id) => names.has(id))
+  const covering = (item: { type: ItemType; tags: readonly string[] }) => policies.filter((p) => matches(p.selectors, item) && recipients(p).length > 0)
+  const used = new Map<string, ReadablePolicy>()
+  for (const item of items) for (const p of covering(item)) used.set(p.id, p)
+  const lines = [...used.values()].map((p) => {
+    const who = listNames(recipients(p).map((id) => names.get(id)!))
+    const on = p.release ? p.release.on.map((t) => TRIGGER_LABELS[t].label) : []
+    const triggers = on.length <= 1 ? (on[0] ?? '') : `${on.slice(0, -1).join(', ')} or ${on[on.length - 1]}`
+    const when = on.length ? ` when ${/^[aeiou]/i.test(triggers) ? 'an' : 'a'} ${triggers} trigger fires` : ''
+    const delay = p.release && p.release.delayHours > 0 ? `, ${delayText(p.release.delayHours)} after` : ''
+    return `${who} ${recipients(p).length === 1 ? 'receives' : 'receive'} ${items.length === 1 ? 'it' : 'matching items'} through your policy “${p.name}”${when}${delay}.`
+  })
+  return { covered: items.length > 0 && items.every((item) => covering(item).length > 0), lines }
 }

@@ -32,13 +32,18 @@ export const uploadFormSchema = z
     notes: z.string().max(5000, 'Notes must be at most 5000 characters'),
     tags: z.string().max(500, 'Tags must be at most 500 characters'),
     protocol: z.union([z.enum(RELEASE_PROTOCOLS), z.literal('')]),
-    beneficiaryIds: z.array(z.string()).min(1, VAULT_ITEM_MESSAGES.beneficiariesRequired),
+    beneficiaryIds: z.array(z.string()),
+    /** Set by the dialog: every item already goes to someone through an active access policy. */
+    coveredByPolicies: z.boolean(),
     requiresApprover: z.boolean(),
     approverContact: z.string().trim(),
     /** A datetime-local value (local time, no offset). */
     scheduledAt: z.string(),
   })
   .superRefine((v, ctx) => {
+    if (v.beneficiaryIds.length === 0 && !v.coveredByPolicies) {
+      ctx.addIssue({ code: 'custom', path: ['beneficiaryIds'], message: VAULT_ITEM_MESSAGES.beneficiariesRequired })
+    }
     if (v.mode === 'files' && v.files.length === 0) {
       ctx.addIssue({ code: 'custom', path: ['files'], message: VAULT_ITEM_MESSAGES.noFiles })
     }
@@ -75,6 +80,7 @@ export const UPLOAD_FORM_DEFAULTS: UploadFormValues = {
   tags: '',
   protocol: DEFAULT_RELEASE_PROTOCOL,
   beneficiaryIds: [],
+  coveredByPolicies: false,
   requiresApprover: false,
   approverContact: '',
   scheduledAt: '',

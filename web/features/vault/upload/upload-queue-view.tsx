@@ -2,7 +2,7 @@ import { Ban, CircleAlert, CircleCheck, RotateCw } from 'lucide-react'
 import { VAULT_ITEM_MESSAGES } from '../../../../contract/vault-items'
 import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
-import { formatMegabytes, ITEM_TYPE_META } from '../items/item-format'
+import { formatBytes, ITEM_TYPE_META } from '../items/item-format'
 import { jobPercent, type UploadJob } from './use-upload-queue'
 
 // One row per item being uploaded: its progress bar and where it stands.
@@ -35,7 +35,7 @@ export function UploadQueueView({ jobs, running, onRetry }: { jobs: UploadJob[];
               <div className="min-w-0 flex-1">
                 <p className="truncate text-sm font-medium text-slate-900">{job.name}</p>
                 <p className="text-xs text-slate-600" data-testid="upload-status">
-                  {formatMegabytes(job.size)} · {statusText(job, percent)}
+                  {formatBytes(job.size)} · {statusText(job, percent)}
                 </p>
               </div>
               {job.status === 'done' && <CircleCheck className="size-5 shrink-0 text-emerald-600" aria-label="Stored" />}

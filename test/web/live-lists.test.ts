@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { approversQuery, beneficiariesQuery } from '@/features/circle/api'
+import { documentsQuery } from '@/features/identity/api'
+import { readinessQuery } from '@/features/readiness/api'
+import { triggersQuery } from '@/features/triggers/api'
 import { emailSentText, invitationHeldText, invitationOutcomeText } from '@/features/circle/copy'
 
-// Invitations held until the owner confirms their own address: what the owner is told, and the
-// lists that must not stay stale while some wait (the confirmation happens in the mailbox).
+// Invitations held until the owner confirms their own address: what the owner is told; and the
+// lists that must not stay stale, since they change outside the tab (mailboxes, approvers, the engine).
 
 describe('what the owner is told about an invitation', () => {
   const person = { email: 'ivy@example.com', verificationEmailSent: false, invitationHeld: false }
@@ -15,16 +18,10 @@ describe('what the owner is told about an invitation', () => {
   })
 })
 
-describe('circle lists while invitations are held', () => {
-  const staleTimeOf = (options: { staleTime?: unknown }, rows: Array<{ invitationHeld: boolean }>) => {
-    const staleTime = options.staleTime as (query: { state: { data?: typeof rows } }) => number
-    return staleTime({ state: { data: rows } })
-  }
-  it('are stale (checked again on entry and focus) while anyone’s invitation waits, and fresh otherwise', () => {
-    for (const query of [beneficiariesQuery, approversQuery]) {
-      expect(staleTimeOf(query, [{ invitationHeld: false }, { invitationHeld: true }])).toBe(0)
-      expect(staleTimeOf(query, [{ invitationHeld: false }])).toBe(Infinity)
-      expect(staleTimeOf(query, [])).toBe(Infinity)
+describe('lists that change outside the tab', () => {
+  it('are read again on every entry and when the owner comes back to the tab', () => {
+    for (const query of [beneficiariesQuery, approversQuery, triggersQuery, readinessQuery, documentsQuery('b1')]) {
+      expect(query.staleTime).toBe(0)
       expect(query.refetchOnWindowFocus).toBe(true)
     }
   })
