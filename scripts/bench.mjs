@@ -1,4 +1,4 @@
-// `npm run bench [-- api upload unlock chunks signin fanout sweep audit readiness capacity bundle]`: figures
+// `npm run bench [-- api upload unlock chunks signin fanout sweep audit readiness lighthouse capacity bundle]`: figures
 // measured side by side in one run on this machine, printed as one table with ratios where a
 // reference exists (absolute times here are noisy; the ratios are what to compare between runs).
 // The product is started like `npm start` on its own port with fresh state, and stopped at the end.
@@ -16,6 +16,7 @@ import { measureBundle } from './bench/bundle.mjs'
 import { measureCapacity } from './bench/capacity.mjs'
 import { measureChunks } from './bench/chunks.mjs'
 import { measureFanout } from './bench/fanout.mjs'
+import { measureLighthouse } from './bench/lighthouse.mjs'
 import { finishRows, jsonReport, table } from './bench/report.mjs'
 import { startServer } from './bench/server.mjs'
 import { measureSignin } from './bench/signin.mjs'
@@ -36,6 +37,7 @@ const MEASUREMENTS = {
   sweep: { run: measureSweep, server: true, title: 'Cron sweep with 100 and 10 000 idle owners' },
   audit: { run: measureAudit, server: true, title: 'Audit chain verification' },
   readiness: { run: measureReadiness, server: true, title: 'Release readiness on 1 000 items' },
+  lighthouse: { run: measureLighthouse, server: true, title: 'Lighthouse (mobile) on /, /login and /pricing' },
   capacity: { run: measureCapacity, server: false, title: 'Capacity: bytes per owner, 0.1 and 0.2' },
   bundle: { run: measureBundle, server: false, title: 'Bundle sizes' },
 }

@@ -117,6 +117,14 @@ describe('release engine, end to end', () => {
     await page.getByText('Chain Verified').waitFor()
     await page.getByText(/Manual release/i).first().waitFor()
 
+    // A fired trigger shows its state (not "Set Up"), and the dashboard no longer says 'Protected'.
+    await nav(page, 'Triggers')
+    const fired = page.getByTestId('trigger-card-verified_death')
+    await fired.getByText('Triggered', { exact: true }).waitFor()
+    expect(await fired.getByRole('button', { name: /^Set Up/ }).count()).toBe(0)
+    await page.getByRole('link', { name: 'Legacy Vault dashboard' }).click()
+    await page.getByRole('heading', { name: 'A release from your vault has started' }).waitFor()
+
     // The beneficiary's side, in a browser of their own. She lost the e-mail: the Access Kit's
     // portal address offers a new link, which she asks for.
     await waitForMail(beneficiaryEmail, /left something for you/)

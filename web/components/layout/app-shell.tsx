@@ -23,11 +23,14 @@ function UserMenu({ user }: { user: PublicUser }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="gap-2 px-2" aria-label="Account menu">
+        {/* Named by its own text (the name, where shown, then "Account menu"), so what a voice user
+            reads on screen is what they can say. */}
+        <Button variant="ghost" className="gap-2 px-2">
           <span className="flex size-8 items-center justify-center rounded-full bg-brand-100 font-semibold text-brand-800" aria-hidden>
             {user.displayName.slice(0, 1).toUpperCase()}
           </span>
           <span className="hidden max-w-32 truncate lg:inline">{user.displayName}</span>
+          <span className="sr-only">Account menu</span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
@@ -99,7 +102,7 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:px-6">
           <MobileNav pathname={pathname} />
-          <Link to="/dashboard" aria-label="Dashboard">
+          <Link to="/dashboard" aria-label="Legacy Vault dashboard">
             <Logo />
           </Link>
           <nav aria-label="Main" className="ml-6 hidden items-center gap-1 md:flex">

@@ -2,7 +2,14 @@ import { DropdownMenu as Menu } from 'radix-ui'
 import type { ComponentProps } from 'react'
 import { cn } from '@/lib/utils'
 
-export const DropdownMenu = Menu.Root
+/**
+ * Not modal: a modal menu hides the rest of the page with aria-hidden while it is open, which
+ * leaves focusable elements inside a hidden region (axe: aria-hidden-focus). Focus still moves
+ * into the menu and Escape returns it.
+ */
+export function DropdownMenu({ modal = false, ...props }: ComponentProps<typeof Menu.Root>) {
+  return <Menu.Root modal={modal} {...props} />
+}
 export const DropdownMenuTrigger = Menu.Trigger
 export const DropdownMenuGroup = Menu.Group
 

@@ -122,7 +122,7 @@ function EntryRow({ entry, broken, name }: { entry: AuditEntry; broken: boolean;
           <ul className="flex flex-wrap gap-1.5" aria-label="Details">
             {details.map(({ label, text }) => (
               <li key={label} className="max-w-full break-words rounded-md bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
-                <span className="text-slate-500">{label}:</span> {text}
+                <span className="text-slate-600">{label}:</span> {text}
               </li>
             ))}
           </ul>

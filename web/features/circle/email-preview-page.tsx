@@ -71,7 +71,12 @@ export function EmailPreviewPage() {
                 <CardTitle className="text-base">Plain-text version</CardTitle>
               </CardHeader>
               <CardContent>
-                <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-4 text-sm text-slate-800">
+                {/* Scrolls on its own, so it takes focus: keyboard users scroll it with the arrow keys. */}
+                <pre
+                  tabIndex={0}
+                  aria-label="Plain-text version of the e-mail"
+                  className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-4 text-sm text-slate-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+                >
                   {data.text}
                 </pre>
               </CardContent>

@@ -63,7 +63,7 @@ export function ToggleButton({ trigger, pending, onToggle }: { trigger: Trigger;
 export function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
     <div className="grid min-w-0 gap-0.5">
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{label}</dt>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</dt>
       <dd className="min-w-0 break-words text-sm text-slate-900" data-testid={testId}>
         {children}
       </dd>

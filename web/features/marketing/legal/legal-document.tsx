@@ -43,7 +43,7 @@ export function LegalDocument({
         <ol className="mt-3 grid gap-x-6 gap-y-1.5 text-sm sm:grid-cols-2">
           {sections.map((section, i) => (
             <li key={section.id} className="flex gap-2">
-              <span className="w-6 shrink-0 text-right tabular-nums text-slate-400" aria-hidden>
+              <span className="w-6 shrink-0 text-right tabular-nums text-slate-500" aria-hidden>
                 {i + 1}.
               </span>
               <a href={`#${section.id}`} className="text-brand-700 underline-offset-4 hover:underline">

@@ -66,7 +66,7 @@ export function EntryRow({ label, value, secret = false }: { label: string; valu
           className="min-w-0 flex-1 whitespace-pre-wrap break-all rounded-md border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900"
           data-testid={`entry-${label.toLowerCase()}`}
         >
-          {value ? (visible ? value : '••••••••••••') : <span className="font-sans text-slate-400">Not set</span>}
+          {value ? (visible ? value : '••••••••••••') : <span className="font-sans text-slate-500">Not set</span>}
         </span>
         {secret && value && (
           <Button
