@@ -9,18 +9,19 @@ export type AuditActor = (typeof AUDIT_ACTORS)[number]
 
 export const GENESIS_HASH = '0'.repeat(64)
 
-export interface AuditEntry {
-  id: string
+export const auditEntrySchema = z.object({
+  id: z.string(),
   /** 1, 2, 3… with no gaps: a deleted entry shows as a gap as well as a broken link. */
-  seq: number
-  action: string
-  actor: AuditActor
+  seq: z.number().int(),
+  action: z.string(),
+  actor: z.enum(AUDIT_ACTORS),
   /** Ids, counts, types and reasons; never secrets, keys, plaintext or file names. */
-  details: Record<string, string | number | boolean | null>
-  createdAt: string
-  hash: string
-  prevHash: string
-}
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+  createdAt: z.string(),
+  hash: z.string(),
+  prevHash: z.string(),
+})
+export type AuditEntry = z.infer<typeof auditEntrySchema>
 
 /** Action groups for the Audit Log filter; an action belongs to the group its prefix names. */
 export const AUDIT_ACTION_GROUPS = {
@@ -64,12 +65,16 @@ export function hashInput(prevHash: string, entry: Omit<AuditEntry, 'hash' | 'pr
   return `${prevHash}\n${canonicalEntry(entry)}`
 }
 
-export interface ChainVerification {
-  valid: boolean
-  checked: number
+export const chainVerificationSchema = z.object({
+  valid: z.boolean(),
+  checked: z.number().int(),
   /** seq of the first entry that does not fit, if any. */
-  brokenAt: number | null
-}
+  brokenAt: z.number().int().nullable(),
+})
+export type ChainVerification = z.infer<typeof chainVerificationSchema>
+
+/** GET /api/audit/verify: the server's own check, and whether the newest entry is the head it recorded. */
+export const serverVerificationSchema = chainVerificationSchema.extend({ headMatches: z.boolean() })
 
 /** Where a verified stretch of the chain ends: the next entry must have seq + 1 and this prevHash. */
 export interface ChainTip {

@@ -80,11 +80,12 @@ export type ResetPasswordForm = z.input<typeof resetPasswordFormSchema>
 export const confirmEmailBodySchema = z.object({
   token: z.string({ error: EMAIL_CONFIRMATION.linkInvalid }).min(20, EMAIL_CONFIRMATION.linkInvalid).max(2048),
 })
-export interface EmailConfirmed {
-  message: string
+export const emailConfirmedSchema = z.object({
+  message: z.string(),
   /** Invitations that were waiting for the confirmation and went out with it. */
-  invitationsSent: number
-}
+  invitationsSent: z.number().int(),
+})
+export type EmailConfirmed = z.infer<typeof emailConfirmedSchema>
 
 export const publicUserSchema = z.object({
   id: z.string(),

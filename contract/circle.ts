@@ -161,11 +161,12 @@ export const rotationStartBodySchema = z.object({
 export type RotationStartBody = z.input<typeof rotationStartBodySchema>
 export const rotationGrantsBodySchema = z.object({ grants: z.array(rotatedGrant).min(1).max(ROTATION_PAGE_SIZE) })
 export type RotationGrantsBody = z.infer<typeof rotationGrantsBodySchema>
-export interface RotationStarted {
-  rotationId: string
+export const rotationStartedSchema = z.object({
+  rotationId: z.string(),
   /** Items granted to the beneficiary now: each needs its grant re-wrapped before the commit. */
-  grantedItems: number
-}
+  grantedItems: z.number().int(),
+})
+export type RotationStarted = z.infer<typeof rotationStartedSchema>
 
 /**
  * Key rotation for a lost Access Kit: the new public key, and every item granted to this
@@ -209,6 +210,9 @@ export type Approver = z.infer<typeof approverSchema>
 
 /** POST answers: the record plus whether the verification e-mail went out (seeds 001 §7). */
 export type WithEmailSent<T> = T & { verificationEmailSent: boolean }
+const emailSent = z.object({ verificationEmailSent: z.boolean() })
+export const beneficiaryWithEmailSentSchema = z.intersection(beneficiarySchema, emailSent)
+export const approverWithEmailSentSchema = z.intersection(approverSchema, emailSent)
 
 export const linkTokenBodySchema = z.object({
   token: z.string({ error: CIRCLE_MESSAGES.noToken }).min(20, CIRCLE_MESSAGES.noToken).max(2048),

@@ -139,78 +139,90 @@ export const manualReleaseBodySchema = z.object({
 })
 export type ManualReleaseBody = z.infer<typeof manualReleaseBodySchema>
 
-export interface ManualReleaseResult {
+export const manualReleaseResultSchema = z.object({
   /** Item–beneficiary deliveries made available now (the spec's name; one item to three people is three). */
-  transferredItems: number
+  transferredItems: z.number().int(),
   /** Distinct items among them: what the dry run's item count counts. */
-  releasedItems: number
-  beneficiariesNotified: number
+  releasedItems: z.number().int(),
+  beneficiariesNotified: z.number().int(),
   /** Releases still waiting (delay, approvals, identity); they finish on their own. */
-  pendingReleases: number
-}
+  pendingReleases: z.number().int(),
+})
+export type ManualReleaseResult = z.infer<typeof manualReleaseResultSchema>
 
 /** POST /api/trigger-engine/biometric-failure: the app reports a failed unlock or passkey attempt. */
 export const biometricFailureBodySchema = z.object({ kind: z.enum(['vault_unlock', 'passkey']) })
 export type BiometricFailureBody = z.infer<typeof biometricFailureBodySchema>
 
 /** One source of a release: a policy naming the trigger, or an item's own release protocol. */
-export interface ReleasePlanEntry {
-  source: { kind: 'policy'; policyId: string; name: string } | { kind: 'item'; itemId: string; protocol: string } | { kind: 'scheduled'; triggerId: string }
-  itemIds: string[]
-  beneficiaries: Array<{ id: string; fullName: string; identityRequired: boolean; identityVerified: boolean; secrecyMode: boolean }>
-  conditions: { delayHours: number; minimumApprovals: number; approvers: string[]; identityRequired: boolean }
-}
+export const releasePlanEntrySchema = z.object({
+  source: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('policy'), policyId: z.string(), name: z.string() }),
+    z.object({ kind: z.literal('item'), itemId: z.string(), protocol: z.string() }),
+    z.object({ kind: z.literal('scheduled'), triggerId: z.string() }),
+  ]),
+  itemIds: z.array(z.string()),
+  beneficiaries: z.array(
+    z.object({ id: z.string(), fullName: z.string(), identityRequired: z.boolean(), identityVerified: z.boolean(), secrecyMode: z.boolean() }),
+  ),
+  conditions: z.object({ delayHours: z.number(), minimumApprovals: z.number().int(), approvers: z.array(z.string()), identityRequired: z.boolean() }),
+})
+export type ReleasePlanEntry = z.infer<typeof releasePlanEntrySchema>
 
-export interface DryRunResult {
-  triggerId: string
-  type: TriggerType
-  entries: ReleasePlanEntry[]
+export const dryRunResultSchema = z.object({
+  triggerId: z.string(),
+  type: z.enum(TRIGGER_TYPES),
+  entries: z.array(releasePlanEntrySchema),
   /** Distinct items and people the release would reach, and the item–person deliveries between them. */
-  itemCount: number
-  beneficiaryCount: number
-  deliveryCount: number
+  itemCount: z.number().int(),
+  beneficiaryCount: z.number().int(),
+  deliveryCount: z.number().int(),
   /** True while a payment issue's grace period holds every trigger. */
-  paymentHold: boolean
+  paymentHold: z.boolean(),
   /**
    * When the trigger fires by itself (a death report, silence, failed unlocks) rather than by your
    * manual release: the hours before its items' own protocols make anything available. Null for a
    * scheduled trigger (your own date).
    */
-  safetyWindowHours: number | null
-}
+  safetyWindowHours: z.number().nullable(),
+})
+export type DryRunResult = z.infer<typeof dryRunResultSchema>
 
-export type ReleaseStatus = 'waiting' | 'released' | 'cancelled'
+export const RELEASE_STATUSES = ['waiting', 'released', 'cancelled'] as const
+export type ReleaseStatus = (typeof RELEASE_STATUSES)[number]
 
-export interface ReleaseSummary {
-  id: string
-  triggerId: string | null
-  kind: string
-  source: ReleasePlanEntry['source']['kind']
-  sourceName: string
-  status: ReleaseStatus
-  releaseAt: string
-  approvals: number
-  requiredApprovals: number
-  identityRequired: boolean
-  createdAt: string
-  releasedAt: string | null
-  cancelledAt: string | null
+export const releaseSummarySchema = z.object({
+  id: z.string(),
+  triggerId: z.string().nullable(),
+  kind: z.string(),
+  source: z.enum(['policy', 'item', 'scheduled'] satisfies ReleasePlanEntry['source']['kind'][]),
+  sourceName: z.string(),
+  status: z.enum(RELEASE_STATUSES),
+  releaseAt: z.string(),
+  approvals: z.number().int(),
+  requiredApprovals: z.number().int(),
+  identityRequired: z.boolean(),
+  createdAt: z.string(),
+  releasedAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
   /** Which items go (ids: their names are decrypted in the owner's browser) and to whom (names). */
-  itemIds: string[]
-  beneficiaryNames: string[]
-}
+  itemIds: z.array(z.string()),
+  beneficiaryNames: z.array(z.string()),
+})
+export type ReleaseSummary = z.infer<typeof releaseSummarySchema>
 
-export interface EngineStatus {
-  isRunning: boolean
+export const engineStatusSchema = z.object({
+  isRunning: z.boolean(),
   /** The owner's Durable Object alarm, if armed. */
-  nextAlarmAt: string | null
-  lastSweepAt: string | null
-  lastCheckInAt: string | null
-  nextCheckInAt: string | null
+  nextAlarmAt: z.string().nullable(),
+  lastSweepAt: z.string().nullable(),
+  lastCheckInAt: z.string().nullable(),
+  nextCheckInAt: z.string().nullable(),
   /** ok → checkin_sent → reminder_sent → expired (grace over) */
-  phase: 'ok' | 'checkin_sent' | 'reminder_sent' | 'expired'
-  pingFrequencyDays: number
-  graceDays: number
-  paymentHoldUntil: string | null
-  releases: ReleaseSummary[]
-}
+  phase: z.enum(['ok', 'checkin_sent', 'reminder_sent', 'expired']),
+  pingFrequencyDays: z.number().int(),
+  graceDays: z.number().int(),
+  paymentHoldUntil: z.string().nullable(),
+  releases: z.array(releaseSummarySchema),
+})
+export type EngineStatus = z.infer<typeof engineStatusSchema>

@@ -99,13 +99,14 @@ export const uploadStartBodySchema = z.object({
 })
 export type UploadStartBody = z.infer<typeof uploadStartBodySchema>
 
-export interface UploadSession {
-  itemId: string
-  chunkBytes: number
-  partCount: number
-  cipherSize: number
-  uploadedParts: number[]
-}
+export const uploadSessionSchema = z.object({
+  itemId: z.string(),
+  chunkBytes: z.number().int(),
+  partCount: z.number().int(),
+  cipherSize: z.number().int(),
+  uploadedParts: z.array(z.number().int()),
+})
+export type UploadSession = z.infer<typeof uploadSessionSchema>
 
 export const itemPolicySchema = z
   .object({

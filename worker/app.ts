@@ -4,6 +4,7 @@ import { GENERIC_ERRORS } from '../contract/messages'
 import { ApiError, notFound } from './lib/errors'
 import { withDb } from './middleware/db'
 import { securityHeaders } from './middleware/security-headers'
+import { apiReferenceRoutes } from './routes/api-reference'
 import { authRoutes } from './routes/auth'
 import { approverRoutes } from './routes/approvers'
 import { beneficiaryRoutes } from './routes/beneficiaries'
@@ -36,6 +37,8 @@ app.use('/api/*', async (c, next) => {
 app.use('/api/*', withDb)
 
 app.get('/api/health', (c) => c.json({ ok: true }))
+// The API described (OpenAPI 3.1, made from the routes below as mounted) and its reference page.
+app.route('/api', apiReferenceRoutes(app))
 // Stripe's signed webhooks read the raw body themselves (no JSON body limit or parsing before).
 app.route('/api/stripe', stripeWebhookRoutes)
 app.route('/api/auth', authRoutes)

@@ -13,7 +13,7 @@ const NO_ROTATION = '00000000-0000-4000-8000-00000000f00d'
 // disagree, so a new route cannot be added without being classified (and so attacked) here.
 
 export type Access =
-  /** Open to anyone (sign-in, sign-up, reset, billing config, Stripe's webhook). */
+  /** Open to anyone (sign-in, sign-up, reset, billing config, Stripe's webhook, the API reference). */
   | 'public'
   /** Opened from an e-mailed link: a signed token in the query or body is the only credential. */
   | 'link'
@@ -126,6 +126,9 @@ const portalLink: LinkSpec = { purpose: 'beneficiaryAccess', in: 'query', subjec
 export const ROUTES: Record<string, RouteSpec> = {
   // --- Public ---
   'GET /api/health': { access: 'public' },
+  'GET /api/openapi.json': { access: 'public' },
+  'GET /api/docs': { access: 'public' },
+  'GET /api/docs/app.js': { access: 'public' },
   'POST /api/stripe/webhook': { access: 'public', body: 'raw', sample: () => ({ id: 'evt_probe', type: 'invoice.paid' }) },
   'POST /api/auth/register': {
     access: 'public',

@@ -5,6 +5,7 @@ import { createMiddleware } from 'hono/factory'
 import { every } from 'hono/combine'
 import { GENERIC_ERRORS } from '../../contract/messages'
 import { forbiddenTextPaths, TEXT_MESSAGES } from '../../contract/text'
+import { withFacts } from '../openapi/facts'
 import { ApiError, badRequest } from './errors'
 
 function fieldName(path: PropertyKey[]): string {
@@ -13,7 +14,8 @@ function fieldName(path: PropertyKey[]): string {
 
 /**
  * zValidator that answers 400 `{ message, errors }`: the message names the first field at fault
- * ("email: Please enter a valid email address"), `errors` lists every field and its message.
+ * ("email: Please enter a valid email address"), `errors` lists every field and its message. The
+ * middleware carries its target and schema, so the API reference documents what it enforces.
  */
 export function validate<Target extends keyof ValidationTargets, Schema extends z.ZodType>(
   target: Target,
@@ -30,10 +32,10 @@ export function validate<Target extends keyof ValidationTargets, Schema extends 
     const first = errors[0] ?? { field: target, message: 'Invalid input' }
     throw badRequest(`${first.field}: ${first.message}`, { errors })
   })
-  if (target !== 'json') return validator
+  if (target !== 'json') return withFacts(validator, { validates: { target, schema } })
   // A body in another type would otherwise be read as empty: refuse it. Forms and plain text are
   // also what another site can post without asking, so this closes that door as well.
-  return every(requireJsonBody, validator) as typeof validator
+  return withFacts(every(requireJsonBody, validator) as typeof validator, { validates: { target, schema }, jsonOnly: true })
 }
 
 const requireJsonBody = createMiddleware(async (c, next) => {

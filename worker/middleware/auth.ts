@@ -1,9 +1,11 @@
 import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
+import { ADMIN_MESSAGES } from '../../contract/admin'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { unauthorized } from '../lib/errors'
+import { forbidden, unauthorized } from '../lib/errors'
+import { withFacts } from '../openapi/facts'
 import { authenticate } from '../services/sessions'
 import type { AppEnv } from '../types'
 
@@ -17,12 +19,24 @@ export function readToken(c: Context<AppEnv>): string | undefined {
   return getCookie(c, AUTH_COOKIE) || undefined
 }
 
-export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
-  const token = readToken(c)
-  if (!token) throw unauthorized(AUTH_ERRORS.notSignedIn)
-  const session = await authenticate(c.var.db, c.env, token)
-  if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
-  c.set('user', session.user)
-  c.set('sessionId', session.sessionId)
-  await next()
-})
+export const requireUser = withFacts(
+  createMiddleware<AppEnv>(async (c, next) => {
+    const token = readToken(c)
+    if (!token) throw unauthorized(AUTH_ERRORS.notSignedIn)
+    const session = await authenticate(c.var.db, c.env, token)
+    if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
+    c.set('user', session.user)
+    c.set('sessionId', session.sessionId)
+    await next()
+  }),
+  { session: true },
+)
+
+/** After requireUser: the back office's guard, on the role in the database as it is now (403 otherwise). */
+export const requireAdmin = withFacts(
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.var.user.role !== 'admin') throw forbidden(ADMIN_MESSAGES.adminOnly)
+    await next()
+  }),
+  { admin: true },
+)

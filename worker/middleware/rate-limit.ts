@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { tooManyRequests } from '../lib/errors'
+import { withFacts } from '../openapi/facts'
 import type { AppEnv } from '../types'
 
 type LimiterName = 'LOGIN_LIMITER' | 'SIGNUP_LIMITER' | 'RESET_LIMITER' | 'LINK_LIMITER'
@@ -19,8 +20,9 @@ export async function enforceLimit(env: Env, binding: LimiterName, key: string):
 
 /** Per-address limit for a purpose (login, signup, reset). */
 export function rateLimitByIp(binding: LimiterName, purpose: string) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  const middleware = createMiddleware<AppEnv>(async (c, next) => {
     await enforceLimit(c.env, binding, `${purpose}:ip:${clientIp(c)}`)
     await next()
   })
+  return withFacts(middleware, { rateLimited: true })
 }

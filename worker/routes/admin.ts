@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import {
   ADMIN_MESSAGES,
@@ -10,9 +9,9 @@ import {
   type AdminDeleteUserResult,
 } from '../../contract/admin'
 import { cancelBillingOnDelete } from '../billing/on-delete'
-import { ApiError, conflict, forbidden } from '../lib/errors'
+import { ApiError, conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireAdmin, requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { ownerVault } from '../owner/client'
 import { assertAccountDeletable, deleteAccount } from '../services/account-deletion'
@@ -27,11 +26,6 @@ import type { AppEnv } from '../types'
 // administrator in the database as it is now (requireUser reads the users row with the session),
 // else 403. Each change is written to the administrators' trail (admin_actions).
 export const adminRoutes = new Hono<AppEnv>()
-
-const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.var.user.role !== 'admin') throw forbidden(ADMIN_MESSAGES.adminOnly)
-  await next()
-})
 
 adminRoutes.use('*', requireUser, requireAdmin, jsonBodyLimit)
 

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import { validate } from '../lib/validate'
 import { ownerVault } from '../owner/client'
@@ -6,6 +7,7 @@ import { findUserByEmail } from '../services/users'
 import { notFound } from '../lib/errors'
 import { runSweeps } from '../cron'
 import { listOutbox } from '../mail/outbox'
+import { withFacts } from '../openapi/facts'
 import type { AppEnv } from '../types'
 import { GENERIC_ERRORS } from '../../contract/messages'
 
@@ -14,11 +16,18 @@ const devLegacyVaultSchema = z.object({ email: z.email() })
 const devAuditFillSchema = z.object({ email: z.email(), count: z.number().int().min(1).max(20_000) })
 
 /** Local-only tools. ENVIRONMENT is "production" unless .dev.vars (never deployed) says otherwise. */
-export const devRoutes = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    if (c.env.ENVIRONMENT !== 'development') throw notFound(GENERIC_ERRORS.apiRouteNotFound)
+export const isDevelopment = (env: Env) => env.ENVIRONMENT === 'development'
+
+const developmentOnly = withFacts(
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!isDevelopment(c.env)) throw notFound(GENERIC_ERRORS.apiRouteNotFound)
     await next()
-  })
+  }),
+  { developmentOnly: true },
+)
+
+export const devRoutes = new Hono<AppEnv>()
+  .use(developmentOnly)
   .get('/outbox', async (c) => c.json(await listOutbox(c.var.db)))
   // Fills an owner's audit chain with `count` entries in one transaction: long chains for the
   // browser tests and the bench, seeded in the object's SQL rather than through thousands of acts.

@@ -1,12 +1,11 @@
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { CIRCLE_MESSAGES, linkTokenQuerySchema } from '../../contract/circle'
 import { ID_DOCUMENT_MAX_BYTES, IDENTITY_MESSAGES, identityDocumentFieldsSchema, identityReviewBodySchema } from '../../contract/identity'
 import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireOwner } from '../middleware/subscription'
-import { jsonBodyLimit } from '../middleware/body-limit'
+import { jsonBodyLimit, limitBody } from '../middleware/body-limit'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { accountIn, ownerVault, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
@@ -14,12 +13,7 @@ import { readDocumentFile, type StoredFile } from '../services/identity'
 import { verifyLinkToken } from '../services/link-tokens'
 import type { AppEnv } from '../types'
 
-export const uploadLimit = bodyLimit({
-  maxSize: 2 * ID_DOCUMENT_MAX_BYTES + 64 * 1024,
-  onError: () => {
-    throw new ApiError(413, `${IDENTITY_MESSAGES.fileTooLargeTitle}: ${IDENTITY_MESSAGES.fileTooLarge}`)
-  },
-})
+export const uploadLimit = limitBody(2 * ID_DOCUMENT_MAX_BYTES + 64 * 1024, `${IDENTITY_MESSAGES.fileTooLargeTitle}: ${IDENTITY_MESSAGES.fileTooLarge}`)
 const beneficiaryParam = z.object({ beneficiaryId: z.uuid(CIRCLE_MESSAGES.beneficiaryNotFound) })
 const idParam = z.object({ id: z.uuid(IDENTITY_MESSAGES.documentNotFound) })
 const fileParams = idParam.extend({ side: z.enum(['front', 'back']) })

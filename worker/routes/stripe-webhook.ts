@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import Stripe from 'stripe'
 import { BILLING_MESSAGES } from '../../contract/billing'
 import { GENERIC_ERRORS } from '../../contract/messages'
 import { applyStripeEvent, STRIPE_RESEND_MS, STRIPE_RETRY_MS } from '../billing/stripe-events'
 import { stripeClient, stripeSettings } from '../billing/stripe'
 import { stripeEvents } from '../db/schema'
-import { ApiError, badRequest, notFound } from '../lib/errors'
+import { badRequest, notFound } from '../lib/errors'
+import { limitBody } from '../middleware/body-limit'
 import type { AppEnv } from '../types'
 
 // POST /api/stripe/webhook: Stripe's signed events (ARCHITECTURE §6). The signature covers the raw
@@ -15,12 +15,7 @@ import type { AppEnv } from '../types'
 const MAX_WEBHOOK_BYTES = 1024 * 1024
 
 // Counts the bytes as they arrive, so a body without Content-Length is held to the limit too.
-const webhookBodyLimit = bodyLimit({
-  maxSize: MAX_WEBHOOK_BYTES,
-  onError: () => {
-    throw new ApiError(413, 'Webhook body too large')
-  },
-})
+const webhookBodyLimit = limitBody(MAX_WEBHOOK_BYTES, 'Webhook body too large')
 
 // Events whose effect adds up (revenue) or is sent (an e-mail), remembered for as long as Stripe
 // can send them again; the others set state as Stripe saw it (and an older one is refused by its

@@ -1,5 +1,4 @@
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { z } from 'zod'
 import { CHUNK_OVERHEAD_BYTES, UPLOAD_CHUNK_BYTES, uploadCompleteBodySchema, uploadStartBodySchema, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
@@ -9,7 +8,7 @@ import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
-import { grantsBodyLimit, jsonBodyLimit } from '../middleware/body-limit'
+import { grantsBodyLimit, jsonBodyLimit, limitBody } from '../middleware/body-limit'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
 import { publicUserOf } from '../services/users'
@@ -20,12 +19,7 @@ const partParams = itemParam.extend({ partNumber: z.coerce.number().int(VAULT_IT
 const idParam = z.object({ id: z.uuid(VAULT_ITEM_MESSAGES.itemNotFound) })
 
 // A part is one encrypted chunk: the only binary body this API takes.
-const partBodyLimit = bodyLimit({
-  maxSize: UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES,
-  onError: () => {
-    throw new ApiError(413, VAULT_ITEM_MESSAGES.partTooLarge(UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES))
-  },
-})
+const partBodyLimit = limitBody(UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES, VAULT_ITEM_MESSAGES.partTooLarge(UPLOAD_CHUNK_BYTES + CHUNK_OVERHEAD_BYTES))
 
 // The owner's vault lives in their own object (worker/owner/); ciphertext goes to R2 from here,
 // so parts never travel through the object.

@@ -1,0 +1,271 @@
+import { z } from 'zod'
+import { authResponseSchema, emailConfirmedSchema, meResponseSchema, messageResponseSchema, outboxMessageSchema, publicUserSchema } from '../../contract/auth'
+import { auditEntrySchema, serverVerificationSchema } from '../../contract/audit'
+import {
+  approverSchema,
+  approverWithEmailSentSchema,
+  beneficiarySchema,
+  beneficiaryWithEmailSentSchema,
+  rotationStartedSchema,
+} from '../../contract/circle'
+import { ID_DOCUMENT_MIME_TYPES, identityDocumentFieldsSchema, identityDocumentSchema } from '../../contract/identity'
+import { policySchema } from '../../contract/policies'
+import { profileResponseSchema } from '../../contract/profile'
+import {
+  dryRunResultSchema,
+  engineStatusSchema,
+  manualReleaseResultSchema,
+  releaseSummarySchema,
+  triggerSchema,
+} from '../../contract/triggers'
+import { uploadSessionSchema, vaultItemSchema } from '../../contract/vault-items'
+import { registerKeyResponseSchema, secondFactorResponseSchema, securityKeyListSchema, securityKeySchema } from '../../contract/webauthn'
+import type { ErrorStatus } from './errors'
+
+// What the document says of each endpoint that its mounted middleware cannot: a summary, the
+// success status and answer, a body or query the handler reads itself, and the errors its handler
+// and services give (those of the middleware — 400, 401, 402, 403, 413, 415, 429 — and the 404
+// of a path parameter are added from the route itself). Keyed as the security suite's table is;
+// openapi.test.ts fails when an endpoint has no entry here or an entry names no endpoint.
+
+/** A body or answer in a type other than JSON (or in several), or JSON the handler builds as it goes. */
+export interface Media {
+  type: string | readonly string[]
+  schema?: z.ZodType
+  description?: string
+}
+
+export interface Operation {
+  summary: string
+  description?: string
+  /** The success status: 200 unless said. */
+  status?: 200 | 201
+  /** The success answer: a zod schema of JSON, another media type, or (not said) a JSON object. */
+  answer?: z.ZodType | Media
+  /** A body the handler reads itself, without a validator (multipart, binary, raw). */
+  body?: Media
+  /** Query parameters the handler reads itself, without a validator. */
+  query?: z.ZodObject
+  /** Error statuses its handler and services give beyond those implied by its middleware and parameters. */
+  errors?: ErrorStatus[]
+}
+
+const message = messageResponseSchema
+const binary = (description: string): Media => ({ type: 'application/octet-stream', description })
+const identityFile: Media = { type: ID_DOCUMENT_MIME_TYPES, description: 'The image or PDF as uploaded, in its own type.' }
+const identityUpload = (fileField: string, extra: z.ZodRawShape = {}): Media => ({
+  type: 'multipart/form-data',
+  schema: identityDocumentFieldsSchema.extend({ [fileField]: z.file(), backImage: z.file().optional(), ...extra }),
+})
+const publicUserAnswer = z.object({ message: z.string(), user: publicUserSchema })
+
+export const OPERATIONS: Record<string, Operation> = {
+  // --- The reference itself, and health ---
+  'GET /api/openapi.json': { summary: 'This API described in OpenAPI 3.1', answer: { type: 'application/json', description: 'The OpenAPI document.' } },
+  'GET /api/docs': { summary: 'The API reference page', answer: { type: 'text/html', description: 'A page that reads /api/openapi.json.' } },
+  'GET /api/docs/app.js': { summary: "The reference page's script", answer: { type: 'text/javascript' } },
+  'GET /api/health': { summary: 'Check that the API answers', answer: z.object({ ok: z.literal(true) }) },
+
+  // --- Accounts and sessions ---
+  'POST /api/auth/register': { summary: 'Create an account and sign in', status: 201, answer: authResponseSchema, errors: [409] },
+  'POST /api/auth/login': {
+    summary: 'Sign in with e-mail and password',
+    description: 'With two-factor sign-in on, answers the options of the security-key step instead of a session.',
+    answer: z.union([authResponseSchema, secondFactorResponseSchema]),
+    errors: [401, 403],
+  },
+  'POST /api/auth/confirm-email': { summary: "Confirm the owner's e-mail address (link token)", answer: emailConfirmedSchema, errors: [409] },
+  'POST /api/auth/confirm-email/resend': { summary: 'Send a new confirmation link', answer: message, errors: [409, 429] },
+  'GET /api/auth/me': { summary: 'The signed-in account', answer: meResponseSchema },
+  'GET /api/auth/session': { summary: 'The account of the session, if any (never 401)', answer: z.object({ user: publicUserSchema.nullable() }) },
+  'POST /api/auth/logout': { summary: 'Sign out and revoke the session', answer: message },
+  'POST /api/auth/forgot-password': { summary: 'E-mail a password reset link', description: 'The same answer whether or not the address has an account.', answer: message },
+  'POST /api/auth/reset-password': { summary: 'Set a new password with a reset link', answer: message },
+  'POST /api/auth/webauthn/register/options': { summary: 'Start registering a security key', errors: [409] },
+  'POST /api/auth/webauthn/register/verify': { summary: 'Finish registering a security key', status: 201, answer: registerKeyResponseSchema, errors: [409] },
+  'POST /api/auth/webauthn/login/options': { summary: 'Start signing in with a security key' },
+  'POST /api/auth/webauthn/login/verify': { summary: 'Finish signing in with a security key', answer: authResponseSchema, errors: [401, 403] },
+  'POST /api/auth/webauthn/second-factor/abandon': { summary: 'Report a second factor that was not completed', answer: message },
+  'GET /api/auth/security-keys': { summary: "The account's security keys", answer: securityKeyListSchema },
+  'PATCH /api/auth/security-keys/:id': { summary: 'Rename a security key', answer: z.object({ key: securityKeySchema }) },
+  'DELETE /api/auth/security-keys/:id': {
+    summary: 'Remove a security key',
+    answer: z.object({ message: z.string(), securityKeyCount: z.number().int() }),
+    errors: [409],
+  },
+
+  // --- Profile, settings, account ---
+  'PUT /api/profile': { summary: 'Update the profile', answer: profileResponseSchema, errors: [409] },
+  'POST /api/profile/password': { summary: 'Change the password (other sessions are signed out)', answer: message, errors: [409, 429] },
+  'PUT /api/user/ping-settings': { summary: 'Set the check-in frequency', answer: publicUserAnswer },
+  'GET /api/user/safety-window': { summary: 'The safety window before automatic releases', answer: z.object({ hours: z.number() }) },
+  'PUT /api/user/safety-window': { summary: 'Set the safety window', answer: z.object({ hours: z.number(), message: z.string() }) },
+  'DELETE /api/account/delete': { summary: 'Delete the account and everything in it', answer: z.object({ message: z.string(), deletedUserEmail: z.string() }), errors: [409, 503] },
+  'GET /api/account/subscription': { summary: 'The subscription, payment method and invoices' },
+  'POST /api/account/cancel-subscription': { summary: 'Cancel at the end of the period', errors: [409, 502] },
+
+  // --- Billing ---
+  'GET /api/billing/config': { summary: 'Whether billing is on, and its publishable key', answer: z.object({ billingEnabled: z.boolean(), publishableKey: z.string().nullable() }) },
+  'POST /api/create-subscription': { summary: 'Subscribe to a plan', errors: [409, 502] },
+  'POST /api/create-subscription-guest': { summary: 'Subscribe before creating the account', errors: [409, 502] },
+  'POST /api/create-payment-intent': { summary: 'A one-off payment (checkout page)', errors: [409, 502] },
+  'POST /api/stripe/webhook': {
+    summary: "Stripe's signed events",
+    description: 'Only with Stripe configured (404 otherwise). The body is verified against the Stripe-Signature header.',
+    body: { type: 'application/json', description: 'The event exactly as Stripe sent it.' },
+    answer: z.object({ received: z.literal(true), duplicate: z.literal(true).optional() }),
+  },
+
+  // --- The vault ---
+  'POST /api/vault/setup': { summary: 'Set up the vault (salt, passphrase check, signing key)', answer: publicUserAnswer, errors: [409] },
+  'POST /api/vault/signing-key': { summary: 'Add the signing key to a vault made before them', answer: publicUserAnswer, errors: [409] },
+  'POST /api/vault/uploads': { summary: 'Start an encrypted upload', status: 201, answer: uploadSessionSchema, errors: [402, 413] },
+  'GET /api/vault/uploads/:itemId': { summary: 'An open upload and the parts received', answer: uploadSessionSchema },
+  'PUT /api/vault/uploads/:itemId/parts/:partNumber': {
+    summary: 'Send one encrypted part',
+    body: binary('The part, exactly the size the upload session gives it.'),
+    answer: z.object({ partNumber: z.number().int(), size: z.number().int() }),
+  },
+  'POST /api/vault/uploads/:itemId/complete': { summary: 'Complete an upload with its metadata and grants', status: 201, answer: vaultItemSchema, errors: [413] },
+  'DELETE /api/vault/uploads/:itemId': { summary: 'Cancel an upload', answer: message },
+  'GET /api/vault/items': { summary: 'Every item in the vault (ciphertext metadata)', answer: z.array(vaultItemSchema) },
+  'GET /api/vault/items/:id/content': { summary: "An item's ciphertext", answer: binary('The encrypted content.') },
+  'PUT /api/vault/items/:id/grants': { summary: 'Replace who receives an item', answer: z.object({ beneficiaryIds: z.array(z.string()) }) },
+  'DELETE /api/vault/items/:id': { summary: 'Delete an item', answer: message },
+
+  // --- Beneficiaries ---
+  'GET /api/beneficiaries': { summary: 'The beneficiaries', answer: z.array(beneficiarySchema) },
+  'POST /api/beneficiaries': { summary: 'Add a beneficiary', status: 201, answer: beneficiaryWithEmailSentSchema, errors: [402, 409, 429] },
+  'PUT /api/beneficiaries/:id': { summary: 'Update a beneficiary', answer: beneficiaryWithEmailSentSchema, errors: [409, 429] },
+  'POST /api/beneficiaries/:id/resend-verification': { summary: 'Send the verification link again', answer: beneficiaryWithEmailSentSchema, errors: [409, 429] },
+  'POST /api/beneficiaries/:id/rotate-key': { summary: "Replace a beneficiary's key and re-wrapped grants at once", answer: beneficiarySchema, errors: [409] },
+  'POST /api/beneficiaries/:id/rotations': { summary: 'Start a key replacement in pages', status: 201, answer: rotationStartedSchema, errors: [409] },
+  'PUT /api/beneficiaries/:id/rotations/:rotationId/grants': { summary: 'Send a page of re-wrapped grants', answer: z.object({ received: z.number().int() }) },
+  'POST /api/beneficiaries/:id/rotations/:rotationId/commit': { summary: 'Switch to the new key and grants', answer: beneficiarySchema, errors: [409] },
+  'POST /api/beneficiaries/:id/key-signature': { summary: 'Sign a key stored before signing keys', answer: beneficiarySchema, errors: [409] },
+  'DELETE /api/beneficiaries/:id': { summary: 'Remove a beneficiary', answer: message },
+  'POST /api/beneficiaries/verify': {
+    summary: "Confirm a beneficiary's address (link token)",
+    answer: z.object({ message: z.string(), beneficiary: z.object({ fullName: z.string(), ownerName: z.string() }) }),
+    errors: [409],
+  },
+  'GET /api/beneficiary-notifications': { summary: "A beneficiary's notification choice (link token)" },
+  'POST /api/beneficiary-notifications/opt-in': { summary: 'Opt in to notifications (link token)', answer: z.object({ status: z.literal('opted_in') }) },
+  'POST /api/beneficiary-notifications/unsubscribe': {
+    summary: 'Unsubscribe from notifications (link token)',
+    answer: z.object({ status: z.literal('unsubscribed'), alreadyUnsubscribed: z.boolean() }),
+  },
+
+  // --- Approvers ---
+  'GET /api/approvers': { summary: 'The approvers', answer: z.array(approverSchema) },
+  'POST /api/approvers': { summary: 'Add an approver', status: 201, answer: approverWithEmailSentSchema, errors: [409, 429] },
+  'POST /api/approvers/:id/resend-verification': { summary: 'Send the verification link again', answer: approverWithEmailSentSchema, errors: [409, 429] },
+  'DELETE /api/approvers/:id': { summary: 'Remove an approver', answer: message },
+  'POST /api/approvers/verify': { summary: "Confirm an approver's address (link token)", errors: [409] },
+
+  // --- Policies ---
+  'GET /api/policies': { summary: 'The access policies', answer: z.array(policySchema) },
+  'POST /api/policies': { summary: 'Create a policy', status: 201, answer: policySchema },
+  'PUT /api/policies/:id': { summary: "Set a policy's status", answer: policySchema },
+  'PUT /api/policies/:id/items': { summary: 'Add the items the browser matched to a policy', answer: z.object({ itemCount: z.number().int() }) },
+  'DELETE /api/policies/:id': { summary: 'Delete a policy', answer: message },
+
+  // --- Triggers and the engine ---
+  'GET /api/triggers': { summary: 'The triggers', answer: z.array(triggerSchema) },
+  'POST /api/triggers': { summary: 'Create a trigger', status: 201, answer: triggerSchema },
+  'PUT /api/triggers/:id': { summary: 'Pause or activate a trigger', answer: triggerSchema, errors: [409] },
+  'POST /api/triggers/:id/resend-report-links': { summary: 'Send death-report links to the approvers again', answer: z.object({ sent: z.number().int(), message: z.string() }), errors: [409, 429] },
+  'GET /api/trigger-engine/status': { summary: 'The check-in clock and the releases', answer: engineStatusSchema },
+  'POST /api/trigger-engine/dry-run/:id': { summary: 'What a trigger would release, without firing it', answer: dryRunResultSchema },
+  'POST /api/trigger-engine/manual/:id': { summary: 'Release by hand', answer: manualReleaseResultSchema, errors: [409] },
+  'POST /api/trigger-engine/releases/:releaseId/cancel': { summary: 'Cancel a waiting release', answer: releaseSummarySchema, errors: [409] },
+  'POST /api/trigger-engine/biometric-failure': { summary: 'Report a failed unlock or passkey attempt', answer: z.object({ failures: z.number().int(), fired: z.number().int() }) },
+  'POST /api/inactivity/ping': {
+    summary: 'Check in from the app',
+    answer: z.object({ lastCheckInAt: z.string().nullable(), nextCheckInAt: z.string().nullable(), cancelledReleases: z.number().int() }),
+  },
+  'POST /api/inactivity/check-in': { summary: 'Check in from the e-mail (link token)', answer: z.object({ message: z.string(), cancelledReleases: z.number().int() }) },
+  'GET /api/release-readiness': { summary: 'Whether what was chosen would reach the people chosen' },
+
+  // --- Audit ---
+  'GET /api/audit': {
+    summary: 'A page of the audit chain',
+    description: 'Without `from`: the newest entries, newest first. With `from`: entries from that seq on, oldest first.',
+    answer: z.array(auditEntrySchema),
+  },
+  'GET /api/audit/export': { summary: 'The whole audit chain, oldest first', answer: { type: 'application/json', schema: z.array(auditEntrySchema), description: 'Streamed as a download.' } },
+  'GET /api/audit/verify': { summary: "The server's check of the audit chain", answer: serverVerificationSchema },
+
+  // --- Identity documents ---
+  'POST /api/identity-verification/:beneficiaryId': {
+    summary: "Upload a beneficiary's identity document (dialog)",
+    status: 201,
+    body: identityUpload('document'),
+    answer: identityDocumentSchema,
+    errors: [400, 409],
+  },
+  'POST /api/identity-documents': {
+    summary: "Upload a beneficiary's identity document (page)",
+    status: 201,
+    body: identityUpload('frontImage', { beneficiaryId: z.uuid() }),
+    answer: identityDocumentSchema,
+    errors: [400, 404, 409],
+  },
+  'GET /api/identity-documents/beneficiary/:beneficiaryId': { summary: "A beneficiary's identity documents", answer: z.array(identityDocumentSchema) },
+  'GET /api/identity-documents/:id/file/:side': { summary: "One side of a document's file", answer: identityFile },
+  'GET /api/identity-reviews': { summary: 'The document an approver is asked to review (link token)' },
+  'GET /api/identity-reviews/file/:side': { summary: 'One side of the document under review (link token)', answer: identityFile },
+  'POST /api/identity-verifications': {
+    summary: "An approver's review of a document (link token)",
+    answer: z.object({ message: z.string(), documentStatus: z.string() }),
+    errors: [409],
+  },
+
+  // --- Releases, through e-mailed links ---
+  'POST /api/releases/cancel': { summary: 'Cancel a release in its delay (link token)', answer: z.object({ message: z.string(), cancelledReleases: z.number().int() }), errors: [409] },
+  'GET /api/release-approvals': { summary: 'The release an approver is asked to sign off (link token)' },
+  'POST /api/release-approvals': { summary: "An approver's sign-off (link token)", errors: [409] },
+  'GET /api/death-reports': { summary: 'The death report an approver is asked for (link token)' },
+  'POST /api/death-reports': { summary: "An approver's confirmation of the owner's death (link token)", answer: message, errors: [409] },
+  'POST /api/beneficiary-portal/link': { summary: 'E-mail a new portal link', description: 'The same answer whoever asks.', answer: message },
+  'GET /api/beneficiaries/:id/portal': { summary: "The beneficiary portal's summary (link token)", errors: [403] },
+  'GET /api/beneficiaries/:id/assets': { summary: 'The items released to a beneficiary (link token)', errors: [403] },
+  'GET /api/beneficiaries/:id/assets/:assetId/download': { summary: 'A download ticket for a released item (link token)', errors: [403, 409, 410] },
+  'GET /api/beneficiaries/:id/assets/:assetId/content': { summary: "A released item's ciphertext (download ticket)", answer: binary('The encrypted content.'), errors: [403] },
+  'POST /api/beneficiaries/:id/identity-document': {
+    summary: "A beneficiary's own identity document (link token)",
+    status: 201,
+    body: identityUpload('frontImage'),
+    answer: z.object({ identityStatus: z.literal('pending') }),
+    errors: [400, 403, 409],
+  },
+
+  // --- E-mail preview ---
+  'GET /api/email-preview/beneficiary-invitation': {
+    summary: 'The beneficiary invitation, filled with sample values',
+    query: z.object({ secrecy: z.enum(['1']).optional() }),
+  },
+
+  // --- The back office ---
+  'GET /api/admin/dashboard': { summary: 'Figures for the dashboard' },
+  'GET /api/admin/analytics': { summary: 'Sign-ups and revenue over time' },
+  'GET /api/admin/actions': { summary: "The administrators' trail (newest 100)", answer: z.array(z.object({}).loose()) },
+  'GET /api/admin/users': { summary: 'Accounts, optionally searched', answer: z.array(z.object({}).loose()) },
+  'POST /api/admin/users/:id/pause': { summary: 'Pause an account', errors: [409] },
+  'POST /api/admin/users/:id/resume': { summary: 'Resume a paused account', errors: [409] },
+  'POST /api/admin/users/:id/extend': { summary: "Extend an account's subscription", errors: [409] },
+  'GET /api/admin/users/:id/vault-export': { summary: "An owner's vault as stored (ciphertext only)" },
+  'DELETE /api/admin/users/:id': { summary: 'Delete an account', answer: z.object({ message: z.string(), deletedUserEmail: z.string() }), errors: [409] },
+  'GET /api/admin/promo-codes': { summary: 'Promotion codes', answer: z.array(z.object({}).loose()) },
+  'POST /api/admin/promo-codes': { summary: 'Create a promotion code', status: 201, errors: [409] },
+  'DELETE /api/admin/promo-codes/:id': { summary: 'Delete an unused promotion code', answer: z.object({ message: z.string(), id: z.string() }), errors: [409] },
+  'GET /api/admin/refunds': { summary: 'Refunds issued', answer: z.array(z.object({}).loose()) },
+  'POST /api/admin/refunds': { summary: 'Refund a payment', status: 201, errors: [409, 502] },
+
+  // --- Development only ---
+  'GET /api/dev/outbox': { summary: 'Every e-mail the server sent (local mailbox)', answer: z.array(outboxMessageSchema) },
+  'POST /api/dev/audit-fill': { summary: "Fill an owner's audit chain", answer: z.object({ appended: z.number().int() }) },
+  'POST /api/dev/vault-fill': { summary: 'Fill a vault with contentless items', answer: z.object({ items: z.number().int() }) },
+  'POST /api/dev/legacy-vault': { summary: 'Make a vault as one made before signing keys', answer: z.object({ beneficiaries: z.number().int() }) },
+  'POST /api/dev/sweep': { summary: "Run the cron's sweeps now" },
+}
