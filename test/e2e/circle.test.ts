@@ -155,7 +155,12 @@ describe('beneficiaries', () => {
     // The beneficiary, in a browser of their own, uses the link from the e-mail.
     const mail = await waitForMail(beneficiaryEmail, /Named as a Beneficiary/)
     const visitor = await newPage(browser, { width: 375, height: 740 })
-    await visitor.page.goto(firstLink(mail.text, '/verify-beneficiary?token='))
+    const verifyLink = firstLink(mail.text, '/verify-beneficiary?token=')
+    await visitor.page.goto(verifyLink)
+    // Words a person understands: the page says the link was checked and never shows its token.
+    await visitor.page.getByTestId('link-checked').waitFor()
+    const linkToken = new URL(verifyLink).searchParams.get('token')!
+    expect(await visitor.page.locator('body').innerText()).not.toContain(linkToken.slice(0, 24))
     const verify = visitor.page.getByRole('button', { name: 'Complete Verification' })
     await verify.click()
     await visitor.page.getByRole('heading', { name: 'Verification Complete' }).waitFor()

@@ -11,6 +11,39 @@ afterAll(async () => {
 })
 
 describe('public pages', () => {
+  it('shows an owner on Basic "Current plan" on /pricing rather than an offer to subscribe to it', async () => {
+    const { context, page } = await newPage(browser)
+    await registerOwner(page, { email: uniqueEmail('pricing-basic'), password: 'a sound password 1' })
+    await page.goto('/pricing')
+    const basic = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Basic', exact: true }) })
+    const current = basic.getByRole('button', { name: 'Current plan' })
+    await current.waitFor()
+    expect(await current.isDisabled()).toBe(true)
+    expect(await basic.getByRole('link', { name: /Subscribe to Basic/ }).count()).toBe(0)
+    expect(await page.getByRole('link', { name: /Subscribe to Premium/ }).count()).toBe(1)
+    await context.close()
+  })
+
+  it('log no error and break no rule of the CSP on /, /login and /pricing (the pages Lighthouse scores)', async () => {
+    const { context, page } = await newPage(browser)
+    const problems: string[] = []
+    page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`))
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    await page.exposeFunction('reportViolation', (text: string) => problems.push(`CSP: ${text}`))
+    await page.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as unknown as { reportViolation: (t: string) => void }).reportViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`),
+      ),
+    )
+    for (const path of ['/', '/login', '/pricing']) {
+      await page.goto(path)
+      await page.getByRole('heading', { level: 1 }).waitFor()
+      await page.waitForLoadState('networkidle')
+    }
+    expect(problems).toEqual([])
+    await context.close()
+  })
+
   it('each public route renders its page with one h1', async () => {
     const { context, page } = await newPage(browser)
     const pages: Array<[string, string]> = [

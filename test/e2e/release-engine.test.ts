@@ -4,6 +4,7 @@ import { verifyChain, type AuditEntry } from '../../contract/audit'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { seriousViolations } from './axe'
 
 // The release engine end to end: the owner uploads a file for a beneficiary under a manual-release
 // protocol, rehearses with a dry run, releases from the Trigger Monitor, and the beneficiary
@@ -154,6 +155,8 @@ describe('release engine, end to end', () => {
     await ada.page.locator('input[type=file]').setInputFiles(kitPath)
     await card.getByText(FILE.name).waitFor()
     await ada.page.screenshot({ path: `${SHOTS}/beneficiary-portal-1280.png`, fullPage: true })
+    // The heir's page, with the kit opened, passes the accessibility layer too.
+    expect(await seriousViolations(ada.page, 'heir portal with released assets')).toEqual([])
     const [file] = await Promise.all([ada.page.waitForEvent('download'), card.getByRole('button', { name: 'Download & Decrypt' }).click()])
     expect(file.suggestedFilename()).toBe(FILE.name)
     expect(readFileSync((await file.path())!).equals(FILE.buffer)).toBe(true)

@@ -45,7 +45,10 @@ export function PricingPage() {
           </div>
         </section>
 
-        <section aria-label="Plans" className="px-4 pt-10 pb-16 sm:px-6">
+        <section aria-labelledby="plans-title" className="px-4 pt-10 pb-16 sm:px-6">
+          <h2 id="plans-title" className="sr-only">
+            Plans
+          </h2>
           <ul className="mx-auto grid max-w-6xl items-stretch gap-8 lg:grid-cols-3 lg:gap-6">
             {PLAN_LIST.map((plan) => (
               <li key={plan.id}>
