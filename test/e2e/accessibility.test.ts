@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seriousViolations } from './axe'
-import { baseUrl, launch, registerOwner, runScript, uniqueEmail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, launch, registerOwner, runScript, uniqueEmail } from './browser'
 
 // The accessibility layer: axe-core on every route and every dialog, signed out and in, as an
 // owner and as an administrator, at a desktop and a phone size. Any serious or critical violation
@@ -92,6 +92,8 @@ describe('accessibility (axe-core): no serious or critical violation', () => {
     it(`on every owner page and dialog, signed in (${size.name})`, async () => {
       const { context, page } = await pageAt(size)
       await registerOwner(page, { email: uniqueEmail(`a11y-${size.name}`), password: 'a sound password 1', passphrase: PASSPHRASE })
+      // A beneficiary, so that the dialogs of a row can be opened too.
+      await addBeneficiaryThroughUi(page, { fullName: 'Ada Heir' })
       const found: string[] = []
       for (const route of OWNER_ROUTES) {
         await page.goto(route)
@@ -114,6 +116,18 @@ describe('accessibility (axe-core): no serious or critical violation', () => {
           await page.keyboard.press('Escape')
           await dialog.waitFor({ state: 'detached' }).catch(() => undefined)
         }
+      }
+      // A beneficiary's own dialogs, from the row's menu.
+      await page.goto('/beneficiaries')
+      await settle(page)
+      for (const item of ['Edit Details', 'Upload ID Document', 'Replace key (lost kit)', 'Delete']) {
+        await page.getByRole('button', { name: 'Actions for Ada Heir' }).click()
+        await page.getByRole('menuitem', { name: item }).click()
+        const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog')).first()
+        await dialog.waitFor()
+        found.push(...(await violations(page, `/beneficiaries › ${item} (${size.name})`)))
+        await page.keyboard.press('Escape')
+        await dialog.waitFor({ state: 'detached' }).catch(() => undefined)
       }
       // The account menu, open (in the signed-in shell; /pricing, last above, is a public page).
       await page.goto('/dashboard')
@@ -139,6 +153,17 @@ describe('accessibility (axe-core): no serious or critical violation', () => {
       for (const tab of ['Users', 'Promo Codes', 'Refunds', 'Analytics']) {
         await page.getByRole('tab', { name: tab }).click()
         found.push(...(await violations(page, `/admin › ${tab} (${size.name})`)))
+      }
+      // The dialogs of an owner's row (any owner the other tests made).
+      await page.getByRole('tab', { name: 'Users' }).click()
+      const ownerRow = page.getByTestId('admin-user-row').filter({ has: page.getByRole('button', { name: /^Pause / }) }).first()
+      for (const action of ['Pause', 'Extend', 'Refund', 'Delete']) {
+        await ownerRow.getByRole('button', { name: new RegExp(`^${action} `) }).click()
+        const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog')).first()
+        await dialog.waitFor()
+        found.push(...(await violations(page, `/admin › ${action} dialog (${size.name})`)))
+        await page.keyboard.press('Escape')
+        await dialog.waitFor({ state: 'detached' }).catch(() => undefined)
       }
       await context.close()
       expect(found).toEqual([])

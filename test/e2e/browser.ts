@@ -159,7 +159,15 @@ export async function submitBeneficiaryDialog(page: Page, dialog: Locator, passp
  */
 export async function addBeneficiaryThroughUi(page: Page, b: BeneficiaryDetails, passphrase?: string): Promise<void> {
   if (!new URL(page.url()).pathname.startsWith('/beneficiaries')) {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' })
+    // On a phone the main navigation is the menu behind "Open navigation".
+    const menu = page.getByRole('button', { name: 'Open navigation' })
+    await link.or(menu).filter({ visible: true }).first().waitFor()
+    if (await link.isVisible()) await link.click()
+    else {
+      await menu.click()
+      await page.getByRole('menuitem', { name: 'Beneficiaries' }).click()
+    }
   }
   await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
   await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()

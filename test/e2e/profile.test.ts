@@ -84,7 +84,10 @@ describe('profile settings', () => {
     await page.getByText("Passwords don't match").waitFor()
     await field(page, 'Confirm new password').fill(newPassword)
     await page.getByRole('button', { name: 'Update Password' }).click()
-    await page.getByText('Current password is incorrect', { exact: true }).waitFor()
+    // Beside the field and in the toast, in words (no "currentPassword:" field name).
+    await page.getByText('Current password is incorrect', { exact: true }).first().waitFor()
+    await expect.poll(() => toastText(page)).toContain('Current password is incorrect')
+    expect(await toastText(page)).not.toContain('currentPassword')
     await field(page, 'Current password').fill(oldPassword)
     await page.getByRole('button', { name: 'Update Password' }).click()
     await expect.poll(() => toastText(page)).toContain('Password updated')
