@@ -69,7 +69,6 @@ export const VAULT_ITEM_MESSAGES = {
   locked: 'Vault is locked. Please unlock your vault first.',
   uploadFailed: (filename: string) => `Failed to upload ${filename}`,
   tooManyFiles: 'Too many files',
-  someNotSupported: 'Some files are not supported',
   fileTooLarge: (bytes: number) => `File is larger than ${bytes} bytes`,
   fileTooLargeServer: `A file can be at most ${MAX_FILE_BYTES / MB} MB.`,
   itemLimit: (max: number) => `Your plan allows up to ${max} vault items. Upgrade to store more.`,
@@ -200,7 +199,10 @@ export function parseTags(input: string): string[] {
     .filter(Boolean)
 }
 
-/** The dropzone's accepted types (seeds 001 §5), MIME type → extensions. */
+/**
+ * The types the spec lists (seeds 001 §5), MIME type → extensions: they name a file's type when the
+ * system does not, and decide how an item is shown. Any other file is kept too, as a document.
+ */
 export const ACCEPTED_FILE_TYPES: Record<string, string[]> = {
   'image/png': ['.png'],
   'image/jpeg': ['.jpg', '.jpeg'],

@@ -72,7 +72,7 @@ describe('readActivePolicies', () => {
     const draft = await policy({ types: ['doc'], tags: [] }, [CY], 'draft')
     const foreign = await policy({ types: ['doc'], tags: [] }, [CY], 'active', otherMaster)
     const { readable, unreadable } = await readActivePolicies([taxes, off, draft, foreign], master)
-    expect(readable).toEqual([{ id: taxes.id, name: taxes.name, selectors: { types: ['doc'], tags: ['taxes'] }, beneficiaryIds: [BEN], release: taxes.ruleJson.release && { on: taxes.ruleJson.release.on, delayHours: taxes.ruleJson.release.delayHours } }])
+    expect(readable).toEqual([{ id: taxes.id, name: taxes.name, selectors: { types: ['doc'], tags: ['taxes'] }, beneficiaryIds: [BEN], release: { on: taxes.ruleJson.release.on, delayHours: taxes.ruleJson.release.delayHours } }])
     expect(unreadable.map((p) => p.id)).toEqual([foreign.id])
   })
 })

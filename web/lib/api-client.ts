@@ -1,6 +1,7 @@
 import type { QueryFunction } from '@tanstack/react-query'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { CLIENT_ERRORS } from '../../contract/messages'
+import { apiErrorSchema } from '../../contract/errors'
 
 // The one way the SPA talks to the API (seeds 000 §7–8): JSON bodies, the stored token as a Bearer
 // header, cookies included, and one rule for turning a failed response into an error message.
@@ -41,8 +42,8 @@ export const navigation = {
  * is incorrect"); a person reads the words alone, taken from the answer's `errors` list.
  */
 function withoutFieldName(message: string, body: unknown): string {
-  const first = (body as { errors?: Array<{ field?: unknown; message?: unknown }> } | null)?.errors?.[0]
-  if (first && typeof first.field === 'string' && typeof first.message === 'string' && message === `${first.field}: ${first.message}`) {
+  const first = apiErrorSchema.safeParse(body).data?.errors?.[0]
+  if (first && message === `${first.field}: ${first.message}`) {
     return first.message
   }
   return message

@@ -59,18 +59,18 @@ export function sendApproverInvitation(u: Unit, row: ApproverRow): boolean {
  * from the list). Returns how many went out.
  */
 export function sendHeldInvitations(u: Unit): number {
+  const held = [
+    ...u.db.select().from(beneficiaries).where(isNotNull(beneficiaries.invitationHeldAt)).orderBy(asc(beneficiaries.invitationHeldAt)).all()
+      .map((row) => ({ table: beneficiaries, row, invite: () => sendBeneficiaryInvitation(u, row) })),
+    ...u.db.select().from(approvers).where(isNotNull(approvers.invitationHeldAt)).orderBy(asc(approvers.invitationHeldAt)).all()
+      .map((row) => ({ table: approvers, row, invite: () => sendApproverInvitation(u, row) })),
+  ]
   let sent = 0
-  const send = <R extends { id: string; email: string; invitationHeldAt: number | null }>(table: Invited, rows: R[], invite: (row: R) => boolean): boolean => {
-    for (const row of rows) {
-      if (mailRefusal(u, row.email, { resend: false })) return false
-      if (invite(row)) sent++
-      else u.db.update(table).set({ invitationHeldAt: null }).where(eq(table.id, row.id)).run()
-    }
-    return true
-  }
-  const held = <T extends Invited>(table: T) => u.db.select().from(table).where(isNotNull(table.invitationHeldAt)).orderBy(asc(table.invitationHeldAt))
-  if (send(beneficiaries, held(beneficiaries).all() as BeneficiaryRow[], (row) => sendBeneficiaryInvitation(u, row))) {
-    send(approvers, held(approvers).all() as ApproverRow[], (row) => sendApproverInvitation(u, row))
+  for (const { table, row, invite } of held) {
+    if (mailRefusal(u, row.email, { resend: false })) break
+    if (invite()) sent++
+    // Nothing left to send (unsubscribed meanwhile, say): it no longer waits.
+    else u.db.update(table).set({ invitationHeldAt: null }).where(eq(table.id, row.id)).run()
   }
   return sent
 }

@@ -8,7 +8,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { approversKey, beneficiariesKey, linkErrorText } from '@/features/circle/api'
 import { LinkPage } from '@/features/circle/link-page'
-import { apiJson } from '@/lib/api-client'
+import { apiJson, errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { currentUserKey, currentUserQuery, useCurrentUser } from './api'
 
@@ -54,7 +54,7 @@ export function EmailConfirmationNotice() {
           onClick={() =>
             resend.mutate(undefined, {
               onSuccess: (r) => toast({ title: 'Link sent', description: r.message, variant: 'success' }),
-              onError: (e) => toast({ title: 'The link could not be sent', description: linkErrorText(e, 'Please try again.'), variant: 'destructive' }),
+              onError: (e) => toast({ title: 'The link could not be sent', description: errorText(e, 'Please try again.'), variant: 'destructive' }),
             })
           }
         >

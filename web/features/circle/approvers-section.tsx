@@ -122,7 +122,7 @@ function ApproverRow({ approver: a, busy, onResend, onDelete }: { approver: Appr
           </Button>
         </DropdownMenuTrigger>
         <DropdownMenuContent align="end">
-          {!a.verified && !a.invitationHeld && (
+          {!a.verified && (
             <DropdownMenuItem onSelect={onResend}>
               <Mail aria-hidden /> Resend Verification
             </DropdownMenuItem>

@@ -85,7 +85,7 @@ function BeneficiaryCard({
               </Button>
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">
-              {!b.verified && !b.invitationHeld && (
+              {!b.verified && (
                 <DropdownMenuItem onSelect={onResend} disabled={unsubscribed}>
                   <Mail aria-hidden /> Resend Verification
                   {unsubscribed && <span className="ml-auto text-xs text-slate-500">(unsubscribed)</span>}

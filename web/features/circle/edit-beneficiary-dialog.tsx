@@ -88,7 +88,7 @@ function EditForm({
       { id: beneficiary.id, ...changes, ...(keySignature && { keySignature }) },
       {
         onSuccess: (updated) => {
-          toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, updated.verificationEmailSent || updated.invitationHeld ? invitationOutcomeText(updated, '') : undefined)
+          toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, invitationOutcomeText(updated, '') || undefined)
           onDone()
         },
         onError: (error) => toastFailure(CIRCLE_TOASTS.updateBeneficiaryFailed, error),

@@ -68,10 +68,10 @@ export const GUIDELINES: Array<{ title: string; text: string }> = [
 
 export const LOCKED_SELECTORS = 'Unlock your vault to see which items this policy covers.'
 
-/** 'Ada', 'Ada and Ben', 'Ada, Ben and Cy'. */
-export function listNames(names: readonly string[]): string {
+/** 'Ada', 'Ada and Ben', 'Ada, Ben and Cy' (or 'Ada, Ben or Cy'). */
+export function listNames(names: readonly string[], conjunction: 'and' | 'or' = 'and'): string {
   if (names.length <= 1) return names[0] ?? ''
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+  return `${names.slice(0, -1).join(', ')} ${conjunction} ${names[names.length - 1]}`
 }
 
 export function itemsPhrase(count: number): string {

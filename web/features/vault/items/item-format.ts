@@ -10,7 +10,6 @@ export const ITEM_TYPE_META: Record<ItemType, { label: string; plural: string; i
   password: { label: 'Password', plural: 'Passwords', icon: KeyRound, tile: 'bg-amber-100 text-amber-800' },
 }
 
-export { formatBytes } from '@/lib/format-bytes'
 
 export function formatDate(iso: string): string {
   const date = new Date(iso)

@@ -7,10 +7,10 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
+import { formatBytes } from '@/lib/format-bytes'
 import { vaultSession } from '../vault-session'
 import { decryptItemToBlob, decryptPasswordEntry, saveBlob } from './download'
 import { EntryDialog, PasswordEntryFields } from './entry-view'
-import { formatBytes } from './item-format'
 
 // Viewing an item without saving it: a password entry's fields, or a photo. The plaintext lives in
 // a query that is dropped as soon as the dialog closes (gcTime 0), and a photo's object URL is

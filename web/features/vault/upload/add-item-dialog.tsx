@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Link, useBlocker } from '@tanstack/react-router'
 import { CircleAlert, FileText, KeyRound, Lock, LockOpen, Users, X } from 'lucide-react'
 import { Tabs } from 'radix-ui'
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState, type FormEvent } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import {
@@ -28,13 +28,14 @@ import { policiesQuery } from '@/features/policies/api'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useInvalidateVaultItems } from '../items/api'
-import { formatBytes, ITEM_TYPE_META } from '../items/item-format'
+import { ITEM_TYPE_META } from '../items/item-format'
 import { assertTrustedKeys } from '@/features/circle/trusted-keys'
 import { useVaultUnlocked, vaultSession } from '../vault-session'
 import { VaultUnlockDialog } from '../vault-unlock-dialog'
 import { Dropzone } from './dropzone'
 import { policyCoverage, readablePolicy, readActivePolicies, recipientsFor } from './policy-recipients'
 import { usePolicySelectors } from '@/features/policies/use-policy-selectors'
+import { formatBytes } from '@/lib/format-bytes'
 import { mimeTypeOf, sortFiles, type RejectedFile } from './file-rules'
 import type { UploadBeneficiary, UploadFileInput } from './upload-file'
 import {
@@ -106,16 +107,15 @@ function announceResult(result: RunResult, close: () => void, note = '') {
  */
 function usePolicyCoverage(mode: UploadMode, files: readonly File[], tagsInput: string, people: ReadonlyArray<{ id: string; fullName: string }>) {
   const policies = useQuery(policiesQuery)
-  const selectors = usePolicySelectors(policies.data?.filter((p) => p.status === 'active'))
-  return useMemo(() => {
-    const readable = (policies.data ?? []).flatMap((p) => {
-      const opened = selectors.get(p.id)
-      return p.status === 'active' && opened?.status === 'ready' ? [readablePolicy(p, opened.selectors)] : []
-    })
-    const tags = parseTags(tagsInput)
-    const items = mode === 'password' ? [{ type: 'password' as const, tags }] : files.map((file) => ({ type: itemTypeFor(mimeTypeOf(file)), tags }))
-    return policyCoverage(items, readable, people)
-  }, [policies.data, selectors, mode, files, tagsInput, people])
+  const active = (policies.data ?? []).filter((p) => p.status === 'active')
+  const selectors = usePolicySelectors(active)
+  const readable = active.flatMap((p) => {
+    const opened = selectors.get(p.id)
+    return opened?.status === 'ready' ? [readablePolicy(p, opened.selectors)] : []
+  })
+  const tags = parseTags(tagsInput)
+  const items = mode === 'password' ? [{ type: 'password' as const, tags }] : files.map((file) => ({ type: itemTypeFor(mimeTypeOf(file)), tags }))
+  return policyCoverage(items, readable, people)
 }
 
 export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {

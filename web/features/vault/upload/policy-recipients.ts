@@ -15,7 +15,7 @@ export interface ReadablePolicy {
   selectors: PolicySelectors
   beneficiaryIds: string[]
   /** When the policy releases: on which triggers, after how long. */
-  release?: { on: readonly TriggerKind[]; delayHours: number }
+  release: { on: readonly TriggerKind[]; delayHours: number }
 }
 
 type TriggerKind = Policy['ruleJson']['release']['on'][number]
@@ -115,10 +115,9 @@ export function policyCoverage(
   for (const item of items) for (const p of covering(item)) used.set(p.id, p)
   const lines = [...used.values()].map((p) => {
     const who = listNames(recipients(p).map((id) => names.get(id)!))
-    const on = p.release ? p.release.on.map((t) => TRIGGER_LABELS[t].label) : []
-    const triggers = on.length <= 1 ? (on[0] ?? '') : `${on.slice(0, -1).join(', ')} or ${on[on.length - 1]}`
-    const when = on.length ? ` when ${/^[aeiou]/i.test(triggers) ? 'an' : 'a'} ${triggers} trigger fires` : ''
-    const delay = p.release && p.release.delayHours > 0 ? `, ${delayText(p.release.delayHours)} after` : ''
+    const triggers = listNames(p.release.on.map((t) => TRIGGER_LABELS[t].label), 'or')
+    const when = triggers ? ` when ${/^[aeiou]/i.test(triggers) ? 'an' : 'a'} ${triggers} trigger fires` : ''
+    const delay = p.release.delayHours > 0 ? `, ${delayText(p.release.delayHours)} after` : ''
     return `${who} ${recipients(p).length === 1 ? 'receives' : 'receive'} ${items.length === 1 ? 'it' : 'matching items'} through your policy “${p.name}”${when}${delay}.`
   })
   return { covered: items.length > 0 && items.every((item) => covering(item).length > 0), lines }

@@ -2,7 +2,8 @@ import { Ban, CircleAlert, CircleCheck, RotateCw } from 'lucide-react'
 import { VAULT_ITEM_MESSAGES } from '../../../../contract/vault-items'
 import { Button } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
-import { formatBytes, ITEM_TYPE_META } from '../items/item-format'
+import { formatBytes } from '@/lib/format-bytes'
+import { ITEM_TYPE_META } from '../items/item-format'
 import { jobPercent, type UploadJob } from './use-upload-queue'
 
 // One row per item being uploaded: its progress bar and where it stands.
