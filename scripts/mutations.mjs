@@ -662,8 +662,8 @@ export const MUTATIONS = [
     id: 'audit.actor-hashed',
     rule: "an audit entry's hash covers its actor",
     file: 'contract/audit.ts',
-    from: 'action: entry.action, actor: entry.actor, details',
-    to: 'action: entry.action, details',
+    from: ',"actor":${j(entry.actor)}',
+    to: '',
     tests: [B('audit-log'), W('audit-chain-pages')],
     by: /known-answer|vector|actor/i,
   },
@@ -684,6 +684,16 @@ export const MUTATIONS = [
     to: 'const ok = e.seq > prev.seq && ',
     tests: [B('audit-log'), W('audit-chain-pages')],
     by: /seq|removed|missing|gap|reorder/i,
+  },
+
+  {
+    id: 'audit.hash-exact-bytes',
+    rule: "the synchronous audit hash digests exactly the input's UTF-8 bytes",
+    file: 'contract/audit-hash.ts',
+    from: 'sha256(buffer.subarray(0, written))',
+    to: 'sha256(buffer.subarray(0, input.length))',
+    tests: [B('audit-log')],
+    by: /agrees with node:crypto/,
   },
 
   // --- Browser crypto ----------------------------------------------------------------------------

@@ -1,9 +1,11 @@
 // Run by audit.mjs with tsx: builds a valid audit chain of N entries by the rules of
 // contract/audit.ts (entries like the ones the app writes) and times verifyChain over it with the
-// worker's SHA-256 (worker/lib/crypto.ts; web/crypto/audit-hash.ts is the same WebCrypto call),
-// against the bare WebCrypto digests of the same inputs. Prints one JSON line.
+// contract's synchronous SHA-256 (what the browser and an export check use) and with node:crypto's
+// (what the owner's object uses), against the bare WebCrypto digests of the same inputs awaited
+// one by one (how 0.1 verified). Prints one JSON line.
 import { GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
 import { sha256Hex as workerSha256Hex } from '../../worker/lib/crypto'
+import { sha256HexSync } from '../../worker/lib/sync-crypto'
 
 const n = Number(process.argv[2] ?? 100_000)
 const actions: Array<[string, AuditEntry['actor'], (i: number) => AuditEntry['details']]> = [
@@ -27,7 +29,7 @@ async function build(): Promise<AuditEntry[]> {
   return entries
 }
 
-async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+async function time<T>(fn: () => T | Promise<T>): Promise<{ ms: number; value: T }> {
   const t0 = performance.now()
   const value = await fn()
   return { ms: performance.now() - t0, value }
@@ -36,26 +38,29 @@ async function time<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> 
 const entries = await build()
 const inputs = entries.map((e) => new TextEncoder().encode(hashInput(e.prevHash, e)))
 // Warm-up on a slice, then each measurement once over the whole chain.
-await verifyChain(entries.slice(0, 2000), workerSha256Hex)
+verifyChain(entries.slice(0, 2000))
+verifyChain(entries.slice(0, 2000), sha256HexSync)
 const digests = () =>
   time(async () => {
     for (const input of inputs) await crypto.subtle.digest('SHA-256', input)
   })
 // The bare digests before and after, the faster counting (the machine may be busy).
 const bareBefore = await digests()
-const worker = await time(() => verifyChain(entries, workerSha256Hex))
+const contract = await time(() => verifyChain(entries))
+const worker = await time(() => verifyChain(entries, sha256HexSync))
 const bareAfter = await digests()
 const bare = bareBefore.ms < bareAfter.ms ? bareBefore : bareAfter
 // A broken chain must be found (one detail changed in the middle).
 const tampered = entries.slice()
 tampered[n >> 1] = { ...tampered[n >> 1]!, details: { ...tampered[n >> 1]!.details, assets: -1 } }
-const broken = await verifyChain(tampered, workerSha256Hex)
+const broken = verifyChain(tampered)
 console.log(
   JSON.stringify({
     n,
-    valid: worker.value.valid,
-    checked: worker.value.checked,
+    valid: contract.value.valid && worker.value.valid,
+    checked: Math.min(contract.value.checked, worker.value.checked),
     tamperedFoundAt: broken.brokenAt,
+    contractMs: contract.ms,
     workerMs: worker.ms,
     bareMs: bare.ms,
   }),

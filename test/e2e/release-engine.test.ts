@@ -197,7 +197,7 @@ describe('release engine, end to end', () => {
     const [exported] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: 'Export as JSON' }).click()])
     const file = JSON.parse(readFileSync((await exported.path())!, 'utf8')) as { entries: AuditEntry[] }
     expect(file.entries.map((e) => e.action)).toEqual(expect.arrayContaining(['trigger.created', 'checkin.recorded']))
-    const sha256 = async (input: string) => createHash('sha256').update(input).digest('hex')
+    const sha256 = (input: string) => createHash('sha256').update(input).digest('hex')
     expect(await verifyChain(file.entries, sha256)).toMatchObject({ valid: true, brokenAt: null })
     const forged = file.entries.map((e, i) => (i === 0 ? { ...e, details: { ...e.details, forged: true } } : e))
     expect((await verifyChain(forged, sha256)).valid).toBe(false)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { AUDIT_PAGE_MAX, GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
+import { AUDIT_PAGE_MAX, canonicalEntry, canonicalJson, GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
 import { sha256Hex } from '@/crypto'
 import { chainState, localCheck, readChain } from '@/features/audit/chain'
 import { AUDIT_VECTORS, FIRST_HASH_INPUT, HASHED_FIELDS, tampered } from '../fixtures/audit-vectors'
@@ -48,9 +48,26 @@ describe('sha256Hex', () => {
     const text = `${GENESIS_HASH}\n{"a":"é ✓ 🔐"}`
     expect(await sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'))
   })
+
+  it('is synchronous and agrees with node:crypto on inputs of every length, short and long, after a long one', () => {
+    // Its encoding buffer is reused and grows: a long input, then shorter ones, must not leak bytes.
+    const lengths = [0, 1, 55, 56, 63, 64, 65, 1023, 1024, 1025, 5000, 3, 341, 342]
+    for (const n of lengths) {
+      const text = `${'ab✓🔐'.repeat(n)}`.slice(0, n)
+      expect(sha256Hex(text)).toBe(createHash('sha256').update(text, 'utf8').digest('hex'))
+    }
+    // Lone surrogates are encoded as U+FFFD, as TextEncoder and Node do.
+    expect(sha256Hex('\ud800x')).toBe(createHash('sha256').update('\ud800x', 'utf8').digest('hex'))
+  })
+
+  it('the hand-sorted canonical entry is the sorted canonical JSON of the entry', () => {
+    const entry = { id: 'e-1', seq: 7, action: 'vault.item_added', actor: 'user' as const, details: { z: 1, a: 'x', m: null, b: true }, createdAt: '2026-01-01T00:00:00.000Z' }
+    expect(canonicalEntry(entry)).toBe(canonicalJson({ ...entry }))
+    expect(canonicalEntry(entry)).toBe('{"action":"vault.item_added","actor":"user","createdAt":"2026-01-01T00:00:00.000Z","details":{"a":"x","b":true,"m":null,"z":1},"id":"e-1","seq":7}')
+  })
 })
 
-describe('verifyChain in the browser (SHA-256 by WebCrypto)', () => {
+describe('verifyChain in the browser (the contract\'s synchronous SHA-256)', () => {
   it('accepts an untouched chain given newest first', async () => {
     const chain = await buildChain(SAMPLE)
     expect(await verifyChain(chain, sha256Hex)).toEqual({ valid: true, checked: SAMPLE.length, brokenAt: null })
@@ -129,7 +146,7 @@ describe('readChain: the whole chain, a page at a time, verified incrementally',
     const chain = await buildChain(specs(1_500))
     const first = await readChain(undefined, server(chain.slice(0, 1_200)).fetchPage)
     let hashed = 0
-    const counting = async (input: string) => {
+    const counting = (input: string) => {
       hashed++
       return sha256Hex(input)
     }
@@ -161,9 +178,11 @@ describe('readChain: the whole chain, a page at a time, verified incrementally',
     expect((await readChain(undefined, server(chain).fetchPage)).brokenAt).toBe(1_002)
   })
 
-  it('without WebCrypto it reads everything and says it could not check', async () => {
+  it('a hasher that fails reads everything and says it could not check', async () => {
     const chain = await buildChain(specs(1_050))
-    const read = await readChain(undefined, server(chain).fetchPage, () => Promise.reject(new Error('no crypto.subtle')))
+    const read = await readChain(undefined, server(chain).fetchPage, () => {
+      throw new Error('no hash')
+    })
     expect(read).toMatchObject({ unverifiable: true, brokenAt: null })
     expect(read.entries).toHaveLength(1_050)
   })
@@ -419,7 +438,7 @@ describe('known-answer vectors (test/fixtures/audit-vectors.ts), the browser and
   it('the JSON export holds the chain as it verifies offline, and its CSV keeps every hashed field', async () => {
     const doc = JSON.parse(auditJsonExport([...AUDIT_VECTORS].reverse(), new Date('2026-03-01T00:00:00Z'))) as AuditJsonExport
     expect(doc.entries).toEqual(AUDIT_VECTORS)
-    expect(await verifyChain(doc.entries, async (input) => createHash('sha256').update(input, 'utf8').digest('hex'))).toMatchObject({ valid: true })
+    expect(await verifyChain(doc.entries, (input) => createHash('sha256').update(input, 'utf8').digest('hex'))).toMatchObject({ valid: true })
     const csv = auditCsv([...AUDIT_VECTORS].reverse())
     for (const e of AUDIT_VECTORS) expect(csv).toContain(e.hash)
   })

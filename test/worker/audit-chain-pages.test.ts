@@ -12,7 +12,7 @@ import { AUDIT_VECTORS, HASHED_FIELDS, tampered } from '../fixtures/audit-vector
 // server's check walks it a page at a time. And no act without its entry, nor entry without its act.
 
 const LONG = 5_000
-const sha256 = async (input: string) => createHash('sha256').update(input).digest('hex')
+const sha256 = (input: string) => createHash('sha256').update(input).digest('hex')
 
 async function json<T>(res: Response, status = 200): Promise<T> {
   if (res.status !== status) throw new Error(`${res.url}: ${res.status} ${await res.text()}`)

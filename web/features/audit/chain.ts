@@ -1,4 +1,4 @@
-import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChainFrom, type AuditEntry, type ChainTip, type ChainVerification } from '../../../contract/audit'
+import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChainFrom, type AuditEntry, type AuditHasher, type ChainTip, type ChainVerification } from '../../../contract/audit'
 import { sha256Hex } from '@/crypto'
 
 /** GET /api/audit/verify: the server's own walk, which also knows the head it last wrote. */
@@ -27,7 +27,7 @@ export const EMPTY_CHAIN: ReadChain = { entries: [], tip: GENESIS_TIP, brokenAt:
 export async function readChain(
   known: ReadChain | undefined,
   fetchPage: (from: number, limit: number) => Promise<AuditEntry[]>,
-  hash: (input: string) => Promise<string> = sha256Hex,
+  hash: AuditHasher = sha256Hex,
 ): Promise<ReadChain> {
   const start = known && known.brokenAt === null && !known.unverifiable ? known : EMPTY_CHAIN
   const entries = [...start.entries]
@@ -38,7 +38,7 @@ export async function readChain(
     entries.push(...page)
     if (!unverifiable) {
       try {
-        const step = await verifyChainFrom(page, tip, hash)
+        const step = verifyChainFrom(page, tip, hash)
         if (!step.valid) return { entries, tip: step.tip, brokenAt: step.brokenAt, unverifiable: false }
         tip = step.tip
       } catch {
