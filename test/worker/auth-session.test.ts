@@ -4,6 +4,10 @@ import type { AuthResponse } from '../../contract/auth'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { call, env, login, me, messageOf, register } from './helpers'
+import { eq } from 'drizzle-orm'
+import { getDb } from '../../worker/db/client'
+import { users } from '../../worker/db/schema'
+import { authenticate } from '../../worker/services/sessions'
 
 const ISSUER = 'legacy-vault'
 const AUDIENCE = 'legacy-vault:session'
@@ -242,5 +246,20 @@ describe('POST /api/auth/logout', () => {
     const forged = await signToken(claimsOf(victim.token), { secret: 'some-other-secret-that-is-also-long-enough-0123456789' })
     await call('/api/auth/logout', { method: 'POST', token: forged })
     expect((await me(victim.token)).status).toBe(200)
+  })
+})
+
+describe('the session check as one prepared query', () => {
+  it('decodes the signed-in user exactly as the schema does (booleans, numbers, nulls), and a revoked session at the next request', async () => {
+    const owner = await register()
+    await env.DB.prepare('update users set cancel_at_period_end = 1, ping_frequency = 14, paused_at = null, phone_number = ? where id = ?').bind('+15551234567', owner.user.id).run()
+    const db = getDb(env)
+    const session = await authenticate(db, env, owner.token)
+    const row = await db.select().from(users).where(eq(users.id, owner.user.id)).get()
+    expect(session?.user).toStrictEqual(row)
+    expect(session?.user.cancelAtPeriodEnd).toBe(true)
+    expect(session?.sessionId).toBe(claimsOf(owner.token).sid)
+    await env.DB.prepare('delete from sessions where user_id = ?').bind(owner.user.id).run()
+    expect(await authenticate(db, env, owner.token)).toBeNull()
   })
 })

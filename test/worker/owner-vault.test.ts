@@ -5,7 +5,7 @@ import type { ReleasedAsset } from '../../contract/releases'
 import { runSweeps } from '../../worker/cron'
 import { getDb } from '../../worker/db/client'
 import { accountOf, type Account } from '../../worker/owner/account'
-import { heirAddressKey, ownersNamingHeir, writeDirectory } from '../../worker/owner/directory'
+import { directoryNeedsWrite, heirAddressKey, ownersNamingHeir, writeDirectory } from '../../worker/owner/directory'
 import type { OwnerExport } from '../../worker/owner/export'
 import type { Unit } from '../../worker/owner/unit'
 import type { OwnerVault } from '../../worker/owner/vault-object'
@@ -113,6 +113,34 @@ describe("D1's directory", () => {
       .first<Record<string, number | string | null>>()
   const heirKeys = async (ownerId: string) =>
     (await env.DB.prepare("select address_key as k from heir_index where hex(owner_id) = upper(replace(?, '-', '')) order by k").bind(ownerId).all<{ k: number }>()).results.map((r) => r.k)
+
+  it('a check-in writes no directory row when it only moves the due time later; the early wake it leaves puts the row right', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await createTrigger(s.token, { type: 'inactivity' })
+    const before = Number((await directory(s.ownerId))!.next_due_at)
+    expect(before).toBe((await vaultOf(s.ownerId).clockView()).nextAlarmAt)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect((await call('/api/inactivity/ping', { method: 'POST', token: s.token })).status).toBe(200)
+    const alarm = (await vaultOf(s.ownerId).clockView()).nextAlarmAt!
+    expect(alarm).toBeGreaterThan(before)
+    // The row still says the earlier time: the sweep may wake the object early, never late.
+    expect((await directory(s.ownerId))!.next_due_at).toBe(before)
+    // Woken at that time, the object's tick writes the time it holds.
+    await vaultOf(s.ownerId).tick()
+    expect((await directory(s.ownerId))!.next_due_at).toBe((await vaultOf(s.ownerId).clockView()).nextAlarmAt)
+  })
+
+  it('after a check-in the directory is still written for an earlier due time or any other change', () => {
+    const entry = { nextDueAt: 2_000, items: 1, storageBytes: 10, beneficiaries: 1, heirKeys: [7] }
+    expect(directoryNeedsWrite(null, entry)).toBe(true)
+    expect(directoryNeedsWrite(entry, { ...entry, nextDueAt: 3_000 })).toBe(false)
+    expect(directoryNeedsWrite(entry, { ...entry })).toBe(false)
+    expect(directoryNeedsWrite(entry, { ...entry, nextDueAt: 1_000 })).toBe(true)
+    expect(directoryNeedsWrite(entry, { ...entry, nextDueAt: null })).toBe(true)
+    expect(directoryNeedsWrite({ ...entry, nextDueAt: null }, entry)).toBe(true)
+    expect(directoryNeedsWrite(entry, { ...entry, nextDueAt: 3_000, items: 2 })).toBe(true)
+    expect(directoryNeedsWrite(entry, { ...entry, nextDueAt: 3_000, heirKeys: [8] })).toBe(true)
+  })
 
   it('follows what the object holds: counts, the next due time (its alarm), and keyed hashes of heir addresses', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })

@@ -65,6 +65,18 @@ export function sameEntry(a: DirectoryEntry | null, b: DirectoryEntry): boolean 
 }
 
 /**
+ * After a check-in (which moves the due time on every time): whether D1's row must be rewritten to
+ * hold `entry`. Not when only the due time moved later: a recorded time that is too early only
+ * makes the sweep wake the object early, and that tick rewrites the row. Anything else, an earlier
+ * time included, is written. One D1 write fewer per check-in.
+ */
+export function directoryNeedsWrite(recorded: DirectoryEntry | null, entry: DirectoryEntry): boolean {
+  if (recorded === null || !sameEntry(recorded, { ...entry, nextDueAt: recorded.nextDueAt })) return true
+  if (recorded.nextDueAt === entry.nextDueAt) return false
+  return recorded.nextDueAt === null || entry.nextDueAt === null || entry.nextDueAt < recorded.nextDueAt
+}
+
+/**
  * Writes the owner's directory columns and the changes to their heir keys in one D1 transaction.
  * Written only while the account exists (a deletion meanwhile leaves nothing behind) and only over
  * an older revision, so a late write never replaces a newer one.

@@ -26,3 +26,18 @@ export async function ask<T>(answer: Promise<Outcome<T>>): Promise<T> {
   if (outcome.ok) return outcome.value
   throw new ApiError(outcome.status, outcome.message, outcome.extra)
 }
+
+/**
+ * The JSON text of a T, made inside the object: a large answer (a vault's item list) crosses RPC
+ * as one string rather than a structured clone of every object, and the route sends it as it is.
+ */
+export type JsonText<T> = string & { readonly __jsonOf?: T }
+
+export function jsonText<T>(value: T): JsonText<T> {
+  return JSON.stringify(value) as JsonText<T>
+}
+
+/** In a route: a JsonText answer sent as the response body. */
+export function sendJsonText(text: JsonText<unknown>): Response {
+  return new Response(text, { headers: { 'content-type': 'application/json' } })
+}

@@ -25,9 +25,9 @@ import * as items from '../services/vault-items'
 import { loadAccount, type Account } from './account'
 import { appendAudit, listAudit, listAuditFrom, verifyAudit, type AuditInput } from './audit-chain'
 import { migrateOwnerDb, openOwnerDb, type OwnerDb } from './db'
-import { directoryEntry, sameEntry, writeDirectory, type DirectoryEntry } from './directory'
+import { directoryEntry, directoryNeedsWrite, sameEntry, writeDirectory, type DirectoryEntry } from './directory'
 import { exportVault, importVault, type OwnerExport } from './export'
-import { settle, type Outcome } from './outcome'
+import { jsonText, settle, type Outcome } from './outcome'
 import { verifyKeySignature } from '../services/key-signing'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
@@ -99,7 +99,7 @@ export class OwnerVault extends DurableObject<Env> {
    * and sets the alarm exactly. Then the act's mail is handed over, its blobs are let go and the
    * directory is brought up to date.
    */
-  private async act<T>(account: Account, run: (u: Unit) => T, options: { now?: number; tick?: boolean; forceDirectory?: boolean } = {}): Promise<T> {
+  private async act<T>(account: Account, run: (u: Unit) => T, options: { now?: number; tick?: boolean; forceDirectory?: boolean; checkIn?: boolean } = {}): Promise<T> {
     const now = options.now ?? Date.now()
     const { unit, effects } = createUnit(this.ctx.storage, this.env, this.db, this.ownerId, account, now)
     const alarm = { exact: false, at: null as number | null }
@@ -116,14 +116,14 @@ export class OwnerVault extends DurableObject<Env> {
     // Issued in the order the transactions committed, so a slower act never sets an older alarm.
     if (alarm.exact) this.setAlarm(earliest(alarm.at, effects.dueAt))
     else if (effects.dueAt !== null) this.armBy(effects.dueAt)
-    await this.afterCommit(effects, options.forceDirectory)
+    await this.afterCommit(effects, options.forceDirectory, options.checkIn)
     return value
   }
 
-  private async afterCommit(effects: UnitEffects, forceDirectory = false): Promise<void> {
+  private async afterCommit(effects: UnitEffects, forceDirectory = false, checkIn = false): Promise<void> {
     if (effects.mails > 0) await this.handOverMail()
     if (effects.blobs > 0) await this.deleteBlobs()
-    await this.updateDirectory(forceDirectory)
+    await this.updateDirectory(forceDirectory, checkIn)
   }
 
   private async handOverMail(): Promise<void> {
@@ -201,14 +201,15 @@ export class OwnerVault extends DurableObject<Env> {
 
   /**
    * Brings D1's directory row (next due time, counts, heir keys) up to date, one write at a time.
-   * Written only when it changed, unless `force`: a tick writes it anyway, so a row that went wrong
-   * (the sweep woke this object for a time it no longer has) is put right.
+   * Written only when it changed (after a check-in, a due time that only moved later is left:
+   * directoryNeedsWrite), unless `force`: a tick writes it anyway, so a row that went wrong (the sweep woke this object
+   * for a time it no longer has) is put right.
    */
-  private updateDirectory(force = false): Promise<void> {
+  private updateDirectory(force = false, checkIn = false): Promise<void> {
     const run = this.directoryQueue.then(async () => {
       const entry = directoryEntry(this.env, this.db, this.alarmAt())
       const previous = this.kv.get<DirectoryEntry>('directory') ?? null
-      if (!force && sameEntry(previous, entry)) return
+      if (!force && (checkIn ? !directoryNeedsWrite(previous, entry) : sameEntry(previous, entry))) return
       // Time-based, so it still grows after the object's storage was purged and imported again.
       const revision = Math.max(Date.now(), (this.kv.get<number>('directoryRevision') ?? 0) + 1)
       this.kv.put('directoryRevision', revision)
@@ -307,7 +308,7 @@ export class OwnerVault extends DurableObject<Env> {
           u.audit({ actor: 'user', action: 'checkin.recorded', details: { via } })
           return cancelWaiting(u, { checkIn: true }, 'user')
         },
-        { now: at, tick: true },
+        { now: at, tick: true, checkIn: true },
       )
       return { clock: this.view(owner, at), cancelledReleases }
     })
@@ -422,7 +423,7 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   async listItems() {
-    return settle(() => items.listItems(this.db))
+    return settle(() => jsonText(items.listItems(this.db)))
   }
 
   async itemBlob(itemId: string) {

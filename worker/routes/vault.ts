@@ -10,7 +10,7 @@ import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { grantsBodyLimit, jsonBodyLimit, limitBody } from '../middleware/body-limit'
 import { accountIn, vaultOf } from '../owner/client'
-import { ask } from '../owner/outcome'
+import { ask, sendJsonText } from '../owner/outcome'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 
@@ -64,7 +64,7 @@ export const vaultRoutes = new Hono<AppEnv>()
     return c.json({ message: 'Upload cancelled.' })
   })
   // Items
-  .get('/items', async (c) => c.json(await ask(vaultOf(c).listItems())))
+  .get('/items', async (c) => sendJsonText(await ask(vaultOf(c).listItems())))
   .get('/items/:id/content', validate('param', idParam), async (c) => {
     const key = await ask(vaultOf(c).itemBlob(c.req.valid('param').id))
     const object = await c.env.BLOBS.get(key)

@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, sql, type SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, lte, sql, type SQL } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { SESSION_TTL_SECONDS } from '../../contract/constants'
 import type { Db } from '../db/client'
@@ -73,13 +73,24 @@ export async function authenticate(
     return null
   }
   if (typeof sid !== 'number' || !Number.isSafeInteger(sid) || !sub) return null
-  const rows = await db
-    .select({ user: users, sessionId: sessions.id })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.userId, sub), eq(sessions.id, sid), gt(sessions.expiresAt, now)))
-    .limit(1)
-  return rows[0] ?? null
+  const row = await db.$client.prepare(SESSION_USER_SQL).bind(sub, sid, now).first<Record<string, unknown>>()
+  return row ? { user: userFromRow(row), sessionId: sid } : null
+}
+
+// Every authenticated request runs this one query, so it is written once as SQL rather than built
+// by the query builder each time (which cost as much as the round trip itself), and the row is
+// decoded by the schema's own columns.
+const SESSION_USER_SQL =
+  'select users.* from sessions join users on users.id = sessions.user_id where sessions.user_id = ?1 and sessions.id = ?2 and sessions.expires_at > ?3 limit 1'
+const USER_COLUMNS = Object.entries(getTableColumns(users))
+
+function userFromRow(row: Record<string, unknown>): UserRow {
+  const user: Record<string, unknown> = {}
+  for (const [key, column] of USER_COLUMNS) {
+    const value = row[column.name]
+    user[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value)
+  }
+  return user as UserRow
 }
 
 /** Ends one session: its row goes, so its token names nothing. */
