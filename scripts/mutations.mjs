@@ -714,6 +714,16 @@ export const MUTATIONS = [
     by: /agrees with node:crypto/,
   },
 
+  {
+    id: 'audit.bulk-release-entries',
+    rule: 'a firing completed in bulk still records one audit entry per release, with its assets',
+    file: 'worker/engine/advance.ts',
+    from: 'u.auditMany(all.map(',
+    to: 'u.auditMany(all.slice(0, 1).map(',
+    tests: [W('scale')],
+    by: /one entry per release/,
+  },
+
   // --- Browser crypto ----------------------------------------------------------------------------
   {
     id: 'crypto.pbkdf2-iterations',

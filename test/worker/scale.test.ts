@@ -34,7 +34,7 @@ async function cloneItems(ownerId: string, itemId: string, beneficiaryIds: strin
 }
 
 describe('a firing at scale', () => {
-  it(`releases ${ITEMS} items to 3 beneficiaries in one manual release`, async () => {
+  it(`releases ${ITEMS} items to 3 beneficiaries in one manual release, written in bulk and audited one entry per release`, async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const others = [await addBeneficiary(s.token, await publicKey()), await addBeneficiary(s.token, await publicKey())]
     const people = [s.beneficiary.id, ...others.map((b) => b.id)]
@@ -55,6 +55,15 @@ describe('a firing at scale', () => {
     expect(await ownerRows(s.ownerId, `select status, count(*) as n from releases group by status`)).toEqual([{ status: 'released', n: 1 + ITEMS }])
     const assets = await ownerRow(s.ownerId, `select count(*) as n, count(distinct item_id || beneficiary_id) as pairs from released_assets`)
     expect(assets).toEqual({ n: ITEMS * people.length, pairs: ITEMS * people.length })
+    // Written in bulk, audited one entry per release, in a chain that still verifies.
+    const completed = await ownerRows<{ details: string }>(s.ownerId, `select details from audit where action = 'release.completed' order by seq`)
+    expect(completed).toHaveLength(1 + ITEMS)
+    const counted = completed.map((e) => JSON.parse(e.details) as { releaseId: string; assets: number })
+    expect(new Set(counted.map((d) => d.releaseId)).size).toBe(1 + ITEMS)
+    expect(counted.reduce((sum, d) => sum + d.assets, 0)).toBe(ITEMS * people.length)
+    const perRelease = await ownerRows<{ id: string; n: number }>(s.ownerId, `select release_id as id, count(*) as n from released_assets group by release_id`)
+    for (const { id, n } of perRelease) expect(counted.find((d) => d.releaseId === id)?.assets).toBe(n)
+    expect(await (await call('/api/audit/verify', { token: s.token })).json()).toMatchObject({ valid: true, headMatches: true })
     // Hundreds of releases each append an audit entry: give a loaded machine time.
   }, 60_000)
 })

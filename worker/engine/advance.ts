@@ -34,24 +34,23 @@ export function advanceReleases(u: Unit, scope: { firingId?: string; releaseId?:
     )
     .orderBy(asc(releases.id))
     .all()
-  for (const release of due) advanceOne(u, release, result)
+  const go: ReleaseRow[] = []
+  for (const release of due) {
+    const outcome = approvalOutcome(u, release)
+    if (outcome === 'go') go.push(release)
+    else if (outcome === 'rejected') reject(u, release, result)
+  }
+  result.assets += completeAll(u, go)
+  result.completed += go.length
   openVerifiedAssets(u)
   result.beneficiariesNotified = notifyBeneficiaries(u)
   return result
 }
 
-function advanceOne(u: Unit, release: ReleaseRow, result: AdvanceResult) {
-  const outcome = approvalOutcome(u, release)
-  if (outcome === 'wait') return
-  if (outcome === 'rejected') {
-    u.db.update(releases).set({ status: 'cancelled', cancelledAt: u.now }).where(eq(releases.id, release.id)).run()
-    result.rejected++
-    u.audit({ actor: 'approver', action: 'release.rejected', details: { releaseId: release.id } })
-    return
-  }
-  const created = complete(u, release)
-  result.completed++
-  result.assets += created
+function reject(u: Unit, release: ReleaseRow, result: AdvanceResult) {
+  u.db.update(releases).set({ status: 'cancelled', cancelledAt: u.now }).where(eq(releases.id, release.id)).run()
+  result.rejected++
+  u.audit({ actor: 'approver', action: 'release.rejected', details: { releaseId: release.id } })
 }
 
 function approvalOutcome(u: Unit, release: ReleaseRow): 'go' | 'wait' | 'rejected' {
@@ -63,27 +62,45 @@ function approvalOutcome(u: Unit, release: ReleaseRow): 'go' | 'wait' | 'rejecte
   return approved + undecided < release.requiredApprovals ? 'rejected' : 'wait'
 }
 
-/** The release and every asset it hands over; returns how many assets it holds. */
-function complete(u: Unit, release: ReleaseRow): number {
+// Releases one statement completes (their ids travel as one JSON parameter).
+const RELEASES_PER_STATEMENT = 2_000
+
+/**
+ * The releases and every asset they hand over, a few statements for any number of them (a firing
+ * of a thousand items by their own protocol is a thousand releases), with one audit entry each, in
+ * order. Returns how many assets they hold.
+ */
+function completeAll(u: Unit, all: ReleaseRow[]): number {
   const { db, now } = u
   const expires = now + RELEASE_LIMITS.assetTtlDays * DAY_MS
-  db.update(releases).set({ status: 'released', releasedAt: now }).where(eq(releases.id, release.id)).run()
-  // An item already released to the same person keeps its first asset (and its counters).
-  db.run(sql`insert into released_assets (id, release_id, beneficiary_id, item_id, status, download_count, max_downloads, expires_at, created_at)
-    select lower(hex(randomblob(16))), t.release_id, t.beneficiary_id, t.item_id,
-      case when ${release.identityRequired ? 1 : 0} = 1 and b.identity_status != 'verified' then 'pending_identity' else 'available' end,
-      0, ${RELEASE_LIMITS.maxDownloads},
-      case when ${release.identityRequired ? 1 : 0} = 1 and b.identity_status != 'verified' then null else ${expires} end,
-      ${now}
-    from release_targets t
-    join beneficiaries b on b.id = t.beneficiary_id
-    join vault_items v on v.id = t.item_id and v.status = 'active'
-    join item_grants g on g.item_id = t.item_id and g.beneficiary_id = t.beneficiary_id
-    where t.release_id = ${release.id}
-    on conflict do nothing`)
-  const n = db.select({ n: sql<number>`count(*)` }).from(releasedAssets).where(eq(releasedAssets.releaseId, release.id)).get()?.n ?? 0
-  u.audit({ actor: 'system', action: 'release.completed', details: { releaseId: release.id, source: release.sourceKey.split(':')[0] ?? '', assets: n } })
-  return n
+  const counts = new Map<string, number>()
+  for (let i = 0; i < all.length; i += RELEASES_PER_STATEMENT) {
+    const ids = JSON.stringify(all.slice(i, i + RELEASES_PER_STATEMENT).map((r) => r.id))
+    db.run(sql`update releases set status = 'released', released_at = ${now} where id in (select value from json_each(${ids}))`)
+    // An item already released to the same person keeps its first asset (and its counters): the
+    // earliest release (by id, the order they are completed in) gets it.
+    db.run(sql`insert into released_assets (id, release_id, beneficiary_id, item_id, status, download_count, max_downloads, expires_at, created_at)
+      select lower(hex(randomblob(16))), t.release_id, t.beneficiary_id, t.item_id,
+        case when r.identity_required = 1 and b.identity_status != 'verified' then 'pending_identity' else 'available' end,
+        0, ${RELEASE_LIMITS.maxDownloads},
+        case when r.identity_required = 1 and b.identity_status != 'verified' then null else ${expires} end,
+        ${now}
+      from release_targets t
+      join releases r on r.id = t.release_id
+      join beneficiaries b on b.id = t.beneficiary_id
+      join vault_items v on v.id = t.item_id and v.status = 'active'
+      join item_grants g on g.item_id = t.item_id and g.beneficiary_id = t.beneficiary_id
+      where t.release_id in (select value from json_each(${ids}))
+      order by t.release_id
+      on conflict do nothing`)
+    for (const row of db.all<{ releaseId: string; n: number }>(
+      sql`select release_id as releaseId, count(*) as n from released_assets where release_id in (select value from json_each(${ids})) group by release_id`,
+    )) counts.set(row.releaseId, row.n)
+  }
+  u.auditMany(all.map((r) => ({ actor: 'system', action: 'release.completed', details: { releaseId: r.id, source: r.sourceKey.split(':')[0] ?? '', assets: counts.get(r.id) ?? 0 } })))
+  let assets = 0
+  for (const n of counts.values()) assets += n
+  return assets
 }
 
 /** Assets that waited on identity open once the beneficiary is verified; their expiry starts then. */

@@ -3,7 +3,7 @@ import type { AuditActor } from '../../contract/audit'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
 import { releaseApprovalRequestEmail, releaseNoticeEmail, releaseStartedOwnerEmail } from '../mail/release-templates'
 import { inSlices } from '../owner/db'
-import { beneficiaries, firings, releases, releaseSignoffs, releaseTargets, triggers, type TriggerRow } from '../owner/schema'
+import { beneficiaries, firings, releases, releaseSignoffs, triggers, type TriggerRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
 import { planFiring, type PlannedRelease } from './plan'
@@ -31,8 +31,11 @@ export interface FireResult {
   pendingReleases: number
 }
 
-// Rows per multi-row insert of release targets (3 parameters each, 100 at most a statement).
-const TARGETS_PER_STATEMENT = 30
+// Rows a statement writes from one JSON parameter (the object's SQLite binds at most 100
+// parameters a statement, and holds a value of at most 2 MB): a firing of any size is a few
+// statements, not one per release or per target.
+const RELEASES_PER_STATEMENT = 2_000
+const TARGETS_PER_STATEMENT = 5_000
 
 /** The owner's own manual release, or a date they scheduled: no safety window. */
 export function ownerActingNow(kind: FiringKind): boolean {
@@ -80,31 +83,8 @@ export function fire(u: Unit, req: FireRequest): FireResult {
     req.lastCheckInAt,
   )
   db.insert(firings).values({ id: firingId, triggerId: trigger?.id ?? null, kind: req.kind, triggerType: type, reason: req.reason, actor: req.actor, firedAt: now }).run()
-  const releaseIds = plans.map((p) => {
-    const id = crypto.randomUUID()
-    db.insert(releases)
-      .values({
-        id,
-        firingId,
-        sourceKey: p.sourceKey,
-        sourceName: p.sourceName,
-        policyId: p.policyId,
-        status: 'waiting',
-        releaseAt: p.releaseAt,
-        requiredApprovals: p.requiredApprovals,
-        identityRequired: p.identityRequired,
-        createdAt: now,
-      })
-      .run()
-    for (let j = 0; j < p.targets.length; j += TARGETS_PER_STATEMENT) {
-      db.insert(releaseTargets)
-        .values(p.targets.slice(j, j + TARGETS_PER_STATEMENT).map((t) => ({ releaseId: id, itemId: t.itemId, beneficiaryId: t.beneficiaryId })))
-        .run()
-    }
-    for (const s of p.signers) db.insert(releaseSignoffs).values({ releaseId: id, email: s.email, name: s.name }).run()
-    if (p.releaseAt > now) u.dueAt(p.releaseAt)
-    return id
-  })
+  const releaseIds = writeReleases(u, firingId, plans)
+  for (const p of plans) if (p.releaseAt > now) u.dueAt(p.releaseAt)
 
   const itemCount = new Set(plans.flatMap((p) => p.targets.map((t) => t.itemId))).size
   u.audit({
@@ -167,4 +147,28 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
     if (b.delayNotifications || !b.sendAssetNotifications || b.notificationStatus === 'unsubscribed') continue
     u.mail(b.email, 'release_notice', releaseNoticeEmail({ fullName: b.fullName, ownerName: account.displayName }))
   }
+}
+
+function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size)
+}
+
+/** A firing's releases, their targets and their sign-offs, in a few statements. Returns the release ids, in plan order. */
+function writeReleases(u: Unit, firingId: string, plans: PlannedRelease[]): string[] {
+  const { db, now } = u
+  const ids = plans.map(() => crypto.randomUUID())
+  const rows = plans.map((p, i) => ({ id: ids[i], sourceKey: p.sourceKey, sourceName: p.sourceName, policyId: p.policyId, releaseAt: p.releaseAt, requiredApprovals: p.requiredApprovals, identityRequired: p.identityRequired ? 1 : 0 }))
+  for (const slice of chunks(rows, RELEASES_PER_STATEMENT)) {
+    db.run(sql`insert into releases (id, firing_id, source_key, source_name, policy_id, status, release_at, required_approvals, identity_required, created_at)
+      select json_extract(r.value, '$.id'), ${firingId}, json_extract(r.value, '$.sourceKey'), json_extract(r.value, '$.sourceName'), json_extract(r.value, '$.policyId'),
+        'waiting', json_extract(r.value, '$.releaseAt'), json_extract(r.value, '$.requiredApprovals'), json_extract(r.value, '$.identityRequired'), ${now}
+      from json_each(${JSON.stringify(slice)}) as r`)
+  }
+  const targets = plans.flatMap((p, i) => p.targets.map((t) => [ids[i], t.itemId, t.beneficiaryId]))
+  for (const slice of chunks(targets, TARGETS_PER_STATEMENT)) {
+    db.run(sql`insert into release_targets (release_id, item_id, beneficiary_id)
+      select json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), json_extract(t.value, '$[2]') from json_each(${JSON.stringify(slice)}) as t`)
+  }
+  for (const [i, p] of plans.entries()) for (const s of p.signers) db.insert(releaseSignoffs).values({ releaseId: ids[i]!, email: s.email, name: s.name }).run()
+  return ids
 }

@@ -64,7 +64,7 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
 
   if (input.onlyItemId) {
     const item = db.select().from(vaultItems).where(and(eq(vaultItems.id, input.onlyItemId), eq(vaultItems.status, 'active'))).get()
-    if (item) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers, input.safetyWindowMs ?? 0))
+    if (item) plans.push(itemPlan(item, directGrants(db, { itemId: item.id }).get(item.id) ?? [], now, lastCheckInAt, ownerApprovers, input.safetyWindowMs ?? 0))
     return plans.filter((p) => p.targets.length > 0)
   }
 
@@ -101,7 +101,9 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
     const protocols = protocolsFor(input.type, input.manual)
     if (protocols.length > 0) {
       const items = db.select().from(vaultItems).where(and(eq(vaultItems.status, 'active'), inArray(vaultItems.releaseProtocol, protocols))).all()
-      for (const item of items) plans.push(itemPlan(db, item, now, lastCheckInAt, ownerApprovers, input.safetyWindowMs ?? 0))
+      // Every item's direct grants in one query, not one query an item.
+      const direct = directGrants(db, { protocols })
+      for (const item of items) plans.push(itemPlan(item, direct.get(item.id) ?? [], now, lastCheckInAt, ownerApprovers, input.safetyWindowMs ?? 0))
     }
   } else if (input.triggerId && input.scheduledBeneficiaries?.length) {
     // Everything granted to the people the trigger names that are still the owner's.
@@ -150,19 +152,34 @@ function policyTargets(db: OwnerDb, policyId: string) {
     .all()
 }
 
+/**
+ * The direct grants (item, beneficiary) of active items, by item: of one item, or of every item
+ * under one of the protocols named. One query either way.
+ */
+function directGrants(db: OwnerDb, scope: { itemId: string } | { protocols: ReleaseProtocol[] }) {
+  const rows = db
+    .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
+    .from(itemGrants)
+    .innerJoin(vaultItems, and(eq(vaultItems.id, itemGrants.itemId), eq(vaultItems.status, 'active')))
+    .where(and(eq(itemGrants.direct, true), 'protocols' in scope ? inArray(vaultItems.releaseProtocol, scope.protocols) : eq(itemGrants.itemId, scope.itemId)))
+    .all()
+  const byItem = new Map<string, Array<{ itemId: string; beneficiaryId: string }>>()
+  for (const row of rows) {
+    const list = byItem.get(row.itemId)
+    if (list) list.push(row)
+    else byItem.set(row.itemId, [row])
+  }
+  return byItem
+}
+
 function itemPlan(
-  db: OwnerDb,
   item: typeof vaultItems.$inferSelect,
+  direct: Array<{ itemId: string; beneficiaryId: string }>,
   now: number,
   lastCheckInAt: number | null,
   ownerApprovers: Array<{ email: string; fullName: string }>,
   safetyWindowMs: number,
 ): PlannedRelease {
-  const direct = db
-    .select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId })
-    .from(itemGrants)
-    .where(and(eq(itemGrants.itemId, item.id), eq(itemGrants.direct, true)))
-    .all()
   const days = inactivityDays(item.releaseProtocol)
   const silentUntil = days !== null && lastCheckInAt !== null ? lastCheckInAt + days * DAY_MS : now
   const releaseAt = Math.max(now + safetyWindowMs, silentUntil)

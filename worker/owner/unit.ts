@@ -3,7 +3,7 @@ import { SAFETY_WINDOW } from '../../contract/settings'
 import type { RenderedEmail } from '../mail/templates'
 import { signLinkToken, type LinkPurpose } from '../services/link-tokens'
 import type { Account } from './account'
-import { appendAudit, type AuditInput } from './audit-chain'
+import { appendAudit, appendAuditMany, type AuditInput } from './audit-chain'
 import type { OwnerDb } from './db'
 import { recordThirdPartyMail } from '../services/mail-limits'
 import { blobDeletions, pendingMail } from './schema'
@@ -29,6 +29,8 @@ export interface Unit {
    */
   readonly ownerConfirmed: boolean
   audit(entry: AuditInput): void
+  /** Several entries in order, written at once (a firing's releases). */
+  auditMany(entries: readonly AuditInput[]): void
   /** Kept with the act, handed to D1's outbox once it commits (worker/owner/pending-mail.ts). */
   mail(to: string, kind: string, message: RenderedEmail): void
   /** An absolute link to `path` carrying a token for `purpose` that names `subject` and this owner. */
@@ -75,6 +77,7 @@ export function createUnit(
     },
     ownerConfirmed,
     audit: (entry) => void appendAudit(storage, db, entry),
+    auditMany: (entries) => appendAuditMany(storage, db, entries),
     mail(to, kind, message) {
       if (to.toLowerCase() !== account.email.toLowerCase()) recordThirdPartyMail(db, to, now)
       db.insert(pendingMail)
