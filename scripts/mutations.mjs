@@ -999,4 +999,13 @@ export const MUTATIONS = [
     tests: [B('first-load')],
     by: /load no vault, crypto, admin, Stripe, zod or WebAuthn code/,
   },
+  {
+    id: 'split.search-bounds',
+    rule: 'a route search value over its bound is dropped (a beneficiary id over 64 characters)',
+    file: 'web/lib/search-params.ts',
+    from: "  return typeof value === 'string' && value.length <= max ? value : undefined",
+    to: "  return typeof value === 'string' ? value : undefined",
+    tests: [B('search-params')],
+    by: /longer than its bound/,
+  },
 ]
