@@ -30,6 +30,24 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist/client', import.meta.url)),
     emptyOutDir: true,
     sourcemap: false,
+    rolldownOptions: {
+      // Required by the inlining below; the SPA's entry exports nothing anyway.
+      preserveEntrySignatures: false,
+      output: {
+        codeSplitting: {
+          // Everything index.html loads at once in one chunk beside the entry (not the seven that
+          // automatic splitting makes of the modules the routes also import), and the smallest shared
+          // pieces (an icon, a ui component, a contract's words: common chunks under 4 KiB before
+          // minifying) copied into the route chunks that use them rather than served as files of a
+          // few hundred bytes each: a public page is six requests instead of thirty-five. A registry
+          // in rolldown's runtime keeps one instance of each copied module. Larger shared code (the
+          // crypto module, Radix) stays in shared files: copying it would make every app page
+          // download it again (4 KiB adds a fifth to all the JS; 32 KiB would double it).
+          groups: [{ name: 'initial', tags: ['$initial'] }],
+          experimentalInlineCommonChunks: { maxSize: 4 * 1024, exclude: /\.css(\?|$)/ },
+        },
+      },
+    },
   },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),

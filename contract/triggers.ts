@@ -1,10 +1,10 @@
 import { z } from 'zod'
+import { TRIGGER_TYPES, type TriggerType } from './trigger-types'
 
 // Triggers and the engine that fires them (seeds 001 §2 'Security Triggers', 'Trigger Monitor',
 // §3, §5, §7, §9; ARCHITECTURE §5).
 
-export const TRIGGER_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual_release'] as const
-export type TriggerType = (typeof TRIGGER_TYPES)[number]
+export { TRIGGER_TYPES, type TriggerType }
 export const TRIGGER_STATUSES = ['active', 'paused', 'triggered'] as const
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number]
 

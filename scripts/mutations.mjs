@@ -1013,4 +1013,37 @@ export const MUTATIONS = [
     tests: [W('readiness')],
     by: /a warning alone leaves the plan ready/,
   },
+  {
+    id: 'split.route-tree-zod',
+    rule: 'the route tree (in every page\'s first load) reads no zod schema module',
+    file: 'web/routes/_app/triggers.tsx',
+    from: "from '../../../contract/trigger-types'",
+    to: "from '../../../contract/triggers'",
+    tests: [B('first-load')],
+    by: /load no vault, crypto, admin, Stripe, zod or WebAuthn code/,
+  },
+  {
+    id: 'split.admin-on-demand',
+    rule: "'/' loads the admin back office only for an administrator",
+    file: 'web/routes/index.tsx',
+    edits: [
+      {
+        file: 'web/routes/index.tsx',
+        from: "import { PageSpinner } from '@/components/ui/spinner'\n",
+        to: "import { PageSpinner } from '@/components/ui/spinner'\nimport { AdminDashboard as StaticAdminDashboard } from '@/features/admin/admin-dashboard'\n",
+      },
+      { file: 'web/routes/index.tsx', from: '      <AdminDashboard />', to: '      <StaticAdminDashboard />' },
+    ],
+    tests: [B('first-load')],
+    by: /load no vault, crypto, admin, Stripe, zod or WebAuthn code/,
+  },
+  {
+    id: 'split.search-bounds',
+    rule: 'a route search value over its bound is dropped (a beneficiary id over 64 characters)',
+    file: 'web/lib/search-params.ts',
+    from: "  return typeof value === 'string' && value.length <= max ? value : undefined",
+    to: "  return typeof value === 'string' ? value : undefined",
+    tests: [B('search-params')],
+    by: /longer than its bound/,
+  },
 ]

@@ -1,5 +1,6 @@
 // Lighthouse (mobile, its default simulated throttling) on the public pages a newcomer sees first:
-// accessibility, best practices and performance scores out of 100, each page its own row. Runs
+// accessibility, best practices and performance scores out of 100, each page its own row (the
+// performance row with its FCP, LCP, TBT and CLS; what cost points under Findings). Runs
 // the `lighthouse` CLI (a dev dependency) against the bench's server with Debian's Chromium.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -59,6 +60,20 @@ export async function measureLighthouse({ origin, log }) {
     const metrics = report.audits
     raw[page].fcp = metrics['first-contentful-paint']?.numericValue
     raw[page].lcp = metrics['largest-contentful-paint']?.numericValue
+    raw[page].tbt = metrics['total-blocking-time']?.numericValue
+    raw[page].cls = metrics['cumulative-layout-shift']?.numericValue
+    // The performance score is the weighted metrics: each one, and what cost points.
+    const perf = rows.find((r) => r.id === `lighthouse.performance.${page}`)
+    if (perf) perf.detail = `FCP ${(raw[page].fcp / 1000).toFixed(1)} s, LCP ${(raw[page].lcp / 1000).toFixed(1)} s, TBT ${Math.round(raw[page].tbt)} ms, CLS ${raw[page].cls.toFixed(3)}`
+    for (const ref of report.categories.performance?.auditRefs ?? []) {
+      const audit = metrics[ref.id]
+      if (ref.weight > 0 && audit && audit.score !== null && audit.score < 0.9) findings.push(`${page} performance: ${audit.title} ${audit.displayValue ?? ''} (score ${audit.score.toFixed(2)}, weight ${ref.weight})`)
+    }
+    // And the diagnostics that estimate a saving on those metrics (unused JavaScript, render-blocking CSS, …).
+    for (const audit of Object.values(metrics)) {
+      const savings = Object.entries(audit.metricSavings ?? {}).filter(([, v]) => v > 0)
+      if (audit.score !== null && audit.score < 1 && savings.length) findings.push(`${page} performance: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}: ${savings.map(([m, v]) => (m === 'CLS' ? `CLS −${v.toFixed(3)}` : `${m} −${Math.round(v)} ms`)).join(', ')}`)
+    }
     log(`lighthouse ${page}: ${CATEGORIES.map(([id]) => `${id} ${raw[page][id]}`).join(', ')}`)
   }
   return { rows, findings, raw }

@@ -1,7 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { CLIENT_ERRORS } from '../../contract/messages'
-import { apiErrorSchema } from '../../contract/errors'
 
 // The one way the SPA talks to the API (seeds 000 §7–8): JSON bodies, the stored token as a Bearer
 // header, cookies included, and one rule for turning a failed response into an error message.
@@ -39,9 +38,13 @@ export const navigation = {
 
 /**
  * A validation answer's message names the field for API clients ("currentPassword: Current password
- * is incorrect"); a person reads the words alone, taken from the answer's `errors` list.
+ * is incorrect"); a person reads the words alone, taken from the answer's `errors` list. The
+ * contract's schema (and zod with it) loads only for an answer that has such a list: every page
+ * uses this client, and most never see a validation error.
  */
-function withoutFieldName(message: string, body: unknown): string {
+async function withoutFieldName(message: string, body: unknown): Promise<string> {
+  if (!body || typeof body !== 'object' || !Array.isArray((body as { errors?: unknown }).errors)) return message
+  const { apiErrorSchema } = await import('../../contract/errors')
   const first = apiErrorSchema.safeParse(body).data?.errors?.[0]
   if (first && message === `${first.field}: ${first.message}`) {
     return first.message
@@ -79,7 +82,7 @@ export async function responseError(res: Response): Promise<ApiRequestError | Pa
     navigation.redirect('/subscribe')
     return new PaymentRedirectError()
   }
-  return new ApiRequestError(res.status, withoutFieldName(message, body), body)
+  return new ApiRequestError(res.status, await withoutFieldName(message, body), body)
 }
 
 /** The stored session as a Bearer header, plus a content type when there is one. */

@@ -1,17 +1,32 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
+import { lazy, Suspense, useState } from 'react'
 import { NotFoundPage } from '@/components/layout/not-found'
-import { Toaster } from '@/components/ui/toaster'
+import { useCurrentToast } from '@/lib/toast-store'
 
 export interface RouterContext {
   queryClient: QueryClient
+}
+
+// Radix Toast (and the layers under it) downloads with the first toast, not with every page.
+const Toaster = lazy(() => import('@/components/ui/toaster').then((m) => ({ default: m.Toaster })))
+
+function Toasts() {
+  const current = useCurrentToast()
+  const [needed, setNeeded] = useState(false)
+  if (current && !needed) setNeeded(true)
+  return needed ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null
 }
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: () => (
     <>
       <Outlet />
-      <Toaster />
+      <Toasts />
     </>
   ),
   notFoundComponent: NotFoundPage,

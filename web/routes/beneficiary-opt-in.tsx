@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
 import { OptInPage } from '@/features/circle/opt-in-page'
+import { tokenSearch } from '@/lib/search-params'
 
 export const Route = createFileRoute('/beneficiary-opt-in')({
-  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  validateSearch: tokenSearch,
   component: function OptInRoute() {
     const { token } = Route.useSearch()
     return <OptInPage token={token} />

@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
 import { ConfirmEmailPage } from '@/features/auth/email-confirmation'
+import { tokenSearch } from '@/lib/search-params'
 
 export const Route = createFileRoute('/confirm-email')({
-  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  validateSearch: tokenSearch,
   component: function ConfirmEmailRoute() {
     const { token } = Route.useSearch()
     return <ConfirmEmailPage token={token} />

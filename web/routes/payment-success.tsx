@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
 import { PaymentSuccessPage } from '@/features/marketing/payment-success-page'
+import { optionalString } from '@/lib/search-params'
 
 // The payment provider returns here with ?payment_intent=… (and its own extra parameters, which are
 // ignored). A malformed value is dropped rather than turning the page into an error.
-const searchSchema = z.object({
-  payment_intent: z.string().max(255).optional().catch(undefined),
-})
+function searchSchema(search: Record<string, unknown>): { payment_intent?: string } {
+  return { payment_intent: optionalString(search.payment_intent, 255) }
+}
 
 export const Route = createFileRoute('/payment-success')({
   validateSearch: searchSchema,

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { createFileRoute, Link, useNavigate } from '@tanstack/react-router'
 import { useForm } from 'react-hook-form'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { resetPasswordFormSchema } from '../../contract/auth'
 import { TOASTS } from '../../contract/messages'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
@@ -10,10 +10,11 @@ import { Field, PasswordInput } from '@/components/ui/form-field'
 import { useResetPassword } from '@/features/auth/api'
 import { AuthLayout } from '@/features/auth/auth-layout'
 import { errorText } from '@/lib/api-client'
+import { tokenSearch } from '@/lib/search-params'
 import { toast } from '@/lib/toast-store'
 
 export const Route = createFileRoute('/reset-password')({
-  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  validateSearch: tokenSearch,
   component: ResetPasswordPage,
 })
 

@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
-import { PAID_PLANS } from '../../contract/plans'
+import { PAID_PLANS, type PaidPlan } from '../../contract/plans'
 import { SubscribePage } from '@/features/billing/subscribe-page'
+import { optionalOneOf } from '@/lib/search-params'
 
 export const Route = createFileRoute('/subscribe')({
   // An unknown plan is dropped rather than failing the page.
-  validateSearch: z.object({ plan: z.enum(PAID_PLANS).optional().catch(undefined) }),
+  validateSearch: (search: Record<string, unknown>): { plan?: PaidPlan } => ({ plan: optionalOneOf(search.plan, PAID_PLANS) }),
   component: SubscribeRoute,
 })
 

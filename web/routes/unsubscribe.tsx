@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
 import { UnsubscribePage } from '@/features/circle/unsubscribe-page'
+import { tokenSearch } from '@/lib/search-params'
 
 export const Route = createFileRoute('/unsubscribe')({
-  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  validateSearch: tokenSearch,
   component: function UnsubscribeRoute() {
     const { token } = Route.useSearch()
     return <UnsubscribePage token={token} />

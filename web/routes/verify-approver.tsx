@@ -1,9 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
 import { VerifyApproverPage } from '@/features/circle/verify-page'
+import { tokenSearch } from '@/lib/search-params'
 
 export const Route = createFileRoute('/verify-approver')({
-  validateSearch: z.object({ token: z.string().optional().catch(undefined) }),
+  validateSearch: tokenSearch,
   component: function VerifyApproverRoute() {
     const { token } = Route.useSearch()
     return <VerifyApproverPage token={token} />

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { beneficiaryLinkSearch, VerifyBeneficiaryRoute } from '@/features/circle/verify-page'
+import { VerifyBeneficiaryRoute } from '@/features/circle/verify-page'
+import { beneficiaryLinkSearch } from '@/lib/search-params'
 
 export const Route = createFileRoute('/verify-beneficiary')({
   validateSearch: beneficiaryLinkSearch,

@@ -9,8 +9,6 @@ import type {
   ResetPasswordBody,
 } from '../../../contract/auth'
 import type { SecondFactorResponse } from '../../../contract/webauthn'
-import { answerWithSecurityKey, signInWithSecurityKey } from '@/features/security-keys/ceremonies'
-import { vaultSession } from '@/features/vault/vault-session'
 import { apiJson, apiRequest, getQueryFn, tokenStore } from '@/lib/api-client'
 
 export const currentUserKey = ['/api/auth/session'] as const
@@ -65,8 +63,11 @@ export function useLogin() {
 export function useSecurityKeySignIn() {
   const storeSession = useStoreSession()
   return useMutation({
-    mutationFn: (secondFactor?: SecondFactorResponse) =>
-      secondFactor ? answerWithSecurityKey(secondFactor.options) : signInWithSecurityKey(),
+    mutationFn: async (secondFactor?: SecondFactorResponse) => {
+      // WebAuthn's browser half loads when a key is used, not with every page that reads the session.
+      const { answerWithSecurityKey, signInWithSecurityKey } = await import('@/features/security-keys/ceremonies')
+      return secondFactor ? answerWithSecurityKey(secondFactor.options) : signInWithSecurityKey()
+    },
     onSuccess: storeSession,
   })
 }
@@ -89,6 +90,9 @@ export function useLogout() {
         await apiRequest('POST', '/api/auth/logout')
       } finally {
         tokenStore.clear()
+        // The vault's module (and the crypto under it) is not part of the public pages' download;
+        // importing it here is instant once the vault has been opened, which is when it holds a key.
+        const { vaultSession } = await import('@/features/vault/vault-session')
         vaultSession.lock()
       }
     },

@@ -1,26 +1,26 @@
-import { zodResolver } from '@hookform/resolvers/zod'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { KeyRound } from 'lucide-react'
 import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
-import { loginBodySchema, type AuthResponse } from '../../../contract/auth'
+import type { AuthResponse, loginBodySchema } from '../../../contract/auth'
 import { TOASTS } from '../../../contract/messages'
-import { WEBAUTHN_MESSAGES, type SecondFactorResponse } from '../../../contract/webauthn'
+import type { SecondFactorResponse } from '../../../contract/webauthn'
+import { WEBAUTHN_MESSAGES } from '../../../contract/webauthn-constants'
 import { Button } from '@/components/ui/button'
 import { InputField, PasswordField } from '@/components/ui/form-field'
-import {
-  failedInBrowser,
-  reportAbandonedSecondFactor,
-  securityKeysSupported,
-  signInFailureToast,
-} from '@/features/security-keys/ceremonies'
+import { securityKeysSupported } from '@/features/security-keys/support'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { homeFor, useLogin, useSecurityKeySignIn } from './api'
 
 type LoginInput = z.input<typeof loginBodySchema>
 type LoginOutput = z.output<typeof loginBodySchema>
+
+// /login is a public page: zod and the contract's schema load when the form is first checked (or as
+// soon as a field takes focus), and WebAuthn's browser half when a key is used, not with the page.
+const loadResolver = () => import('./login-resolver').then((m) => m.loginResolver)
+const loadCeremonies = () => import('@/features/security-keys/ceremonies')
 
 /** The sign-in form, used by /login and by /admin, /account and /checkout when signed out. */
 export function LoginForm({ redirectTo }: { redirectTo?: string }) {
@@ -31,7 +31,7 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
   const [secondFactor, setSecondFactor] = useState<SecondFactorResponse | null>(null)
   const [supported] = useState(securityKeysSupported)
   const form = useForm<LoginInput, unknown, LoginOutput>({
-    resolver: zodResolver(loginBodySchema),
+    resolver: async (values, context, options) => (await loadResolver())(values, context, options),
     defaultValues: { email: '', password: '' },
   })
   const { errors } = form.formState
@@ -44,7 +44,8 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
   const signInWithKey = (step?: SecondFactorResponse) =>
     keySignIn.mutate(step, {
       onSuccess: (data) => signedIn(data, WEBAUTHN_MESSAGES.authSuccess),
-      onError: (error) => {
+      onError: async (error) => {
+        const { failedInBrowser, reportAbandonedSecondFactor, signInFailureToast } = await loadCeremonies()
         toast({ ...signInFailureToast(error, step ? 'second_factor' : 'key_alone'), variant: 'destructive' })
         if (!step) return
         // A second step is answered once: a failed one is the owner's failed attempt (the server
@@ -90,7 +91,7 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
 
   return (
     <div className="grid gap-6">
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+      <form onSubmit={onSubmit} onFocus={() => void loadResolver()} noValidate className="grid gap-4">
         <InputField label="Email" type="email" autoComplete="email" error={errors.email?.message} {...form.register('email')} />
         <PasswordField label="Password" autoComplete="current-password" error={errors.password?.message} {...form.register('password')} />
         <div className="-mt-2 text-right text-sm">

@@ -1,12 +1,11 @@
-import { Info } from 'lucide-react'
-import { lazy, Suspense, type ReactNode } from 'react'
+import { lazy, Suspense } from 'react'
 import type { InvoicePreview } from '../../../contract/billing'
-import { BILLING_MESSAGES } from '../../../contract/billing'
-import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Spinner } from '@/components/ui/spinner'
 import { cn } from '@/lib/utils'
 import { invoiceSummaryLines } from './logic'
 import type { PaymentFormProps } from './payment-form'
+
+export { BillingOffNotice } from './billing-off-notice'
 
 const LazyPaymentForm = lazy(() => import('./payment-form'))
 
@@ -42,18 +41,5 @@ export function InvoiceSummary({ preview }: { preview: InvoicePreview }) {
         ))}
       </dl>
     </section>
-  )
-}
-
-/** The plain statement that this server takes no payments. */
-export function BillingOffNotice({ className, children }: { className?: string; children?: ReactNode }) {
-  return (
-    <Alert variant="info" className={className} data-testid="billing-off">
-      <Info aria-hidden />
-      <AlertDescription>
-        {BILLING_MESSAGES.billingOff}
-        {children ? <> {children}</> : null}
-      </AlertDescription>
-    </Alert>
   )
 }

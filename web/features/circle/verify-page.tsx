@@ -1,6 +1,5 @@
 import { useNavigate, useSearch } from '@tanstack/react-router'
 import { Bell, CircleCheck, CircleCheckBig, KeyRound, MailCheck, ShieldCheck, Timer } from 'lucide-react'
-import { z } from 'zod'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -98,14 +97,6 @@ function VerifyForm({
     </LinkPage>
   )
 }
-
-/** The search of /verify-beneficiary and of /beneficiary-portal, where the Access Kit points beneficiaries. */
-export const beneficiaryLinkSearch = z.object({
-  token: z.string().optional().catch(undefined),
-  id: z.string().optional().catch(undefined),
-  // 'assets': the release e-mail's link, showing what was released instead of the verification.
-  view: z.literal('assets').optional().catch(undefined),
-})
 
 /** Both routes' component: the page below, from the URL's search. */
 export function VerifyBeneficiaryRoute() {

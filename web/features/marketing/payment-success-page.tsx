@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader } from '@/components/ui/card'
 import { currentUserKey } from '@/features/auth/api'
 import { useBillingConfig } from '@/features/billing/api'
-import { BillingOffNotice } from '@/features/billing/parts'
+import { BillingOffNotice } from '@/features/billing/billing-off-notice'
 import { SimpleHeader } from './components/simple-header'
 
 /**

@@ -1,5 +1,4 @@
 import {
-  browserSupportsWebAuthn,
   startAuthentication,
   startRegistration,
   WebAuthnError,
@@ -13,9 +12,7 @@ import { ApiRequestError, apiJson } from '@/lib/api-client'
 // The browser's half of the WebAuthn ceremonies. The server issues every challenge and verifies
 // every answer; this module only carries them between the server and the authenticator.
 
-export function securityKeysSupported(): boolean {
-  return browserSupportsWebAuthn()
-}
+export { securityKeysSupported } from './support'
 
 /** Adds a security key to the signed-in owner's account. */
 export async function registerSecurityKey(name?: string): Promise<RegisterKeyResponse> {

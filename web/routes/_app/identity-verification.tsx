@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
 import { IdentityVerificationPage } from '@/features/identity/identity-page'
+import { optionalString } from '@/lib/search-params'
 
 export const Route = createFileRoute('/_app/identity-verification')({
   // The chosen beneficiary lives in the address, so a reload or a shared link keeps it.
-  validateSearch: z.object({ beneficiary: z.string().max(64).optional().catch(undefined) }),
+  validateSearch: (search: Record<string, unknown>): { beneficiary?: string } => ({ beneficiary: optionalString(search.beneficiary, 64) }),
   component: function IdentityVerificationRoute() {
     const { beneficiary } = Route.useSearch()
     const navigate = Route.useNavigate()

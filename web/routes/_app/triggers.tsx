@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { z } from 'zod'
-import { TRIGGER_TYPES } from '../../../contract/triggers'
+import { TRIGGER_TYPES, type TriggerType } from '../../../contract/trigger-types'
 import { TriggersPage } from '@/features/triggers/triggers-page'
+import { optionalOneOf } from '@/lib/search-params'
 
 // `?create=<type>` opens Create Trigger for that type (the readiness list's fix links).
 export const Route = createFileRoute('/_app/triggers')({
-  validateSearch: z.object({ create: z.enum(TRIGGER_TYPES).optional().catch(undefined) }),
+  validateSearch: (search: Record<string, unknown>): { create?: TriggerType } => ({ create: optionalOneOf(search.create, TRIGGER_TYPES) }),
   component: TriggersPage,
 })
