@@ -233,6 +233,15 @@ export const MUTATIONS = [
     by: /session row has expired/,
   },
   {
+    id: 'engine.check-in-sets-a-lost-alarm',
+    rule: 'a check-in with no alarm pending runs the tick, which sets the alarm again',
+    file: 'worker/owner/vault-object.ts',
+    from: 'tick: (cancelled) => cancelled > 0 || !ringsInTime,',
+    to: 'tick: (cancelled) => cancelled > 0,',
+    tests: [W('owner-vault')],
+    by: /check-in leaves an alarm that rings in time/,
+  },
+  {
     id: 'directory.earlier-due-written',
     rule: "after a check-in, an earlier due time still reaches D1's directory (the sweep must never wake an owner late)",
     file: 'worker/owner/directory.ts',

@@ -114,20 +114,37 @@ describe("D1's directory", () => {
   const heirKeys = async (ownerId: string) =>
     (await env.DB.prepare("select address_key as k from heir_index where hex(owner_id) = upper(replace(?, '-', '')) order by k").bind(ownerId).all<{ k: number }>()).results.map((r) => r.k)
 
-  it('a check-in writes no directory row when it only moves the due time later; the early wake it leaves puts the row right', async () => {
+  it('a check-in leaves an alarm that rings in time and writes no directory row for a later due time; the early wake puts both right', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await createTrigger(s.token, { type: 'inactivity' })
+    const first = await vaultOf(s.ownerId).clockView()
     const before = Number((await directory(s.ownerId))!.next_due_at)
-    expect(before).toBe((await vaultOf(s.ownerId).clockView()).nextAlarmAt)
+    expect(before).toBe(first.nextAlarmAt)
     await new Promise((resolve) => setTimeout(resolve, 5))
-    expect((await call('/api/inactivity/ping', { method: 'POST', token: s.token })).status).toBe(200)
-    const alarm = (await vaultOf(s.ownerId).clockView()).nextAlarmAt!
-    expect(alarm).toBeGreaterThan(before)
-    // The row still says the earlier time: the sweep may wake the object early, never late.
-    expect((await directory(s.ownerId))!.next_due_at).toBe(before)
-    // Woken at that time, the object's tick writes the time it holds.
+    const ping = async () => expect((await call('/api/inactivity/ping', { method: 'POST', token: s.token })).status).toBe(200)
+    await ping()
+    // The clock moved on; the alarm set for the old time stays (it can only ring early), and so does the row.
+    const after = await vaultOf(s.ownerId).clockView()
+    expect(after.nextCheckInAt).toBeGreaterThan(first.nextCheckInAt!)
+    expect(after.nextAlarmAt).toBe(before)
+    expect(Number((await directory(s.ownerId))!.next_due_at)).toBe(before)
+    // It rings early: nothing is due, and the tick sets the alarm and the row to the new time.
+    expect(await runDurableObjectAlarm(vaultOf(s.ownerId))).toBe(true)
+    const rung = await vaultOf(s.ownerId).clockView()
+    expect(rung.nextAlarmAt).toBeGreaterThan(before)
+    expect(rung.phase).toBe('ok')
+    expect(Number((await directory(s.ownerId))!.next_due_at)).toBe(rung.nextAlarmAt)
+
+    // With the alarm lost, a check-in sets it again; the row keeps its earlier time (written only
+    // for an earlier one), which wakes the object early, and that tick writes the time it holds.
+    await runInDurableObject(vaultOf(s.ownerId), async (_i: OwnerVault, state) => state.storage.deleteAlarm())
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await ping()
+    const rearmed = await runInDurableObject(vaultOf(s.ownerId), async (_i: OwnerVault, state) => state.storage.getAlarm())
+    expect(rearmed).toBeGreaterThan(rung.nextAlarmAt!)
+    expect(Number((await directory(s.ownerId))!.next_due_at)).toBe(rung.nextAlarmAt)
     await vaultOf(s.ownerId).tick()
-    expect((await directory(s.ownerId))!.next_due_at).toBe((await vaultOf(s.ownerId).clockView()).nextAlarmAt)
+    expect(Number((await directory(s.ownerId))!.next_due_at)).toBe((await vaultOf(s.ownerId).clockView()).nextAlarmAt)
   })
 
   it('after a check-in the directory is still written for an earlier due time or any other change', () => {

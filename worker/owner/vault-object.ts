@@ -99,13 +99,17 @@ export class OwnerVault extends DurableObject<Env> {
    * and sets the alarm exactly. Then the act's mail is handed over, its blobs are let go and the
    * directory is brought up to date.
    */
-  private async act<T>(account: Account, run: (u: Unit) => T, options: { now?: number; tick?: boolean; forceDirectory?: boolean; checkIn?: boolean } = {}): Promise<T> {
+  private async act<T>(
+    account: Account,
+    run: (u: Unit) => T,
+    options: { now?: number; tick?: boolean | ((result: T) => boolean); forceDirectory?: boolean; checkIn?: boolean } = {},
+  ): Promise<T> {
     const now = options.now ?? Date.now()
     const { unit, effects } = createUnit(this.ctx.storage, this.env, this.db, this.ownerId, account, now)
     const alarm = { exact: false, at: null as number | null }
     const value = this.ctx.storage.transactionSync(() => {
       const result = run(unit)
-      if (options.tick) {
+      if (typeof options.tick === 'function' ? options.tick(result) : options.tick) {
         const tick = tickOwner(unit, this.clock(now))
         this.kv.put('clock', tick.state)
         alarm.exact = true
@@ -301,6 +305,11 @@ export class OwnerVault extends DurableObject<Env> {
       const owner = account ?? (await loadAccount(this.env, this.ownerId))
       if (!owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
       this.noteActivity('checked_in', at)
+      // A check-in only moves the clock's due time later, so an alarm already set for the future
+      // rings in time (early at worst, and that tick sets it for the new time): the whole tick runs
+      // only when there is none, or when the check-in cancelled something.
+      const alarm = await this.ctx.storage.getAlarm()
+      const ringsInTime = alarm !== null && alarm > at
       const cancelledReleases = await this.act(
         owner,
         (u) => {
@@ -308,7 +317,7 @@ export class OwnerVault extends DurableObject<Env> {
           u.audit({ actor: 'user', action: 'checkin.recorded', details: { via } })
           return cancelWaiting(u, { checkIn: true }, 'user')
         },
-        { now: at, tick: true, checkIn: true },
+        { now: at, tick: (cancelled) => cancelled > 0 || !ringsInTime, checkIn: true },
       )
       return { clock: this.view(owner, at), cancelledReleases }
     })
