@@ -306,10 +306,12 @@ export class OwnerVault extends DurableObject<Env> {
       if (!owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
       this.noteActivity('checked_in', at)
       // A check-in only moves the clock's due time later, so an alarm already set for the future
-      // rings in time (early at worst, and that tick sets it for the new time): the whole tick runs
-      // only when there is none, or when the check-in cancelled something.
+      // rings in time (early at worst, and that tick sets it for the new time); with no alarm, only
+      // an inactivity trigger's clock needs one (nothing else is timed by check-ins; the sweep
+      // rings a lost alarm). So the whole tick runs only when the clock has no alarm to ring it,
+      // or when the check-in cancelled something.
       const alarm = await this.ctx.storage.getAlarm()
-      const ringsInTime = alarm !== null && alarm > at
+      const ringsInTime = (alarm !== null && alarm > at) || !triggersService.hasActiveInactivityTrigger(this.db)
       const cancelledReleases = await this.act(
         owner,
         (u) => {

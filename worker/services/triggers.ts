@@ -74,6 +74,11 @@ export function setTriggerStatus(u: Unit, id: string, status: 'active' | 'paused
   return row
 }
 
+/** Whether an active inactivity trigger runs the check-in clock. */
+export function hasActiveInactivityTrigger(db: OwnerDb): boolean {
+  return !!db.select({ id: triggers.id }).from(triggers).where(and(eq(triggers.type, 'inactivity'), eq(triggers.status, 'active'))).get()
+}
+
 /** Whether an active verified-death trigger is waiting for an approver's report. */
 export function deathTriggerActive(db: OwnerDb): boolean {
   return !!db.select({ id: triggers.id }).from(triggers).where(and(eq(triggers.type, 'verified_death'), eq(triggers.status, 'active'))).get()
