@@ -242,6 +242,15 @@ export const MUTATIONS = [
     by: /check-in leaves an alarm that rings in time/,
   },
   {
+    id: 'vault.item-list-cache-follows-writes',
+    rule: "the item list kept in the owner's object is made again after any write",
+    file: 'worker/owner/vault-object.ts',
+    from: 'if (this.itemList?.changes === changes) return this.itemList.text',
+    to: 'if (this.itemList) return this.itemList.text',
+    tests: [W('vault-items')],
+    by: /follows every write/,
+  },
+  {
     id: 'directory.earlier-due-written',
     rule: "after a check-in, an earlier due time still reaches D1's directory (the sweep must never wake an owner late)",
     file: 'worker/owner/directory.ts',

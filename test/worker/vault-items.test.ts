@@ -77,6 +77,30 @@ describe('GET /api/vault/items', () => {
   })
 })
 
+describe('the item list kept in the owner\'s object', () => {
+  it('follows every write: a new item, a row changed straight in SQL, new grants, a deletion, an upload started', async () => {
+    const { token, beneficiary, ownerId } = await ownerWithBeneficiary()
+    const a = (await uploadItem(token, [beneficiary.id])).item
+    const ids = async () => (await listItems(token)).map((i) => i.id)
+    expect(await ids()).toEqual([a.id])
+    expect(await ids()).toEqual([a.id])
+    await sleep(5)
+    const b = (await uploadItem(token, [beneficiary.id])).item
+    expect(await ids()).toEqual([b.id, a.id])
+    // A write that is no act of the API at all still shows at once.
+    await ownerExec(ownerId, [`update vault_items set encrypted_metadata = 'Y2hhbmdlZA' where id = ?`, a.id])
+    expect((await listItems(token)).find((i) => i.id === a.id)?.encryptedMetadata).toBe('Y2hhbmdlZA')
+    const second = await addBeneficiary(token, beneficiary.publicKey)
+    const grants = await call(`/api/vault/items/${a.id}/grants`, { method: 'PUT', token, body: { grants: [{ beneficiaryId: second.id, wrappedKey: 'd3JhcHBlZA' }] } })
+    expect(grants.status).toBe(200)
+    expect((await listItems(token)).find((i) => i.id === a.id)?.beneficiaryIds.sort()).toEqual([beneficiary.id, second.id].sort())
+    expect((await deleteItem(token, b.id)).status).toBe(200)
+    expect(await ids()).toEqual([a.id])
+    await startUpload(token, 100)
+    expect(await ids()).toEqual([a.id])
+  })
+})
+
 describe('GET /api/vault/items/:id/content', () => {
   it("serves the owner's ciphertext and nobody else's", async () => {
     const { token, ownerId, beneficiary } = await ownerWithBeneficiary()

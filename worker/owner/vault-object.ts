@@ -6,7 +6,7 @@ import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { RELEASE_MESSAGES, type AssetDownload } from '../../contract/releases'
 import { TRIGGER_MESSAGES, type BiometricFailureBody, type ManualReleaseResult } from '../../contract/triggers'
-import type { UploadCompleteBody, UploadStartBody } from '../../contract/vault-items'
+import type { UploadCompleteBody, UploadStartBody, VaultItem } from '../../contract/vault-items'
 import { cancelWaiting } from '../engine/cancel'
 import { clockTimes, frequencyDays, type ClockState } from '../engine/clock'
 import { fire } from '../engine/fire'
@@ -27,7 +27,7 @@ import { appendAudit, listAudit, listAuditFrom, verifyAudit, type AuditInput } f
 import { migrateOwnerDb, openOwnerDb, type OwnerDb } from './db'
 import { directoryEntry, directoryNeedsWrite, sameEntry, writeDirectory, type DirectoryEntry } from './directory'
 import { exportVault, importVault, type OwnerExport } from './export'
-import { jsonText, settle, type Outcome } from './outcome'
+import { jsonText, settle, type JsonText, type Outcome } from './outcome'
 import { verifyKeySignature } from '../services/key-signing'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
@@ -58,6 +58,8 @@ const PORTAL_LINK_GAP_MS = 10 * 60_000
 // Housekeeping retries: mail D1 did not take, and R2 objects R2 did not delete.
 const MAIL_RETRY_MS = 60_000
 const BLOB_RETRY_MS = 5 * 60_000
+// The item list kept in memory up to this size (about 8 MB of text; some thousands of items).
+const ITEM_LIST_CACHE_MAX_CHARS = 4_000_000
 
 const earliest = (...times: Array<number | null | undefined>): number | null => {
   const set = times.filter((t): t is number => typeof t === 'number')
@@ -75,6 +77,7 @@ const earliest = (...times: Array<number | null | undefined>): number | null => 
 export class OwnerVault extends DurableObject<Env> {
   private readonly db: OwnerDb
   private directoryQueue: Promise<unknown> = Promise.resolve()
+  private itemList: { changes: number; text: JsonText<VaultItem[]> } | null = null
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
@@ -433,8 +436,20 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
+  /**
+   * The item list, as JSON text. Kept in memory while the object's SQLite reports no change at all
+   * since it was made (total_changes() counts every row any statement of this connection wrote,
+   * rolled back or not, so any write anywhere makes it stale): the app reads the list again on
+   * every visit and tab return, and it rarely changed in between.
+   */
   async listItems() {
-    return settle(() => jsonText(items.listItems(this.db)))
+    return settle(() => {
+      const changes = this.ctx.storage.sql.exec<{ n: number }>('select total_changes() as n').one().n
+      if (this.itemList?.changes === changes) return this.itemList.text
+      const text = jsonText(items.listItems(this.db))
+      this.itemList = text.length <= ITEM_LIST_CACHE_MAX_CHARS ? { changes, text } : null
+      return text
+    })
   }
 
   async itemBlob(itemId: string) {
