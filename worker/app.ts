@@ -4,6 +4,7 @@ import { GENERIC_ERRORS } from '../contract/messages'
 import { ApiError, notFound } from './lib/errors'
 import { withDb } from './middleware/db'
 import { securityHeaders } from './middleware/security-headers'
+import { serverTiming } from './middleware/server-timing'
 import { apiReferenceRoutes } from './routes/api-reference'
 import { authRoutes } from './routes/auth'
 import { approverRoutes } from './routes/approvers'
@@ -35,6 +36,7 @@ app.use('/api/*', async (c, next) => {
   c.header('Cache-Control', 'no-store')
 })
 app.use('/api/*', withDb)
+app.use('/api/*', serverTiming)
 
 app.get('/api/health', (c) => c.json({ ok: true }))
 // The API described (OpenAPI 3.1, made from the routes below as mounted) and its reference page.

@@ -7,6 +7,8 @@ export interface AppEnv {
     db: Db
     user: UserRow
     sessionId: number
+    /** Server-Timing durations, kept only locally (worker/middleware/server-timing.ts). */
+    timings?: Map<string, number>
   }
 }
 

@@ -100,5 +100,44 @@ export async function measureApi({ origin, log }) {
     rows.push({ id: `api.${key}.p50`, measurement: `${label[key]}: p50 latency`, value: r.p50, unit: 'ms', reference: { label: '/api/health', value: h.p50 } })
     rows.push({ id: `api.${key}.p99`, measurement: `${label[key]}: p99 latency`, value: r.p99, unit: 'ms', reference: { label: '/api/health', value: h.p99 } })
   }
+  // Where one request's time goes, one at a time (nothing queued): the client's latency and the
+  // worker's Server-Timing waits (its session query in D1, its hop to the owner's object).
+  const breakdown = {}
+  for (const [key, send] of [['health', health], ['items', list], ['pingOne', ping(single.token)]]) breakdown[key] = await oneAtATime(send)
+  results.breakdown = breakdown
+  const b = breakdown.health
+  for (const key of ['items', 'pingOne']) {
+    const r = breakdown[key]
+    const rest = r.client - r.session - r.owner
+    rows.push({
+      id: `api.${key}.breakdown`,
+      measurement: `${label[key]}: one at a time, median (session check · owner's object · the rest)`,
+      value: r.client,
+      unit: 'ms',
+      detail: `${r.session.toFixed(2)} · ${r.owner.toFixed(2)} · ${rest.toFixed(2)} ms`,
+      reference: { label: '/api/health', value: b.client },
+    })
+  }
   return { rows, raw: results, context: { auditOwners: [single.token] } }
+}
+
+/** Medians of `ONE_AT_A_TIME` requests sent one after another: client latency, and the Server-Timing waits. */
+const ONE_AT_A_TIME = Number(process.env.BENCH_ONE_AT_A_TIME ?? 200)
+async function oneAtATime(send) {
+  const client = []
+  const session = []
+  const owner = []
+  for (let i = 0; i < ONE_AT_A_TIME + 20; i++) {
+    const t0 = performance.now()
+    const res = await send(i % CONCURRENCY, i)
+    await res.arrayBuffer()
+    const ms = performance.now() - t0
+    if (!res.ok) throw new Error(`one at a time: HTTP ${res.status}`)
+    if (i < 20) continue
+    const timing = Object.fromEntries((res.headers.get('server-timing') ?? '').split(', ').filter(Boolean).map((m) => m.split(';dur=')))
+    client.push(ms)
+    session.push(Number(timing.session ?? 0))
+    owner.push(Number(timing.owner ?? 0))
+  }
+  return { client: quantile(client, 0.5), session: quantile(session, 0.5), owner: quantile(owner, 0.5) }
 }

@@ -7,6 +7,7 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { forbidden, unauthorized } from '../lib/errors'
 import { withFacts } from '../openapi/facts'
 import { authenticate } from '../services/sessions'
+import { timed } from './server-timing'
 import type { AppEnv } from '../types'
 
 /** The session token from `Authorization: Bearer …` or, failing that, the HttpOnly cookie. */
@@ -23,7 +24,7 @@ export const requireUser = withFacts(
   createMiddleware<AppEnv>(async (c, next) => {
     const token = readToken(c)
     if (!token) throw unauthorized(AUTH_ERRORS.notSignedIn)
-    const session = await authenticate(c.var.db, c.env, token)
+    const session = await timed(c, 'session', () => authenticate(c.var.db, c.env, token))
     if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
     c.set('user', session.user)
     c.set('sessionId', session.sessionId)

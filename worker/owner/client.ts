@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { timed } from '../middleware/server-timing'
 import type { AppEnv } from '../types'
 import { accountOf, type Account } from './account'
 import type { OwnerActivity } from './vault-object'
@@ -11,8 +12,19 @@ export function ownerVault(env: Pick<Env, 'OWNER_VAULT'>, ownerId: string) {
 export type OwnerVaultStub = ReturnType<typeof ownerVault>
 
 /** In an owner route (after requireUser): the signed-in owner's object and account. */
-export function vaultOf(c: Context<AppEnv>) {
-  return ownerVault(c.env, c.var.user.id)
+export function vaultOf(c: Context<AppEnv>): OwnerVaultStub {
+  const stub = ownerVault(c.env, c.var.user.id)
+  if (!c.get('timings')) return stub
+  // Locally, each call's round trip counts under `owner` in the Server-Timing header.
+  return new Proxy(stub, {
+    get(target, name) {
+      const member = Reflect.get(target, name) as unknown
+      if (typeof member !== 'function') return member
+      // Called as a method of the stub: an RPC method's own `apply` would be sent to the object.
+      const stub = target as unknown as Record<string | symbol, (...args: unknown[]) => Promise<unknown>>
+      return (...args: unknown[]) => timed(c, 'owner', () => stub[name]!(...args))
+    },
+  })
 }
 
 export function accountIn(c: Context<AppEnv>): Account {

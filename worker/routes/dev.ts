@@ -1,3 +1,4 @@
+import { isDevelopment } from '../lib/environment'
 import { Hono } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
@@ -15,8 +16,7 @@ const devVaultFillSchema = z.object({ email: z.email(), items: z.number().int().
 const devLegacyVaultSchema = z.object({ email: z.email() })
 const devAuditFillSchema = z.object({ email: z.email(), count: z.number().int().min(1).max(20_000) })
 
-/** Local-only tools. ENVIRONMENT is "production" unless .dev.vars (never deployed) says otherwise. */
-export const isDevelopment = (env: Env) => env.ENVIRONMENT === 'development'
+export { isDevelopment }
 
 const developmentOnly = withFacts(
   createMiddleware<AppEnv>(async (c, next) => {
