@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ItemMetadata } from '../../contract/vault-items'
 import { DecryptionError, deriveMasterKey, generateBeneficiaryKeyPair, generateVaultSalt, type MasterKey } from '@/crypto'
-import { BLOB_SAVE_MAX_BYTES, chooseSaveTarget, downloadItem, TOO_LARGE_FOR_BROWSER } from '@/features/vault/items/download'
+import { BLOB_SAVE_MAX_BYTES, chooseSaveTarget, downloadItem, readAhead, TOO_LARGE_FOR_BROWSER } from '@/features/vault/items/download'
 import {
   contentDisposition,
   DOWNLOAD_NOT_STARTED,
@@ -131,6 +131,34 @@ describe('the pull stream', () => {
     await expect(drain(12)).resolves.toBeUndefined()
     await expect(drain(11)).rejects.toThrow(SIZE_MISMATCH)
     await expect(drain(13)).rejects.toThrow(SIZE_MISMATCH)
+  })
+})
+
+describe('reading the ciphertext ahead', () => {
+  it('fetches the next chunk while the current one is worked on, never more than one ahead', async () => {
+    const { pieces, state } = counted(5)
+    const ahead = readAhead(pieces)
+    const seen: number[] = []
+    for await (const piece of ahead) {
+      for (let i = 0; i < 5; i++) await tick()
+      // The consumer holds piece n (0-based): the source has produced n + 2 at most.
+      expect(state.pulled - seen.length).toBeLessThanOrEqual(2)
+      if (seen.length < 4) expect(state.pulled).toBe(seen.length + 2)
+      seen.push(piece[0]!)
+    }
+    expect(seen).toEqual([0, 1, 2, 3, 4])
+  })
+
+  it('surfaces a failure ahead when the consumer reaches it, and stops the source on an early stop', async () => {
+    const failing = readAhead(counted(5, 4, 2).pieces)
+    expect((await failing.next()).value![0]).toBe(0)
+    expect((await failing.next()).value![0]).toBe(1)
+    await expect(failing.next()).rejects.toBeInstanceOf(DecryptionError)
+
+    const { pieces, state } = counted(10)
+    for await (const _ of readAhead(pieces)) break
+    expect(state.finished).toBe(true)
+    expect(state.pulled).toBe(2)
   })
 })
 

@@ -104,9 +104,45 @@ async function* fetchCiphertext(content: EncryptedContent, options: DecryptOptio
   }
 }
 
+/**
+ * The source's items with the next one already being fetched while the consumer works on the
+ * current one: at most one item ahead, so a download reads the network while it decrypts (the
+ * fetch would otherwise stall, unread, during every chunk's decryption). A failure of the item
+ * ahead surfaces when the consumer reaches it; a consumer that stops early stops the source.
+ */
+export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+  const iterator = source[Symbol.asyncIterator]()
+  let ahead: Promise<IteratorResult<T>> | null = iterator.next()
+  // Awaited below; until then a rejection must not count as unhandled.
+  ahead.catch(() => undefined)
+  let finished = false
+  try {
+    for (;;) {
+      const result: IteratorResult<T> = await ahead
+      if (result.done) {
+        finished = true
+        return
+      }
+      ahead = iterator.next()
+      ahead.catch(() => undefined)
+      yield result.value
+    }
+  } catch (error) {
+    finished = true
+    throw error
+  } finally {
+    // Stopped early: let the item in flight settle, then stop the source.
+    if (!finished) {
+      await ahead?.catch(() => undefined)
+      await iterator.return?.()
+    }
+  }
+}
+
 /** The plaintext behind a content URL, piece by piece, each authenticated before it is yielded. */
 export async function* decryptContent(content: EncryptedContent, dek: DataKey, options: DecryptOptions = {}): AsyncGenerator<Bytes, void, undefined> {
-  yield* decryptStream(dek, content.itemId, rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes)))
+  const chunks = readAhead(rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes)))
+  yield* decryptStream(dek, content.itemId, chunks)
 }
 
 /** All of a plaintext's pieces as one Blob. */
