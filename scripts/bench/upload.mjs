@@ -271,12 +271,11 @@ async function largeRound(page, pid, workers, { dir, log }) {
   }
 }
 
-/** scripts/bench/large-ciphertext.ts under tsx (the app's '@/' imports resolved by tsconfig.web.json); the passphrase on stdin. */
+/** scripts/bench/large-ciphertext.ts under tsx; the passphrase on stdin. */
 function runLargeCiphertext(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--no-warnings', '--import', 'tsx', 'scripts/bench/large-ciphertext.ts', ...args], {
       cwd: root,
-      env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.web.json' },
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let out = ''

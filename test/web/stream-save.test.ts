@@ -7,6 +7,7 @@ import { BLOB_SAVE_MAX_BYTES, chooseSaveTarget, downloadItem, readAhead, TOO_LAR
 import {
   contentDisposition,
   DOWNLOAD_NOT_STARTED,
+  DownloadWorkerUnavailable,
   downloadHeaders,
   downloadId,
   exactLength,
@@ -275,6 +276,26 @@ describe('the owner download through the stream', () => {
       start: () => () => undefined,
     }
     expect(await downloadItem(item, metadata, master, { fetch: api.fetch, picker: null, stream: channel })).toBe('cancelled')
+  })
+
+  it('falls back to the Blob path, before fetching anything, when the download worker cannot be installed', async () => {
+    const bytes = crypto.getRandomValues(new Uint8Array(2 * CHUNK + 3))
+    const { api, item, metadata } = await stored(bytes)
+    const unavailable: DownloadChannel = {
+      prepare: async () => {
+        throw new DownloadWorkerUnavailable(new Error('Service workers are disabled'))
+      },
+      offer: async () => {
+        throw new Error('never offered')
+      },
+      start: () => () => undefined,
+    }
+    const saved: Blob[] = []
+    expect(await downloadItem(item, metadata, master, { fetch: api.fetch, picker: null, stream: unavailable, save: (blob) => saved.push(blob) })).toBe('saved')
+    expect(Buffer.from(await saved[0]!.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true)
+    const big = { ...item, plainSize: BLOB_SAVE_MAX_BYTES + 1 }
+    await expect(downloadItem(big, metadata, master, { fetch: api.fetch, picker: null, stream: unavailable, save: () => undefined })).rejects.toThrow(TOO_LARGE_FOR_BROWSER)
+    expect(api.count('GET', /\/content$/)).toBe(1)
   })
 
   it('keeps the Blob path, with no download worker, to files it can hold, before fetching anything', async () => {

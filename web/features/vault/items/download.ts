@@ -3,7 +3,7 @@ import { DecryptionError, decryptStream, encryptedChunkSize, unwrapDataKey, type
 import { responseError, sessionHeaders } from '@/lib/api-client'
 import { byteSource } from '@/lib/byte-source'
 import { defaultFetch, isAbortError, isNetworkError, type FetchLike } from './http'
-import { browserDownloadChannel, streamDownloadSupported, streamToDownload, type DownloadChannel } from './stream-save'
+import { browserDownloadChannel, DownloadWorkerUnavailable, streamDownloadSupported, streamToDownload, type DownloadChannel } from './stream-save'
 
 // The owner's way back to the plaintext: the ciphertext arrives as a stream, is cut back into its
 // encrypted chunks (each chunkBytes + 29 bytes, the last shorter), and each chunk is authenticated
@@ -245,10 +245,27 @@ export async function chooseSaveTarget(suggestedName: string, options: SaveTarge
   const picker = options.picker === undefined ? browserSaveFilePicker() : options.picker
   if (!picker) {
     const channel = options.stream === undefined ? (streamDownloadSupported() ? browserDownloadChannel : null) : options.stream
-    if (channel) return { write: (pieces, file) => streamToDownload(pieces, file, channel) }
-    if (options.size !== undefined && options.size > BLOB_SAVE_MAX_BYTES) throw new Error(TOO_LARGE_FOR_BROWSER)
     const save = options.save ?? saveBlob
-    return { write: async (pieces, file) => save(await collectBlob(pieces, file.mimetype), file.filename) }
+    const tooLarge = options.size !== undefined && options.size > BLOB_SAVE_MAX_BYTES
+    const saveAsBlob = async (pieces: AsyncIterable<Bytes>, file: { filename: string; mimetype: string }) => {
+      if (tooLarge) throw new Error(TOO_LARGE_FOR_BROWSER)
+      save(await collectBlob(pieces, file.mimetype), file.filename)
+    }
+    if (!channel) {
+      if (tooLarge) throw new Error(TOO_LARGE_FOR_BROWSER)
+      return { write: saveAsBlob }
+    }
+    return {
+      async write(pieces, file) {
+        try {
+          await streamToDownload(pieces, file, channel)
+        } catch (error) {
+          // No worker after all (refused before anything was read): the Blob path, if the file fits.
+          if (error instanceof DownloadWorkerUnavailable) return saveAsBlob(pieces, file)
+          throw error
+        }
+      },
+    }
   }
   let handle: Awaited<ReturnType<SaveFilePicker>>
   try {

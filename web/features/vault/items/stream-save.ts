@@ -116,8 +116,18 @@ export function downloadId(): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+/** The download worker could not be installed (Service Workers turned off, a private window…). */
+export class DownloadWorkerUnavailable extends Error {
+  constructor(cause?: unknown) {
+    super('The download helper could not be installed.', { cause })
+    this.name = 'DownloadWorkerUnavailable'
+  }
+}
+
 /** What the stream saver needs of the download worker; the browser's by default, a fake in tests. */
 export interface DownloadChannel {
+  /** Makes sure the worker runs, before anything is read; rejects with DownloadWorkerUnavailable. */
+  prepare?(): Promise<void>
   /**
    * Hands the stream and its headers to the worker under `id`; resolves once the worker holds it,
    * with a handle that reports when the browser asks for it and that ends the keep-alive.
@@ -165,6 +175,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 
 /** The browser's download worker, reached by postMessage; the stream is transferred, not copied. */
 export const browserDownloadChannel: DownloadChannel = {
+  async prepare() {
+    try {
+      await downloadWorker()
+    } catch (error) {
+      throw new DownloadWorkerUnavailable(error)
+    }
+  },
   async offer(id, stream, headers) {
     const worker = await downloadWorker()
     const channel = new MessageChannel()
@@ -227,7 +244,8 @@ export function streamDownloadSupported(): boolean {
  * Streams the pieces to disk through the download worker. Resolves once the last piece has been
  * handed over; rejects with the source's error (the browser's download then fails too, so no
  * half-decrypted file is left as if complete), with an AbortError if the download was cancelled
- * in the browser, or if the browser never asked for it.
+ * in the browser, or if the browser never asked for it; with DownloadWorkerUnavailable, before
+ * reading any piece, if the worker cannot be installed.
  */
 export async function streamToDownload(
   pieces: AsyncIterable<Bytes>,
@@ -235,6 +253,8 @@ export async function streamToDownload(
   channel: DownloadChannel = browserDownloadChannel,
   highWaterMark = DOWNLOAD_READ_AHEAD,
 ): Promise<void> {
+  // Nothing is read (nor fetched) until the worker is there to take it.
+  await channel.prepare?.()
   const sized = file.size !== undefined && Number.isSafeInteger(file.size) && file.size >= 0
   const { stream, settled } = pullStream(sized ? exactLength(pieces, file.size!) : pieces, highWaterMark)
   let failure: { error: unknown } | null = null
