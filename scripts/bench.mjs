@@ -29,7 +29,7 @@ import { measureUpload } from './bench/upload.mjs'
 // without the server (the bundle builds after it has stopped).
 const MEASUREMENTS = {
   api: { run: measureApi, server: true, title: 'API under load' },
-  upload: { run: measureUpload, server: true, title: '100 MiB upload and download in Chromium' },
+  upload: { run: measureUpload, server: true, title: '100 MiB upload and download, and a 500 MiB download, in Chromium' },
   unlock: { run: measureUnlock, server: true, title: 'Vault unlock in Chromium' },
   chunks: { run: measureChunks, server: true, title: 'Upload chunk sizes' },
   signin: { run: measureSignin, server: true, title: 'Sign-in' },

@@ -780,6 +780,35 @@ export const MUTATIONS = [
     by: /AAD|another item|moved|item/i,
   },
 
+  // --- Streamed downloads ------------------------------------------------------------------------
+  {
+    id: 'download.backpressure',
+    rule: 'a streamed download decrypts at most one piece ahead of the browser writing it to disk',
+    file: 'web/features/vault/items/stream-save.ts',
+    from: '    new CountQueuingStrategy({ highWaterMark }),',
+    to: '    new CountQueuingStrategy({ highWaterMark: Infinity }),',
+    tests: [B('stream-save')],
+    by: /never reads ahead/,
+  },
+  {
+    id: 'download.error-aborts',
+    rule: 'a piece that fails to decrypt fails the streamed download instead of ending the file short',
+    file: 'web/features/vault/items/stream-save.ts',
+    from: '          controller.error(error)\n',
+    to: '          controller.close()\n',
+    tests: [B('stream-save')],
+    by: /fails the download|tampered byte|errors the stream/,
+  },
+  {
+    id: 'download.worker-once',
+    rule: 'the download worker serves a stream once',
+    file: 'web/public/downloads/sw.js',
+    from: '  pending.delete(match[1])\n',
+    to: '',
+    tests: [B('stream-save')],
+    by: /serves a stream once/,
+  },
+
   // --- The release engine ------------------------------------------------------------------------
   {
     id: 'engine.minimum-approvals',

@@ -89,18 +89,74 @@ function rssBytes(pids) {
 }
 
 /**
- * Samples every `intervalMs` until stopped: the page's JS memory (Runtime.getHeapUsage: the V8
- * heap plus ArrayBuffer backing stores) and the summed RSS of Chromium's processes. A garbage collection runs first, and the idle values
- * just after it are the baseline the peaks are reported against.
+ * The JS memory of every service worker in the browser (the download worker among them), read over
+ * a browser-level CDP session: each worker target is attached (non-flat, messages relayed through
+ * the browser session) and asked for Runtime.getHeapUsage. `refresh` attaches to workers started
+ * since; a worker that stops drops out.
  */
-export async function startMemorySampler(page, rootPid, intervalMs = 100) {
+export async function serviceWorkerHeaps(browser) {
+  const session = await browser.newBrowserCDPSession()
+  const attached = new Map() // targetId → sessionId
+  const waiting = new Map() // message id → resolve
+  let nextId = 1
+  session.on('Target.receivedMessageFromTarget', ({ message }) => {
+    const reply = JSON.parse(message)
+    const resolve = waiting.get(reply.id)
+    if (resolve) (waiting.delete(reply.id), resolve(reply))
+  })
+  session.on('Target.detachedFromTarget', ({ sessionId }) => {
+    for (const [targetId, attachedId] of attached) if (attachedId === sessionId) attached.delete(targetId)
+  })
+  const call = (sessionId, method, params = {}) =>
+    new Promise((resolve) => {
+      const id = nextId++
+      waiting.set(id, resolve)
+      session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch(() => (waiting.delete(id), resolve(null)))
+      setTimeout(() => waiting.delete(id) && resolve(null), 2000)
+    })
+  return {
+    async refresh() {
+      const { targetInfos } = await session.send('Target.getTargets')
+      for (const target of targetInfos) {
+        if (target.type !== 'service_worker' || attached.has(target.targetId)) continue
+        try {
+          const { sessionId } = await session.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })
+          attached.set(target.targetId, sessionId)
+        } catch {}
+      }
+    },
+    async collectGarbage() {
+      for (const sessionId of attached.values()) await call(sessionId, 'HeapProfiler.collectGarbage')
+    },
+    async heap() {
+      let sum = 0
+      for (const sessionId of attached.values()) {
+        const reply = await call(sessionId, 'Runtime.getHeapUsage')
+        if (reply?.result) sum += reply.result.usedSize + (reply.result.backingStorageSize ?? 0)
+      }
+      return sum
+    },
+    close: () => session.detach().catch(() => {}),
+  }
+}
+
+/**
+ * Samples every `intervalMs` until stopped: the page's JS memory (Runtime.getHeapUsage: the V8
+ * heap plus ArrayBuffer backing stores), the service workers' too when `workers`
+ * (serviceWorkerHeaps) is given, and the summed RSS of Chromium's processes. A garbage collection
+ * runs first, and the idle values just after it are the baseline the peaks are reported against.
+ */
+export async function startMemorySampler(page, rootPid, { intervalMs = 100, workers = null } = {}) {
   const cdp = await page.context().newCDPSession(page)
+  await workers?.refresh()
   await cdp.send('HeapProfiler.collectGarbage')
+  await workers?.collectGarbage()
   // The V8 heap and the ArrayBuffer backing stores outside it (where file chunks live).
-  const heap = async () => {
+  const pageHeap = async () => {
     const usage = await cdp.send('Runtime.getHeapUsage')
     return usage.usedSize + (usage.backingStorageSize ?? 0)
   }
+  const heap = async () => (await pageHeap()) + ((await workers?.heap()) ?? 0)
   let pids = rootPid ? processTree(rootPid) : []
   const base = { heap: await heap(), rss: rssBytes(pids) }
   const peak = { ...base }
@@ -112,22 +168,24 @@ export async function startMemorySampler(page, rootPid, intervalMs = 100) {
       try {
         peak.heap = Math.max(peak.heap, await heap())
       } catch {}
-      if (rootPid) {
-        if (Date.now() - lastTree > 1000) {
-          pids = processTree(rootPid)
-          lastTree = Date.now()
-        }
-        peak.rss = Math.max(peak.rss, rssBytes(pids))
+      if (Date.now() - lastTree > 1000) {
+        if (rootPid) pids = processTree(rootPid)
+        await workers?.refresh().catch(() => {})
+        lastTree = Date.now()
       }
+      if (rootPid) peak.rss = Math.max(peak.rss, rssBytes(pids))
       samples++
       await new Promise((r) => setTimeout(r, intervalMs))
     }
   })()
   return {
+    /** Stops sampling (again: a no-op) and returns the peaks above the baseline. */
     async stop() {
-      running = false
-      await loop
-      await cdp.detach().catch(() => {})
+      if (running) {
+        running = false
+        await loop
+        await cdp.detach().catch(() => {})
+      }
       return { base, peak, samples, heapAbove: peak.heap - base.heap, rssAbove: peak.rss - base.rss }
     },
   }

@@ -26,7 +26,7 @@ import {
   type DecryptOptions,
   type SaveTargetOptions,
 } from '@/features/vault/items/download'
-import type { FetchLike } from '@/features/vault/items/http'
+import { isAbortError, type FetchLike } from '@/features/vault/items/http'
 import { linkForm, linkJson } from './http'
 
 // The beneficiary portal's logic (seeds 001 §2 assets view, §5 'Beneficiary decrypt', §7): the
@@ -252,7 +252,8 @@ export async function downloadReleasedAsset(
 ): Promise<DownloadOutcome> {
   const listed = await openListed(asset, key)
   const listedName = listed.metadata.filename
-  const target = asset.vaultItem.type === 'password' ? null : await chooseSaveTarget(listedName || RELEASE_MESSAGES.untitled, options)
+  const target =
+    asset.vaultItem.type === 'password' ? null : await chooseSaveTarget(listedName || RELEASE_MESSAGES.untitled, { ...options, size: asset.vaultItem.plainSize })
   if (target === 'cancelled') return { kind: 'cancelled' }
 
   const download = await linkJson<AssetDownload>('GET', portalUrls.download(link, asset.id), undefined, options.fetch)
@@ -267,7 +268,13 @@ export async function downloadReleasedAsset(
     return { kind: 'password', title: metadata.filename || RELEASE_MESSAGES.untitled, entry: parsePasswordEntry(text), counts }
   }
   const filename = metadata.filename || listedName || RELEASE_MESSAGES.untitled
-  await target.write(content, { filename, mimetype: metadata.mimetype })
+  try {
+    await target.write(content, { filename, mimetype: metadata.mimetype, size: download.item.plainSize })
+  } catch (error) {
+    // Cancelled in the browser's own download list (the download was counted all the same).
+    if (isAbortError(error) && !options.signal?.aborted) return { kind: 'cancelled' }
+    throw error
+  }
   return { kind: 'saved', filename, counts }
 }
 

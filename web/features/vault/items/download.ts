@@ -3,11 +3,13 @@ import { DecryptionError, decryptStream, encryptedChunkSize, unwrapDataKey, type
 import { responseError, sessionHeaders } from '@/lib/api-client'
 import { byteSource } from '@/lib/byte-source'
 import { defaultFetch, isAbortError, isNetworkError, type FetchLike } from './http'
+import { browserDownloadChannel, DownloadWorkerUnavailable, streamDownloadSupported, streamToDownload, type DownloadChannel } from './stream-save'
 
 // The owner's way back to the plaintext: the ciphertext arrives as a stream, is cut back into its
 // encrypted chunks (each chunkBytes + 29 bytes, the last shorter), and each chunk is authenticated
 // and decrypted as it arrives. With the File System Access API the plaintext goes straight to disk;
-// otherwise it is collected into a Blob and saved through a download link. The fetch-and-decrypt
+// otherwise it streams to disk through the same-origin download Service Worker (stream-save.ts);
+// only a browser with neither collects it into a Blob, up to BLOB_SAVE_MAX_BYTES. The fetch-and-decrypt
 // (decryptContent) and the save dialog (chooseSaveTarget) take any data key and URL, so the
 // beneficiary portal's download (web/features/releases/portal.ts) runs through them too.
 
@@ -102,9 +104,45 @@ async function* fetchCiphertext(content: EncryptedContent, options: DecryptOptio
   }
 }
 
+/**
+ * The source's items with the next one already being fetched while the consumer works on the
+ * current one: at most one item ahead, so a download reads the network while it decrypts (the
+ * fetch would otherwise stall, unread, during every chunk's decryption). A failure of the item
+ * ahead surfaces when the consumer reaches it; a consumer that stops early stops the source.
+ */
+export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+  const iterator = source[Symbol.asyncIterator]()
+  let ahead: Promise<IteratorResult<T>> | null = iterator.next()
+  // Awaited below; until then a rejection must not count as unhandled.
+  ahead.catch(() => undefined)
+  let finished = false
+  try {
+    for (;;) {
+      const result: IteratorResult<T> = await ahead
+      if (result.done) {
+        finished = true
+        return
+      }
+      ahead = iterator.next()
+      ahead.catch(() => undefined)
+      yield result.value
+    }
+  } catch (error) {
+    finished = true
+    throw error
+  } finally {
+    // Stopped early: let the item in flight settle, then stop the source.
+    if (!finished) {
+      await ahead?.catch(() => undefined)
+      await iterator.return?.()
+    }
+  }
+}
+
 /** The plaintext behind a content URL, piece by piece, each authenticated before it is yielded. */
 export async function* decryptContent(content: EncryptedContent, dek: DataKey, options: DecryptOptions = {}): AsyncGenerator<Bytes, void, undefined> {
-  yield* decryptStream(dek, content.itemId, rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes)))
+  const chunks = readAhead(rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes)))
+  yield* decryptStream(dek, content.itemId, chunks)
 }
 
 /** All of a plaintext's pieces as one Blob. */
@@ -178,15 +216,22 @@ export function saveBlob(blob: Blob, filename: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 30_000)
 }
 
-/** Where a decrypted file goes: the file chosen in the save dialog, or a Blob saved through a link. */
+/** The largest file saved through a Blob, the last resort: the whole plaintext is held in memory there. */
+export const BLOB_SAVE_MAX_BYTES = 200 * 1024 * 1024
+export const TOO_LARGE_FOR_BROWSER =
+  'This file is too large to download in this browser. Please use a current version of Chrome, Edge, Firefox or Safari.'
+
+/** Where a decrypted file goes: the file chosen in the save dialog, a streamed download, or a Blob saved through a link. */
 export interface SaveTarget {
-  /** Writes the plaintext; the name and type matter only to the Blob path (the dialog has them already). */
-  write(pieces: AsyncIterable<Bytes>, file: { filename: string; mimetype: string }): Promise<void>
+  /** Writes the plaintext; the name, type and size matter only to the download paths (the dialog has the name already). */
+  write(pieces: AsyncIterable<Bytes>, file: { filename: string; mimetype: string; size?: number }): Promise<void>
 }
 
 export interface SaveTargetOptions {
-  /** Defaults to the browser's picker when it has one; null forces the Blob path. */
+  /** Defaults to the browser's picker when it has one; null forces a download path. */
   picker?: SaveFilePicker | null
+  /** The download worker; defaults to the browser's when it can take a stream; null forces the Blob path. */
+  stream?: DownloadChannel | null
   /** The Blob path's saver; defaults to saveBlob. */
   save?: (blob: Blob, filename: string) => void
 }
@@ -194,12 +239,33 @@ export interface SaveTargetOptions {
 /**
  * Opens the save dialog when there is one. Must be called straight from a click (the picker needs
  * the user's gesture), before any slow work. Resolves 'cancelled' if the user closed the dialog.
+ * `size` (the plaintext's) lets the Blob path refuse a file too large for it before anything is fetched.
  */
-export async function chooseSaveTarget(suggestedName: string, options: SaveTargetOptions = {}): Promise<SaveTarget | 'cancelled'> {
+export async function chooseSaveTarget(suggestedName: string, options: SaveTargetOptions & { size?: number } = {}): Promise<SaveTarget | 'cancelled'> {
   const picker = options.picker === undefined ? browserSaveFilePicker() : options.picker
   if (!picker) {
+    const channel = options.stream === undefined ? (streamDownloadSupported() ? browserDownloadChannel : null) : options.stream
     const save = options.save ?? saveBlob
-    return { write: async (pieces, file) => save(await collectBlob(pieces, file.mimetype), file.filename) }
+    const tooLarge = options.size !== undefined && options.size > BLOB_SAVE_MAX_BYTES
+    const saveAsBlob = async (pieces: AsyncIterable<Bytes>, file: { filename: string; mimetype: string }) => {
+      if (tooLarge) throw new Error(TOO_LARGE_FOR_BROWSER)
+      save(await collectBlob(pieces, file.mimetype), file.filename)
+    }
+    if (!channel) {
+      if (tooLarge) throw new Error(TOO_LARGE_FOR_BROWSER)
+      return { write: saveAsBlob }
+    }
+    return {
+      async write(pieces, file) {
+        try {
+          await streamToDownload(pieces, file, channel)
+        } catch (error) {
+          // No worker after all (refused before anything was read): the Blob path, if the file fits.
+          if (error instanceof DownloadWorkerUnavailable) return saveAsBlob(pieces, file)
+          throw error
+        }
+      },
+    }
   }
   let handle: Awaited<ReturnType<SaveFilePicker>>
   try {
@@ -228,13 +294,19 @@ export async function chooseSaveTarget(suggestedName: string, options: SaveTarge
  * user's gesture). Resolves 'cancelled' if the owner closed the save dialog.
  */
 export async function downloadItem(
-  item: OwnedItem,
+  item: OwnedItem & Partial<Pick<VaultItem, 'plainSize'>>,
   metadata: Pick<ItemMetadata, 'filename' | 'mimetype'>,
   master: MasterKey,
   options: DecryptOptions & SaveTargetOptions = {},
 ): Promise<'saved' | 'cancelled'> {
-  const target = await chooseSaveTarget(metadata.filename, options)
+  const target = await chooseSaveTarget(metadata.filename, { ...options, size: item.plainSize })
   if (target === 'cancelled') return 'cancelled'
-  await target.write(decryptItemContent(item, master, options), metadata)
+  try {
+    await target.write(decryptItemContent(item, master, options), { ...metadata, size: item.plainSize })
+  } catch (error) {
+    // Cancelled in the browser's own download list.
+    if (isAbortError(error) && !options.signal?.aborted) return 'cancelled'
+    throw error
+  }
   return 'saved'
 }

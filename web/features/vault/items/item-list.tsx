@@ -401,7 +401,12 @@ export function VaultItemList({ unlocked, onAdd, onUnlock }: { unlocked: boolean
         pending={remove.isPending}
       />
       <PasswordEntryDialog key={`password-${viewing?.id ?? 'none'}`} item={viewing} onClose={() => setViewing(null)} />
-      <PhotoPreviewDialog key={`preview-${previewing?.item.id ?? 'none'}`} target={previewing} onClose={() => setPreviewing(null)} />
+      <PhotoPreviewDialog
+        key={`preview-${previewing?.item.id ?? 'none'}`}
+        target={previewing}
+        onClose={() => setPreviewing(null)}
+        onDownload={() => previewing && void download(previewing.item, previewing.metadata)}
+      />
     </section>
   )
 }

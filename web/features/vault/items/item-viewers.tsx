@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { Download } from 'lucide-react'
+import { Download, Info } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { ItemMetadata, VaultItem } from '../../../../contract/vault-items'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
@@ -8,6 +8,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
 import { formatBytes } from '@/lib/format-bytes'
+import { previewRefusal } from '../upload/file-rules'
 import { vaultSession } from '../vault-session'
 import { decryptItemToBlob, decryptPasswordEntry, saveBlob } from './download'
 import { EntryDialog, PasswordEntryFields } from './entry-view'
@@ -75,19 +76,27 @@ export function PasswordEntryDialog({ item, onClose }: { item: VaultItem | null;
   )
 }
 
-/** 'Preview' for a photo: decrypted into memory and shown from an object URL, revoked on close. */
+/**
+ * 'Preview' for a photo: decrypted into memory and shown from an object URL, revoked on close. A
+ * picture too large to hold in memory is not decrypted: the dialog says why and offers the
+ * download, which streams to disk.
+ */
 export function PhotoPreviewDialog({
   target,
   onClose,
+  onDownload,
 }: {
   target: { item: VaultItem; metadata: ItemMetadata } | null
   onClose: () => void
+  /** The streamed download of the same item. */
+  onDownload: () => void
 }) {
   const [progress, onProgress] = useProgress()
+  const refusal = target ? previewRefusal(target.item.plainSize) : null
   const query = useQuery({
     queryKey: ['vault-item-preview', target?.item.id ?? ''],
     queryFn: () => decryptItemToBlob(target!.item, target!.metadata.mimetype, vaultSession.requireKey(), { onProgress }),
-    enabled: !!target,
+    enabled: !!target && !refusal,
     gcTime: 0,
     staleTime: Infinity,
     retry: false,
@@ -113,7 +122,13 @@ export function PhotoPreviewDialog({
             {target ? `${formatBytes(target.item.plainSize)} · decrypted in this browser, never stored unencrypted.` : ''}
           </DialogDescription>
         </DialogHeader>
-        {query.isError ? (
+        {refusal ? (
+          <Alert variant="info" data-testid="preview-refused">
+            <Info aria-hidden />
+            <AlertTitle>Preview unavailable</AlertTitle>
+            <AlertDescription>{refusal}</AlertDescription>
+          </Alert>
+        ) : query.isError ? (
           <Alert variant="destructive">
             <AlertTitle>{DOWNLOAD_FAILED_TITLE}</AlertTitle>
             <AlertDescription>{errorText(query.error, DECRYPT_FALLBACK)}</AlertDescription>
@@ -129,10 +144,17 @@ export function PhotoPreviewDialog({
           <Button variant="outline" onClick={onClose}>
             Close
           </Button>
-          {blob && target && (
-            <Button onClick={() => saveBlob(blob, target.metadata.filename)}>
+          {refusal ? (
+            <Button onClick={() => (onClose(), onDownload())}>
               <Download aria-hidden /> Download
             </Button>
+          ) : (
+            blob &&
+            target && (
+              <Button onClick={() => saveBlob(blob, target.metadata.filename)}>
+                <Download aria-hidden /> Download
+              </Button>
+            )
           )}
         </DialogFooter>
       </DialogContent>

@@ -52,6 +52,18 @@ export function isPreviewableImage(mimetype: string): boolean {
   return PREVIEWABLE_IMAGES.has(mimetype.toLowerCase())
 }
 
+/**
+ * The largest picture the vault previews: a preview decodes the whole decrypted file in memory,
+ * so a larger one is refused with PREVIEW_TOO_LARGE (its download streams to disk instead).
+ */
+export const PREVIEW_MAX_BYTES = 50 * 1024 * 1024
+export const PREVIEW_TOO_LARGE = 'This file is too large to preview here. Download it instead.'
+
+/** Why an item of this size cannot be previewed, or null when it can. */
+export function previewRefusal(plainSize: number): string | null {
+  return plainSize > PREVIEW_MAX_BYTES ? PREVIEW_TOO_LARGE : null
+}
+
 /** The `accept` attribute for a category's picker: pictures, videos, or (documents) any file. */
 export function acceptAttribute(category?: FileCategory): string {
   if (category === 'photo') return 'image/*'
