@@ -84,7 +84,7 @@ async function verifierInPage(page, expected) {
     const entries = []
     for (let from = 1; ; ) {
       const page = await (await fetch(`/api/audit?from=${from}&limit=1000`, { headers })).json()
-      const list = page.entries ?? page
+      const list = Array.isArray(page) ? page : page.entries
       entries.push(...list)
       if (list.length < 1000) break
       from = list.at(-1).seq + 1

@@ -8,10 +8,11 @@ const N = 30
 
 export async function measureSignin({ origin }) {
   const api = client(origin)
-  // Sign-in is limited to 10 a minute per account: the logins rotate over five accounts, and the
-  // wrong-password ones over five others.
+  // Sign-in is limited to 10 a minute per account, and an account is held after 5 failed
+  // passwords in a row: the logins rotate over five accounts, the wrong-password ones over ten
+  // others (three failures each).
   const accounts = []
-  for (let i = 0; i < 10; i++) accounts.push(await api.registerOwner(`signin-${i}`))
+  for (let i = 0; i < 15; i++) accounts.push(await api.registerOwner(`signin-${i}`))
   const login = (body, expected) => async () => {
     const res = await api.call('POST', '/api/auth/login', { body })
     await res.arrayBuffer()
@@ -20,7 +21,7 @@ export async function measureSignin({ origin }) {
   for (let i = 0; i < 5; i++) await (await fetch(`${origin}/api/health`)).arrayBuffer()
   const health = await timeRuns(() => fetch(`${origin}/api/health`).then((r) => r.arrayBuffer()), 100)
   const right = await timeRuns((i) => login({ email: accounts[i % 5].email, password: accounts[i % 5].password }, 200)(), N)
-  const wrong = await timeRuns((i) => login({ email: accounts[5 + (i % 5)].email, password: 'not the password 1' }, 401)(), N)
+  const wrong = await timeRuns((i) => login({ email: accounts[5 + (i % 10)].email, password: 'not the password 1' }, 401)(), N)
   const unknown = await timeRuns((i) => login({ email: `nobody-${i}-${Date.now()}@example.com`, password: 'not the password 1' }, 401)(), N)
   const h = median(health)
   const w = median(wrong)
