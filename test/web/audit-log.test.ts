@@ -63,6 +63,12 @@ describe('sha256Hex', () => {
   it('the hand-sorted canonical entry is the sorted canonical JSON of the entry', () => {
     const entry = { id: 'e-1', seq: 7, action: 'vault.item_added', actor: 'user' as const, details: { z: 1, a: 'x', m: null, b: true }, createdAt: '2026-01-01T00:00:00.000Z' }
     expect(canonicalEntry(entry)).toBe(canonicalJson({ ...entry }))
+    // Whatever the details hold (unsorted, escapes, integer-like keys, nesting, undefined, NaN), the same text.
+    const odd: Array<Record<string, unknown>> = [{}, { b: 1, a: 'x"\n\u2028', c: null, d: true, e: -0, f: 1e21, g: 0.1 }, { '1': 2, a: 1, '10': 3 }, { a: { z: 1, b: 2 } }, { a: [3, { y: 1, x: 2 }] }, { a: undefined, b: 1 }, { a: Number.NaN }]
+    for (const details of odd) {
+      const e = { ...entry, details: details as AuditEntry['details'] }
+      expect(canonicalEntry(e)).toBe(canonicalJson({ id: e.id, seq: e.seq, action: e.action, actor: e.actor, details: e.details, createdAt: e.createdAt }))
+    }
     expect(canonicalEntry(entry)).toBe('{"action":"vault.item_added","actor":"user","createdAt":"2026-01-01T00:00:00.000Z","details":{"a":"x","b":true,"m":null,"z":1},"id":"e-1","seq":7}')
   })
 })
