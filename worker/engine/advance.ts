@@ -3,6 +3,7 @@ import { DAY_MS } from '../../contract/constants'
 import { RELEASE_LIMITS } from '../../contract/releases'
 import { assetsReleasedEmail } from '../mail/release-templates'
 import { beneficiaries, releasedAssets, releases, releaseSignoffs, type ReleaseRow } from '../owner/schema'
+import { jsonSlices } from '../owner/db'
 import type { Unit } from '../owner/unit'
 
 export interface AdvanceResult {
@@ -62,9 +63,6 @@ function approvalOutcome(u: Unit, release: ReleaseRow): 'go' | 'wait' | 'rejecte
   return approved + undecided < release.requiredApprovals ? 'rejected' : 'wait'
 }
 
-// Releases one statement completes (their ids travel as one JSON parameter).
-const RELEASES_PER_STATEMENT = 2_000
-
 /**
  * The releases and every asset they hand over, a few statements for any number of them (a firing
  * of a thousand items by their own protocol is a thousand releases), with one audit entry each, in
@@ -74,8 +72,7 @@ function completeAll(u: Unit, all: ReleaseRow[]): number {
   const { db, now } = u
   const expires = now + RELEASE_LIMITS.assetTtlDays * DAY_MS
   const counts = new Map<string, number>()
-  for (let i = 0; i < all.length; i += RELEASES_PER_STATEMENT) {
-    const ids = JSON.stringify(all.slice(i, i + RELEASES_PER_STATEMENT).map((r) => r.id))
+  for (const ids of jsonSlices(all.map((r) => r.id))) {
     db.run(sql`update releases set status = 'released', released_at = ${now} where id in (select value from json_each(${ids}))`)
     // An item already released to the same person keeps its first asset (and its counters): the
     // earliest release (by id, the order they are completed in) gets it.

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AuditActor } from '../../contract/audit'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
 import { releaseApprovalRequestEmail, releaseNoticeEmail, releaseStartedOwnerEmail } from '../mail/release-templates'
-import { inSlices } from '../owner/db'
+import { inSlices, jsonSlices } from '../owner/db'
 import { beneficiaries, firings, releases, releaseSignoffs, triggers, type TriggerRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
@@ -30,12 +30,6 @@ export interface FireResult {
   beneficiariesNotified: number
   pendingReleases: number
 }
-
-// Rows a statement writes from one JSON parameter (the object's SQLite binds at most 100
-// parameters a statement, and holds a value of at most 2 MB): a firing of any size is a few
-// statements, not one per release or per target.
-const RELEASES_PER_STATEMENT = 2_000
-const TARGETS_PER_STATEMENT = 5_000
 
 /** The owner's own manual release, or a date they scheduled: no safety window. */
 export function ownerActingNow(kind: FiringKind): boolean {
@@ -149,25 +143,25 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
   }
 }
 
-function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size)
-}
-
-/** A firing's releases, their targets and their sign-offs, in a few statements. Returns the release ids, in plan order. */
+/**
+ * A firing's releases, their targets and their sign-offs, in a few statements (rows from one JSON
+ * parameter: a firing of any size is not one statement per release or per target). Returns the
+ * release ids, in plan order.
+ */
 function writeReleases(u: Unit, firingId: string, plans: PlannedRelease[]): string[] {
   const { db, now } = u
   const ids = plans.map(() => crypto.randomUUID())
   const rows = plans.map((p, i) => ({ id: ids[i], sourceKey: p.sourceKey, sourceName: p.sourceName, policyId: p.policyId, releaseAt: p.releaseAt, requiredApprovals: p.requiredApprovals, identityRequired: p.identityRequired ? 1 : 0 }))
-  for (const slice of chunks(rows, RELEASES_PER_STATEMENT)) {
+  for (const slice of jsonSlices(rows)) {
     db.run(sql`insert into releases (id, firing_id, source_key, source_name, policy_id, status, release_at, required_approvals, identity_required, created_at)
       select json_extract(r.value, '$.id'), ${firingId}, json_extract(r.value, '$.sourceKey'), json_extract(r.value, '$.sourceName'), json_extract(r.value, '$.policyId'),
         'waiting', json_extract(r.value, '$.releaseAt'), json_extract(r.value, '$.requiredApprovals'), json_extract(r.value, '$.identityRequired'), ${now}
-      from json_each(${JSON.stringify(slice)}) as r`)
+      from json_each(${slice}) as r`)
   }
   const targets = plans.flatMap((p, i) => p.targets.map((t) => [ids[i], t.itemId, t.beneficiaryId]))
-  for (const slice of chunks(targets, TARGETS_PER_STATEMENT)) {
+  for (const slice of jsonSlices(targets)) {
     db.run(sql`insert into release_targets (release_id, item_id, beneficiary_id)
-      select json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), json_extract(t.value, '$[2]') from json_each(${JSON.stringify(slice)}) as t`)
+      select json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), json_extract(t.value, '$[2]') from json_each(${slice}) as t`)
   }
   for (const [i, p] of plans.entries()) for (const s of p.signers) db.insert(releaseSignoffs).values({ releaseId: ids[i]!, email: s.email, name: s.name }).run()
   return ids

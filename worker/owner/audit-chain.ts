@@ -1,7 +1,7 @@
 import { asc, desc, gte, lt, sql } from 'drizzle-orm'
 import { AUDIT_PAGE_MAX, GENESIS_HASH, GENESIS_TIP, hashInput, verifyChainFrom, type AuditActor, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { sha256HexSync } from '../lib/sync-crypto'
-import type { OwnerDb } from './db'
+import { jsonSlices, type OwnerDb } from './db'
 import { auditEntries } from './schema'
 
 export interface AuditInput {
@@ -49,10 +49,12 @@ export function appendAuditMany(storage: DurableObjectStorage, db: OwnerDb, inpu
     head = { seq: body.seq, hash }
     return row
   })
-  // One bound parameter (the object's SQLite allows 100 a statement), however many entries.
-  db.run(sql`insert into audit (seq, id, action, actor, details, created_at, hash, prev_hash)
-    select json_extract(e.value, '$.seq'), json_extract(e.value, '$.id'), json_extract(e.value, '$.action'), json_extract(e.value, '$.actor'), json_extract(e.value, '$.details'), json_extract(e.value, '$.createdAt'), json_extract(e.value, '$.hash'), json_extract(e.value, '$.prevHash')
-    from json_each(${JSON.stringify(rows)}) as e`)
+  // One bound parameter a statement (the object's SQLite allows 100), however many entries.
+  for (const slice of jsonSlices(rows)) {
+    db.run(sql`insert into audit (seq, id, action, actor, details, created_at, hash, prev_hash)
+      select json_extract(e.value, '$.seq'), json_extract(e.value, '$.id'), json_extract(e.value, '$.action'), json_extract(e.value, '$.actor'), json_extract(e.value, '$.details'), json_extract(e.value, '$.createdAt'), json_extract(e.value, '$.hash'), json_extract(e.value, '$.prevHash')
+      from json_each(${slice}) as e`)
+  }
   storage.kv.put(HEAD_KEY, head)
 }
 

@@ -22,6 +22,17 @@ export function migrateOwnerDb(db: OwnerDb): Promise<void> {
 /** Values per `IN (…)` list: Durable Object SQLite binds at most 100 parameters a statement. */
 export const IN_LIST_MAX = 80
 
+/**
+ * Rows one statement reads from one JSON parameter (`json_each(?)`), the way past IN_LIST_MAX for
+ * bulk writes: a bound value holds at most 2 MB, and rows of a few hundred bytes stay well under it.
+ */
+export const JSON_ROWS_MAX = 2_000
+
+/** `rows` as JSON arrays of at most JSON_ROWS_MAX, one per statement. */
+export function* jsonSlices(rows: readonly unknown[]): Generator<string> {
+  for (let i = 0; i < rows.length; i += JSON_ROWS_MAX) yield JSON.stringify(rows.slice(i, i + JSON_ROWS_MAX))
+}
+
 /** Runs `query` over slices of `values` small enough to bind, and joins the rows. */
 export function inSlices<V, T>(values: readonly V[], query: (slice: V[]) => T[]): T[] {
   const rows: T[] = []

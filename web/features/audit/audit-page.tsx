@@ -57,7 +57,7 @@ export function ChainBanner({ state }: { state: ChainState }) {
       <Alert variant="warning" data-testid="chain-banner">
         <ShieldQuestion aria-hidden />
         <AlertTitle>Chain not verified</AlertTitle>
-        <AlertDescription>Your browser could not check the chain: it needs a secure (https) connection for SHA-256.</AlertDescription>
+        <AlertDescription>Your browser could not read the whole chain to check it. Reload the page to try again.</AlertDescription>
       </Alert>
     )
   }

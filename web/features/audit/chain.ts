@@ -12,7 +12,7 @@ export interface ReadChain {
   tip: ChainTip
   /** seq of the first entry that does not fit, if any (nothing after its page is read). */
   brokenAt: number | null
-  /** The browser could not hash (no WebCrypto): read but not checked. */
+  /** The hash failed (the contract's SHA-256 is plain JavaScript, so only a broken hasher does): read but not checked. */
   unverifiable: boolean
 }
 
@@ -64,7 +64,7 @@ export type ChainState =
   | { status: 'verified'; checked: number; serverConfirmed: boolean }
   /** brokenAt: the lowest seq either check flagged; headRemoved: only the server can see a dropped newest entry. */
   | { status: 'compromised'; brokenAt: number | null; headRemoved: boolean }
-  /** The browser could not run its own check (e.g. no WebCrypto) and nothing says it is broken. */
+  /** The browser could not run its own check (the chain could not be read) and nothing says it is broken. */
   | { status: 'unavailable' }
 
 interface Check<T> {
