@@ -23,4 +23,9 @@ export const BILLING_MESSAGES = {
   providerUnavailable: 'The payment provider could not be reached. Please try again.',
   promoPlanChange: 'Promotion codes apply to new subscriptions only, not to a change of plan.',
   webhookSignatureInvalid: 'The Stripe signature of this webhook is missing or invalid.',
+  noPaymentDue: 'Nothing is due: there is no unpaid invoice on your subscription.',
+  paid: 'Thank you: your payment went through and your subscription is active again.',
+  paymentPending: 'Your payment is being processed. This page will show it once your bank confirms it.',
+  noCustomer: 'There is no payment method to change yet: choose a plan first.',
+  paymentDueFirst: 'Your last payment did not go through. Update your payment method or pay the open invoice from Account & Billing first.',
 } as const

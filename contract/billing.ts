@@ -25,10 +25,17 @@ export const subscriptionBodySchema = z.object({
 /** POST /api/create-subscription-guest: the account is created after. */
 export const guestSubscriptionBodySchema = subscriptionBodySchema.extend({ email: emailField })
 
-/** POST /api/create-payment-intent (the checkout page): amount in dollars, as the spec's client sends it. */
-export const paymentIntentBodySchema = z.object({
-  amount: z.number({ error: 'amount must be a number of dollars' }).positive('amount must be more than 0').max(100_000),
-  description: z.string().trim().min(1).max(200),
+// The spec's POST /api/create-payment-intent (a client-chosen amount for a 'Premium Plan' that granted
+// nothing) is retired: /checkout leads to /subscribe, where the price is the plan's, set by the server.
+
+/** GET /api/account/invoices: a page of the owner's invoices, newest first. */
+export const invoicesQuerySchema = z.object({
+  /** The last invoice of the page before (its id, from `nextCursor`). */
+  after: z
+    .string()
+    .regex(/^in_[A-Za-z0-9_]{1,200}$/, 'after must be an invoice id from the page before')
+    .optional(),
+  limit: z.coerce.number().int().min(1, 'limit must be between 1 and 50').max(50, 'limit must be between 1 and 50').default(10),
 })
 
 export interface InvoicePreview {
@@ -43,13 +50,27 @@ export interface InvoicePreview {
 }
 
 export interface SubscriptionResult {
-  status: 'active' | 'trialing' | 'incomplete' | 'pending'
+  /** `past_due`: the owner has a payment to fix first (`paymentDue`); nothing was created or changed. */
+  status: 'active' | 'trialing' | 'incomplete' | 'pending' | 'past_due'
   clientSecret: string | null
   subscriptionId: string
   customerId: string | null
   invoicePreview: InvoicePreview
   /** False on a server without billing: plans are granted without payment, and the UI says so. */
   billingEnabled: boolean
+  /** With status `past_due`: what is owed, and how to pay it. */
+  paymentDue?: PaymentDue | null
+}
+
+/** An unpaid invoice of the owner's current subscription (a payment issue). Cents. */
+export interface PaymentDue {
+  invoiceId: string
+  amountDue: number
+  currency: string
+  /** Stripe's page for paying this invoice (it handles any authentication the bank asks for). */
+  hostedInvoiceUrl: string | null
+  /** When the payment-issue grace ends (ISO), if one is running. */
+  graceUntil: string | null
 }
 
 /** GET /api/account/subscription (seeds 000 §3 'Account subscription response'). */
@@ -68,6 +89,55 @@ export interface AccountSubscription {
   invoices: Array<{ id: string; status: string; created: number; amount_paid: number; invoice_pdf: string | null }>
   /** During a payment issue's grace: when it ends (ISO). */
   paymentGraceUntil: string | null
+  /** The unpaid invoice of a payment issue, when Stripe has one open. */
+  paymentDue: PaymentDue | null
+  /** Whether the payment method can be changed here (billing on, and a Stripe customer to change it for). */
+  canUpdatePaymentMethod: boolean
+}
+
+/** POST /api/account/payment-method: Stripe's page for changing the card, then back to /account. */
+export interface PaymentMethodSession {
+  url: string
+}
+
+/** POST /api/account/pay-invoice: the open invoice, charged again now to the payment method on file. */
+export interface PayInvoiceResult {
+  message: string
+  subscription: AccountSubscription
+}
+
+/** A refund of (part of) an invoice's payment. Cents. */
+export interface InvoiceRefund {
+  id: string
+  amount: number
+  created: number
+  /** Stripe's: succeeded, pending, requires_action, failed, canceled. */
+  status: string
+}
+
+/** One invoice of the billing history (amounts in cents, `created` in epoch seconds). */
+export interface BillingInvoice {
+  id: string
+  /** The number printed on the invoice (e.g. "A1B2C3-0001"). */
+  number: string | null
+  status: string
+  created: number
+  amount_due: number
+  amount_paid: number
+  currency: string
+  hosted_invoice_url: string | null
+  invoice_pdf: string | null
+  /** The payment's receipt (Stripe's), which also lists its refunds. */
+  receipt_url: string | null
+  refunds: InvoiceRefund[]
+}
+
+/** GET /api/account/invoices */
+export interface InvoicePage {
+  invoices: BillingInvoice[]
+  /** Pass as `after` for the next page; null on the last. */
+  nextCursor: string | null
+  billingEnabled: boolean
 }
 
 /** GET /api/billing/config */

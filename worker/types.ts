@@ -24,6 +24,8 @@ export interface StripeEnv {
   STRIPE_PRICE_BASIC?: string
   STRIPE_PRICE_PREMIUM?: string
   STRIPE_PRICE_ENTERPRISE?: string
+  /** Locally only (ENVIRONMENT=development): Stripe's API at another address, for tests' stand-in. */
+  STRIPE_API_BASE?: string
 }
 
 declare global {

@@ -3,7 +3,7 @@ import { BILLING_MESSAGES } from '../../contract/billing'
 import type { PaidPlan } from '../../contract/plans'
 import type { Db } from '../db/client'
 import type { UserRow } from '../db/schema'
-import { ApiError, conflict } from '../lib/errors'
+import { ApiError } from '../lib/errors'
 import { stripeBilling, stripeSettings } from './stripe'
 import { accountView, cancelAtPeriodEnd, subscribeGuest, subscribeOwner } from './subscriptions'
 
@@ -21,8 +21,6 @@ export interface BillingProvider {
   publishableKey: string | null
   subscribeOwner(db: Db, owner: UserRow, req: SubscribeRequest): Promise<SubscriptionResult>
   subscribeGuest(db: Db, req: SubscribeRequest & { email: string }): Promise<SubscriptionResult>
-  /** The checkout page's one-off payment (amount in dollars). */
-  paymentIntent(db: Db, owner: UserRow, req: { amount: number; description: string }): Promise<{ clientSecret: string }>
   accountView(db: Db, user: UserRow): Promise<AccountSubscription>
   /** Cancels at the period's end; access continues until then. */
   cancel(db: Db, user: UserRow): Promise<{ user: UserRow; view: AccountSubscription }>
@@ -54,9 +52,6 @@ export function noBilling(env: Env): BillingProvider {
     publishableKey: null,
     subscribeOwner: (db, owner, req) => subscribeOwner(env, db, owner, req),
     subscribeGuest: (db, req) => subscribeGuest(env, db, req),
-    paymentIntent: async () => {
-      throw conflict(BILLING_MESSAGES.billingOff)
-    },
     accountView: async (_db, user) => accountView(user),
     cancel: async (db, user) => {
       const row = await cancelAtPeriodEnd(db, user)

@@ -8,6 +8,7 @@ import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
 import { batch } from '../db/raw'
 import { ApiError, badRequest, conflict } from '../lib/errors'
+import { isDevelopment } from '../lib/environment'
 import { hasActiveSubscription } from '../services/users'
 import { invoicePreview } from './invoice'
 import type { BillingProvider, SubscribeRequest } from './provider'
@@ -23,6 +24,8 @@ export interface StripeSettings {
   webhookSecret: string
   publishableKey: string
   prices: Record<PaidPlan, string>
+  /** Locally only (ENVIRONMENT=development): another address for Stripe's API, e.g. a test's stand-in. */
+  apiBase: URL | null
 }
 
 const REQUIRED = ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_PRICE_BASIC', 'STRIPE_PRICE_PREMIUM', 'STRIPE_PRICE_ENTERPRISE'] as const
@@ -37,11 +40,17 @@ export function stripeSettings(env: Env): StripeSettings | null {
     webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
     publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
     prices: { basic: env.STRIPE_PRICE_BASIC!, premium: env.STRIPE_PRICE_PREMIUM!, enterprise: env.STRIPE_PRICE_ENTERPRISE! },
+    // Never in a deployment: there the secret key only ever goes to api.stripe.com.
+    apiBase: env.STRIPE_API_BASE && isDevelopment(env) ? new URL(env.STRIPE_API_BASE) : null,
   }
 }
 
 export function stripeClient(settings: StripeSettings): Stripe {
+  const base = settings.apiBase
   return new Stripe(settings.secretKey, {
+    ...(base
+      ? { host: base.hostname, port: Number(base.port) || (base.protocol === 'https:' ? 443 : 80), protocol: base.protocol === 'https:' ? 'https' : 'http' }
+      : {}),
     // The global fetch at call time (not at construction), through the SDK's fetch client.
     httpClient: Stripe.createFetchHttpClient(((input, init) => fetch(input, init)) as typeof fetch),
   })
@@ -272,22 +281,6 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
       // A guest never goes to the dashboard: they register next (and claim this subscription).
       const status: SubscriptionResult['status'] = sub.status === 'trialing' ? 'trialing' : clientSecretOf(sub) ? 'incomplete' : 'pending'
       return { status, clientSecret: clientSecretOf(sub), subscriptionId: sub.id, customerId: customer.id, invoicePreview: preview, billingEnabled: true }
-    },
-
-    async paymentIntent(db, owner, req) {
-      const customerId = await ensureCustomer(db, owner)
-      const intent = await stripeCall(() =>
-        stripe.paymentIntents.create({
-          amount: Math.round(req.amount * 100),
-          currency: 'usd',
-          description: req.description,
-          customer: customerId,
-          automatic_payment_methods: { enabled: true },
-          metadata: { userId: owner.id },
-        }),
-      )
-      if (!intent.client_secret) throw new ApiError(502, BILLING_MESSAGES.providerUnavailable)
-      return { clientSecret: intent.client_secret }
     },
 
     async accountView(_db, user) {

@@ -121,6 +121,8 @@ export function accountView(user: UserRow, now = Date.now()): AccountSubscriptio
     customer: null,
     invoices: [],
     paymentGraceUntil: user.paymentGraceUntil !== null && user.paymentGraceUntil > now ? iso(user.paymentGraceUntil) : null,
+    paymentDue: null,
+    canUpdatePaymentMethod: false,
   }
 }
 

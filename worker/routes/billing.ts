@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { type BillingConfig, guestSubscriptionBodySchema, paymentIntentBodySchema, subscriptionBodySchema } from '../../contract/billing'
+import { type BillingConfig, guestSubscriptionBodySchema, subscriptionBodySchema } from '../../contract/billing'
 import { billingFor } from '../billing/provider'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
@@ -30,8 +30,4 @@ export const billingRoutes = new Hono<AppEnv>()
     jsonBodyLimit,
     validate('json', guestSubscriptionBodySchema),
     async (c) => c.json(await billingFor(c.env).subscribeGuest(c.var.db, c.req.valid('json'))),
-  )
-  // The checkout page's one-off payment (a 409 on a server without billing: nothing to pay).
-  .post('/create-payment-intent', requireUser, jsonBodyLimit, validate('json', paymentIntentBodySchema), async (c) =>
-    c.json(await billingFor(c.env).paymentIntent(c.var.db, c.var.user, c.req.valid('json'))),
   )
