@@ -60,11 +60,25 @@ export interface FakeState {
   noSetupIntent: boolean
   /** The status of the latest invoice a plan change answers with. */
   planChangeInvoice: 'paid' | 'open'
+  /** Each customer's default payment method (the card the portal saves); 'pm_1' when not set. */
+  defaultCards: Map<string, { id: string; card: typeof card }>
+  /** Invoices as Stripe keeps them, newest last; while empty, the list answers a fixed history of 7. */
+  invoices: Array<Record<string, unknown>>
+  /** Charges with their refunds, for the billing history. */
+  charges: Array<Record<string, unknown>>
+  /** What paying an invoice does: succeed, decline the card, or ask for the bank's authentication. */
+  payOutcome: 'paid' | 'declined' | 'requires_action'
+  invoiceQueries: Array<Record<string, string | string[]>>
+  payRequests: Array<{ id: string; body: Record<string, string> }>
+  portalRequests: Array<Record<string, string>>
+  updateKeys: Array<string | null>
 }
 export const stripe = {} as FakeState
 
 export const form = async (request: { text(): Promise<string> }) => Object.fromEntries(new URLSearchParams(await request.text()))
 export const now = () => Math.floor(Date.now() / 1000)
+/** The `expand` of a query, as the SDK writes it (`expand[0]=…`). */
+const expandsOf = (query: URLSearchParams) => [...query.entries()].filter(([key]) => key.startsWith('expand[')).map(([, value]) => value)
 export const card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 }
 
 export function subscriptionObject(id: string, customer: string, price: string, status: string, extra: Record<string, unknown> = {}) {
@@ -100,13 +114,15 @@ export function installStripe() {
       stripe.customers.set(id, { id, email: body.email! })
       return HttpResponse.json({ id, object: 'customer', email: body.email })
     }),
-    http.get('https://api.stripe.com/v1/customers/:id', ({ params }) =>
-      HttpResponse.json({
+    http.get('https://api.stripe.com/v1/customers/:id', ({ params, request }) => {
+      const pm = stripe.defaultCards.get(String(params.id)) ?? { id: 'pm_1', card }
+      const expanded = expandsOf(new URL(request.url).searchParams).includes('invoice_settings.default_payment_method')
+      return HttpResponse.json({
         id: params.id,
         object: 'customer',
-        invoice_settings: { default_payment_method: { id: 'pm_1', object: 'payment_method', type: 'card', card } },
-      }),
-    ),
+        invoice_settings: { default_payment_method: expanded ? { id: pm.id, object: 'payment_method', type: 'card', card: pm.card } : pm.id },
+      })
+    }),
     http.post('https://api.stripe.com/v1/coupons', async ({ request }) => {
       const body = await form(request)
       stripe.coupons.push(body)
@@ -141,7 +157,16 @@ export function installStripe() {
       const sub = stripe.subscriptions.get(String(params.id))!
       const body = await form(request)
       stripe.updateRequests.push({ id: String(params.id), body })
+      stripe.updateKeys.push(request.headers.get('idempotency-key'))
       if (body.cancel_at_period_end === 'true') sub.cancel_at_period_end = true
+      if (body.default_payment_method) sub.default_payment_method = body.default_payment_method
+      if (body.trial_end) {
+        // A trial end on a running subscription: Stripe charges nothing until then, and the period ends there.
+        const item = (sub.items as { data: Array<Record<string, unknown>> }).data[0]!
+        sub.trial_end = Number(body.trial_end)
+        sub.status = 'trialing'
+        item.current_period_end = Number(body.trial_end)
+      }
       const price = body['items[0][price]']
       if (price) {
         const item = (sub.items as { data: Array<{ id: string; price: Record<string, unknown> }> }).data[0]!
@@ -167,7 +192,25 @@ export function installStripe() {
       return HttpResponse.json(sub)
     }),
     http.get('https://api.stripe.com/v1/invoices', ({ request }) => {
-      const limit = Number(new URL(request.url).searchParams.get('limit') ?? 10)
+      const query = new URL(request.url).searchParams
+      const limit = Number(query.get('limit') ?? 10)
+      if (stripe.invoices.length > 0) {
+        stripe.invoiceQueries.push({ ...Object.fromEntries(query), expand: expandsOf(query) })
+        const subOf = (inv: Record<string, unknown>) => (inv.parent as { subscription_details?: { subscription?: string } } | null)?.subscription_details?.subscription
+        let list = [...stripe.invoices]
+          .reverse()
+          .filter((inv) => inv.customer === query.get('customer'))
+          .filter((inv) => !query.get('subscription') || subOf(inv) === query.get('subscription'))
+          .filter((inv) => !query.get('status') || inv.status === query.get('status'))
+        const after = query.get('starting_after')
+        if (after) list = list.slice(list.findIndex((inv) => inv.id === after) + 1)
+        const expandPayments = expandsOf(query).includes('data.payments')
+        const data = list.slice(0, limit).map((inv) => {
+          const { payments, ...rest } = inv
+          return expandPayments ? { ...rest, payments } : rest
+        })
+        return HttpResponse.json({ object: 'list', data, has_more: list.length > limit, url: '/v1/invoices' })
+      }
       const data = Array.from({ length: 7 }, (_, i) => ({
         id: `in_${i}`,
         object: 'invoice',
@@ -177,6 +220,39 @@ export function installStripe() {
         invoice_pdf: `https://pay.stripe.com/invoice/in_${i}/pdf`,
       })).slice(0, limit)
       return HttpResponse.json({ object: 'list', data, has_more: true, url: '/v1/invoices' })
+    }),
+    http.post('https://api.stripe.com/v1/invoices/:id/pay', async ({ params, request }) => {
+      const body = await form(request)
+      stripe.payRequests.push({ id: String(params.id), body })
+      const invoice = stripe.invoices.find((inv) => inv.id === params.id)
+      if (!invoice) return HttpResponse.json({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such invoice' } }, { status: 404 })
+      if (invoice.status === 'paid') return HttpResponse.json({ error: { type: 'invalid_request_error', message: 'Invoice is already paid' } }, { status: 400 })
+      if (stripe.payOutcome === 'declined') {
+        return HttpResponse.json({ error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' } }, { status: 402 })
+      }
+      if (stripe.payOutcome === 'requires_action') {
+        return HttpResponse.json(
+          { error: { type: 'card_error', code: 'invoice_payment_intent_requires_action', message: 'This payment requires additional user action before it can be completed successfully.' } },
+          { status: 402 },
+        )
+      }
+      Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due, amount_remaining: 0, status_transitions: { paid_at: now() } })
+      return HttpResponse.json(invoice)
+    }),
+    http.post('https://api.stripe.com/v1/billing_portal/sessions', async ({ request }) => {
+      const body = await form(request)
+      stripe.portalRequests.push(body)
+      const id = `bps_${++stripe.seq}`
+      return HttpResponse.json({ id, object: 'billing_portal.session', customer: body.customer, return_url: body.return_url, url: `https://billing.stripe.com/p/session/test_${id}` })
+    }),
+    http.get('https://api.stripe.com/v1/charges', ({ request }) => {
+      const query = new URL(request.url).searchParams
+      const from = Number(query.get('created[gte]') ?? 0)
+      const expandRefunds = expandsOf(query).includes('data.refunds')
+      const data = stripe.charges
+        .filter((ch) => ch.customer === query.get('customer') && Number(ch.created) >= from)
+        .map((ch) => (expandRefunds ? ch : { ...ch, refunds: undefined }))
+      return HttpResponse.json({ object: 'list', data, has_more: false, url: '/v1/charges' })
     }),
     http.get('https://api.stripe.com/v1/payment_methods', () =>
       HttpResponse.json({ object: 'list', data: [{ id: 'pm_1', object: 'payment_method', type: 'card', card }], has_more: false, url: '/v1/payment_methods' }),
@@ -197,6 +273,14 @@ export function resetStripe() {
     failSubscriptions: false,
     noSetupIntent: false,
     planChangeInvoice: 'paid',
+    defaultCards: new Map(),
+    invoices: [],
+    charges: [],
+    payOutcome: 'paid',
+    invoiceQueries: [],
+    payRequests: [],
+    portalRequests: [],
+    updateKeys: [],
   } satisfies FakeState)
   installStripe()
 }
