@@ -241,6 +241,15 @@ describe('fixing a payment from /account', () => {
     expect(await again.json()).toEqual({ message: BILLING_MESSAGES.noPaymentDue })
   })
 
+  it('after the grace has run out the vault is closed (402), yet the owner can still see what is due and pay it, which reopens the vault', async () => {
+    const { owner, invoice } = await pastDueOwner()
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(402)
+    expect((await account(owner.token)).paymentDue).toMatchObject({ invoiceId: invoice.id, amountDue: 2999, graceUntil: null })
+    expect((await stripeCall('/api/account/pay-invoice', { method: 'POST', token: owner.token })).status).toBe(200)
+    expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
+  })
+
   it("a declined card answers 400 with the bank's reason and changes nothing; a bank asking for authentication points to the invoice's page", async () => {
     const { owner } = await pastDueOwner()
     stripe.payOutcome = 'declined'

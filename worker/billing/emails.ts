@@ -56,7 +56,7 @@ export function graceEndedEmail(p: DunningParts): RenderedEmail {
     paragraphs: [
       `Hello ${p.displayName},`,
       'Your subscription payment is still unpaid and the grace period is over.',
-      'What changed: your inheritance triggers are no longer held. They resume their normal course, so an inactivity trigger may activate if you miss your check-ins, and your beneficiaries would then receive what you chose for them. Your vault stays readable, and new uploads remain limited until payment is restored.',
+      'What changed: your inheritance triggers are no longer held. They resume their normal course, so an inactivity trigger may activate if you miss your check-ins, and your beneficiaries would then receive what you chose for them. Your vault is closed until the payment is made: nothing in it is deleted, and you can still sign in to pay.',
       'What you can do: update your card and pay the open invoice from Account & Billing. If your subscription has ended, choose a plan again from the same page.',
     ],
     details: [...amountLine(p), ['Grace period ended', when(p.graceUntil)]],
