@@ -36,7 +36,7 @@ import {
   statusLabel,
 } from './logic'
 import { BillingOffNotice } from './parts'
-import { PaymentIssuePanel, PaymentUpdatedNotice, UpdatePaymentMethodButton, usePaymentMethodPage } from './payment-issue'
+import { PaymentIssuePanel, PaymentUpdatedNotice, UpdatePaymentMethodButton, usePaymentMethodPage, usePayNow } from './payment-issue'
 
 // /account (seeds 000 §2 'Account Management page', §3, §4, §6, §7, §8; 0.2 · 7 of 7: a payment
 // issue fixed here, and the whole billing history with its refunds).
@@ -80,14 +80,14 @@ function AccountDetails({ account, paymentUpdated }: { account: AccountSubscript
   // One trip to Stripe's page, whichever of its buttons started it.
   const paymentPage = usePaymentMethodPage()
   // Paid: the notice about the updated card has served its purpose.
-  const onPaid = () => {
+  const payNow = usePayNow(() => {
     if (paymentUpdated) void navigate({ to: '/account', search: {}, replace: true })
-  }
+  })
   return (
     <>
       {paymentUpdated && <PaymentUpdatedNotice account={account} />}
       {showsPaymentPanel(account) && (
-        <PaymentIssuePanel account={account} paymentUpdated={paymentUpdated} paymentPage={paymentPage} onPaid={onPaid} />
+        <PaymentIssuePanel account={account} paymentUpdated={paymentUpdated} paymentPage={paymentPage} payNow={payNow} />
       )}
       <CurrentPlan account={account} />
       <PaymentMethod account={account} paymentPage={paymentPage} />

@@ -41,6 +41,30 @@ export function UpdatePaymentMethodButton({
   )
 }
 
+/**
+ * "Pay now", owned by the page rather than by the panel: a paid invoice takes the panel away (the
+ * account is read again), and the toast must still be said after it has gone.
+ */
+export function usePayNow(onPaid: () => void) {
+  const pay = usePayInvoice()
+  const [failure, setFailure] = useState<PayFailure | null>(null)
+  const start = () => {
+    setFailure(null)
+    pay.mutate(undefined, {
+      onSuccess: (result) => {
+        toast(payResultToast(result.message))
+        onPaid()
+      },
+      onError: (error) => {
+        const failed = payFailure(error)
+        toast(failed.toast)
+        setFailure(failed.reason ? failed : null)
+      },
+    })
+  }
+  return { start, paying: pay.isPending, failure }
+}
+
 /** Stripe's page for paying the invoice, in a new tab. */
 export function OpenInvoiceLink({ href }: { href: string }) {
   return (
@@ -79,34 +103,18 @@ export function PaymentIssuePanel({
   account,
   paymentUpdated,
   paymentPage,
-  onPaid,
+  payNow,
 }: {
   account: AccountSubscription
   paymentUpdated: boolean
   paymentPage: ReturnType<typeof usePaymentMethodPage>
-  onPaid: () => void
+  payNow: ReturnType<typeof usePayNow>
 }) {
-  const pay = usePayInvoice()
-  const [failure, setFailure] = useState<PayFailure | null>(null)
+  const { failure } = payNow
   const actions = paymentActions(account)
   const due = amountDueText(account)
   const invoiceUrl = account.paymentDue?.hostedInvoiceUrl ?? null
   const steps = [actions.update, actions.pay].filter(Boolean).length
-
-  const onPay = () => {
-    setFailure(null)
-    pay.mutate(undefined, {
-      onSuccess: (result) => {
-        toast(payResultToast(result.message))
-        onPaid()
-      },
-      onError: (error) => {
-        const failed = payFailure(error)
-        toast(failed.toast)
-        setFailure(failed.reason ? failed : null)
-      },
-    })
-  }
 
   return (
     <section
@@ -132,23 +140,23 @@ export function PaymentIssuePanel({
         {steps > 0 ? (
           <>
             <p className="font-medium">{PAYMENT_ISSUE.stepsIntro}</p>
-            <ol className={steps > 1 ? 'grid list-decimal gap-4 pl-5' : 'grid gap-4'}>
+            <ol className={steps > 1 ? 'list-decimal space-y-4 pl-5 marker:font-semibold' : 'space-y-4'}>
               {actions.update && (
-                <li className="grid gap-2">
-                  <span>{PAYMENT_ISSUE.updateStep}</span>
-                  <span>
+                <li>
+                  <p>{PAYMENT_ISSUE.updateStep}</p>
+                  <div className="mt-2">
                     <UpdatePaymentMethodButton page={paymentPage} variant={paymentUpdated && actions.pay ? 'outline' : 'default'} />
-                  </span>
+                  </div>
                 </li>
               )}
               {actions.pay && due && (
-                <li className="grid gap-2">
-                  <span>{PAYMENT_ISSUE.payStep}</span>
-                  <span>
-                    <Button onClick={onPay} disabled={pay.isPending} className="w-full sm:w-auto">
-                      {pay.isPending ? PAYMENT_ISSUE.paying : PAYMENT_ISSUE.payButton(due)}
+                <li>
+                  <p>{PAYMENT_ISSUE.payStep}</p>
+                  <div className="mt-2">
+                    <Button onClick={payNow.start} disabled={payNow.paying} className="w-full sm:w-auto">
+                      {payNow.paying ? PAYMENT_ISSUE.paying : PAYMENT_ISSUE.payButton(due)}
                     </Button>
-                  </span>
+                  </div>
                 </li>
               )}
             </ol>
