@@ -1,5 +1,5 @@
 import { CircleCheckBig, CreditCard, ExternalLink, TriangleAlert } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { AccountSubscription } from '../../../contract/billing'
 import { CONTACT_EMAIL } from '../../../contract/constants'
 import { Alert, AlertDescription } from '@/components/ui/alert'
@@ -19,6 +19,16 @@ import { amountDueText, graceText, paymentActions, payFailure, payResultToast, t
  */
 export function usePaymentMethodPage() {
   const update = useUpdatePaymentMethod()
+  const { reset } = update
+  // Back from Stripe's page with the browser's Back button, this page may come back as it was left
+  // (the back-forward cache): the button works again.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) reset()
+    }
+    window.addEventListener('pageshow', onPageShow)
+    return () => window.removeEventListener('pageshow', onPageShow)
+  }, [reset])
   const start = () =>
     update.mutate(undefined, {
       onSuccess: ({ url }) => window.location.assign(url),
