@@ -433,8 +433,10 @@ describe('payment issue', () => {
       reason: 'Your card was declined.',
       confirmAtBank: false,
     })
-    const confirm = payFailure(new ApiRequestError(400, 'Your bank requires authentication: pay on the invoice page.', {}))
+    // The worker's words when the bank asks for a confirmation (BILLING_MESSAGES.authenticationRequired on main).
+    const confirm = payFailure(new ApiRequestError(400, 'Your bank asks you to confirm this payment. Open the invoice to pay it on Stripe’s secure page.', {}))
     expect(confirm.confirmAtBank).toBe(true)
+    expect(needsBankConfirmation('Your card requires authentication.')).toBe(true)
     expect(needsBankConfirmation('This payment requires 3D Secure.')).toBe(true)
     expect(needsBankConfirmation('Your card has insufficient funds.')).toBe(false)
     const nothing = payFailure(new ApiRequestError(409, BILLING_MESSAGES.noPaymentDue, { message: BILLING_MESSAGES.noPaymentDue }))

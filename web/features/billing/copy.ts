@@ -52,7 +52,6 @@ export const PAYMENT_ISSUE = {
   openInvoice: 'Open invoice',
   updated: 'Your payment method was updated.',
   updatedPayNext: (amount: string) => `Now choose "Pay ${amount} now" to settle the open invoice with it.`,
-  bankConfirmation: 'Your bank asks you to confirm this payment. Open the invoice to pay it there: the confirmation opens on that page.',
 } as const
 
 /** The app-wide banner while an owner's subscription is past due. */

@@ -187,7 +187,12 @@ export function PaymentIssuePanel({
             <TriangleAlert aria-hidden />
             <AlertDescription className="grid gap-1">
               <span>{failure.reason}</span>
-              {failure.confirmAtBank && invoiceUrl && <span>{PAYMENT_ISSUE.bankConfirmation}</span>}
+              {/* The bank wants the owner to confirm: only Stripe's invoice page can ask them. */}
+              {failure.confirmAtBank && invoiceUrl && (
+                <span>
+                  <OpenInvoiceLink href={invoiceUrl} />
+                </span>
+              )}
             </AlertDescription>
           </Alert>
         )}
