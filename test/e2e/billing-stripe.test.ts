@@ -155,50 +155,61 @@ describe('billing with Stripe (Stripe replaced at the network boundary)', () => 
 
     // The banner, on the dashboard.
     await page.goto('/dashboard')
-    const banner = page.getByTestId('past-due-banner')
+    const banner = page.getByTestId('payment-issue-banner')
     await banner.waitFor()
-    expect(await banner.textContent()).toMatch(/payment/i)
+    expect(await banner.textContent()).toContain('Your last subscription payment did not go through.')
     await banner.getByRole('link', { name: 'Fix payment' }).click()
     await page.waitForURL((url) => url.pathname === '/account')
 
-    // The payment issue, with what is owed and until when the vault is held.
+    // The payment issue: what is owed, until when the vault stays usable, and the ways to fix it.
     const issue = page.getByTestId('payment-issue')
     await issue.waitFor()
-    expect(await issue.textContent()).toContain('$29.99')
-    expect(await issue.getByRole('link', { name: 'Open invoice' }).getAttribute('href')).toBe(`${fake.base}/i/${seeded.openInvoice}`)
+    expect(await issue.getByRole('heading', { name: 'Payment issue' }).count()).toBe(1)
+    expect(await issue.getByTestId('amount-due').textContent()).toBe('$29.99')
+    const graceDate = new Date(graceUntil).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
+    expect(await issue.getByTestId('grace-text').textContent()).toContain(`usable until ${graceDate}`)
+    expect(await issue.getByRole('link', { name: /^Open invoice/ }).getAttribute('href')).toBe(`${fake.base}/i/${seeded.openInvoice}`)
+    expect(await page.getByTestId('plan-status').textContent()).toBe('Payment due')
+    // Not the banner here: the panel says it all.
+    expect(await page.getByTestId('payment-issue-banner').count()).toBe(0)
     const pay = issue.getByRole('button', { name: 'Pay $29.99 now' })
     const update = issue.getByRole('button', { name: 'Update payment method' })
     await update.waitFor()
+    const paymentMethod = page.getByText(/^Visa •••• \d{4}$/)
+    expect(await paymentMethod.textContent()).toBe('Visa •••• 0002')
     expect(await seriousViolations(page, '/account (past due)')).toEqual([])
 
     // Paying with the card on file: the bank's refusal, said as Stripe says it.
     await pay.click()
-    await expect.poll(() => toastText(page)).toContain(DECLINE_MESSAGE)
+    await expect.poll(() => toastText(page)).toContain('Payment Failed')
+    expect(await toastText(page)).toContain(DECLINE_MESSAGE)
+    expect(await issue.getByTestId('pay-failure').textContent()).toContain(DECLINE_MESSAGE)
     expect(fake.calls('POST', `/v1/invoices/${seeded.openInvoice}/pay`).map((r) => r.status)).toEqual([402])
-    await issue.waitFor()
 
-    // Changing the card in Stripe's portal, and back.
+    // Changing the card on Stripe's page, and back.
     await update.click()
     await page.waitForURL((url) => url.href.startsWith(`${fake.base}/p/session/`))
     await page.getByRole('heading', { name: 'Update your payment method' }).waitFor()
     await page.getByRole('button', { name: `Save Visa ending ${PORTAL_CARD.last4}` }).click()
     await page.waitForURL((url) => url.origin === server.baseUrl && url.pathname === '/account' && url.searchParams.get('payment') === 'updated')
-    await page.getByText('Your payment method was updated.').first().waitFor()
-    const method = page.getByTestId('payment-method')
-    await expect.poll(() => method.textContent()).toContain('Visa •••• 4242')
-    expect(await method.textContent()).toContain('Expires 12/2031')
+    const updated = page.getByTestId('payment-updated')
+    await updated.waitFor()
+    expect(await updated.textContent()).toContain('Your payment method was updated.')
+    await expect.poll(() => paymentMethod.textContent()).toBe('Visa •••• 4242')
+    expect(await page.getByText('Expires 12/2031').count()).toBe(1)
 
-    const [session] = fake.calls('POST', '/v1/billing_portal/sessions')
-    expect(fake.calls('POST', '/v1/billing_portal/sessions')).toHaveLength(1)
-    expect(session!.body.customer).toBe(seeded.customer)
-    const flow = session!.body.flow_data as { type?: string; after_completion?: { redirect?: { return_url?: string } } } | undefined
-    const returnUrl = flow?.after_completion?.redirect?.return_url ?? session!.body.return_url
-    expect(returnUrl).toBe(`${server.baseUrl}/account?payment=updated`)
+    const sessions = fake.calls('POST', '/v1/billing_portal/sessions')
+    expect(sessions).toHaveLength(1)
+    expect(sessions[0]!.body.customer).toBe(seeded.customer)
+    const flow = sessions[0]!.body.flow_data as { type?: string; after_completion?: { redirect?: { return_url?: string } } } | undefined
+    expect(flow?.after_completion?.redirect?.return_url ?? sessions[0]!.body.return_url).toBe(`${server.baseUrl}/account?payment=updated`)
 
-    // Paying again: the new card is charged.
+    // Paying again: the new card is charged, and the panel goes.
     await pay.click()
-    await expect.poll(() => toastText(page)).toMatch(/payment/i)
+    await expect.poll(() => toastText(page)).toContain('Payment Successful')
     await issue.waitFor({ state: 'detached' })
+    await page.waitForURL((url) => url.pathname === '/account' && !url.searchParams.has('payment'))
+    expect(await page.getByTestId('plan-status').textContent()).toBe('Active')
     const pays = fake.calls('POST', `/v1/invoices/${seeded.openInvoice}/pay`)
     expect(pays.map((r) => r.status)).toEqual([402, 200])
     const newCard = fake.customer(seeded.customer).defaultPaymentMethod!
@@ -212,25 +223,30 @@ describe('billing with Stripe (Stripe replaced at the network boundary)', () => 
       [newCard, 'succeeded'],
     ])
 
-    // The banner is gone everywhere; the history shows the invoice paid and the refund.
-    await page.getByTestId('past-due-banner').waitFor({ state: 'detached' })
-    await fake.settled()
-    await page.reload()
-    await page.getByTestId('plan-status').waitFor()
-    expect(await page.getByTestId('past-due-banner').count()).toBe(0)
-    expect(await page.getByTestId('payment-issue').count()).toBe(0)
-    const history = page.getByTestId('billing-history')
-    const rows = history.getByTestId('invoice-row')
+    // The history: the renewal paid, the refund under its invoice, and the older invoices a page further.
+    const rows = page.getByTestId('invoice')
     await expect.poll(() => rows.count()).toBe(10)
-    const newest = rows.first()
-    expect(await newest.textContent()).toContain('$29.99')
-    expect(await newest.textContent()).toMatch(/paid/i)
-    const refunded = history.getByTestId('invoice-row').filter({ hasText: 'Refunded' })
+    await expect.poll(() => rows.first().textContent()).toContain('Paid')
+    expect(await rows.first().textContent()).toContain('$29.99')
+    expect(await rows.first().getByRole('link', { name: /^Receipt/ }).count()).toBe(1)
+    const refunded = rows.filter({ hasText: 'Refunded' })
     expect(await refunded.count()).toBe(1)
-    expect(await refunded.textContent()).toContain('$10.00')
-    await history.getByRole('button', { name: 'Show more invoices' }).click()
+    expect(await refunded.textContent()).toContain('Refunded $10.00 on')
+    expect(await refunded.textContent()).toContain(fake.invoice(seeded.refundedInvoice).number)
+    await page.getByRole('button', { name: 'Show more invoices' }).click()
     await expect.poll(() => rows.count()).toBe(seeded.invoiceCount)
-    expect(await history.getByRole('button', { name: 'Show more invoices' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Show more invoices' }).count()).toBe(0)
+    expect(await rows.filter({ hasText: 'Due' }).count()).toBe(0)
+
+    // And the banner is gone from the rest of the app.
+    await fake.settled()
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click()
+    await page.waitForURL((url) => url.pathname === '/dashboard')
+    await page.getByRole('navigation', { name: 'Main' }).first().waitFor()
+    expect(await page.getByTestId('payment-issue-banner').count()).toBe(0)
+    await page.reload()
+    await page.getByRole('navigation', { name: 'Main' }).first().waitFor()
+    expect(await page.getByTestId('payment-issue-banner').count()).toBe(0)
     const me = await api<{ user: { subscriptionStatus: string | null } }>(page, '/api/auth/me')
     expect(me.user.subscriptionStatus).toBe('active')
 

@@ -44,6 +44,8 @@ export interface Card {
   exp_year: number
   /** Every charge on this card is declined ('Your card was declined.'). */
   declines?: boolean
+  /** Every off-session charge on this card needs the owner's confirmation at the bank (3-D Secure). */
+  requiresAction?: boolean
 }
 
 /** The card the portal page saves (a working Visa). */
@@ -140,6 +142,7 @@ interface SubscriptionRecord {
   defaultPaymentMethod: string | null
   cancelAtPeriodEnd: boolean
   canceledAt: number | null
+  trialEnd: number | null
   latestInvoice: string | null
   metadata: Json
 }
@@ -172,6 +175,22 @@ interface RefundRecord {
 }
 
 type Handler = (match: RegExpMatchArray, req: { query: Json; body: Json }) => Json
+
+/** Stripe's `created` filter: a time (epoch seconds), or `{ gt, gte, lt, lte }`. */
+function createdMatches(filter: unknown, created: number): boolean {
+  if (filter === undefined) return true
+  if (typeof filter === 'string') return created === Number(filter)
+  const f = filter as Record<string, string | undefined>
+  for (const key of Object.keys(f)) {
+    if (!['gt', 'gte', 'lt', 'lte'].includes(key)) throw new StripeError(400, 'invalid_request_error', `Received unknown parameter: created[${key}]`, { param: `created[${key}]`, unhandled: true })
+  }
+  return (
+    (f.gt === undefined || created > Number(f.gt)) &&
+    (f.gte === undefined || created >= Number(f.gte)) &&
+    (f.lt === undefined || created < Number(f.lt)) &&
+    (f.lte === undefined || created <= Number(f.lte))
+  )
+}
 
 /** A list answer: newest first, `limit` (default 10), `starting_after` / `ending_before` by id. */
 function listOf<T extends { id: string; created: number }>(all: T[], params: Json, url: string, render: (item: T) => Json): Json {
@@ -301,6 +320,7 @@ export class FakeStripe {
       defaultPaymentMethod: p.defaultPaymentMethod ?? null,
       cancelAtPeriodEnd: false,
       canceledAt: null,
+      trialEnd: null,
       latestInvoice: null,
       metadata: {},
     })
@@ -435,7 +455,7 @@ export class FakeStripe {
   }
 
   renderPaymentMethod(pm: PaymentMethodRecord): Json {
-    const { declines: _declines, ...card } = pm.card
+    const { declines: _declines, requiresAction: _requiresAction, ...card } = pm.card
     return {
       id: pm.id,
       object: 'payment_method',
@@ -525,8 +545,8 @@ export class FakeStripe {
       start_date: s.created,
       status: s.status,
       test_clock: null,
-      trial_end: null,
-      trial_start: null,
+      trial_end: s.trialEnd,
+      trial_start: s.trialEnd ? s.periodStart : null,
     }
   }
 
@@ -822,6 +842,17 @@ export class FakeStripe {
     if (pm.customer !== invoice.customer) {
       throw new StripeError(400, 'invalid_request_error', `The PaymentMethod ${method} does not belong to the Customer ${invoice.customer}.`, { param: 'payment_method' })
     }
+    if (pm.card.requiresAction) {
+      invoice.paymentIntent ??= this.id('pi')
+      invoice.attemptCount++
+      this.emit('invoice.payment_action_required', this.renderInvoice(invoice))
+      throw new StripeError(
+        402,
+        'card_error',
+        'This payment requires additional user action before it can be completed successfully. Payment can be completed using the PaymentIntent associated with the invoice.',
+        { code: 'invoice_payment_intent_requires_action', payment_intent: this.renderPaymentIntent(invoice.paymentIntent) },
+      )
+    }
     if (this.declining.has(method)) {
       const charge = this.charge(invoice, method, 'failed')
       this.emit('invoice.payment_failed', this.renderInvoice(invoice))
@@ -925,7 +956,7 @@ export class FakeStripe {
 
   private defineRoutes(): void {
     const expandOf = (p: Json) => asArray(p.expand)
-    const LIST = ['limit', 'starting_after', 'ending_before', 'expand']
+    const LIST = ['limit', 'starting_after', 'ending_before', 'expand', 'created']
 
     // Customers
     this.route('POST', '/v1/customers', (_m, { body }) => {
@@ -960,7 +991,7 @@ export class FakeStripe {
       if (!customerId) throw new StripeError(400, 'invalid_request_error', 'Missing required param: customer.', { param: 'customer' })
       this.customer(customerId)
       if (params.type !== undefined && params.type !== 'card') return { object: 'list', data: [], has_more: false, url: '/v1/payment_methods' }
-      const all = [...this.paymentMethods.values()].filter((pm) => pm.customer === customerId)
+      const all = [...this.paymentMethods.values()].filter((pm) => pm.customer === customerId && createdMatches(params.created, pm.created))
       return this.expand(listOf(all, params, '/v1/payment_methods', (pm) => this.renderPaymentMethod(pm)), expandOf(params))
     }
     this.route('GET', '/v1/payment_methods', (_m, { query }) => {
@@ -995,6 +1026,7 @@ export class FakeStripe {
       this.only(query, [...LIST, 'customer', 'status', 'price'])
       const all = [...this.subscriptions.values()].filter(
         (s) =>
+          createdMatches(query.created, s.created) &&
           (!query.customer || s.customer === query.customer) &&
           (query.status === 'all' || (query.status ? s.status === query.status : s.status !== 'canceled' && s.status !== 'incomplete_expired')) &&
           (!query.price || s.price.id === query.price),
@@ -1006,7 +1038,7 @@ export class FakeStripe {
       return this.expand(this.renderSubscription(this.subscription(m[1]!)), expandOf(query))
     })
     this.route('POST', '/v1/subscriptions/:id', (m, { body }) => {
-      this.only(body, ['default_payment_method', 'cancel_at_period_end', 'metadata', 'expand'])
+      this.only(body, ['default_payment_method', 'cancel_at_period_end', 'metadata', 'trial_end', 'proration_behavior', 'expand'])
       const sub = this.subscription(m[1]!)
       const before: Json = {}
       if (body.default_payment_method !== undefined) {
@@ -1020,6 +1052,18 @@ export class FakeStripe {
       if (body.cancel_at_period_end !== undefined) {
         before.cancel_at_period_end = sub.cancelAtPeriodEnd
         sub.cancelAtPeriodEnd = body.cancel_at_period_end === 'true'
+      }
+      if (body.trial_end !== undefined) {
+        // A later trial end: nothing is charged until then (the period runs to it).
+        const trialEnd = body.trial_end === 'now' ? now() : Number(body.trial_end)
+        before.status = sub.status
+        before.trial_end = sub.trialEnd
+        sub.trialEnd = trialEnd
+        sub.status = trialEnd > now() ? 'trialing' : 'active'
+        sub.periodEnd = trialEnd
+      }
+      if (body.proration_behavior !== undefined && !['none', 'create_prorations', 'always_invoice'].includes(String(body.proration_behavior))) {
+        throw new StripeError(400, 'invalid_request_error', `Invalid proration_behavior: ${String(body.proration_behavior)}`, { param: 'proration_behavior' })
       }
       if (body.metadata !== undefined) sub.metadata = { ...sub.metadata, ...(body.metadata as Json) }
       if (Object.keys(before).length > 0) this.emit('customer.subscription.updated', this.renderSubscription(sub), before)
@@ -1042,7 +1086,8 @@ export class FakeStripe {
         (i) =>
           (!query.customer || i.customer === query.customer) &&
           (!query.subscription || i.subscription === query.subscription) &&
-          (!query.status || i.status === query.status),
+          (!query.status || i.status === query.status) &&
+          createdMatches(query.created, i.created),
       )
       return this.expand(listOf(all, query, '/v1/invoices', (i) => this.renderInvoice(i)), expandOf(query))
     })
@@ -1065,7 +1110,10 @@ export class FakeStripe {
     this.route('GET', '/v1/charges', (_m, { query }) => {
       this.only(query, [...LIST, 'customer', 'payment_intent'])
       const all = [...this.charges.values()].filter(
-        (c) => (!query.customer || c.customer === query.customer) && (!query.payment_intent || c.paymentIntent === query.payment_intent),
+        (c) =>
+          (!query.customer || c.customer === query.customer) &&
+          (!query.payment_intent || c.paymentIntent === query.payment_intent) &&
+          createdMatches(query.created, c.created),
       )
       return this.expand(listOf(all, query, '/v1/charges', (c) => this.renderCharge(c)), expandOf(query))
     })
@@ -1076,7 +1124,10 @@ export class FakeStripe {
     this.route('GET', '/v1/refunds', (_m, { query }) => {
       this.only(query, [...LIST, 'charge', 'payment_intent'])
       const all = [...this.refunds.values()].filter(
-        (r) => (!query.charge || r.charge === query.charge) && (!query.payment_intent || this.charges.get(r.charge)?.paymentIntent === query.payment_intent),
+        (r) =>
+          (!query.charge || r.charge === query.charge) &&
+          (!query.payment_intent || this.charges.get(r.charge)?.paymentIntent === query.payment_intent) &&
+          createdMatches(query.created, r.created),
       )
       return this.expand(listOf(all, query, '/v1/refunds', (r) => this.renderRefund(r)), expandOf(query))
     })
