@@ -27,5 +27,7 @@ export const BILLING_MESSAGES = {
   paid: 'Thank you: your payment went through and your subscription is active again.',
   paymentPending: 'Your payment is being processed. This page will show it once your bank confirms it.',
   noCustomer: 'There is no payment method to change yet: choose a plan first.',
+  authenticationRequired:
+    'Your bank asks you to confirm this payment. Open the invoice to pay it on Stripe’s secure page.',
   paymentDueFirst: 'Your last payment did not go through. Update your payment method or pay the open invoice from Account & Billing first.',
 } as const

@@ -16,6 +16,8 @@ export const CHECKIN_GRACE_DAYS = 3
 export const CHECKIN_FREQUENCY_OPTIONS = [7, 14, 30, 60, 90] as const
 export const CHECKIN_FREQUENCY_SUMMARY_FALLBACK = 7
 export const PAYMENT_GRACE_DAYS = 7
+/** The dunning reminder goes this many days before a payment issue's grace ends. */
+export const PAYMENT_REMINDER_DAYS = 3
 export const FREE_TRIAL_DAYS = 30
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60

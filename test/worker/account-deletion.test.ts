@@ -188,6 +188,10 @@ async function fullOwner() {
   await env.DB.prepare(`insert into subscriptions (id, email, user_id, plan, status, created_at) values (?, ?, ?, 'basic', 'active', ?)`)
     .bind(crypto.randomUUID(), s.owner.email, ownerId, Date.now())
     .run()
+  // A renewal invoice that failed (billing records these; with billing off, none is made here).
+  await env.DB.prepare(`insert into payment_issues (invoice_id, user_id, invoice_created_at, grace_until, failed_at) values (?, ?, ?, ?, ?)`)
+    .bind(`in_${crypto.randomUUID().slice(0, 8)}`, ownerId, Date.now(), Date.now() + 7 * 86_400_000, Date.now())
+    .run()
   // A security key (its row as registration stores it) and a registration still in progress.
   await env.DB.prepare(
     `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?)`,

@@ -159,7 +159,7 @@ describe('cancelling, lapsing and the 402 gate', () => {
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)
   })
 
-  it('renews periods without billing, and says billing is off for one-off payments', async () => {
+  it('renews periods without billing; there is no card to change, nothing to pay, and no invoices', async () => {
     const owner = await register()
     const before = (await (await call('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
     await endPeriod(owner.user.id)
@@ -168,9 +168,26 @@ describe('cancelling, lapsing and the 402 gate', () => {
     expect(after.subscription!.current_period_start).toBe(after.subscription!.current_period_end! - 30 * 86_400)
     expect(after.subscription!.current_period_end!).toBeGreaterThan(before.subscription!.current_period_start!)
     expect(after.hasActiveSubscription).toBe(true)
+    expect(after).toMatchObject({ billingEnabled: false, paymentDue: null, canUpdatePaymentMethod: false, customer: null, invoices: [] })
+    for (const path of ['/api/account/payment-method', '/api/account/pay-invoice']) {
+      const res = await call(path, { method: 'POST', token: owner.token })
+      expect(res.status).toBe(409)
+      expect(await messageOf(res)).toBe(BILLING_MESSAGES.billingOff)
+    }
+    const page = await call('/api/account/invoices', { token: owner.token })
+    expect(await page.json()).toEqual({ invoices: [], nextCursor: null, billingEnabled: false })
+    expect((await call('/api/account/invoices?limit=0', { token: owner.token })).status).toBe(400)
+    expect((await call('/api/account/invoices?after=cus_1', { token: owner.token })).status).toBe(400)
+  })
+
+  it('no request sets a price: the one-off payment of a client-chosen amount is gone, and a plan costs what the catalogue says', async () => {
+    const owner = await register()
     const pay = await call('/api/create-payment-intent', { token: owner.token, body: { amount: 29.99, description: 'Premium Plan' } })
-    expect(pay.status).toBe(409)
-    expect(await messageOf(pay)).toBe(BILLING_MESSAGES.billingOff)
+    expect(pay.status).toBe(404)
+    const res = await call('/api/create-subscription', { token: owner.token, body: { plan: 'premium', amount: 1, price: 1, finalAmount: 0, priceId: 'price_free' } })
+    expect(res.status).toBe(200)
+    const result = (await res.json()) as { invoicePreview: { baseAmount: number; finalAmount: number } }
+    expect(result.invoicePreview).toMatchObject({ baseAmount: 2999, finalAmount: 2999 })
   })
 
   it("assets already released stay downloadable after the owner's subscription lapses", async () => {

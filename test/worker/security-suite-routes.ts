@@ -353,8 +353,10 @@ export const ROUTES: Record<string, RouteSpec> = {
   'DELETE /api/account/delete': { access: 'owner' },
   'GET /api/account/subscription': { access: 'owner' },
   'POST /api/account/cancel-subscription': { access: 'owner' },
+  'POST /api/account/payment-method': { access: 'owner' },
+  'POST /api/account/pay-invoice': { access: 'owner' },
+  'GET /api/account/invoices': { access: 'owner', query: { after: 'in_probe', limit: '10' } },
   'POST /api/create-subscription': { access: 'owner', body: 'json', sample: () => ({ plan: 'premium' }) },
-  'POST /api/create-payment-intent': { access: 'owner', body: 'json', sample: () => ({ amount: 10, description: 'Probe payment' }) },
   'POST /api/identity-verification/:beneficiaryId': {
     access: 'owner',
     body: 'multipart',

@@ -1,9 +1,10 @@
-import type { AccountSubscription, SubscriptionResult } from '../../contract/billing'
+import type { AccountSubscription, InvoicePage, PaymentMethodSession, SubscriptionResult } from '../../contract/billing'
 import { BILLING_MESSAGES } from '../../contract/billing'
 import type { PaidPlan } from '../../contract/plans'
 import type { Db } from '../db/client'
 import type { UserRow } from '../db/schema'
-import { ApiError } from '../lib/errors'
+import { ApiError, conflict } from '../lib/errors'
+import { extendUser } from '../services/admin/users'
 import { stripeBilling, stripeSettings } from './stripe'
 import { accountView, cancelAtPeriodEnd, subscribeGuest, subscribeOwner } from './subscriptions'
 
@@ -22,6 +23,14 @@ export interface BillingProvider {
   subscribeOwner(db: Db, owner: UserRow, req: SubscribeRequest): Promise<SubscriptionResult>
   subscribeGuest(db: Db, req: SubscribeRequest & { email: string }): Promise<SubscriptionResult>
   accountView(db: Db, user: UserRow): Promise<AccountSubscription>
+  /** Stripe's page for changing the card (409 without billing, or before there is a customer). */
+  paymentMethodSession(user: UserRow): Promise<PaymentMethodSession>
+  /** Charges the open invoice again with the card on file (409 when nothing is due). */
+  payOpenInvoice(db: Db, ctx: Pick<ExecutionContext, 'waitUntil'>, user: UserRow): Promise<{ paid: boolean }>
+  /** A page of the owner's invoices, newest first. */
+  invoices(user: UserRow, page: { after?: string; limit: number }): Promise<InvoicePage>
+  /** An administrator's extension by `days`, charging nothing; the owner's row as it is after. */
+  extend(db: Db, target: UserRow, days: number): Promise<UserRow>
   /** Cancels at the period's end; access continues until then. */
   cancel(db: Db, user: UserRow): Promise<{ user: UserRow; view: AccountSubscription }>
   /** As the account is deleted (before anything is): ends any paid subscription at once, or throws. */
@@ -53,6 +62,15 @@ export function noBilling(env: Env): BillingProvider {
     subscribeOwner: (db, owner, req) => subscribeOwner(env, db, owner, req),
     subscribeGuest: (db, req) => subscribeGuest(env, db, req),
     accountView: async (_db, user) => accountView(user),
+    // Nothing is charged here, so there is no card to change and nothing to pay.
+    paymentMethodSession: async () => {
+      throw conflict(BILLING_MESSAGES.billingOff)
+    },
+    payOpenInvoice: async () => {
+      throw conflict(BILLING_MESSAGES.billingOff)
+    },
+    invoices: async () => ({ invoices: [], nextCursor: null, billingEnabled: false }),
+    extend: (db, target, days) => extendUser(db, target, days),
     cancel: async (db, user) => {
       const row = await cancelAtPeriodEnd(db, user)
       return { user: row, view: accountView(row) }

@@ -1,24 +1,20 @@
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
-import { DAY_MS, PAYMENT_GRACE_DAYS } from '../../contract/constants'
+import { DAY_MS } from '../../contract/constants'
 import type { Db } from '../db/client'
 import { ownerVault } from '../owner/client'
 import { revenueDays, stripeEvents, subscriptions, users, type UserRow } from '../db/schema'
-import { sendEmail } from '../mail'
-import { paymentIssueEmail } from './emails'
-import { subscriptionState, type StripeSettings } from './stripe'
+import { invoiceFailed, invoiceSettled, invoiceWasPaid, paidInvoiceKey, sendRecovery } from './dunning'
+import { STRIPE_RESEND_MS, STRIPE_RETRY_MS } from './stripe-constants'
+import type { StripeSettings } from './stripe'
+import { idOf, subscriptionOfInvoice, subscriptionState } from './stripe-objects'
 
 // What Stripe's webhooks change (seeds 000 §4 'Payment lifecycle'). The route has verified the
 // signature and recorded the event, so each arrives here once.
 
 const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due'])
 
-/** Stripe retries a delivery for up to 3 days, and lets an event be fetched and sent again for 30. */
-export const STRIPE_RETRY_MS = 3 * DAY_MS
-export const STRIPE_RESEND_MS = 30 * DAY_MS
-
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === 'string' ? value : value.id
+export { STRIPE_RESEND_MS, STRIPE_RETRY_MS }
 
 /**
  * The owner of a Stripe customer or subscription: by customer id (indexed), or through our record
@@ -38,15 +34,6 @@ async function ownerOf(db: Db, customerId: string | null, subscriptionId: string
   return ours?.user
 }
 
-/** The subscription an invoice belongs to (parent.subscription_details on newer API versions). */
-function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
-  const loose = invoice as unknown as {
-    subscription?: string | { id: string } | null
-    parent?: { subscription_details?: { subscription?: string | { id: string } | null } | null } | null
-  }
-  return idOf(loose.parent?.subscription_details?.subscription) ?? idOf(loose.subscription)
-}
-
 export async function applyStripeEvent(
   env: Env,
   ctx: Pick<ExecutionContext, 'waitUntil'>,
@@ -61,9 +48,9 @@ export async function applyStripeEvent(
     case 'customer.subscription.deleted':
       return subscriptionChanged(db, settings, event.data.object, event.type === 'customer.subscription.deleted', event.created * 1000, now)
     case 'invoice.payment_failed':
-      return paymentFailed(env, ctx, db, event.data.object, now)
+      return paymentFailed(env, ctx, db, event.data.object, event.created * 1000, now)
     case 'invoice.paid':
-      return invoicePaid(env, db, event.data.object, now)
+      return invoicePaid(env, ctx, db, event.data.object, event.created * 1000, now)
     default:
       return
   }
@@ -79,7 +66,7 @@ async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe
   const owner = await ownerOf(db, customerId, sub.id)
   const current = owner?.stripeSubscriptionId === sub.id
   if (owner && current && owner.stripeEventAt !== null && eventAt < owner.stripeEventAt) return
-  const state = subscriptionState(settings, sub, deleted)
+  const state = subscriptionState(settings.prices, sub, deleted)
   // Our record of it (a guest's, before its registration claims it, takes the status from here).
   await db
     .update(subscriptions)
@@ -116,10 +103,10 @@ async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe
 }
 
 /**
- * A renewal's payment failed: the subscription is past due and a grace of PAYMENT_GRACE_DAYS starts
- * (unless one is running), with one e-mail. During it the vault stays usable and triggers are held.
+ * A renewal's payment failed: the subscription is past due, and the invoice's first failure starts
+ * the grace (worker/billing/dunning.ts). During it the vault stays usable and triggers are held.
  */
-async function paymentFailed(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>, db: Db, invoice: Stripe.Invoice, now: number) {
+async function paymentFailed(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>, db: Db, invoice: Stripe.Invoice, eventAt: number, now: number) {
   const subscriptionId = subscriptionOfInvoice(invoice)
   const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
   if (!owner) {
@@ -129,26 +116,50 @@ async function paymentFailed(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>,
   // A first invoice that fails is the subscribe page's declined card (the subscription stays
   // incomplete), and a failure on another subscription is not the owner's current plan.
   if (invoice.billing_reason === 'subscription_create' || (subscriptionId && owner.stripeSubscriptionId !== subscriptionId)) return
-  const graceUntil = now + PAYMENT_GRACE_DAYS * DAY_MS
-  const [started] = await db
-    .update(users)
-    .set({ subscriptionStatus: 'past_due', paymentGraceUntil: graceUntil, updatedAt: now })
-    .where(and(eq(users.id, owner.id), or(isNull(users.paymentGraceUntil), lte(users.paymentGraceUntil, now))))
-    .returning()
-  if (!started) {
-    // Already within a grace: it keeps its end, and no second e-mail.
-    await db.update(users).set({ subscriptionStatus: 'past_due', updatedAt: now }).where(eq(users.id, owner.id))
-    return
+  // An attempt's failure delivered after the invoice was paid (Stripe keeps no order): nothing is due.
+  if (!invoice.id || (await invoiceWasPaid(db, invoice.id))) return
+  await invoiceFailed(env, ctx, db, owner, invoiceFacts(invoice, eventAt), now)
+}
+
+/** What dunning needs of an invoice (Stripe's `created` in ms; the event's time if it is missing). */
+function invoiceFacts(invoice: Stripe.Invoice, eventAt: number) {
+  return {
+    id: invoice.id!,
+    createdAt: invoice.created ? invoice.created * 1000 : eventAt,
+    amountDue: invoice.amount_remaining ?? invoice.amount_due ?? 0,
+    currency: invoice.currency ?? 'usd',
   }
-  await sendEmail(env, ctx, db, {
-    to: started.email,
-    kind: 'payment_failed',
-    ...paymentIssueEmail({ displayName: started.displayName, graceUntil, accountUrl: `${env.APP_ORIGIN}/account` }),
-  })
+}
+
+/**
+ * Applies a paid invoice once, whoever tells it first: its webhook (the route records the key) or
+ * the owner's own payment from /account (`once` records it here). False if it was applied before.
+ */
+export async function applyPaidInvoice(
+  env: Env,
+  ctx: Pick<ExecutionContext, 'waitUntil'>,
+  db: Db,
+  invoice: Stripe.Invoice,
+  now = Date.now(),
+): Promise<boolean> {
+  if (!invoice.id) return false
+  const fresh = await db
+    .insert(stripeEvents)
+    .values({ id: paidInvoiceKey(invoice.id), keepUntil: now + STRIPE_RESEND_MS })
+    .onConflictDoNothing()
+    .returning()
+  if (fresh.length === 0) return false
+  try {
+    await invoicePaid(env, ctx, db, invoice, now, now)
+  } catch (error) {
+    await db.delete(stripeEvents).where(eq(stripeEvents.id, paidInvoiceKey(invoice.id)))
+    throw error
+  }
+  return true
 }
 
 /** Payment restored (or a first payment made): the grace ends and the subscription is active. */
-async function invoicePaid(env: Env, db: Db, invoice: Stripe.Invoice, now: number) {
+async function invoicePaid(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>, db: Db, invoice: Stripe.Invoice, eventAt: number, now: number) {
   const subscriptionId = subscriptionOfInvoice(invoice)
   const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
   await recordPaidInvoice(db, invoice, now)
@@ -164,6 +175,9 @@ async function invoicePaid(env: Env, db: Db, invoice: Stripe.Invoice, now: numbe
   const current = !subscriptionId || owner.stripeSubscriptionId === subscriptionId
   // A paid invoice of another subscription takes over only from one that no longer gives access.
   if (!current && LIVE_STATUSES.has(owner.subscriptionStatus ?? '')) return
+  // Paying an older invoice leaves the issue of a newer unpaid one (and its grace) as it is.
+  const over = await invoiceSettled(db, owner, invoice.id ?? null, invoice.created ? invoice.created * 1000 : eventAt, now)
+  if (!over) return
   const [ours] = !current && subscriptionId ? await db.select({ plan: subscriptions.plan }).from(subscriptions).where(eq(subscriptions.id, subscriptionId)) : []
   await db
     .update(users)
@@ -178,6 +192,7 @@ async function invoicePaid(env: Env, db: Db, invoice: Stripe.Invoice, now: numbe
       updatedAt: now,
     })
     .where(eq(users.id, owner.id))
+  await sendRecovery(env, ctx, db, owner, now)
   // The hold is over now, not at the grace's old end: the owner's engine looks again at once, so
   // what came due during the grace fires now (its alarm and the sweep's copy still say the old end).
   if (owner.paymentGraceUntil !== null && owner.paymentGraceUntil > now) await ownerVault(env, owner.id).tick(now)

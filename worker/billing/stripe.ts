@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { ADMIN_MESSAGES } from '../../contract/admin'
 import { BILLING_MESSAGES, BILLING_PERIOD, type AccountSubscription, type SubscriptionResult } from '../../contract/billing'
-import { PAID_PLANS, type PaidPlan } from '../../contract/plans'
+import type { PaidPlan } from '../../contract/plans'
 import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
 import { batch } from '../db/raw'
@@ -11,6 +11,9 @@ import { ApiError, badRequest, conflict } from '../lib/errors'
 import { isDevelopment } from '../lib/environment'
 import { hasActiveSubscription } from '../services/users'
 import { invoicePreview } from './invoice'
+import { mayOwe, paymentDueOf, stripeAccount } from './stripe-account'
+import { idOf, periodOf, subscriptionOfInvoice, subscriptionState } from './stripe-objects'
+import { extendUser } from '../services/admin/users'
 import type { BillingProvider, SubscribeRequest } from './provider'
 import type { PromoRow } from './promo'
 import { accountView as localAccountView, cancelAtPeriodEnd, priced, record } from './subscriptions'
@@ -56,10 +59,6 @@ export function stripeClient(settings: StripeSettings): Stripe {
   })
 }
 
-export function planOfPrice(settings: StripeSettings, priceId: string | null | undefined): PaidPlan | null {
-  return PAID_PLANS.find((plan) => settings.prices[plan] === priceId) ?? null
-}
-
 /** Stripe's answer to a call, or an ApiError: its own message for a refused request, 502 when unreachable. */
 async function stripeCall<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -70,30 +69,6 @@ async function stripeCall<T>(run: () => Promise<T>): Promise<T> {
     }
     console.error('Stripe call failed:', error)
     throw new ApiError(502, BILLING_MESSAGES.providerUnavailable)
-  }
-}
-
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === 'string' ? value : value.id
-
-/** Period bounds in epoch ms: on the subscription (older API versions) or on its first item (newer). */
-export function periodOf(sub: Stripe.Subscription): { start: number | null; end: number | null } {
-  const loose = sub as unknown as { current_period_start?: number; current_period_end?: number }
-  const item = sub.items?.data?.[0] as unknown as { current_period_start?: number; current_period_end?: number } | undefined
-  const start = loose.current_period_start ?? item?.current_period_start
-  const end = loose.current_period_end ?? item?.current_period_end
-  return { start: start ? start * 1000 : null, end: end ? end * 1000 : null }
-}
-
-/** What a subscription means for its owner, the same for the immediate answer and the webhooks. */
-export function subscriptionState(settings: StripeSettings, sub: Stripe.Subscription, deleted = false) {
-  const period = periodOf(sub)
-  return {
-    status: deleted ? 'canceled' : sub.status,
-    plan: planOfPrice(settings, sub.items?.data?.[0]?.price?.id),
-    periodStart: period.start,
-    periodEnd: period.end,
-    cancelAtPeriodEnd: deleted ? false : sub.cancel_at_period_end,
   }
 }
 
@@ -135,6 +110,7 @@ const resultStatus = (status: string): SubscriptionResult['status'] =>
 
 export function stripeBilling(env: Env, settings: StripeSettings): BillingProvider {
   const stripe = stripeClient(settings)
+  const account = stripeAccount(env, stripe, stripeCall)
 
   async function ensureCustomer(db: Db, owner: UserRow): Promise<string> {
     if (owner.stripeCustomerId) return owner.stripeCustomerId
@@ -202,7 +178,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         expand: ['latest_invoice.confirmation_secret'],
       }),
     )
-    const state = subscriptionState(settings, sub)
+    const state = subscriptionState(settings.prices, sub)
     // What Stripe confirms, written as the customer.subscription.updated webhook will write it.
     if (state.plan) {
       await batch(env, [
@@ -235,6 +211,21 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
 
     async subscribeOwner(db, owner, req) {
       const now = Date.now()
+      // An owner with a payment to fix is led to it: no second subscription, no plan change, until it is paid.
+      if (mayOwe(owner, now)) {
+        const open = await account.openInvoice(owner)
+        if (open) {
+          return {
+            status: 'past_due',
+            clientSecret: null,
+            subscriptionId: owner.stripeSubscriptionId!,
+            customerId: owner.stripeCustomerId,
+            invoicePreview: invoicePreview(req.plan, null),
+            billingEnabled: true,
+            paymentDue: paymentDueOf(open, owner, now),
+          }
+        }
+      }
       if (owner.billingProvider === 'stripe' && owner.stripeSubscriptionId && hasActiveSubscription(owner, now) && !owner.cancelAtPeriodEnd) {
         // Another plan switches the subscription's price; the same plan, or one with a payment
         // issue running (past due), stays a 409.
@@ -283,13 +274,24 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
       return { status, clientSecret: clientSecretOf(sub), subscriptionId: sub.id, customerId: customer.id, invoicePreview: preview, billingEnabled: true }
     },
 
+    paymentMethodSession: (user) => account.paymentMethodSession(user),
+    payOpenInvoice: (db, ctx, user) => account.payOpenInvoice(db, ctx, user),
+    invoices: (user, page) => account.invoices(user, page),
+    extend(db, target, days) {
+      // A plan granted without billing (before billing was turned on) is extended as it would be without.
+      if (target.billingProvider !== 'stripe' || !target.stripeSubscriptionId) return extendUser(db, target, days)
+      return account.extend(db, target, days, (sub) => subscriptionState(settings.prices, sub))
+    },
+
     async accountView(_db, user) {
-      const view: AccountSubscription = { ...localAccountView(user), billingEnabled: true }
+      const now = Date.now()
+      const view: AccountSubscription = { ...localAccountView(user, now), billingEnabled: true, canUpdatePaymentMethod: !!user.stripeCustomerId }
       if (user.billingProvider !== 'stripe' || (!user.stripeSubscriptionId && !user.stripeCustomerId)) return view
       const sub = user.stripeSubscriptionId
         ? await stripeCall(() => stripe.subscriptions.retrieve(user.stripeSubscriptionId!, { expand: ['default_payment_method'] }))
         : null
       const customerId = user.stripeCustomerId ?? idOf(sub?.customer)
+      view.canUpdatePaymentMethod = !!customerId
       if (sub) {
         const price = sub.items.data[0]?.price
         const period = periodOf(sub)
@@ -316,6 +318,12 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         card = methods.data[0]?.card ?? null
       }
       view.customer = { default_source: card ? { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year } : null }
+      if (mayOwe(user, now)) {
+        const open = invoices.data
+          .filter((inv) => inv.status === 'open' && (inv.amount_remaining ?? inv.amount_due) > 0 && subscriptionOfInvoice(inv) === user.stripeSubscriptionId)
+          .sort((a, b) => a.created - b.created)[0]
+        view.paymentDue = open ? paymentDueOf(open, user, now) : null
+      }
       view.invoices = invoices.data.slice(0, 5).map((inv) => ({
         id: inv.id ?? '',
         status: inv.status ?? 'draft',

@@ -3,6 +3,7 @@ import { lt, or, isNotNull } from 'drizzle-orm'
 import { getDb } from '../db/client'
 import { engineState, passwordResets } from '../db/schema'
 import { sweepEngine } from '../engine/sweep'
+import { sweepDunning } from '../billing/dunning'
 import { pruneStripeEvents } from '../billing/stripe-events'
 import { sweepSubscriptions } from '../billing/subscriptions'
 import { deliverDue, pruneOutbox } from '../mail/outbox'
@@ -15,6 +16,8 @@ import { sweepChallenges } from '../webauthn/challenges'
 /** Every sweep, in order. Each is idempotent: running twice does no harm, missing one is caught next time. */
 export async function runSweeps(env: Env, now = Date.now()): Promise<Record<string, number>> {
   const db = getDb(env)
+  // Before the outbox is delivered, so its reminders and notices go in this same run.
+  const dunning = await sweepDunning(env, db, now)
   const emailsSent = await deliverDue(db, cloudflareSender(env), now)
   const emailsPruned = await pruneOutbox(db, now)
   const expiredSessions = await sweepSessions(db, now)
@@ -32,5 +35,5 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, signInFailuresForgotten, ...blobs, ...billing, stripeEventsPruned, ...engine }
+  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, signInFailuresForgotten, ...blobs, ...billing, ...dunning, stripeEventsPruned, ...engine }
 }

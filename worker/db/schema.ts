@@ -239,6 +239,40 @@ export type SessionRow = typeof sessions.$inferSelect
  * paid invoice's revenue, a failed payment's e-mail). A paid invoice is keyed by the invoice, which
  * is paid once whatever event tells it (worker/routes/stripe-webhook.ts).
  */
+/**
+ * A renewal invoice that failed (Stripe's invoice id): the grace it started or fell into, and when
+ * each dunning e-mail went (each once per invoice, whatever Stripe delivers again or out of order).
+ * Rows exist only for invoices that failed; the cron forgets them once Stripe can no longer resend
+ * their events. A paid invoice is known by its `paid:<invoice>` key in stripe_events.
+ */
+export const paymentIssues = sqliteTable(
+  'payment_issues',
+  {
+    invoiceId: text('invoice_id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Stripe's `created` of the invoice (epoch ms): a payment of an older invoice does not end a newer one's issue. */
+    invoiceCreatedAt: integer('invoice_created_at').notNull(),
+    amountDue: integer('amount_due').notNull().default(0),
+    currency: text('currency').notNull().default('usd'),
+    /** The grace this issue falls in (users.payment_grace_until when it failed first). */
+    graceUntil: integer('grace_until').notNull(),
+    failedAt: integer('failed_at').notNull(),
+    /** When the failure e-mail was sent (null: the owner was already told of a running grace). */
+    failureNoticeAt: integer('failure_notice_at'),
+    reminderAt: integer('reminder_at'),
+    graceEndedAt: integer('grace_ended_at'),
+    paidAt: integer('paid_at'),
+    recoveryNoticeAt: integer('recovery_notice_at'),
+  },
+  (t) => [
+    // The dunning sweep reads unpaid issues by their grace's end, and nothing else.
+    index('payment_issues_open_idx').on(t.graceUntil).where(sql`paid_at is null`),
+    index('payment_issues_user_idx').on(t.userId),
+  ],
+)
+
 export const stripeEvents = sqliteTable('stripe_events', {
   id: text('id').primaryKey(),
   keepUntil: integer('keep_until').notNull(),

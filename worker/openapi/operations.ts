@@ -103,12 +103,23 @@ export const OPERATIONS: Record<string, Operation> = {
   'DELETE /api/account/delete': { summary: 'Delete the account and everything in it', answer: z.object({ message: z.string(), deletedUserEmail: z.string() }), errors: [409, 503] },
   'GET /api/account/subscription': { summary: 'The subscription, payment method and invoices' },
   'POST /api/account/cancel-subscription': { summary: 'Cancel at the end of the period', errors: [409, 502] },
+  'POST /api/account/payment-method': {
+    summary: "Stripe's page for changing the card",
+    description: 'A Stripe customer-portal session on the card update; Stripe brings the owner back to /account?payment=updated. 409 without billing.',
+    answer: z.object({ url: z.string() }),
+    errors: [409, 502],
+  },
+  'POST /api/account/pay-invoice': {
+    summary: 'Pay the open invoice now with the card on file',
+    description: "Stripe's own invoice and amount; nothing in the request sets a price. 409 when nothing is due, 400 with the bank's reason when it refuses.",
+    errors: [400, 409, 429, 502],
+  },
+  'GET /api/account/invoices': { summary: 'The billing history, a page at a time, with refunds', errors: [502] },
 
   // --- Billing ---
   'GET /api/billing/config': { summary: 'Whether billing is on, and its publishable key', answer: z.object({ billingEnabled: z.boolean(), publishableKey: z.string().nullable() }) },
   'POST /api/create-subscription': { summary: 'Subscribe to a plan', errors: [409, 502] },
   'POST /api/create-subscription-guest': { summary: 'Subscribe before creating the account', errors: [409, 502] },
-  'POST /api/create-payment-intent': { summary: 'A one-off payment (checkout page)', errors: [409, 502] },
   'POST /api/stripe/webhook': {
     summary: "Stripe's signed events",
     description: 'Only with Stripe configured (404 otherwise). The body is verified against the Stripe-Signature header.',

@@ -8,7 +8,6 @@ const SAME_SUBJECT: Record<string, string> = {
   stripe: 'billing',
   'create-subscription': 'billing',
   'create-subscription-guest': 'billing',
-  'create-payment-intent': 'billing',
   'beneficiary-notifications': 'beneficiaries',
   'identity-verification': 'identity',
   'identity-documents': 'identity',

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { billingFor } from '../billing/provider'
 import { z } from 'zod'
 import {
   ADMIN_MESSAGES,
@@ -19,7 +20,7 @@ import { auditOwner } from '../services/audit'
 import { listAdminActions, recordAdminAction } from '../services/admin/actions'
 import { createPromoCode, deletePromoCode, issueRefund, listPromoCodes, listRefunds } from '../services/admin/billing'
 import { analytics, dashboardData } from '../services/admin/stats'
-import { extendUser, findTarget, listUsers, pauseUser, resumeUser, toAdminUser } from '../services/admin/users'
+import { findTarget, listUsers, pauseUser, resumeUser, toAdminUser } from '../services/admin/users'
 import type { AppEnv } from '../types'
 
 // /api/admin/*: the back office. Every call needs a live session (401 otherwise) whose user is an
@@ -55,9 +56,11 @@ adminRoutes.post('/users/:id/resume', async (c) => {
 adminRoutes.post('/users/:id/extend', validate('json', extendBodySchema), async (c) => {
   const target = await findTarget(c.var.db, c.req.param('id'))
   const { days } = c.req.valid('json')
-  const row = await extendUser(c.var.db, target, days)
+  const row = await billingFor(c.env).extend(c.var.db, target, days)
   await recordAdminAction(c.var.db, c.var.user.id, 'user.extend', target.id, {
     days,
+    // A Stripe subscription is extended by its trial end at Stripe (nothing charged until then).
+    provider: row.billingProvider,
     periodEnd: row.subscriptionPeriodEnd === null ? null : new Date(row.subscriptionPeriodEnd).toISOString(),
   })
   return c.json(toAdminUser(row))

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import Stripe from 'stripe'
 import { BILLING_MESSAGES } from '../../contract/billing'
 import { GENERIC_ERRORS } from '../../contract/messages'
+import { paidInvoiceKey } from '../billing/dunning'
 import { applyStripeEvent, STRIPE_RESEND_MS, STRIPE_RETRY_MS } from '../billing/stripe-events'
 import { stripeClient, stripeSettings } from '../billing/stripe'
 import { stripeEvents } from '../db/schema'
@@ -24,7 +25,7 @@ const ADDS_UP = new Set(['invoice.paid', 'invoice.payment_failed'])
 
 /** What is applied once: the event, or for a paid invoice the invoice (paid once, whatever event tells it). */
 function appliedKey(event: Stripe.Event): string {
-  if (event.type === 'invoice.paid' && event.data.object.id) return `paid:${event.data.object.id}`
+  if (event.type === 'invoice.paid' && event.data.object.id) return paidInvoiceKey(event.data.object.id)
   return event.id
 }
 
