@@ -1,9 +1,11 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seriousViolations } from './axe'
 import { executeSql, launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
 
 // Subscribing, the account page, cancelling and deleting, on a server without billing
-// (seeds 000 §2 Subscribe / Checkout / Pricing / Account, §4, §5, §8).
+// (seeds 000 §2 Subscribe / Pricing / Account, §4, §5, §8); the retired /checkout and a payment
+// issue's pages without billing (0.2 · 7 of 7).
 
 let browser: Browser
 beforeAll(async () => {
@@ -69,7 +71,7 @@ describe('billing', () => {
     expect(await page.getByTestId('plan-status').textContent()).toBe('Trialing')
     expect(await page.getByText('$29.99/month').count()).toBe(1)
     expect(await page.getByRole('button', { name: 'Cancel Subscription' }).count()).toBe(1)
-    expect(await page.getByRole('link', { name: 'Upgrade Plan' }).count()).toBe(1)
+    expect(await page.getByRole('link', { name: 'Change Plan' }).count()).toBe(1)
     await context.close()
   })
 
@@ -104,7 +106,8 @@ describe('billing', () => {
     expect(await page.getByText('$99.99/month').count()).toBe(1)
     // Enterprise and active: nothing to upgrade to.
     expect(await page.getByRole('link', { name: 'Upgrade Plan' }).count()).toBe(0)
-    expect(await page.getByText('No invoices yet.').count()).toBe(1)
+    expect(await page.getByRole('link', { name: 'Change Plan' }).count()).toBe(0)
+    expect(await page.getByText('This server takes no payments, so no invoices are issued.').count()).toBe(1)
 
     await page.getByRole('button', { name: 'Cancel Subscription' }).click()
     const dialog = page.getByRole('alertdialog')
@@ -114,12 +117,120 @@ describe('billing', () => {
     await page.getByTestId('cancel-notice').waitFor()
     expect(await page.getByTestId('next-billing').textContent()).toBe('Cancelled')
     expect(await page.getByRole('button', { name: 'Cancel Subscription' }).count()).toBe(0)
+    await context.close()
+  })
 
-    // Checkout on this server: says why there is no card form.
-    await page.goto('/checkout')
-    await page.getByText('Unable to initialize payment processing.').waitFor()
-    await page.getByTestId('billing-off').waitFor()
-    await page.getByRole('link', { name: 'Back to Pricing' }).waitFor()
+  it('the no-billing paths: /checkout leads to /subscribe, nothing to pay on /account, the plan changed and cancelled', async () => {
+    // The retired /checkout: to /subscribe for its plan (Premium unless a valid one is named), where
+    // this server says it takes no payments, and no entry for /checkout in the history.
+    const guest = await newPage(browser)
+    await guest.page.goto('/pricing')
+    await guest.page.goto('/checkout')
+    await guest.page.waitForURL((url) => url.pathname === '/subscribe')
+    expect(new URL(guest.page.url()).search).toBe('?plan=premium')
+    await guest.page.getByRole('heading', { name: 'Subscribe to Premium' }).waitFor()
+    await guest.page.getByTestId('billing-off').waitFor()
+    await guest.page.goBack()
+    await guest.page.waitForURL((url) => url.pathname === '/pricing')
+    const redirects: Array<[string, string]> = [
+      ['/checkout?plan=basic', 'basic'],
+      ['/checkout?plan=admin', 'premium'],
+      ['/checkout?amount=1', 'premium'],
+    ]
+    for (const [from, plan] of redirects) {
+      await guest.page.goto(from)
+      await guest.page.waitForURL((url) => url.pathname === '/subscribe')
+      expect(new URL(guest.page.url()).searchParams.get('plan'), from).toBe(plan)
+    }
+    await guest.context.close()
+
+    const { context, page } = await newPage(browser)
+    const errors: string[] = []
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())))
+    const invoiceCalls: string[] = []
+    page.on('request', (r) => void (r.url().includes('/api/account/invoices') && invoiceCalls.push(r.url())))
+    await registerOwner(page, { email: uniqueEmail('nobilling'), password: 'a sound password 1' })
+    await openAccount(page)
+    expect(await page.getByTestId('plan-name').textContent()).toBe('Basic')
+    // Nothing to pay, nothing to change, and the page says why.
+    expect(await page.getByTestId('payment-issue').count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Update payment method' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    expect(await page.getByRole('link', { name: 'Open invoice' }).count()).toBe(0)
+    expect(await page.getByTestId('billing-off').count()).toBeGreaterThan(0)
+    await page.getByText('This server takes no payments, so no invoices are issued.').waitFor()
+    expect(await page.getByRole('button', { name: 'Show more invoices' }).count()).toBe(0)
+    expect(await seriousViolations(page, '/account (no billing)')).toEqual([])
+
+    // Change plan: /pricing, another plan, granted at once.
+    await page.getByRole('link', { name: 'Change Plan' }).click()
+    await page.waitForURL('**/pricing')
+    await page.getByRole('link', { name: /Subscribe to Premium/ }).click()
+    await page.waitForURL((url) => url.pathname === '/subscribe' && url.searchParams.get('plan') === 'premium')
+    await expect.poll(() => toastText(page)).toContain('Welcome to Premium!')
+    await page.waitForURL('**/dashboard')
+    await openAccount(page)
+    expect(await page.getByTestId('plan-name').textContent()).toBe('Premium')
+    expect(await page.getByTestId('plan-status').textContent()).toBe('Active')
+
+    // And cancel it.
+    await page.getByRole('button', { name: 'Cancel Subscription' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel Subscription' }).click()
+    await expect.poll(() => toastText(page)).toContain('Subscription Cancelled')
+    await page.getByTestId('cancel-notice').waitFor()
+    expect(await page.getByTestId('next-billing').textContent()).toBe('Cancelled')
+
+    // A server that issues no invoices is not asked for them.
+    expect(invoiceCalls).toEqual([])
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it('a past-due owner: the banner across the app, the payment panel on /account, and /subscribe leading to the fix', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 844 })
+    const errors: string[] = []
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())))
+    const subscribeCalls: string[] = []
+    page.on('request', (r) => void (r.url().includes('/api/create-subscription') && subscribeCalls.push(r.url())))
+    const email = uniqueEmail('pastdue')
+    await registerOwner(page, { email, password: 'a sound password 1' })
+    // A renewal that failed (a state only a billing provider's webhook reaches), a week of grace left.
+    const graceUntil = Date.UTC(2099, 10, 8, 12)
+    executeSql(`update users set subscription_status = 'past_due', payment_grace_until = ${graceUntil} where email = '${email}'`)
+
+    await page.goto('/dashboard')
+    const banner = page.getByTestId('payment-issue-banner')
+    await banner.waitFor()
+    expect(await banner.getAttribute('role')).toBe('status')
+    expect(await banner.textContent()).toContain('Your last subscription payment did not go through.')
+    expect(await banner.textContent()).toContain('Your vault stays fully usable during the grace period.')
+    expect(await seriousViolations(page, '/dashboard with the payment banner (phone)')).toEqual([])
+    await page.goto('/settings')
+    await banner.waitFor()
+
+    await banner.getByRole('link', { name: 'Fix payment' }).click()
+    await page.waitForURL('**/account')
+    const panel = page.getByTestId('payment-issue')
+    await panel.waitFor()
+    // The panel says it all here: no banner on /account.
+    expect(await page.getByTestId('payment-issue-banner').count()).toBe(0)
+    expect(await panel.getByRole('heading', { name: 'Payment issue' }).count()).toBe(1)
+    expect(await panel.textContent()).toContain('Your vault stays fully usable until November 8, 2099.')
+    expect(await page.getByTestId('plan-status').textContent()).toBe('Payment due')
+    // Without billing there is no card to change and no invoice to pay.
+    expect(await page.getByRole('button', { name: 'Update payment method' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    expect(await seriousViolations(page, '/account with the payment panel (phone)')).toEqual([])
+
+    // /subscribe: the payment first, no card form, and nothing created.
+    await page.goto('/subscribe?plan=enterprise')
+    const first = page.getByTestId('payment-due-first')
+    await first.waitFor()
+    expect(await first.textContent()).toContain('Your last subscription payment did not go through')
+    await first.getByRole('link', { name: 'Go to Account & Billing' }).waitFor()
+    expect(await seriousViolations(page, '/subscribe with a payment to fix (phone)')).toEqual([])
+    expect(subscribeCalls).toEqual([])
+    expect(errors).toEqual([])
     await context.close()
   })
 

@@ -1,26 +1,48 @@
 import { describe, expect, it } from 'vitest'
-import type { AccountSubscription, InvoicePreview, SubscriptionResult } from '../../contract/billing'
-import { REDIRECT_DELAY_MS } from '../../contract/constants'
-import { ACCOUNT_TOASTS, CHECKOUT_TOASTS, SUBSCRIBE_TOASTS } from '@/features/billing/copy'
 import {
-  BILLING_HISTORY_LIMIT,
+  BILLING_MESSAGES,
+  type AccountSubscription,
+  type BillingInvoice,
+  type InvoicePreview,
+  type PaymentDue,
+  type SubscriptionResult,
+} from '../../contract/billing'
+import { REDIRECT_DELAY_MS } from '../../contract/constants'
+import { invoicesPath } from '@/features/billing/api'
+import { ACCOUNT_TOASTS, BILLING_HISTORY, PAYMENT_ISSUE, SUBSCRIBE_TOASTS } from '@/features/billing/copy'
+import {
+  amountDueText,
   canCancel,
   canUpgrade,
   cardText,
+  changePlanLabel,
+  checkoutRedirectSearch,
   formatAmount,
   formatEpochDate,
+  formatIsoDate,
+  graceText,
+  hasPaymentIssue,
+  invoiceAmount,
   invoiceIsPaid,
+  invoiceLinkLabels,
+  invoiceStatusText,
   invoiceSummaryLines,
+  needsBankConfirmation,
   nextBillingText,
   normalisePromo,
   PENDING_SUBSCRIPTION_KEY,
   pendingFromResult,
   pendingSubscriptionStore,
   planName,
+  paymentActions,
+  payFailure,
+  payResultToast,
   promoAsTyped,
-  recentInvoices,
+  refundText,
   registrationExtras,
   setupFailure,
+  showsPaymentIssueBanner,
+  showsPaymentPanel,
   statusLabel,
   subscribeOutcome,
   trialText,
@@ -131,6 +153,13 @@ describe('subscribe outcome (seeds 000 §4)', () => {
     expect(subscribeOutcome(result({ status: 'incomplete', billingEnabled: true }, { finalAmount: 0 }), { signedIn: false })).toBe('free')
   })
 
+  it('past due: the payment to fix first, never a card form (signed in or not)', () => {
+    const due: PaymentDue = { invoiceId: 'in_1', amountDue: 2999, currency: 'usd', hostedInvoiceUrl: null, graceUntil: null }
+    expect(subscribeOutcome(result({ status: 'past_due', billingEnabled: true, paymentDue: due }), { signedIn: true })).toBe('payment-due')
+    expect(subscribeOutcome(result({ status: 'past_due', billingEnabled: true, clientSecret: 'pi_secret' }), { signedIn: true })).toBe('payment-due')
+    expect(subscribeOutcome(result({ status: 'past_due', billingEnabled: true }), { signedIn: false })).toBe('payment-due')
+  })
+
   it('anything else is an error', () => {
     expect(subscribeOutcome(result({ status: 'incomplete', billingEnabled: true }), { signedIn: false })).toBe('error')
     expect(subscribeOutcome(result({ status: 'incomplete', billingEnabled: true }), { signedIn: true })).toBe('error')
@@ -209,10 +238,11 @@ describe('account page rules', () => {
     ...overrides,
   })
 
-  it('status: Active, Trialing, otherwise Inactive', () => {
+  it('status: Active, Trialing, Payment due (past due), otherwise Inactive', () => {
     expect(statusLabel('active')).toBe('Active')
     expect(statusLabel('trialing')).toBe('Trialing')
-    expect(statusLabel('past_due')).toBe('Inactive')
+    expect(statusLabel('past_due')).toBe('Payment due')
+    expect(statusLabel('canceled')).toBe('Inactive')
     expect(statusLabel(null)).toBe('Inactive')
   })
 
@@ -225,6 +255,11 @@ describe('account page rules', () => {
   it('plan names', () => {
     expect(planName('enterprise')).toBe('Enterprise')
     expect(planName('paused')).toBe('Paused')
+  })
+
+  it('the plan link says Change Plan with a subscription, Upgrade Plan without', () => {
+    expect(changePlanLabel({ hasActiveSubscription: true })).toBe('Change Plan')
+    expect(changePlanLabel({ hasActiveSubscription: false })).toBe('Upgrade Plan')
   })
 
   it('upgrade: no active subscription, or an active one below Enterprise (seeds 000 §6)', () => {
@@ -241,32 +276,204 @@ describe('account page rules', () => {
     expect(canCancel({ planTier: 'premium', hasActiveSubscription: true, subscription: sub({ cancel_at_period_end: true }) })).toBe(false)
     expect(canCancel({ planTier: 'premium', hasActiveSubscription: false, subscription: sub({ status: 'canceled' }) })).toBe(false)
     expect(canCancel({ planTier: 'premium', hasActiveSubscription: true, subscription: null })).toBe(false)
+    expect(canCancel({ planTier: 'premium', hasActiveSubscription: true, subscription: sub({ status: 'past_due' }) })).toBe(false)
     expect(canCancel({ planTier: 'admin', hasActiveSubscription: true, subscription: sub() })).toBe(false)
   })
 
   it('card on file', () => {
     expect(cardText({ brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2030 })).toEqual({ label: 'Visa •••• 4242', expiry: 'Expires 04/2030' })
   })
+})
 
-  it('billing history: the five most recent, newest first; paid is green', () => {
-    const invoices = Array.from({ length: 7 }, (_, i) => ({ id: `in_${i}`, status: i % 2 ? 'paid' : 'open', created: 1000 + i, amount_paid: 2999, invoice_pdf: null }))
-    const recent = recentInvoices(invoices)
-    expect(BILLING_HISTORY_LIMIT).toBe(5)
-    expect(recent.map((i) => i.id)).toEqual(['in_6', 'in_5', 'in_4', 'in_3', 'in_2'])
+// 0.2 · 7 of 7: the whole billing history, a page at a time, with refunds.
+describe('billing history', () => {
+  // November 1, 2026 00:00 UTC, and two days later.
+  const NOV_1 = 1_793_491_200
+  const NOV_3 = NOV_1 + 2 * 86_400
+  const invoice = (overrides: Partial<BillingInvoice> = {}): BillingInvoice => ({
+    id: 'in_1',
+    number: null,
+    status: 'paid',
+    created: NOV_1,
+    amount_due: 2999,
+    amount_paid: 2999,
+    currency: 'usd',
+    hosted_invoice_url: null,
+    invoice_pdf: null,
+    receipt_url: null,
+    refunds: [],
+    ...overrides,
+  })
+
+  it('a paid invoice shows what was paid, any other what is due', () => {
+    expect(formatAmount(invoiceAmount(invoice({ status: 'paid', amount_due: 2999, amount_paid: 1499 })))).toBe('$14.99')
+    expect(formatAmount(invoiceAmount(invoice({ status: 'open', amount_due: 2999, amount_paid: 0 })))).toBe('$29.99')
+    expect(formatAmount(invoiceAmount(invoice({ status: 'uncollectible', amount_due: 999, amount_paid: 0 })))).toBe('$9.99')
+  })
+
+  it("invoice status 'paid' gets a green dot, any other status a red dot, and words a person reads", () => {
     expect(invoiceIsPaid('paid')).toBe(true)
-    expect(invoiceIsPaid('open')).toBe(false)
+    for (const status of ['open', 'draft', 'void', 'uncollectible']) expect(invoiceIsPaid(status)).toBe(false)
+    expect(['paid', 'open', 'draft', 'void', 'uncollectible', 'something_new'].map(invoiceStatusText)).toEqual([
+      'Paid',
+      'Due',
+      'Not issued yet',
+      'Cancelled',
+      'Not paid',
+      'Not paid',
+    ])
+  })
+
+  it("an invoice's links are named by their words and which invoice they belong to", () => {
+    expect(invoiceLinkLabels(invoice())).toEqual({
+      view: 'View invoice of November 1, 2026',
+      pdf: 'PDF of the invoice of November 1, 2026',
+      receipt: 'Receipt of the invoice of November 1, 2026',
+    })
+    expect(invoiceLinkLabels(invoice({ number: 'A1B2C3-0002' })).view).toBe('View invoice A1B2C3-0002 of November 1, 2026')
+  })
+
+  it('refund lines: refunded with its date, a pending one says pending, a failed or cancelled one says so', () => {
+    expect(refundText({ amount: 1000, created: NOV_3, status: 'succeeded' })).toBe('Refunded $10.00 on November 3, 2026')
+    expect(refundText({ amount: 1000, created: NOV_3, status: 'pending' })).toBe('Refund of $10.00 pending')
+    expect(refundText({ amount: 1000, created: NOV_3, status: 'requires_action' })).toBe('Refund of $10.00 pending')
+    expect(refundText({ amount: 250, created: NOV_3, status: 'failed' })).toBe('Refund of $2.50 failed')
+    expect(refundText({ amount: 250, created: NOV_3, status: 'canceled' })).toBe('Refund of $2.50 cancelled')
+  })
+
+  it('pages: the first without a cursor, the next after the last invoice shown', () => {
+    expect(invoicesPath(null)).toBe('/api/account/invoices?limit=10')
+    expect(invoicesPath('in_9Zx')).toBe('/api/account/invoices?limit=10&after=in_9Zx')
+    expect(BILLING_HISTORY.showMore).toBe('Show more invoices')
+  })
+
+  it('without billing, says plainly that no invoices are issued', () => {
+    expect(BILLING_HISTORY.billingOff).toBe('This server takes no payments, so no invoices are issued.')
+  })
+})
+
+// 0.2 · 7 of 7: a payment issue the owner fixes alone.
+describe('payment issue', () => {
+  const due = (overrides: Partial<PaymentDue> = {}): PaymentDue => ({
+    invoiceId: 'in_due',
+    amountDue: 2999,
+    currency: 'usd',
+    hostedInvoiceUrl: 'https://invoice.stripe.com/i/acct_1/test_1',
+    graceUntil: '2026-11-08T12:00:00.000Z',
+    ...overrides,
+  })
+  const account = (overrides: Partial<AccountSubscription> = {}): AccountSubscription => ({
+    planTier: 'premium',
+    hasActiveSubscription: true,
+    billingEnabled: true,
+    subscription: {
+      status: 'active',
+      plan: { amount: 2999, currency: 'usd', interval: 'month' },
+      current_period_start: 1_793_491_200,
+      current_period_end: 1_796_083_200,
+      cancel_at_period_end: false,
+    },
+    customer: null,
+    invoices: [],
+    paymentGraceUntil: null,
+    paymentDue: null,
+    canUpdatePaymentMethod: true,
+    ...overrides,
+  })
+  const pastDue = (overrides: Partial<AccountSubscription> = {}) =>
+    account({ subscription: { ...account().subscription!, status: 'past_due' }, ...overrides })
+
+  it('the payment panel shows for an unpaid invoice, a grace running or a past-due subscription, and only then', () => {
+    expect(showsPaymentPanel(account())).toBe(false)
+    expect(showsPaymentPanel(account({ subscription: null }))).toBe(false)
+    expect(showsPaymentPanel(account({ paymentDue: due() }))).toBe(true)
+    expect(showsPaymentPanel(account({ paymentGraceUntil: '2026-11-08T12:00:00.000Z' }))).toBe(true)
+    expect(showsPaymentPanel(pastDue())).toBe(true)
+  })
+
+  it('update payment method shows only where it can be changed; pay now only with an unpaid invoice', () => {
+    expect(paymentActions(pastDue({ paymentDue: due(), canUpdatePaymentMethod: true }))).toEqual({ update: true, pay: true, openInvoice: true })
+    expect(paymentActions(pastDue({ paymentDue: due(), canUpdatePaymentMethod: false }))).toEqual({ update: false, pay: true, openInvoice: true })
+    expect(paymentActions(pastDue({ paymentDue: null, canUpdatePaymentMethod: true }))).toEqual({ update: true, pay: false, openInvoice: false })
+    expect(paymentActions(pastDue({ paymentDue: due({ hostedInvoiceUrl: null }) })).openInvoice).toBe(false)
+    // No billing: nothing to change, nothing to pay.
+    expect(paymentActions(pastDue({ billingEnabled: false, canUpdatePaymentMethod: false }))).toEqual({ update: false, pay: false, openInvoice: false })
+  })
+
+  it('the pay button names the amount due', () => {
+    expect(amountDueText(pastDue({ paymentDue: due({ amountDue: 2999 }) }))).toBe('$29.99')
+    expect(PAYMENT_ISSUE.payButton(amountDueText(pastDue({ paymentDue: due({ amountDue: 999 }) }))!)).toBe('Pay $9.99 now')
+    expect(amountDueText(pastDue())).toBeNull()
+  })
+
+  it('says until when the vault stays fully usable: the invoice grace, else the account grace; after it, that it has ended', () => {
+    expect(formatIsoDate('2026-11-08T12:00:00.000Z')).toBe('November 8, 2026')
+    expect(formatIsoDate('not a date')).toBeNull()
+    expect(graceText(pastDue({ paymentDue: due() }))).toBe(
+      'Your vault stays fully usable until November 8, 2026. Fix the payment before then to keep it that way.',
+    )
+    expect(graceText(pastDue({ paymentGraceUntil: '2026-11-09T00:00:00.000Z' }))).toContain('until November 9, 2026')
+    expect(graceText(pastDue({ hasActiveSubscription: true }))).toBe(PAYMENT_ISSUE.usableDuring)
+    expect(graceText(pastDue({ hasActiveSubscription: false }))).toBe(PAYMENT_ISSUE.graceOver)
+  })
+
+  it('a paid invoice toasts the server message: paid, or still being processed', () => {
+    expect(payResultToast(BILLING_MESSAGES.paid)).toEqual({ title: 'Payment Successful', description: BILLING_MESSAGES.paid, variant: 'success' })
+    expect(payResultToast(BILLING_MESSAGES.paymentPending)).toEqual({
+      title: 'Payment Processing',
+      description: BILLING_MESSAGES.paymentPending,
+      variant: 'default',
+    })
+  })
+
+  it("a refused payment shows the bank's reason; one the bank must confirm leads to the invoice page; nothing due is not a failure", () => {
+    const declined = payFailure(new ApiRequestError(400, 'Your card was declined.', { message: 'Your card was declined.' }))
+    expect(declined).toEqual({
+      toast: { title: 'Payment Failed', description: 'Your card was declined.', variant: 'destructive' },
+      reason: 'Your card was declined.',
+      confirmAtBank: false,
+    })
+    const confirm = payFailure(new ApiRequestError(400, 'Your bank requires authentication: pay on the invoice page.', {}))
+    expect(confirm.confirmAtBank).toBe(true)
+    expect(needsBankConfirmation('This payment requires 3D Secure.')).toBe(true)
+    expect(needsBankConfirmation('Your card has insufficient funds.')).toBe(false)
+    const nothing = payFailure(new ApiRequestError(409, BILLING_MESSAGES.noPaymentDue, { message: BILLING_MESSAGES.noPaymentDue }))
+    expect(nothing).toEqual({ toast: { title: 'Nothing to Pay', description: BILLING_MESSAGES.noPaymentDue, variant: 'default' }, reason: null, confirmAtBank: false })
+    expect(payFailure(new ApiRequestError(500, '', {})).reason).toBe('Payment could not be processed')
+  })
+
+  it('the app-wide banner shows a past-due owner everywhere but /account', () => {
+    const user = { subscriptionStatus: 'past_due' }
+    expect(hasPaymentIssue(user)).toBe(true)
+    expect(showsPaymentIssueBanner(user, '/dashboard')).toBe(true)
+    expect(showsPaymentIssueBanner(user, '/vault')).toBe(true)
+    expect(showsPaymentIssueBanner(user, '/account')).toBe(false)
+    expect(showsPaymentIssueBanner(user, '/account/')).toBe(false)
+    expect(showsPaymentIssueBanner({ subscriptionStatus: 'active' }, '/dashboard')).toBe(false)
+    expect(showsPaymentIssueBanner({ subscriptionStatus: null }, '/dashboard')).toBe(false)
+    expect(showsPaymentIssueBanner(null, '/dashboard')).toBe(false)
+  })
+})
+
+describe('the retired /checkout', () => {
+  it('the /checkout redirect keeps a valid plan and sends anything else to premium', () => {
+    expect(checkoutRedirectSearch({})).toEqual({ plan: 'premium' })
+    expect(checkoutRedirectSearch({ plan: 'basic' })).toEqual({ plan: 'basic' })
+    expect(checkoutRedirectSearch({ plan: 'enterprise', amount: 1 })).toEqual({ plan: 'enterprise' })
+    expect(checkoutRedirectSearch({ plan: 'admin' })).toEqual({ plan: 'premium' })
+    expect(checkoutRedirectSearch({ plan: 'free' })).toEqual({ plan: 'premium' })
+    expect(checkoutRedirectSearch({ plan: ['basic'] })).toEqual({ plan: 'premium' })
+    expect(checkoutRedirectSearch({ plan: 42 })).toEqual({ plan: 'premium' })
   })
 })
 
 describe('messages as the catalogue words them (seeds 000 §8)', () => {
   const line = (t: { title: string; description: string }) => `${t.title} - ${t.description}`
-  it('subscribe, checkout and account', () => {
+  it('subscribe and account', () => {
     expect(line(SUBSCRIBE_TOASTS.success('Premium'))).toBe('Subscription Successful - Welcome to Premium!')
     expect(line(SUBSCRIBE_TOASTS.noSecret)).toBe('Subscription Error - Unable to initialize subscription processing.')
     expect(line(SUBSCRIBE_TOASTS.emailRequired)).toBe('Email Required - Please enter your email address to continue.')
     expect(line(SUBSCRIBE_TOASTS.unexpected)).toBe('Payment Error - An unexpected error occurred. Please try again.')
-    expect(line(CHECKOUT_TOASTS.initError)).toBe('Payment Error - Unable to initialize payment processing.')
-    expect(line(CHECKOUT_TOASTS.setupFailed)).toBe('Payment Setup Failed - Unable to initialize payment. Please try again.')
     expect(line(ACCOUNT_TOASTS.loadError)).toBe('Error Loading Account - Unable to load your account information.')
     expect(line(ACCOUNT_TOASTS.cancelled)).toBe('Subscription Cancelled - Your subscription will end at the current billing period.')
     expect(line(ACCOUNT_TOASTS.deleted)).toBe('Account Deleted - Your account has been permanently deleted.')

@@ -14,6 +14,6 @@ export function Protected({ children }: { children: (user: PublicUser) => ReactN
   const { data: user, isPending } = useCurrentUser()
   if (isPending) return <PageSpinner />
   if (!user) return <Navigate to="/login" replace />
-  if (!user.hasActiveSubscription && !isAdmin(user)) return <SubscriptionRequired />
+  if (!user.hasActiveSubscription && !isAdmin(user)) return <SubscriptionRequired user={user} />
   return <AppShell user={user}>{children(user)}</AppShell>
 }

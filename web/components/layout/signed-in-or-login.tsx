@@ -6,7 +6,7 @@ import { AuthLayout } from '@/features/auth/auth-layout'
 import { LoginForm } from '@/features/auth/login-form'
 import { AppShell } from './app-shell'
 
-/** /account and /checkout: the page inside the shell when signed in, otherwise a sign-in form. */
+/** /account: the page inside the shell when signed in, otherwise a sign-in form. */
 export function SignedInOrLogin({ path, children }: { path: string; children: (user: PublicUser) => ReactNode }) {
   const { data: user, isPending } = useCurrentUser()
   if (isPending) return <PageSpinner />

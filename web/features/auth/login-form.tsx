@@ -22,7 +22,7 @@ type LoginOutput = z.output<typeof loginBodySchema>
 const loadResolver = () => import('./login-resolver').then((m) => m.loginResolver)
 const loadCeremonies = () => import('@/features/security-keys/ceremonies')
 
-/** The sign-in form, used by /login and by /admin, /account and /checkout when signed out. */
+/** The sign-in form, used by /login and by /admin and /account when signed out. */
 export function LoginForm({ redirectTo }: { redirectTo?: string }) {
   const navigate = useNavigate()
   const login = useLogin()

@@ -1,7 +1,7 @@
-import { Link } from '@tanstack/react-router'
-import { ArrowLeft, CreditCard, FileText, Receipt, ShieldAlert, TriangleAlert, Wallet } from 'lucide-react'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { ArrowLeft, CreditCard, ExternalLink, FileText, Receipt, ShieldAlert, TriangleAlert, Wallet } from 'lucide-react'
 import { useState } from 'react'
-import type { AccountSubscription } from '../../../contract/billing'
+import type { AccountSubscription, BillingInvoice } from '../../../contract/billing'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
@@ -10,30 +10,39 @@ import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '@
 import { Detail } from '@/components/ui/detail'
 import { Input } from '@/components/ui/input'
 import { LoadError } from '@/components/ui/load-error'
-import { PageSpinner } from '@/components/ui/spinner'
+import { PageSpinner, Spinner } from '@/components/ui/spinner'
 import { useLogout } from '@/features/auth/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
-import { useAccountSubscription, useCancelSubscription, useDeleteAccount } from './api'
-import { ACCOUNT_TOASTS, DELETE_CONFIRMATION_WORD, failureText } from './copy'
+import { useAccountSubscription, useCancelSubscription, useDeleteAccount, useInvoices } from './api'
+import { ACCOUNT_TOASTS, BILLING_HISTORY, DELETE_CONFIRMATION_WORD, failureText } from './copy'
 import {
   canCancel,
   canUpgrade,
   cardText,
+  changePlanLabel,
   formatAmount,
   formatEpochDate,
+  invoiceAmount,
   invoiceIsPaid,
+  invoiceLinkLabels,
+  invoiceName,
+  invoiceStatusText,
   nextBillingText,
   planName,
-  recentInvoices,
+  refundText,
+  showsPaymentPanel,
   statusLabel,
 } from './logic'
 import { BillingOffNotice } from './parts'
+import { PaymentIssuePanel, PaymentUpdatedNotice, UpdatePaymentMethodButton, usePaymentMethodPage, usePayNow } from './payment-issue'
 
-// /account (seeds 000 §2 'Account Management page', §3, §4, §6, §7, §8).
+// /account (seeds 000 §2 'Account Management page', §3, §4, §6, §7, §8; 0.2 · 7 of 7: a payment
+// issue fixed here, and the whole billing history with its refunds).
 
-export function AccountPage() {
+/** `paymentUpdated`: back from Stripe's page for changing the card (?payment=updated). */
+export function AccountPage({ paymentUpdated = false }: { paymentUpdated?: boolean }) {
   const account = useAccountSubscription()
 
   let body
@@ -48,14 +57,7 @@ export function AccountPage() {
       />
     )
   } else {
-    body = (
-      <>
-        <CurrentPlan account={account.data} />
-        <PaymentMethod account={account.data} />
-        <BillingHistory account={account.data} />
-        <DangerZone />
-      </>
-    )
+    body = <AccountDetails account={account.data} paymentUpdated={paymentUpdated} />
   }
 
   return (
@@ -70,6 +72,28 @@ export function AccountPage() {
       </div>
       {body}
     </div>
+  )
+}
+
+function AccountDetails({ account, paymentUpdated }: { account: AccountSubscription; paymentUpdated: boolean }) {
+  const navigate = useNavigate()
+  // One trip to Stripe's page, whichever of its buttons started it.
+  const paymentPage = usePaymentMethodPage()
+  // Paid: the notice about the updated card has served its purpose.
+  const payNow = usePayNow(() => {
+    if (paymentUpdated) void navigate({ to: '/account', search: {}, replace: true })
+  })
+  return (
+    <>
+      {paymentUpdated && <PaymentUpdatedNotice account={account} />}
+      {showsPaymentPanel(account) && (
+        <PaymentIssuePanel account={account} paymentUpdated={paymentUpdated} paymentPage={paymentPage} payNow={payNow} />
+      )}
+      <CurrentPlan account={account} />
+      <PaymentMethod account={account} paymentPage={paymentPage} />
+      <BillingHistory account={account} />
+      <DangerZone />
+    </>
   )
 }
 
@@ -104,7 +128,7 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
             {planName(account.planTier)}
           </Detail>
           <Detail label="Status">
-            <Badge variant={status === 'Inactive' ? 'destructive' : 'success'} data-testid="plan-status">
+            <Badge variant={status === 'Inactive' ? 'destructive' : status === 'Payment due' ? 'warning' : 'success'} data-testid="plan-status">
               {status}
             </Badge>
           </Detail>
@@ -128,21 +152,11 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
             </AlertDescription>
           </Alert>
         )}
-        {account.paymentGraceUntil && (
-          <Alert variant="warning">
-            <TriangleAlert aria-hidden />
-            <AlertTitle>Payment issue</AlertTitle>
-            <AlertDescription>
-              Your vault stays fully accessible until {new Date(account.paymentGraceUntil).toLocaleDateString('en-US', { dateStyle: 'long' })}. Update
-              your payment method to keep it that way.
-            </AlertDescription>
-          </Alert>
-        )}
         {!account.billingEnabled && <BillingOffNotice>Nothing is charged and no card is kept.</BillingOffNotice>}
         <div className="flex flex-wrap gap-3">
           {canUpgrade(account) && (
             <Button asChild>
-              <Link to="/pricing">Upgrade Plan</Link>
+              <Link to="/pricing">{changePlanLabel(account)}</Link>
             </Button>
           )}
           {canCancel(account) && (
@@ -165,7 +179,7 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
   )
 }
 
-function PaymentMethod({ account }: { account: AccountSubscription }) {
+function PaymentMethod({ account, paymentPage }: { account: AccountSubscription; paymentPage: ReturnType<typeof usePaymentMethodPage> }) {
   const source = account.customer?.default_source ?? null
   const card = source ? cardText(source) : null
   return (
@@ -173,7 +187,7 @@ function PaymentMethod({ account }: { account: AccountSubscription }) {
       <CardHeader>
         <CardIconTitle icon={CreditCard}>Payment Method</CardIconTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-4">
         {card ? (
           <p className="text-slate-900">
             <span className="font-medium">{card.label}</span> <span className="text-sm text-slate-600">{card.expiry}</span>
@@ -183,58 +197,116 @@ function PaymentMethod({ account }: { account: AccountSubscription }) {
         ) : (
           <BillingOffNotice />
         )}
+        {account.billingEnabled && account.canUpdatePaymentMethod && (
+          <div>
+            <UpdatePaymentMethodButton page={paymentPage} variant="outline" />
+          </div>
+        )}
       </CardContent>
     </Card>
   )
 }
 
 function BillingHistory({ account }: { account: AccountSubscription }) {
-  const invoices = recentInvoices(account.invoices)
+  const history = useInvoices(account.billingEnabled)
+  const billingOff = !account.billingEnabled || history.data?.pages[0]?.billingEnabled === false
+  const invoices = history.data?.pages.flatMap((page) => page.invoices) ?? []
+
+  const showMore = () =>
+    void history.fetchNextPage().then((result) => {
+      if (result.isError) toast({ ...failureText(BILLING_HISTORY.moreFailed, errorText(result.error, '')), variant: 'destructive' })
+    })
+
+  let content
+  if (billingOff) content = <p className="text-sm text-slate-600">{BILLING_HISTORY.billingOff}</p>
+  else if (history.isPending) content = <Spinner label="Loading invoices" />
+  else if (history.isError && invoices.length === 0) {
+    content = (
+      <LoadError
+        title={BILLING_HISTORY.loadError.title}
+        message={errorText(history.error, BILLING_HISTORY.loadError.description)}
+        onRetry={() => void history.refetch()}
+        retrying={history.isFetching}
+      />
+    )
+  } else if (invoices.length === 0) content = <p className="text-sm text-slate-600">{BILLING_HISTORY.none}</p>
+  else {
+    content = (
+      <div className="grid gap-4">
+        <ul className="divide-y divide-slate-100" data-testid="invoice-list">
+          {invoices.map((invoice) => (
+            <InvoiceRow key={invoice.id} invoice={invoice} />
+          ))}
+        </ul>
+        {history.hasNextPage && (
+          <div>
+            <Button variant="outline" onClick={showMore} disabled={history.isFetchingNextPage} className="w-full sm:w-auto">
+              {history.isFetchingNextPage ? BILLING_HISTORY.loadingMore : BILLING_HISTORY.showMore}
+            </Button>
+          </div>
+        )}
+      </div>
+    )
+  }
+
   return (
     <Card>
       <CardHeader>
         <CardIconTitle icon={Receipt}>Billing History</CardIconTitle>
-        <CardDescription>Your five most recent invoices.</CardDescription>
+        {!billingOff && <CardDescription>{BILLING_HISTORY.description}</CardDescription>}
       </CardHeader>
-      <CardContent>
-        {invoices.length === 0 ? (
-          <p className="text-sm text-slate-600">
-            No invoices yet.{!account.billingEnabled && ' This server takes no payments, so none are issued.'}
-          </p>
-        ) : (
-          <ul className="divide-y divide-slate-100">
-            {invoices.map((invoice) => {
-              const paid = invoiceIsPaid(invoice.status)
-              return (
-                <li key={invoice.id} className="flex items-center justify-between gap-4 py-3">
-                  <span className="flex items-center gap-3">
-                    <span
-                      className={cn('size-2.5 rounded-full', paid ? 'bg-emerald-500' : 'bg-red-500')}
-                      role="img"
-                      aria-label={paid ? 'Paid' : `Not paid (${invoice.status})`}
-                    />
-                    <span className="text-sm text-slate-900">{formatEpochDate(invoice.created)}</span>
-                  </span>
-                  <span className="flex items-center gap-4">
-                    <span className="text-sm font-medium tabular-nums text-slate-900">{formatAmount(invoice.amount_paid)}</span>
-                    {invoice.invoice_pdf && (
-                      <a
-                        href={invoice.invoice_pdf}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        className="inline-flex items-center gap-1 text-sm font-medium text-brand-700 hover:underline"
-                      >
-                        <FileText className="size-4" aria-hidden /> PDF
-                      </a>
-                    )}
-                  </span>
-                </li>
-              )
-            })}
-          </ul>
-        )}
-      </CardContent>
+      <CardContent>{content}</CardContent>
     </Card>
+  )
+}
+
+const linkClass =
+  'inline-flex items-center gap-1 text-sm font-medium text-brand-700 underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-brand-600'
+
+/** One invoice: date, number, status (green dot when paid, red otherwise), amount, its links and refunds. */
+function InvoiceRow({ invoice }: { invoice: BillingInvoice }) {
+  const paid = invoiceIsPaid(invoice.status)
+  const labels = invoiceLinkLabels(invoice)
+  return (
+    <li className="grid gap-2 py-3" data-testid="invoice">
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <div className="flex min-w-0 items-center gap-3">
+          <span className={cn('size-2.5 shrink-0 rounded-full', paid ? 'bg-emerald-500' : 'bg-red-500')} aria-hidden data-testid="invoice-dot" data-paid={paid} />
+          <div className="min-w-0">
+            <p className="text-sm font-medium text-slate-900">{formatEpochDate(invoice.created)}</p>
+            <p className="truncate text-xs text-slate-600">
+              {invoice.number ? `Invoice ${invoice.number} · ` : ''}
+              {invoiceStatusText(invoice.status)}
+            </p>
+          </div>
+        </div>
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-1">
+          <span className="text-sm font-medium tabular-nums text-slate-900">{formatAmount(invoiceAmount(invoice))}</span>
+          {invoice.hosted_invoice_url && (
+            <a href={invoice.hosted_invoice_url} target="_blank" rel="noopener noreferrer" aria-label={labels.view} className={linkClass}>
+              <ExternalLink className="size-4" aria-hidden /> View invoice
+            </a>
+          )}
+          {invoice.invoice_pdf && (
+            <a href={invoice.invoice_pdf} target="_blank" rel="noopener noreferrer" aria-label={labels.pdf} className={linkClass}>
+              <FileText className="size-4" aria-hidden /> PDF
+            </a>
+          )}
+          {invoice.receipt_url && (
+            <a href={invoice.receipt_url} target="_blank" rel="noopener noreferrer" aria-label={labels.receipt} className={linkClass}>
+              <Receipt className="size-4" aria-hidden /> Receipt
+            </a>
+          )}
+        </div>
+      </div>
+      {invoice.refunds.length > 0 && (
+        <ul className="grid gap-1 pl-5.5 text-sm text-slate-700" aria-label={`Refunds of the ${invoiceName(invoice)}`}>
+          {invoice.refunds.map((refund) => (
+            <li key={refund.id}>{refundText(refund)}</li>
+          ))}
+        </ul>
+      )}
+    </li>
   )
 }
 

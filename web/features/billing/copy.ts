@@ -16,23 +16,73 @@ export const SUBSCRIBE_TOASTS = {
   freeActivated: 'Free Subscription Activated!',
 } as const
 
-export const CHECKOUT_TOASTS = {
-  setupFailed: { title: 'Payment Setup Failed', description: 'Unable to initialize payment. Please try again.' },
-  initError: { title: 'Payment Error', description: 'Unable to initialize payment processing.' },
-  paymentFailed: { title: 'Payment Failed', fallback: PAYMENT_NOT_PROCESSED },
-  success: { title: 'Payment Successful', description: 'Thank you for your purchase!' },
-} as const
-
 export const ACCOUNT_TOASTS = {
   loadError: { title: 'Error Loading Account', description: 'Unable to load your account information.' },
   cancelled: { title: 'Subscription Cancelled', description: 'Your subscription will end at the current billing period.' },
   cancelFailed: { title: 'Cancellation Failed', fallback: 'Unable to cancel subscription. Please try again.' },
   deleted: { title: 'Account Deleted', description: 'Your account has been permanently deleted.' },
   deleteFailed: { title: 'Deletion Failed', fallback: 'Unable to delete account. Please try again.' },
+  updateFailed: { title: 'Payment Method Update Failed', fallback: 'Unable to open the page for changing your payment method. Please try again.' },
+  nothingDue: { title: 'Nothing to Pay' },
+  paid: { title: 'Payment Successful' },
+  pending: { title: 'Payment Processing' },
+  payFailed: { title: 'Payment Failed', fallback: PAYMENT_NOT_PROCESSED },
 } as const
 
-/** The checkout page's one-off purchase (seeds 000 §9). */
-export const CHECKOUT_PURCHASE = { amount: 29.99, description: 'Premium Plan' } as const
+/**
+ * A payment issue: the last renewal failed (0.2 · 7 of 7). Calm words: the vault stays usable
+ * during the grace, and the owner can fix it alone, here.
+ */
+export const PAYMENT_ISSUE = {
+  title: 'Payment issue',
+  happened: 'Your last subscription payment did not go through.',
+  amountDue: 'Amount due',
+  usableUntil: (date: string) => `Your vault stays fully usable until ${date}. Fix the payment before then to keep it that way.`,
+  usableDuring: 'Your vault stays fully usable during the grace period while you fix the payment.',
+  graceOver: 'The grace period has ended: your vault opens again as soon as the payment goes through.',
+  stepsIntro: 'To fix it:',
+  updateStep: 'Change the card on file, on Stripe\'s secure page. You come back here after.',
+  payStep: 'Charge the open invoice to the card on file.',
+  orOpenInvoice: 'Or pay on the invoice page, which also asks your bank for any confirmation it needs.',
+  noStepsHere: 'Nothing can be paid from this page. Please write to us and we will sort it out.',
+  updateButton: 'Update payment method',
+  redirecting: 'Redirecting...',
+  payButton: (amount: string) => `Pay ${amount} now`,
+  paying: 'Paying...',
+  openInvoice: 'Open invoice',
+  updated: 'Your payment method was updated.',
+  updatedPayNext: (amount: string) => `Now choose "Pay ${amount} now" to settle the open invoice with it.`,
+  bankConfirmation: 'Your bank asks you to confirm this payment. Open the invoice to pay it there: the confirmation opens on that page.',
+} as const
+
+/** The app-wide banner while an owner's subscription is past due. */
+export const PAYMENT_BANNER = {
+  title: 'Payment issue',
+  text: 'Your last subscription payment did not go through. Your vault stays fully usable during the grace period.',
+  action: 'Fix payment',
+} as const
+
+/** 'Subscription Required' for an owner whose grace ran out on an unpaid renewal. */
+export const SUBSCRIPTION_REQUIRED_PAST_DUE =
+  'Your last subscription payment did not go through and the grace period has ended. Your vault, beneficiaries and triggers are kept: fix the payment to use them again.'
+
+/** /subscribe for an owner with a payment to fix: nothing new is created until it is paid. */
+export const SUBSCRIBE_PAYMENT_DUE = {
+  title: 'Fix your payment first',
+  text: 'Your last subscription payment did not go through: once it is fixed, you can change your plan.',
+  pay: 'You can pay the open invoice from Account & Billing once your payment method is up to date.',
+  account: 'Go to Account & Billing',
+} as const
+
+export const BILLING_HISTORY = {
+  description: 'Your invoices, newest first, with any refunds.',
+  none: 'No invoices yet.',
+  billingOff: 'This server takes no payments, so no invoices are issued.',
+  showMore: 'Show more invoices',
+  loadingMore: 'Loading...',
+  loadError: { title: 'Invoices Unavailable', description: 'Unable to load your invoices.' },
+  moreFailed: { title: 'Invoices Unavailable', fallback: 'Unable to load more invoices. Please try again.' },
+} as const
 
 /** What the account-deletion dialog asks to be typed. */
 export const DELETE_CONFIRMATION_WORD = 'DELETE'

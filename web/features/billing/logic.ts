@@ -1,8 +1,17 @@
 import { z } from 'zod'
-import type { AccountSubscription, InvoicePreview, SubscriptionResult } from '../../../contract/billing'
+import {
+  BILLING_MESSAGES,
+  type AccountSubscription,
+  type BillingInvoice,
+  type InvoicePreview,
+  type InvoiceRefund,
+  type SubscriptionResult,
+} from '../../../contract/billing'
 import { formatCents, PAID_PLANS, PLANS, type PaidPlan } from '../../../contract/plans'
 import { ApiRequestError, errorText } from '@/lib/api-client'
-import { failureText, SUBSCRIBE_TOASTS } from './copy'
+import { ACCOUNT_TOASTS, failureText, PAYMENT_ISSUE, SUBSCRIBE_TOASTS } from './copy'
+
+export { checkoutRedirectSearch, hasPaymentIssue, showsPaymentIssueBanner } from './payment-rules'
 
 // The billing screens' rules, kept free of React so they can be tested on their own
 // (seeds 000 §2 Subscribe / Account, §3, §4, §5, §6, §8, §9).
@@ -54,11 +63,14 @@ export function trialText(preview: InvoicePreview): string | null {
  * - `payment`: a client secret → the card form;
  * - `free`: a guest's subscription that needs no payment now (amount 0, or a server without
  *   billing) → store it as pending and go to /register;
+ * - `payment-due`: the owner's last renewal failed (status `past_due`): nothing was created or
+ *   changed, and the page leads to fixing the payment instead of a card form;
  * - `error`: nothing usable → 'Subscription Error'.
  */
-export type SubscribeOutcome = 'activated' | 'payment' | 'free' | 'error'
+export type SubscribeOutcome = 'activated' | 'payment' | 'free' | 'payment-due' | 'error'
 
 export function subscribeOutcome(result: SubscriptionResult, { signedIn }: { signedIn: boolean }): SubscribeOutcome {
+  if (result.status === 'past_due') return 'payment-due'
   if (signedIn && result.status === 'active') return 'activated'
   if (result.clientSecret) return 'payment'
   if (signedIn) return result.status === 'trialing' && (!result.billingEnabled || result.invoicePreview.finalAmount === 0) ? 'activated' : 'error'
@@ -128,12 +140,20 @@ export function registrationExtras(pending: PendingSubscription | null): { subsc
 
 // --- Account page (seeds 000 §2, §4, §6) ---
 
-export type StatusLabel = 'Active' | 'Trialing' | 'Inactive'
+export type StatusLabel = 'Active' | 'Trialing' | 'Payment due' | 'Inactive'
 
 export function statusLabel(status: string | null | undefined): StatusLabel {
   if (status === 'active') return 'Active'
   if (status === 'trialing') return 'Trialing'
+  if (status === 'past_due') return 'Payment due'
   return 'Inactive'
+}
+
+/** An ISO time as a date, e.g. "November 8, 2026" (UTC, like `formatEpochDate`). */
+export function formatIsoDate(iso: string | null | undefined): string | null {
+  if (!iso) return null
+  const at = Date.parse(iso)
+  return Number.isNaN(at) ? null : formatEpochDate(Math.floor(at / 1000))
 }
 
 /** Epoch seconds as a date, e.g. "March 4, 2026" (UTC, so every viewer reads the same day). */
@@ -148,6 +168,11 @@ export function nextBillingText(sub: AccountSubscription['subscription']): strin
   return formatEpochDate(sub.current_period_end) ?? '—'
 }
 
+/** The plan link's words: an owner with a subscription changes it; one without upgrades to one. */
+export function changePlanLabel(account: Pick<AccountSubscription, 'hasActiveSubscription'>): 'Change Plan' | 'Upgrade Plan' {
+  return account.hasActiveSubscription ? 'Change Plan' : 'Upgrade Plan'
+}
+
 /** Upgrade: without an active subscription, or an active one below Enterprise. Admins have no plan to change. */
 export function canUpgrade(account: Pick<AccountSubscription, 'planTier' | 'hasActiveSubscription'>): boolean {
   if (account.planTier === 'admin') return false
@@ -157,7 +182,8 @@ export function canUpgrade(account: Pick<AccountSubscription, 'planTier' | 'hasA
 /** Cancel: only an active subscription not already set to end. */
 export function canCancel(account: Pick<AccountSubscription, 'planTier' | 'hasActiveSubscription' | 'subscription'>): boolean {
   if (account.planTier === 'admin' || !account.hasActiveSubscription || !account.subscription) return false
-  return statusLabel(account.subscription.status) !== 'Inactive' && !account.subscription.cancel_at_period_end
+  const status = statusLabel(account.subscription.status)
+  return (status === 'Active' || status === 'Trialing') && !account.subscription.cancel_at_period_end
 }
 
 export function cardText(source: NonNullable<NonNullable<AccountSubscription['customer']>['default_source']>): { label: string; expiry: string } {
@@ -165,11 +191,130 @@ export function cardText(source: NonNullable<NonNullable<AccountSubscription['cu
   return { label: `${brand} •••• ${source.last4}`, expiry: `Expires ${String(source.exp_month).padStart(2, '0')}/${source.exp_year}` }
 }
 
-export const BILLING_HISTORY_LIMIT = 5
-
-/** The most recent invoices, newest first. */
-export function recentInvoices(invoices: AccountSubscription['invoices'], limit = BILLING_HISTORY_LIMIT): AccountSubscription['invoices'] {
-  return [...invoices].sort((a, b) => b.created - a.created).slice(0, limit)
-}
+// --- Billing history (0.2 · 7 of 7: paged, with refunds) ---
 
 export const invoiceIsPaid = (status: string): boolean => status === 'paid'
+
+/** What an invoice shows as its amount: what was paid once paid, otherwise what is due. Cents. */
+export function invoiceAmount(invoice: Pick<BillingInvoice, 'status' | 'amount_paid' | 'amount_due'>): number {
+  return invoiceIsPaid(invoice.status) ? invoice.amount_paid : invoice.amount_due
+}
+
+/** An invoice's status in words (Stripe's draft, open, paid, uncollectible, void). */
+export function invoiceStatusText(status: string): string {
+  switch (status) {
+    case 'paid':
+      return 'Paid'
+    case 'open':
+      return 'Due'
+    case 'draft':
+      return 'Not issued yet'
+    case 'void':
+      return 'Cancelled'
+    default:
+      return 'Not paid'
+  }
+}
+
+/** How an invoice is named to a screen reader: its number when it has one, and its date. */
+export function invoiceName(invoice: Pick<BillingInvoice, 'number' | 'created'>): string {
+  const date = formatEpochDate(invoice.created) ?? ''
+  return invoice.number ? `invoice ${invoice.number} of ${date}` : `invoice of ${date}`
+}
+
+/** The accessible names of an invoice's links: each starts with the link's visible words and says which invoice. */
+export function invoiceLinkLabels(invoice: Pick<BillingInvoice, 'number' | 'created'>): { view: string; pdf: string; receipt: string } {
+  const name = invoiceName(invoice)
+  return { view: `View ${name}`, pdf: `PDF of the ${name}`, receipt: `Receipt of the ${name}` }
+}
+
+/** A refund's line under its invoice: done (with its date), on its way, or not done. */
+export function refundText(refund: Pick<InvoiceRefund, 'amount' | 'created' | 'status'>): string {
+  const amount = formatAmount(refund.amount)
+  switch (refund.status) {
+    case 'succeeded':
+      return `Refunded ${amount} on ${formatEpochDate(refund.created)}`
+    case 'pending':
+    case 'requires_action':
+      return `Refund of ${amount} pending`
+    case 'canceled':
+      return `Refund of ${amount} cancelled`
+    default:
+      return `Refund of ${amount} failed`
+  }
+}
+
+// --- Payment issue (0.2 · 7 of 7: payments a customer can fix alone) ---
+
+type PaymentView = Pick<AccountSubscription, 'paymentDue' | 'paymentGraceUntil' | 'hasActiveSubscription'>
+
+/** The account page's payment panel: an unpaid invoice, a grace running, or a past-due subscription. */
+export function showsPaymentPanel(account: Pick<AccountSubscription, 'paymentDue' | 'paymentGraceUntil' | 'subscription'>): boolean {
+  return !!account.paymentDue || !!account.paymentGraceUntil || account.subscription?.status === 'past_due'
+}
+
+/**
+ * The panel's ways to fix it: changing the card needs somewhere to change it (billing on, a
+ * customer); paying now needs an unpaid invoice; Stripe's invoice page needs its address.
+ */
+export function paymentActions(account: Pick<AccountSubscription, 'paymentDue' | 'canUpdatePaymentMethod'>): {
+  update: boolean
+  pay: boolean
+  openInvoice: boolean
+} {
+  return {
+    update: account.canUpdatePaymentMethod,
+    pay: !!account.paymentDue,
+    openInvoice: !!account.paymentDue?.hostedInvoiceUrl,
+  }
+}
+
+/** The amount due, as shown: "$29.99", or null when no unpaid invoice is known. */
+export function amountDueText(account: Pick<AccountSubscription, 'paymentDue'>): string | null {
+  return account.paymentDue ? formatAmount(account.paymentDue.amountDue) : null
+}
+
+/**
+ * Until when the vault stays fully usable: the invoice's grace, else the account's. Without a date,
+ * the subscription still active means the vault is usable; not active, the grace is over.
+ */
+export function graceText(account: PaymentView): string {
+  const until = formatIsoDate(account.paymentDue?.graceUntil ?? account.paymentGraceUntil)
+  if (until) return PAYMENT_ISSUE.usableUntil(until)
+  return account.hasActiveSubscription ? PAYMENT_ISSUE.usableDuring : PAYMENT_ISSUE.graceOver
+}
+
+/** The toast of a paid invoice: paid, or (the bank still deciding) being processed. */
+export function payResultToast(message: string): { title: string; description: string; variant: 'success' | 'default' } {
+  if (message === BILLING_MESSAGES.paymentPending) return { title: ACCOUNT_TOASTS.pending.title, description: message, variant: 'default' }
+  return { title: ACCOUNT_TOASTS.paid.title, description: message, variant: 'success' }
+}
+
+export interface PayFailure {
+  toast: { title: string; description: string; variant: 'destructive' | 'default' }
+  /** Shown in the panel (the bank's reason), or null when there is nothing left to pay. */
+  reason: string | null
+  /** The bank wants the owner to confirm the payment: only Stripe's invoice page can. */
+  confirmAtBank: boolean
+}
+
+/**
+ * A failed "Pay now": nothing due any more (409, the panel is read again) is news, not a failure;
+ * otherwise the bank's reason, in a toast and in the panel.
+ */
+export function payFailure(error: unknown): PayFailure {
+  const reason = errorText(error, '')
+  if (error instanceof ApiRequestError && error.status === 409) {
+    return { toast: { title: ACCOUNT_TOASTS.nothingDue.title, description: reason || BILLING_MESSAGES.noPaymentDue, variant: 'default' }, reason: null, confirmAtBank: false }
+  }
+  const text = failureText(ACCOUNT_TOASTS.payFailed, reason)
+  return { toast: { ...text, variant: 'destructive' }, reason: text.description, confirmAtBank: needsBankConfirmation(reason) }
+}
+
+/**
+ * A refused payment whose reason says the bank wants the owner to confirm it (3-D Secure): that
+ * can only be done on Stripe's invoice page, so the page offers it.
+ */
+export function needsBankConfirmation(reason: string): boolean {
+  return /authenticat|3-?D ?Secure|confirm (the|this|your) payment/i.test(reason)
+}

@@ -3,7 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { ArrowLeft, ArrowRight, BadgeCheck, CircleCheckBig, CreditCard, Gift, TriangleAlert } from 'lucide-react'
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { emailField } from '../../../contract/auth'
-import type { SubscriptionResult } from '../../../contract/billing'
+import type { PaymentDue, SubscriptionResult } from '../../../contract/billing'
 import { REDIRECT_DELAY_MS } from '../../../contract/constants'
 import { PLAN_LIST, PLANS, type PaidPlan } from '../../../contract/plans'
 import { PublicLayout } from '@/components/layout/public-layout'
@@ -15,9 +15,11 @@ import { PageSpinner, Spinner } from '@/components/ui/spinner'
 import { currentUserKey, useCurrentUser } from '@/features/auth/api'
 import { toast } from '@/lib/toast-store'
 import { accountSubscriptionKey, useBillingConfig, useCreateSubscription } from './api'
-import { failureText, SUBSCRIBE_TOASTS } from './copy'
+import { failureText, PAYMENT_ISSUE, SUBSCRIBE_PAYMENT_DUE, SUBSCRIBE_TOASTS } from './copy'
 import {
   formatAmount,
+  formatIsoDate,
+  hasPaymentIssue,
   normalisePromo,
   pendingFromResult,
   pendingSubscriptionStore,
@@ -27,6 +29,7 @@ import {
   trialText,
 } from './logic'
 import { BillingOffNotice, InvoiceSummary, PaymentForm } from './parts'
+import { UpdatePaymentMethodButton, usePaymentMethodPage } from './payment-issue'
 
 // /subscribe?plan=… (seeds 000 §2 'Subscribe page', §4 'Subscribe flow', §5, §8).
 
@@ -38,6 +41,7 @@ type View =
   | { step: 'free'; result: SubscriptionResult }
   | { step: 'no-secret' }
   | { step: 'setup-failed'; message: string }
+  | { step: 'payment-due'; paymentDue: PaymentDue | null; billingEnabled: boolean }
 
 export function SubscribePage({ plan }: { plan?: PaidPlan }) {
   const { data: user, isPending } = useCurrentUser()
@@ -46,7 +50,10 @@ export function SubscribePage({ plan }: { plan?: PaidPlan }) {
     <PublicLayout>
       <div className="mx-auto w-full max-w-2xl px-4 py-10 sm:px-6 sm:py-14">
         {user ? (
-          plan ? (
+          // A payment to fix first: the server would create nothing anyway (it answers past_due).
+          hasPaymentIssue(user) ? (
+            <PaymentDueFirst paymentDue={null} />
+          ) : plan ? (
             <SubscribeFlow key={plan} plan={plan} signedIn />
           ) : (
             <ChoosePlan />
@@ -107,6 +114,11 @@ function SubscribeFlow({ plan, signedIn }: { plan: PaidPlan; signedIn: boolean }
         later(() => void navigate({ to: '/register' }), REDIRECT_DELAY_MS.afterFreeSignup)
         return
       }
+      case 'payment-due':
+        setView({ step: 'payment-due', paymentDue: result.paymentDue ?? null, billingEnabled: result.billingEnabled })
+        // The user's status (the app-wide banner) may be older than the server's answer.
+        void queryClient.invalidateQueries({ queryKey: currentUserKey })
+        return
       default:
         toast({ ...SUBSCRIBE_TOASTS.noSecret, variant: 'destructive' })
         setView({ step: 'no-secret' })
@@ -180,7 +192,51 @@ function SubscribeFlow({ plan, signedIn }: { plan: PaidPlan; signedIn: boolean }
       )
     case 'setup-failed':
       return <FailureNotice title={SUBSCRIBE_TOASTS.setupFailed.title} message={view.message} showAccount={signedIn} />
+    case 'payment-due':
+      return <PaymentDueFirst paymentDue={view.paymentDue} billingEnabled={view.billingEnabled} />
   }
+}
+
+/**
+ * An owner whose last renewal failed: no card form (nothing new can be bought first), but the way
+ * to fix it: change the card on Stripe's page, or pay the open invoice from Account & Billing.
+ */
+function PaymentDueFirst({ paymentDue, billingEnabled }: { paymentDue: PaymentDue | null; billingEnabled?: boolean }) {
+  const config = useBillingConfig()
+  const paymentPage = usePaymentMethodPage()
+  const { data: user } = useCurrentUser()
+  const canUpdate = billingEnabled ?? config.data?.billingEnabled ?? false
+  const until = formatIsoDate(paymentDue?.graceUntil)
+  const usable = until ? PAYMENT_ISSUE.usableUntil(until) : user?.hasActiveSubscription === false ? PAYMENT_ISSUE.graceOver : PAYMENT_ISSUE.usableDuring
+  return (
+    <>
+      <PageTitle>{SUBSCRIBE_PAYMENT_DUE.title}</PageTitle>
+      <Card className="border-amber-200 bg-amber-50" data-testid="payment-due-first">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-amber-950">
+            <TriangleAlert className="size-5 text-amber-700" aria-hidden /> {PAYMENT_ISSUE.title}
+          </CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-3 text-sm leading-relaxed text-amber-950">
+          <p>{SUBSCRIBE_PAYMENT_DUE.text}</p>
+          {paymentDue && (
+            <p>
+              <span className="font-medium">{PAYMENT_ISSUE.amountDue}:</span>{' '}
+              <span className="font-semibold tabular-nums">{formatAmount(paymentDue.amountDue)}</span>
+            </p>
+          )}
+          <p>{usable}</p>
+          <p>{SUBSCRIBE_PAYMENT_DUE.pay}</p>
+          <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+            {canUpdate && <UpdatePaymentMethodButton page={paymentPage} />}
+            <Button asChild variant={canUpdate ? 'outline' : 'default'}>
+              <Link to="/account">{SUBSCRIBE_PAYMENT_DUE.account}</Link>
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </>
+  )
 }
 
 function PageTitle({ children, description }: { children: ReactNode; description?: ReactNode }) {
