@@ -241,6 +241,7 @@ export class FakeStripe {
   private readonly sessions = new Map<string, PortalSessionRecord>()
   private readonly routes: Array<{ method: string; pattern: RegExp; handler: Handler }> = []
   private readonly pending = new Set<Promise<void>>()
+  private lastDelivery: Promise<void> = Promise.resolve()
   private server: Server | undefined
   private invoiceSeq = 0
   base = ''
@@ -924,19 +925,25 @@ export class FakeStripe {
     return res.status
   }
 
-  /** Sends an event after the current answer has gone (Stripe's webhooks are asynchronous). */
+  /**
+   * Sends an event after the current answer has gone (Stripe's webhooks are asynchronous), one at a
+   * time in the order they happened: Stripe promises no order, but a test's run must be repeatable.
+   */
   private emit(type: string, object: Json, previous?: Json): void {
     const webhook = this.options.webhook
     if (!webhook) return
     if (this.options.webhookEvents && !this.options.webhookEvents.includes(type)) return
     const event = this.event(type, object, previous)
-    const sending: Promise<void> = new Promise<void>((resolve) => setTimeout(resolve, 20))
+    const before = this.lastDelivery
+    const sending: Promise<void> = before
+      .then(() => new Promise<void>((resolve) => setTimeout(resolve, 20)))
       .then(() => this.deliver(event, webhook))
       .then(
         () => undefined,
         () => void this.deliveries.push({ id: String(event.id), type, status: 'failed' }),
       )
       .finally(() => this.pending.delete(sending))
+    this.lastDelivery = sending
     this.pending.add(sending)
   }
 
