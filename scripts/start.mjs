@@ -1,6 +1,8 @@
 // `npm start`: build the SPA, apply the D1 migrations locally and serve the whole product (SPA,
 // API, Durable Object, cron) with local D1/R2/DO state, on http://localhost:8787 or $PORT.
-import { ensureDevVars, persistArgs, port, root, run, startGroup, stopGroup } from './lib/local-env.mjs'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { ensureDevVars, inspectorArgs, persistArgs, port, root, run, startGroup, stopGroup, stripeVarArgs } from './lib/local-env.mjs'
 
 const CRON = '*/5 * * * *'
 const cronIntervalMs = Number(process.env.CRON_INTERVAL_SECONDS ?? 300) * 1000
@@ -10,9 +12,15 @@ const buildDir = process.env.LEGACY_VAULT_BUILD_DIR
 const buildArgs = buildDir ? ['--outDir', buildDir, '--emptyOutDir'] : []
 const assetsArgs = buildDir ? ['--assets', buildDir] : []
 
+// A second server of the same checkout (a test's) may serve a build already made there:
+// LEGACY_VAULT_SKIP_BUILD=1 with LEGACY_VAULT_BUILD_DIR holding one skips `vite build`.
+const reuseBuild = process.env.LEGACY_VAULT_SKIP_BUILD === '1' && buildDir !== undefined && existsSync(join(buildDir, 'index.html'))
+
 ensureDevVars()
 // A production build of React whatever NODE_ENV the caller has (a test runner sets 'test').
-await run('vite', ['build', '--logLevel', 'warn', ...buildArgs], { env: { ...process.env, NODE_ENV: 'production', LEGACY_VAULT_DEV_TOOLS: '1' } })
+if (!reuseBuild) {
+  await run('vite', ['build', '--logLevel', 'warn', ...buildArgs], { env: { ...process.env, NODE_ENV: 'production', LEGACY_VAULT_DEV_TOOLS: '1' } })
+}
 await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } })
 
 const origin = `http://localhost:${port}`
@@ -23,6 +31,8 @@ const server = startGroup('wrangler', [
   '--var',
   `APP_ORIGIN:${origin}`,
   '--show-interactive-dev-session=false',
+  ...stripeVarArgs(),
+  ...inspectorArgs,
   ...assetsArgs,
   ...persistArgs,
 ])

@@ -54,3 +54,19 @@ export function stopGroup(child, signal = 'SIGTERM') {
 
 export const port = Number(process.env.PORT ?? 8787)
 export const persistArgs = process.env.PERSIST_TO ? ['--persist-to', process.env.PERSIST_TO] : []
+
+/**
+ * Stripe's settings from the environment (STRIPE_SECRET_KEY, STRIPE_PRICE_BASIC, …, and locally
+ * STRIPE_API_BASE), each passed to the worker as `--var NAME:value`: `npm start` with them set
+ * runs with billing against that Stripe account (or a test's stand-in). Without any, no billing.
+ * A var is shown by wrangler and visible in the process list; a secret key can live in .dev.vars instead.
+ */
+export function stripeVarArgs(env = process.env) {
+  return Object.entries(env)
+    .filter(([name, value]) => /^STRIPE_[A-Z0-9_]+$/.test(name) && value)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([name, value]) => ['--var', `${name}:${value}`])
+}
+
+/** INSPECTOR_PORT: the devtools port of this `wrangler dev` (two servers at once need two). */
+export const inspectorArgs = process.env.INSPECTOR_PORT ? ['--inspector-port', process.env.INSPECTOR_PORT] : []

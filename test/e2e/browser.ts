@@ -22,9 +22,13 @@ export async function launch(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
 }
 
-export async function newPage(browser: Browser, options: { width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+/** A page of a new context on the suite's server, or on `options.baseURL` (another server a test started). */
+export async function newPage(
+  browser: Browser,
+  options: { width?: number; height?: number; baseURL?: string } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
-    baseURL: baseUrl(),
+    baseURL: options.baseURL ?? baseUrl(),
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   })
   const page = await context.newPage()
@@ -37,17 +41,18 @@ export function uniqueEmail(prefix = 'e2e'): string {
   return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`
 }
 
-export async function outbox(): Promise<OutboxMessage[]> {
-  const res = await fetch(`${baseUrl()}/api/dev/outbox`)
+/** The local mailbox of the suite's server, or of the server at `base`. */
+export async function outbox(base = baseUrl()): Promise<OutboxMessage[]> {
+  const res = await fetch(`${base}/api/dev/outbox`)
   if (!res.ok) throw new Error(`outbox: ${res.status}`)
   return (await res.json()) as OutboxMessage[]
 }
 
 /** Waits for the newest message to an address whose subject matches. */
-export async function waitForMail(to: string, subject: RegExp, timeoutMs = 10_000): Promise<OutboxMessage> {
+export async function waitForMail(to: string, subject: RegExp, timeoutMs = 10_000, base = baseUrl()): Promise<OutboxMessage> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const found = (await outbox()).find((m) => m.to === to && subject.test(m.subject))
+    const found = (await outbox(base)).find((m) => m.to === to && subject.test(m.subject))
     if (found) return found
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
@@ -70,9 +75,12 @@ export function runScript(name: string, args: string[]): string {
   return result.stdout
 }
 
-/** Executes SQL on the e2e server's local D1 database (to set up states the UI cannot reach yet). */
-export function executeSql(sql: string): void {
-  const result = spawnSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', inject('stateDir'), '--command', sql], {
+/**
+ * Executes SQL on the e2e server's local D1 database (to set up states the UI cannot reach yet),
+ * or on that of the server whose state is in `stateDir`.
+ */
+export function executeSql(sql: string, stateDir = inject('stateDir')): void {
+  const result = spawnSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', stateDir, '--command', sql], {
     env: { ...process.env, CI: 'true' },
     encoding: 'utf8',
   })
@@ -93,10 +101,10 @@ export interface OwnerDetails {
  * The owner follows the confirmation link sent to their address at registration, through the API
  * (the page it opens is tested on its own): invitations go out from then on.
  */
-export async function confirmOwnerEmail(email: string): Promise<void> {
-  const mail = await waitForMail(email, /^Confirm your e-mail address/)
+export async function confirmOwnerEmail(email: string, base = baseUrl()): Promise<void> {
+  const mail = await waitForMail(email, /^Confirm your e-mail address/, 10_000, base)
   const token = new URL(firstLink(mail.text, '/confirm-email')).searchParams.get('token')
-  const res = await fetch(`${baseUrl()}/api/auth/confirm-email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })
+  const res = await fetch(`${base}/api/auth/confirm-email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) })
   if (!res.ok) throw new Error(`confirm-email: ${res.status} ${await res.text()}`)
 }
 
@@ -113,7 +121,8 @@ export async function registerOwner(page: Page, owner: OwnerDetails): Promise<vo
     await page.getByRole('button', { name: 'Skip for now (less secure)' }).click()
   }
   await page.waitForURL('**/dashboard')
-  if (!owner.unconfirmed) await confirmOwnerEmail(owner.email)
+  // The server the page is on (the suite's, or another one a test started).
+  if (!owner.unconfirmed) await confirmOwnerEmail(owner.email, new URL(page.url()).origin)
 }
 
 /** Registration step 1 only (for tests of the form itself). */

@@ -33,8 +33,11 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 export default async function setup(project: TestProject) {
   const port = Number(process.env.E2E_PORT ?? 8797)
   stateDir = mkdtempSync(join(tmpdir(), 'legacy-vault-e2e-'))
+  // The suite's server has no billing, whatever Stripe settings the caller's shell has (start.mjs
+  // passes any STRIPE_* on to the worker); billing-stripe.test.ts starts one with billing.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('STRIPE_')))
   server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), PERSIST_TO: stateDir, LEGACY_VAULT_BUILD_DIR: join(stateDir, 'client') },
+    env: { ...env, PORT: String(port), PERSIST_TO: stateDir, LEGACY_VAULT_BUILD_DIR: join(stateDir, 'client') },
     stdio: ['ignore', process.env.E2E_VERBOSE ? 'inherit' : 'ignore', 'inherit'],
   })
   const baseUrl = `http://localhost:${port}`
