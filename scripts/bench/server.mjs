@@ -14,7 +14,14 @@ export async function startServer({ port, logPath, cwd = root }) {
   const log = createWriteStream(logPath)
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd,
-    env: { ...process.env, PORT: String(port), PERSIST_TO: state, LEGACY_VAULT_BUILD_DIR: buildDir, CI: 'true' },
+    // Without billing, whatever Stripe settings the shell exports (start.mjs passes STRIPE_* on).
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('STRIPE_'))),
+      PORT: String(port),
+      PERSIST_TO: state,
+      LEGACY_VAULT_BUILD_DIR: buildDir,
+      CI: 'true',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child.stdout.pipe(log)

@@ -20,7 +20,7 @@ const FAILED_SUBJECT = /^Action needed: your subscription payment failed/
 /** The e-mail that tells the owner their payment went through after a payment issue. */
 const RECOVERED_SUBJECT = /^Payment received: your subscription is active again/
 // The events a webhook endpoint of this product subscribes to.
-const WEBHOOK_EVENTS = ['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted', 'invoice.paid', 'invoice.payment_failed']
+const WEBHOOK_EVENTS = ['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted', 'customer.updated', 'invoice.paid', 'invoice.payment_failed']
 
 let browser: Browser
 let fake: FakeStripe

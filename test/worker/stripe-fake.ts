@@ -311,9 +311,13 @@ export interface UserBilling {
 export const userRow = (id: string) => env.DB.prepare('select * from users where id = ?').bind(id).first<UserBilling>()
 
 /** Delivers an event as Stripe does: `Stripe-Signature: t=…,v1=HMAC_SHA256(secret, t + '.' + body)`. */
-export async function deliver(event: { id: string; type: string; object: Record<string, unknown>; created?: number }, secret = WEBHOOK_SECRET): Promise<Response> {
+export async function deliver(
+  event: { id: string; type: string; object: Record<string, unknown>; created?: number; previous?: Record<string, unknown> },
+  secret = WEBHOOK_SECRET,
+): Promise<Response> {
   const created = event.created ?? now()
-  const payload = JSON.stringify({ id: event.id, object: 'event', type: event.type, api_version: '2026-10-28.endive', created, data: { object: event.object } })
+  const data = { object: event.object, ...(event.previous ? { previous_attributes: event.previous } : {}) }
+  const payload = JSON.stringify({ id: event.id, object: 'event', type: event.type, api_version: '2026-10-28.endive', created, data })
   const t = now()
   return stripeCall('/api/stripe/webhook', {
     rawBody: payload,

@@ -250,6 +250,33 @@ describe('fixing a payment from /account', () => {
     expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
   })
 
+  it("a card changed on Stripe's portal becomes the subscription's for the renewals after (customer.updated), and the account shows it at once", async () => {
+    const { owner, customerId, subscriptionId } = await activeOwner()
+    // The subscription holds the card it started with (save_default_payment_method: on_subscription).
+    stripe.subscriptions.get(subscriptionId)!.default_payment_method = { id: 'pm_1', object: 'payment_method', type: 'card', card }
+    stripe.defaultCards.set(customerId, { id: 'pm_new', card: { ...card, last4: '1881', exp_year: 2031 } })
+    expect((await account(owner.token)).customer?.default_source).toMatchObject({ last4: '1881', exp_year: 2031 })
+    const customer = { id: customerId, object: 'customer', invoice_settings: { default_payment_method: 'pm_new' } }
+    // Another change of the customer (its address, say) touches no subscription.
+    expect((await deliver({ id: eventId(), type: 'customer.updated', object: customer, previous: { address: null } })).status).toBe(200)
+    expect(stripe.updateRequests).toEqual([])
+    expect((await deliver({ id: eventId(), type: 'customer.updated', object: customer, previous: { invoice_settings: { default_payment_method: 'pm_1' } } })).status).toBe(200)
+    expect(stripe.updateRequests).toEqual([{ id: subscriptionId, body: { default_payment_method: 'pm_new' } }])
+  })
+
+  it('an older subscription event saying past due, delivered after the owner paid from /account, does not set them back', async () => {
+    const { owner, subscriptionId, invoice } = await pastDueOwner()
+    const before = { ...stripe.subscriptions.get(subscriptionId)!, status: 'past_due', latest_invoice: invoice.id }
+    const stale = { id: eventId(), type: 'customer.subscription.updated', object: structuredClone(before) }
+    expect((await stripeCall('/api/account/pay-invoice', { method: 'POST', token: owner.token })).status).toBe(200)
+    expect((await deliver(stale)).status).toBe(200)
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+    // A newer invoice still unpaid is another matter: past due stands.
+    const next = renewal({ customerId: String(before.customer), subscriptionId })
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: { ...before, latest_invoice: next.id } })).status).toBe(200)
+    expect((await userRow(owner.user.id))!.subscription_status).toBe('past_due')
+  })
+
   it("a declined card answers 400 with the bank's reason and changes nothing; a bank asking for authentication points to the invoice's page", async () => {
     const { owner } = await pastDueOwner()
     stripe.payOutcome = 'declined'

@@ -7,7 +7,7 @@ import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
 import { ApiError, conflict } from '../lib/errors'
 import { applyPaidInvoice } from './stripe-events'
-import { idOf } from './stripe-objects'
+import { idOf, PAYMENT_DUE_STATUSES } from './stripe-objects'
 
 // What an owner fixes alone with Stripe (issue 0.2 · 7 of 7): the card (Stripe's customer portal,
 // so no card is typed into our pages), the open invoice paid again with it, the whole billing
@@ -16,8 +16,6 @@ import { idOf } from './stripe-objects'
 type Ctx = Pick<ExecutionContext, 'waitUntil'>
 type Call = <T>(run: () => Promise<T>) => Promise<T>
 
-/** Statuses in which Stripe still asks for an unpaid invoice of the subscription. */
-export const PAYMENT_DUE_STATUSES = new Set(['past_due', 'unpaid'])
 
 /** An open invoice as what is owed by the owner's payment issue. */
 export function paymentDueOf(invoice: Stripe.Invoice, user: UserRow, now = Date.now()): PaymentDue {

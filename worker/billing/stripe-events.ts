@@ -6,8 +6,8 @@ import { ownerVault } from '../owner/client'
 import { revenueDays, stripeEvents, subscriptions, users, type UserRow } from '../db/schema'
 import { invoiceFailed, invoiceSettled, invoiceWasPaid, paidInvoiceKey, sendRecovery } from './dunning'
 import { STRIPE_RESEND_MS, STRIPE_RETRY_MS } from './stripe-constants'
-import type { StripeSettings } from './stripe'
-import { idOf, subscriptionOfInvoice, subscriptionState } from './stripe-objects'
+import { stripeClient, type StripeSettings } from './stripe'
+import { idOf, PAYMENT_DUE_STATUSES, subscriptionOfInvoice, subscriptionState } from './stripe-objects'
 
 // What Stripe's webhooks change (seeds 000 §4 'Payment lifecycle'). The route has verified the
 // signature and recorded the event, so each arrives here once.
@@ -51,6 +51,8 @@ export async function applyStripeEvent(
       return paymentFailed(env, ctx, db, event.data.object, event.created * 1000, now)
     case 'invoice.paid':
       return invoicePaid(env, ctx, db, event.data.object, event.created * 1000, now)
+    case 'customer.updated':
+      return customerUpdated(db, settings, event.data.object, event.data.previous_attributes)
     default:
       return
   }
@@ -67,6 +69,10 @@ async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe
   const current = owner?.stripeSubscriptionId === sub.id
   if (owner && current && owner.stripeEventAt !== null && eventAt < owner.stripeEventAt) return
   const state = subscriptionState(settings.prices, sub, deleted)
+  // Stripe said past due before the invoice was paid (by the owner from /account, whose payment is
+  // applied at once): a payment we know of is not undone by an event about the moment before it.
+  const latest = idOf(sub.latest_invoice)
+  if (PAYMENT_DUE_STATUSES.has(state.status) && latest && (await invoiceWasPaid(db, latest))) state.status = 'active'
   // Our record of it (a guest's, before its registration claims it, takes the status from here).
   await db
     .update(subscriptions)
@@ -100,6 +106,21 @@ async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe
         or(sql`${users.stripeSubscriptionId} is not ${sub.id}`, isNull(users.stripeEventAt), lte(users.stripeEventAt, eventAt)),
       ),
     )
+}
+
+/**
+ * The customer's default card changed (Stripe's portal sets only the customer's): the owner's
+ * subscription, which holds the card it was started with, is pointed at the new one, so the
+ * renewals after are charged to the card the owner chose.
+ */
+async function customerUpdated(db: Db, settings: StripeSettings, customer: Stripe.Customer, previous: Partial<Stripe.Customer> | undefined) {
+  if (!previous || !('invoice_settings' in previous)) return
+  const card = idOf(customer.invoice_settings?.default_payment_method)
+  if (!card) return
+  const owner = await ownerOf(db, customer.id, null)
+  if (!owner?.stripeSubscriptionId || owner.billingProvider !== 'stripe') return
+  if (['canceled', 'incomplete_expired'].includes(owner.subscriptionStatus ?? '')) return
+  await stripeClient(settings).subscriptions.update(owner.stripeSubscriptionId, { default_payment_method: card })
 }
 
 /**

@@ -4,6 +4,9 @@ import { PAID_PLANS, type PaidPlan } from '../../contract/plans'
 // Reading Stripe's objects the same way everywhere: ids that may come expanded, a subscription's
 // period and plan, an invoice's subscription (older and newer API versions alike).
 
+/** Statuses in which Stripe still asks for an unpaid invoice of the subscription. */
+export const PAYMENT_DUE_STATUSES = new Set(['past_due', 'unpaid'])
+
 export const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id
 

@@ -309,9 +309,11 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         stripeCall(() => stripe.invoices.list({ customer: customerId, limit: 5 })),
       ])
       const asMethod = (pm: string | Stripe.PaymentMethod | null | undefined) => (pm && typeof pm === 'object' ? pm : null)
+      // The customer's default first: it is the card the owner last chose (Stripe's portal sets it),
+      // which the subscription follows once the customer.updated webhook has pointed it there.
       let card =
-        asMethod(sub?.default_payment_method)?.card ??
         ('deleted' in customer ? null : asMethod(customer.invoice_settings?.default_payment_method)?.card) ??
+        asMethod(sub?.default_payment_method)?.card ??
         null
       if (!card) {
         const methods = await stripeCall(() => stripe.paymentMethods.list({ customer: customerId, type: 'card', limit: 1 }))
