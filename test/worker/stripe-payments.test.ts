@@ -265,14 +265,14 @@ describe('fixing a payment from /account', () => {
   })
 
   it('an older subscription event saying past due, delivered after the owner paid from /account, does not set them back', async () => {
-    const { owner, subscriptionId, invoice } = await pastDueOwner()
+    const { owner, customerId, subscriptionId, invoice } = await pastDueOwner()
     const before = { ...stripe.subscriptions.get(subscriptionId)!, status: 'past_due', latest_invoice: invoice.id }
     const stale = { id: eventId(), type: 'customer.subscription.updated', object: structuredClone(before) }
     expect((await stripeCall('/api/account/pay-invoice', { method: 'POST', token: owner.token })).status).toBe(200)
     expect((await deliver(stale)).status).toBe(200)
     expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
     // A newer invoice still unpaid is another matter: past due stands.
-    const next = renewal({ customerId: String(before.customer), subscriptionId })
+    const next = renewal({ customerId, subscriptionId })
     expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: { ...before, latest_invoice: next.id } })).status).toBe(200)
     expect((await userRow(owner.user.id))!.subscription_status).toBe('past_due')
   })
