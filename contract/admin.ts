@@ -23,6 +23,7 @@ export const ADMIN_MESSAGES = {
   adminOnly: 'Admin Access Required: you do not have permission to access the admin dashboard.',
   userDeleted: 'User account deleted.',
   extendThroughStripe: 'Extend through Stripe: this subscription is billed by Stripe.',
+  subscriptionChanged: 'The subscription changed meanwhile. Reload and try again.',
   extendPaymentDue: 'This subscription has a payment due. It can be extended once the payment is made or the subscription has ended.',
   noChargeToRefund: 'There is no Stripe payment of this user with enough left to refund this amount.',
 } as const

@@ -29,5 +29,4 @@ export const BILLING_MESSAGES = {
   noCustomer: 'There is no payment method to change yet: choose a plan first.',
   authenticationRequired:
     'Your bank asks you to confirm this payment. Open the invoice to pay it on Stripe’s secure page.',
-  paymentDueFirst: 'Your last payment did not go through. Update your payment method or pay the open invoice from Account & Billing first.',
 } as const

@@ -301,6 +301,7 @@ describe('fixing a payment from /account', () => {
     expect((await stripeCall('/api/account/invoices', { token: b.owner.token })).status).toBe(200)
     const page = (await (await stripeCall(`/api/account/invoices?after=${a.invoice.id}`, { token: b.owner.token })).json()) as InvoicePage
     expect(page.invoices).toEqual([])
+    expect(stripe.invoiceQueries.length).toBeGreaterThan(0)
     expect(stripe.invoiceQueries.every((q) => q.customer === b.customerId)).toBe(true)
     expect((await userRow(a.owner.user.id))!.subscription_status).toBe('past_due')
   })

@@ -2,12 +2,13 @@ import Stripe from 'stripe'
 import { ADMIN_MESSAGES } from '../../contract/admin'
 import { BILLING_MESSAGES, type BillingInvoice, type InvoicePage, type PaymentDue } from '../../contract/billing'
 import { DAY_MS } from '../../contract/constants'
+import type { PaidPlan } from '../../contract/plans'
 import { and, eq } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
 import { ApiError, conflict } from '../lib/errors'
 import { applyPaidInvoice } from './stripe-events'
-import { idOf, PAYMENT_DUE_STATUSES } from './stripe-objects'
+import { idOf, oldestOwed, owedOn, PAYMENT_DUE_STATUSES, subscriptionState } from './stripe-objects'
 
 // What an owner fixes alone with Stripe (issue 0.2 · 7 of 7): the card (Stripe's customer portal,
 // so no card is typed into our pages), the open invoice paid again with it, the whole billing
@@ -21,7 +22,7 @@ type Call = <T>(run: () => Promise<T>) => Promise<T>
 export function paymentDueOf(invoice: Stripe.Invoice, user: UserRow, now = Date.now()): PaymentDue {
   return {
     invoiceId: invoice.id ?? '',
-    amountDue: invoice.amount_remaining ?? invoice.amount_due ?? 0,
+    amountDue: owedOn(invoice),
     currency: invoice.currency ?? 'usd',
     hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
     graceUntil: user.paymentGraceUntil !== null && user.paymentGraceUntil > now ? new Date(user.paymentGraceUntil).toISOString() : null,
@@ -34,15 +35,16 @@ export const mayOwe = (user: UserRow, now = Date.now()) =>
   !!user.stripeSubscriptionId &&
   (PAYMENT_DUE_STATUSES.has(user.subscriptionStatus ?? '') || (user.paymentGraceUntil !== null && user.paymentGraceUntil > now))
 
-export function stripeAccount(env: Env, stripe: Stripe, call: Call) {
+export function stripeAccount(env: Env, stripe: Stripe, call: Call, prices: Record<PaidPlan, string>) {
+  const state = (sub: Stripe.Subscription) => subscriptionState(prices, sub)
+
   /** The oldest open invoice of the owner's current subscription (what Stripe retries), or null. */
   async function openInvoice(user: UserRow): Promise<Stripe.Invoice | null> {
     if (!user.stripeCustomerId || !user.stripeSubscriptionId) return null
     const open = await call(() =>
       stripe.invoices.list({ customer: user.stripeCustomerId!, subscription: user.stripeSubscriptionId!, status: 'open', limit: 10 }),
     )
-    const unpaid = open.data.filter((inv) => (inv.amount_remaining ?? inv.amount_due ?? 0) > 0)
-    return unpaid.sort((a, b) => a.created - b.created)[0] ?? null
+    return oldestOwed(open.data, user.stripeSubscriptionId)
   }
 
   return {
@@ -152,7 +154,7 @@ export function stripeAccount(env: Env, stripe: Stripe, call: Call) {
      * later of now and the paid period's end, so Stripe charges nothing until then. A repeated
      * request over the same period (a double click) reaches Stripe with the same idempotency key.
      */
-    async extend(db: Db, target: UserRow, days: number, state: (sub: Stripe.Subscription) => { status: string; periodEnd: number | null }, now = Date.now()): Promise<UserRow> {
+    async extend(db: Db, target: UserRow, days: number, now = Date.now()): Promise<UserRow> {
       const sub = await call(() => stripe.subscriptions.retrieve(target.stripeSubscriptionId!))
       if (sub.status !== 'active' && sub.status !== 'trialing') throw conflict(ADMIN_MESSAGES.extendPaymentDue)
       const from = Math.max(now, state(sub).periodEnd ?? now, (sub.trial_end ?? 0) * 1000)
@@ -166,7 +168,7 @@ export function stripeAccount(env: Env, stripe: Stripe, call: Call) {
         .set({ subscriptionStatus: after.status, subscriptionPeriodEnd: after.periodEnd ?? trialEnd * 1000, updatedAt: now })
         .where(and(eq(users.id, target.id), eq(users.stripeSubscriptionId, sub.id)))
         .returning()
-      if (!row) throw conflict('The subscription changed meanwhile. Reload and try again.')
+      if (!row) throw conflict(ADMIN_MESSAGES.subscriptionChanged)
       return row
     },
   }

@@ -7,7 +7,7 @@ import { revenueDays, stripeEvents, subscriptions, users, type UserRow } from '.
 import { invoiceFailed, invoiceSettled, invoiceWasPaid, paidInvoiceKey, sendRecovery } from './dunning'
 import { STRIPE_RESEND_MS, STRIPE_RETRY_MS } from './stripe-constants'
 import { stripeClient, type StripeSettings } from './stripe'
-import { idOf, PAYMENT_DUE_STATUSES, subscriptionOfInvoice, subscriptionState } from './stripe-objects'
+import { idOf, owedOn, PAYMENT_DUE_STATUSES, subscriptionOfInvoice, subscriptionState } from './stripe-objects'
 
 // What Stripe's webhooks change (seeds 000 §4 'Payment lifecycle'). The route has verified the
 // signature and recorded the event, so each arrives here once.
@@ -147,7 +147,7 @@ function invoiceFacts(invoice: Stripe.Invoice, eventAt: number) {
   return {
     id: invoice.id!,
     createdAt: invoice.created ? invoice.created * 1000 : eventAt,
-    amountDue: invoice.amount_remaining ?? invoice.amount_due ?? 0,
+    amountDue: owedOn(invoice),
     currency: invoice.currency ?? 'usd',
   }
 }

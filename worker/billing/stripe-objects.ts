@@ -35,6 +35,15 @@ export function subscriptionState(prices: Record<PaidPlan, string>, sub: Stripe.
   }
 }
 
+/** What is still owed on an invoice (cents). */
+export const owedOn = (invoice: Stripe.Invoice): number => invoice.amount_remaining ?? invoice.amount_due ?? 0
+
+/** The oldest open invoice of the subscription with something owed on it (the one Stripe retries), or null. */
+export function oldestOwed(invoices: Stripe.Invoice[], subscriptionId: string): Stripe.Invoice | null {
+  const owed = invoices.filter((inv) => inv.status === 'open' && owedOn(inv) > 0 && subscriptionOfInvoice(inv) === subscriptionId)
+  return owed.sort((a, b) => a.created - b.created)[0] ?? null
+}
+
 /** The subscription an invoice belongs to (parent.subscription_details on newer API versions). */
 export function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
   const loose = invoice as unknown as {

@@ -9,11 +9,11 @@ import { users, type UserRow } from '../db/schema'
 import { batch } from '../db/raw'
 import { ApiError, badRequest, conflict } from '../lib/errors'
 import { isDevelopment } from '../lib/environment'
+import { extendUser } from '../services/admin/users'
 import { hasActiveSubscription } from '../services/users'
 import { invoicePreview } from './invoice'
 import { mayOwe, paymentDueOf, stripeAccount } from './stripe-account'
-import { idOf, periodOf, subscriptionOfInvoice, subscriptionState } from './stripe-objects'
-import { extendUser } from '../services/admin/users'
+import { idOf, oldestOwed, periodOf, subscriptionState } from './stripe-objects'
 import type { BillingProvider, SubscribeRequest } from './provider'
 import type { PromoRow } from './promo'
 import { accountView as localAccountView, cancelAtPeriodEnd, priced, record } from './subscriptions'
@@ -110,7 +110,7 @@ const resultStatus = (status: string): SubscriptionResult['status'] =>
 
 export function stripeBilling(env: Env, settings: StripeSettings): BillingProvider {
   const stripe = stripeClient(settings)
-  const account = stripeAccount(env, stripe, stripeCall)
+  const account = stripeAccount(env, stripe, stripeCall, settings.prices)
 
   async function ensureCustomer(db: Db, owner: UserRow): Promise<string> {
     if (owner.stripeCustomerId) return owner.stripeCustomerId
@@ -280,7 +280,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
     extend(db, target, days) {
       // A plan granted without billing (before billing was turned on) is extended as it would be without.
       if (target.billingProvider !== 'stripe' || !target.stripeSubscriptionId) return extendUser(db, target, days)
-      return account.extend(db, target, days, (sub) => subscriptionState(settings.prices, sub))
+      return account.extend(db, target, days)
     },
 
     async accountView(_db, user) {
@@ -321,9 +321,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
       }
       view.customer = { default_source: card ? { brand: card.brand, last4: card.last4, exp_month: card.exp_month, exp_year: card.exp_year } : null }
       if (mayOwe(user, now)) {
-        const open = invoices.data
-          .filter((inv) => inv.status === 'open' && (inv.amount_remaining ?? inv.amount_due) > 0 && subscriptionOfInvoice(inv) === user.stripeSubscriptionId)
-          .sort((a, b) => a.created - b.created)[0]
+        const open = oldestOwed(invoices.data, user.stripeSubscriptionId!)
         view.paymentDue = open ? paymentDueOf(open, user, now) : null
       }
       view.invoices = invoices.data.slice(0, 5).map((inv) => ({

@@ -119,7 +119,7 @@ export async function extendUser(db: Db, target: UserRow, days: number, now = Da
       ),
     )
     .returning()
-  if (!row) throw conflict('The subscription changed meanwhile. Reload and try again.')
+  if (!row) throw conflict(ADMIN_MESSAGES.subscriptionChanged)
   return row
 }
 
