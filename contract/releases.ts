@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { formatBytes } from './format-bytes'
 import type { ItemType } from './vault-items'
 
 // Releases as beneficiaries, approvers and the owner meet them through e-mailed links
@@ -32,9 +33,13 @@ export const RELEASE_MESSAGES = {
   linkInvalid: 'This link is invalid or no longer works.',
   linkExpired: 'This link has expired.',
   releaseNotWaiting: 'This release is no longer waiting: it was already released or cancelled.',
+  releaseAlreadyCancelled: 'This release was already cancelled.',
   alreadySigned: 'You have already answered for this release.',
-  releaseCancelled: 'The pending release was cancelled. Your inactivity clock has been reset.',
+  releaseCancelled: 'The release was cancelled. Your inactivity clock has been reset.',
+  assetWithdrawn: (ownerName: string) => `${ownerName} withdrew this release. It can no longer be downloaded.`,
   checkedIn: 'Thank you. Your check-in was recorded and your inactivity clock has been reset.',
+  reportLinkVoid: 'This link no longer works: a newer one was sent to you, or the vault owner withdrew it. Please use the most recent e-mail you received about this.',
+  alreadyReported: 'You have already confirmed this. The owner’s release instructions are in motion.',
   deathConfirmed: 'Thank you. The confirmation was recorded and the owner’s release instructions are now in motion.',
   certificateRequired: 'Certificate number is required',
   dateOfDeathRequired: 'Date of death is required',
@@ -47,7 +52,8 @@ export const portalLinkRequestSchema = z.object({ email: z.email(RELEASE_MESSAGE
 /** Query of the beneficiary's link pages and API calls. */
 export const beneficiaryAccessQuerySchema = z.object({ token: z.string().min(10, RELEASE_MESSAGES.linkInvalid).max(2048) })
 
-export const ASSET_STATUSES = ['available', 'pending_identity', 'expired', 'exhausted'] as const
+/** 'withdrawn': the owner cancelled the release it came from; it can no longer be downloaded. */
+export const ASSET_STATUSES = ['available', 'pending_identity', 'expired', 'exhausted', 'withdrawn'] as const
 export type AssetStatus = (typeof ASSET_STATUSES)[number]
 
 /** GET /api/beneficiaries/{id}/assets?token=… — one entry per released item. */
@@ -133,3 +139,49 @@ export interface DeathReportView {
 
 /** One-click links from e-mail: `{token}` only. */
 export const linkActionBodySchema = z.object({ token: z.string().min(10).max(2048) })
+
+/** A copy an heir already downloaded: no cancel can take it back. The item by what the server knows of it (names are sealed). */
+export interface DownloadedCopy {
+  itemType: ItemType
+  plainSize: number
+  itemAddedAt: string
+  beneficiaryName: string
+  downloadedAt: string
+}
+
+/** What a cancel took back (the e-mailed link, the monitor, a check-in or sign-in). */
+export interface CancelOutcome {
+  /** Releases stopped while waiting or withdrawn after they made items available. */
+  cancelledReleases: number
+  /** Items that were available to someone and no longer are. */
+  withdrawnItems: number
+  /** Heirs e-mailed that the release to them was withdrawn. */
+  heirsTold: number
+  downloaded: DownloadedCopy[]
+}
+
+/** GET /api/releases/cancel?token=… : what the owner's cancel link would stop, before they click. */
+export interface CancelView {
+  /** 'cancelled': this firing was already cancelled; 'over': nothing of it is left to take back. */
+  state: 'waiting' | 'available' | 'cancelled' | 'over'
+  triggerLabel: string
+  /** The earliest time something still waiting would become available. */
+  earliestAt: string | null
+  waitingReleases: number
+  /** Items available to an heir now (a cancel withdraws them). */
+  availableItems: number
+  downloaded: DownloadedCopy[]
+}
+
+/** POST /api/releases/cancel */
+export interface CancelLinkResult extends CancelOutcome {
+  message: string
+}
+
+const ITEM_NOUNS: Record<ItemType, string> = { doc: 'A document', photo: 'A photo', video: 'A video', password: 'A password entry' }
+const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+
+/** "A document (2.1 MB, added 3 Nov 2026)": an item as the server can name it (its name is sealed). */
+export function describeCopyItem(copy: Pick<DownloadedCopy, 'itemType' | 'plainSize' | 'itemAddedAt'>): string {
+  return `${ITEM_NOUNS[copy.itemType] ?? 'An item'} (${formatBytes(copy.plainSize)}, added ${day(copy.itemAddedAt)})`
+}

@@ -46,6 +46,9 @@ const EXERCISED = [
   'actions.verify_approver',
   'actions.remove_approver',
   'actions.report_death',
+  'actions.replay_report',
+  'actions.cancel_link',
+  'releases.withdrawn',
   'firings.verified_death',
 ]
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, lte, ne, sql } from 'drizzle-orm'
 import { DAY_MS } from '../../contract/constants'
 import { RELEASE_LIMITS } from '../../contract/releases'
 import { assetsReleasedEmail } from '../mail/release-templates'
@@ -74,6 +74,11 @@ function completeAll(u: Unit, all: ReleaseRow[]): number {
   const counts = new Map<string, number>()
   for (const ids of jsonSlices(all.map((r) => r.id))) {
     db.run(sql`update releases set status = 'released', released_at = ${now} where id in (select value from json_each(${ids}))`)
+    // A withdrawn asset (the owner cancelled an earlier release of the same item to the same
+    // person) makes way for this release's: a new asset, with its own downloads and expiry.
+    db.run(sql`delete from released_assets where status = 'withdrawn' and exists (
+      select 1 from release_targets t where t.release_id in (select value from json_each(${ids}))
+        and t.item_id = released_assets.item_id and t.beneficiary_id = released_assets.beneficiary_id)`)
     // An item already released to the same person keeps its first asset (and its counters): the
     // earliest release (by id, the order they are completed in) gets it.
     db.run(sql`insert into released_assets (id, release_id, beneficiary_id, item_id, status, download_count, max_downloads, expires_at, created_at)
@@ -125,7 +130,7 @@ function notifyBeneficiaries(u: Unit): number {
     })
     .from(releasedAssets)
     .innerJoin(beneficiaries, eq(beneficiaries.id, releasedAssets.beneficiaryId))
-    .where(isNull(releasedAssets.notifiedAt))
+    .where(and(isNull(releasedAssets.notifiedAt), ne(releasedAssets.status, 'withdrawn')))
     .groupBy(releasedAssets.beneficiaryId)
     .all()
   for (const { b, n, waitingOnIdentity } of pending) {
@@ -136,6 +141,10 @@ function notifyBeneficiaries(u: Unit): number {
       identityRequired: waitingOnIdentity > 0,
       portalUrl: u.signedLink('/beneficiary-portal', 'beneficiaryAccess', b.id, { id: b.id, view: 'assets' }),
     }))
+    // Told of these firings: told again if the owner withdraws one.
+    db.run(sql`insert or ignore into firing_recipients (firing_id, beneficiary_id, told_at)
+      select distinct r.firing_id, a.beneficiary_id, ${now} from released_assets a join releases r on r.id = a.release_id
+      where a.beneficiary_id = ${b.id} and a.notified_at is null and a.status != 'withdrawn'`)
     db.update(releasedAssets).set({ notifiedAt: now }).where(and(eq(releasedAssets.beneficiaryId, b.id), isNull(releasedAssets.notifiedAt))).run()
   }
   return pending.length

@@ -3,7 +3,7 @@ import type { AuditActor } from '../../contract/audit'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
 import { releaseApprovalRequestEmail, releaseNoticeEmail, releaseStartedOwnerEmail } from '../mail/release-templates'
 import { inSlices, jsonSlices } from '../owner/db'
-import { beneficiaries, firings, releases, releaseSignoffs, triggers, type TriggerRow } from '../owner/schema'
+import { beneficiaries, firingRecipients, firings, releases, releaseSignoffs, triggers, type TriggerRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
 import { planFiring, type PlannedRelease } from './plan'
@@ -76,7 +76,8 @@ export function fire(u: Unit, req: FireRequest): FireResult {
     now,
     req.lastCheckInAt,
   )
-  db.insert(firings).values({ id: firingId, triggerId: trigger?.id ?? null, kind: req.kind, triggerType: type, reason: req.reason, actor: req.actor, firedAt: now }).run()
+  const priorStatus = trigger ? (trigger.status === 'paused' ? 'paused' : 'active') : null
+  db.insert(firings).values({ id: firingId, triggerId: trigger?.id ?? null, kind: req.kind, triggerType: type, reason: req.reason, actor: req.actor, firedAt: now, priorStatus }).run()
   const releaseIds = writeReleases(u, firingId, plans)
   for (const p of plans) if (p.releaseAt > now) u.dueAt(p.releaseAt)
 
@@ -140,6 +141,7 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
   for (const b of people) {
     if (b.delayNotifications || !b.sendAssetNotifications || b.notificationStatus === 'unsubscribed') continue
     u.mail(b.email, 'release_notice', releaseNoticeEmail({ fullName: b.fullName, ownerName: account.displayName }))
+    db.insert(firingRecipients).values({ firingId, beneficiaryId: b.id, toldAt: now }).onConflictDoNothing().run()
   }
 }
 

@@ -46,9 +46,9 @@ export interface FiringInput {
   /** For one item's own schedule (SCHEDULED protocol): only that item. */
   onlyItemId?: string
   /**
-   * The safety window for items' own protocols when the firing is not the owner acting now (a
-   * death report, inactivity, biometric failures): nothing is available before it has passed.
-   * Policies keep their own delay.
+   * The owner's safety window when the firing is not the owner acting now (a death report,
+   * inactivity, failed unlocks): nothing of it is available before the window has passed. A
+   * policy's delay can make the wait longer, never shorter.
    */
   safetyWindowMs?: number
 }
@@ -84,13 +84,14 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
             policy.approverContact,
           )
         : []
+      const waitMs = Math.max(policy.delayHours * HOUR_MS, input.safetyWindowMs ?? 0)
       plans.push({
         sourceKey: `policy:${policy.id}`,
         sourceName: policy.name,
         source: { kind: 'policy', policyId: policy.id, name: policy.name },
         policyId: policy.id,
-        releaseAt: now + policy.delayHours * HOUR_MS,
-        delayHours: policy.delayHours,
+        releaseAt: now + waitMs,
+        delayHours: Math.round(waitMs / HOUR_MS),
         // Never more than there are people to ask: a release must stay possible.
         requiredApprovals: policy.requiresApprover ? Math.max(1, Math.min(policy.minimumApprovals, signers.length)) : 0,
         signers,

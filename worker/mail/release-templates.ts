@@ -1,4 +1,5 @@
 import { PRODUCT_NAME } from '../../contract/constants'
+import { describeCopyItem, type DownloadedCopy } from '../../contract/releases'
 import { render, type RenderedEmail } from './templates'
 
 // Messages of the release engine. They name people and counts, never items: file names are
@@ -104,5 +105,50 @@ export function assetsReleasedEmail(p: { fullName: string; ownerName: string; co
     ],
     action: { label: 'Open your released items', url: p.portalUrl },
     footnote: 'The link is yours alone; please do not forward it.',
+  })
+}
+
+/** Downloads listed in an e-mail: the rest are in the app's audit log. */
+const COPIES_LISTED = 20
+
+/** The owner's confirmation of a cancel: what stopped, what was withdrawn, and what had already been downloaded. */
+export function releaseCancelledOwnerEmail(p: {
+  displayName: string
+  releases: number
+  withdrawnItems: number
+  heirsTold: number
+  downloaded: DownloadedCopy[]
+}): RenderedEmail {
+  const copies = p.downloaded.slice(0, COPIES_LISTED).map((c) => `${describeCopyItem(c)}, downloaded by ${c.beneficiaryName} on ${when(Date.parse(c.downloadedAt))}.`)
+  return render('You cancelled a release of your vault', {
+    heading: 'The release was cancelled',
+    paragraphs: [
+      `Hello ${p.displayName},`,
+      `${p.releases === 1 ? 'One release' : `${p.releases} releases`} of your vault ${p.releases === 1 ? 'was' : 'were'} cancelled.` +
+        (p.withdrawnItems > 0
+          ? ` ${p.withdrawnItems === 1 ? 'One item that was' : `${p.withdrawnItems} items that were`} available to your beneficiaries ${p.withdrawnItems === 1 ? 'has' : 'have'} been withdrawn and can no longer be downloaded.`
+          : ' Nothing had been made available to anyone.'),
+      p.heirsTold > 0 ? `${p.heirsTold === 1 ? 'The beneficiary who was' : `The ${p.heirsTold} beneficiaries who were`} told of the release ${p.heirsTold === 1 ? 'has' : 'have'} been told it was withdrawn.` : '',
+      ...(copies.length > 0
+        ? [
+            'Already downloaded before you cancelled (a downloaded copy cannot be taken back):',
+            ...copies,
+            ...(p.downloaded.length > COPIES_LISTED ? [`And ${p.downloaded.length - COPIES_LISTED} more downloads, listed in your audit log.`] : []),
+          ]
+        : ['No item had been downloaded.']),
+    ].filter(Boolean),
+    footnote: 'If you did not cancel this release, sign in and review your triggers and security at once.',
+  })
+}
+
+/** An heir who was told of a release hears that the owner withdrew it. */
+export function releaseWithdrawnEmail(p: { fullName: string; ownerName: string }): RenderedEmail {
+  return render(`${p.ownerName} has withdrawn a release to you`, {
+    heading: 'A release to you was withdrawn',
+    paragraphs: [
+      `Hello ${p.fullName},`,
+      `${p.ownerName} has withdrawn the release we told you about. Whatever it made available to you can no longer be downloaded, and you need do nothing.`,
+      `If ${p.ownerName}'s instructions start again one day, you will receive a new e-mail.`,
+    ],
   })
 }

@@ -43,6 +43,7 @@ const TABLES = [
   schema.releaseSignoffs,
   schema.releasedAssets,
   schema.servedTickets,
+  schema.firingRecipients,
   schema.deathReports,
   schema.auditEntries,
   schema.blobDeletions,

@@ -86,8 +86,13 @@ export const approvers = sqliteTable(
     emailVerifiedAt: integer('email_verified_at'),
     verificationNonce: text('verification_nonce'),
     invitationHeldAt: integer('invitation_held_at'),
-    /** When this approver was last sent the link to confirm the owner's death (null: never). */
+    /** When this approver was last sent the link to confirm the owner's death (null: never, or withdrawn). */
     deathLinkSentAt: integer('death_link_sent_at'),
+    /**
+     * The nonce the current death-report link carries: a new link voids the older one, a report
+     * uses it up, and a cancelled firing clears it ('legacy' accepts a link made before nonces).
+     */
+    deathLinkNonce: text('death_link_nonce'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
@@ -270,6 +275,8 @@ export const firings = sqliteTable('firings', {
   reason: text('reason'),
   actor: text('actor').notNull(),
   firedAt: integer('fired_at').notNull(),
+  /** The trigger's status before it fired ('paused' for a manual release of a paused trigger): what a cancel restores. */
+  priorStatus: text('prior_status', { enum: ['active', 'paused'] }),
 })
 
 export const releases = sqliteTable(
@@ -340,13 +347,15 @@ export const releasedAssets = sqliteTable(
     itemId: text('item_id')
       .notNull()
       .references(() => vaultItems.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['available', 'pending_identity'] }).notNull(),
+    // 'withdrawn': the owner cancelled the release (nothing more is served; what was downloaded stays downloaded).
+    status: text('status', { enum: ['available', 'pending_identity', 'withdrawn'] }).notNull(),
     downloadCount: integer('download_count').notNull().default(0),
     maxDownloads: integer('max_downloads').notNull(),
     // Counted from when the asset becomes available, not from the release.
     expiresAt: integer('expires_at'),
     createdAt: integer('created_at').notNull(),
     notifiedAt: integer('notified_at'),
+    withdrawnAt: integer('withdrawn_at'),
   },
   (t) => [
     uniqueIndex('released_assets_item_beneficiary_unique').on(t.itemId, t.beneficiaryId),
@@ -381,6 +390,24 @@ export const thirdPartyMail = sqliteTable(
   (t) => [index('third_party_mail_address_idx').on(t.address, t.at), index('third_party_mail_at_idx').on(t.at)],
 )
 
+/**
+ * The beneficiaries told of a firing (that a release to them started, or that items are available):
+ * those told again if the owner withdraws it.
+ */
+export const firingRecipients = sqliteTable(
+  'firing_recipients',
+  {
+    firingId: text('firing_id')
+      .notNull()
+      .references(() => firings.id, { onDelete: 'cascade' }),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    toldAt: integer('told_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.firingId, t.beneficiaryId] })],
+)
+
 /** An approver's confirmation, through their own link, that the owner has died. */
 export const deathReports = sqliteTable('death_reports', {
   approverId: text('approver_id')
@@ -389,6 +416,8 @@ export const deathReports = sqliteTable('death_reports', {
   certificateNumber: text('certificate_number').notNull(),
   dateOfDeath: text('date_of_death').notNull(),
   issuingAuthority: text('issuing_authority').notNull(),
+  /** The nonce of the link it was made with: that link reports once. */
+  linkNonce: text('link_nonce'),
   createdAt: integer('created_at').notNull(),
 })
 

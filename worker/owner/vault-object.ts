@@ -4,10 +4,10 @@ import { DAY_MS } from '../../contract/constants'
 import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { ReleaseReadiness } from '../../contract/readiness'
-import { RELEASE_MESSAGES, type AssetDownload } from '../../contract/releases'
-import { TRIGGER_MESSAGES, type BiometricFailureBody, type ManualReleaseResult } from '../../contract/triggers'
+import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
+import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type BiometricFailureBody, type ManualReleaseResult, type TriggerType } from '../../contract/triggers'
 import type { UploadCompleteBody, UploadStartBody, VaultItem } from '../../contract/vault-items'
-import { cancelWaiting } from '../engine/cancel'
+import { cancelReleases, cancelView } from '../engine/cancel'
 import { clockTimes, frequencyDays, type ClockState } from '../engine/clock'
 import { fire } from '../engine/fire'
 import { tickOwner } from '../engine/tick'
@@ -294,7 +294,7 @@ export class OwnerVault extends DurableObject<Env> {
         (u) => {
           if (at >= this.clock(at).lastCheckInAt) this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
           // Signing in is a sign of life: it stops what a death report, silence or failed unlocks started.
-          if (kind === 'signed_in') cancelWaiting(u, { checkIn: true, via: 'sign-in' }, 'user')
+          if (kind === 'signed_in') cancelReleases(u, { checkIn: true, via: 'sign-in' }, 'user')
         },
         { now: at, tick: true },
       )
@@ -308,19 +308,22 @@ export class OwnerVault extends DurableObject<Env> {
       const owner = account ?? (await loadAccount(this.env, this.ownerId))
       if (!owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
       this.noteActivity('checked_in', at)
-      // A check-in only moves the clock's due time later, so an alarm already set for the future
-      // rings in time (early at worst, and that tick sets it for the new time); with no alarm, only
+      // An alarm already set for the future no later than the new due time rings in time (early at
+      // worst, and that tick sets it for the new time); with no alarm, only
       // an inactivity trigger's clock needs one (nothing else is timed by check-ins; the sweep
       // rings a lost alarm). So the whole tick runs only when the clock has no alarm to ring it,
       // or when the check-in cancelled something.
       const alarm = await this.ctx.storage.getAlarm()
-      const ringsInTime = (alarm !== null && alarm > at) || !triggersService.hasActiveInactivityTrigger(this.db)
+      // In time means no later than the new cycle's check-in e-mail: an alarm set for something
+      // further off (the firing of an expired clock, a date) would skip it.
+      const dueAt = clockTimes({ lastCheckInAt: at, phase: 'ok', checkInSentAt: null }, frequencyDays(owner.pingFrequency)).dueAt
+      const ringsInTime = (alarm !== null && alarm > at && alarm <= dueAt) || !triggersService.hasActiveInactivityTrigger(this.db)
       const cancelledReleases = await this.act(
         owner,
         (u) => {
           this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
           u.audit({ actor: 'user', action: 'checkin.recorded', details: { via } })
-          return cancelWaiting(u, { checkIn: true }, 'user')
+          return cancelReleases(u, { checkIn: true }, 'user').cancelledReleases
         },
         { now: at, tick: (cancelled) => cancelled > 0 || !ringsInTime, checkIn: true },
       )
@@ -744,19 +747,46 @@ export class OwnerVault extends DurableObject<Env> {
   async cancelRelease(account: Account, releaseId: string) {
     return settle(async () => {
       if (monitor.releaseSummaries(this.db, releaseId).length === 0) throw notFound('Release not found.')
-      const n = await this.act(account, (u) => cancelWaiting(u, { releaseId }, 'user'), { tick: true })
-      if (n === 0) throw conflict('This release is no longer waiting: it was already released or cancelled.')
+      const done = await this.act(account, (u) => cancelReleases(u, { releaseId }, 'user'), { tick: true })
+      if (done.cancelledReleases === 0) throw conflict(RELEASE_MESSAGES.releaseAlreadyCancelled)
       return monitor.releaseSummaries(this.db, releaseId)[0]!
     })
   }
 
-  /** The e-mailed cancel link of one firing. */
-  async cancelFiring(firingId: string) {
+  /** What the e-mailed cancel link of one firing would take back. */
+  async cancelView(firingId: string, now = Date.now()) {
+    return settle(async (): Promise<CancelView> => {
+      await this.linkOwner()
+      const view = cancelView({ db: this.db, now }, firingId)
+      if (!view) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+      const { triggerType, ...rest } = view
+      return { ...rest, triggerLabel: TRIGGER_TYPE_LABELS[triggerType as TriggerType]?.title ?? triggerType }
+    })
+  }
+
+  /**
+   * The e-mailed cancel link of one firing: takes back everything of it not yet in an heir's hands.
+   * Only the owner holds that link, so it is also a sign of life: the inactivity clock restarts
+   * (without cancelling other firings: the link names one).
+   */
+  async cancelFiring(firingId: string, now = Date.now()) {
     return settle(async () => {
       const owner = await this.linkOwner()
-      const n = await this.act(owner, (u) => cancelWaiting(u, { firingId }, 'user'), { tick: true })
-      if (n === 0) throw conflict(RELEASE_MESSAGES.releaseNotWaiting)
-      return n
+      this.noteActivity('checked_in', now)
+      const done = await this.act(
+        owner,
+        (u) => {
+          const outcome = cancelReleases(u, { firingId }, 'user')
+          if (outcome.cancelledReleases > 0) {
+            this.kv.put('clock', { lastCheckInAt: now, phase: 'ok', checkInSentAt: null } satisfies ClockState)
+            u.audit({ actor: 'user', action: 'checkin.recorded', details: { via: 'cancel link' } })
+          }
+          return outcome
+        },
+        { now, tick: true },
+      )
+      if (done.cancelledReleases === 0) throw conflict(RELEASE_MESSAGES.releaseNotWaiting)
+      return done
     })
   }
 
@@ -914,15 +944,15 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
-  async deathReportView(approverId: string) {
-    return settle(async () => releaseLinks.deathReportView(this.db, (await this.linkOwner()).displayName, approverId))
+  async deathReportView(approverId: string, nonce: string | undefined) {
+    return settle(async () => releaseLinks.deathReportView(this.db, (await this.linkOwner()).displayName, approverId, nonce))
   }
 
   /** An approver's confirmation; the tick fires the verified-death triggers (unless a payment hold applies). */
-  async confirmDeath(approverId: string, body: { certificateNumber: string; dateOfDeath: string; issuingAuthority: string }) {
+  async confirmDeath(approverId: string, nonce: string | undefined, body: { certificateNumber: string; dateOfDeath: string; issuingAuthority: string }) {
     return settle(async () => {
       const owner = await this.linkOwner()
-      await this.act(owner, (u) => releaseLinks.recordDeathReport(u, approverId, body), { tick: true })
+      await this.act(owner, (u) => releaseLinks.recordDeathReport(u, approverId, nonce, body), { tick: true })
     })
   }
 
@@ -947,8 +977,8 @@ export class OwnerVault extends DurableObject<Env> {
 
   async prepareDownload(beneficiaryId: string, assetId: string): Promise<Outcome<Omit<AssetDownload, 'contentUrl'>>> {
     return settle(async () => {
-      await this.linkOwner()
-      return releaseLinks.prepareDownload(this.db, beneficiaryId, assetId, Date.now())
+      const owner = await this.linkOwner()
+      return releaseLinks.prepareDownload(this.db, owner.displayName, beneficiaryId, assetId, Date.now())
     })
   }
 

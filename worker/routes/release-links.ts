@@ -9,6 +9,7 @@ import {
   RELEASE_MESSAGES,
   releaseApprovalBodySchema,
   type AssetDownload,
+  type CancelLinkResult,
 } from '../../contract/releases'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
@@ -77,11 +78,17 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
     const { cancelledReleases } = await ask(link.vault.checkIn('email'))
     return c.json({ message: RELEASE_MESSAGES.checkedIn, cancelledReleases })
   })
-  // The owner's one-click cancel of a release in its delay, from the "release started" e-mail.
+  // The owner's one-click cancel of a release, from the "release started" e-mail: first what it
+  // would take back, then the cancel itself.
+  .get('/releases/cancel', linkLimit, validate('query', tokenQuery), async (c) => {
+    const link = await linkOf(c.env, 'releaseCancel', c.req.valid('query').token)
+    return c.json(await ask(link.vault.cancelView(link.subject)))
+  })
   .post('/releases/cancel', linkLimit, jsonBodyLimit, validate('json', linkActionBodySchema), async (c) => {
     const link = await linkOf(c.env, 'releaseCancel', c.req.valid('json').token)
-    const cancelledReleases = await ask(link.vault.cancelFiring(link.subject))
-    return c.json({ message: RELEASE_MESSAGES.releaseCancelled, cancelledReleases })
+    const outcome = await ask(link.vault.cancelFiring(link.subject))
+    const body: CancelLinkResult = { message: RELEASE_MESSAGES.releaseCancelled, ...outcome }
+    return c.json(body)
   })
   .get('/release-approvals', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'releaseApproval', c.req.valid('query').token)
@@ -96,12 +103,12 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
   })
   .get('/death-reports', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'deathReport', c.req.valid('query').token)
-    return c.json(await ask(link.vault.deathReportView(link.subject)))
+    return c.json(await ask(link.vault.deathReportView(link.subject, link.nonce)))
   })
   .post('/death-reports', linkLimit, jsonBodyLimit, validate('json', deathConfirmationBodySchema), async (c) => {
     const { token, certificateNumber, dateOfDeath, issuingAuthority } = c.req.valid('json')
     const link = await linkOf(c.env, 'deathReport', token)
-    await ask(link.vault.confirmDeath(link.subject, { certificateNumber, dateOfDeath, issuingAuthority }))
+    await ask(link.vault.confirmDeath(link.subject, link.nonce, { certificateNumber, dateOfDeath, issuingAuthority }))
     return c.json({ message: RELEASE_MESSAGES.deathConfirmed })
   })
   // The beneficiary portal.

@@ -93,17 +93,36 @@ function reporter(db: OwnerDb, approverId: string) {
   return approver
 }
 
-export function deathReportView(db: OwnerDb, ownerName: string, approverId: string): DeathReportView {
+/**
+ * The approver's report link works while it carries the nonce of the link last sent to them (a
+ * link from before nonces counts as 'legacy'), and reports once: the report uses the nonce up,
+ * and a cancelled firing voids it. A used link still shows that the report was made.
+ */
+function linkState(db: OwnerDb, approverId: string, nonce: string | undefined): 'open' | 'used' {
   const approver = reporter(db, approverId)
-  const report = db.select({ at: deathReports.createdAt }).from(deathReports).where(eq(deathReports.approverId, approverId)).get()
-  return { ownerName, approverName: approver.fullName, alreadyConfirmed: !!report }
+  const carried = nonce ?? 'legacy'
+  if (approver.deathLinkNonce !== null && approver.deathLinkNonce === carried) return 'open'
+  const report = db.select({ nonce: deathReports.linkNonce }).from(deathReports).where(eq(deathReports.approverId, approverId)).get()
+  if (report && report.nonce === carried) return 'used'
+  throw badRequest(RELEASE_MESSAGES.reportLinkVoid)
 }
 
-/** Records (or renews) the confirmation; the tick that follows fires the verified-death triggers. */
-export function recordDeathReport(u: Unit, approverId: string, body: { certificateNumber: string; dateOfDeath: string; issuingAuthority: string }): void {
-  reporter(u.db, approverId)
-  const values = { certificateNumber: body.certificateNumber, dateOfDeath: body.dateOfDeath, issuingAuthority: body.issuingAuthority, createdAt: u.now }
+export function deathReportView(db: OwnerDb, ownerName: string, approverId: string, nonce: string | undefined): DeathReportView {
+  const approver = reporter(db, approverId)
+  return { ownerName, approverName: approver.fullName, alreadyConfirmed: linkState(db, approverId, nonce) === 'used' }
+}
+
+/** Records the confirmation and uses the link up; the tick that follows fires the verified-death triggers. */
+export function recordDeathReport(
+  u: Unit,
+  approverId: string,
+  nonce: string | undefined,
+  body: { certificateNumber: string; dateOfDeath: string; issuingAuthority: string },
+): void {
+  if (linkState(u.db, approverId, nonce) === 'used') throw conflict(RELEASE_MESSAGES.alreadyReported)
+  const values = { certificateNumber: body.certificateNumber, dateOfDeath: body.dateOfDeath, issuingAuthority: body.issuingAuthority, linkNonce: nonce ?? 'legacy', createdAt: u.now }
   u.db.insert(deathReports).values({ approverId, ...values }).onConflictDoUpdate({ target: deathReports.approverId, set: values }).run()
+  u.db.update(approvers).set({ deathLinkNonce: null }).where(eq(approvers.id, approverId)).run()
   u.audit({ actor: 'approver', action: 'trigger.death_confirmed', details: { approverId } })
 }
 
@@ -167,6 +186,7 @@ export function portalView(db: OwnerDb, ownerName: string, beneficiaryId: string
 }
 
 function assetStatus(a: { status: string; downloadCount: number; maxDownloads: number; expiresAt: number | null }, now: number): ReleasedAsset['status'] {
+  if (a.status === 'withdrawn') return 'withdrawn'
   if (a.status === 'pending_identity') return 'pending_identity'
   if (a.expiresAt !== null && a.expiresAt <= now) return 'expired'
   if (a.downloadCount >= a.maxDownloads) return 'exhausted'
@@ -199,11 +219,11 @@ export function listAssets(db: OwnerDb, beneficiaryId: string, now: number): Rel
  * shape; the route adds the ticket), if a download is still open to them. Counts nothing: the
  * download is counted when its ticket first fetches the content (`serveTicket`).
  */
-export function prepareDownload(db: OwnerDb, beneficiaryId: string, assetId: string, now: number): Omit<AssetDownload, 'contentUrl'> {
+export function prepareDownload(db: OwnerDb, ownerName: string, beneficiaryId: string, assetId: string, now: number): Omit<AssetDownload, 'contentUrl'> {
   const b = portalBeneficiary(db, beneficiaryId)
   const asset = db.select().from(releasedAssets).where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, b.id))).get()
   if (!asset) throw notFound(RELEASE_MESSAGES.assetNotFound)
-  refuseUnless(assetStatus(asset, now))
+  refuseUnless(assetStatus(asset, now), ownerName)
   const row = db
     .select({ v: vaultItems, wrappedKey: itemGrants.wrappedKey })
     .from(vaultItems)
@@ -227,7 +247,8 @@ export function prepareDownload(db: OwnerDb, beneficiaryId: string, assetId: str
   }
 }
 
-function refuseUnless(status: ReleasedAsset['status']): void {
+function refuseUnless(status: ReleasedAsset['status'], ownerName: string): void {
+  if (status === 'withdrawn') throw new ApiError(410, RELEASE_MESSAGES.assetWithdrawn(ownerName))
   if (status === 'pending_identity') throw conflict(RELEASE_MESSAGES.assetPendingIdentity)
   if (status === 'expired') throw new ApiError(410, RELEASE_MESSAGES.assetExpired)
   if (status === 'exhausted') throw forbidden(RELEASE_MESSAGES.downloadLimit)
@@ -241,7 +262,7 @@ function refuseUnless(status: ReleasedAsset['status']): void {
 export function serveTicket(u: Unit, beneficiaryId: string, assetId: string, ticketId: string | undefined): string {
   const { db, now } = u
   const row = db
-    .select({ r2Key: vaultItems.r2Key })
+    .select({ r2Key: vaultItems.r2Key, status: releasedAssets.status })
     .from(releasedAssets)
     .innerJoin(vaultItems, and(eq(vaultItems.id, releasedAssets.itemId), eq(vaultItems.status, 'active')))
     .where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, beneficiaryId)))
@@ -249,6 +270,8 @@ export function serveTicket(u: Unit, beneficiaryId: string, assetId: string, tic
   if (!row) throw notFound(RELEASE_MESSAGES.assetNotFound)
   // Tickets are issued with an id since downloads are counted at the fetch; one without is forged.
   if (!ticketId) throw badRequest(RELEASE_MESSAGES.linkInvalid)
+  // A withdrawn release serves nothing more, not even a ticket already used once.
+  if (row.status === 'withdrawn') refuseUnless('withdrawn', u.account.displayName)
   if (db.select({ id: servedTickets.ticketId }).from(servedTickets).where(and(eq(servedTickets.ticketId, ticketId), eq(servedTickets.assetId, assetId))).get()) return row.r2Key
   const counted = db
     .update(releasedAssets)
@@ -266,7 +289,7 @@ export function serveTicket(u: Unit, beneficiaryId: string, assetId: string, tic
     .get()
   if (!counted) {
     const asset = db.select().from(releasedAssets).where(eq(releasedAssets.id, assetId)).get()!
-    refuseUnless(assetStatus(asset, now))
+    refuseUnless(assetStatus(asset, now), u.account.displayName)
     throw forbidden(RELEASE_MESSAGES.downloadLimit)
   }
   db.insert(servedTickets).values({ ticketId, assetId, servedAt: now }).run()

@@ -96,12 +96,14 @@ export function sendDeathReportLinks(u: Unit, scope: { approverId?: string; unse
     .all()
     .filter((a) => a.emailVerifiedAt && (!scope.approverId || a.id === scope.approverId) && (!scope.unsentOnly || a.deathLinkSentAt === null))
   for (const a of list) {
+    // Each link sent voids the one before it.
+    const nonce = crypto.randomUUID()
     u.mail(a.email, 'death_report_link', deathReportLinkEmail({
       approverName: a.fullName,
       ownerName: u.account.displayName,
-      reportUrl: u.signedLink('/confirm-death', 'deathReport', a.id),
+      reportUrl: u.signedLink('/confirm-death', 'deathReport', a.id, {}, nonce),
     }))
-    u.db.update(approvers).set({ deathLinkSentAt: u.now }).where(eq(approvers.id, a.id)).run()
+    u.db.update(approvers).set({ deathLinkSentAt: u.now, deathLinkNonce: nonce }).where(eq(approvers.id, a.id)).run()
   }
   return list.length
 }

@@ -35,7 +35,8 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //    (active or paused trigger), never otherwise.
 // What a firing at time f releases (one release per source, never waiting on approvals here):
 //  - every active policy naming the trigger's type: the granted (item, beneficiary) pairs among
-//    the items it covers and the beneficiaries it names; release time f + delayHours;
+//    the items it covers and the beneficiaries it names; release time f + delayHours, but never
+//    before f + the safety window unless the owner acted (a delay lengthens the wait, never shortens it);
 //  - every item whose own protocol rides on the type (INACTIVITY_N_DAYS on inactivity,
 //    BIOMETRIC_FAILURE on biometric failure; MANUAL_RELEASE/EMERGENCY on a manual release), for
 //    its directly chosen beneficiaries; release time f + the safety window (72 h) unless the owner
@@ -44,10 +45,15 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //  - a scheduled trigger: everything granted to the beneficiaries it names, at f; an item's own
 //    schedule: that item to its direct beneficiaries, at f.
 // Releases: released (assets created) only at or after their release time; one asset per
-// (item, beneficiary) ever. A check-in or a sign-in cancels every waiting release of an inactivity,
-// verified-death or biometric-failure firing (manual and scheduled ones stay), and re-arms (new
-// generation, armed now) a fired trigger none of whose releases went out when the check-in
-// cancelled some of them, and any fired inactivity trigger none of whose releases went out.
+// (item, beneficiary) at a time. A check-in or a sign-in cancels every live release of an
+// inactivity, verified-death or biometric-failure firing (manual and scheduled ones stay): one
+// waiting, or released with an asset still downloadable (not withdrawn, under 90 days old). A
+// cancelled release's assets are all withdrawn, except one whose (item, beneficiary) another
+// released release also hands over: it moves to that release (the lowest id). Then every fired
+// trigger whose current firing is of those kinds and has no release left but cancelled ones is
+// re-armed (new generation, armed now); a re-armed verified-death trigger voids every report and
+// every report link (fresh links go out only when the owner re-activates it or resends them). A
+// report link reports once.
 //
 // THE PROMISE, with "one sweep interval" defined. The cron sweep runs at every step boundary of the
 // simulation (in production every 5 minutes; between two boundaries nothing happens, so simulated
@@ -63,6 +69,8 @@ export const HOUR = 3_600_000
 export const DAY = 86_400_000
 /** The owner's safety window: never set in the simulation, so the default (contract/settings.ts). */
 const SAFETY_WINDOW_MS = SAFETY_WINDOW.defaultHours * HOUR
+/** Days a released asset stays downloadable (contract/releases.ts RELEASE_LIMITS, the spec's 90). */
+const ASSET_DAYS = 90
 export const CHECKIN_GRACE = 3 * DAY
 export const REMINDER_AFTER = 2 * DAY
 export const DEFAULT_FREQUENCY_DAYS = 7
@@ -122,6 +130,8 @@ export interface MFiring {
   id: string
   triggerId: string | null
   kind: FiringKind
+  /** The trigger's status before it fired: what a cancel re-arms it to. */
+  priorStatus: 'active' | 'paused'
   firedAt: number
   releases: string[]
 }
@@ -162,6 +172,10 @@ export interface MOwner {
   since: Map<string, number>
   /** This step's manual release, expected to show as exactly one manual firing. */
   expectManual: { triggerId: string; generation: number } | null
+  /** The assets last observed (with the model's withdrawals applied since). */
+  assets: AssetRow[]
+  /** A cancel re-armed a verified-death trigger: every report link was voided (the driver drops them). */
+  reportLinksVoided: boolean
   /** Misses already reported (condition keys, release ids): each is reported once. */
   reported: Set<string>
   log: string[]
@@ -188,6 +202,8 @@ export function newOwner(index: number, id: string, email: string, now: number):
     releases: new Map(),
     since: new Map(),
     expectManual: null,
+    assets: [],
+    reportLinksVoided: false,
     reported: new Set(),
     log: [],
   }
@@ -307,26 +323,68 @@ export function checkIn(o: MOwner, now: number): void {
   cancelDisproved(o, now)
 }
 
-/** What the owner's sign of life disproves: waiting releases a non-owner cause started; re-arms. */
+/** Whether a release is still under way: waiting, or released with an asset an heir can still fetch. */
+function live(o: MOwner, r: MRelease, now: number): boolean {
+  if (r.status === 'waiting') return true
+  return r.status === 'released' && o.assets.some((a) => a.release_id === r.id && a.status !== 'withdrawn' && a.created_at + ASSET_DAYS * DAY > now)
+}
+
+/** What the owner's sign of life disproves: live releases a non-owner cause started; re-arms. */
 function cancelDisproved(o: MOwner, now: number): void {
-  const cancelledFirings = new Set<string>()
-  for (const r of o.releases.values()) {
-    if (r.status === 'waiting' && DISPROVED_BY_CHECK_IN.has(r.kind)) {
-      r.status = 'cancelled'
-      r.cancelledAt = now
-      cancelledFirings.add(r.firingId)
-    }
-  }
+  cancel(o, [...o.releases.values()].filter((r) => DISPROVED_BY_CHECK_IN.has(r.kind) && live(o, r, now)), now)
+  // Every fired trigger of those kinds with nothing left, including one that fired with nothing to release.
   for (const t of o.triggers) {
-    if (t.status !== 'triggered') continue
-    const firing = o.firings.get(triggerKey(t))
-    if (!firing) continue
-    const noneWentOut = firing.releases.every((id) => o.releases.get(id)!.status === 'cancelled')
-    if (noneWentOut && (cancelledFirings.has(firing.id) || t.type === 'inactivity')) {
-      t.status = 'active'
-      t.generation++
-      t.armedAt = now
-    }
+    const firing = t.status === 'triggered' ? o.firings.get(triggerKey(t)) : undefined
+    if (firing && DISPROVED_BY_CHECK_IN.has(firing.kind)) rearm(o, firing, now)
+  }
+}
+
+/**
+ * The owner's e-mailed cancel link of one firing: every release of it not yet cancelled, whatever
+ * its kind; a sign of life (the clock restarts) when it cancelled anything. Returns how many.
+ */
+export function cancelFiring(o: MOwner, firingId: string, now: number): number {
+  const firing = o.firings.get(firingId)
+  if (!firing) return 0
+  const releases = firing.releases.map((id) => o.releases.get(id)!).filter((r) => r.status !== 'cancelled')
+  if (releases.length === 0) return 0
+  cancel(o, releases, now)
+  const t = o.triggers.find((x) => x.id === firing.triggerId)
+  if (t?.status === 'triggered' && triggerKey(t) === firing.id) rearm(o, firing, now)
+  o.lastCheckIn = now
+  o.mailAt = null
+  o.reminderAt = null
+  return releases.length
+}
+
+/** Cancels releases: their assets are withdrawn, except a pair another released release also hands over (it moves there). */
+function cancel(o: MOwner, releases: MRelease[], now: number): void {
+  for (const r of releases) {
+    r.status = 'cancelled'
+    r.cancelledAt = now
+  }
+  for (const a of o.assets) {
+    if (a.status === 'withdrawn' || !releases.some((r) => r.id === a.release_id)) continue
+    const keeper = [...o.releases.values()]
+      .filter((r) => r.status === 'released' && r.targets.includes(pair(a.item_id, a.beneficiary_id)))
+      .map((r) => r.id)
+      .sort()[0]
+    if (keeper) a.release_id = keeper
+    else a.status = 'withdrawn'
+  }
+}
+
+/** A fired trigger whose firing has nothing left but cancelled releases is armed again (a verified-death one voids every report). */
+function rearm(o: MOwner, firing: MFiring, now: number): void {
+  const t = o.triggers.find((x) => x.id === firing.triggerId)
+  if (!t || t.status !== 'triggered' || triggerKey(t) !== firing.id) return
+  if (!firing.releases.every((id) => o.releases.get(id)!.status === 'cancelled')) return
+  t.status = t.type === 'scheduled' && t.fireAt! <= now ? 'paused' : firing.priorStatus
+  t.generation++
+  t.armedAt = now
+  if (firing.kind === 'verified_death') {
+    o.deathReports.clear()
+    o.reportLinksVoided = true
   }
 }
 
@@ -385,7 +443,7 @@ export function expectedPlan(o: MOwner, source: { trigger: MTrigger | null; manu
     for (const p of o.policies) {
       if (!p.active || !p.on.includes(type)) continue
       const targets = o.items.filter((i) => p.items.includes(i.id)).flatMap((i) => p.beneficiaries.filter((b) => i.grants.has(b)).map((b) => pair(i.id, b)))
-      out.push({ sourceKey: `policy:${p.id}`, releaseAt: firedAt + p.delayHours * HOUR, targets })
+      out.push({ sourceKey: `policy:${p.id}`, releaseAt: Math.max(firedAt + p.delayHours * HOUR, earliest), targets })
     }
     const protocols = [...RIDES_ON[type], ...(source.manual ? RIDES_ON_MANUAL : [])]
     for (const item of o.items) if (protocols.includes(item.protocol)) itemRelease(item)
@@ -427,6 +485,7 @@ export interface MailRow {
 }
 export interface AssetRow {
   owner_id: string
+  status: string
   release_id: string
   item_id: string
   beneficiary_id: string
@@ -509,6 +568,7 @@ export class Oracle {
         if (f.fired_at !== now) this.fail(o, now, step, `firing ${f.id} written at ${f.fired_at}, not at the step time ${now}`)
         const trigger = f.trigger_id ? o.triggers.find((t) => t.id === f.trigger_id) : undefined
         let plan: PlannedRelease[] = []
+        let priorStatus: MFiring['priorStatus'] = 'active'
         if (f.kind === 'scheduled_item') {
           const item = o.items.find((i) => `i:${i.id}` === f.id)
           if (!item) {
@@ -550,12 +610,13 @@ export class Oracle {
             }
           }
           plan = expectedPlan(o, { trigger, manual: f.kind === 'manual' }, now)
+          priorStatus = trigger.status === 'paused' ? 'paused' : 'active'
           trigger.status = 'triggered'
           this.note(o, now, `server: trigger ${trigger.id.slice(0, 8)} (${trigger.type}) fired as ${f.kind}, generation ${trigger.generation}`)
         }
         // Its releases: exactly the planned ones, with the planned times and targets.
         const rows = releaseRows.filter((r) => r.firing_id === f.id)
-        const firing: MFiring = { id: f.id, triggerId: f.trigger_id, kind: f.kind as FiringKind, firedAt: f.fired_at, releases: rows.map((r) => r.id) }
+        const firing: MFiring = { id: f.id, triggerId: f.trigger_id, kind: f.kind as FiringKind, priorStatus, firedAt: f.fired_at, releases: rows.map((r) => r.id) }
         o.firings.set(f.id, firing)
         const got = rows.map((r) => `${r.source_key}@${r.release_at - now}:${(snap.targets.get(r.id) ?? []).join(',')}`).sort()
         const want = plan.map((p) => `${p.sourceKey}@${p.releaseAt - now}:${p.targets.join(',')}`).sort()
@@ -595,7 +656,7 @@ export class Oracle {
         } else if (r.status === 'waiting' && row.status === 'cancelled') {
           this.fail(o, now, step, `release ${r.sourceKey} (${r.kind}) cancelled without a check-in or sign-in`)
           r.status = 'cancelled'
-        } else if (r.status === 'cancelled' && r.cancelledAt === now && row.status === 'waiting') {
+        } else if (r.status === 'cancelled' && r.cancelledAt === now && (row.status === 'waiting' || row.status === 'released')) {
           this.fail(o, now, step, `the check-in did not cancel release ${r.sourceKey} (${r.kind})`)
           r.status = 'waiting'
           r.cancelledAt = null
@@ -619,17 +680,26 @@ export class Oracle {
         }
       }
 
-      // Assets: exactly the targets of released releases, one per (item, beneficiary), none early.
+      // Assets: exactly the targets of released releases, one per (item, beneficiary), none early;
+      // every asset of a cancelled release withdrawn (nothing of it can be fetched).
       const assets = snap.assets.filter((a) => a.owner_id === o.id)
+      const held = assets.filter((a) => a.status !== 'withdrawn')
       const want = new Set([...o.releases.values()].filter((r) => r.status === 'released').flatMap((r) => r.targets))
-      const got = new Set(assets.map((a) => pair(a.item_id, a.beneficiary_id)))
-      if (got.size !== assets.length) this.fail(o, now, step, `${assets.length - got.size} duplicate released assets`)
+      const got = new Set(held.map((a) => pair(a.item_id, a.beneficiary_id)))
+      if (new Set(assets.map((a) => pair(a.item_id, a.beneficiary_id))).size !== assets.length) this.fail(o, now, step, 'duplicate released assets')
       for (const p of want) if (!got.has(p)) this.fail(o, now, step, `released pair ${p} has no asset`)
       for (const a of assets) {
         const r = o.releases.get(a.release_id)
-        if (!want.has(pair(a.item_id, a.beneficiary_id)) || !r || r.status !== 'released') this.fail(o, now, step, `asset for ${pair(a.item_id, a.beneficiary_id)} without a released release`)
-        else if (a.created_at < r.releaseAt) this.fail(o, now, step, `EARLY asset for ${pair(a.item_id, a.beneficiary_id)}: created ${this.day(a.created_at)}, release due ${this.day(r.releaseAt)}`)
+        const p = pair(a.item_id, a.beneficiary_id)
+        if (a.status === 'withdrawn') {
+          if (r?.status !== 'cancelled') this.fail(o, now, step, `asset for ${p} withdrawn though its release is ${r?.status ?? 'unknown'}`)
+        } else if (!want.has(p) || !r || r.status !== 'released' || !r.targets.includes(p)) {
+          this.fail(o, now, step, `asset for ${p} (${a.status}) without a released release${r?.status === 'cancelled' ? ': its release was CANCELLED and it can still be fetched' : ''}`)
+        } else if (a.created_at === r.releasedAt && a.created_at < r.releaseAt) {
+          this.fail(o, now, step, `EARLY asset for ${p}: created ${this.day(a.created_at)}, release due ${this.day(r.releaseAt)}`)
+        }
       }
+      o.assets = assets
     }
   }
 

@@ -15,6 +15,7 @@ import {
   MINUTE,
   Oracle,
   advanceGap,
+  cancelFiring,
   checkIn,
   dueTimes,
   lockedOut,
@@ -76,6 +77,10 @@ interface SimOwner {
   heirEmails: Map<string, string>
   /** The owner's approvers: whether they confirmed their address, and the report link they hold. */
   approvers: SimApprover[]
+  /** Report links spent: 'used' (a report was made with it) or 'void' (a cancel voided it); replayed to see them refused. */
+  spentReportLinks: Map<string, 'used' | 'void'>
+  /** The cancel links of the "a release has started" e-mails the owner received, and when. */
+  cancelLinks: Array<{ token: string; at: number }>
 }
 
 interface SimApprover {
@@ -214,7 +219,19 @@ async function collectReportLinks(oracle: Oracle, o: SimOwner, now: number, step
     const mail = await env.DB.prepare("select text from email_outbox where to_address = ? and kind = 'death_report_link' order by created_at desc").bind(a.email).first<{ text: string }>()
     const token = mail && linkIn(mail.text, '/confirm-death')
     if (!token) oracle.fail(o.m, now, step, `verified approver ${short(a.id)} was sent no link to report a death`)
-    else a.reportToken = token
+    // A spent link is not a new one: this approver's link was used or voided and none was sent since.
+    else if (!o.spentReportLinks.has(token)) a.reportToken = token
+  }
+}
+
+/** After a sign of life: a cancel that re-armed a verified-death trigger voided every report link. */
+function dropVoidedLinks(o: SimOwner): void {
+  if (!o.m.reportLinksVoided) return
+  o.m.reportLinksVoided = false
+  for (const token of o.spentReportLinks.keys()) o.spentReportLinks.set(token, 'void')
+  for (const a of o.approvers) {
+    if (a.reportToken) o.spentReportLinks.set(a.reportToken, 'void')
+    a.reportToken = null
   }
 }
 
@@ -328,6 +345,8 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
     lastMail: null,
     heirEmails: new Map(),
     approvers: [],
+    spentReportLinks: new Map(),
+    cancelLinks: [],
   }
   const key = await publicKey()
   for (let i = 0; i < 2; i++) {
@@ -457,6 +476,8 @@ type Action =
   | 'verify_approver'
   | 'remove_approver'
   | 'report_death'
+  | 'replay_report'
+  | 'cancel_link'
 
 async function freshToken(o: SimOwner, now: number): Promise<string> {
   // The owner's browser keeps a live session (a new one every few weeks); no sign-in is implied.
@@ -490,6 +511,9 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     ['verify_approver', o.approvers.some((a) => !a.verified) ? 0.6 : 0],
     ['remove_approver', o.approvers.length > 0 ? 0.25 : 0],
     ['report_death', o.approvers.some((a) => a.reportToken) ? 0.5 : 0],
+    ['replay_report', o.spentReportLinks.size > 0 ? 0.4 : 0],
+    // A cancel link works for 60 days.
+    ['cancel_link', o.cancelLinks.some((l) => now - l.at < 59 * DAY) ? 0.6 * talkative + 0.1 : 0],
     ['portal_rerequest', heirsWithAssets(m, now).length > 0 ? 0.4 : 0],
   ])
   count(`actions.${action}`)
@@ -558,6 +582,40 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       oracle.note(m, now, `approver ${short(a.id)} confirms the death → ${res.status}`)
       if (res.status !== 200) return oracle.fail(m, now, step, `a death report answered ${res.status}: ${await res.text()}`)
       m.deathReports.set(a.id, now)
+      // A link reports once.
+      o.spentReportLinks.set(a.reportToken!, 'used')
+      a.reportToken = null
+      return
+    }
+    case 'cancel_link': {
+      // The owner opens a "release started" e-mail's cancel link (any of them, old ones too), reads
+      // what it would take back, and cancels.
+      const link = rng.pick(o.cancelLinks.filter((l) => now - l.at < 59 * DAY)).token
+      const firingId = JSON.parse(atob(link.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).sub as string
+      const withdrawable = [...(m.firings.get(firingId)?.releases ?? [])].filter((id) => m.releases.get(id)?.status === 'released').length
+      const view = await call(`/api/releases/cancel?token=${encodeURIComponent(link)}`)
+      if (view.status !== 200) return oracle.fail(m, now, step, `the cancel link's view answered ${view.status}: ${await view.text()}`)
+      const res = await call('/api/releases/cancel', { body: { token: link } })
+      const expected = cancelFiring(m, firingId, now)
+      oracle.note(m, now, `cancel link of ${firingId.slice(0, 12)} → ${res.status} (model: ${expected} releases)`)
+      if (expected === 0) {
+        if (res.status !== 409) oracle.fail(m, now, step, `a cancel link with nothing left to cancel answered ${res.status} (expected 409): ${await res.text()}`)
+        return
+      }
+      if (res.status !== 200) return oracle.fail(m, now, step, `the cancel link answered ${res.status}: ${await res.text()}`)
+      const body = (await res.json()) as { cancelledReleases: number }
+      if (body.cancelledReleases !== expected) oracle.fail(m, now, step, `the cancel link cancelled ${body.cancelledReleases} releases; the model expected ${expected}`)
+      if (withdrawable > 0) count('releases.withdrawn', withdrawable)
+      dropVoidedLinks(o)
+      return
+    }
+    case 'replay_report': {
+      // A used link is refused as already used (409), a voided one as no longer working (400): neither starts anything.
+      const [link, state] = rng.pick([...o.spentReportLinks])
+      const res = await call('/api/death-reports', { body: { token: link, certificateNumber: `DC-${step}`, dateOfDeath: '2026-11-20', attest: true } })
+      oracle.note(m, now, `a ${state} report link replayed → ${res.status}`)
+      const want = state === 'used' ? 409 : 400
+      if (res.status !== want) oracle.fail(m, now, step, `a ${state} death-report link answered ${res.status} (expected ${want}): ${await res.text()}`)
       return
     }
     case 'audit_failure': {
@@ -596,6 +654,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       const res = await call('/api/inactivity/ping', { method: 'POST', token })
       oracle.note(m, now, `check-in (app) → ${res.status}`)
       if (await check(res, 200, 'check-in')) checkIn(m, now)
+      dropVoidedLinks(o)
       return
     }
     case 'checkin_link': {
@@ -604,6 +663,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       oracle.note(m, now, `check-in (e-mailed link) → ${res.status}`)
       if (res.status !== 200) oracle.fail(m, now, step, `the e-mailed check-in link answered ${res.status}: ${await res.text()}`)
       else checkIn(m, now)
+      dropVoidedLinks(o)
       return
     }
     case 'sign_in': {
@@ -611,6 +671,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       await guard(m.id).recordActivity('signed_in', now)
       oracle.note(m, now, 'sign-in')
       signIn(m, now)
+      dropVoidedLinks(o)
       return
     }
     case 'settings': {
@@ -758,7 +819,7 @@ async function observe(oracle: Oracle, owners: SimOwner[], now: number, step: nu
           firings: rows('select id, ? as owner_id, trigger_id, kind, fired_at from firings') as FiringRow[],
           releases: rows('select id, ? as owner_id, firing_id, source_key, status, release_at, required_approvals, released_at, cancelled_at from releases') as ReleaseRow[],
           triggers: rows('select id, ? as owner_id, status, generation from triggers') as TriggerRow[],
-          assets: rows('select ? as owner_id, release_id, item_id, beneficiary_id, created_at from released_assets') as AssetRow[],
+          assets: rows('select ? as owner_id, status, release_id, item_id, beneficiary_id, created_at from released_assets') as AssetRow[],
           targets: state.storage.sql.exec('select release_id, item_id, beneficiary_id from release_targets').toArray() as Array<{ release_id: string; item_id: string; beneficiary_id: string }>,
         }
       }),
@@ -783,6 +844,8 @@ async function observe(oracle: Oracle, owners: SimOwner[], now: number, step: nu
     count(`mails.${m.kind}`)
     const o = emails.get(m.to_address)!
     if (m.kind === 'check_in' && (!o.lastMail || m.created_at >= o.lastMail.at)) o.lastMail = { id: m.id, at: m.created_at, text: m.text }
+    const cancelLink = m.kind === 'release_started' && linkIn(m.text, '/cancel-release')
+    if (cancelLink) o.cancelLinks.push({ token: cancelLink, at: m.created_at })
   }
   const snap: Snapshot = {
     firings: vaults.flatMap((v) => v.firings),

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation } from '@tanstack/react-query'
-import type { DeathReportView, ReleaseApprovalView } from '../../../contract/releases'
+import type { CancelLinkResult, CancelView, DeathReportView, ReleaseApprovalView } from '../../../contract/releases'
 import { ApiRequestError } from '@/lib/api-client'
 import { linkJson } from './http'
 import { fetchAssets, fetchPortal, type BeneficiaryLink } from './portal'
@@ -22,9 +22,17 @@ export function useCheckIn() {
   return useMutation({ mutationFn: (token: string) => linkJson<{ message: string }>('POST', '/api/inactivity/check-in', { token }) })
 }
 
+export const cancelViewQuery = (token: string) =>
+  queryOptions({
+    queryKey: ['/api/releases/cancel', token] as const,
+    queryFn: () => linkJson<CancelView>('GET', `/api/releases/cancel?token=${encodeURIComponent(token)}`),
+    retry: noRetryOnClientError,
+    staleTime: 0,
+  })
+
 export function useCancelRelease() {
   return useMutation({
-    mutationFn: (token: string) => linkJson<{ message: string; cancelledReleases: number }>('POST', '/api/releases/cancel', { token }),
+    mutationFn: (token: string) => linkJson<CancelLinkResult>('POST', '/api/releases/cancel', { token }),
   })
 }
 

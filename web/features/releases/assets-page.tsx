@@ -193,7 +193,7 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
               {list.map((asset) => (
                 <AssetCard
                   key={asset.id}
-                  model={assetCardModel(asset, { name: nameOf(asset.id), busy: busy !== null })}
+                  model={assetCardModel(asset, { name: nameOf(asset.id), busy: busy !== null, ownerName: portal.ownerName })}
                   busy={busy?.assetId === asset.id}
                   progress={busy?.assetId === asset.id ? busy.progress : null}
                   onDownload={() => void download(asset)}

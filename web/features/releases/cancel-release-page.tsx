@@ -1,22 +1,81 @@
+import { useQuery } from '@tanstack/react-query'
 import { OctagonX } from 'lucide-react'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
-import { RELEASE_MESSAGES } from '../../../contract/releases'
+import { describeCopyItem, RELEASE_MESSAGES, type CancelOutcome, type CancelView, type DownloadedCopy } from '../../../contract/releases'
 import { Button } from '@/components/ui/button'
 import { linkErrorText } from '@/features/circle/api'
-import { InvalidLinkPage, LinkDonePage, LinkPage } from '@/features/circle/link-page'
-import { useCancelRelease } from './api'
+import { InvalidLinkPage, LinkDonePage, LinkPage, LoadingLinkPage } from '@/features/circle/link-page'
+import { cancelViewQuery, useCancelRelease } from './api'
 import { isBadLink } from './http'
-import { FailureAlert } from './link-parts'
+import { FailureAlert, LoadFailedPage } from './link-parts'
 
-function cancelledText(count: number): string {
-  if (count === 0) return 'No release was waiting any more, so nothing needed cancelling.'
-  return count === 1 ? '1 pending release was cancelled.' : `${count} pending releases were cancelled.`
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+const at = (iso: string) => timeFormat.format(new Date(iso))
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many.replace('#', String(n)))
+
+/** What a cancel would take back, in the owner's words: never "nothing was released" when something was available. */
+export function pendingFacts(view: CancelView): string[] {
+  const facts: string[] = []
+  if (view.availableItems > 0) {
+    facts.push(
+      `${plural(view.availableItems, 'One item is', '# items are')} available to your beneficiaries now. Cancelling withdraws ${plural(view.availableItems, 'it', 'them')} at once: no further download will be allowed.`,
+    )
+  } else if (view.downloaded.length === 0) {
+    facts.push('Nothing has been made available to anyone yet.')
+  }
+  if (view.waitingReleases > 0 && view.earliestAt) {
+    facts.push(`${plural(view.waitingReleases, 'One release is', '# releases are')} waiting; the earliest would go out ${at(view.earliestAt)}. Cancelling stops ${plural(view.waitingReleases, 'it', 'them')}.`)
+  }
+  facts.push('Cancelling also resets your inactivity clock, and anyone who was told of the release is told it was withdrawn.')
+  return facts
 }
 
-/** /cancel-release?token=… : the owner stops a release that is still waiting out its delay. */
+export function cancelledFacts(result: CancelOutcome): string[] {
+  const facts = [`${plural(result.cancelledReleases, 'One release was', '# releases were')} cancelled.`]
+  facts.push(
+    result.withdrawnItems > 0
+      ? `${plural(result.withdrawnItems, 'One item that was', '# items that were')} available to your beneficiaries ${plural(result.withdrawnItems, 'has', 'have')} been withdrawn.`
+      : 'Nothing had been made available to anyone.',
+  )
+  if (result.heirsTold > 0) facts.push(`${plural(result.heirsTold, 'The beneficiary who was', 'The # beneficiaries who were')} told of the release ${plural(result.heirsTold, 'has', 'have')} been told it was withdrawn.`)
+  return facts
+}
+
+function Downloaded({ copies }: { copies: DownloadedCopy[] }) {
+  if (copies.length === 0) return null
+  return (
+    <div className="grid gap-2 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900" data-testid="downloaded-copies">
+      <p className="font-medium">Already downloaded (a downloaded copy cannot be taken back):</p>
+      <ul className="grid list-disc gap-1 pl-5">
+        {copies.map((c, i) => (
+          <li key={i}>
+            {describeCopyItem(c)}, by {c.beneficiaryName}, {at(c.downloadedAt)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+function Facts({ facts }: { facts: string[] }) {
+  return (
+    <ul className="grid list-disc gap-1 rounded-lg border border-slate-200 bg-slate-50 p-4 pl-8 text-sm text-slate-700" data-testid="cancel-facts">
+      {facts.map((f) => (
+        <li key={f}>{f}</li>
+      ))}
+    </ul>
+  )
+}
+
+/** /cancel-release?token=… : the owner takes back a release their trigger started, having seen what it would take back. */
 export function CancelReleaseLinkPage({ token }: { token: string | undefined }) {
-  const cancel = useCancelRelease()
   if (!token) return <InvalidLinkPage reason={CIRCLE_MESSAGES.noToken} />
+  return <CancelRelease token={token} />
+}
+
+function CancelRelease({ token }: { token: string }) {
+  const view = useQuery(cancelViewQuery(token))
+  const cancel = useCancelRelease()
   if (cancel.isError && isBadLink(cancel.error)) return <InvalidLinkPage reason={linkErrorText(cancel.error)} />
   if (cancel.isSuccess) {
     return (
@@ -25,7 +84,26 @@ export function CancelReleaseLinkPage({ token }: { token: string | undefined }) 
         description={cancel.data.message || RELEASE_MESSAGES.releaseCancelled}
         note="Sign in to review your triggers if you do not know why the release started."
       >
-        <p className="rounded-lg border border-slate-200 bg-slate-50 p-4 text-center text-sm text-slate-700">{cancelledText(cancel.data.cancelledReleases)}</p>
+        <Facts facts={cancelledFacts(cancel.data)} />
+        <Downloaded copies={cancel.data.downloaded} />
+      </LinkDonePage>
+    )
+  }
+  if (view.isPending) return <LoadingLinkPage label="Loading the release" />
+  if (view.isError) return <LoadFailedPage error={view.error} title="The release could not be loaded" onRetry={() => view.refetch()} retrying={view.isFetching} />
+  const v = view.data
+  if (v.state === 'cancelled' || v.state === 'over') {
+    return (
+      <LinkDonePage
+        title={v.state === 'cancelled' ? 'Release already cancelled' : 'Nothing left to cancel'}
+        description={
+          v.state === 'cancelled'
+            ? 'This release was already cancelled. Nothing of it can be downloaded.'
+            : 'Everything this release made available has expired or been downloaded in full.'
+        }
+        note="Sign in to review your triggers if you do not know why the release started."
+      >
+        <Downloaded copies={v.downloaded} />
       </LinkDonePage>
     )
   }
@@ -33,14 +111,11 @@ export function CancelReleaseLinkPage({ token }: { token: string | undefined }) 
     <LinkPage
       icon={OctagonX}
       tone="warning"
-      title="A release of your vault is pending"
-      description="One of your triggers fired, and your vault’s items will be released to your beneficiaries when the delay you set runs out. If you are well and did not mean this to happen, cancel it now."
+      title={v.state === 'available' ? 'Items from your vault are available to your beneficiaries' : 'A release of your vault is pending'}
+      description={`Your ${v.triggerLabel} trigger fired. If you are well and did not mean this to happen, cancel it now.`}
     >
-      <ul className="grid list-disc gap-1 rounded-lg border border-slate-200 bg-slate-50 p-4 pl-8 text-sm text-slate-700">
-        <li>Nothing has been released yet.</li>
-        <li>Cancelling stops every release still waiting and resets your inactivity clock.</li>
-        <li>Releases that already happened cannot be undone.</li>
-      </ul>
+      <Facts facts={pendingFacts(v)} />
+      <Downloaded copies={v.downloaded} />
       {cancel.isError && <FailureAlert title="Cancellation failed" error={cancel.error} />}
       <Button size="lg" variant="destructive" onClick={() => cancel.mutate(token)} disabled={cancel.isPending}>
         {cancel.isPending ? 'Cancelling...' : 'Cancel the release'}

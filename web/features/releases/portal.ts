@@ -129,12 +129,14 @@ export const ASSET_STATUS_LABELS: Record<AssetStatus, string> = {
   pending_identity: 'Pending identity',
   expired: 'Expired',
   exhausted: 'Download limit reached',
+  withdrawn: 'Withdrawn',
 }
 
-const BLOCKED_REASONS: Record<Exclude<AssetStatus, 'available'>, string> = {
-  pending_identity: RELEASE_MESSAGES.assetPendingIdentity,
-  expired: RELEASE_MESSAGES.assetExpired,
-  exhausted: RELEASE_MESSAGES.downloadLimit,
+const BLOCKED_REASONS: Record<Exclude<AssetStatus, 'available'>, (ownerName: string) => string> = {
+  pending_identity: () => RELEASE_MESSAGES.assetPendingIdentity,
+  expired: () => RELEASE_MESSAGES.assetExpired,
+  exhausted: () => RELEASE_MESSAGES.downloadLimit,
+  withdrawn: (ownerName) => RELEASE_MESSAGES.assetWithdrawn(ownerName),
 }
 
 export interface AssetCardModel {
@@ -164,7 +166,7 @@ export function effectiveStatus(asset: Pick<ReleasedAsset, 'status' | 'downloadC
 
 export function assetCardModel(
   asset: ReleasedAsset,
-  { name, busy = false, now = new Date() }: { name?: string | null; busy?: boolean; now?: Date } = {},
+  { name, busy = false, now = new Date(), ownerName = 'The owner' }: { name?: string | null; busy?: boolean; now?: Date; ownerName?: string } = {},
 ): AssetCardModel {
   const type = TYPE_INFO[asset.vaultItem.type] ?? { icon: 'other' as const, label: 'Other' }
   const status = effectiveStatus(asset, now)
@@ -180,7 +182,7 @@ export function assetCardModel(
     downloadsText: `Downloads: ${asset.downloadCount}/${asset.maxDownloads}`,
     expiresText: expires && !Number.isNaN(expires.getTime()) ? `Expires ${dateFormat.format(expires)}` : 'No expiry date',
     canDownload: status === 'available' && !busy,
-    blockedReason: status === 'available' ? null : BLOCKED_REASONS[status],
+    blockedReason: status === 'available' ? null : BLOCKED_REASONS[status](ownerName),
   }
 }
 

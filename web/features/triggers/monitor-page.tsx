@@ -120,13 +120,23 @@ function TriggerListCard({ query }: { query: ReturnType<typeof useTriggers> }) {
   )
 }
 
+/** What cancelling a release takes back, and what it cannot. */
+export function cancelReleaseText(release: Pick<ReleaseSummary, 'status' | 'sourceName'>): string {
+  const told = 'Anyone who was told of it is told it was withdrawn. If nothing else its trigger started is still under way, the trigger is armed again.'
+  return release.status === 'released'
+    ? `What the release from "${release.sourceName}" made available is withdrawn at once: no further download is allowed. Copies already downloaded cannot be taken back. ${told}`
+    : `The release from "${release.sourceName}" will not happen: nothing is delivered. ${told}`
+}
+
 function ReleaseRow({ release, onCancel, itemName }: { release: ReleaseSummary; onCancel: () => void; itemName: (id: string) => string | undefined }) {
   const badge = RELEASE_STATUS_BADGES[release.status]
   const when =
     release.status === 'released'
       ? `Released ${formatWhen(release.releasedAt ?? release.releaseAt)}`
       : release.status === 'cancelled'
-        ? `Cancelled ${formatWhen(release.cancelledAt, '')}`
+        ? release.releasedAt
+          ? `Released ${formatWhen(release.releasedAt)}, withdrawn ${formatWhen(release.cancelledAt, '')}`
+          : `Cancelled ${formatWhen(release.cancelledAt, '')}`
         : `Releases ${formatWhen(release.releaseAt)} at the earliest`
   return (
     <li className="flex flex-wrap items-start justify-between gap-3 py-3">
@@ -154,6 +164,11 @@ function ReleaseRow({ release, onCancel, itemName }: { release: ReleaseSummary; 
           <X aria-hidden /> Cancel
         </Button>
       )}
+      {release.status === 'released' && (
+        <Button variant="outline" size="sm" onClick={onCancel} aria-label={`Withdraw release from ${release.sourceName}`}>
+          <X aria-hidden /> Withdraw
+        </Button>
+      )}
     </li>
   )
 }
@@ -172,7 +187,7 @@ function ReleasesCard({ status }: { status: EngineStatus | undefined }) {
     <Card>
       <CardHeader>
         <CardIconTitle icon={Send}>Releases</CardIconTitle>
-        <CardDescription>Releases your triggers have started, newest first. A waiting release can still be cancelled.</CardDescription>
+        <CardDescription>Releases your triggers have started, newest first. A waiting release can be cancelled, and a released one withdrawn: what was already downloaded cannot be taken back.</CardDescription>
       </CardHeader>
       <CardContent>
         {!status ? (
@@ -190,19 +205,19 @@ function ReleasesCard({ status }: { status: EngineStatus | undefined }) {
       <ConfirmDialog
         open={cancelling !== null}
         onOpenChange={(open) => !open && !cancel.isPending && setCancelling(null)}
-        title="Cancel this release?"
-        description={
-          cancelling
-            ? `The release from "${cancelling.sourceName}" will not happen: nothing is delivered and its beneficiaries get nothing from it. The trigger stays fired.`
-            : ''
-        }
-        confirmLabel={cancel.isPending ? 'Cancelling...' : 'Cancel Release'}
+        title={cancelling?.status === 'released' ? 'Withdraw this release?' : 'Cancel this release?'}
+        description={cancelling ? cancelReleaseText(cancelling) : ''}
+        confirmLabel={cancel.isPending ? 'Cancelling...' : cancelling?.status === 'released' ? 'Withdraw Release' : 'Cancel Release'}
         pending={cancel.isPending}
         onConfirm={() => {
           if (!cancelling) return
           cancel.mutate(cancelling.id, {
             onSuccess: () => {
-              toast({ title: TRIGGER_TOASTS.releaseCancelled, description: `The release from "${cancelling.sourceName}" was cancelled.`, variant: 'success' })
+              toast({
+                title: TRIGGER_TOASTS.releaseCancelled,
+                description: `The release from "${cancelling.sourceName}" was ${cancelling.status === 'released' ? 'withdrawn' : 'cancelled'}.`,
+                variant: 'success',
+              })
               setCancelling(null)
             },
             onError: (error) => {
