@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
 import type { AccountSubscription } from '../../contract/billing'
 import { seriousViolations } from './axe'
-import { executeSql, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { closeContext, executeSql, firstLink, launch, newPage, outbox, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail } from './browser'
 import { DECLINE_MESSAGE, FakeStripe, PORTAL_CARD } from './fake-stripe'
 import { freePort, startStripeServer, STRIPE_TEST_SETTINGS, type ProductServer } from './stripe-server'
 
@@ -132,7 +132,7 @@ describe('billing with Stripe (Stripe replaced at the network boundary)', () => 
     const sent = recordRequests(context)
     // Stripe's own scripts and API are never reached from here (no network in CI, and no card form).
     const stripeHosts: string[] = []
-    await context.route(/^https:\/\/[a-z.]*stripe\.(com|network)\//, (route) => {
+    await safeRoute(context, /^https:\/\/[a-z.]*stripe\.(com|network)\//, (route) => {
       stripeHosts.push(route.request().url())
       return route.abort()
     })
@@ -274,6 +274,6 @@ describe('billing with Stripe (Stripe replaced at the network boundary)', () => 
     await fake.settled()
     expect(fake.deliveries.filter((d) => d.status !== 200)).toEqual([])
     expect(fake.unhandled.map((r) => `${r.method} ${r.path} ${r.raw}`)).toEqual([])
-    await context.close()
+    await closeContext(context)
   })
 })

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request, type Route } from 'playwright-core'
 import { inject } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
 
@@ -33,6 +33,56 @@ export async function newPage(
   })
   const page = await context.newPage()
   return { context, page }
+}
+
+/**
+ * What Playwright throws at a route handler whose page, context or browser closed while it ran
+ * (`route.fetch: Request context disposed.`, `Target page, context or browser has been closed`).
+ */
+export function isClosedError(error: unknown): boolean {
+  return error instanceof Error && /Request context disposed|Target page, context or browser has been closed|Browser has been closed/.test(error.message)
+}
+
+/**
+ * `page.route` / `context.route`, but a handler still in flight when the test closes its context
+ * (or a failed test leaves it to the browser's close) cannot fail the run: Playwright would report
+ * its `route.fetch`/`fulfill`/`continue`/`abort` error as an unhandled rejection, and vitest exits
+ * non-zero for one even with every test green. Only closure errors are swallowed; any other error
+ * reaches Playwright as before. Pair it with `closeContext`.
+ */
+export async function safeRoute(
+  target: Page | BrowserContext,
+  url: Parameters<Page['route']>[0],
+  handler: (route: Route, request: Request) => unknown,
+  options?: { times?: number },
+): Promise<void> {
+  await target.route(
+    url,
+    async (route, request) => {
+      try {
+        await handler(route, request)
+      } catch (error) {
+        if (!isClosedError(error)) throw error
+        // Settle the route so Playwright's bookkeeping for it ends (a no-op if already handled).
+        await route.fallback().catch(() => undefined)
+      }
+    },
+    options,
+  )
+}
+
+/**
+ * Closes a context that intercepted requests: first ends its routes and its pages' routes with
+ * `unrouteAll({ behavior: 'ignoreErrors' })` (handlers still running have whatever they throw
+ * from then on ignored, and no new request reaches them), then closes it.
+ */
+export async function closeContext(context: BrowserContext): Promise<void> {
+  const ignoreClosed = (error: unknown) => {
+    if (!isClosedError(error)) throw error
+  }
+  for (const page of context.pages()) await page.unrouteAll({ behavior: 'ignoreErrors' }).catch(ignoreClosed)
+  await context.unrouteAll({ behavior: 'ignoreErrors' }).catch(ignoreClosed)
+  await context.close()
 }
 
 let counter = 0

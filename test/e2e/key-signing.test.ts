@@ -3,7 +3,7 @@ import type { Browser, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Beneficiary } from '../../contract/circle'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
-import { addBeneficiaryThroughUi, baseUrl, launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, closeContext, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail } from './browser'
 
 // A compromised server (or whoever sits between it and the owner) hands the owner's browser a
 // beneficiary key of its own. The browser checks every key's signature by the vault before it
@@ -39,7 +39,7 @@ describe('a beneficiary key swapped outside the vault', () => {
 
     // From now on the beneficiaries list says Ben's key is the attacker's.
     const substitute = attackerKey()
-    await page.route('**/api/beneficiaries', async (route) => {
+    await safeRoute(page, '**/api/beneficiaries', async (route) => {
       if (route.request().method() !== 'GET') return route.continue()
       const response = await route.fetch()
       const list = (await response.json()) as Beneficiary[]
@@ -66,7 +66,7 @@ describe('a beneficiary key swapped outside the vault', () => {
     // The beneficiaries page says so too, in words.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
     await page.getByTestId('beneficiary-card').filter({ hasText: 'Ben Heir' }).getByText(KEY_SIGNING_MESSAGES.keyChangedOutside).waitFor()
-    await context.close()
+    await closeContext(context)
   })
 
   it('a vault made before signing keys gets one at its first unlock, and each key is used once its owner confirms the fingerprint', async () => {

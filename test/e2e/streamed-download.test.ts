@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, closeContext, firstLink, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail } from './browser'
 
 // Streamed downloads (issue 19 item 2): in an automated Chromium there is no save picker, so the
 // owner's and the heir's downloads decrypt chunk by chunk into a stream that the same-origin
@@ -68,7 +68,7 @@ async function expectStreamedCopy(download: Download, file: { name: string; byte
 
 /** The response to the content GET with one byte flipped in its second encrypted chunk. */
 async function tamperContent(page: Page, pattern: string | RegExp) {
-  await page.route(pattern, async (route) => {
+  await safeRoute(page, pattern, async (route) => {
     const response = await route.fetch()
     const body = await response.body()
     body[CHUNK_CIPHER + 100]! ^= 0x01
@@ -135,7 +135,7 @@ describe('streamed downloads', () => {
     const body = sent.join('\n')
     expect(body).not.toContain(photo.name)
     expect(body).not.toContain(photo.bytes.subarray(1000, 1064).toString('latin1'))
-    await context.close()
+    await closeContext(context)
   }, 300_000)
 
   it("the heir's download streams through the download worker too, byte for byte, and fails on a tampered chunk", async () => {
@@ -211,7 +211,7 @@ describe('streamed downloads', () => {
     const body = sent.join('\n')
     expect(body).not.toContain(letter.name)
     expect(body).not.toContain(letter.bytes.subarray(1000, 1064).toString('latin1'))
-    await ada.context.close()
+    await closeContext(ada.context)
     await page.context().close()
   }, 300_000)
 })

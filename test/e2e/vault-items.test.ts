@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { crc32, deflateSync } from 'node:zlib'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { launch, newPage, registerOwner, uniqueEmail, addBeneficiaryThroughUi, toastText } from './browser'
+import { closeContext, launch, newPage, registerOwner, safeRoute, uniqueEmail, addBeneficiaryThroughUi, toastText } from './browser'
 
 // Vault items in the browser: encrypted uploads of files and a password entry, the locked and
 // unlocked list, search and filter, download, preview, view and delete, and proof that nothing
@@ -399,7 +399,7 @@ describe('vault items', () => {
     await page.getByRole('heading', { name: 'Secure Vault' }).waitFor()
 
     let refuse = true
-    await page.route('**/api/vault/uploads/*/parts/*', (route) =>
+    await safeRoute(page, '**/api/vault/uploads/*/parts/*', (route) =>
       refuse
         ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ message: 'This part must be exactly 1 bytes.' }) })
         : route.continue(),
@@ -432,6 +432,6 @@ describe('vault items', () => {
     await dialog.getByRole('button', { name: 'Encrypt & Upload' }).click()
     await dialog.waitFor({ state: 'detached', timeout: 30_000 })
     await poll(() => items(page).count()).toBe(2)
-    await context.close()
+    await closeContext(context)
   }, 180_000)
 })
