@@ -3,6 +3,14 @@
 // GET /api/release-readiness answers a ReleaseReadiness.
 
 export const READINESS_KINDS = [
+  /**
+   * No active item reaches a beneficiary through an active trigger yet: the message names the first
+   * missing thing (a beneficiary, an item, someone to receive it, a trigger), so "ready" is never
+   * said of an empty plan.
+   */
+  'nothing_protected',
+  /** The owner has not confirmed their own address: invitations wait, so nobody chosen can confirm theirs. */
+  'owner_unconfirmed',
   /** An item's own protocol waits for a kind of trigger the owner has not set up. */
   'item_trigger_missing',
   /** …or has set up but paused. */
@@ -34,7 +42,8 @@ export type ReadinessSeverity = 'error' | 'warning'
 export interface ReadinessProblem {
   kind: ReadinessKind
   severity: ReadinessSeverity
-  subject: { type: 'item' | 'policy' | 'beneficiary' | 'trigger' | 'approver'; id: string }
+  /** 'account': the owner's own (the id is theirs). */
+  subject: { type: 'account' | 'item' | 'policy' | 'beneficiary' | 'trigger' | 'approver'; id: string }
   /** Words for the owner; never an id. */
   message: string
   /** Where in the app this is fixed. */
@@ -42,7 +51,10 @@ export interface ReadinessProblem {
 }
 
 export interface ReleaseReadiness {
-  /** No error: everything chosen has a working route to the people chosen. */
+  /**
+   * No error: at least one item reaches a beneficiary through an active trigger, the owner's address
+   * is confirmed, and everything chosen has a working route to the people chosen.
+   */
   ready: boolean
   problems: ReadinessProblem[]
 }
@@ -58,3 +70,33 @@ export function servingTrigger(protocol: string): ServingTrigger {
   // SCHEDULED keeps its own date.
   return null
 }
+
+type Step = Pick<ReadinessProblem, 'message' | 'fix'>
+
+/** 'nothing_protected', by the first thing missing: the owner's next step. */
+export const NOT_PROTECTED = {
+  noBeneficiary: { message: 'Not protected yet: add a beneficiary', fix: { label: 'Add a beneficiary', href: '/beneficiaries' } },
+  noItem: { message: 'Not protected yet: add an item to your vault', fix: { label: 'Add an item', href: '/vault' } },
+  // An item's people are chosen when it is added, or later by a policy covering it.
+  noRecipient: { message: 'Not protected yet: choose who receives an item', fix: { label: 'Create an access policy', href: '/protocols' } },
+  noTrigger: { message: 'Not protected yet: set up a trigger', fix: { label: 'Set up a trigger', href: '/triggers' } },
+  triggersPaused: { message: 'Not protected yet: turn your paused trigger back on', fix: { label: 'Open your triggers', href: '/triggers' } },
+  noRoute: {
+    message: 'Not protected yet: none of your active triggers would release an item you left to someone',
+    fix: { label: 'Open your triggers', href: '/triggers' },
+  },
+} as const satisfies Record<string, Step>
+
+export const OWNER_UNCONFIRMED = {
+  message: 'Confirm your e-mail address: until you do, the people you chose are not invited and cannot confirm theirs.',
+  fix: { label: 'Send the link again', href: '/beneficiaries' },
+} as const satisfies Step
+
+/** The dashboard's headline over the release plan (web/features/dashboard/view-model.ts `headline`). */
+export const PLAN_HEADLINES = {
+  protected: 'Your Digital Legacy is Protected',
+  started: 'A release from your vault has started',
+  attention: 'Your release plan needs attention',
+  checking: 'Checking your release plan...',
+  unchecked: 'Your release plan could not be checked',
+} as const

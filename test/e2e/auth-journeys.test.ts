@@ -33,7 +33,9 @@ describe('accounts in the browser', () => {
     await registerThroughForm(page, email, 'a sound password 1', 'Grace Owner')
 
     await page.waitForURL('**/dashboard')
-    await expect.poll(() => page.getByRole('heading', { name: 'Your Digital Legacy is Protected' }).isVisible()).toBe(true)
+    // A new account protects nothing yet, and the dashboard says so.
+    await expect.poll(() => page.getByRole('heading', { name: 'Not protected yet: add a beneficiary' }).isVisible()).toBe(true)
+    expect(await page.getByText('Your Digital Legacy is Protected').count()).toBe(0)
     expect(await page.getByText('Welcome, Grace Owner').isVisible()).toBe(true)
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Account created successfully!')
     // The signed-in shell: highlighted navigation, 'Encrypted' badge, and the 'Secure connection'

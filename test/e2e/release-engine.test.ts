@@ -186,7 +186,8 @@ describe('release engine, end to end', () => {
     await page.screenshot({ path: `${SHOTS}/triggers-390.png`, fullPage: true })
 
     await page.goto(`${baseUrl()}/dashboard`)
-    await page.getByText('Your Digital Legacy is Protected').waitFor()
+    // A trigger alone protects nothing: no one has been left anything yet.
+    await page.getByRole('heading', { name: 'Not protected yet: add a beneficiary' }).waitFor()
     // A 7-day check-in (the settings' fallback) was just reset: next one in 7 days.
     await poll(() => page.getByText(/^[67]d$/).count()).toBeGreaterThan(0)
     await page.screenshot({ path: `${SHOTS}/dashboard-390.png`, fullPage: true })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
-import type { EngineStatus } from '../../contract/triggers'
+import type { EngineStatus, ReleaseSummary } from '../../contract/triggers'
 import {
   chainRow,
   encryptionRow,
@@ -11,9 +11,10 @@ import {
   planRow,
   nextCheckInText,
   relativeTime,
+  releaseStarted,
   systemSummary,
 } from '@/features/dashboard/view-model'
-import type { ReadinessProblem } from '../../contract/readiness'
+import { NOT_PROTECTED, OWNER_UNCONFIRMED, PLAN_HEADLINES, type ReadinessProblem } from '../../contract/readiness'
 import { groupProblems } from '@/features/readiness/group'
 
 // The dashboard's live figures: next check-in, last activity, and the system-status rows.
@@ -142,23 +143,81 @@ describe('the release plan on the dashboard (release readiness)', () => {
     message,
     fix: { label: 'Set up a Verified Death trigger', href: '/triggers?create=verified_death' },
   })
+  const account = { type: 'account', id: 'owner' } as const
+  const notProtected = (step: keyof typeof NOT_PROTECTED): ReadinessProblem => ({ kind: 'nothing_protected', severity: 'error', subject: account, ...NOT_PROTECTED[step] })
+  const unconfirmed: ReadinessProblem = { kind: 'owner_unconfirmed', severity: 'error', subject: account, ...OWNER_UNCONFIRMED }
+  const plan = (ready: boolean, problems: ReadinessProblem[]) => ({ data: { ready, problems }, isError: false })
+  const idle = { data: engine(), isError: false }
+  const release = (status: ReleaseSummary['status']) => ({ status }) as ReleaseSummary
 
-  it("says 'Protected' and 'Ready' only when the plan is ready", () => {
-    const ready = { data: { ready: true, problems: [] }, isError: false }
-    expect(headline(ready)).toBe('Your Digital Legacy is Protected')
-    // Once a trigger fired, the vault is releasing: never 'Protected', whatever the plan says.
-    expect(headline(ready, true)).toBe('A release from your vault has started')
+  it("says 'Protected' and 'Ready' only when the plan is ready with no problem at all", () => {
+    const ready = plan(true, [])
+    expect(headline(ready, idle)).toEqual({ text: PLAN_HEADLINES.protected, protected: true })
     expect(planRow(ready)).toMatchObject({ value: 'Ready', tone: 'ok' })
-    const stuck = { data: { ready: false, problems: [problem('item_trigger_missing', 'error', 'a'), problem('item_trigger_missing', 'error', 'b')] }, isError: false }
-    expect(headline(stuck)).toBe('Your release plan needs attention')
-    expect(planRow(stuck)).toMatchObject({ value: '2 problems', tone: 'bad' })
-    expect(headline({ data: undefined, isError: false })).toBe('Checking your release plan...')
-    expect(headline({ data: undefined, isError: true })).toBe('Your release plan could not be checked')
+    const stuck = plan(false, [problem('item_trigger_missing', 'error', 'a'), problem('item_trigger_missing', 'error', 'b')])
+    expect(headline(stuck, idle)).toEqual({ text: PLAN_HEADLINES.attention, protected: false })
+    expect(headline({ data: undefined, isError: false }, idle).text).toBe(PLAN_HEADLINES.checking)
+    expect(headline({ data: undefined, isError: true }, idle).text).toBe(PLAN_HEADLINES.unchecked)
     expect(planRow({ data: undefined, isError: true })).toMatchObject({ tone: 'warn' })
-    const warned = { data: { ready: true, problems: [problem('beneficiary_unverified', 'warning', 'c', 'Ada has not confirmed their e-mail address yet.')] }, isError: false }
-    expect(planRow(warned)).toMatchObject({ value: 'Ready, with warnings', tone: 'warn' })
     // Whatever else is fine, the summary never says 'All systems active' over a stuck plan.
     expect(systemSummary([planRow(stuck), encryptionRow(true)]).text).not.toBe('All systems active')
+  })
+
+  it("never says 'Protected' with any problem left: one warning, a contradicting 'ready', or an unconfirmed address", () => {
+    const warned = plan(true, [problem('beneficiary_unverified', 'warning', 'c', 'Ada has not confirmed their e-mail address yet.')])
+    expect(headline(warned, idle)).toEqual({ text: PLAN_HEADLINES.attention, protected: false })
+    expect(planRow(warned)).toMatchObject({ value: 'Ready, with 1 warning', tone: 'warn' })
+    expect(systemSummary([planRow(warned), encryptionRow(true)]).text).not.toBe('All systems active')
+    // A server that said ready over an error is not believed.
+    expect(headline(plan(true, [unconfirmed]), idle).protected).toBe(false)
+    for (const problems of [[unconfirmed], [notProtected('noTrigger')], [problem('death_link_unsent', 'error', 't')]]) {
+      const h = headline(plan(false, problems), idle)
+      expect(h.protected).toBe(false)
+      expect(h.text).not.toBe(PLAN_HEADLINES.protected)
+    }
+    // Nor before the engine said whether a release is under way.
+    expect(headline(plan(true, []), { data: undefined, isError: false })).toEqual({ text: PLAN_HEADLINES.checking, protected: false })
+    expect(headline(plan(true, []), { data: undefined, isError: true }).protected).toBe(false)
+  })
+
+  it('before anything is protected, says the first thing missing and shows its next step', () => {
+    const fresh = plan(false, [notProtected('noBeneficiary'), unconfirmed])
+    expect(headline(fresh, idle)).toEqual({ text: 'Not protected yet: add a beneficiary', protected: false, next: { label: 'Add a beneficiary', href: '/beneficiaries' } })
+    expect(headline(plan(false, [notProtected('noTrigger')]), idle)).toMatchObject({ text: 'Not protected yet: set up a trigger', next: { href: '/triggers' } })
+    // Confirmed and protected, but the address is not: the plan needs attention, never 'Protected'.
+    expect(headline(plan(false, [unconfirmed]), idle)).toEqual({ text: PLAN_HEADLINES.attention, protected: false })
+  })
+
+  it('counts in the Release plan row exactly the lines the panel lists', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => problem('item_trigger_missing', 'error', `item-${i}`))
+    const cases = [
+      [...many],
+      [notProtected('noBeneficiary'), unconfirmed],
+      [...many, problem('beneficiary_unverified', 'warning', 'b', 'Ada has not confirmed.'), problem('beneficiary_unverified', 'warning', 'c', 'Ben has not confirmed.')],
+      [problem('item_trigger_missing', 'error', 'a'), problem('item_trigger_paused', 'error', 'b', 'An item set to Verified Death waits for your Verified Death trigger, which is paused.')],
+      [problem('beneficiary_unverified', 'warning', 'b', 'Ada has not confirmed.')],
+    ]
+    for (const problems of cases) {
+      const listed = groupProblems(problems).length
+      const row = planRow(plan(!problems.some((p) => p.severity === 'error'), problems))
+      expect(Number(/\d+/.exec(row.value)?.[0])).toBe(listed)
+    }
+    expect(planRow(plan(false, many)).value).toBe('1 problem')
+    expect(planRow(plan(false, cases[2]!)).value).toBe('3 problems')
+  })
+
+  it("says a release has started only while one is waiting or was released, never for a fired trigger's status alone", () => {
+    const ready = plan(true, [])
+    const withReleases = (...statuses: Array<ReleaseSummary['status']>) => ({ data: engine({ releases: statuses.map(release) }), isError: false })
+    expect(headline(ready, withReleases('waiting')).text).toBe(PLAN_HEADLINES.started)
+    expect(headline(ready, withReleases('cancelled', 'released')).text).toBe(PLAN_HEADLINES.started)
+    expect(headline(plan(false, [notProtected('noItem')]), withReleases('released')).text).toBe(PLAN_HEADLINES.started)
+    // Cancelled (a check-in stopped it) or none at all: nothing is under way.
+    expect(headline(ready, withReleases('cancelled', 'cancelled'))).toEqual({ text: PLAN_HEADLINES.protected, protected: true })
+    expect(headline(ready, withReleases()).text).toBe(PLAN_HEADLINES.protected)
+    expect(releaseStarted(undefined)).toBe(false)
+    expect(releaseStarted([release('cancelled')])).toBe(false)
+    expect(releaseStarted([release('waiting')])).toBe(true)
   })
 
   it("says 'Not set up' for the Inactivity Monitor without an inactivity trigger", () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { ReadinessProblem, ReleaseReadiness } from '../../contract/readiness'
-import { createTrigger, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
-import { addApprover, call, env, linkTokenIn, outboxFor, register, waitFor } from './helpers'
+import { NOT_PROTECTED, OWNER_UNCONFIRMED, type ReadinessProblem, type ReleaseReadiness } from '../../contract/readiness'
+import { createTrigger, DAY_MS, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
+import { addApprover, addBeneficiary, call, env, linkTokenIn, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
+import { publicKey, uploadItem } from './vault-helpers'
 
 // GET /api/release-readiness (issue 0.2 · 2 of 7, point 1): one entry per reason a chosen item
 // could not reach a chosen person today, each with where to fix it.
@@ -16,6 +17,22 @@ async function readiness(token: string): Promise<ReleaseReadiness> {
 const kinds = (r: ReleaseReadiness) => r.problems.map((p) => `${p.kind}:${p.subject.type}`).sort()
 const find = (r: ReleaseReadiness, kind: ReadinessProblem['kind']) => r.problems.find((p) => p.kind === kind)
 
+/** The 'nothing_protected' entry naming `step`, about the owner's own account. */
+const notProtected = (ownerId: string, step: keyof typeof NOT_PROTECTED): ReadinessProblem => ({
+  kind: 'nothing_protected',
+  severity: 'error',
+  subject: { type: 'account', id: ownerId },
+  ...NOT_PROTECTED[step],
+})
+const missing = (r: ReleaseReadiness) => find(r, 'nothing_protected')?.message ?? null
+const directOnly = (ownerId: string, direct: boolean) => ownerExec(ownerId, ['update item_grants set direct = ?', direct ? 1 : 0])
+
+async function confirmOwner(email: string) {
+  const mail = await waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/confirm-email')))
+  const res = await call('/api/auth/confirm-email', { body: { token: linkTokenIn(mail, '/confirm-email') } })
+  expect(res.status).toBe(200)
+}
+
 async function verifyBeneficiary(email: string) {
   const invite = await waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/verify-beneficiary')))
   const res = await call('/api/beneficiaries/verify', { body: { token: linkTokenIn(invite, '/verify-beneficiary') } })
@@ -23,10 +40,119 @@ async function verifyBeneficiary(email: string) {
 }
 
 describe('GET /api/release-readiness', () => {
-  it('is ready with nothing chosen, and answers 401 without a session', async () => {
-    const owner = await register()
-    expect(await readiness(owner.token)).toEqual({ ready: true, problems: [] })
+  it('is never ready for a new account: it says what is missing, one step at a time, each fix flipping the message', async () => {
     expect((await call('/api/release-readiness')).status).toBe(401)
+    const owner = await register({ confirmed: false })
+    const id = owner.user.id
+    // Nothing chosen and the address unconfirmed: two errors, the first missing thing first.
+    expect(await readiness(owner.token)).toEqual({
+      ready: false,
+      problems: [
+        { kind: 'nothing_protected', severity: 'error', subject: { type: 'account', id }, message: 'Not protected yet: add a beneficiary', fix: { label: 'Add a beneficiary', href: '/beneficiaries' } },
+        { kind: 'owner_unconfirmed', severity: 'error', subject: { type: 'account', id }, ...OWNER_UNCONFIRMED },
+      ],
+    })
+    expect(OWNER_UNCONFIRMED.message).toMatch(/^Confirm your e-mail address/)
+
+    const beneficiary = await addBeneficiary(owner.token, await publicKey())
+    expect(missing(await readiness(owner.token))).toBe('Not protected yet: add an item to your vault')
+    expect(find(await readiness(owner.token), 'nothing_protected')!.fix.href).toBe('/vault')
+
+    // An item left to nobody (its only beneficiary was removed) protects nothing.
+    const gone = await addBeneficiary(owner.token, await publicKey())
+    await uploadItem(owner.token, [gone.id], 100, { policy: { protocol: 'INACTIVITY_90_DAYS' } })
+    expect((await call(`/api/beneficiaries/${gone.id}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    expect(missing(await readiness(owner.token))).toBe('Not protected yet: choose who receives an item')
+
+    await uploadItem(owner.token, [beneficiary.id], 100, { policy: { protocol: 'INACTIVITY_90_DAYS' } })
+    let r = await readiness(owner.token)
+    expect(find(r, 'nothing_protected')).toEqual(notProtected(id, 'noTrigger'))
+    expect(find(r, 'nothing_protected')!.message).toBe('Not protected yet: set up a trigger')
+    expect(find(r, 'nothing_protected')!.fix.href).toBe('/triggers')
+
+    // A paused trigger is not a route.
+    const trigger = await createTrigger(owner.token, { type: 'inactivity', config: {}, status: 'paused' })
+    expect(missing(await readiness(owner.token))).toBe(NOT_PROTECTED.triggersPaused.message)
+    await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: owner.token, body: { status: 'active' } })
+
+    // Something reaches someone now; only the owner's address is left, and that still blocks.
+    r = await readiness(owner.token)
+    expect(r.ready).toBe(false)
+    expect(kinds(r)).toEqual(['beneficiary_unverified:beneficiary', 'owner_unconfirmed:account'])
+
+    // Confirmed: the held invitation goes out, the beneficiary confirms, and nothing is left.
+    await confirmOwner(owner.email)
+    expect(await readiness(owner.token)).toMatchObject({ ready: true, problems: [{ kind: 'beneficiary_unverified' }] })
+    await verifyBeneficiary(beneficiary.email)
+    expect(await readiness(owner.token)).toEqual({ ready: true, problems: [] })
+  })
+
+  it('is ready only when an active item reaches a beneficiary through an active trigger of its kind', async () => {
+    // A Verified Death item and an active Inactivity trigger: there is a trigger, but not one that releases it.
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await createTrigger(s.token, { type: 'inactivity', config: {} })
+    let r = await readiness(s.token)
+    expect(r.ready).toBe(false)
+    expect(missing(r)).toBe(NOT_PROTECTED.noRoute.message)
+    expect(kinds(r)).toContain('item_trigger_missing:item')
+
+    // An item released by hand: a paused trigger could be released by hand, but it is not active.
+    const manual = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const paused = await createTrigger(manual.token, { type: 'manual_release', config: {}, status: 'paused' })
+    r = await readiness(manual.token)
+    expect(r.ready).toBe(false)
+    expect(r.problems.filter((p) => p.severity === 'error')).toEqual([notProtected(manual.ownerId, 'triggersPaused')])
+    await call(`/api/triggers/${paused.id}`, { method: 'PUT', token: manual.token, body: { status: 'active' } })
+    expect((await readiness(manual.token)).ready).toBe(true)
+
+    // The item goes (the vault keeps none of it active): nothing is protected again.
+    await ownerExec(manual.ownerId, ["update vault_items set status = 'uploading'"])
+    expect(missing(await readiness(manual.token))).toBe(NOT_PROTECTED.noItem.message)
+  })
+
+  it('counts an item’s own future date, a scheduled trigger naming its beneficiary, and an active policy on an active trigger', async () => {
+    // Its own date, and no trigger at all.
+    const dated = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(Date.now() + 30 * DAY_MS).toISOString() })
+    expect(await readiness(dated.token)).toMatchObject({ ready: true, problems: [{ kind: 'beneficiary_unverified' }] })
+
+    // Left to someone only through a grant no protocol governs: a scheduled trigger naming them is the route.
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await directOnly(s.ownerId, false)
+    expect(missing(await readiness(s.token))).toBe(NOT_PROTECTED.noTrigger.message)
+    const other = await addBeneficiary(s.token, await publicKey())
+    const releaseDate = new Date(Date.now() + 30 * DAY_MS).toISOString()
+    await createTrigger(s.token, { type: 'scheduled', config: { releaseDate, beneficiaries: [other.id], description: 'Someone with nothing' } })
+    expect(missing(await readiness(s.token))).toBe(NOT_PROTECTED.noRoute.message)
+    await createTrigger(s.token, { type: 'scheduled', config: { releaseDate, beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    expect((await readiness(s.token)).ready).toBe(true)
+
+    // A policy: active and on an active trigger, or it is not a route.
+    const p = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await directOnly(p.ownerId, false)
+    const policy = await policyCovering(p.token, p.beneficiary.id, [p.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: p.beneficiary.id, access: 'read' }], release: { on: ['inactivity'], delayHours: 72, requiresApprover: false } },
+      status: 'draft',
+    })
+    await createTrigger(p.token, { type: 'inactivity', config: {} })
+    expect(missing(await readiness(p.token))).toBe(NOT_PROTECTED.noRoute.message)
+    const activated = await call(`/api/policies/${policy.id}`, { method: 'PUT', token: p.token, body: { status: 'active' } })
+    expect(activated.status).toBe(200)
+    expect((await readiness(p.token)).ready).toBe(true)
+  })
+
+  it('never counts another owner’s items, people or triggers', async () => {
+    const a = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await createTrigger(a.token, { type: 'manual_release', config: {} })
+    expect((await readiness(a.token)).ready).toBe(true)
+
+    const b = await register()
+    expect(await readiness(b.token)).toEqual({ ready: false, problems: [notProtected(b.user.id, 'noBeneficiary')] })
+    // B leaves an item to someone; A's active trigger is not B's.
+    const heir = await addBeneficiary(b.token, await publicKey())
+    await uploadItem(b.token, [heir.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    expect(missing(await readiness(b.token))).toBe(NOT_PROTECTED.noTrigger.message)
+    // And A's answer names A, never B.
+    expect((await readiness(a.token)).problems.every((p) => p.subject.type !== 'account' || p.subject.id === a.ownerId)).toBe(true)
   })
 
   it('walks a new owner from an item no trigger serves to a plan that works, one fix at a time', async () => {
@@ -34,7 +160,8 @@ describe('GET /api/release-readiness', () => {
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     let r = await readiness(s.token)
     expect(r.ready).toBe(false)
-    expect(kinds(r)).toEqual(['beneficiary_unverified:beneficiary', 'item_trigger_missing:item'])
+    expect(kinds(r)).toEqual(['beneficiary_unverified:beneficiary', 'item_trigger_missing:item', 'nothing_protected:account'])
+    expect(missing(r)).toBe('Not protected yet: set up a trigger')
     expect(find(r, 'item_trigger_missing')).toEqual({
       kind: 'item_trigger_missing',
       severity: 'error',
@@ -51,6 +178,7 @@ describe('GET /api/release-readiness', () => {
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {}, status: 'paused' })
     r = await readiness(s.token)
     expect(find(r, 'item_trigger_paused')).toMatchObject({ severity: 'error', fix: { href: '/triggers' } })
+    expect(missing(r)).toBe(NOT_PROTECTED.triggersPaused.message)
     // Active, but no approver can report a death.
     await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: s.token, body: { status: 'active' } })
     r = await readiness(s.token)
@@ -133,6 +261,6 @@ describe('GET /api/release-readiness', () => {
     expect(r.problems.filter((p) => p.kind === 'item_trigger_missing')).toHaveLength(1000)
     expect(find(r, 'item_trigger_missing')!.fix.href).toBe('/triggers?create=inactivity')
     const other = await register()
-    expect(await readiness(other.token)).toEqual({ ready: true, problems: [] })
+    expect(await readiness(other.token)).toEqual({ ready: false, problems: [notProtected(other.user.id, 'noBeneficiary')] })
   })
 })

@@ -52,6 +52,11 @@ export const SAFETY_WINDOW_KEY = 'safetyWindowHours'
 /** When the owner's object was told that the owner confirmed their address. */
 export const OWNER_CONFIRMED_KEY = 'ownerEmailConfirmedAt'
 
+/** The owner confirmed their own address: in the account, or already told to this object. */
+export function ownerConfirmedIn(storage: DurableObjectStorage, account: Pick<Account, 'emailVerified'>): boolean {
+  return account.emailVerified || storage.kv.get<number>(OWNER_CONFIRMED_KEY) !== undefined
+}
+
 export function safetyWindowHours(storage: DurableObjectStorage): number {
   return storage.kv.get<number>(SAFETY_WINDOW_KEY) ?? SAFETY_WINDOW.defaultHours
 }
@@ -65,7 +70,7 @@ export function createUnit(
   now: number,
 ): { unit: Unit; effects: UnitEffects } {
   const effects: UnitEffects = { dueAt: null, mails: 0, blobs: 0 }
-  const ownerConfirmed = account.emailVerified || storage.kv.get<number>(OWNER_CONFIRMED_KEY) !== undefined
+  const ownerConfirmed = ownerConfirmedIn(storage, account)
   const unit: Unit = {
     env,
     db,

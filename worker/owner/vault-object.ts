@@ -32,7 +32,7 @@ import { verifyKeySignature } from '../services/key-signing'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schema'
-import { createUnit, OWNER_CONFIRMED_KEY, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
+import { createUnit, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
 import { addSigningKey, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
@@ -628,7 +628,7 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   /** Whether what the owner chose would reach the people they chose today (one fixed set of queries). */
-  async releaseReadiness(): Promise<ReleaseReadiness> {
+  async releaseReadiness(account: Account): Promise<ReleaseReadiness> {
     // Addresses of the people something is left to, checked against what D1's outbox gave up on.
     const addresses = this.ctx.storage.sql
       .exec<{ email: string }>('select distinct lower(email) as email from beneficiaries where id in (select beneficiary_id from item_grants)')
@@ -641,7 +641,11 @@ export class OwnerVault extends DurableObject<Env> {
             .all<{ address: string }>()
         ).results.map((r) => r.address)
       : []
-    return releaseReadiness(this.db, new Set(failed))
+    return releaseReadiness(this.db, {
+      owner: { id: this.ownerId, confirmed: ownerConfirmedIn(this.ctx.storage, account) },
+      now: Date.now(),
+      undeliverable: new Set(failed),
+    })
   }
 
   async resendDeathReportLinks(account: Account, triggerId: string) {

@@ -90,5 +90,5 @@ export const engineRoutes = new Hono<AppEnv>()
       headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': 'attachment; filename="audit-log.json"' },
     }),
   )
-  .get('/release-readiness', requireOwner, async (c) => c.json(await vaultOf(c).releaseReadiness()))
+  .get('/release-readiness', requireOwner, async (c) => c.json(await vaultOf(c).releaseReadiness(accountIn(c))))
   .get('/audit/verify', requireOwner, async (c) => c.json(await vaultOf(c).verifyAudit()))

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm'
 import {
+  NOT_PROTECTED,
+  OWNER_UNCONFIRMED,
   servingTrigger,
   type ReadinessProblem,
   type ReleaseReadiness,
@@ -34,12 +36,33 @@ function triggerStates(rows: Array<{ type: string; status: string }>): Record<St
 
 const createHref = (kind: Exclude<ServingTrigger, null>) => `/triggers?create=${kind === 'manual' ? 'manual_release' : kind}`
 
+export interface ReadinessContext {
+  owner: { id: string; confirmed: boolean }
+  now: number
+  /** Addresses (lower case) whose e-mail the outbox gave up on lately; the object reads them from D1. */
+  undeliverable?: ReadonlySet<string>
+}
+
 /**
- * `undeliverable`: addresses (lower case) whose e-mail the outbox gave up on lately; the object
- * reads them from D1 for its own beneficiaries.
+ * Why nothing is protected yet, by the first thing missing, or null once at least one active item
+ * reaches a beneficiary through an active trigger (`reaches`, worked out by the caller).
  */
-export function releaseReadiness(db: OwnerDb, undeliverable: ReadonlySet<string> = new Set()): ReleaseReadiness {
-  const triggerRows = db.select({ id: triggers.id, type: triggers.type, status: triggers.status }).from(triggers).all()
+function nothingProtected(
+  counts: { beneficiaries: number; activeItems: number; receiving: number },
+  states: Record<StateKey, TriggerState>,
+  reaches: boolean,
+) {
+  if (reaches) return null
+  if (counts.beneficiaries === 0) return NOT_PROTECTED.noBeneficiary
+  if (counts.activeItems === 0) return NOT_PROTECTED.noItem
+  if (counts.receiving === 0) return NOT_PROTECTED.noRecipient
+  if (states.manual === 'paused') return NOT_PROTECTED.triggersPaused
+  if (states.manual === 'none') return NOT_PROTECTED.noTrigger
+  return NOT_PROTECTED.noRoute
+}
+
+export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new Set() }: ReadinessContext): ReleaseReadiness {
+  const triggerRows = db.select({ id: triggers.id, type: triggers.type, status: triggers.status, config: triggers.config }).from(triggers).all()
   const approverRows = db.select({ id: approvers.id, email: approvers.email, verifiedAt: approvers.emailVerifiedAt, linkAt: approvers.deathLinkSentAt }).from(approvers).all()
   const people = db
     .select({
@@ -52,8 +75,8 @@ export function releaseReadiness(db: OwnerDb, undeliverable: ReadonlySet<string>
     .from(beneficiaries)
     .all()
   // Active items something is left to directly (their own protocol governs those grants).
-  const items = db.all<{ id: string; protocol: string; requiresApprover: number; contact: string | null }>(sql`
-    select v.id, v.release_protocol as protocol, v.requires_approver as requiresApprover, v.approver_contact as contact
+  const items = db.all<{ id: string; protocol: string; requiresApprover: number; contact: string | null; scheduledAt: number | null }>(sql`
+    select v.id, v.release_protocol as protocol, v.requires_approver as requiresApprover, v.approver_contact as contact, v.scheduled_at as scheduledAt
     from vault_items v
     where v.status = 'active' and exists (select 1 from item_grants g where g.item_id = v.id and g.direct = 1)`)
   // Active policies that hand something over to someone.
@@ -62,16 +85,38 @@ export function releaseReadiness(db: OwnerDb, undeliverable: ReadonlySet<string>
     .from(policies)
     .where(sql`${policies.status} = 'active'
       and exists (select 1 from policy_items pi join item_grants g on g.item_id = pi.item_id
+                  join vault_items v on v.id = pi.item_id and v.status = 'active'
                   join policy_beneficiaries pb on pb.policy_id = pi.policy_id and pb.beneficiary_id = g.beneficiary_id
                   where pi.policy_id = ${policies.id})`)
     .all()
   // Everyone something is left to, by any route.
   const chosen = new Set(db.all<{ id: string }>(sql`select distinct beneficiary_id as id from item_grants`).map((r) => r.id))
+  const activeItems = db.get<{ n: number }>(sql`select count(*) as n from vault_items where status = 'active'`)!.n
+  // Those an active item is left to, by any grant: what a scheduled trigger naming them hands over.
+  const receiving = new Set(db.all<{ id: string }>(sql`select distinct g.beneficiary_id as id from item_grants g join vault_items v on v.id = g.item_id and v.status = 'active'`).map((r) => r.id))
 
   const states = triggerStates(triggerRows)
   const verified = approverRows.filter((a) => a.verifiedAt !== null)
   const verifiedAddress = new Set(verified.map((a) => a.email.toLowerCase()))
   const problems: ReadinessProblem[] = []
+  const releasesOn = (policy: (typeof policyRows)[number]) => policy.releaseOn.filter((t): t is PolicyTrigger => t in states && t !== 'manual')
+
+  // At least one active item reaches someone through an active trigger: its own protocol's kind
+  // (servingTrigger; for a manual-release item any active trigger, whose manual release takes it;
+  // its own future date for SCHEDULED), an active policy's, or a scheduled trigger naming someone
+  // it is left to.
+  const reaches =
+    items.some((item) => {
+      const kind = servingTrigger(item.protocol)
+      if (kind) return states[kind] === 'active'
+      return item.protocol === 'SCHEDULED' && item.scheduledAt !== null && item.scheduledAt > now
+    }) ||
+    policyRows.some((policy) => releasesOn(policy).some((t) => states[t] === 'active')) ||
+    triggerRows.some((t) => t.type === 'scheduled' && t.status === 'active' && ((t.config.beneficiaries as string[] | undefined) ?? []).some((id) => receiving.has(id)))
+  const missing = nothingProtected({ beneficiaries: people.length, activeItems, receiving: receiving.size }, states, reaches)
+  const account = { type: 'account', id: owner.id } as const
+  if (missing) problems.push({ kind: 'nothing_protected', severity: 'error', subject: account, ...missing })
+  if (!owner.confirmed) problems.push({ kind: 'owner_unconfirmed', severity: 'error', subject: account, ...OWNER_UNCONFIRMED })
 
   for (const item of items) {
     const kind = servingTrigger(item.protocol)
@@ -104,7 +149,7 @@ export function releaseReadiness(db: OwnerDb, undeliverable: ReadonlySet<string>
   }
 
   for (const policy of policyRows) {
-    const on = policy.releaseOn.filter((t): t is PolicyTrigger => t in states && t !== 'manual')
+    const on = releasesOn(policy)
     if (!on.some((t) => states[t] === 'active')) {
       const paused = on.some((t) => states[t] === 'paused')
       const title = (t: PolicyTrigger) => TRIGGER_TYPE_LABELS[t].title

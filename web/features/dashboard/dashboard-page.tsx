@@ -233,7 +233,6 @@ export function DashboardPage() {
   if (!user) return null
 
   const entries = audit.entries
-  const fired = triggers.data?.some((t) => t.status === 'triggered') ?? false
   const hasInactivityTrigger = triggers.data ? triggers.data.some((t) => t.type === 'inactivity' && t.status !== 'triggered') : undefined
   const rows = [planRow(readiness), encryptionRow(user.vaultSetup), monitorRow(engine, hasInactivityTrigger), chainRow(audit.state)]
   const summary = systemSummary(rows)
@@ -242,17 +241,24 @@ export function DashboardPage() {
     ? 'Checking...'
     : lastActivityText(lastActivityAt(engine.data?.lastCheckInAt, entries.data?.[0]), now)
   const SummaryIcon = TONE_ICON[summary.tone].icon
+  const title = headline(readiness, engine)
 
   return (
     <div className="grid grid-cols-1 gap-6">
       <section className="rounded-xl bg-gradient-to-r from-brand-800 to-brand-600 p-5 text-white sm:p-8" aria-labelledby="dashboard-title">
         <div className="flex items-center gap-3">
-          {readiness.data?.ready && !fired ? <ShieldCheck className="size-8 shrink-0" aria-hidden /> : <ShieldAlert className="size-8 shrink-0" aria-hidden />}
+          {title.protected ? <ShieldCheck className="size-8 shrink-0" aria-hidden /> : <ShieldAlert className="size-8 shrink-0" aria-hidden />}
           <h1 id="dashboard-title" className="text-xl font-bold sm:text-2xl">
-            {headline(readiness, fired)}
+            {title.text}
           </h1>
         </div>
         <p className="mt-1 text-sm text-brand-100">Welcome, {user.displayName}</p>
+        {title.next && (
+          <FixLink
+            fix={title.next}
+            className="mt-3 inline-flex items-center rounded-md bg-white px-3 py-1.5 text-sm font-medium text-brand-800 hover:bg-brand-50"
+          />
+        )}
         <div className="mt-4 flex flex-col gap-2 text-sm sm:flex-row sm:flex-wrap sm:gap-6">
           <span className="flex items-center gap-2" data-testid="last-activity">
             <Clock className="size-4 shrink-0" aria-hidden /> Last Activity: {lastActivity}

@@ -1,7 +1,8 @@
 import type { AuditEntry } from '../../../contract/audit'
-import type { ReleaseReadiness } from '../../../contract/readiness'
-import type { EngineStatus } from '../../../contract/triggers'
+import { PLAN_HEADLINES, type ReadinessProblem, type ReleaseReadiness } from '../../../contract/readiness'
+import type { EngineStatus, ReleaseSummary } from '../../../contract/triggers'
 import type { ChainState } from '@/features/audit/chain'
+import { groupProblems } from '@/features/readiness/group'
 
 // The dashboard's figures, computed from live data (the spec's screen showed fixed text).
 
@@ -86,26 +87,51 @@ export function chainRow(state: ChainState): StatusRow {
   }
 }
 
-/** The release plan: ready only when the server's readiness check finds nothing that would stop a release. */
+/**
+ * The release plan. Its count is of the lines the readiness panel lists (identical problems over
+ * many items are one line, groupProblems), so the row and the panel always agree.
+ */
 export function planRow(readiness: { data: ReleaseReadiness | undefined; isError: boolean }): StatusRow {
   const label = 'Release plan'
   if (readiness.isError) return { label, value: 'Not checked', tone: 'warn', issue: 'Release plan could not be checked' }
   if (!readiness.data) return { label, value: 'Checking...', tone: 'pending' }
-  const errors = readiness.data.problems.filter((p) => p.severity === 'error').length
-  if (errors > 0) return { label, value: `${errors} ${errors === 1 ? 'problem' : 'problems'}`, tone: 'bad', issue: 'Release plan needs attention' }
-  if (readiness.data.problems.length > 0) return { label, value: 'Ready, with warnings', tone: 'warn', issue: 'Release plan has warnings' }
+  const groups = groupProblems(readiness.data.problems)
+  const n = groups.length
+  if (groups.some((g) => g.severity === 'error')) return { label, value: `${n} ${n === 1 ? 'problem' : 'problems'}`, tone: 'bad', issue: 'Release plan needs attention' }
+  if (n > 0) return { label, value: `Ready, with ${n} ${n === 1 ? 'warning' : 'warnings'}`, tone: 'warn', issue: 'Release plan has warnings' }
   return { label, value: 'Ready', tone: 'ok' }
 }
 
+/** A release has started once one is waiting for its time or has handed something over (not when cancelled). */
+export function releaseStarted(releases: ReadonlyArray<Pick<ReleaseSummary, 'status'>> | undefined): boolean {
+  return releases?.some((r) => r.status === 'waiting' || r.status === 'released') ?? false
+}
+
+export interface Headline {
+  text: string
+  /** Only when the plan is ready with no problem left and no release under way. */
+  protected: boolean
+  /** The next step, when nothing is protected yet. */
+  next?: ReadinessProblem['fix']
+}
+
 /**
- * The dashboard's headline: 'Protected' only when the release plan is ready and nothing has fired
- * (once a trigger fired, the vault is releasing, and 'Protected' would tell the owner otherwise).
+ * The dashboard's headline: 'Protected' only when the readiness check finds nothing at all, error
+ * or warning, and the engine's releases show none under way; before anything is protected, the
+ * first thing missing, with its next step.
  */
-export function headline(readiness: { data: ReleaseReadiness | undefined; isError: boolean }, fired = false): string {
-  if (fired) return 'A release from your vault has started'
-  if (readiness.isError) return 'Your release plan could not be checked'
-  if (!readiness.data) return 'Checking your release plan...'
-  return readiness.data.ready ? 'Your Digital Legacy is Protected' : 'Your release plan needs attention'
+export function headline(readiness: { data: ReleaseReadiness | undefined; isError: boolean }, engine: { data: EngineStatus | undefined; isError: boolean }): Headline {
+  if (releaseStarted(engine.data?.releases)) return { text: PLAN_HEADLINES.started, protected: false }
+  if (readiness.isError) return { text: PLAN_HEADLINES.unchecked, protected: false }
+  if (!readiness.data) return { text: PLAN_HEADLINES.checking, protected: false }
+  const { ready, problems } = readiness.data
+  const missing = problems.find((p) => p.kind === 'nothing_protected')
+  if (missing) return { text: missing.message, protected: false, next: missing.fix }
+  if (!ready || problems.length > 0) return { text: PLAN_HEADLINES.attention, protected: false }
+  // Nothing to fix: 'Protected' once the engine has said no release is under way.
+  if (engine.isError) return { text: PLAN_HEADLINES.unchecked, protected: false }
+  if (!engine.data) return { text: PLAN_HEADLINES.checking, protected: false }
+  return { text: PLAN_HEADLINES.protected, protected: true }
 }
 
 /** 'All systems active' only when every row is ok; otherwise what is wrong, worst first. */
