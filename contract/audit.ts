@@ -41,6 +41,32 @@ export function actionGroup(action: string): AuditActionGroup | 'other' {
   return prefix in AUDIT_ACTION_GROUPS ? (prefix as AuditActionGroup) : 'other'
 }
 
+/** The audit actions of failed unlock attempts (contract/triggers.ts, UNLOCK_FORGIVE_MS). */
+export const UNLOCK_AUDIT_ACTIONS = {
+  /** A wrong vault passphrase reported by the app. Details: kind, attemptsLeft. */
+  passphraseFailed: 'vault.unlock_failed',
+  /** A security key's failed answer that is the owner's. Details: kind, reason, attemptsLeft. */
+  keyFailed: 'account.security_key_failed',
+  /** A successful unlock that forgave the failed attempts of the minutes before it. Details: kind, forgiven. */
+  forgiven: 'vault.unlock_failures_forgiven',
+  /** The owner was e-mailed that one attempt is left. Details: triggerId, failures, attemptsLeft. */
+  warned: 'vault.unlock_warning_sent',
+} as const
+
+/** Actions the generic wording of the Audit Log would not name well enough. */
+export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
+  [UNLOCK_AUDIT_ACTIONS.passphraseFailed]: 'Failed vault unlock (wrong passphrase)',
+  [UNLOCK_AUDIT_ACTIONS.keyFailed]: 'Failed security key answer',
+  [UNLOCK_AUDIT_ACTIONS.forgiven]: 'Failed unlock attempts forgiven by a successful unlock',
+  [UNLOCK_AUDIT_ACTIONS.warned]: 'E-mailed: someone tried to open your vault',
+}
+
+/** What an unlock attempt was, as the Audit Log shows a `kind` detail. */
+export const UNLOCK_KIND_LABELS: Readonly<Record<string, string>> = {
+  vault_unlock: 'Vault passphrase',
+  passkey: 'Security key',
+}
+
 export const AUDIT_MESSAGES = {
   chainVerified: 'Chain Verified',
   chainVerifiedBody: 'Every entry links to the one before it and every hash matches its contents.',

@@ -45,7 +45,7 @@ export type PingSettingsBody = z.infer<typeof pingSettingsBodySchema>
 
 /**
  * The safety window (issue 0.2 · 2 of 7): a release caused by anyone or anything but the signed-in
- * owner acting now (a death report, inactivity, biometric failures) makes nothing available before
+ * owner acting now (a death report, inactivity, failed unlock attempts) makes nothing available before
  * it has passed, so the owner has time to see the e-mail and cancel. A policy's own delay governs
  * its releases instead; a manual release and a date the owner scheduled stay immediate.
  */

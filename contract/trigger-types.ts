@@ -3,3 +3,9 @@
 // where zod has no place.
 export const TRIGGER_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual_release'] as const
 export type TriggerType = (typeof TRIGGER_TYPES)[number]
+
+/**
+ * The person-readable name of the 'biometric_failure' trigger type (and of the BIOMETRIC_FAILURE
+ * release protocol), used for it everywhere people read it: the ids stay as the API has them.
+ */
+export const FAILED_UNLOCK_TRIGGER_NAME = 'Failed unlock attempts'

@@ -1,10 +1,15 @@
 import { z } from 'zod'
-import { TRIGGER_TYPES, type TriggerType } from './trigger-types'
+import { FAILED_UNLOCK_TRIGGER_NAME, TRIGGER_TYPES, type TriggerType } from './trigger-types'
 
 // Triggers and the engine that fires them (seeds 001 §2 'Security Triggers', 'Trigger Monitor',
 // §3, §5, §7, §9; ARCHITECTURE §5).
 
-export { TRIGGER_TYPES, type TriggerType }
+export { FAILED_UNLOCK_TRIGGER_NAME, TRIGGER_TYPES, type TriggerType }
+// Failed unlock attempts (the 'biometric_failure' trigger type): see UNLOCK_KINDS below.
+/** How long a failed unlock waits for the owner's own successful unlock before it counts. */
+export const UNLOCK_FORGIVE_MS = 15 * 60_000
+const FORGIVE_MINUTES = UNLOCK_FORGIVE_MS / 60_000
+
 export const TRIGGER_STATUSES = ['active', 'paused', 'triggered'] as const
 export type TriggerStatus = (typeof TRIGGER_STATUSES)[number]
 
@@ -18,8 +23,9 @@ export const TRIGGER_TYPE_LABELS: Record<TriggerType, { title: string; descripti
     description: 'Fires when one of your approvers confirms a death certificate through their own signed link.',
   },
   biometric_failure: {
-    title: 'Biometric Failure',
-    description: 'Fires after repeated failed unlock or passkey attempts within a time window.',
+    title: FAILED_UNLOCK_TRIGGER_NAME,
+    description:
+      `Fires when wrong vault passphrases or failed security-key answers reach your threshold within your time window. An attempt counts only if nobody unlocks successfully within ${FORGIVE_MINUTES} minutes after it, so your own typing mistakes do not.`,
   },
   scheduled: {
     title: 'Scheduled Date',
@@ -150,9 +156,62 @@ export const manualReleaseResultSchema = z.object({
 })
 export type ManualReleaseResult = z.infer<typeof manualReleaseResultSchema>
 
-/** POST /api/trigger-engine/biometric-failure: the app reports a failed unlock or passkey attempt. */
-export const biometricFailureBodySchema = z.object({ kind: z.enum(['vault_unlock', 'passkey']) })
+// Failed unlock attempts (the 'biometric_failure' trigger type): a wrong vault passphrase or a
+// failed security-key answer of the owner's. An attempt counts toward the trigger only once
+// UNLOCK_FORGIVE_MS have passed without a successful unlock (a right passphrase, or a security key
+// the server verified); a success forgives the attempts of the UNLOCK_FORGIVE_MS before it.
+
+
+export const UNLOCK_KINDS = ['vault_unlock', 'passkey'] as const
+export type UnlockKind = (typeof UNLOCK_KINDS)[number]
+
+/** POST /api/trigger-engine/biometric-failure: the app reports a wrong vault passphrase (or a key's failure). */
+export const biometricFailureBodySchema = z.object({ kind: z.enum(UNLOCK_KINDS) })
 export type BiometricFailureBody = z.infer<typeof biometricFailureBodySchema>
+
+export const unlockFailureResultSchema = z.object({
+  /** Failed attempts on file from the last year, counted or not yet. */
+  failures: z.number().int(),
+  /** Firings this report's tick made (failures that had waited out their 15 minutes). */
+  fired: z.number().int(),
+  /**
+   * Further failed attempts before an active Failed unlock attempts trigger starts a release (its
+   * threshold less the attempts in its window, this one included; 0: it will, unless the owner
+   * unlocks in time), the least over such triggers; null when none is active.
+   */
+  attemptsLeft: z.number().int().nullable(),
+})
+export type UnlockFailureResult = z.infer<typeof unlockFailureResultSchema>
+
+/** POST /api/trigger-engine/unlock-success: the app reports a right vault passphrase. */
+export const unlockSuccessBodySchema = z.object({ kind: z.literal('vault_unlock') })
+export type UnlockSuccessBody = z.infer<typeof unlockSuccessBodySchema>
+
+export const unlockSuccessResultSchema = z.object({
+  /** Failed attempts of the last 15 minutes this success forgave. */
+  forgiven: z.number().int(),
+  attemptsLeft: z.number().int().nullable(),
+})
+export type UnlockSuccessResult = z.infer<typeof unlockSuccessResultSchema>
+
+const attempts = (n: number) => `${n} ${n === 1 ? 'attempt' : 'attempts'}`
+
+export const FAILED_UNLOCK_MESSAGES = {
+  /** The policy form's hint for the trigger type. */
+  policyHint: 'Someone keeps failing to unlock your vault (wrong passphrase or security key).',
+  thresholdHint: `Wrong vault passphrases or failed security-key answers, each counted only if nobody unlocks successfully within ${FORGIVE_MINUTES} minutes after it.`,
+  timeWindowHint: 'The attempts must fall within this many days.',
+  /**
+   * Under the unlock dialog's "Invalid passphrase" (null: no active trigger, nothing to say).
+   * `left` is the answer's attemptsLeft.
+   */
+  attemptsLeft: (left: number | null): string | null =>
+    left === null
+      ? null
+      : left > 0
+        ? `${attempts(left)} left before your ${FAILED_UNLOCK_TRIGGER_NAME} trigger starts a release. Unlocking successfully within ${FORGIVE_MINUTES} minutes forgives these attempts.`
+        : `No attempts left: your ${FAILED_UNLOCK_TRIGGER_NAME} trigger will start a release within ${FORGIVE_MINUTES} minutes unless you unlock your vault successfully before then.`,
+} as const
 
 /** One source of a release: a policy naming the trigger, or an item's own release protocol. */
 export const releasePlanEntrySchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FAILED_UNLOCK_TRIGGER_NAME } from './trigger-types'
 
 // Vault items (seeds 001 §2 'Secure Vault page', §3 'Vault item', §5 'Upload files/form', §9).
 // The server sees type, sizes and times in clear; file name, MIME type, tags and password-entry
@@ -32,7 +33,7 @@ export const RELEASE_PROTOCOL_LABELS: Record<ReleaseProtocol, string> = {
   MANUAL_RELEASE: 'Manual Release',
   SCHEDULED: 'Scheduled Date',
   EMERGENCY: 'Emergency',
-  BIOMETRIC_FAILURE: 'Biometric Failure',
+  BIOMETRIC_FAILURE: FAILED_UNLOCK_TRIGGER_NAME,
 }
 
 const MB = 1024 * 1024

@@ -1094,6 +1094,53 @@ export const MUTATIONS = [
     by: /largest minimum/,
   },
 
+  // --- Failed unlock attempts --------------------------------------------------------------------
+  {
+    id: 'unlocks.forgive-time',
+    rule: 'a failed unlock counts only once 15 minutes pass without a successful unlock',
+    file: 'worker/engine/unlock-failures.ts',
+    from: '  const cut = now - UNLOCK_FORGIVE_MS\n',
+    to: '  const cut = now\n',
+    tests: [W('failed-unlocks')],
+    by: /count only after 15 minutes/,
+  },
+  {
+    id: 'unlocks.success-forgives',
+    rule: 'a successful unlock forgives the failed attempts of the 15 minutes before it',
+    file: 'worker/engine/unlock-failures.ts',
+    from: '    .where(and(gt(unlockFailures.at, u.now - UNLOCK_FORGIVE_MS), lte(unlockFailures.at, u.now)))\n    .returning',
+    to: '    .where(sql`0`)\n    .returning',
+    tests: [W('failed-unlocks')],
+    by: /then a success within 15 minutes never fire/,
+  },
+  {
+    id: 'unlocks.success-window',
+    rule: 'a success forgives only the last 15 minutes, not older failures that already count',
+    file: 'worker/engine/unlock-failures.ts',
+    from: '    .where(and(gt(unlockFailures.at, u.now - UNLOCK_FORGIVE_MS), lte(unlockFailures.at, u.now)))\n    .returning',
+    to: '    .where(lte(unlockFailures.at, u.now))\n    .returning',
+    tests: [W('failed-unlocks')],
+    by: /an older failure still counts/,
+  },
+  {
+    id: 'unlocks.warn-once',
+    rule: 'the owner is e-mailed once per episode with one attempt left',
+    file: 'worker/engine/unlock-failures.ts',
+    from: '  if (warned.n > 0) return\n',
+    to: '',
+    tests: [W('failed-unlocks')],
+    by: /e-mailed once when one attempt is left/,
+  },
+  {
+    id: 'unlocks.key-success',
+    rule: "a security key the server verifies is the owner's successful unlock",
+    file: 'worker/routes/security-keys.ts',
+    from: '    ownersKeySuccess(c, outcome.user.id)\n',
+    to: '',
+    tests: [W('security-keys')],
+    by: /a key the server verifies forgives/,
+  },
+
   // --- Released assets ---------------------------------------------------------------------------
   {
     id: 'asset.max-downloads',

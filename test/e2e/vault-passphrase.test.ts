@@ -110,4 +110,62 @@ describe('the vault passphrase', () => {
     expect(await page.evaluate(() => sessionStorage.getItem('vault_unlocked'))).toBeNull()
     await context.close()
   })
+
+  it('after a wrong passphrase, says how many attempts are left before the Failed unlock attempts trigger starts a release', async () => {
+    const { context, page } = await newPage(browser)
+    const passphrase = 'Quartz Meadow Lantern 7!'
+    await fillRegistrationForm(page, { email: uniqueEmail('attempts'), password: 'a sound password 1' })
+    await page.getByRole('heading', { name: 'Set Up Security' }).waitFor()
+    await page.getByRole('button', { name: /Choose a secure passphrase/ }).click()
+    await page.getByLabel('Vault passphrase', { exact: true }).fill(passphrase)
+    await page.getByLabel('Confirm vault passphrase').fill(passphrase)
+    await page.getByRole('button', { name: 'Create Passphrase' }).click()
+    await page.waitForURL('**/dashboard')
+
+    // Before any such trigger, a wrong passphrase says only that.
+    await page.goto('/vault')
+    let dialog = page.getByRole('dialog', { name: 'Unlock Your Vault' })
+    await dialog.waitFor()
+    await dialog.getByLabel('Vault passphrase').fill('not the passphrase')
+    await dialog.getByRole('button', { name: 'Unlock Vault' }).click()
+    await dialog.getByText('Invalid passphrase. Please try again.').waitFor()
+    expect(await dialog.getByTestId('unlock-attempts-left').count()).toBe(0)
+    await dialog.getByLabel('Vault passphrase').fill(passphrase)
+    await dialog.getByRole('button', { name: 'Unlock Vault' }).click()
+    await expect.poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
+
+    // A Failed unlock attempts trigger of 3, set up on the Triggers page under that name.
+    await page.goto('/triggers')
+    await page.getByRole('button', { name: 'Set Up Failed unlock attempts trigger' }).click()
+    const create = page.getByRole('dialog', { name: 'Create Trigger' })
+    await create.getByLabel('Failure threshold').fill('3')
+    await create.getByRole('button', { name: 'Create Trigger' }).click()
+    await create.waitFor({ state: 'detached' })
+    await expect.poll(() => page.getByTestId('trigger-card-biometric_failure').textContent()).toContain('3 failed attempts within 30 days')
+    expect(await page.locator('main').textContent()).not.toMatch(/biometric/i)
+
+    await page.goto('/vault')
+    dialog = page.getByRole('dialog', { name: 'Unlock Your Vault' })
+    await dialog.waitFor()
+    const left = dialog.getByTestId('unlock-attempts-left')
+    await dialog.getByLabel('Vault passphrase').fill('still not it')
+    await dialog.getByRole('button', { name: 'Unlock Vault' }).click()
+    await expect.poll(() => left.textContent()).toBe(
+      '2 attempts left before your Failed unlock attempts trigger starts a release. Unlocking successfully within 15 minutes forgives these attempts.',
+    )
+    await dialog.getByLabel('Vault passphrase').fill('nor this one')
+    await dialog.getByRole('button', { name: 'Unlock Vault' }).click()
+    await expect.poll(() => left.textContent()).toMatch(/^1 attempt left before your Failed unlock attempts trigger starts a release\./)
+    // The right one: unlocked, and the two attempts forgiven.
+    await dialog.getByLabel('Vault passphrase').fill(passphrase)
+    await dialog.getByRole('button', { name: 'Unlock Vault' }).click()
+    await expect.poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
+
+    // The audit log names each attempt and the forgiving, in words.
+    await page.goto('/audit')
+    await page.getByText('Chain Verified').waitFor()
+    await expect.poll(() => page.getByText('Failed vault unlock (wrong passphrase)').count()).toBe(3)
+    await expect.poll(() => page.getByText('Failed unlock attempts forgiven by a successful unlock').count()).toBe(2)
+    await context.close()
+  })
 })

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { AUDIT_PAGE_MAX, canonicalEntry, canonicalJson, GENESIS_HASH, hashInput, verifyChain, type AuditEntry } from '../../contract/audit'
+import { AUDIT_PAGE_MAX, canonicalEntry, canonicalJson, GENESIS_HASH, hashInput, UNLOCK_AUDIT_ACTIONS, verifyChain, type AuditEntry } from '../../contract/audit'
 import { sha256Hex } from '@/crypto'
 import { chainState, localCheck, readChain } from '@/features/audit/chain'
 import { AUDIT_VECTORS, FIRST_HASH_INPUT, HASHED_FIELDS, tampered } from '../fixtures/audit-vectors'
@@ -343,6 +343,15 @@ describe('humaniseAction', () => {
     expect(humaniseAction('checkin.recorded')).toBe('Check-in recorded')
     expect(humaniseAction('')).toBe('')
   })
+
+  it('names failed unlock attempts, their forgiving and the warning in words', () => {
+    expect(humaniseAction(UNLOCK_AUDIT_ACTIONS.passphraseFailed)).toBe('Failed vault unlock (wrong passphrase)')
+    expect(humaniseAction(UNLOCK_AUDIT_ACTIONS.keyFailed)).toBe('Failed security key answer')
+    expect(humaniseAction(UNLOCK_AUDIT_ACTIONS.forgiven)).toBe('Failed unlock attempts forgiven by a successful unlock')
+    expect(humaniseAction(UNLOCK_AUDIT_ACTIONS.warned)).toBe('E-mailed: someone tried to open your vault')
+    // Only the table's own keys: nothing inherited.
+    expect(humaniseAction('constructor')).toBe('Constructor')
+  })
 })
 
 describe('filterEntries', () => {
@@ -417,6 +426,19 @@ describe('describeDetails: words, never ids', () => {
     expect(describeDetails({ type: 'verified_death', protocol: 'INACTIVITY_90_DAYS' }, name)).toEqual([
       { label: 'Type', text: 'Verified Death' },
       { label: 'Protocol', text: 'Inactivity (90 days)' },
+    ])
+    expect(describeDetails({ kind: 'vault_unlock', attemptsLeft: 2 }, name)).toEqual([
+      { label: 'Kind', text: 'Vault passphrase' },
+      { label: 'Attempts left', text: '2' },
+    ])
+    expect(describeDetails({ kind: 'passkey', reason: 'signature', attemptsLeft: null }, name)).toEqual([
+      { label: 'Kind', text: 'Security key' },
+      { label: 'Reason', text: 'signature' },
+      { label: 'Attempts left', text: '—' },
+    ])
+    expect(describeDetails({ type: 'biometric_failure', kind: 'constructor' }, name)).toEqual([
+      { label: 'Type', text: 'Failed unlock attempts' },
+      { label: 'Kind', text: 'constructor' },
     ])
   })
 })

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
-import { biometricFailureBodySchema } from '../../contract/triggers'
-import { engineStatusKey, reportBiometricFailure, triggersKey } from '@/features/triggers/api'
+import { biometricFailureBodySchema, unlockSuccessBodySchema } from '../../contract/triggers'
+import { engineStatusKey, reportFailedUnlock, reportUnlockSuccess, triggersKey } from '@/features/triggers/api'
 import { navigation } from '@/lib/api-client'
 
-// The failed-unlock report is fire-and-forget: it carries the kind and the session only, and
-// neither a network error nor a 402 may reach the unlock dialog that sent it.
+// The failed-unlock report carries the kind and the session only, answers the attempts left (or
+// null), and neither a network error nor a 402 may reach the unlock dialog that sent it. The
+// success report is fire-and-forget.
 
 const fetchMock = vi.fn<typeof fetch>()
 
@@ -19,10 +20,10 @@ afterEach(() => {
   vi.restoreAllMocks()
 })
 
-describe('reportBiometricFailure', () => {
-  it('posts only the kind, with the session', () => {
-    fetchMock.mockResolvedValueOnce(new Response('{"failures":1,"fired":0}', { status: 200 }))
-    reportBiometricFailure('vault_unlock')
+describe('reportFailedUnlock', () => {
+  it('posts only the kind, with the session, and answers the attempts left', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('{"failures":1,"fired":0,"attemptsLeft":4}', { status: 200 }))
+    expect(await reportFailedUnlock('vault_unlock')).toBe(4)
     expect(fetchMock).toHaveBeenCalledTimes(1)
     const [url, init] = fetchMock.mock.calls[0]!
     expect(url).toBe('/api/trigger-engine/biometric-failure')
@@ -33,12 +34,40 @@ describe('reportBiometricFailure', () => {
     expect(biometricFailureBodySchema.safeParse(body).success).toBe(true)
   })
 
+  it('answers null with no active trigger, or when the answer is no answer', async () => {
+    fetchMock.mockResolvedValueOnce(new Response('{"failures":1,"fired":0,"attemptsLeft":null}', { status: 200 }))
+    expect(await reportFailedUnlock('vault_unlock')).toBeNull()
+    fetchMock.mockResolvedValueOnce(new Response('not json', { status: 200 }))
+    expect(await reportFailedUnlock('vault_unlock')).toBeNull()
+    fetchMock.mockResolvedValueOnce(new Response('{"message":"Server error"}', { status: 500 }))
+    expect(await reportFailedUnlock('vault_unlock')).toBeNull()
+  })
+
   it('swallows failures and never redirects', async () => {
     const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => undefined)
     fetchMock.mockRejectedValueOnce(new TypeError('offline'))
-    expect(() => reportBiometricFailure('passkey')).not.toThrow()
+    expect(await reportFailedUnlock('passkey')).toBeNull()
     fetchMock.mockResolvedValueOnce(new Response('{"requiresPayment":true}', { status: 402 }))
-    reportBiometricFailure('vault_unlock')
+    expect(await reportFailedUnlock('vault_unlock')).toBeNull()
+    expect(redirect).not.toHaveBeenCalled()
+  })
+})
+
+describe('reportUnlockSuccess', () => {
+  it('posts only the kind, with the session, and swallows failures', async () => {
+    const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => undefined)
+    fetchMock.mockResolvedValueOnce(new Response('{"forgiven":2,"attemptsLeft":5}', { status: 200 }))
+    reportUnlockSuccess('vault_unlock')
+    const [url, init] = fetchMock.mock.calls[0]!
+    expect(url).toBe('/api/trigger-engine/unlock-success')
+    expect((init?.headers as Record<string, string>).Authorization).toBe('Bearer tok')
+    const body = JSON.parse(String(init?.body))
+    expect(body).toEqual({ kind: 'vault_unlock' })
+    expect(unlockSuccessBodySchema.safeParse(body).success).toBe(true)
+    fetchMock.mockRejectedValueOnce(new TypeError('offline'))
+    expect(() => reportUnlockSuccess('vault_unlock')).not.toThrow()
+    fetchMock.mockResolvedValueOnce(new Response('{"requiresPayment":true}', { status: 402 }))
+    reportUnlockSuccess('vault_unlock')
     await new Promise((r) => setTimeout(r, 0))
     expect(redirect).not.toHaveBeenCalled()
   })

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { TRIGGER_MESSAGES, type Trigger } from '../../contract/triggers'
+import { FAILED_UNLOCK_MESSAGES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type Trigger } from '../../contract/triggers'
+import { RELEASE_PROTOCOL_LABELS } from '../../contract/vault-items'
+import { TRIGGER_LABELS as POLICY_TRIGGER_LABELS } from '@/features/policies/copy'
+import { sourceText } from '@/features/triggers/dry-run'
 import { checkInText, configSummary, manualResultText, releasedItemsText } from '@/features/triggers/copy'
 import { isReleaseConfirmed, manualReleaseGuard } from '@/features/triggers/manual-release'
 
@@ -12,15 +15,15 @@ describe('configSummary', () => {
   it('words each type', () => {
     expect(configSummary(trigger('inactivity', { pingFrequency: 'weekly', gracePeriod: 14 }))).toBe('Check-ins weekly, 14-day grace')
     expect(configSummary(trigger('inactivity', { pingFrequency: 'daily', gracePeriod: 1 }))).toBe('Check-ins daily, 1-day grace')
-    expect(configSummary(trigger('biometric_failure', { failureThreshold: 5, timeWindow: 30 }))).toBe('5 failures within 30 days')
-    expect(configSummary(trigger('biometric_failure', { failureThreshold: 1, timeWindow: 1 }))).toBe('1 failure within 1 day')
+    expect(configSummary(trigger('biometric_failure', { failureThreshold: 5, timeWindow: 30 }))).toBe('5 failed attempts within 30 days')
+    expect(configSummary(trigger('biometric_failure', { failureThreshold: 1, timeWindow: 1 }))).toBe('1 failed attempt within 1 day')
     expect(configSummary(trigger('verified_death', {}))).toMatch(/approvers confirms a death certificate/)
   })
 
   it('falls back to the defaults for a missing or odd config', () => {
     expect(configSummary(trigger('inactivity', {}))).toBe('Check-ins weekly, 14-day grace')
     expect(configSummary(trigger('inactivity', { pingFrequency: 'hourly', gracePeriod: '3' }))).toBe('Check-ins weekly, 14-day grace')
-    expect(configSummary(trigger('biometric_failure', {}))).toBe('5 failures within 30 days')
+    expect(configSummary(trigger('biometric_failure', {}))).toBe('5 failed attempts within 30 days')
   })
 
   it('names a scheduled release’s date and people', () => {
@@ -28,6 +31,28 @@ describe('configSummary', () => {
     expect(configSummary(t, ['Ada', 'Ben', 'Cy'])).toMatch(/^Releases on .*2030.* to Ada, Ben and Cy$/)
     expect(configSummary(t)).toMatch(/^Releases on .*2030/)
     expect(configSummary(trigger('scheduled', {}))).toBe('Releases on an unknown date')
+  })
+})
+
+describe('the Failed unlock attempts trigger', () => {
+  it('has one person-readable name on every screen that shows it (the ids stay as the API has them)', () => {
+    const name = 'Failed unlock attempts'
+    expect(TRIGGER_TYPE_LABELS.biometric_failure.title).toBe(name)
+    expect(RELEASE_PROTOCOL_LABELS.BIOMETRIC_FAILURE).toBe(name)
+    expect(POLICY_TRIGGER_LABELS.biometric_failure.label).toBe(name)
+    expect(sourceText({ kind: 'item', itemId: 'i1', protocol: 'BIOMETRIC_FAILURE' })).toBe(`Item release condition: ${name}`)
+    const shown = [
+      TRIGGER_TYPE_LABELS.biometric_failure,
+      RELEASE_PROTOCOL_LABELS.BIOMETRIC_FAILURE,
+      POLICY_TRIGGER_LABELS.biometric_failure,
+      FAILED_UNLOCK_MESSAGES.policyHint,
+      FAILED_UNLOCK_MESSAGES.thresholdHint,
+      FAILED_UNLOCK_MESSAGES.attemptsLeft(2),
+      configSummary(trigger('biometric_failure', {})),
+    ]
+    expect(JSON.stringify(shown)).not.toMatch(/biometric|passkey/i)
+    // The forgiving time is stated where the trigger is chosen.
+    expect(TRIGGER_TYPE_LABELS.biometric_failure.description).toContain('within 15 minutes')
   })
 })
 

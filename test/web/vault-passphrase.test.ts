@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createPassphraseCheck, deriveMasterKey, generateVaultSalt } from '@/crypto'
 import { scorePassphrase } from '@/features/vault/passphrase-strength'
 import type { SigningKeyBody } from '../../contract/key-signing'
+import { FAILED_UNLOCK_MESSAGES, UNLOCK_FORGIVE_MS } from '../../contract/triggers'
 import type { VaultSetupBody } from '../../contract/vault'
 import {
   createVaultSession,
@@ -173,5 +174,26 @@ describe('vault session', () => {
     expect(await fooled.unlock('the right passphrase!', halves, noSigningKey)).toBe(true)
     expect(fooled.hasSigningProblem()).toBe(true)
     expect(await fooled.isSignedKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL', keySignature: forged })).toBe(false)
+  })
+})
+
+describe('the unlock dialog after a wrong passphrase', () => {
+  const words = FAILED_UNLOCK_MESSAGES.attemptsLeft
+
+  it('says how many attempts are left before the Failed unlock attempts trigger starts a release', () => {
+    expect(words(4)).toBe('4 attempts left before your Failed unlock attempts trigger starts a release. Unlocking successfully within 15 minutes forgives these attempts.')
+    expect(words(1)).toMatch(/^1 attempt left before your Failed unlock attempts trigger starts a release\./)
+    expect(words(0)).toBe(
+      'No attempts left: your Failed unlock attempts trigger will start a release within 15 minutes unless you unlock your vault successfully before then.',
+    )
+  })
+
+  it('says nothing when no such trigger is active', () => {
+    expect(words(null)).toBeNull()
+  })
+
+  it('names the forgiving time the engine uses', () => {
+    expect(UNLOCK_FORGIVE_MS).toBe(15 * 60_000)
+    for (const n of [0, 1, 3]) expect(words(n)).toContain(`${UNLOCK_FORGIVE_MS / 60_000} minutes`)
   })
 })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { AssetDownload, ReleasedAsset } from '../../contract/releases'
 import { RELEASE_MESSAGES } from '../../contract/releases'
 import type { DryRunResult, EngineStatus, Trigger } from '../../contract/triggers'
-import { TRIGGER_MESSAGES } from '../../contract/triggers'
+import { TRIGGER_MESSAGES, UNLOCK_FORGIVE_MS } from '../../contract/triggers'
 import { runSweeps } from '../../worker/cron'
 import { signLinkToken } from '../../worker/services/link-tokens'
 import type { OwnerVault } from '../../worker/owner/vault-object'
@@ -302,7 +302,10 @@ describe('verified death, delays and cancelling', () => {
     const trigger = await createTrigger(s.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })
     await call('/api/trigger-engine/biometric-failure', { token: s.token, body: { kind: 'vault_unlock' } })
     const second = await call('/api/trigger-engine/biometric-failure', { token: s.token, body: { kind: 'vault_unlock' } })
-    expect(await second.json()).toMatchObject({ fired: 1 })
+    // Failed unlocks count once 15 minutes pass without a successful unlock.
+    expect(await second.json()).toMatchObject({ fired: 0, attemptsLeft: 0 })
+    await guard(s.ownerId).tick(Date.now() + UNLOCK_FORGIVE_MS + 1000)
+    expect(await firingCount(s.ownerId)).toBe(1)
     const started = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.text.includes('/cancel-release')))
     const cancel = await call('/api/releases/cancel', { body: { token: linkTokenIn(started, '/cancel-release') } })
     expect(await cancel.json()).toMatchObject({ cancelledReleases: 1 })

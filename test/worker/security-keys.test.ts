@@ -4,9 +4,9 @@ import type { AuditEntry } from '../../contract/audit'
 import type { PublicUser } from '../../contract/auth'
 import { AUTH_COOKIE, PRODUCT_NAME } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
-import type { Trigger } from '../../contract/triggers'
+import { UNLOCK_FORGIVE_MS, type Trigger } from '../../contract/triggers'
 import { SECURITY_KEY, WEBAUTHN_MESSAGES, WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
-import { createTrigger, firingCount } from './engine-helpers'
+import { createTrigger, firingCount, guard } from './engine-helpers'
 import { call, env, login, me, messageOf, register, waitFor } from './helpers'
 import { ownerRow } from './owner-helpers'
 import { fromBase64Url, SoftAuthenticator, toBase64Url, type AssertOverrides, type CoseAlgorithm, type RegisterOverrides } from './soft-authenticator'
@@ -671,8 +671,8 @@ describe('two-factor sign-in', () => {
   })
 })
 
-describe('biometric-failure trigger', () => {
-  it('failed key answers reach the engine without blocking the owner', async () => {
+describe('Failed unlock attempts trigger', () => {
+  it('failed key answers reach the engine without blocking the owner, and count after 15 minutes', async () => {
     const owner = await ownerWithKey()
     const trigger = await createTrigger(owner.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })
     expect((await putProfile(owner.token, { ...PROFILE, twoFactorEnabled: true })).status).toBe(200)
@@ -680,9 +680,17 @@ describe('biometric-failure trigger', () => {
     // A wrong answer to the second step, then one the browser gave up on.
     await expectRefused(await verifySignIn(await owner.auth.assert(await secondStep(), { tamperSignature: true })), 401, VERIFICATION_FAILED)
     await waitFor(async () => (await passkeyFailures(owner.ownerId)) === 1)
-    expect(await firingCount(owner.ownerId)).toBe(0)
     expect((await call(WEBAUTHN_PATHS.secondFactorAbandon, { body: { challenge: (await secondStep()).challenge } })).status).toBe(200)
-    await waitFor(async () => (await firingCount(owner.ownerId)) === 1)
+    await waitFor(async () => (await passkeyFailures(owner.ownerId)) === 2)
+    // Not at once: the owner has 15 minutes to get it right.
+    expect(await firingCount(owner.ownerId)).toBe(0)
+    const failed = (await auditOf(owner.token)).filter((e) => e.action === 'account.security_key_failed')
+    expect(failed.map((e) => e.details).reverse()).toEqual([
+      { kind: 'passkey', reason: 'signature', attemptsLeft: 1 },
+      { kind: 'passkey', reason: 'not_completed', attemptsLeft: 0 },
+    ])
+    await guard(owner.ownerId).tick(Date.now() + UNLOCK_FORGIVE_MS + 60_000)
+    expect(await firingCount(owner.ownerId)).toBe(1)
     const firing = await ownerRow(owner.ownerId, 'select trigger_id, trigger_type from firings')
     expect(firing).toEqual({ trigger_id: trigger.id, trigger_type: 'biometric_failure' })
     const triggers = (await (await call('/api/triggers', { token: owner.token })).json()) as Trigger[]
@@ -691,6 +699,24 @@ describe('biometric-failure trigger', () => {
     // Nothing is locked: the right answers still sign in, with the key alone or after the password.
     await tokenOf(await signInWithKey(owner.auth))
     await tokenOf(await verifySignIn(await owner.auth.assert(await secondStep())))
+  })
+
+  it('a key the server verifies forgives the failed attempts of the 15 minutes before it', async () => {
+    const owner = await ownerWithKey()
+    await createTrigger(owner.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })
+    expect((await putProfile(owner.token, { ...PROFILE, twoFactorEnabled: true })).status).toBe(200)
+    const secondStep = async () => ((await (await login(owner.email, owner.password)).json()) as { options: PublicKeyCredentialRequestOptionsJSON }).options
+    await expectRefused(await verifySignIn(await owner.auth.assert(await secondStep(), { tamperSignature: true })), 401, VERIFICATION_FAILED)
+    // A wrong vault passphrase too: a key's success forgives both kinds.
+    expect((await call('/api/trigger-engine/biometric-failure', { token: owner.token, body: { kind: 'vault_unlock' } })).status).toBe(200)
+    await waitFor(async () => (await passkeyFailures(owner.ownerId)) === 1)
+    // The owner's key, verified: the attempts are forgiven and nothing fires later.
+    await tokenOf(await verifySignIn(await owner.auth.assert(await secondStep())))
+    await waitFor(async () => (await ownerRow<{ n: number }>(owner.ownerId, 'select count(*) as n from unlock_failures'))!.n === 0)
+    const forgiven = (await auditOf(owner.token)).find((e) => e.action === 'vault.unlock_failures_forgiven')
+    expect(forgiven).toMatchObject({ actor: 'user', details: { kind: 'passkey', forgiven: 2 } })
+    await guard(owner.ownerId).tick(Date.now() + UNLOCK_FORGIVE_MS + 60_000)
+    expect(await firingCount(owner.ownerId)).toBe(0)
   })
 })
 

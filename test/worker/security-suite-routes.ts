@@ -382,6 +382,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   },
   'POST /api/trigger-engine/releases/:releaseId/cancel': { access: 'owner', params: (f) => ({ releaseId: f.releaseId }) },
   'POST /api/trigger-engine/biometric-failure': { access: 'owner', body: 'json', sample: () => ({ kind: 'vault_unlock' }) },
+  'POST /api/trigger-engine/unlock-success': { access: 'owner', body: 'json', sample: () => ({ kind: 'vault_unlock' }) },
   'POST /api/inactivity/ping': { access: 'owner' },
   'GET /api/audit': { access: 'owner', query: { from: '1', limit: '10' } },
   'GET /api/audit/verify': { access: 'owner' },

@@ -1,13 +1,13 @@
 import { and, eq, gt, lte, min, notExists, sql } from 'drizzle-orm'
-import { DAY_MS } from '../../contract/constants'
-import type { BiometricConfig, InactivityConfig } from '../../contract/triggers'
+import type { InactivityConfig } from '../../contract/triggers'
 import { checkInEmail } from '../mail/release-templates'
 import { paymentHeld } from '../owner/account'
-import { deathReports, firings, releases, triggers, unlockFailures, vaultItems, type TriggerRow } from '../owner/schema'
+import { deathReports, firings, releases, triggers, vaultItems, type TriggerRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
 import { clockTimes, dueClockAction, frequencyDays, inactivityFireAt, nextClockAt, type ClockState } from './clock'
 import { fire, type FireResult } from './fire'
+import { tickFailedUnlocks } from './unlock-failures'
 
 export interface TickResult {
   state: ClockState
@@ -74,13 +74,9 @@ export function tickOwner(u: Unit, clock: ClockState): TickResult {
       // Only a confirmation made while the trigger was armed counts: a re-armed trigger starts afresh.
       for (const t of deaths) if (reports.some((r) => r.at >= t.updatedAt)) fireOne(t, 'verified_death')
     }
-    // Biometric failure: enough failed attempts inside the trigger's window.
-    for (const t of active.filter((t) => t.type === 'biometric_failure')) {
-      const config = t.config as Partial<BiometricConfig>
-      const since = now - (config.timeWindow ?? 30) * DAY_MS
-      const n = db.select({ n: sql<number>`count(*)` }).from(unlockFailures).where(gt(unlockFailures.at, Math.max(since, t.updatedAt))).get()?.n ?? 0
-      if (n >= (config.failureThreshold ?? 5)) fireOne(t, 'biometric_failure')
-    }
+    // Failed unlock attempts: enough failures that waited out their forgiving time inside the
+    // trigger's window; else a wakeup when the next one's ends (worker/engine/unlock-failures.ts).
+    tickFailedUnlocks(u, active, (t) => fireOne(t, 'biometric_failure'), wakeups)
     for (const t of active.filter((t) => t.type === 'scheduled' && t.fireAt !== null && t.fireAt <= now)) fireOne(t, 'scheduled')
     // Items with their own date, not fired yet.
     const dueItems = db

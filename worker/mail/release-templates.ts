@@ -152,3 +152,43 @@ export function releaseWithdrawnEmail(p: { fullName: string; ownerName: string }
     ],
   })
 }
+
+/**
+ * One attempt left before the owner's Failed unlock attempts trigger fires: failed attempts that
+ * no successful unlock followed within UNLOCK_FORGIVE_MS, so most likely not the owner's own typing.
+ */
+export function unlockWarningEmail(p: {
+  displayName: string
+  triggerLabel: string
+  /** Attempts counted in the trigger's window: wrong vault passphrases and failed security-key answers. */
+  passphrases: number
+  keys: number
+  lastAt: number
+  attemptsLeft: number
+  threshold: number
+  windowDays: number
+  forgiveMinutes: number
+  triggersUrl: string
+}): RenderedEmail {
+  const counted = [
+    p.passphrases > 0 ? `${p.passphrases === 1 ? 'one wrong vault passphrase' : `${p.passphrases} wrong vault passphrases`}` : null,
+    p.keys > 0 ? `${p.keys === 1 ? 'one failed security-key answer' : `${p.keys} failed security-key answers`}` : null,
+  ].filter((s): s is string => s !== null)
+  const left = `${p.attemptsLeft} ${p.attemptsLeft === 1 ? 'attempt' : 'attempts'}`
+  return render(`Someone tried to open your vault`, {
+    heading: 'Someone tried to open your vault',
+    paragraphs: [
+      `Hello ${p.displayName},`,
+      `Your vault recorded ${counted.join(' and ')}, the last at ${when(p.lastAt)}. None of them was followed by a successful unlock within ${p.forgiveMinutes} minutes, so they count toward your ${p.triggerLabel} trigger.`,
+      `${left} left: one more failed attempt that is not followed by a successful unlock within ${p.forgiveMinutes} minutes starts a release of your vault to your beneficiaries under your instructions (the trigger fires at ${p.threshold} failed attempts within ${p.windowDays} ${p.windowDays === 1 ? 'day' : 'days'}).`,
+      'If it was not you: change your account password, check your security keys, and look at your Audit Log for anything else you do not recognise. If the trigger fires, we e-mail you at once with a link that cancels whatever is still waiting.',
+      'If it was you: nothing has been released. To start the count afresh, pause the trigger on your Triggers page and activate it again.',
+    ],
+    details: [
+      ['Last attempt', when(p.lastAt)],
+      ['Attempts left', String(p.attemptsLeft)],
+    ],
+    action: { label: 'Open your triggers', url: p.triggersUrl },
+    footnote: 'We never ask for your vault passphrase by e-mail.',
+  })
+}

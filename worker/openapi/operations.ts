@@ -17,6 +17,9 @@ import {
   manualReleaseResultSchema,
   releaseSummarySchema,
   triggerSchema,
+  unlockFailureResultSchema,
+  unlockSuccessResultSchema,
+  UNLOCK_FORGIVE_MS,
 } from '../../contract/triggers'
 import { uploadSessionSchema, vaultItemSchema } from '../../contract/vault-items'
 import { registerKeyResponseSchema, secondFactorResponseSchema, securityKeyListSchema, securityKeySchema } from '../../contract/webauthn'
@@ -190,7 +193,16 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/trigger-engine/dry-run/:id': { summary: 'What a trigger would release, without firing it', answer: dryRunResultSchema },
   'POST /api/trigger-engine/manual/:id': { summary: 'Release by hand', answer: manualReleaseResultSchema, errors: [409] },
   'POST /api/trigger-engine/releases/:releaseId/cancel': { summary: 'Cancel a waiting release', answer: releaseSummarySchema, errors: [409] },
-  'POST /api/trigger-engine/biometric-failure': { summary: 'Report a failed unlock or passkey attempt', answer: z.object({ failures: z.number().int(), fired: z.number().int() }) },
+  'POST /api/trigger-engine/biometric-failure': {
+    summary: 'Report a failed vault unlock (a wrong passphrase)',
+    description: `Counts toward Failed unlock attempts triggers once ${UNLOCK_FORGIVE_MS / 60_000} minutes pass without a successful unlock; the answer says how many attempts are left.`,
+    answer: unlockFailureResultSchema,
+  },
+  'POST /api/trigger-engine/unlock-success': {
+    summary: 'Report a successful vault unlock',
+    description: `Forgives the failed unlock attempts of the ${UNLOCK_FORGIVE_MS / 60_000} minutes before it.`,
+    answer: unlockSuccessResultSchema,
+  },
   'POST /api/inactivity/ping': {
     summary: 'Check in from the app',
     answer: z.object({ lastCheckInAt: z.string().nullable(), nextCheckInAt: z.string().nullable(), cancelledReleases: z.number().int() }),

@@ -5,12 +5,13 @@ import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../c
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
-import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type BiometricFailureBody, type ManualReleaseResult, type TriggerType } from '../../contract/triggers'
+import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
 import type { UploadCompleteBody, UploadStartBody, VaultItem } from '../../contract/vault-items'
 import { cancelReleases, cancelView } from '../engine/cancel'
 import { clockTimes, frequencyDays, type ClockState } from '../engine/clock'
 import { fire } from '../engine/fire'
 import { tickOwner } from '../engine/tick'
+import * as unlocks from '../engine/unlock-failures'
 import { badRequest, conflict, notFound } from '../lib/errors'
 import * as approversService from '../services/approvers'
 import * as beneficiariesService from '../services/beneficiaries'
@@ -794,14 +795,33 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
-  /** A failed vault unlock or security-key answer: counted by biometric-failure triggers. */
-  async recordUnlockFailure(kind: BiometricFailureBody['kind'], account?: Account, now = Date.now()) {
-    return settle(async () => {
+  /**
+   * A failed vault unlock or security-key answer (`reason`: a key's, for the audit), counted by
+   * Failed unlock attempts triggers once its forgiving time has passed (worker/engine/unlock-failures.ts).
+   */
+  async recordUnlockFailure(kind: UnlockKind, account?: Account, now = Date.now(), reason?: string) {
+    return settle(async (): Promise<UnlockFailureResult> => {
       const owner = account ?? (await this.linkOwner())
       const before = this.firingCount()
-      await this.act(owner, (u) => u.db.insert(unlockFailures).values({ id: crypto.randomUUID(), kind, at: now }).run(), { now, tick: true })
+      await this.act(owner, (u) => unlocks.recordFailure(u, kind, reason), { now, tick: true })
       const failures = this.db.select({ n: sql<number>`count(*)` }).from(unlockFailures).where(gt(unlockFailures.at, now - 365 * DAY_MS)).get()?.n ?? 0
-      return { failures, fired: this.firingCount() - before }
+      return { failures, fired: this.firingCount() - before, attemptsLeft: unlocks.attemptsLeft(this.db, now) }
+    })
+  }
+
+  /**
+   * A successful unlock (a right vault passphrase the app reports, or a security key the server
+   * verified): the failed attempts of the forgiving time before it no longer count. Nothing to
+   * forgive, nothing written (and no account read).
+   */
+  async recordUnlockSuccess(kind: UnlockKind, account?: Account, now = Date.now()) {
+    return settle(async (): Promise<UnlockSuccessResult> => {
+      let forgiven = 0
+      if (unlocks.hasForgivable(this.db, now)) {
+        const owner = account ?? (await this.linkOwner())
+        forgiven = await this.act(owner, (u) => unlocks.forgiveFailures(u, kind), { now, tick: (n) => n > 0 })
+      }
+      return { forgiven, attemptsLeft: unlocks.attemptsLeft(this.db, now) }
     })
   }
 

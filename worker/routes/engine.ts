@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { AUDIT_PAGE_MAX, auditPageQuerySchema } from '../../contract/audit'
 import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
-import { biometricFailureBodySchema, manualReleaseBodySchema, TRIGGER_MESSAGES, type EngineStatus } from '../../contract/triggers'
+import { biometricFailureBodySchema, manualReleaseBodySchema, TRIGGER_MESSAGES, unlockSuccessBodySchema, type EngineStatus } from '../../contract/triggers'
 import { engineState } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireOwner } from '../middleware/subscription'
@@ -76,6 +76,10 @@ export const engineRoutes = new Hono<AppEnv>()
   )
   .post('/trigger-engine/biometric-failure', requireOwner, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).recordUnlockFailure(c.req.valid('json').kind, accountIn(c)))),
+  )
+  // A right vault passphrase: forgives the failed attempts of the minutes before it.
+  .post('/trigger-engine/unlock-success', requireOwner, jsonBodyLimit, validate('json', unlockSuccessBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).recordUnlockSuccess(c.req.valid('json').kind, accountIn(c)))),
   )
   .post('/inactivity/ping', requireOwner, async (c) => {
     const { clock, cancelledReleases } = await ask(vaultOf(c).checkIn('app', accountIn(c)))

@@ -13,7 +13,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/erro
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { rateLimitByIp } from '../middleware/rate-limit'
-import { audit, auditOwner } from '../services/audit'
+import { audit } from '../services/audit'
 import {
   abandonSecondFactor,
   registrationOptions,
@@ -32,11 +32,16 @@ const keyRef = (id: string) => id.slice(0, 12)
 
 /**
  * A failed security-key step that is the owner's own (see verifySignIn): it counts toward their
- * biometric-failure triggers, without holding up the answer, and goes into their audit chain.
+ * Failed unlock attempts triggers, without holding up the answer, and goes into their audit chain
+ * (with the same act).
  */
-async function ownersKeyFailure(c: Context<AppEnv>, ownerId: string, reason: FailureReason) {
-  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).recordUnlockFailure('passkey').catch((error) => console.error('passkey failure report failed', error)))
-  await auditOwner(c.env, ownerId, 'account.security_key_failed', { reason }, 'system')
+function ownersKeyFailure(c: Context<AppEnv>, ownerId: string, reason: FailureReason) {
+  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).recordUnlockFailure('passkey', undefined, undefined, reason).catch((error) => console.error('passkey failure report failed', error)))
+}
+
+/** A key the server verified: its owner's successful unlock, forgiving the failed attempts just before it. */
+function ownersKeySuccess(c: Context<AppEnv>, ownerId: string) {
+  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).recordUnlockSuccess('passkey').catch((error) => console.error('passkey success report failed', error)))
 }
 
 // Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of
@@ -53,16 +58,17 @@ export const securityKeyRoutes = new Hono<AppEnv>()
   .post('/webauthn/login/verify', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), validate('json', signInWithKeyBodySchema), async (c) => {
     const outcome = await verifySignIn(c.var.db, c.env, c.req.valid('json').response)
     if (!outcome.ok) {
-      if ('ownerId' in outcome) await ownersKeyFailure(c, outcome.ownerId, outcome.reason)
+      if ('ownerId' in outcome) ownersKeyFailure(c, outcome.ownerId, outcome.reason)
       throw new ApiError(outcome.status, outcome.message)
     }
+    ownersKeySuccess(c, outcome.user.id)
     if (outcome.user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
     return c.json(await signIn(c, outcome.user, { method: 'security_key', key: keyRef(outcome.key.id) }))
   })
   .post('/webauthn/second-factor/abandon', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), validate('json', abandonSecondFactorBodySchema), async (c) => {
     const ownerId = await abandonSecondFactor(c.var.db, c.req.valid('json').challenge)
     if (!ownerId) throw badRequest(WEBAUTHN_MESSAGES.challengeInvalid)
-    await ownersKeyFailure(c, ownerId, 'not_completed')
+    ownersKeyFailure(c, ownerId, 'not_completed')
     return c.json({ message: 'Sign in again with your password to retry.' })
   })
   .get('/security-keys', requireUser, async (c) => {

@@ -23,9 +23,10 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //      t >= max(graceFrom + 3 days, L + (trigger's ping frequency + its grace period) days)
 //    ("fires when the clock has expired and its own window, from the last check-in, has passed");
 //  - scheduled trigger (active): t >= its date;
-//  - biometric-failure trigger (active): at least failureThreshold failures reported after the
-//    trigger was last armed (created, activated, re-armed) and within timeWindow days before t
-//    (a failure at time a counts while t < a + timeWindow days);
+//  - Failed unlock attempts trigger (biometric_failure, active): at least failureThreshold
+//    failures reported after the trigger was last armed (created, activated, re-armed) that count
+//    at t: a failure at time a counts from a + 15 minutes (a successful unlock within them would
+//    forgive it; the simulation reports none) while t < a + timeWindow days;
 //  - an item's own schedule (SCHEDULED protocol, not yet fired): t >= its date;
 //  - and for all of these: no payment grace running (users.payment_grace_until > t holds
 //    everything; firing resumes at its end or when the payment is restored);
@@ -72,6 +73,8 @@ const SAFETY_WINDOW_MS = SAFETY_WINDOW.defaultHours * HOUR
 /** Days a released asset stays downloadable (contract/releases.ts RELEASE_LIMITS, the spec's 90). */
 const ASSET_DAYS = 90
 export const CHECKIN_GRACE = 3 * DAY
+/** A failed unlock counts once this has passed without a successful unlock (the README's 15 minutes). */
+export const UNLOCK_FORGIVE = 15 * MINUTE
 export const REMINDER_AFTER = 2 * DAY
 export const DEFAULT_FREQUENCY_DAYS = 7
 export const PAYMENT_GRACE = 7 * DAY
@@ -233,13 +236,25 @@ export function inactivityFireAt(o: MOwner, t: MTrigger): number | null {
   return Math.max(from + CHECKIN_GRACE, o.lastCheckIn + own)
 }
 
-/** [start, end) in which a biometric trigger's count is reached, from the failures so far. */
-function biometricSpan(o: MOwner, t: MTrigger): { start: number; end: number } | null {
-  const counted = o.failures.filter((a) => a > t.armedAt).sort((x, y) => y - x)
+/**
+ * The spans [start, end) in which a Failed unlock attempts trigger's count is reached, from the
+ * failures so far: T of them count at t exactly when some T consecutive ones (in time order)
+ * a[i] <= ... <= a[i+T-1] all do, i.e. t >= a[i+T-1] + 15 min and t < a[i] + window. Merged.
+ */
+function biometricSpans(o: MOwner, t: MTrigger): Array<{ start: number; end: number }> {
+  const counted = o.failures.filter((a) => a > t.armedAt).sort((x, y) => x - y)
   const threshold = t.failureThreshold ?? 5
-  const nth = counted[threshold - 1]
-  if (nth === undefined) return null
-  return { start: nth, end: nth + (t.timeWindow ?? 30) * DAY }
+  const window = (t.timeWindow ?? 30) * DAY
+  const spans: Array<{ start: number; end: number }> = []
+  for (let i = 0; i + threshold - 1 < counted.length; i++) {
+    const start = counted[i + threshold - 1]! + UNLOCK_FORGIVE
+    const end = counted[i]! + window
+    if (start >= end) continue
+    const last = spans.at(-1)
+    if (last && start <= last.end) last.end = Math.max(last.end, end)
+    else spans.push({ start, end })
+  }
+  return spans
 }
 
 export function heldAt(o: MOwner, t: number): boolean {
@@ -268,8 +283,7 @@ export function conditionsOf(o: MOwner): Condition[] {
       const reports = [...o.deathReports.values()].filter((at) => at >= t.armedAt)
       if (reports.length > 0) out.push({ key: triggerKey(t), start: Math.max(Math.min(...reports), free), end: Infinity })
     } else {
-      const span = biometricSpan(o, t)
-      if (span) out.push({ key: triggerKey(t), start: Math.max(span.start, free), end: span.end })
+      for (const span of biometricSpans(o, t)) out.push({ key: triggerKey(t), start: Math.max(span.start, free), end: span.end })
     }
   }
   for (const item of o.items) {

@@ -1,4 +1,12 @@
-import { actionGroup, AUDIT_ACTION_GROUPS, type AuditActionGroup, type AuditActor, type AuditEntry } from '../../../contract/audit'
+import {
+  actionGroup,
+  AUDIT_ACTION_GROUPS,
+  AUDIT_ACTION_LABELS,
+  UNLOCK_KIND_LABELS,
+  type AuditActionGroup,
+  type AuditActor,
+  type AuditEntry,
+} from '../../../contract/audit'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../../contract/vault-items'
 
@@ -7,8 +15,9 @@ import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../../contract
 export const HASH_CHARS = 16
 export const PREV_HASH_CHARS = 8
 
-/** 'release.completed' → 'Release completed'; 'checkin.recorded' → 'Check-in recorded'. */
+/** 'release.completed' → 'Release completed'; 'checkin.recorded' → 'Check-in recorded'; a few by name (AUDIT_ACTION_LABELS). */
 export function humaniseAction(action: string): string {
+  if (Object.hasOwn(AUDIT_ACTION_LABELS, action)) return AUDIT_ACTION_LABELS[action]!
   const words = action
     .replace(/[._-]+/g, ' ')
     .trim()
@@ -53,10 +62,18 @@ export function describeDetails(details: AuditEntry['details'], name: (id: strin
       if (named) out.push({ label: detailLabel(key), text: named })
       continue
     }
-    const known = typeof value === 'string' ? (TRIGGER_TYPE_LABELS[value as TriggerType]?.title ?? RELEASE_PROTOCOL_LABELS[value as ReleaseProtocol]) : undefined
+    const known = typeof value === 'string' ? knownValue(key, value) : undefined
     out.push({ label: detailLabel(key), text: known ?? (typeof value === 'boolean' ? (value ? 'yes' : 'no') : formatDetailValue(value)) })
   }
   return out
+}
+
+/** A trigger type, a release protocol or an unlock attempt's kind, in words (own keys only: never an inherited one). */
+function knownValue(key: string, value: string): string | undefined {
+  if (Object.hasOwn(TRIGGER_TYPE_LABELS, value)) return TRIGGER_TYPE_LABELS[value as TriggerType].title
+  if (Object.hasOwn(RELEASE_PROTOCOL_LABELS, value)) return RELEASE_PROTOCOL_LABELS[value as ReleaseProtocol]
+  if (key === 'kind' && Object.hasOwn(UNLOCK_KIND_LABELS, value)) return UNLOCK_KIND_LABELS[value]
+  return undefined
 }
 
 export function formatTimestamp(iso: string): string {

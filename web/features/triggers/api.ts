@@ -8,6 +8,8 @@ import type {
   ReleaseSummary,
   Trigger,
   TriggerCreateBody,
+  UnlockFailureResult,
+  UnlockSuccessBody,
 } from '../../../contract/triggers'
 import { apiJson, sessionHeaders } from '@/lib/api-client'
 import { readinessKey } from '@/features/readiness/api'
@@ -119,19 +121,41 @@ export function useCancelRelease() {
 }
 
 /**
- * Tells the engine about a failed vault unlock or passkey attempt (biometric_failure triggers).
- * Fire-and-forget: plain fetch, so neither a failure nor a 402 can disturb the screen that
- * reports it, and the body never carries anything but the kind.
+ * Tells the engine about a wrong vault passphrase (Failed unlock attempts triggers) and answers
+ * how many attempts are left before such a trigger starts a release (null: none is active, or the
+ * report did not get through). Plain fetch, so neither a failure nor a 402 can disturb the screen
+ * that reports it, and the body never carries anything but the kind.
  */
-export function reportBiometricFailure(kind: BiometricFailureBody['kind']): void {
+export async function reportFailedUnlock(kind: BiometricFailureBody['kind']): Promise<number | null> {
   try {
-    void fetch('/api/trigger-engine/biometric-failure', {
+    const res = await fetch('/api/trigger-engine/biometric-failure', {
+      method: 'POST',
+      headers: sessionHeaders('application/json'),
+      body: JSON.stringify({ kind }),
+      credentials: 'include',
+    })
+    if (!res.ok) return null
+    const body = (await res.json()) as Partial<UnlockFailureResult>
+    return typeof body.attemptsLeft === 'number' ? body.attemptsLeft : null
+  } catch {
+    // Offline, no fetch (tests, very old browsers), or an unreadable answer: nothing to say.
+    return null
+  }
+}
+
+/**
+ * Tells the engine the vault was unlocked: the failed attempts of the minutes before it are
+ * forgiven. Fire-and-forget, like the failure report.
+ */
+export function reportUnlockSuccess(kind: UnlockSuccessBody['kind']): void {
+  try {
+    void fetch('/api/trigger-engine/unlock-success', {
       method: 'POST',
       headers: sessionHeaders('application/json'),
       body: JSON.stringify({ kind }),
       credentials: 'include',
     }).catch(() => undefined)
   } catch {
-    // No fetch (tests, very old browsers): nothing to report to.
+    // No fetch: nothing to report to.
   }
 }

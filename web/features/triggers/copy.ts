@@ -83,7 +83,7 @@ export function configSummary(trigger: Pick<Trigger, 'type' | 'config'>, benefic
     }
     case 'biometric_failure': {
       const threshold = num(c.failureThreshold, TRIGGER_DEFAULTS.failureThreshold)
-      return `${plural(threshold, 'failure')} within ${plural(num(c.timeWindow, TRIGGER_DEFAULTS.timeWindow), 'day')}`
+      return `${plural(threshold, 'failed attempt')} within ${plural(num(c.timeWindow, TRIGGER_DEFAULTS.timeWindow), 'day')}`
     }
     case 'verified_death':
       return 'Fires when one of your approvers confirms a death certificate'

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form'
-import { PING_FREQUENCIES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
+import { FAILED_UNLOCK_MESSAGES, PING_FREQUENCIES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, InputField, NumberField, SelectField } from '@/components/ui/form-field'
@@ -107,8 +107,8 @@ export function CreateTriggerDialog({
 
           {type === 'biometric_failure' && (
             <div className="grid gap-4 sm:grid-cols-2">
-              {countField('failureThreshold', 'Failure threshold', 'Failed unlock or passkey attempts.')}
-              {countField('timeWindow', 'Time window (days)', 'The attempts must fall within this many days.')}
+              {countField('failureThreshold', 'Failure threshold', FAILED_UNLOCK_MESSAGES.thresholdHint)}
+              {countField('timeWindow', 'Time window (days)', FAILED_UNLOCK_MESSAGES.timeWindowHint)}
             </div>
           )}
 

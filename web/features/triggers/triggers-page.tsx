@@ -1,5 +1,5 @@
 import { Link, useSearch } from '@tanstack/react-router'
-import { Activity, CalendarClock, FileCheck2, Fingerprint, Hand, HeartHandshake, Plus, Send, Timer, type LucideIcon } from 'lucide-react'
+import { Activity, CalendarClock, FileCheck2, Hand, HeartHandshake, LockKeyhole, Plus, Send, Timer, type LucideIcon } from 'lucide-react'
 import { useState } from 'react'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type Trigger, type TriggerType } from '../../../contract/triggers'
 import { PageHeader, PageSection } from '@/components/layout/page-header'
@@ -20,7 +20,7 @@ const CARD_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'manual
 const TYPE_ICONS: Record<TriggerType, LucideIcon> = {
   inactivity: Timer,
   verified_death: FileCheck2,
-  biometric_failure: Fingerprint,
+  biometric_failure: LockKeyhole,
   scheduled: CalendarClock,
   manual_release: Hand,
 }

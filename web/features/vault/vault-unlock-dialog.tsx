@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
+import { FAILED_UNLOCK_MESSAGES } from '../../../contract/triggers'
 import { VAULT_MESSAGES } from '../../../contract/vault'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
@@ -6,7 +7,7 @@ import { Field, PasswordInput } from '@/components/ui/form-field'
 import { useQueryClient } from '@tanstack/react-query'
 import { KEY_SIGNING_MESSAGES } from '../../../contract/key-signing'
 import { currentUserKey, useCurrentUser } from '@/features/auth/api'
-import { reportBiometricFailure } from '@/features/triggers/api'
+import { reportFailedUnlock, reportUnlockSuccess } from '@/features/triggers/api'
 import { toast } from '@/lib/toast-store'
 import { addSigningKey, storedVault } from './api'
 import { vaultSession } from './vault-session'
@@ -28,14 +29,20 @@ export function VaultUnlockDialog({
   const [passphrase, setPassphrase] = useState('')
   const [status, setStatus] = useState<Status>('idle')
   const [error, setError] = useState<string | null>(null)
+  // After a wrong passphrase: how many attempts are left before a Failed unlock attempts trigger
+  // starts a release (from the report's answer; only the latest attempt's answer is shown).
+  const [attemptsNote, setAttemptsNote] = useState<string | null>(null)
+  const attempt = useRef(0)
   // Remounting the field on close also hides a passphrase that was shown.
   const [fieldKey, setFieldKey] = useState(0)
 
   const close = (next: boolean) => {
     if (status === 'submitting') return
     if (!next) {
+      attempt.current++
       setPassphrase('')
       setError(null)
+      setAttemptsNote(null)
       setStatus('idle')
       setFieldKey((k) => k + 1)
     }
@@ -49,18 +56,23 @@ export function VaultUnlockDialog({
     if (!vault) return setError(VAULT_MESSAGES.unlockFailed)
     setStatus('submitting')
     setError(null)
+    const thisAttempt = ++attempt.current
+    setAttemptsNote(null)
     try {
       const unlocked = await vaultSession.unlock(passphrase, vault, async (body) => {
         queryClient.setQueryData(currentUserKey, await addSigningKey(body))
       })
       if (!unlocked) {
-        // A wrong passphrase counts towards biometric_failure triggers; errors (not a wrong
-        // passphrase) do not.
-        reportBiometricFailure('vault_unlock')
+        // A wrong passphrase counts towards Failed unlock attempts triggers (unless a right one
+        // follows soon); errors (not a wrong passphrase) do not.
         setStatus('error')
         setError(VAULT_MESSAGES.invalidPassphrase)
+        void reportFailedUnlock('vault_unlock').then((left) => {
+          if (attempt.current === thisAttempt) setAttemptsNote(FAILED_UNLOCK_MESSAGES.attemptsLeft(left))
+        })
         return
       }
+      reportUnlockSuccess('vault_unlock')
       if (vaultSession.hasSigningProblem()) toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
       else toast({ title: VAULT_MESSAGES.unlockedTitle, description: VAULT_MESSAGES.unlockedBody, variant: 'success' })
       setStatus('idle')
@@ -95,6 +107,11 @@ export function VaultUnlockDialog({
               />
             )}
           </Field>
+          {attemptsNote && (
+            <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="unlock-attempts-left">
+              {attemptsNote}
+            </p>
+          )}
           <p className="text-xs text-slate-500">Your passphrase never leaves your device and is not stored on our servers.</p>
           <DialogFooter>
             <Button variant="outline" onClick={() => close(false)} disabled={busy}>
