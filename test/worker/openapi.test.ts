@@ -158,6 +158,7 @@ describe('GET /api/openapi.json', () => {
       uploadId: id(),
       beneficiaryId: id(),
       approverId: id(),
+      deathLinkNonce: id(),
       policyId: id(),
       triggerId: id(),
       releaseId: id(),

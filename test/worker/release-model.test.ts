@@ -96,7 +96,7 @@ describe('the safety window holds for every cause that is not the owner acting n
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     await zeroHourPolicy(s, ['biometric_failure'])
     await createTrigger(s.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })
-    for (let i = 0; i < 2; i++) await call('/api/trigger-engine/biometric-failure', { token: s.token, body: { kind: 'passphrase' } })
+    for (let i = 0; i < 2; i++) await call('/api/trigger-engine/biometric-failure', { token: s.token, body: { kind: 'vault_unlock' } })
     // Whenever the engine counts them (at once, or once nobody opened the vault meanwhile), the window runs from the firing.
     const at = Date.now() + HOUR
     await guard(s.ownerId).tick(at)
@@ -232,13 +232,15 @@ describe('a cancel takes back everything not yet in the heir’s hands', () => {
     const d = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     const date = new Date(Date.now() + DAY).toISOString()
     const scheduled = await createTrigger(d.token, { type: 'scheduled', config: { releaseDate: date, beneficiaries: [d.beneficiary.id], description: 'Birthday' } })
-    await guard(d.ownerId).tick(Date.now() + DAY + 60_000)
+    // Its date comes (moved to a minute ago rather than waiting a day).
+    await ownerExec(d.ownerId, ['update triggers set fire_at = ? where id = ?', Date.now() - 60_000, scheduled.id])
+    await guard(d.ownerId).tick()
     expect((await assetRows(d.ownerId, d.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
     const [release] = await releasesOf(d.token)
     await call(`/api/trigger-engine/releases/${release!.id}/cancel`, { method: 'POST', token: d.token })
     // Its date has passed: armed again it would fire at once, so it waits for the owner.
     expect((await triggerOf(d.token, scheduled.id)).status).toBe('paused')
-    await guard(d.ownerId).tick(Date.now() + DAY + 120_000)
+    await guard(d.ownerId).tick(Date.now() + 120_000)
     expect((await releasesOf(d.token)).length).toBe(1)
   })
 })

@@ -41,6 +41,8 @@ export interface Fixture {
   beneficiaryId: string
   /** A verified approver. */
   approverId: string
+  /** The nonce of the approver's current death-report link (a genuine link carries it). */
+  deathLinkNonce: string | null
   policyId: string
   /** An active trigger that has not fired. */
   triggerId: string
@@ -188,6 +190,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/beneficiary-portal/link': { access: 'public', body: 'json', sample: () => ({ email: uniqueEmail('probe') }) },
   'POST /api/inactivity/check-in': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'checkIn', in: 'body', subject: (f) => f.userId } },
   'POST /api/releases/cancel': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'releaseCancel', in: 'body', subject: (f) => f.firingId } },
+  'GET /api/releases/cancel': { access: 'link', link: { purpose: 'releaseCancel', in: 'query', subject: (f) => f.firingId } },
   'GET /api/release-approvals': {
     access: 'link',
     link: { purpose: 'releaseApproval', in: 'query', subject: (f) => `${f.signoff.releaseId}:${f.signoff.email}` },

@@ -444,7 +444,9 @@ async function first<T>(ownerId: string, sql: string, ...params: unknown[]): Pro
 
 /** A genuine link token, as the owner's object signs it: owner A's unless told. */
 function linkToken(purpose: LinkPurpose, subject: string, owner = f.userId, at?: number): string {
-  return signLinkToken(env, purpose, subject, { owner }, at)
+  // A death-report link carries the nonce of the link last sent to its approver.
+  const nonce = purpose === 'deathReport' && owner === f.userId ? (f.deathLinkNonce ?? undefined) : undefined
+  return signLinkToken(env, purpose, subject, { owner, nonce }, at)
 }
 
 /**
@@ -491,6 +493,7 @@ async function buildOwnerA(tag: string) {
   const release = await first<{ id: string; firing_id: string }>(owner.user.id, `select id, firing_id from releases where status = 'waiting'`)
   const signoff = await first<{ release_id: string; email: string }>(owner.user.id, `select release_id, email from release_signoffs where decision is null`)
   const asset = await first<{ id: string }>(owner.user.id, `select id from released_assets where beneficiary_id = ?`, beneficiary.id)
+  const { death_link_nonce: deathLinkNonce } = await first<{ death_link_nonce: string | null }>(owner.user.id, 'select death_link_nonce from approvers where id = ?', approver.id)
   const fixture: Omit<Fixture, 'targetUserId' | 'targetEmail' | 'promoCodeId'> = {
     userId: owner.user.id,
     email: owner.email,
@@ -498,6 +501,7 @@ async function buildOwnerA(tag: string) {
     uploadId: open.itemId,
     beneficiaryId: beneficiary.id,
     approverId: approver.id,
+    deathLinkNonce,
     policyId: policy.id,
     triggerId: trigger.id,
     releaseId: release.id,

@@ -245,7 +245,12 @@ export const OPERATIONS: Record<string, Operation> = {
   },
 
   // --- Releases, through e-mailed links ---
-  'POST /api/releases/cancel': { summary: 'Cancel a release in its delay (link token)', answer: z.object({ message: z.string(), cancelledReleases: z.number().int() }), errors: [409] },
+  'GET /api/releases/cancel': { summary: "What the owner's cancel link would take back (link token)" },
+  'POST /api/releases/cancel': {
+    summary: 'Cancel a release: stop what waits, withdraw what is available (link token)',
+    answer: z.object({ message: z.string(), cancelledReleases: z.number().int(), withdrawnItems: z.number().int(), heirsTold: z.number().int() }),
+    errors: [409],
+  },
   'GET /api/release-approvals': { summary: 'The release an approver is asked to sign off (link token)' },
   'POST /api/release-approvals': { summary: "An approver's sign-off (link token)", errors: [409] },
   'GET /api/death-reports': { summary: 'The death report an approver is asked for (link token)' },
