@@ -146,6 +146,8 @@ export const manualReleaseBodySchema = z.object({
 export type ManualReleaseBody = z.infer<typeof manualReleaseBodySchema>
 
 export const manualReleaseResultSchema = z.object({
+  /** Releases the firing started (one per policy or item condition that named it), as the release list shows them. */
+  releases: z.number().int(),
   /** Item–beneficiary deliveries made available now (the spec's name; one item to three people is three). */
   transferredItems: z.number().int(),
   /** Distinct items among them: what the dry run's item count counts. */
@@ -153,6 +155,13 @@ export const manualReleaseResultSchema = z.object({
   beneficiariesNotified: z.number().int(),
   /** Releases still waiting (delay, approvals, identity); they finish on their own. */
   pendingReleases: z.number().int(),
+  /** When the first waiting release's delay ends (approvals may hold it longer); null when none waits. */
+  waitingUntil: z.string().nullable(),
+  /**
+   * Why nothing was handed over, when nothing was: nothing names the trigger, or everything it
+   * names had already been released to the same people.
+   */
+  nothingBecause: z.enum(['nothing_named', 'already_released']).nullable(),
 })
 export type ManualReleaseResult = z.infer<typeof manualReleaseResultSchema>
 
@@ -228,22 +237,46 @@ export const releasePlanEntrySchema = z.object({
 })
 export type ReleasePlanEntry = z.infer<typeof releasePlanEntrySchema>
 
-export const dryRunResultSchema = z.object({
-  triggerId: z.string(),
-  type: z.enum(TRIGGER_TYPES),
+/** A dry run answers per cause: what the trigger firing by itself would do, and what releasing it now would. */
+export const DRY_RUN_CAUSES = ['fires', 'release_now'] as const
+export type DryRunCauseKind = (typeof DRY_RUN_CAUSES)[number]
+
+/** The words for each cause, by trigger type ('release_now' is the same for all). */
+export const DRY_RUN_CAUSE_LABELS: Record<TriggerType, string | null> & { release_now: string } = {
+  verified_death: 'If a death report came now',
+  inactivity: 'If your check-in grace ran out now',
+  biometric_failure: 'If failed unlock attempts reached the limit now',
+  scheduled: 'On its date',
+  // A manual-release trigger never fires by itself.
+  manual_release: null,
+  release_now: 'If you release now',
+}
+
+export const dryRunCauseSchema = z.object({
+  cause: z.enum(DRY_RUN_CAUSES),
+  label: z.string(),
   entries: z.array(releasePlanEntrySchema),
-  /** Distinct items and people the release would reach, and the item–person deliveries between them. */
+  /** Distinct items and people it would reach, and the item–person deliveries between them. */
   itemCount: z.number().int(),
   beneficiaryCount: z.number().int(),
   deliveryCount: z.number().int(),
+  /** When the first of it would become available (the safety window and delays included); null when nothing would go. */
+  earliestAt: z.string().nullable(),
+})
+export type DryRunCause = z.infer<typeof dryRunCauseSchema>
+
+export const dryRunResultSchema = z.object({
+  triggerId: z.string(),
+  type: z.enum(TRIGGER_TYPES),
+  /** 'fires' first (absent for a manual-release trigger), then 'release_now'. */
+  causes: z.array(dryRunCauseSchema),
   /** True while a payment issue's grace period holds every trigger. */
   paymentHold: z.boolean(),
   /**
-   * When the trigger fires by itself (a death report, silence, failed unlocks) rather than by your
-   * manual release: the hours before its items' own protocols make anything available. Null for a
-   * scheduled trigger (your own date).
+   * The owner's safety window: when the trigger fires by itself (a death report, silence, failed
+   * unlocks) nothing is available before it has passed. Null for a scheduled trigger (your own date).
    */
-  safetyWindowHours: z.number().nullable(),
+  safetyWindowHours: z.number().int().nullable(),
 })
 export type DryRunResult = z.infer<typeof dryRunResultSchema>
 

@@ -77,14 +77,20 @@ describe('manual trigger card', () => {
 })
 
 describe('result toasts', () => {
-  it('states what a manual release did', () => {
-    // Items and deliveries named as such: the dry run counts items the same way.
-    expect(manualResultText({ transferredItems: 6, releasedItems: 3, beneficiariesNotified: 2, pendingReleases: 0 })).toBe(
-      '3 items released in 6 deliveries, 2 beneficiaries notified.',
+  it('states what a manual release did, counting what the release list and the heirs’ e-mails count', () => {
+    const base = { releases: 2, transferredItems: 6, releasedItems: 3, beneficiariesNotified: 2, pendingReleases: 0, waitingUntil: null, nothingBecause: null }
+    expect(manualResultText(base)).toBe('2 releases started. 3 items available now in 6 deliveries, 2 beneficiaries e-mailed.')
+    expect(manualResultText({ ...base, releases: 3, transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 2, waitingUntil: '2030-05-01T09:30:00Z' })).toMatch(
+      /^3 releases started\. 1 item available now in 1 delivery, 1 beneficiary e-mailed\. 2 releases still waiting for a delay, approvals or identity checks \(the first not before .*2030.*\)\.$/,
     )
-    expect(manualResultText({ transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 2 })).toBe(
-      '1 item released in 1 delivery, 1 beneficiary notified. 2 releases still waiting for a delay, approvals or identity checks.',
-    )
+  })
+
+  it('never says "0 items released" when nothing was handed over: it says why', () => {
+    const none = { releases: 0, transferredItems: 0, releasedItems: 0, beneficiariesNotified: 0, pendingReleases: 0, waitingUntil: null }
+    expect(manualResultText({ ...none, nothingBecause: 'nothing_named' })).toBe('Nothing was released: no active policy or item release condition names this trigger.')
+    const already = manualResultText({ ...none, releases: 3, nothingBecause: 'already_released' })
+    expect(already).toBe('3 releases started. Nothing new was handed over: everything it names had already been released to the same people.')
+    expect(already).not.toMatch(/0 item/)
   })
 
   it('states what a check-in did', () => {

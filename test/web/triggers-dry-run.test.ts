@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DryRunResult, ReleasePlanEntry } from '../../contract/triggers'
+import type { DryRunCause, DryRunResult, ReleasePlanEntry } from '../../contract/triggers'
 import { conditionTexts, dryRunView, sourceText, type KnownItem } from '@/features/triggers/dry-run'
 
 // A dry run in words: per source its conditions, people and items, grouped by type; file names
@@ -16,13 +16,22 @@ const entry = (over: Partial<ReleasePlanEntry>): ReleasePlanEntry => ({
   ...over,
 })
 
-const result = (entries: ReleasePlanEntry[], over: Partial<DryRunResult> = {}): DryRunResult => ({
-  triggerId: 't1',
-  type: 'inactivity',
+const cause = (entries: ReleasePlanEntry[], over: Partial<DryRunCause> = {}): DryRunCause => ({
+  cause: 'fires',
+  label: 'If your check-in grace ran out now',
   entries,
   itemCount: 3,
   beneficiaryCount: 2,
   deliveryCount: 4,
+  earliestAt: null,
+  ...over,
+})
+
+/** A dry run whose one cause (firing by itself) lists `entries`. */
+const result = (entries: ReleasePlanEntry[], over: Partial<DryRunResult> = {}, causeOver: Partial<DryRunCause> = {}): DryRunResult => ({
+  triggerId: 't1',
+  type: 'inactivity',
+  causes: [cause(entries, causeOver)],
   safetyWindowHours: 72,
   paymentHold: false,
   ...over,
@@ -41,16 +50,17 @@ const named = new Map<string, KnownItem>([
 
 describe('dryRunView', () => {
   it('says so when nothing would be released', () => {
-    const view = dryRunView(result([], { itemCount: 0, beneficiaryCount: 0 }), new Map())
-    expect(view).toMatchObject({ empty: true, summary: 'Nothing would be released', entries: [], namesHidden: false })
+    const view = dryRunView(result([], {}, { itemCount: 0, beneficiaryCount: 0 }), new Map())
+    expect(view.namesHidden).toBe(false)
+    expect(view.causes[0]).toMatchObject({ empty: true, summary: 'Nothing would be released', entries: [], when: null })
   })
 
   it('groups items by type, by type name only while the vault is locked', () => {
     const view = dryRunView(result([entry({ itemIds: ['i2', 'i1', 'i3', 'i1'], beneficiaries: [ada, ben] })]), typesOnly)
-    expect(view.empty).toBe(false)
-    expect(view.summary).toBe('Would release 3 items to 2 beneficiaries in 4 deliveries')
+    expect(view.causes[0]!.empty).toBe(false)
+    expect(view.causes[0]!.summary).toBe('Would release 3 items to 2 beneficiaries in 4 deliveries')
     expect(view.namesHidden).toBe(true)
-    const [e] = view.entries
+    const [e] = view.causes[0]!.entries
     expect(e!.itemCount).toBe(3)
     expect(e!.groups).toEqual([
       { type: 'doc', heading: 'Documents (2)', labels: ['Document item', 'Document item'] },
@@ -65,7 +75,7 @@ describe('dryRunView', () => {
   it('names the files, sorted, when they were decrypted', () => {
     const view = dryRunView(result([entry({ itemIds: ['i2', 'i1', 'i3'] })]), named)
     expect(view.namesHidden).toBe(false)
-    expect(view.entries[0]!.groups).toEqual([
+    expect(view.causes[0]!.entries[0]!.groups).toEqual([
       { type: 'doc', heading: 'Documents (2)', labels: ['deed.pdf', 'will.pdf'] },
       { type: 'photo', heading: 'Photos (1)', labels: ['beach.jpg'] },
     ])
@@ -73,8 +83,8 @@ describe('dryRunView', () => {
 
   it('lists items missing from the vault list last, as unknown', () => {
     const view = dryRunView(result([entry({ itemIds: ['gone', 'i1'] })]), named)
-    expect(view.entries[0]!.groups.map((g) => g.heading)).toEqual(['Documents (1)', 'Other items (1)'])
-    expect(view.entries[0]!.groups[1]!.labels).toEqual(['Unknown item'])
+    expect(view.causes[0]!.entries[0]!.groups.map((g) => g.heading)).toEqual(['Documents (1)', 'Other items (1)'])
+    expect(view.causes[0]!.entries[0]!.groups[1]!.labels).toEqual(['Unknown item'])
     expect(view.namesHidden).toBe(true)
   })
 
@@ -91,9 +101,9 @@ describe('dryRunView', () => {
       named,
     )
     expect(view.paymentHold).toBe(true)
-    expect(view.entries.map((e) => e.source)).toEqual(['Policy "Family"', 'Item release condition: Inactivity (90 days)', 'Scheduled release'])
-    expect(new Set(view.entries.map((e) => e.key)).size).toBe(3)
-    expect(view.entries[2]!.groups).toEqual([])
+    expect(view.causes[0]!.entries.map((e) => e.source)).toEqual(['Policy "Family"', 'Item release condition: Inactivity (90 days)', 'Scheduled release'])
+    expect(new Set(view.causes[0]!.entries.map((e) => e.key)).size).toBe(3)
+    expect(view.causes[0]!.entries[2]!.groups).toEqual([])
   })
 })
 
@@ -120,6 +130,35 @@ describe('the safety window in the dry run', () => {
   it('says what a firing by itself adds, and nothing for a scheduled trigger', () => {
     const view = dryRunView(result([entry({})], { safetyWindowHours: 48 }), new Map())
     expect(view.safetyWindow).toContain('48-hour safety window')
+    expect(view.safetyWindow).toContain('never shorter')
     expect(dryRunView(result([entry({})], { type: 'scheduled', safetyWindowHours: null }), new Map()).safetyWindow).toBeNull()
+  })
+})
+
+describe('a dry run per cause', () => {
+  it('shows each cause under its own words, with when the first item would be available', () => {
+    const now = new Date('2026-11-27T12:00:00Z')
+    const view = dryRunView(
+      {
+        triggerId: 't1',
+        type: 'verified_death',
+        causes: [
+          cause([entry({ itemIds: ['i1'] })], { label: 'If a death report came now', itemCount: 1, beneficiaryCount: 1, deliveryCount: 1, earliestAt: '2026-11-30T12:00:00Z' }),
+          cause([entry({ itemIds: ['i2'] })], { cause: 'release_now', label: 'If you release now', itemCount: 1, beneficiaryCount: 1, deliveryCount: 1, earliestAt: now.toISOString() }),
+        ],
+        safetyWindowHours: 72,
+        paymentHold: false,
+      },
+      named,
+      now,
+    )
+    expect(view.causes.map((c) => [c.key, c.label])).toEqual([
+      ['fires', 'If a death report came now'],
+      ['release_now', 'If you release now'],
+    ])
+    expect(view.causes[0]!.when).toMatch(/^Available from .*2026.* at the earliest$/)
+    expect(view.causes[1]!.when).toBe('Available at once')
+    expect(view.causes[0]!.entries[0]!.groups[0]!.labels).toEqual(['will.pdf'])
+    expect(view.causes[1]!.entries[0]!.groups[0]!.labels).toEqual(['beach.jpg'])
   })
 })

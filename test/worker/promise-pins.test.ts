@@ -127,7 +127,7 @@ describe('boundaries, deterministically (point 6)', () => {
     const b = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const trigger = await createTrigger(a.token, { type: 'manual_release', config: {} })
     const plan = (await (await call(`/api/trigger-engine/dry-run/${trigger.id}`, { method: 'POST', token: a.token })).json()) as DryRunResult
-    expect(plan.entries.flatMap((e) => e.itemIds)).toEqual([a.item.id])
+    expect(plan.causes.flatMap((c) => c.entries.flatMap((e) => e.itemIds))).toEqual([a.item.id])
     await manualReleaseOk(a.token, trigger.id)
     expect(await assetRows(a.ownerId, a.beneficiary.id)).toHaveLength(1)
     expect(await assetRows(b.ownerId, b.beneficiary.id)).toEqual([])

@@ -46,7 +46,7 @@ describe('manual release', () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     const result = await manualReleaseOk(s.token, trigger.id)
-    expect(result).toEqual({ transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 0 })
+    expect(result).toEqual({ releases: 1, transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 0, waitingUntil: null, nothingBecause: null })
 
     const token = await portalToken(s.beneficiary.email)
     const [asset] = await assets(s.beneficiary.id, token)
@@ -83,13 +83,17 @@ describe('manual release', () => {
     expect(await firingCount(s.ownerId)).toBe(0)
   })
 
-  it('dry run shows what would go to whom and releases nothing', async () => {
+  it('dry run shows, per cause, what would go to whom and releases nothing', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const trigger = await createTrigger(s.token, { type: 'inactivity' })
     const res = await call(`/api/trigger-engine/dry-run/${trigger.id}`, { method: 'POST', token: s.token })
     const plan = (await res.json()) as DryRunResult
-    expect(plan).toMatchObject({ itemCount: 1, beneficiaryCount: 1, paymentHold: false })
-    expect(plan.entries[0]).toMatchObject({
+    expect(plan.paymentHold).toBe(false)
+    // A manual-release item goes only when the owner releases by hand, not when the trigger fires by itself.
+    const [fires, now] = plan.causes
+    expect(fires).toMatchObject({ cause: 'fires', label: 'If your check-in grace ran out now', itemCount: 0, entries: [], earliestAt: null })
+    expect(now).toMatchObject({ cause: 'release_now', label: 'If you release now', itemCount: 1, beneficiaryCount: 1 })
+    expect(now!.entries[0]).toMatchObject({
       source: { kind: 'item', itemId: s.item.id, protocol: 'MANUAL_RELEASE' },
       itemIds: [s.item.id],
       beneficiaries: [{ id: s.beneficiary.id, fullName: s.beneficiary.fullName }],
@@ -103,7 +107,7 @@ describe('manual release', () => {
     const approverEmail = `signer-${crypto.randomUUID().slice(0, 8)}@example.com`
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE', requiresApprover: true, approverContact: approverEmail })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
-    expect(await manualReleaseOk(s.token, trigger.id)).toEqual({ transferredItems: 0, releasedItems: 0, beneficiariesNotified: 0, pendingReleases: 1 })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ releases: 1, transferredItems: 0, releasedItems: 0, beneficiariesNotified: 0, pendingReleases: 1, nothingBecause: null })
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
 
     const request = await waitFor(async () => (await outboxFor(approverEmail))[0])

@@ -293,3 +293,31 @@ describe('a firing is decided once', () => {
     expect((await report(fresh)).status).toBe(200)
   })
 })
+
+describe('the numbers agree', () => {
+  it("Release Now's answer counts what the release list, the audit and the heir's e-mail count; nothing handed over says why", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'manual_release', config: {} })
+    // A policy naming the same item for the same person: two releases, one delivery.
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['manual_release'], delayHours: 0, requiresApprover: false } },
+    })
+    const result = await manualReleaseOk(s.token, trigger.id)
+    expect(result).toEqual({ releases: 2, transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 0, waitingUntil: null, nothingBecause: null })
+    expect(await releasesOf(s.token)).toHaveLength(result.releases)
+    const audit = (await (await call('/api/audit', { token: s.token })).json()) as Array<{ action: string; details: Record<string, unknown> }>
+    expect(audit.find((e) => e.action === 'trigger.manual_release')?.details).toMatchObject({ releases: 2, items: 1 })
+    const completed = audit.filter((e) => e.action === 'release.completed').map((e) => e.details.assets as number)
+    expect(completed.reduce((a, b) => a + b, 0)).toBe(result.transferredItems)
+    const heirMail = await waitFor(async () => (await outboxFor(s.beneficiary.email)).find((m) => m.subject.includes('has left something for you')))
+    expect(heirMail.text).toContain('One item')
+
+    // Released again by another trigger: nothing new goes, and the answer says so.
+    const again = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, again.id)).toMatchObject({ releases: 1, transferredItems: 0, pendingReleases: 0, nothingBecause: 'already_released' })
+    const empty = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const nothing = await createTrigger(empty.token, { type: 'manual_release', config: {} })
+    expect(await manualReleaseOk(empty.token, nothing.id)).toMatchObject({ releases: 0, transferredItems: 0, nothingBecause: 'nothing_named' })
+    expect(await releasesOf(empty.token)).toEqual([])
+  })
+})

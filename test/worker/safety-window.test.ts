@@ -136,7 +136,15 @@ describe('what the owner does now', () => {
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     await call('/api/user/safety-window', { method: 'PUT', token: s.token, body: { hours: 96 } })
     const plan = (await (await call(`/api/trigger-engine/dry-run/${trigger.id}`, { method: 'POST', token: s.token })).json()) as DryRunResult
-    expect(plan).toMatchObject({ safetyWindowHours: 96, itemCount: 1 })
+    expect(plan.safetyWindowHours).toBe(96)
+    // A death report now: the item after the window; released by hand now: the same item, at once.
+    const [fires, now] = plan.causes
+    expect(fires).toMatchObject({ cause: 'fires', label: 'If a death report came now', itemCount: 1 })
+    expect(fires!.entries[0]!.conditions.delayHours).toBe(96)
+    expect(Date.parse(fires!.earliestAt!) - Date.now()).toBeGreaterThan(95 * HOUR)
+    expect(now).toMatchObject({ cause: 'release_now', itemCount: 1 })
+    expect(now!.entries[0]!.conditions.delayHours).toBe(0)
+    expect(Date.parse(now!.earliestAt!) - Date.now()).toBeLessThan(60_000)
   })
 })
 
@@ -152,9 +160,19 @@ describe('the Manual Release trigger', () => {
     expect(listed.find((t) => t.id === manual.id)?.status).toBe('active')
     // A policy may name it.
     const plan = (await (await call(`/api/trigger-engine/dry-run/${manual.id}`, { method: 'POST', token: s.token })).json()) as DryRunResult
-    expect(plan).toMatchObject({ type: 'manual_release', itemCount: 1, beneficiaryCount: 1, deliveryCount: 1 })
+    // It never fires by itself: the dry run has one cause, releasing it now.
+    expect(plan.causes.map((c) => c.cause)).toEqual(['release_now'])
+    expect(plan.causes[0]).toMatchObject({ itemCount: 1, beneficiaryCount: 1, deliveryCount: 1 })
 
-    expect(await manualReleaseOk(s.token, manual.id)).toEqual({ transferredItems: 1, releasedItems: 1, beneficiariesNotified: 1, pendingReleases: 0 })
+    expect(await manualReleaseOk(s.token, manual.id)).toEqual({
+      releases: 1,
+      transferredItems: 1,
+      releasedItems: 1,
+      beneficiariesNotified: 1,
+      pendingReleases: 0,
+      waitingUntil: null,
+      nothingBecause: null,
+    })
     const after = (await (await call('/api/triggers', { token: s.token })).json()) as Array<{ id: string; status: string }>
     expect(after.find((t) => t.id === manual.id)?.status).toBe('triggered')
     expect(after.find((t) => t.id === death.id)?.status).toBe('active')

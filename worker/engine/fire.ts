@@ -24,7 +24,10 @@ export interface FireRequest {
 export interface FireResult {
   fired: boolean
   firingId: string
+  /** Releases written: one per source that named the firing. */
   releases: number
+  /** The earliest time a release still waiting may go, or null. */
+  waitingUntil: number | null
   transferredItems: number
   releasedItems: number
   beneficiariesNotified: number
@@ -51,7 +54,7 @@ export function fire(u: Unit, req: FireRequest): FireResult {
   const trigger = req.trigger
   const type: TriggerType = trigger?.type ?? 'scheduled'
   const firingId = firingIdFor(trigger, req.itemId)
-  const notFired: FireResult = { fired: false, firingId, releases: 0, transferredItems: 0, releasedItems: 0, beneficiariesNotified: 0, pendingReleases: 0 }
+  const notFired: FireResult = { fired: false, firingId, releases: 0, waitingUntil: null, transferredItems: 0, releasedItems: 0, beneficiariesNotified: 0, pendingReleases: 0 }
   if (db.select({ id: firings.id }).from(firings).where(eq(firings.id, firingId)).get()) return notFired
   if (trigger) {
     const allowed: Array<TriggerRow['status']> = req.kind === 'manual' ? ['active', 'paused'] : ['active']
@@ -90,7 +93,7 @@ export function fire(u: Unit, req: FireRequest): FireResult {
   tellPeople(u, req, firingId, plans, releaseIds)
   const advanced = advanceReleases(u, { firingId })
   const pending = db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: sql<number>`count(*)`, until: sql<number | null>`min(${releases.releaseAt})` })
     .from(releases)
     .where(and(eq(releases.firingId, firingId), eq(releases.status, 'waiting')))
     .get()
@@ -98,6 +101,7 @@ export function fire(u: Unit, req: FireRequest): FireResult {
     fired: true,
     firingId,
     releases: plans.length,
+    waitingUntil: pending?.n ? (pending.until ?? null) : null,
     transferredItems: advanced.assets,
     releasedItems:
       advanced.assets === 0

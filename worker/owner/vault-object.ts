@@ -740,10 +740,13 @@ export class OwnerVault extends DurableObject<Env> {
       )
       if (!result.fired) throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
       return {
+        releases: result.releases,
         transferredItems: result.transferredItems,
         releasedItems: result.releasedItems,
         beneficiariesNotified: result.beneficiariesNotified,
         pendingReleases: result.pendingReleases,
+        waitingUntil: result.waitingUntil === null ? null : new Date(Math.max(result.waitingUntil, now)).toISOString(),
+        nothingBecause: result.releases === 0 ? 'nothing_named' : result.transferredItems === 0 && result.pendingReleases === 0 ? 'already_released' : null,
       }
     })
   }

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from 'drizzle-orm'
-import type { DryRunResult, ReleaseSummary } from '../../contract/triggers'
+import { HOUR_MS } from '../../contract/constants'
+import { DRY_RUN_CAUSE_LABELS, type DryRunCause, type DryRunCauseKind, type DryRunResult, type ReleaseSummary } from '../../contract/triggers'
 import { planFiring } from '../engine/plan'
 import { paymentHeld, type Account } from '../owner/account'
 import type { OwnerDb } from '../owner/db'
@@ -62,37 +63,46 @@ export function releaseSummaries(db: OwnerDb, releaseId?: string): ReleaseSummar
   })
 }
 
-/** Exactly what firing the trigger now would hand over, to whom, under which conditions; nothing is written. */
+/**
+ * Exactly what the trigger would hand over, to whom, under which conditions and from when, per
+ * cause: firing by itself now (a death report, the grace running out, the failed-unlock limit; a
+ * scheduled trigger at its date), and the owner releasing it now. Nothing is written.
+ */
 export function dryRun(db: OwnerDb, account: Account, trigger: TriggerRow, now: number, lastCheckInAt: number, safetyWindowHours: number): DryRunResult {
-  const plans = planFiring(
-    db,
-    {
-      type: trigger.type,
-      manual: true,
-      triggerId: trigger.id,
-      scheduledBeneficiaries: trigger.type === 'scheduled' ? ((trigger.config.beneficiaries as string[]) ?? []) : undefined,
-    },
-    now,
-    lastCheckInAt,
-  )
   const byId = new Map(db.select().from(beneficiaries).all().map((p) => [p.id, p]))
+  const scheduledBeneficiaries = trigger.type === 'scheduled' ? ((trigger.config.beneficiaries as string[]) ?? []) : undefined
+  const cause = (kind: DryRunCauseKind, label: string, at: number, manual: boolean): DryRunCause => {
+    const safetyWindowMs = manual || trigger.type === 'scheduled' ? 0 : safetyWindowHours * HOUR_MS
+    const plans = planFiring(db, { type: trigger.type, manual, triggerId: trigger.id, scheduledBeneficiaries, safetyWindowMs }, at, lastCheckInAt)
+    return {
+      cause: kind,
+      label,
+      entries: plans.map((p) => ({
+        source: p.source,
+        itemIds: [...new Set(p.targets.map((t) => t.itemId))],
+        beneficiaries: [...new Set(p.targets.map((t) => t.beneficiaryId))].flatMap((id) => {
+          const b = byId.get(id)
+          return b
+            ? [{ id, fullName: b.fullName, identityRequired: p.identityRequired, identityVerified: b.identityStatus === 'verified', secrecyMode: b.delayNotifications }]
+            : []
+        }),
+        conditions: { delayHours: p.delayHours, minimumApprovals: p.requiredApprovals, approvers: p.signers.map((s) => s.name), identityRequired: p.identityRequired },
+      })),
+      itemCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.itemId))).size,
+      beneficiaryCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.beneficiaryId))).size,
+      deliveryCount: new Set(plans.flatMap((p) => p.targets.map((t) => `${t.itemId}|${t.beneficiaryId}`))).size,
+      earliestAt: plans.length ? iso(Math.min(...plans.map((p) => p.releaseAt))) : null,
+    }
+  }
+  const firesLabel = DRY_RUN_CAUSE_LABELS[trigger.type]
+  const firesAt = trigger.type === 'scheduled' && trigger.fireAt !== null ? Math.max(now, trigger.fireAt) : now
   return {
     triggerId: trigger.id,
     type: trigger.type,
-    entries: plans.map((p) => ({
-      source: p.source,
-      itemIds: [...new Set(p.targets.map((t) => t.itemId))],
-      beneficiaries: [...new Set(p.targets.map((t) => t.beneficiaryId))].flatMap((id) => {
-        const b = byId.get(id)
-        return b
-          ? [{ id, fullName: b.fullName, identityRequired: p.identityRequired, identityVerified: b.identityStatus === 'verified', secrecyMode: b.delayNotifications }]
-          : []
-      }),
-      conditions: { delayHours: p.delayHours, minimumApprovals: p.requiredApprovals, approvers: p.signers.map((s) => s.name), identityRequired: p.identityRequired },
-    })),
-    itemCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.itemId))).size,
-    beneficiaryCount: new Set(plans.flatMap((p) => p.targets.map((t) => t.beneficiaryId))).size,
-    deliveryCount: new Set(plans.flatMap((p) => p.targets.map((t) => `${t.itemId}|${t.beneficiaryId}`))).size,
+    causes: [
+      ...(firesLabel ? [cause('fires', firesLabel, firesAt, false)] : []),
+      cause('release_now', DRY_RUN_CAUSE_LABELS.release_now, now, true),
+    ],
     paymentHold: paymentHeld(account, now),
     safetyWindowHours: trigger.type === 'scheduled' ? null : safetyWindowHours,
   }

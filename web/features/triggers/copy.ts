@@ -96,14 +96,23 @@ export function configSummary(trigger: Pick<Trigger, 'type' | 'config'>, benefic
   }
 }
 
-/** The toast after a real release. */
+/**
+ * The toast after a real release: the same releases the release list gains and the same items and
+ * deliveries the heirs' e-mails count; when nothing was handed over, it says so and why.
+ */
 export function manualResultText(result: ManualReleaseResult): string {
-  const parts = [
-    `${plural(result.releasedItems, 'item')} released in ${plural(result.transferredItems, 'delivery', 'deliveries')}, ${plural(result.beneficiariesNotified, 'beneficiary', 'beneficiaries')} notified.`,
-  ]
-  if (result.pendingReleases > 0) {
-    parts.push(`${plural(result.pendingReleases, 'release')} still waiting for a delay, approvals or identity checks.`)
+  if (result.nothingBecause === 'nothing_named') return 'Nothing was released: no active policy or item release condition names this trigger.'
+  const parts = [`${plural(result.releases, 'release')} started.`]
+  if (result.transferredItems > 0) {
+    parts.push(
+      `${plural(result.releasedItems, 'item')} available now in ${plural(result.transferredItems, 'delivery', 'deliveries')}, ${plural(result.beneficiariesNotified, 'beneficiary', 'beneficiaries')} e-mailed.`,
+    )
   }
+  if (result.pendingReleases > 0) {
+    const until = result.waitingUntil ? ` (the first not before ${formatWhen(result.waitingUntil)})` : ''
+    parts.push(`${plural(result.pendingReleases, 'release')} still waiting for a delay, approvals or identity checks${until}.`)
+  }
+  if (result.nothingBecause === 'already_released') parts.push('Nothing new was handed over: everything it names had already been released to the same people.')
   return parts.join(' ')
 }
 

@@ -1,6 +1,6 @@
-import type { DryRunResult, ReleasePlanEntry } from '../../../contract/triggers'
+import type { DryRunCause, DryRunResult, ReleasePlanEntry } from '../../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS, type ItemType, type ReleaseProtocol } from '../../../contract/vault-items'
-import { listNames, plural } from './copy'
+import { formatWhen, listNames, plural } from './copy'
 
 // What a dry run would release, in words. The server lists item ids only: names exist in clear
 // only in this browser, and only while the vault is unlocked, so the caller passes what it knows.
@@ -36,13 +36,22 @@ export interface DryRunEntryView {
   itemCount: number
 }
 
-export interface DryRunView {
+/** One cause's section: "If a death report came now", "If you release now". */
+export interface DryRunCauseView {
+  key: string
+  label: string
   empty: boolean
-  paymentHold: boolean
-  /** What happens when the trigger fires by itself, not by a manual release (null: never delayed). */
-  safetyWindow: string | null
   summary: string
+  /** When the first of it would be available, in words; null when nothing would go. */
+  when: string | null
   entries: DryRunEntryView[]
+}
+
+export interface DryRunView {
+  paymentHold: boolean
+  /** What the safety window does when the trigger fires by itself (null: a scheduled trigger). */
+  safetyWindow: string | null
+  causes: DryRunCauseView[]
   /** Some items are shown by type only because their names are not known here. */
   namesHidden: boolean
 }
@@ -99,18 +108,18 @@ function groupItems(itemIds: readonly string[], known: ReadonlyMap<string, Known
   return { groups, namesHidden }
 }
 
-/** The dry run shows a manual release (immediate); this says what a firing by itself adds. */
+/** What the window does to a firing by itself, in the owner's words. */
 export function safetyWindowText(hours: number): string {
-  return `If this trigger fires by itself rather than by your manual release, items released under their own protocol become available only after your ${hours}-hour safety window (policies keep their own delay). You are e-mailed at once, and a check-in, a sign-in or the cancel link stops it.`
+  return `When this trigger fires by itself, nothing becomes available before your ${hours}-hour safety window has passed (a policy's delay can make it longer, never shorter). You are e-mailed at once, and a check-in, a sign-in or the cancel link stops it.`
 }
 
-export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, KnownItem>): DryRunView {
+function causeView(cause: DryRunCause, known: ReadonlyMap<string, KnownItem>, now: Date): { view: DryRunCauseView; namesHidden: boolean } {
   let namesHidden = false
-  const entries = result.entries.map((entry, index): DryRunEntryView => {
+  const entries = cause.entries.map((entry, index): DryRunEntryView => {
     const { groups, namesHidden: hidden } = groupItems(entry.itemIds, known)
     namesHidden ||= hidden
     return {
-      key: `${entry.source.kind}-${index}`,
+      key: `${cause.cause}-${entry.source.kind}-${index}`,
       source: sourceText(entry.source),
       conditions: conditionTexts(entry.conditions),
       beneficiaries: entry.beneficiaries.map((b) => ({ id: b.id, name: b.fullName, note: beneficiaryNote(b) })),
@@ -119,14 +128,33 @@ export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, Know
     }
   })
   const empty = entries.length === 0
+  const at = cause.earliestAt ? Date.parse(cause.earliestAt) : null
   return {
-    empty,
+    namesHidden,
+    view: {
+      key: cause.cause,
+      label: cause.label,
+      empty,
+      summary: empty
+        ? 'Nothing would be released'
+        : `Would release ${plural(cause.itemCount, 'item')} to ${plural(cause.beneficiaryCount, 'beneficiary', 'beneficiaries')} in ${plural(cause.deliveryCount, 'delivery', 'deliveries')}`,
+      when: at === null ? null : at <= now.getTime() + 60_000 ? 'Available at once' : `Available from ${formatWhen(new Date(at).toISOString())} at the earliest`,
+      entries,
+    },
+  }
+}
+
+export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, KnownItem>, now = new Date()): DryRunView {
+  let namesHidden = false
+  const causes = result.causes.map((c) => {
+    const { view, namesHidden: hidden } = causeView(c, known, now)
+    namesHidden ||= hidden
+    return view
+  })
+  return {
     paymentHold: result.paymentHold,
     safetyWindow: result.safetyWindowHours === null ? null : safetyWindowText(result.safetyWindowHours),
-    summary: empty
-      ? 'Nothing would be released'
-      : `Would release ${plural(result.itemCount, 'item')} to ${plural(result.beneficiaryCount, 'beneficiary', 'beneficiaries')} in ${plural(result.deliveryCount, 'delivery', 'deliveries')}`,
-    entries,
+    causes,
     namesHidden,
   }
 }
