@@ -46,8 +46,9 @@ export type PingSettingsBody = z.infer<typeof pingSettingsBodySchema>
 /**
  * The safety window (issue 0.2 · 2 of 7): a release caused by anyone or anything but the signed-in
  * owner acting now (a death report, inactivity, failed unlock attempts) makes nothing available before
- * it has passed, so the owner has time to see the e-mail and cancel. A policy's own delay governs
- * its releases instead; a manual release and a date the owner scheduled stay immediate.
+ * it has passed, so the owner has time to see the e-mail and cancel. A policy's delay can make that
+ * wait longer, never shorter. The owner's own manual release and a date they scheduled are not
+ * held by the window: a policy's delay alone applies to them (0: at once).
  */
 export const SAFETY_WINDOW = { defaultHours: 72, minHours: 24, maxHours: 24 * 30 } as const
 

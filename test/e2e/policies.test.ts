@@ -157,6 +157,16 @@ describe('access policies', () => {
     await dialog.getByRole('checkbox', { name: /Ben Heir/ }).check()
     await dialog.getByRole('checkbox', { name: /^Inactivity/ }).check()
     await dialog.getByRole('checkbox', { name: /^Verified death/ }).check()
+    // Beside the delay, when the items would become available at the earliest, live: a death
+    // report or inactivity never beats the 72-hour safety window; the owner's own hand does.
+    const earliest = () => dialog.getByTestId('policy-earliest').textContent()
+    await dialog.getByLabel('Delay (hours)').fill('0')
+    await poll(earliest).toContain('If a death report starts it: 72 hours after (your safety window)')
+    expect(await earliest()).toContain('If your check-in grace runs out: 72 hours after (your safety window)')
+    expect(await earliest()).toContain('If you release it by hand: at once')
+    await dialog.getByLabel('Delay (hours)').fill('100')
+    await poll(earliest).toContain('If a death report starts it: 100 hours after')
+    expect(await earliest()).toContain('If you release it by hand: 100 hours after')
     await dialog.getByLabel('Delay (hours)').fill('48')
     await dialog.getByLabel('Approver contact').fill('counsel@example.com')
     await dialog.getByRole('switch', { name: 'Requires identity verification' }).click()
@@ -194,8 +204,17 @@ describe('access policies', () => {
     expect(await card.getByTestId('policy-status').textContent()).toBe('Active')
     await poll(() => card.getByTestId('policy-covers').textContent()).toBe('Documents tagged taxes')
     expect(await card.getByTestId('policy-beneficiaries').textContent()).toBe('Ben Heir')
+    // The real wait: the safety window for what fires by itself, the policy's delay by hand.
+    await poll(() => card.getByTestId('policy-earliest').textContent()).toContain('If a death report starts it: 72 hours after (your safety window)')
     const cardText = await card.textContent()
-    for (const text of ['Inactivity, Verified death', '48 hours (2 days)', 'Requires Approver', 'Identity Verification', 'Tax returns go to my accountant']) {
+    for (const text of [
+      'Inactivity, Verified death',
+      'If your check-in grace runs out: 72 hours after (your safety window)',
+      'If you release it by hand: 48 hours after',
+      'Requires Approver',
+      'Identity Verification',
+      'Tax returns go to my accountant',
+    ]) {
       expect(cardText).toContain(text)
     }
     await page.screenshot({ path: `${SHOTS}/policies-1280.png`, fullPage: true })
@@ -217,7 +236,7 @@ describe('access policies', () => {
     await addItem.getByTestId('file-input').setInputFiles([{ name: 'tax-return-2025.txt', mimeType: 'text/plain', buffer: Buffer.from('the 2025 return') }])
     await addItem.getByLabel('Tags').fill('taxes')
     await poll(() => addItem.getByTestId('policy-recipients').textContent()).toContain(
-      'Ben Heir receives it through your policy “Tax records” when an Inactivity or Verified death trigger fires, 48 hours (2 days) after.',
+      'Ben Heir receives it through your policy “Tax records” when an Inactivity or Verified death trigger fires: 72 hours after (your safety window), or 48 hours after if you release it by hand.',
     )
     await addItem.getByRole('button', { name: 'Encrypt & Upload' }).click()
     await addItem.waitFor({ state: 'detached', timeout: 30_000 })

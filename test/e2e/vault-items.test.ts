@@ -184,7 +184,14 @@ describe('vault items', () => {
     const protocols = await dialog.getByLabel('Release condition').locator('option').allTextContents()
     expect(protocols).toHaveLength(10)
     expect(await dialog.getByLabel('Release condition').inputValue()).toBe('VERIFIED_DEATH')
+    // When the items would become available at the earliest: the owner's 72-hour safety window.
+    await poll(() => dialog.getByTestId('protocol-earliest').textContent()).toContain(
+      '72 hours after an approver confirms a death (your safety window), if you do not cancel',
+    )
     await dialog.getByLabel('Release condition').selectOption('INACTIVITY_90_DAYS')
+    await poll(() => dialog.getByTestId('protocol-earliest').textContent()).toContain(
+      'after 90 days without a check-in, and not before 72 hours after your Inactivity trigger fires',
+    )
     await dialog.getByRole('checkbox', { name: /Ada Heir/ }).check()
     await dialog.getByRole('switch', { name: 'Requires approver' }).click()
     await dialog.getByRole('button', { name: 'Encrypt & Upload 3 Files' }).click()

@@ -141,18 +141,24 @@ describe('Add Item follows its own help text: a policy recipient is enough', () 
     release: { on: ['inactivity', 'verified_death'], delayHours: 48 },
   }
   it('needs no chosen beneficiary when every item goes to someone through a policy, and says who and when', () => {
-    const covered = policyCoverage([{ type: 'doc', tags: ['taxes'] }], [taxes], people)
+    const covered = policyCoverage([{ type: 'doc', tags: ['taxes'] }], [taxes], people, 72)
     expect(covered).toEqual({
       covered: true,
-      lines: ['Ben Heir receives it through your policy “Tax records” when an Inactivity or Verified death trigger fires, 48 hours (2 days) after.'],
+      lines: [
+        'Ben Heir receives it through your policy “Tax records” when an Inactivity or Verified death trigger fires: 72 hours after (your safety window), or 48 hours after if you release it by hand.',
+      ],
     })
+    // A delay longer than the window holds for every cause.
+    expect(policyCoverage([{ type: 'doc', tags: ['taxes'] }], [{ ...taxes, release: { on: ['verified_death'], delayHours: 100 } }], people, 72).lines).toEqual([
+      'Ben Heir receives it through your policy “Tax records” when a Verified death trigger fires: 100 hours after.',
+    ])
     const valid = uploadFormSchema.safeParse({ ...UPLOAD_FORM_DEFAULTS, files: [new File(['x'], 'a.txt')], coveredByPolicies: true })
     expect(valid.success).toBe(true)
   })
   it('still asks for beneficiaries when one item is not covered, or the policy names nobody the owner has', () => {
-    expect(policyCoverage([{ type: 'doc', tags: ['taxes'] }, { type: 'photo', tags: ['taxes'] }], [taxes], people).covered).toBe(false)
-    expect(policyCoverage([{ type: 'doc', tags: ['taxes'] }], [{ ...taxes, beneficiaryIds: [CY] }], people)).toEqual({ covered: false, lines: [] })
-    expect(policyCoverage([], [taxes], people).covered).toBe(false)
+    expect(policyCoverage([{ type: 'doc', tags: ['taxes'] }, { type: 'photo', tags: ['taxes'] }], [taxes], people, 72).covered).toBe(false)
+    expect(policyCoverage([{ type: 'doc', tags: ['taxes'] }], [{ ...taxes, beneficiaryIds: [CY] }], people, 72)).toEqual({ covered: false, lines: [] })
+    expect(policyCoverage([], [taxes], people, 72).covered).toBe(false)
     const invalid = uploadFormSchema.safeParse({ ...UPLOAD_FORM_DEFAULTS, files: [new File(['x'], 'a.txt')], coveredByPolicies: false })
     expect(invalid.success).toBe(false)
   })

@@ -55,7 +55,7 @@ export const GUIDELINES: Array<{ title: string; text: string }> = [
   },
   {
     title: 'Delay',
-    text: 'After a trigger fires, the release waits this many hours. Until then you can cancel it by checking in. 24-72 hours is standard; use 7 days or more for financial accounts and 0 only for emergency access.',
+    text: 'How long a release waits before its items become available. When a death report, your inactivity or failed unlock attempts start it, it also waits at least your safety window: whichever is longer applies. When you release it by hand, the delay alone applies. Until then you can cancel it by checking in. 24-72 hours is standard; use 7 days or more for financial accounts and 0 only for emergency access.',
   },
   {
     title: 'Approvers and identity',

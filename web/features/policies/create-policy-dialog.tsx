@@ -34,6 +34,7 @@ import {
   TAGS_HINT,
   TRIGGER_LABELS,
 } from './copy'
+import { PolicyFormEarliest } from './policy-earliest'
 import { createBodyFrom, POLICY_FORM_DEFAULTS, policyDialogSchema, selectorsFrom, type PolicyFormOutput, type PolicyFormValues } from './policy-form'
 import { encryptSelectors } from './selectors'
 
@@ -101,6 +102,8 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
   const { errors } = form.formState
   const busy = phase !== 'idle'
   const requiresApprover = form.watch('requiresApprover')
+  const releaseOn = form.watch('triggers')
+  const delayHours = form.watch('delayHours')
 
   function close() {
     if (busy) return
@@ -263,14 +266,16 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
                 />
               )}
             />
-            <NumberField
-              label="Delay (hours)"
-              min={0}
-              hint={DELAY_GUIDE}
-              error={errors.delayHours?.message}
-              className="sm:max-w-xs"
-              {...form.register('delayHours', { valueAsNumber: true })}
-            />
+            <div className="grid items-start gap-4 sm:grid-cols-2">
+              <NumberField
+                label="Delay (hours)"
+                min={0}
+                hint={DELAY_GUIDE}
+                error={errors.delayHours?.message}
+                {...form.register('delayHours', { valueAsNumber: true })}
+              />
+              <PolicyFormEarliest on={releaseOn} delayHours={delayHours} />
+            </div>
           </fieldset>
 
           <fieldset className="grid min-w-0 gap-4 border-t border-slate-200 pt-4">

@@ -16,7 +16,6 @@ import { useApplyPolicy } from './apply'
 import { useDeletePolicy, usePolicies, useSetPolicyStatus } from './api'
 import {
   DOCUMENT_TYPE_LABELS,
-  delayText,
   deletePolicyText,
   failedItemsText,
   grantedText,
@@ -27,7 +26,9 @@ import {
   STATUS_BADGES,
   TRIGGER_LABELS,
 } from './copy'
+import { EarliestLines, useSafetyWindowHours } from './policy-earliest'
 import { usePolicySelectors, type DecryptedSelectors } from './use-policy-selectors'
+import { EARLIEST_COPY, policyEarliestLines } from '@/features/triggers/earliest'
 
 function failure(title: string, error: unknown) {
   if (error instanceof PaymentRedirectError) return
@@ -86,6 +87,7 @@ function PolicyCard({
   policy,
   selectors,
   beneficiaryNames,
+  windowHours,
   unlocked,
   togglePending,
   applying,
@@ -96,6 +98,7 @@ function PolicyCard({
   policy: Policy
   selectors: DecryptedSelectors | undefined
   beneficiaryNames: string[]
+  windowHours: number | null
   unlocked: boolean
   togglePending: boolean
   applying: boolean
@@ -133,12 +136,16 @@ function PolicyCard({
           <Fact label="Triggers" icon={Zap}>
             <span className="text-slate-900">{triggers.join(', ')}</span>
           </Fact>
-          <Fact label="Delay" icon={Clock}>
-            <span className="text-slate-900">{delayText(policy.ruleJson.release.delayHours)}</span>
-          </Fact>
           <Fact label="Minimum approvals" icon={BadgeCheck}>
             <span className="text-slate-900">{policy.minimumApprovals}</span>
           </Fact>
+          <div className="sm:col-span-2">
+            <Fact label={EARLIEST_COPY.heading} icon={Clock}>
+              <div className="text-slate-900">
+                <EarliestLines lines={policyEarliestLines(policy.ruleJson.release.on, policy.ruleJson.release.delayHours, windowHours)} />
+              </div>
+            </Fact>
+          </div>
         </dl>
 
         {(policy.requiresApprover || policy.requiresIdentityVerification) && (
@@ -197,6 +204,7 @@ function PolicyCard({
 export function PolicyList({ onCreate }: { onCreate: () => void }) {
   const { data, isPending, isError, error, refetch, isFetching } = usePolicies()
   const beneficiaries = useBeneficiaries()
+  const windowHours = useSafetyWindowHours()
   const unlocked = useVaultUnlocked()
   const selectors = usePolicySelectors(data)
   const setStatus = useSetPolicyStatus()
@@ -278,6 +286,7 @@ export function PolicyList({ onCreate }: { onCreate: () => void }) {
             policy={policy}
             selectors={selectors.get(policy.id)}
             beneficiaryNames={namesOf(policy)}
+            windowHours={windowHours}
             unlocked={unlocked}
             togglePending={togglingId === policy.id}
             applying={applyingId === policy.id}

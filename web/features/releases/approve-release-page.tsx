@@ -26,7 +26,7 @@ const STATUS: Record<ReleaseApprovalView['status'], { label: string; variant: 'w
 const AGREED = {
   label: 'Approved, not yet released',
   variant: 'success' as const,
-  text: 'Enough approvers agreed. The release still waits for its time (the owner’s safety window or the policy’s delay), and the owner can stop it until then.',
+  text: 'Enough approvers agreed. The release still waits for its time (the policy’s delay, and at least the owner’s safety window unless the owner started it), and the owner can stop it until then.',
 }
 
 const DECISION_TEXT: Record<'approved' | 'rejected', string> = {

@@ -77,11 +77,11 @@ function DeathForm({ token, view, confirm }: { token: string; view: DeathReportV
         <AlertDescription className="grid gap-2">
           <p>
             Your confirmation starts {view.ownerName}’s release instructions: the items in their vault go to the beneficiaries they
-            chose, after any delay and approvals they set.
+            chose, once their safety window (or any longer delay they set) has passed and any approvals they asked for are given.
           </p>
           <p>
-            {view.ownerName} is e-mailed at once and can cancel the release during any delay, so a mistaken confirmation can be
-            stopped while one runs. Your confirmation is recorded in your name.
+            {view.ownerName} is e-mailed at once and can cancel the release until then, so a mistaken confirmation can be
+            stopped. Your confirmation is recorded in your name.
           </p>
         </AlertDescription>
       </Alert>

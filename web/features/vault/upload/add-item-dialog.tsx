@@ -25,6 +25,7 @@ import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
 import { useBeneficiaries } from '@/features/circle/api'
 import { policiesQuery } from '@/features/policies/api'
+import { useSafetyWindowHours } from '@/features/policies/policy-earliest'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useInvalidateVaultItems } from '../items/api'
@@ -49,7 +50,7 @@ import {
 } from './upload-form'
 import { UploadQueueView } from './upload-queue-view'
 import { newJob, useUploadQueue, type RunResult } from './use-upload-queue'
-import { ProtocolTriggerNote } from './protocol-trigger-note'
+import { ProtocolEarliestNote, ProtocolTriggerNote } from './protocol-trigger-note'
 
 // Add Item (seeds 001 §2 'Upload dropzone', §5 'Upload files', 'Upload form'): files or a password
 // entry, the release settings, then one encrypted upload per item with its own progress.
@@ -107,6 +108,7 @@ function announceResult(result: RunResult, close: () => void, note = '') {
  */
 function usePolicyCoverage(mode: UploadMode, files: readonly File[], tagsInput: string, people: ReadonlyArray<{ id: string; fullName: string }>) {
   const policies = useQuery(policiesQuery)
+  const windowHours = useSafetyWindowHours()
   const active = (policies.data ?? []).filter((p) => p.status === 'active')
   const selectors = usePolicySelectors(active)
   const readable = active.flatMap((p) => {
@@ -115,7 +117,7 @@ function usePolicyCoverage(mode: UploadMode, files: readonly File[], tagsInput: 
   })
   const tags = parseTags(tagsInput)
   const items = mode === 'password' ? [{ type: 'password' as const, tags }] : files.map((file) => ({ type: itemTypeFor(mimeTypeOf(file)), tags }))
-  return policyCoverage(items, readable, people)
+  return policyCoverage(items, readable, people, windowHours)
 }
 
 export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -421,6 +423,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
                 </SelectField>
               </div>
               <ProtocolTriggerNote protocol={protocol} />
+              <ProtocolEarliestNote protocol={protocol} />
               {protocol === 'SCHEDULED' && (
                 <Field label="Release date and time" error={errors.scheduledAt?.message}>
                   {({ id, describedBy, invalid }) => (

@@ -1,8 +1,9 @@
 import type { Policy, PolicySelectors } from '../../../../contract/policies'
 import type { ItemType } from '../../../../contract/vault-items'
 import type { MasterKey } from '@/crypto'
-import { delayText, listNames, TRIGGER_LABELS } from '@/features/policies/copy'
+import { listNames, TRIGGER_LABELS } from '@/features/policies/copy'
 import { decryptSelectors, matches } from '@/features/policies/selectors'
+import { policyEarliestSummary } from '@/features/triggers/earliest'
 import type { UploadBeneficiary } from './upload-file'
 
 // At upload time, an item also goes to the beneficiaries of every active policy that covers it,
@@ -101,12 +102,14 @@ export interface PolicyCoverage {
 
 /**
  * What the active policies will do with the items about to be added (before any beneficiary is
- * chosen in the dialog): whether each item already goes to someone, and a sentence per policy.
+ * chosen in the dialog): whether each item already goes to someone, and a sentence per policy
+ * with the earliest time for its causes (`windowHours`: the owner's safety window, null if unknown).
  */
 export function policyCoverage(
   items: ReadonlyArray<{ type: ItemType; tags: readonly string[] }>,
   policies: readonly ReadablePolicy[],
   people: ReadonlyArray<{ id: string; fullName: string }>,
+  windowHours: number | null,
 ): PolicyCoverage {
   const names = new Map(people.map((p) => [p.id, p.fullName]))
   const recipients = (policy: ReadablePolicy) => policy.beneficiaryIds.filter((id) => names.has(id))
@@ -117,8 +120,8 @@ export function policyCoverage(
     const who = listNames(recipients(p).map((id) => names.get(id)!))
     const triggers = listNames(p.release.on.map((t) => TRIGGER_LABELS[t].label), 'or')
     const when = triggers ? ` when ${/^[aeiou]/i.test(triggers) ? 'an' : 'a'} ${triggers} trigger fires` : ''
-    const delay = p.release.delayHours > 0 ? `, ${delayText(p.release.delayHours)} after` : ''
-    return `${who} ${recipients(p).length === 1 ? 'receives' : 'receive'} ${items.length === 1 ? 'it' : 'matching items'} through your policy “${p.name}”${when}${delay}.`
+    const earliest = policyEarliestSummary(p.release.on, p.release.delayHours, windowHours)
+    return `${who} ${recipients(p).length === 1 ? 'receives' : 'receive'} ${items.length === 1 ? 'it' : 'matching items'} through your policy “${p.name}”${when}${earliest ? `: ${earliest}` : ''}.`
   })
   return { covered: items.length > 0 && items.every((item) => covering(item).length > 0), lines }
 }

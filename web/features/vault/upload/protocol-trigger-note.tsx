@@ -2,7 +2,10 @@ import { useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { servingTrigger } from '../../../../contract/readiness'
 import { TRIGGER_TYPE_LABELS } from '../../../../contract/triggers'
+import { DEFAULT_RELEASE_PROTOCOL, type ReleaseProtocol } from '../../../../contract/vault-items'
+import { useSafetyWindowHours } from '@/features/policies/policy-earliest'
 import { triggersQuery } from '@/features/triggers/api'
+import { protocolEarliestSentence } from '@/features/triggers/earliest'
 
 /**
  * Under the Add Item dialog's protocol: which trigger the items will wait for, and, when the owner
@@ -27,6 +30,7 @@ export function ProtocolTriggerNote({ protocol }: { protocol: string }) {
     )
   }
   const title = TRIGGER_TYPE_LABELS[kind].title
+  const a = /^[aeiou]/i.test(title) ? 'an' : 'a'
   if (active) {
     return (
       <p className="text-sm text-slate-600" data-testid="protocol-trigger-note">
@@ -36,10 +40,20 @@ export function ProtocolTriggerNote({ protocol }: { protocol: string }) {
   }
   return (
     <p className="text-sm text-red-700" data-testid="protocol-trigger-note">
-      These items wait for a {title} trigger, and you have {matching.length ? 'only a paused one' : 'none'}: until you {matching.length ? 'activate it' : 'set one up'}, they would never be released.{' '}
+      These items wait for {a} {title} trigger, and you have {matching.length ? 'only a paused one' : 'none'}: until you {matching.length ? 'activate it' : 'set one up'}, they would never be released.{' '}
       <Link to="/triggers" search={matching.length ? {} : { create: kind }} className="font-medium text-brand-700 underline-offset-4 hover:underline">
-        {matching.length ? 'Open your triggers' : `Set up a ${title} trigger`}
+        {matching.length ? 'Open your triggers' : `Set up ${a} ${title} trigger`}
       </Link>
+    </p>
+  )
+}
+
+/** Under the protocol too: when these items would become available at the earliest ('': the default is sent). */
+export function ProtocolEarliestNote({ protocol }: { protocol: ReleaseProtocol | '' }) {
+  const windowHours = useSafetyWindowHours()
+  return (
+    <p className="text-sm text-slate-600" data-testid="protocol-earliest">
+      {protocolEarliestSentence(protocol || DEFAULT_RELEASE_PROTOCOL, windowHours)}
     </p>
   )
 }
