@@ -38,7 +38,7 @@ export const RELEASE_MESSAGES = {
   releaseCancelled: 'The release was cancelled. Your inactivity clock has been reset.',
   assetWithdrawn: (ownerName: string) => `${ownerName} withdrew this release. It can no longer be downloaded.`,
   checkedIn: 'Thank you. Your check-in was recorded and your inactivity clock has been reset.',
-  reportLinkVoid: 'This link no longer works: a newer one was sent to you, or the vault owner withdrew it. Please use the most recent e-mail you received about this.',
+  reportLinkVoid: 'This link no longer works: it was already used, or the vault owner withdrew it. If a new one was sent to you, please use that.',
   alreadyReported: 'You have already confirmed this. The owner’s release instructions are in motion.',
   deathConfirmed: 'Thank you. The confirmation was recorded and the owner’s release instructions are now in motion.',
   certificateRequired: 'Certificate number is required',

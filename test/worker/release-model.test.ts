@@ -276,6 +276,14 @@ describe('a firing is decided once', () => {
     expect((await releasesOf(s.token)).filter((r) => r.status === 'waiting')).toHaveLength(1)
   })
 
+  it('a resend repeats a link that still works: the first e-mail an approver kept still reports', async () => {
+    const s = await deathSetup()
+    expect((await call(`/api/triggers/${s.trigger.id}/resend-report-links`, { method: 'POST', token: s.token })).status).toBe(200)
+    await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await waitFor(async () => (await outboxFor(s.approver.email)).filter((m) => m.text.includes('/confirm-death')).length >= 3)
+    expect((await report(s.reportToken)).status).toBe(200)
+  })
+
   it('an unused link is void after a cancel too; pausing and activating the trigger sends a fresh one', async () => {
     const s = await deathSetup()
     const second = await verifiedApprover(s.token)

@@ -63,7 +63,7 @@ function nothingProtected(
 
 export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new Set() }: ReadinessContext): ReleaseReadiness {
   const triggerRows = db.select({ id: triggers.id, type: triggers.type, status: triggers.status, config: triggers.config }).from(triggers).all()
-  const approverRows = db.select({ id: approvers.id, email: approvers.email, verifiedAt: approvers.emailVerifiedAt, linkAt: approvers.deathLinkSentAt }).from(approvers).all()
+  const approverRows = db.select({ id: approvers.id, email: approvers.email, verifiedAt: approvers.emailVerifiedAt, linkOpen: approvers.deathLinkNonce }).from(approvers).all()
   const people = db
     .select({
       id: beneficiaries.id,
@@ -228,7 +228,7 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
   }
 
   const deathTriggers = triggerRows.filter((t) => t.type === 'verified_death' && t.status === 'active')
-  if (deathTriggers.length > 0 && !verified.some((a) => a.linkAt !== null)) {
+  if (deathTriggers.length > 0 && !verified.some((a) => a.linkOpen !== null)) {
     problems.push({
       kind: 'death_link_unsent',
       severity: 'error',
@@ -236,7 +236,7 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
       message:
         verified.length === 0
           ? 'Your Verified Death trigger needs a verified approver to report a death, and you have none yet.'
-          : 'None of your verified approvers has been sent the link to report a death yet.',
+          : 'None of your verified approvers holds a working link to report a death (each link reports once, and a cancelled release voids them).',
       fix: verified.length === 0 ? { label: 'Add or verify approvers', href: '/beneficiaries' } : { label: 'Resend report links', href: '/triggers' },
     })
   }

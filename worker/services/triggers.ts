@@ -68,8 +68,9 @@ export function setTriggerStatus(u: Unit, id: string, status: 'active' | 'paused
   const row = u.db.update(triggers).set({ status, updatedAt: u.now }).where(eq(triggers.id, id)).returning().get()!
   if (current.status !== status) {
     u.audit({ actor: 'user', action: status === 'paused' ? 'trigger.paused' : 'trigger.activated', details: { triggerId: id, type: row.type } })
-    // Approvers verified while it was paused have no report link yet.
-    if (row.type === 'verified_death' && status === 'active') sendDeathReportLinks(u, { unsentOnly: true })
+    // Approvers without a working report link (verified while it was paused, their link used or
+    // voided by a cancel) get a fresh one: re-arming is the owner's act.
+    if (row.type === 'verified_death' && status === 'active') sendDeathReportLinks(u, { withoutLink: true })
   }
   return row
 }
@@ -85,19 +86,21 @@ export function deathTriggerActive(db: OwnerDb): boolean {
 }
 
 /**
- * Sends verified approvers their standing link to confirm the owner's death, and notes when: all of
- * them, one (`approverId`, just verified), or those never sent one (`unsentOnly`, a trigger
- * activated again). Returns how many were sent.
+ * Sends verified approvers a link to report the owner's death, and notes it: all of them, one
+ * (`approverId`, just verified), or those without a working link (`withoutLink`: never sent one,
+ * or theirs was used or voided; a trigger activated again). A working link is sent again as it is.
+ * Returns how many were sent.
  */
-export function sendDeathReportLinks(u: Unit, scope: { approverId?: string; unsentOnly?: boolean } = {}): number {
+export function sendDeathReportLinks(u: Unit, scope: { approverId?: string; withoutLink?: boolean } = {}): number {
   const list = u.db
     .select()
     .from(approvers)
     .all()
-    .filter((a) => a.emailVerifiedAt && (!scope.approverId || a.id === scope.approverId) && (!scope.unsentOnly || a.deathLinkSentAt === null))
+    .filter((a) => a.emailVerifiedAt && (!scope.approverId || a.id === scope.approverId) && (!scope.withoutLink || a.deathLinkNonce === null))
   for (const a of list) {
-    // Each link sent voids the one before it.
-    const nonce = crypto.randomUUID()
+    // A link still working is sent again as it is (an approver may keep the first e-mail for
+    // years); a new one only where none works: never sent, used, or voided by a cancel.
+    const nonce = a.deathLinkNonce ?? crypto.randomUUID()
     u.mail(a.email, 'death_report_link', deathReportLinkEmail({
       approverName: a.fullName,
       ownerName: u.account.displayName,

@@ -711,6 +711,10 @@ export class Oracle {
           this.fail(o, now, step, `asset for ${p} (${a.status}) without a released release${r?.status === 'cancelled' ? ': its release was CANCELLED and it can still be fetched' : ''}`)
         } else if (a.created_at === r.releasedAt && a.created_at < r.releaseAt) {
           this.fail(o, now, step, `EARLY asset for ${p}: created ${this.day(a.created_at)}, release due ${this.day(r.releaseAt)}`)
+        } else if (a.created_at === r.releasedAt && DISPROVED_BY_CHECK_IN.has(r.kind) && a.created_at < o.firings.get(r.firingId)!.firedAt + SAFETY_WINDOW_MS) {
+          // Whatever the policies say, nothing a non-owner cause started is available before its window
+          // (an asset another release made earlier, moved here by a cancel, was not made by this one).
+          this.fail(o, now, step, `asset for ${p} (${r.kind}) available ${((a.created_at - o.firings.get(r.firingId)!.firedAt) / HOUR).toFixed(2)} h after its firing: INSIDE the safety window`)
         }
       }
       o.assets = assets

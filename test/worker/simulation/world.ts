@@ -4,6 +4,7 @@ import { app } from '../../../worker/app'
 import { runSweeps } from '../../../worker/cron'
 import { getDb } from '../../../worker/db/client'
 import type { OwnerVault } from '../../../worker/owner/vault-object'
+import { signLinkToken } from '../../../worker/services/link-tokens'
 import { createSession } from '../../../worker/services/sessions'
 import { guard } from '../engine-helpers'
 import { addBeneficiary, call, env, freshIp, register } from '../helpers'
@@ -14,6 +15,7 @@ import {
   HOUR,
   MINUTE,
   Oracle,
+  UNLOCK_FORGIVE,
   advanceGap,
   cancelFiring,
   checkIn,
@@ -91,6 +93,8 @@ interface SimApprover {
   invitedAt: number
   verified: boolean
   reportToken: string | null
+  /** Whether a report link ever reached them (later ones come only when the owner re-arms or resends). */
+  everLinked?: boolean
 }
 
 const b64 = (s: string) => btoa(s)
@@ -218,9 +222,13 @@ async function collectReportLinks(oracle: Oracle, o: SimOwner, now: number, step
   for (const a of o.approvers.filter((x) => x.verified && !x.reportToken)) {
     const mail = await env.DB.prepare("select text from email_outbox where to_address = ? and kind = 'death_report_link' order by created_at desc").bind(a.email).first<{ text: string }>()
     const token = mail && linkIn(mail.text, '/confirm-death')
-    if (!token) oracle.fail(o.m, now, step, `verified approver ${short(a.id)} was sent no link to report a death`)
-    // A spent link is not a new one: this approver's link was used or voided and none was sent since.
-    else if (!o.spentReportLinks.has(token)) a.reportToken = token
+    if (!token) {
+      if (!a.everLinked) oracle.fail(o.m, now, step, `verified approver ${short(a.id)} was sent no link to report a death`)
+    } else if (!o.spentReportLinks.has(token)) {
+      // A spent link is not a new one: this approver's link was used or voided and none was sent since.
+      a.reportToken = token
+      a.everLinked = true
+    }
   }
 }
 
@@ -235,20 +243,9 @@ function dropVoidedLinks(o: SimOwner): void {
   }
 }
 
-/**
- * Beneficiaries something released and unexpired waits for. An (item, beneficiary) pair released
- * twice keeps its first asset, whose 90 days run from the first release: counted from there, with
- * a margin (80 days).
- */
+/** Beneficiaries with an asset (as last observed) not withdrawn and well inside its 90 days (80, a margin). */
 function heirsWithAssets(m: MOwner, now: number): string[] {
-  const first = new Map<string, number>()
-  for (const r of m.releases.values()) {
-    if (r.status !== 'released' || r.releasedAt === null) continue
-    for (const pair of r.targets) first.set(pair, Math.min(first.get(pair) ?? Infinity, r.releasedAt))
-  }
-  const heirs = new Set<string>()
-  for (const [pair, at] of first) if (now - at <= 80 * DAY) heirs.add(pair.split('|')[1]!)
-  return [...heirs]
+  return [...new Set(m.assets.filter((a) => a.status !== 'withdrawn' && now - a.created_at <= 80 * DAY).map((a) => a.beneficiary_id))]
 }
 
 async function portalMailCount(email: string): Promise<number> {
@@ -291,7 +288,27 @@ async function promiseChecks(oracle: Oracle, owners: SimOwner[], now: number, st
       if (!served && !stuck.has(item.id)) oracle.fail(o.m, now, step, `item ${item.id.slice(0, 8)} (${item.protocol}) has no trigger to serve it and is not on the readiness list`)
       if (served && stuck.has(item.id)) oracle.fail(o.m, now, step, `item ${item.id.slice(0, 8)} (${item.protocol}) is listed as stuck though a trigger serves it`)
     }
+    // Ready is never vacuous: it implies some item reaches some beneficiary through an active trigger.
+    if (readiness.ready) {
+      count('readiness.ready')
+      if (!routeToAnHeir(o.m, now)) oracle.fail(o.m, now, step, 'readiness says ready, yet no item reaches a beneficiary through an active trigger')
+    }
   }
+}
+
+/** Whether, in the model, some item would reach some beneficiary through an active trigger (README, readiness). */
+function routeToAnHeir(m: MOwner, now: number): boolean {
+  const active = new Set<string>(m.triggers.filter((t) => t.status === 'active').map((t) => t.type))
+  for (const item of m.items) {
+    if (![...item.grants.values()].some(Boolean)) continue
+    const kind = servingTrigger(item.protocol)
+    if (kind === 'manual' ? active.size > 0 : kind !== null && active.has(kind)) return true
+    if (item.protocol === 'SCHEDULED' && !item.fired && item.scheduledAt! > now) return true
+  }
+  for (const p of m.policies) {
+    if (p.active && p.on.some((t) => active.has(t)) && m.items.some((i) => p.items.includes(i.id) && p.beneficiaries.some((b) => i.grants.has(b)))) return true
+  }
+  return m.triggers.some((t) => t.type === 'scheduled' && t.status === 'active' && m.items.some((i) => [...i.grants.keys()].some((b) => t.beneficiaries!.includes(b))))
 }
 
 // ---- Time ------------------------------------------------------------------------------------
@@ -469,6 +486,7 @@ type Action =
   | 'payment_failed'
   | 'payment_restored'
   | 'biometric_failure'
+  | 'mistype_then_unlock'
   | 'manual_release'
   | 'audit_failure'
   | 'portal_rerequest'
@@ -505,6 +523,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     ['payment_failed', m.pastDue && m.graceUntil !== null && m.graceUntil > now ? 0.2 : 0.7],
     ['payment_restored', m.pastDue ? 1.5 : 0.05],
     ['biometric_failure', m.triggers.some((t) => t.type === 'biometric_failure') ? 1.5 : 0.1],
+    ['mistype_then_unlock', m.triggers.some((t) => t.type === 'biometric_failure') ? 0.8 : 0],
     ['manual_release', m.triggers.some((t) => t.status !== 'triggered') ? 0.2 : 0],
     ['audit_failure', 0.3],
     ['add_approver', o.approvers.length < 3 ? 0.5 : 0],
@@ -607,6 +626,18 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       if (body.cancelledReleases !== expected) oracle.fail(m, now, step, `the cancel link cancelled ${body.cancelledReleases} releases; the model expected ${expected}`)
       if (withdrawable > 0) count('releases.withdrawn', withdrawable)
       dropVoidedLinks(o)
+      // Nothing of that firing can be fetched now: each heir's download of it is refused.
+      const withdrawn = await runInDurableObject(guard(m.id), async (_i: OwnerVault, state) =>
+        state.storage.sql
+          .exec<{ id: string; beneficiary_id: string }>('select a.id, a.beneficiary_id from released_assets a join releases r on r.id = a.release_id where r.firing_id = ?', firingId)
+          .toArray(),
+      )
+      for (const a of withdrawn) {
+        const portal = signLinkToken(env, 'beneficiaryAccess', a.beneficiary_id, { owner: m.id }, now)
+        const download = await call(`/api/beneficiaries/${a.beneficiary_id}/assets/${a.id}/download?token=${encodeURIComponent(portal)}`)
+        count('assets.fetchRefused')
+        if (download.status !== 410) oracle.fail(m, now, step, `an asset of a cancelled firing answered ${download.status} to its heir's download (expected 410)`)
+      }
       return
     }
     case 'replay_report': {
@@ -741,6 +772,17 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       const res = await call('/api/trigger-engine/biometric-failure', { token, body: { kind: 'vault_unlock' } })
       oracle.note(m, now, `failed vault unlock reported → ${res.status}`)
       if (await check(res, 200, 'biometric failure')) m.failures.push(now)
+      return
+    }
+    case 'mistype_then_unlock': {
+      // The owner mistypes their passphrase, then gets it right: that failure (and any other of the
+      // last 15 minutes) never counts.
+      const failed = await call('/api/trigger-engine/biometric-failure', { token, body: { kind: 'vault_unlock' } })
+      if (!(await check(failed, 200, 'biometric failure'))) return
+      m.failures.push(now)
+      const res = await call('/api/trigger-engine/unlock-success', { token, body: { kind: 'vault_unlock' } })
+      oracle.note(m, now, `mistyped, then unlocked → ${failed.status}, ${res.status}`)
+      if (await check(res, 200, 'unlock success')) m.failures = m.failures.filter((a) => !(a > now - UNLOCK_FORGIVE && a <= now))
       return
     }
     case 'manual_release': {
