@@ -149,6 +149,8 @@ async function availableAndDownloaded() {
 describe('a cancel takes back everything not yet in the heir’s hands', () => {
   it('the cancel link after availability: the page says what is available and what was downloaded; then nothing more is served', async () => {
     const s = await availableAndDownloaded()
+    // The owner was last heard from days ago.
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 5 * DAY })
     const link = linkTokenIn(await startedMail(s.owner.email), '/cancel-release')
     const view = (await (await call(`/api/releases/cancel?token=${encodeURIComponent(link)}`)).json()) as CancelView
     expect(view).toMatchObject({ state: 'available', availableItems: 1, waitingReleases: 0 })
