@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useId, useLayoutEffect, useRef, useState } from 'react'
 import { axisTicks, niceMax, scaleValue, tickText } from './logic'
 
 // Small hand-written SVG charts: a title, axis labels, and a data table for screen readers (the
@@ -16,13 +16,17 @@ const PLOT_H = H - M.top - M.bottom
 /** Room an x-axis label needs; labels closer than this are thinned out. */
 const LABEL_SPACING = 44
 
-/** The element's width in CSS pixels, followed as it changes. */
-function useWidth<E extends HTMLElement>(initial: number) {
+/**
+ * The element's width in CSS pixels, followed as it changes; null until measured. Measured before
+ * the first paint, so nothing is ever laid out at a guessed width (a phone would scroll sideways).
+ */
+function useWidth<E extends HTMLElement>() {
   const ref = useRef<E>(null)
-  const [width, setWidth] = useState(initial)
-  useEffect(() => {
+  const [width, setWidth] = useState<number | null>(null)
+  useLayoutEffect(() => {
     const element = ref.current
     if (!element) return
+    setWidth(Math.floor(element.getBoundingClientRect().width))
     const observer = new ResizeObserver(([entry]) => entry && setWidth(Math.floor(entry.contentRect.width)))
     observer.observe(element)
     return () => observer.disconnect()
@@ -45,8 +49,8 @@ interface ChartProps {
 
 export function Chart({ title, xLabel, yLabel, points, money = false, kind, colorClass, strokeClass = 'stroke-slate-700', format }: ChartProps) {
   const id = useId()
-  const [box, measured] = useWidth<HTMLDivElement>(640)
-  const W = Math.max(280, measured)
+  const [box, measured] = useWidth<HTMLDivElement>()
+  const W = Math.max(280, measured ?? 0)
   const PLOT_W = W - M.left - M.right
   const top = niceMax(Math.max(0, ...points.map((p) => p.value)))
   const ticks = axisTicks(top)
@@ -61,52 +65,53 @@ export function Chart({ title, xLabel, yLabel, points, money = false, kind, colo
       <figcaption id={`${id}-title`} className="text-base font-semibold text-slate-900">
         {title}
       </figcaption>
-      <div ref={box} className="min-w-0 overflow-hidden">
-      <svg
-        width={W}
-        height={H}
-        viewBox={`0 0 ${W} ${H}`}
-        className="block"
-        role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
-        data-testid="admin-chart"
-      >
-        <desc id={`${id}-desc`}>
-          {`${yLabel} per ${xLabel.toLowerCase()}, ${points.length} weeks, total ${format(total)}. The values are in the table that follows.`}
-        </desc>
-        {ticks.map((t) => (
-          <g key={t}>
-            <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} className="stroke-slate-200" strokeWidth={1} />
-            <text x={M.left - 8} y={y(t)} dy="0.32em" textAnchor="end" className="fill-slate-500 text-[11px]">
-              {tickText(t, money)}
-            </text>
-          </g>
-        ))}
-        {kind === 'bar'
-          ? points.map((p, i) => {
-              const h = scaleValue(p.value, top, PLOT_H)
-              const bw = Math.max(2, step * 0.6)
-              return (
-                <rect key={p.label + i} x={x(i) - bw / 2} y={M.top + PLOT_H - h} width={bw} height={h} rx={2} className={colorClass}>
-                  <title>{`${p.label}: ${format(p.value)}`}</title>
-                </rect>
-              )
-            })
-          : points.length > 0 && (
-              <>
-                <polyline
-                  points={points.map((p, i) => `${x(i)},${y(p.value)}`).join(' ')}
-                  fill="none"
-                  strokeWidth={2.5}
-                  strokeLinejoin="round"
-                  className={strokeClass}
-                />
-                {points.map((p, i) => (
-                  <circle key={p.label + i} cx={x(i)} cy={y(p.value)} r={4} className={colorClass}>
+      <div ref={box} className="min-w-0 overflow-hidden" style={{ minHeight: H }}>
+      {measured !== null && (
+        <svg
+          width={W}
+          height={H}
+          viewBox={`0 0 ${W} ${H}`}
+          className="block"
+          role="img"
+          aria-labelledby={`${id}-title ${id}-desc`}
+          data-testid="admin-chart"
+        >
+          <desc id={`${id}-desc`}>
+            {`${yLabel} per ${xLabel.toLowerCase()}, ${points.length} weeks, total ${format(total)}. The values are in the table that follows.`}
+          </desc>
+          {ticks.map((t) => (
+            <g key={t}>
+              <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} className="stroke-slate-200" strokeWidth={1} />
+              <text x={M.left - 8} y={y(t)} dy="0.32em" textAnchor="end" className="fill-slate-500 text-[11px]">
+                {tickText(t, money)}
+              </text>
+            </g>
+          ))}
+          {kind === 'bar'
+            ? points.map((p, i) => {
+                const h = scaleValue(p.value, top, PLOT_H)
+                const bw = Math.max(2, step * 0.6)
+                return (
+                  <rect key={p.label + i} x={x(i) - bw / 2} y={M.top + PLOT_H - h} width={bw} height={h} rx={2} className={colorClass}>
                     <title>{`${p.label}: ${format(p.value)}`}</title>
-                  </circle>
-                ))}
-              </>
+                  </rect>
+                )
+              })
+            : points.length > 0 && (
+                <>
+                  <polyline
+                    points={points.map((p, i) => `${x(i)},${y(p.value)}`).join(' ')}
+                    fill="none"
+                    strokeWidth={2.5}
+                    strokeLinejoin="round"
+                    className={strokeClass}
+                  />
+                  {points.map((p, i) => (
+                    <circle key={p.label + i} cx={x(i)} cy={y(p.value)} r={4} className={colorClass}>
+                      <title>{`${p.label}: ${format(p.value)}`}</title>
+                    </circle>
+                  ))}
+                </>
             )}
         <line x1={M.left} x2={W - M.right} y1={M.top + PLOT_H} y2={M.top + PLOT_H} className="stroke-slate-400" strokeWidth={1} />
         {points.map((p, i) =>
@@ -124,6 +129,7 @@ export function Chart({ title, xLabel, yLabel, points, money = false, kind, colo
           {yLabel}
         </text>
       </svg>
+      )}
       </div>
       <table className="sr-only">
         <caption>{title}</caption>
