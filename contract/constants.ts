@@ -12,7 +12,11 @@ export const VAULT_PASSPHRASE_MIN = 12
 export const HOUR_MS = 3_600_000
 export const DAY_MS = 24 * HOUR_MS
 
+// The /settings request's gracePeriod, which the spec fixes; the grace that runs is the inactivity
+// trigger's own (contract/triggers.ts), as is the frequency (these options only seed a new trigger).
 export const CHECKIN_GRACE_DAYS = 3
+/** An inactivity trigger's grace period unless the owner chooses another (seeds 001 §9). */
+export const INACTIVITY_GRACE_DEFAULT_DAYS = 14
 export const CHECKIN_FREQUENCY_OPTIONS = [7, 14, 30, 60, 90] as const
 export const CHECKIN_FREQUENCY_SUMMARY_FALLBACK = 7
 export const PAYMENT_GRACE_DAYS = 7

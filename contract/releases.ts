@@ -38,6 +38,8 @@ export const RELEASE_MESSAGES = {
   releaseCancelled: 'The release was cancelled. Your inactivity clock has been reset.',
   assetWithdrawn: (ownerName: string) => `${ownerName} withdrew this release. It can no longer be downloaded.`,
   checkedIn: 'Thank you. Your check-in was recorded and your inactivity clock has been reset.',
+  /** The same, for an owner with no active inactivity trigger: no clock runs to reset. */
+  checkedInNoClock: 'Thank you. Your check-in was recorded.',
   reportLinkVoid: 'This link no longer works: it was already used, or the vault owner withdrew it. If a new one was sent to you, please use that.',
   alreadyReported: 'You have already confirmed this. The owner’s release instructions are in motion.',
   deathConfirmed: 'Thank you. The confirmation was recorded and the owner’s release instructions are now in motion.',

@@ -1,10 +1,14 @@
 import { z } from 'zod'
 import { CHECKIN_FREQUENCY_OPTIONS, CHECKIN_FREQUENCY_SUMMARY_FALLBACK, CHECKIN_GRACE_DAYS } from './constants'
+import { frequencyFromDays, TRIGGER_DEFAULTS, type InactivityFrequency } from './triggers'
 
-// Check-in settings (seeds 000 §2 'Account Settings', §3, §5, §8, §9; seeds 001 §2).
+// Check-in settings (seeds 000 §2 'Account Settings', §3, §5, §8, §9; seeds 001 §2). The check-in
+// clock runs on the owner's inactivity trigger; the frequency chosen here is where a new inactivity
+// trigger starts (the spec: "settings apply only to the next trigger setup").
 
 export const SETTINGS_MESSAGES = {
   frequencyMin: 'Minimum frequency is 7 days',
+  // The request's gracePeriod field (the spec's API): the grace that runs is the trigger's own.
   graceFixed: 'Grace period is fixed at 3 days',
   updatedTitle: 'Settings Updated',
   updatedBody: 'Your check-in settings have been saved.',
@@ -12,17 +16,39 @@ export const SETTINGS_MESSAGES = {
   failedBody: 'Failed to update your ping settings. Please try again.',
 } as const
 
-/** The frequency the owner's check-in clock runs on: their choice, else the spec's fallback of 7 days. */
-export function frequencyInForce(pingFrequency: number | null): number {
+/** The words of the Inactivity Monitoring card around the spec's own. */
+export const SETTINGS_CLOCK_COPY = {
+  runningTitle: 'Your check-in schedule, set on your inactivity trigger',
+  change: 'Change it on the Triggers page',
+  setUp: 'Set one up on the Triggers page',
+  frequencyHint: 'Where your next inactivity trigger starts. It does not change a trigger you already have.',
+} as const
+
+/** The frequency /settings shows as chosen: the owner's choice, else the spec's fallback of 7 days. */
+export function settingsFrequencyDays(pingFrequency: number | null): number {
   return pingFrequency ?? CHECKIN_FREQUENCY_SUMMARY_FALLBACK
 }
 
+/** What Create Trigger offers a new inactivity trigger: the /settings choice, else the trigger's default (weekly). */
+export function newTriggerFrequency(pingFrequency: number | null): InactivityFrequency {
+  return pingFrequency === null ? TRIGGER_DEFAULTS.pingFrequency : frequencyFromDays(pingFrequency)
+}
+
+const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`
+
+/** The spec's summary notice, made true: the frequency is where the next inactivity trigger starts. */
+export function settingsNotice(frequencyDays: number): string {
+  return `Settings apply only to the next trigger setup: a new inactivity trigger starts with a check-in e-mail every ${days(frequencyDays)} (you choose its grace period when you set it up). Existing triggers keep their original settings; change your inactivity trigger's schedule on the Triggers page.`
+}
+
 /**
- * What saving does to the live clock (the spec's client said settings waited for the next trigger;
- * here the clock re-arms at once, counted from the last check-in).
+ * The grace period /settings shows (the spec's read-only '3 days (fixed)'): the running trigger's,
+ * or, with none, where it is chosen.
  */
-export function settingsNotice(days: number): string {
-  return `Changes apply at once to your check-in clock: your next check-in e-mail is due ${days} days after your last check-in (a shorter frequency can make it due right away). If you do not answer it within the ${CHECKIN_GRACE_DAYS}-day grace period, your inactivity triggers can fire.`
+export function settingsGraceText(runningGraceDays: number | null): string {
+  return runningGraceDays === null
+    ? `Chosen when you set up an inactivity trigger (${days(TRIGGER_DEFAULTS.gracePeriod)} unless you change it)`
+    : `${days(runningGraceDays)}, set on your inactivity trigger`
 }
 
 export const CHECKIN_FREQUENCY_LABELS: Record<(typeof CHECKIN_FREQUENCY_OPTIONS)[number], { label: string; description: string }> = {

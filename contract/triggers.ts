@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { INACTIVITY_GRACE_DEFAULT_DAYS } from './constants'
 import { FAILED_UNLOCK_TRIGGER_NAME, TRIGGER_TYPES, type TriggerType } from './trigger-types'
 
 // Triggers and the engine that fires them (seeds 001 §2 'Security Triggers', 'Trigger Monitor',
@@ -43,11 +44,56 @@ export const TRIGGER_TYPE_LABELS: Record<TriggerType, { title: string; descripti
 export const PING_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const
 export type PingFrequency = (typeof PING_FREQUENCIES)[number]
 export const PING_FREQUENCY_DAYS: Record<PingFrequency, number> = { daily: 1, weekly: 7, monthly: 30 }
+/**
+ * An inactivity trigger's check-in frequency: one of the spec's three names, or a whole number of
+ * days, so that a /settings choice (14, 60, 90 days) can be the schedule a new trigger runs.
+ */
+export type InactivityFrequency = PingFrequency | number
+export const FREQUENCY_DAYS_MAX = 365
 export const TRIGGER_DEFAULTS = {
   pingFrequency: 'weekly' as PingFrequency,
-  gracePeriod: 14,
+  gracePeriod: INACTIVITY_GRACE_DEFAULT_DAYS,
   failureThreshold: 5,
   timeWindow: 30,
+} as const
+
+const wholeDays = (value: unknown, max: number): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max ? value : null
+
+/** The days a frequency stands for, or null for something that is not one. */
+export function frequencyDaysOf(frequency: unknown): number | null {
+  if (typeof frequency === 'string') return frequency in PING_FREQUENCY_DAYS ? PING_FREQUENCY_DAYS[frequency as PingFrequency] : null
+  return wholeDays(frequency, FREQUENCY_DAYS_MAX)
+}
+
+/**
+ * The schedule an inactivity trigger's config sets, in days: F (a check-in e-mail F days after the
+ * last check-in) and G (the grace after that e-mail). The spec's defaults fill a missing or odd field.
+ */
+export function inactivitySchedule(config: Record<string, unknown>): { frequencyDays: number; graceDays: number } {
+  return {
+    frequencyDays: frequencyDaysOf(config.pingFrequency) ?? PING_FREQUENCY_DAYS[TRIGGER_DEFAULTS.pingFrequency],
+    graceDays: wholeDays(config.gracePeriod, 3650) ?? TRIGGER_DEFAULTS.gracePeriod,
+  }
+}
+
+/** The frequency a day count is written as: the spec's name when it has one (7 → 'weekly'), else the days. */
+export function frequencyFromDays(days: number): InactivityFrequency {
+  return PING_FREQUENCIES.find((f) => PING_FREQUENCY_DAYS[f] === days) ?? days
+}
+
+const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`
+
+/** How the check-in clock is described wherever it is shown (monitor, settings, trigger card, e-mails). */
+export const CLOCK_MESSAGES = {
+  /** "Every 7 days, 14 days grace". */
+  schedule: (frequencyDays: number, graceDays: number) => `Every ${days(frequencyDays)}, ${days(graceDays)} grace`,
+  /** The sentence the check-in e-mail and its reminder carry. */
+  emailSchedule: (frequencyDays: number, graceDays: number) =>
+    `Your inactivity trigger asks you to check in every ${days(frequencyDays)}; after each check-in e-mail it waits ${days(graceDays)} before it fires.`,
+  notRunning: 'No check-in clock is running: you have no active inactivity trigger, so no check-in e-mails are sent.',
+  paused: 'Your inactivity trigger is paused: no check-in e-mails are sent until you activate it.',
+  fired: 'Your inactivity trigger has fired: no check-in e-mails are sent. Checking in cancels what it started and arms it again.',
 } as const
 
 export const TRIGGER_MESSAGES = {
@@ -72,14 +118,31 @@ export const TRIGGER_MESSAGES = {
   updateFailed: 'Failed to update trigger',
   checkInFailed: 'Check-in failed',
   executionFailed: 'Execution Failed',
-  checkInDone: 'Check-in recorded. Your inactivity clock has been reset.',
+  checkInRecorded: 'Check-in recorded.',
+  clockReset: 'Your inactivity clock has been reset.',
+  inactivityExists:
+    'You already have an inactivity trigger, and one check-in clock runs per vault. Edit its schedule or pause it on the Triggers page instead of creating another.',
+  pingFrequencyInvalid: `Check-in frequency must be daily, weekly, monthly or a whole number of days from 1 to ${FREQUENCY_DAYS_MAX}`,
+  scheduleOnlyInactivity: 'Only an inactivity trigger has a check-in schedule to change.',
+  updateRequired: "Send the trigger's status (active or paused) or its new schedule.",
 } as const
 
 const positiveDays = (message: string) => z.number({ error: message }).int(message).min(1, message).max(3650, message)
 
+const frequencyMessage = TRIGGER_MESSAGES.pingFrequencyInvalid
+const frequencyField = z.union(
+  [z.enum(PING_FREQUENCIES), z.number({ error: frequencyMessage }).int(frequencyMessage).min(1, frequencyMessage).max(FREQUENCY_DAYS_MAX, frequencyMessage)],
+  { error: frequencyMessage },
+)
+
 export const inactivityConfigSchema = z.object({
-  pingFrequency: z.enum(PING_FREQUENCIES).default(TRIGGER_DEFAULTS.pingFrequency),
+  pingFrequency: frequencyField.default(TRIGGER_DEFAULTS.pingFrequency),
   gracePeriod: positiveDays(TRIGGER_MESSAGES.gracePeriodMin).default(TRIGGER_DEFAULTS.gracePeriod),
+})
+/** A new schedule for an existing inactivity trigger: both fields, no defaults. */
+export const inactivityScheduleSchema = z.object({
+  pingFrequency: frequencyField,
+  gracePeriod: positiveDays(TRIGGER_MESSAGES.gracePeriodMin),
 })
 export const verifiedDeathConfigSchema = z.object({}).default({})
 export const manualReleaseConfigSchema = z.object({}).default({})
@@ -121,10 +184,14 @@ export const triggerCreateBodySchema = z.discriminatedUnion(
 )
 export type TriggerCreateBody = z.input<typeof triggerCreateBodySchema>
 
-/** PUT /api/triggers/{id}: `{status}`; only the owner's Pause/Activate. */
-export const triggerStatusBodySchema = z.object({
-  status: z.enum(['active', 'paused'], { error: TRIGGER_MESSAGES.statusNotSettable }),
-})
+/** PUT /api/triggers/{id}: the owner's Pause/Activate (`{status}`), or an inactivity trigger's new schedule (`{config}`). */
+export const triggerUpdateBodySchema = z
+  .object({
+    status: z.enum(['active', 'paused'], { error: TRIGGER_MESSAGES.statusNotSettable }).optional(),
+    config: inactivityScheduleSchema.optional(),
+  })
+  .refine((body) => body.status !== undefined || body.config !== undefined, { message: TRIGGER_MESSAGES.updateRequired, path: ['status'] })
+export type TriggerUpdateBody = z.infer<typeof triggerUpdateBodySchema>
 
 export const triggerSchema = z.object({
   id: z.string(),
@@ -309,11 +376,21 @@ export const engineStatusSchema = z.object({
   nextAlarmAt: z.string().nullable(),
   lastSweepAt: z.string().nullable(),
   lastCheckInAt: z.string().nullable(),
+  /**
+   * The check-in clock, which runs on the owner's active inactivity trigger (its id here); every
+   * field below is null when there is none.
+   */
+  inactivityTriggerId: z.string().nullable(),
+  /** When the cycle's check-in e-mail is (or was) due: the last check-in plus the trigger's frequency. */
   nextCheckInAt: z.string().nullable(),
+  /** The reminder a day before the grace ends (none for a one-day grace). */
+  reminderAt: z.string().nullable(),
+  /** When the trigger fires unless the owner checks in: the deadline the check-in e-mails name. */
+  firesAt: z.string().nullable(),
   /** ok → checkin_sent → reminder_sent → expired (grace over) */
   phase: z.enum(['ok', 'checkin_sent', 'reminder_sent', 'expired']),
-  pingFrequencyDays: z.number().int(),
-  graceDays: z.number().int(),
+  pingFrequencyDays: z.number().int().nullable(),
+  graceDays: z.number().int().nullable(),
   paymentHoldUntil: z.string().nullable(),
   releases: z.array(releaseSummarySchema),
 })

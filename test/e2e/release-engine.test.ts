@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { verifyChain, type AuditEntry } from '../../contract/audit'
+import { CLOCK_MESSAGES } from '../../contract/triggers'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
@@ -177,18 +178,22 @@ describe('release engine, end to end', () => {
     const email = uniqueEmail('audit-owner')
     await registerOwner(page, { email, password: 'a sound password 1', passphrase: PASSPHRASE })
     await page.goto(`${baseUrl()}/triggers`)
+    // No inactivity trigger yet: no clock, so no next check-in.
+    await poll(() => page.getByTestId('clock-state').textContent()).toBe(CLOCK_MESSAGES.notRunning)
+    expect(await page.getByTestId('next-check-in').count()).toBe(0)
     await page.getByRole('button', { name: 'Set Up Inactivity trigger' }).click()
     const create = page.getByRole('dialog', { name: 'Create Trigger' })
     await create.getByRole('button', { name: 'Create Trigger' }).click()
     await create.waitFor({ state: 'detached' })
     await page.getByRole('button', { name: "I'm Still Here" }).click()
-    await poll(() => toastText(page)).toContain('Check-in recorded')
+    await poll(() => toastText(page)).toContain('Check-in recorded. Your inactivity clock has been reset.')
+    await page.getByTestId('next-check-in').waitFor()
     await page.screenshot({ path: `${SHOTS}/triggers-390.png`, fullPage: true })
 
     await page.goto(`${baseUrl()}/dashboard`)
     // A trigger alone protects nothing: no one has been left anything yet.
     await page.getByRole('heading', { name: 'Not protected yet: add a beneficiary' }).waitFor()
-    // A 7-day check-in (the settings' fallback) was just reset: next one in 7 days.
+    // The trigger's own weekly check-in (the spec's default) was just reset: next one in 7 days.
     await poll(() => page.getByText(/^[67]d$/).count()).toBeGreaterThan(0)
     await page.screenshot({ path: `${SHOTS}/dashboard-390.png`, fullPage: true })
 

@@ -9,6 +9,7 @@ import {
   headline,
   monitorRow,
   planRow,
+  nextCheckInCard,
   nextCheckInText,
   relativeTime,
   releaseStarted,
@@ -31,7 +32,10 @@ function engine(overrides: Partial<EngineStatus> = {}): EngineStatus {
     nextAlarmAt: null,
     lastSweepAt: null,
     lastCheckInAt: null,
+    inactivityTriggerId: 't1',
     nextCheckInAt: null,
+    reminderAt: null,
+    firesAt: null,
     phase: 'ok',
     pingFrequencyDays: 7,
     graceDays: 14,
@@ -53,6 +57,16 @@ describe('nextCheckInText', () => {
     expect(nextCheckInText(null, now)).toBe('—')
     expect(nextCheckInText(undefined, now)).toBe('—')
     expect(nextCheckInText('not a date', now)).toBe('—')
+  })
+})
+
+describe('the Next Check-in card', () => {
+  it('is shown only while an active inactivity trigger runs the clock', () => {
+    expect(nextCheckInCard(engine({ nextCheckInAt: at(12 * DAY) }), now)).toBe('12d')
+    expect(nextCheckInCard(engine({ inactivityTriggerId: null, nextCheckInAt: null }), now)).toBeNull()
+    // Even a stale time is not shown without a running clock.
+    expect(nextCheckInCard(engine({ inactivityTriggerId: null, nextCheckInAt: at(3 * DAY) }), now)).toBeNull()
+    expect(nextCheckInCard(undefined, now)).toBeNull()
   })
 })
 
@@ -220,9 +234,14 @@ describe('the release plan on the dashboard (release readiness)', () => {
     expect(releaseStarted([release('waiting')])).toBe(true)
   })
 
-  it("says 'Not set up' for the Inactivity Monitor without an inactivity trigger", () => {
-    expect(monitorRow({ data: engine(), isError: false }, false)).toMatchObject({ value: 'Not set up', tone: 'warn' })
-    expect(monitorRow({ data: engine(), isError: false }, true)).toMatchObject({ value: 'Running', tone: 'ok' })
+  it("says 'Not set up', 'Paused' or 'Fired' for the Inactivity Monitor when no inactivity trigger runs the clock", () => {
+    const noClock = engine({ inactivityTriggerId: null, pingFrequencyDays: null, graceDays: null })
+    expect(monitorRow({ data: engine(), isError: false }, [])).toMatchObject({ value: 'Not set up', tone: 'warn' })
+    expect(monitorRow({ data: noClock, isError: false }, [{ type: 'verified_death', status: 'active' }])).toMatchObject({ value: 'Not set up', tone: 'warn' })
+    // A paused trigger runs no clock: never 'Running'.
+    expect(monitorRow({ data: noClock, isError: false }, [{ type: 'inactivity', status: 'paused' }])).toMatchObject({ value: 'Paused', tone: 'warn' })
+    expect(monitorRow({ data: noClock, isError: false }, [{ type: 'inactivity', status: 'triggered' }])).toMatchObject({ value: 'Fired', tone: 'warn' })
+    expect(monitorRow({ data: engine(), isError: false }, [{ type: 'inactivity', status: 'active' }])).toMatchObject({ value: 'Running', tone: 'ok' })
   })
 
   it('groups the same reason over many items into one line, errors first', () => {

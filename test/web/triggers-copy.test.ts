@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { FAILED_UNLOCK_MESSAGES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type Trigger } from '../../contract/triggers'
+import { CLOCK_MESSAGES, FAILED_UNLOCK_MESSAGES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type EngineStatus, type Trigger } from '../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS } from '../../contract/vault-items'
 import { TRIGGER_LABELS as POLICY_TRIGGER_LABELS } from '@/features/policies/copy'
 import { sourceText } from '@/features/triggers/dry-run'
-import { checkInText, configSummary, manualResultText, releasedItemsText } from '@/features/triggers/copy'
+import { checkInText, clockStateText, configSummary, frequencyLabel, manualResultText, PHASE_TEXT, releasedItemsText, scheduleText } from '@/features/triggers/copy'
+import { frequencyChoices } from '@/features/triggers/trigger-form'
 import { isReleaseConfirmed, manualReleaseGuard } from '@/features/triggers/manual-release'
 
 // The words the trigger screens derive from data: config summaries, the manual card's grace
@@ -18,6 +19,12 @@ describe('configSummary', () => {
     expect(configSummary(trigger('biometric_failure', { failureThreshold: 5, timeWindow: 30 }))).toBe('5 failed attempts within 30 days')
     expect(configSummary(trigger('biometric_failure', { failureThreshold: 1, timeWindow: 1 }))).toBe('1 failed attempt within 1 day')
     expect(configSummary(trigger('verified_death', {}))).toMatch(/approvers confirms a death certificate/)
+  })
+
+  it('words a frequency of so many days (a /settings choice) as such', () => {
+    expect(configSummary(trigger('inactivity', { pingFrequency: 14, gracePeriod: 14 }))).toBe('Check-ins every 14 days, 14-day grace')
+    expect(configSummary(trigger('inactivity', { pingFrequency: 90, gracePeriod: 1 }))).toBe('Check-ins every 90 days, 1-day grace')
+    expect(configSummary(trigger('inactivity', { pingFrequency: 0, gracePeriod: 2 }))).toBe('Check-ins weekly, 2-day grace')
   })
 
   it('falls back to the defaults for a missing or odd config', () => {
@@ -93,10 +100,13 @@ describe('result toasts', () => {
     expect(already).not.toMatch(/0 item/)
   })
 
-  it('states what a check-in did', () => {
-    expect(checkInText(0, null)).toBe(TRIGGER_MESSAGES.checkInDone)
-    expect(checkInText(2, null)).toBe(`${TRIGGER_MESSAGES.checkInDone} 2 pending releases cancelled.`)
-    expect(checkInText(1, '2030-05-01T09:30:00Z')).toMatch(/1 pending release cancelled\. Next check-in: .*2030.*\.$/)
+  it('states what a check-in did, and says the clock was reset only when one runs', () => {
+    // No next check-in: no inactivity trigger runs a clock, so nothing was reset.
+    expect(checkInText(0, null)).toBe('Check-in recorded.')
+    expect(checkInText(2, null)).toBe('Check-in recorded. 2 pending releases cancelled.')
+    expect(checkInText(2, null)).not.toContain('reset')
+    expect(checkInText(0, '2030-05-01T09:30:00Z')).toMatch(/^Check-in recorded\. Your inactivity clock has been reset\. Next check-in: .*2030.*\.$/)
+    expect(checkInText(1, '2030-05-01T09:30:00Z')).toMatch(/has been reset\. 1 pending release cancelled\. Next check-in: .*2030.*\.$/)
   })
 })
 
@@ -107,5 +117,36 @@ describe('what a release hands over, in words', () => {
     expect(releasedItemsText(['a', 'b', 'c', 'd'], (id) => names.get(id))).toBe('deeds.pdf, photo.jpg, will.pdf and 1 more')
     expect(releasedItemsText(['a', 'x'], (id) => names.get(id))).toBe('2 items')
     expect(releasedItemsText([], () => undefined)).toBe('No items')
+  })
+})
+
+describe('the check-in clock, in words', () => {
+  const status = (over: Partial<EngineStatus> = {}) =>
+    ({ inactivityTriggerId: 't1', phase: 'ok', pingFrequencyDays: 7, graceDays: 14, ...over }) as EngineStatus
+
+  it("states the running trigger's own frequency and grace, the same words everywhere", () => {
+    expect(scheduleText(status())).toBe('Every 7 days, 14 days grace')
+    expect(scheduleText(status({ pingFrequencyDays: 1, graceDays: 1 }))).toBe('Every 1 day, 1 day grace')
+    expect(CLOCK_MESSAGES.schedule(7, 14)).toBe(scheduleText(status()))
+    expect(CLOCK_MESSAGES.emailSchedule(7, 14)).toContain('every 7 days')
+    expect(CLOCK_MESSAGES.emailSchedule(7, 14)).toContain('waits 14 days')
+    // No clock, no schedule to show (never the /settings frequency or a fixed 3-day grace).
+    expect(scheduleText(status({ inactivityTriggerId: null, pingFrequencyDays: null, graceDays: null }))).toBeNull()
+  })
+
+  it('says why no clock runs instead of a phase', () => {
+    const none = status({ inactivityTriggerId: null, pingFrequencyDays: null, graceDays: null })
+    expect(clockStateText(none, [])).toBe(CLOCK_MESSAGES.notRunning)
+    expect(clockStateText(none, [{ type: 'inactivity', status: 'paused' }])).toBe(CLOCK_MESSAGES.paused)
+    expect(clockStateText(none, [{ type: 'inactivity', status: 'triggered' }])).toBe(CLOCK_MESSAGES.fired)
+    expect(clockStateText(none, [{ type: 'verified_death', status: 'active' }])).toBe(CLOCK_MESSAGES.notRunning)
+    expect(clockStateText(status({ phase: 'checkin_sent' }), [{ type: 'inactivity', status: 'active' }])).toBe(PHASE_TEXT.checkin_sent)
+  })
+
+  it('offers the spec’s three frequencies and a /settings day count, shortest first', () => {
+    expect(frequencyChoices()).toEqual(['daily', 'weekly', 'monthly'])
+    expect(frequencyChoices(14)).toEqual(['daily', 'weekly', 14, 'monthly'])
+    expect(frequencyChoices(7, 'weekly', 90)).toEqual(['daily', 'weekly', 'monthly', 90])
+    expect(frequencyChoices(14).map(frequencyLabel)).toEqual(['Daily', 'Weekly', 'Every 14 days', 'Monthly'])
   })
 })

@@ -46,6 +46,15 @@ describe('validation', () => {
     expect(ok.ok && ok.body.config).toEqual({ pingFrequency: 'monthly', gracePeriod: 1 })
   })
 
+  it('takes a frequency of so many days (a /settings choice) and refuses anything else', () => {
+    const days = buildCreateBody(form({ type: 'inactivity', pingFrequency: '14', gracePeriod: 3 }))
+    expect(days.ok && days.body.config).toEqual({ pingFrequency: 14, gracePeriod: 3 })
+    expect(triggerCreateBodySchema.safeParse(days.ok && days.body).success).toBe(true)
+    for (const pingFrequency of ['hourly', '0', '366', '']) {
+      expect(buildCreateBody(form({ type: 'inactivity', pingFrequency }))).toEqual({ ok: false, errors: { pingFrequency: TRIGGER_MESSAGES.pingFrequencyInvalid } })
+    }
+  })
+
   it('checks the failure threshold and time window together', () => {
     expect(buildCreateBody(form({ type: 'biometric_failure', failureThreshold: 0, timeWindow: Number.NaN }))).toEqual({
       ok: false,

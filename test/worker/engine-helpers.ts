@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test'
-import type { ManualReleaseResult, Trigger } from '../../contract/triggers'
-import type { ClockState } from '../../worker/engine/clock'
+import type { EngineStatus, ManualReleaseResult, Trigger } from '../../contract/triggers'
+import { runningSchedule, type ClockState } from '../../worker/engine/clock'
 import type { OwnerVault } from '../../worker/owner/vault-object'
 import { addApprover, call, linksIn, linkTokenIn, nextMessageTo, outboxFor, waitFor } from './helpers'
 import { ownerRow, ownerRows, vaultOf } from './owner-helpers'
@@ -12,13 +12,38 @@ export const b64 = (s: string) => btoa(s)
 /** The owner's object. */
 export const guard = vaultOf
 
-/** Rewrites the owner's clock, as if time had passed since the last check-in. */
+/**
+ * Rewrites the owner's clock, as if time had passed since the last check-in. A check-in e-mail it
+ * says went out (a phase past 'ok') went out under the schedule running now, unless `scheduleKey`
+ * says otherwise: one sent under another schedule would be sent again (worker/engine/clock.ts).
+ */
 export async function setClock(ownerId: string, clock: Partial<ClockState>): Promise<void> {
   await guard(ownerId).tick()
   await runInDurableObject(guard(ownerId), async (_instance: OwnerVault, state) => {
     const current = state.storage.kv.get<ClockState>('clock')!
-    state.storage.kv.put('clock', { ...current, ...clock })
+    const next = { ...current, ...clock }
+    if (next.phase !== 'ok' && !('scheduleKey' in clock)) {
+      const rows = state.storage.sql
+        .exec<{ id: string; config: string; updated_at: number; created_at: number }>("select id, config, updated_at, created_at from triggers where type = 'inactivity' and status = 'active'")
+        .toArray()
+      next.scheduleKey = runningSchedule(rows.map((r) => ({ id: r.id, config: JSON.parse(r.config), updatedAt: r.updated_at, createdAt: r.created_at })))?.key ?? null
+    }
+    state.storage.kv.put('clock', next)
   })
+}
+
+/** The engine status, as the monitor reads it. */
+export async function engineStatus(token: string): Promise<EngineStatus> {
+  const res = await call('/api/trigger-engine/status', { token })
+  if (res.status !== 200) throw new Error(`engine status failed: ${res.status} ${await res.text()}`)
+  return (await res.json()) as EngineStatus
+}
+
+/** The deadline a check-in e-mail (or reminder) names: "If we hear nothing by <time>". */
+export function mailedDeadline(text: string): number {
+  const match = /If we hear nothing by (.+?), your inactivity triggers/.exec(text)
+  if (!match) throw new Error(`no deadline in the e-mail: ${text}`)
+  return Date.parse(match[1]!)
 }
 
 export async function clockOf(ownerId: string): Promise<ClockState> {

@@ -280,18 +280,40 @@ describe('the inactivity clock, on the spec’s days (point 6)', () => {
   const MINUTE = 60_000
   const DAY = 86_400_000
 
-  it('the check-in e-mail goes when 7 days have passed, and the grace period runs its 3 days in full before the trigger fires', async () => {
+  // A whole second, so the firing time (kept to whole seconds) is exactly the days counted.
+  const wholeSecondAgo = () => Math.floor(Date.now() / 1000) * 1000 - 1000
+
+  it("daily with 1 day of grace (the trigger's own schedule): the e-mail a day after the check-in, the firing a day after the e-mail, not a minute before", async () => {
     const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
-    const t0 = Date.now()
+    const t0 = wholeSecondAgo()
+    await setClock(s.ownerId, { lastCheckInAt: t0, phase: 'ok', checkInSentAt: null })
+    await guard(s.ownerId).tick(t0 + DAY - MINUTE)
+    expect((await clockOf(s.ownerId)).phase).toBe('ok')
+    await guard(s.ownerId).tick(t0 + DAY)
+    expect(await clockOf(s.ownerId)).toMatchObject({ phase: 'checkin_sent', checkInSentAt: t0 + DAY })
+    await guard(s.ownerId).tick(t0 + 2 * DAY - MINUTE)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(t0 + 2 * DAY)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
+  it('weekly with 14 days of grace (the spec defaults): the e-mail on day 7, the reminder on day 20, the firing on day 21', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity' })
+    const t0 = wholeSecondAgo()
     await setClock(s.ownerId, { lastCheckInAt: t0, phase: 'ok', checkInSentAt: null })
     await guard(s.ownerId).tick(t0 + 7 * DAY - MINUTE)
     expect((await clockOf(s.ownerId)).phase).toBe('ok')
     await guard(s.ownerId).tick(t0 + 7 * DAY)
-    expect(await clockOf(s.ownerId)).toMatchObject({ phase: 'checkin_sent', checkInSentAt: t0 + 7 * DAY })
-    await guard(s.ownerId).tick(t0 + 10 * DAY - MINUTE)
+    expect((await clockOf(s.ownerId)).phase).toBe('checkin_sent')
+    await guard(s.ownerId).tick(t0 + 20 * DAY - MINUTE)
+    expect((await clockOf(s.ownerId)).phase).toBe('checkin_sent')
+    await guard(s.ownerId).tick(t0 + 20 * DAY)
+    expect((await clockOf(s.ownerId)).phase).toBe('reminder_sent')
+    await guard(s.ownerId).tick(t0 + 21 * DAY - MINUTE)
     expect(await firingCount(s.ownerId)).toBe(0)
-    await guard(s.ownerId).tick(t0 + 10 * DAY)
+    await guard(s.ownerId).tick(t0 + 21 * DAY)
     expect(await firingCount(s.ownerId)).toBe(1)
   })
 

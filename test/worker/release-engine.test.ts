@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { AssetDownload, ReleasedAsset } from '../../contract/releases'
 import { RELEASE_MESSAGES } from '../../contract/releases'
 import type { DryRunResult, EngineStatus, Trigger } from '../../contract/triggers'
-import { TRIGGER_MESSAGES, UNLOCK_FORGIVE_MS } from '../../contract/triggers'
+import { CLOCK_MESSAGES, TRIGGER_MESSAGES, UNLOCK_FORGIVE_MS } from '../../contract/triggers'
 import { runSweeps } from '../../worker/cron'
 import { signLinkToken } from '../../worker/services/link-tokens'
 import type { OwnerVault } from '../../worker/owner/vault-object'
@@ -17,6 +17,7 @@ import {
   firingCount,
   guard,
   manualRelease,
+  mailedDeadline,
   manualReleaseOk,
   ownerWithItem,
   policyCovering,
@@ -25,7 +26,7 @@ import {
   verifiedApprover,
 } from './engine-helpers'
 import { concatBytes, sameBytes } from './vault-helpers'
-import { ownerExec } from './owner-helpers'
+import { ownerExec, ownerRows } from './owner-helpers'
 
 async function assets(beneficiaryId: string, token: string): Promise<ReleasedAsset[]> {
   const res = await call(`/api/beneficiaries/${beneficiaryId}/assets?token=${encodeURIComponent(token)}`)
@@ -164,6 +165,8 @@ describe('an approver removed mid-release', () => {
 })
 
 describe('the inactivity clock (alarm-driven)', () => {
+  const checkInMails = async (email: string) => (await outboxFor(email)).filter((m) => m.text.includes('/check-in'))
+
   it('sends the check-in e-mail, then fires after the grace period, releasing an inactivity item', async () => {
     const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
@@ -175,8 +178,8 @@ describe('the inactivity clock (alarm-driven)', () => {
     expect(linkTokenIn(checkIn, '/check-in')).toBeTruthy()
     expect(await firingCount(s.ownerId)).toBe(0)
 
-    // The grace period (3 days) runs out unanswered: the alarm fires the trigger.
-    await setClock(s.ownerId, { checkInSentAt: Date.now() - 3 * DAY_MS - 1000 })
+    // The trigger's grace period (1 day) runs out unanswered: the alarm fires the trigger.
+    await setClock(s.ownerId, { checkInSentAt: Date.now() - DAY_MS - 1000 })
     expect(await runDurableObjectAlarm(guard(s.ownerId))).toBe(true)
     expect(await firingCount(s.ownerId)).toBe(1)
     // Silence is not the owner acting: nothing is available before the 72-hour safety window ends,
@@ -202,6 +205,7 @@ describe('the inactivity clock (alarm-driven)', () => {
     const mail = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.subject.includes('check in')))
     const res = await call('/api/inactivity/check-in', { body: { token: linkTokenIn(mail, '/check-in') } })
     expect(res.status).toBe(200)
+    expect(((await res.json()) as { message: string }).message).toBe(RELEASE_MESSAGES.checkedIn)
     const clock = await clockOf(s.ownerId)
     expect(clock.phase).toBe('ok')
     expect(Date.now() - clock.lastCheckInAt).toBeLessThan(60_000)
@@ -242,25 +246,199 @@ describe('the inactivity clock (alarm-driven)', () => {
     expect(Date.now() - (await clockOf(s.ownerId)).lastCheckInAt).toBeLessThan(60_000)
   })
 
-  it('the monitor reports the engine running once the sweep has run, with the next alarm', async () => {
+  it("the monitor reports the engine running once the sweep has run, on the trigger's own schedule", async () => {
     const s = await ownerWithItem()
-    await createTrigger(s.token, { type: 'inactivity' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity' })
     await runSweeps(env)
     const engine = await status(s.token)
-    expect(engine).toMatchObject({ isRunning: true, phase: 'ok', pingFrequencyDays: 7, graceDays: 3, paymentHoldUntil: null })
+    // The trigger's weekly check-in and 14-day grace, not the settings' 7 days and a fixed 3.
+    expect(engine).toMatchObject({ isRunning: true, phase: 'ok', inactivityTriggerId: trigger.id, pingFrequencyDays: 7, graceDays: 14, paymentHoldUntil: null })
     expect(Date.now() - Date.parse(engine.lastSweepAt!)).toBeLessThan(60_000)
     expect(engine.nextAlarmAt).toBe(engine.nextCheckInAt)
+    const lastCheckInAt = Date.parse(engine.lastCheckInAt!)
+    expect(Date.parse(engine.nextCheckInAt!)).toBe(lastCheckInAt + 7 * DAY_MS)
+    expect(Date.parse(engine.reminderAt!)).toBe(lastCheckInAt + 20 * DAY_MS)
+    expect(Date.parse(engine.firesAt!)).toBe(Math.ceil((lastCheckInAt + 21 * DAY_MS) / 1000) * 1000)
+    // The trigger card says the same.
+    const [listed] = (await (await call('/api/triggers', { token: s.token })).json()) as Trigger[]
+    expect(listed!.nextFireAt).toBe(engine.firesAt)
   })
 
-  it('changing the settings re-arms the alarm for the new frequency', async () => {
+  it('saving the /settings frequency re-arms the alarm but does not move the clock, which runs on the trigger', async () => {
     const s = await ownerWithItem()
-    await createTrigger(s.token, { type: 'inactivity' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'monthly', gracePeriod: 5 } })
     const before = await guard(s.ownerId).clockView()
-    const res = await call('/api/user/ping-settings', { method: 'PUT', token: s.token, body: { pingFrequency: 60, gracePeriod: 3 } })
+    const res = await call('/api/user/ping-settings', { method: 'PUT', token: s.token, body: { pingFrequency: 7, gracePeriod: 3 } })
     expect(res.status).toBe(200)
     const after = await guard(s.ownerId).clockView()
-    expect(after.nextAlarmAt! - before.nextAlarmAt!).toBeGreaterThanOrEqual(50 * DAY_MS)
-    expect(after.nextCheckInAt).toBe(after.lastCheckInAt + 60 * DAY_MS)
+    expect(after.nextCheckInAt).toBe(after.lastCheckInAt + 30 * DAY_MS)
+    expect(after.nextCheckInAt).toBe(before.nextCheckInAt)
+    expect(after.nextAlarmAt).toBe(after.nextCheckInAt)
+    expect(await status(s.token)).toMatchObject({ pingFrequencyDays: 30, graceDays: 5 })
+  })
+
+  it('weekly with 14 days of grace: the e-mail and the reminder name the firing time to the millisecond, and it fires then, not before', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 14 } })
+    const t0 = Date.now() - 60_000
+    await setClock(s.ownerId, { lastCheckInAt: t0, phase: 'ok', checkInSentAt: null })
+    await guard(s.ownerId).tick(t0 + 7 * DAY_MS - 1)
+    expect(await checkInMails(s.owner.email)).toEqual([])
+    // The alarm rings 5 minutes and 123 ms late: the grace runs from the e-mail actually sent.
+    const sentAt = t0 + 7 * DAY_MS + 5 * 60_000 + 123
+    await guard(s.ownerId).tick(sentAt)
+    const mail = await waitFor(async () => (await checkInMails(s.owner.email))[0])
+    const engine = await status(s.token)
+    const firesAt = Date.parse(engine.firesAt!)
+    expect(firesAt).toBeGreaterThanOrEqual(sentAt + 14 * DAY_MS)
+    expect(firesAt).toBeLessThan(sentAt + 14 * DAY_MS + 1000)
+    expect(mailedDeadline(mail.text)).toBe(firesAt)
+    expect(mail.text).toContain(CLOCK_MESSAGES.emailSchedule(7, 14))
+    const [listed] = (await (await call('/api/triggers', { token: s.token })).json()) as Trigger[]
+    expect(Date.parse(listed!.nextFireAt!)).toBe(firesAt)
+    expect(listed!.id).toBe(trigger.id)
+
+    // The reminder, a day before the grace ends, names the same time.
+    await guard(s.ownerId).tick(sentAt + 13 * DAY_MS - 1)
+    expect(await checkInMails(s.owner.email)).toHaveLength(1)
+    await guard(s.ownerId).tick(sentAt + 13 * DAY_MS)
+    const reminder = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.subject.startsWith('Reminder')))
+    expect(mailedDeadline(reminder.text)).toBe(firesAt)
+    // Once the mail is handed over, the alarm is set for the firing itself.
+    expect((await guard(s.ownerId).tick(sentAt + 13 * DAY_MS)).nextAlarmAt).toBe(firesAt)
+
+    await guard(s.ownerId).tick(firesAt - 1)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(firesAt)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
+  it('daily with 1 day of grace: no reminder, and a lost alarm still fires at the e-mailed time by the next sweep', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    const t0 = Date.now() - 60_000
+    await setClock(s.ownerId, { lastCheckInAt: t0, phase: 'ok', checkInSentAt: null })
+    await guard(s.ownerId).tick(t0 + DAY_MS)
+    const mail = await waitFor(async () => (await checkInMails(s.owner.email))[0])
+    const firesAt = Date.parse((await status(s.token)).firesAt!)
+    expect(firesAt).toBe(Math.ceil((t0 + 2 * DAY_MS) / 1000) * 1000)
+    expect(mailedDeadline(mail.text)).toBe(firesAt)
+    // One day of grace: no reminder; the alarm is set for the firing itself.
+    expect((await status(s.token)).reminderAt).toBeNull()
+    expect((await guard(s.ownerId).tick(t0 + DAY_MS)).nextAlarmAt).toBe(firesAt)
+
+    // The alarm is lost: the sweep a minute and a bit after the firing time rings the object.
+    await runInDurableObject(guard(s.ownerId), async (_i: OwnerVault, state) => state.storage.deleteAlarm())
+    await runSweeps(env, firesAt + 59_000)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await runSweeps(env, firesAt + 61_000)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect((await outboxFor(s.owner.email)).filter((m) => m.subject.startsWith('Reminder'))).toEqual([])
+  })
+
+  it('without an active inactivity trigger there is no clock: no next check-in, no check-in e-mail, no "clock reset"', async () => {
+    const s = await ownerWithItem()
+    await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const none = await status(s.token)
+    expect(none).toMatchObject({ inactivityTriggerId: null, nextCheckInAt: null, reminderAt: null, firesAt: null, pingFrequencyDays: null, graceDays: null })
+    const ping = await call('/api/inactivity/ping', { method: 'POST', token: s.token })
+    expect(((await ping.json()) as { nextCheckInAt: string | null }).nextCheckInAt).toBeNull()
+    await guard(s.ownerId).tick(Date.now() + 40 * DAY_MS)
+    expect(await checkInMails(s.owner.email)).toEqual([])
+
+    // A paused inactivity trigger runs no clock either.
+    const paused = await createTrigger(s.token, { type: 'inactivity', status: 'paused' })
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: null, nextCheckInAt: null })
+    expect(paused.nextFireAt).toBeNull()
+    // Activated, it does, on its own schedule.
+    await call(`/api/triggers/${paused.id}`, { method: 'PUT', token: s.token, body: { status: 'active' } })
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: paused.id, pingFrequencyDays: 7, graceDays: 14 })
+  })
+
+  it('a check-in after the clock expired (the trigger fired, with nothing to release) sends the next e-mail on time', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 3 * DAY_MS, phase: 'checkin_sent', checkInSentAt: Date.now() - 2 * DAY_MS })
+    await guard(s.ownerId).tick()
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect((await clockOf(s.ownerId)).phase).toBe('expired')
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: null, nextCheckInAt: null })
+
+    // The check-in re-arms the trigger; the clock starts again and its alarm is set for the e-mail.
+    const ping = await call('/api/inactivity/ping', { method: 'POST', token: s.token })
+    expect(ping.status).toBe(200)
+    const answer = (await ping.json()) as { lastCheckInAt: string; nextCheckInAt: string | null }
+    const dueAt = Date.parse(answer.lastCheckInAt) + DAY_MS
+    expect(Date.parse(answer.nextCheckInAt!)).toBe(dueAt)
+    const view = await guard(s.ownerId).clockView()
+    expect(view.schedule?.triggerId).toBe(trigger.id)
+    expect(view.nextAlarmAt).toBe(dueAt)
+    const mailsBefore = (await checkInMails(s.owner.email)).length
+    expect(await runInDurableObject(guard(s.ownerId), async (_i: OwnerVault, state) => state.storage.getAlarm())).toBe(dueAt)
+    await guard(s.ownerId).tick(dueAt)
+    await waitFor(async () => ((await checkInMails(s.owner.email)).length > mailsBefore ? true : undefined))
+    expect((await clockOf(s.ownerId)).checkInSentAt).toBe(dueAt)
+  })
+
+  it("editing the trigger's schedule: the e-mail already sent no longer counts, and the next names the new deadline", async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 14 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 10 * DAY_MS, phase: 'checkin_sent', checkInSentAt: Date.now() - 3 * DAY_MS })
+    const res = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: s.token, body: { config: { pingFrequency: 'daily', gracePeriod: 2 } } })
+    expect(res.status).toBe(200)
+    const edited = (await res.json()) as Trigger
+    expect(edited.config).toEqual({ pingFrequency: 'daily', gracePeriod: 2 })
+    // Overdue under the new schedule: a new e-mail went out at once, with the full new grace.
+    const mail = await waitFor(async () => (await checkInMails(s.owner.email))[0])
+    const engine = await status(s.token)
+    expect(engine).toMatchObject({ pingFrequencyDays: 1, graceDays: 2, phase: 'checkin_sent' })
+    const sentAt = (await clockOf(s.ownerId)).checkInSentAt!
+    expect(Date.now() - sentAt).toBeLessThan(60_000)
+    expect(Date.parse(engine.firesAt!)).toBe(Math.ceil((sentAt + 2 * DAY_MS) / 1000) * 1000)
+    expect(mailedDeadline(mail.text)).toBe(Date.parse(engine.firesAt!))
+    expect(Date.parse(edited.nextFireAt!)).toBe(Date.parse(engine.firesAt!))
+    expect(await firingCount(s.ownerId)).toBe(0)
+
+    // Only an inactivity trigger has a schedule; a fired one cannot be changed.
+    const death = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const wrong = await call(`/api/triggers/${death.id}`, { method: 'PUT', token: s.token, body: { config: { pingFrequency: 'daily', gracePeriod: 2 } } })
+    expect(wrong.status).toBe(400)
+    expect(await messageOf(wrong)).toBe(TRIGGER_MESSAGES.scheduleOnlyInactivity)
+    await manualReleaseOk(s.token, trigger.id)
+    const fired = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: s.token, body: { config: { pingFrequency: 'daily', gracePeriod: 2 } } })
+    expect(fired.status).toBe(409)
+  })
+
+  it('data from before one trigger per owner: the clock runs on the one that would fire first; when it fires, the next takes over with its own e-mail', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const slow = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 14 } })
+    const fastId = crypto.randomUUID()
+    const now = Date.now()
+    await ownerExec(s.ownerId, [
+      "insert into triggers (id, type, status, config, generation, created_at, updated_at) values (?, 'inactivity', 'active', ?, 0, ?, ?)",
+      fastId,
+      JSON.stringify({ pingFrequency: 'daily', gracePeriod: 1 }),
+      now,
+      now,
+    ])
+    await guard(s.ownerId).tick()
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: fastId, pingFrequencyDays: 1, graceDays: 1 })
+    const listed = (await (await call('/api/triggers', { token: s.token })).json()) as Trigger[]
+    expect(listed.find((t) => t.id === slow.id)!.nextFireAt).toBeNull()
+
+    const { lastCheckInAt } = await clockOf(s.ownerId)
+    await guard(s.ownerId).tick(lastCheckInAt + DAY_MS)
+    const first = await waitFor(async () => (await checkInMails(s.owner.email))[0])
+    const fastFires = mailedDeadline(first.text)
+    await guard(s.ownerId).tick(fastFires)
+    expect((await ownerRows<{ id: string; status: string }>(s.ownerId, 'select id, status from triggers order by created_at')).map((t) => t.status)).toEqual(['active', 'triggered'])
+    // The weekly one takes over, as a new schedule: its own e-mail at L + 7 days, naming its own 14-day deadline.
+    const slowFires = Math.ceil((lastCheckInAt + 21 * DAY_MS) / 1000) * 1000
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: slow.id, phase: 'ok', nextCheckInAt: new Date(lastCheckInAt + 7 * DAY_MS).toISOString(), firesAt: new Date(slowFires).toISOString() })
+    await guard(s.ownerId).tick(lastCheckInAt + 7 * DAY_MS)
+    const second = await waitFor(async () => (await checkInMails(s.owner.email)).find((m) => mailedDeadline(m.text) !== fastFires))
+    expect(mailedDeadline(second.text)).toBe(slowFires)
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: slow.id, graceDays: 14 })
   })
 })
 
@@ -486,7 +664,7 @@ describe('audit chain', () => {
 
     const other = await ownerWithItem()
     await createTrigger(other.token, { type: 'inactivity' })
-    await createTrigger(other.token, { type: 'inactivity' })
+    await createTrigger(other.token, { type: 'verified_death', config: {} })
     await runInDurableObject(guard(other.ownerId), async (_i: OwnerVault, state) => {
       state.storage.sql.exec('delete from audit where seq = (select max(seq) from audit)')
     })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TRIGGER_MESSAGES, type Trigger } from '../../contract/triggers'
+import { TRIGGER_MESSAGES, type EngineStatus, type Trigger } from '../../contract/triggers'
 import { call, messageOf, register } from './helpers'
 import { createTrigger, DAY_MS, guard } from './engine-helpers'
 import { ownerWithBeneficiary } from './vault-helpers'
@@ -71,6 +71,44 @@ describe('triggers API', () => {
     expect((await call('/api/triggers')).status).toBe(401)
     expect((await call('/api/trigger-engine/status')).status).toBe(401)
     expect((await call('/api/audit')).status).toBe(401)
+  })
+
+  it('allows one inactivity trigger: a second is a 409 saying to edit or pause the first, whatever its status', async () => {
+    const { token } = await ownerWithBeneficiary()
+    const first = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    const second = () => call('/api/triggers', { token, body: { type: 'inactivity', config: { pingFrequency: 'monthly', gracePeriod: 30 } } })
+    let res = await second()
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.inactivityExists)
+    expect(TRIGGER_MESSAGES.inactivityExists).toMatch(/edit its schedule or pause it/i)
+    await call(`/api/triggers/${first.id}`, { method: 'PUT', token, body: { status: 'paused' } })
+    expect((await second()).status).toBe(409)
+    // Fired, it is still the owner's inactivity trigger (a check-in arms it again).
+    await call(`/api/trigger-engine/manual/${first.id}`, { token, body: { reason: 'test', confirm: 'RELEASE' } })
+    res = await second()
+    expect(res.status).toBe(409)
+    const list = (await (await call('/api/triggers', { token })).json()) as Trigger[]
+    expect(list.filter((t) => t.type === 'inactivity').map((t) => t.id)).toEqual([first.id])
+    // Other kinds are not limited.
+    await createTrigger(token, { type: 'verified_death', config: {} })
+    await createTrigger(token, { type: 'verified_death', config: {} })
+  })
+
+  it("takes a check-in frequency as a name or a number of days, and the engine status shows the trigger's own schedule", async () => {
+    const { token } = await ownerWithBeneficiary()
+    const trigger = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 14, gracePeriod: 3 } })
+    expect(trigger.config).toEqual({ pingFrequency: 14, gracePeriod: 3 })
+    const status = (await (await call('/api/trigger-engine/status', { token })).json()) as EngineStatus
+    expect(status).toMatchObject({ inactivityTriggerId: trigger.id, pingFrequencyDays: 14, graceDays: 3 })
+    expect(status.firesAt).toBe(trigger.nextFireAt)
+    for (const pingFrequency of ['hourly', 0, 366, 7.5]) {
+      const res = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: { config: { pingFrequency, gracePeriod: 3 } } })
+      expect(res.status, String(pingFrequency)).toBe(400)
+      expect(await messageOf(res)).toContain(TRIGGER_MESSAGES.pingFrequencyInvalid)
+    }
+    const empty = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: {} })
+    expect(empty.status).toBe(400)
+    expect(await messageOf(empty)).toContain(TRIGGER_MESSAGES.updateRequired)
   })
 
   it('arms the owner alarm when an inactivity trigger is created', async () => {

@@ -1,11 +1,10 @@
 import { and, eq, gt, lte, min, notExists, sql } from 'drizzle-orm'
-import type { InactivityConfig } from '../../contract/triggers'
 import { checkInEmail } from '../mail/release-templates'
 import { paymentHeld } from '../owner/account'
 import { deathReports, firings, releases, triggers, vaultItems, type TriggerRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
-import { clockTimes, dueClockAction, frequencyDays, inactivityFireAt, nextClockAt, type ClockState } from './clock'
+import { clockTimes, cycleOf, dueClockAction, nextClockAt, runningSchedule, type ClockState } from './clock'
 import { fire, type FireResult } from './fire'
 import { tickFailedUnlocks } from './unlock-failures'
 
@@ -29,41 +28,44 @@ const itemFiredYet = (u: Unit) =>
 export function tickOwner(u: Unit, clock: ClockState): TickResult {
   const { db, now, account } = u
   let state = clock
-  const frequency = frequencyDays(account.pingFrequency)
   const held = paymentHeld(account, now)
   const active = db.select().from(triggers).where(eq(triggers.status, 'active')).all()
-  const inactivity = active.filter((t) => t.type === 'inactivity')
   const fired: FireResult[] = []
   const wakeups: Array<number | null> = []
   const fireOne = (trigger: TriggerRow | null, kind: 'inactivity' | 'verified_death' | 'biometric_failure' | 'scheduled' | 'scheduled_item', itemId?: string) => {
     fired.push(fire(u, { trigger, kind, itemId, reason: null, actor: 'system', lastCheckInAt: state.lastCheckInAt }))
   }
 
-  // The inactivity clock runs while there is an inactivity trigger to serve.
-  if (inactivity.length > 0) {
-    for (let action = dueClockAction(state, frequency, now); action; action = dueClockAction(state, frequency, now)) {
+  // The inactivity clock runs on the active inactivity trigger's schedule; when it fires, another
+  // active one (only in data from before one per owner) takes over with a fresh check-in e-mail.
+  const waiting = active.filter((t) => t.type === 'inactivity')
+  for (let schedule = runningSchedule(waiting); schedule; schedule = runningSchedule(waiting)) {
+    state = cycleOf(state, schedule)
+    for (let action = dueClockAction(state, schedule, now); action; action = dueClockAction(state, schedule, now)) {
       if (action === 'expire') {
         state = { ...state, phase: 'expired' }
         continue
       }
-      const deadline = clockTimes({ ...state, checkInSentAt: state.checkInSentAt ?? now }, frequency).deadlineAt
+      if (action === 'send_checkin') state = { ...state, phase: 'checkin_sent', checkInSentAt: now, scheduleKey: schedule.key }
+      else state = { ...state, phase: 'reminder_sent' }
       u.mail(account.email, action === 'send_checkin' ? 'check_in' : 'check_in_reminder', checkInEmail({
         displayName: account.displayName,
         checkInUrl: u.signedLink('/check-in', 'checkIn', u.ownerId),
-        deadline,
+        deadline: clockTimes(state, schedule).firesAt,
+        frequencyDays: schedule.frequencyDays,
+        graceDays: schedule.graceDays,
         reminder: action === 'send_reminder',
       }))
-      state = action === 'send_checkin' ? { ...state, phase: 'checkin_sent', checkInSentAt: now } : { ...state, phase: 'reminder_sent' }
       u.audit({ actor: 'system', action: action === 'send_checkin' ? 'checkin.requested' : 'checkin.reminded', details: {} })
     }
-    wakeups.push(nextClockAt(state, frequency))
-    if (state.phase === 'expired') {
-      for (const t of inactivity) {
-        const at = inactivityFireAt(state, frequency, t.config as Partial<InactivityConfig>)
-        if (at > now) wakeups.push(at)
-        else if (!held) fireOne(t, 'inactivity')
-      }
+    if (state.phase !== 'expired') {
+      wakeups.push(nextClockAt(state, schedule))
+      break
     }
+    // Held by a payment issue's grace: it fires when the grace ends (its wakeup is below).
+    if (held) break
+    const trigger = waiting.splice(waiting.findIndex((t) => t.id === schedule.triggerId), 1)[0]!
+    fireOne(trigger, 'inactivity')
   }
 
   if (!held) {

@@ -1,5 +1,6 @@
 import { PRODUCT_NAME } from '../../contract/constants'
 import { describeCopyItem, type DownloadedCopy } from '../../contract/releases'
+import { CLOCK_MESSAGES } from '../../contract/triggers'
 import { render, type RenderedEmail } from './templates'
 
 // Messages of the release engine. They name people and counts, never items: file names are
@@ -7,7 +8,15 @@ import { render, type RenderedEmail } from './templates'
 
 const when = (at: number) => new Date(at).toUTCString()
 
-export function checkInEmail(p: { displayName: string; checkInUrl: string; deadline: number; reminder: boolean }): RenderedEmail {
+/** The check-in e-mail and its reminder; `deadline` is the engine's firing time (worker/engine/clock.ts). */
+export function checkInEmail(p: {
+  displayName: string
+  checkInUrl: string
+  deadline: number
+  frequencyDays: number
+  graceDays: number
+  reminder: boolean
+}): RenderedEmail {
   return render(p.reminder ? `Reminder: please check in with ${PRODUCT_NAME}` : `Time to check in with ${PRODUCT_NAME}`, {
     heading: p.reminder ? 'We still have not heard from you' : 'Are you still there?',
     paragraphs: [
@@ -15,6 +24,7 @@ export function checkInEmail(p: { displayName: string; checkInUrl: string; deadl
       p.reminder
         ? 'You have not answered your check-in e-mail yet.'
         : 'Your inactivity monitoring asks you to check in regularly. Please confirm that you are still here.',
+      CLOCK_MESSAGES.emailSchedule(p.frequencyDays, p.graceDays),
       `If we hear nothing by ${when(p.deadline)}, your inactivity triggers will activate and your release instructions will start.`,
     ],
     action: { label: "I'm still here", url: p.checkInUrl },

@@ -186,8 +186,8 @@ export const OPERATIONS: Record<string, Operation> = {
 
   // --- Triggers and the engine ---
   'GET /api/triggers': { summary: 'The triggers', answer: z.array(triggerSchema) },
-  'POST /api/triggers': { summary: 'Create a trigger', status: 201, answer: triggerSchema },
-  'PUT /api/triggers/:id': { summary: 'Pause or activate a trigger', answer: triggerSchema, errors: [409] },
+  'POST /api/triggers': { summary: 'Create a trigger (a second inactivity trigger is a 409)', status: 201, answer: triggerSchema, errors: [409] },
+  'PUT /api/triggers/:id': { summary: "Pause or activate a trigger, or change an inactivity trigger's schedule", answer: triggerSchema, errors: [409] },
   'POST /api/triggers/:id/resend-report-links': { summary: 'Send death-report links to the approvers again', answer: z.object({ sent: z.number().int(), message: z.string() }), errors: [409, 429] },
   'GET /api/trigger-engine/status': { summary: 'The check-in clock and the releases', answer: engineStatusSchema },
   'POST /api/trigger-engine/dry-run/:id': { summary: 'What a trigger would release, without firing it', answer: dryRunResultSchema },

@@ -5,10 +5,10 @@ import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../c
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
-import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
+import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type TriggerUpdateBody, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
 import type { UploadCompleteBody, UploadStartBody, VaultItem } from '../../contract/vault-items'
 import { cancelReleases, cancelView } from '../engine/cancel'
-import { clockTimes, frequencyDays, type ClockState } from '../engine/clock'
+import { clockTimes, cycleOf, type ClockState, type Schedule } from '../engine/clock'
 import { fire } from '../engine/fire'
 import { tickOwner } from '../engine/tick'
 import * as unlocks from '../engine/unlock-failures'
@@ -47,10 +47,13 @@ export interface OwnerVaultState {
 export interface ClockView {
   state: ClockState
   lastCheckInAt: number
-  nextCheckInAt: number
   phase: ClockState['phase']
   nextAlarmAt: number | null
-  frequencyDays: number
+  /** The schedule the clock runs on: null, like the times below, without an active inactivity trigger. */
+  schedule: Schedule | null
+  nextCheckInAt: number | null
+  reminderAt: number | null
+  firesAt: number | null
 }
 
 // An heir's "send me a new link": one e-mail per address per owner in this time, however often asked.
@@ -259,16 +262,25 @@ export class OwnerVault extends DurableObject<Env> {
     return this.kv.get<ClockState>('clock') ?? { lastCheckInAt: now, phase: 'ok', checkInSentAt: null }
   }
 
-  private view(account: Account | null, now: number): ClockView {
-    const clock = this.clock(now)
-    const frequency = frequencyDays(account?.pingFrequency ?? null)
+  /** The clock and the schedule it runs on, as the triggers' views need them. */
+  private reading(now: number): triggersService.ClockReading {
+    return { state: this.clock(now), schedule: triggersService.clockSchedule(this.db) }
+  }
+
+  /** `purged`: the account is gone and its storage with it, so there are no triggers to read. */
+  private view(now: number, purged = false): ClockView {
+    const { state, schedule } = purged ? { state: this.clock(now), schedule: null } : this.reading(now)
+    const cycle = schedule ? cycleOf(state, schedule) : state
+    const times = schedule ? clockTimes(cycle, schedule) : null
     return {
-      state: clock,
-      lastCheckInAt: clock.lastCheckInAt,
-      nextCheckInAt: clockTimes(clock, frequency).dueAt,
-      phase: clock.phase,
+      state,
+      lastCheckInAt: state.lastCheckInAt,
+      phase: cycle.phase,
       nextAlarmAt: this.alarmAt(),
-      frequencyDays: frequency,
+      schedule,
+      nextCheckInAt: times?.dueAt ?? null,
+      reminderAt: times?.reminderAt ?? null,
+      firesAt: times?.firesAt ?? null,
     }
   }
 
@@ -309,37 +321,37 @@ export class OwnerVault extends DurableObject<Env> {
       const owner = account ?? (await loadAccount(this.env, this.ownerId))
       if (!owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
       this.noteActivity('checked_in', at)
-      // An alarm already set for the future no later than the new due time rings in time (early at
-      // worst, and that tick sets it for the new time); with no alarm, only
-      // an inactivity trigger's clock needs one (nothing else is timed by check-ins; the sweep
-      // rings a lost alarm). So the whole tick runs only when the clock has no alarm to ring it,
-      // or when the check-in cancelled something.
+      // An alarm already set for the future no later than the new cycle's check-in e-mail rings in
+      // time (early at worst, and that tick sets it for the new time); an alarm for something further
+      // off (the firing of an expired clock, a date) would skip it. So the whole tick runs only when
+      // the alarm would not ring in time, or when the check-in cancelled something. Whether it does
+      // is decided after the check-in's own changes: it may have re-armed the inactivity trigger.
       const alarm = await this.ctx.storage.getAlarm()
-      // In time means no later than the new cycle's check-in e-mail: an alarm set for something
-      // further off (the firing of an expired clock, a date) would skip it.
-      const dueAt = clockTimes({ lastCheckInAt: at, phase: 'ok', checkInSentAt: null }, frequencyDays(owner.pingFrequency)).dueAt
-      const ringsInTime = (alarm !== null && alarm > at && alarm <= dueAt) || !triggersService.hasActiveInactivityTrigger(this.db)
-      const cancelledReleases = await this.act(
+      const { cancelledReleases } = await this.act(
         owner,
         (u) => {
           this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
           u.audit({ actor: 'user', action: 'checkin.recorded', details: { via } })
-          return cancelReleases(u, { checkIn: true }, 'user').cancelledReleases
+          const cancelled = cancelReleases(u, { checkIn: true }, 'user').cancelledReleases
+          const schedule = triggersService.clockSchedule(this.db)
+          const dueAt = schedule ? clockTimes({ lastCheckInAt: at, phase: 'ok', checkInSentAt: null }, schedule).dueAt : null
+          const ringsInTime = dueAt === null || (alarm !== null && alarm > at && alarm <= dueAt)
+          return { cancelledReleases: cancelled, tick: cancelled > 0 || !ringsInTime }
         },
-        { now: at, tick: (cancelled) => cancelled > 0 || !ringsInTime, checkIn: true },
+        { now: at, tick: (result) => result.tick, checkIn: true },
       )
-      return { clock: this.view(owner, at), cancelledReleases }
+      return { clock: this.view(at), cancelledReleases }
     })
   }
 
   /** Runs everything due now (settings changed, a report arrived, the sweep saw a lost alarm). */
   async tick(now = Date.now(), account?: Account): Promise<ClockView> {
     const owner = await this.runTick(account, now)
-    return this.view(owner, now)
+    return this.view(now, owner === null)
   }
 
-  async clockView(account?: Account, now = Date.now()): Promise<ClockView> {
-    return this.view(account ?? (await loadAccount(this.env, this.ownerId)), now)
+  async clockView(now = Date.now()): Promise<ClockView> {
+    return this.view(now)
   }
 
   // --- The audit chain ------------------------------------------------------------------------
@@ -683,7 +695,7 @@ export class OwnerVault extends DurableObject<Env> {
 
   async listTriggers(account: Account) {
     return settle(() => {
-      const clock = { state: this.clock(Date.now()), pingFrequency: account.pingFrequency }
+      const clock = this.reading(Date.now())
       return triggersService.listTriggers(this.db).map((r) => triggersService.toTrigger(r, clock))
     })
   }
@@ -692,19 +704,27 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(async () => {
       // The tick arms the alarm for the new trigger (check-ins, a scheduled date).
       const row = await this.act(account, (u) => triggersService.createTrigger(u, body), { tick: true })
-      return triggersService.toTrigger(triggersService.findTrigger(this.db, row.id), { state: this.clock(Date.now()), pingFrequency: account.pingFrequency })
+      return triggersService.toTrigger(triggersService.findTrigger(this.db, row.id), this.reading(Date.now()))
     })
   }
 
-  async setTriggerStatus(account: Account, id: string, status: 'active' | 'paused') {
+  /** PUT /api/triggers/{id}: an inactivity trigger's new schedule, then Pause/Activate; the tick re-arms the clock. */
+  async updateTrigger(account: Account, id: string, body: TriggerUpdateBody) {
     return settle(async () => {
-      await this.act(account, (u) => triggersService.setTriggerStatus(u, id, status), { tick: true })
-      return triggersService.toTrigger(triggersService.findTrigger(this.db, id), { state: this.clock(Date.now()), pingFrequency: account.pingFrequency })
+      await this.act(
+        account,
+        (u) => {
+          if (body.config) triggersService.setInactivitySchedule(u, id, body.config)
+          if (body.status) triggersService.setTriggerStatus(u, id, body.status)
+        },
+        { tick: true },
+      )
+      return triggersService.toTrigger(triggersService.findTrigger(this.db, id), this.reading(Date.now()))
     })
   }
 
   async engineStatus(account: Account, now = Date.now()) {
-    return settle(() => ({ clock: this.view(account, now), releases: monitor.releaseSummaries(this.db) }))
+    return settle(() => ({ clock: this.view(now), releases: monitor.releaseSummaries(this.db) }))
   }
 
   async dryRun(account: Account, triggerId: string, now = Date.now()) {

@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { AUDIT_PAGE_MAX, auditPageQuerySchema } from '../../contract/audit'
-import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
 import { biometricFailureBodySchema, manualReleaseBodySchema, TRIGGER_MESSAGES, unlockSuccessBodySchema, type EngineStatus } from '../../contract/triggers'
 import { engineState } from '../db/schema'
 import { validate } from '../lib/validate'
@@ -56,10 +55,13 @@ export const engineRoutes = new Hono<AppEnv>()
       nextAlarmAt: iso(clock.nextAlarmAt),
       lastSweepAt: iso(sweep?.value),
       lastCheckInAt: iso(clock.lastCheckInAt),
+      inactivityTriggerId: clock.schedule?.triggerId ?? null,
       nextCheckInAt: iso(clock.nextCheckInAt),
+      reminderAt: iso(clock.reminderAt),
+      firesAt: iso(clock.firesAt),
       phase: clock.phase,
-      pingFrequencyDays: clock.frequencyDays,
-      graceDays: CHECKIN_GRACE_DAYS,
+      pingFrequencyDays: clock.schedule?.frequencyDays ?? null,
+      graceDays: clock.schedule?.graceDays ?? null,
       paymentHoldUntil: paymentHeld(owner, now) ? iso(owner.paymentGraceUntil) : null,
       releases,
     }

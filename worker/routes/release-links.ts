@@ -75,8 +75,8 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
   .post('/inactivity/check-in', linkLimit, jsonBodyLimit, validate('json', linkActionBodySchema), async (c) => {
     const link = await linkOf(c.env, 'checkIn', c.req.valid('json').token)
     if (link.subject !== link.owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
-    const { cancelledReleases } = await ask(link.vault.checkIn('email'))
-    return c.json({ message: RELEASE_MESSAGES.checkedIn, cancelledReleases })
+    const { clock, cancelledReleases } = await ask(link.vault.checkIn('email'))
+    return c.json({ message: clock.schedule ? RELEASE_MESSAGES.checkedIn : RELEASE_MESSAGES.checkedInNoClock, cancelledReleases })
   })
   // The owner's one-click cancel of a release, from the "release started" e-mail: first what it
   // would take back, then the cancel itself.

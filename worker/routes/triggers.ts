@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { TRIGGER_MESSAGES, triggerCreateBodySchema, triggerStatusBodySchema } from '../../contract/triggers'
+import { TRIGGER_MESSAGES, triggerCreateBodySchema, triggerUpdateBodySchema } from '../../contract/triggers'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
@@ -17,8 +17,9 @@ export const triggerRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
   .get('/', async (c) => c.json(await ask(vaultOf(c).listTriggers(accountIn(c)))))
   .post('/', validate('json', triggerCreateBodySchema), async (c) => c.json(await ask(vaultOf(c).createTrigger(accountIn(c), c.req.valid('json'))), 201))
-  .put('/:id', validate('param', idParam), validate('json', triggerStatusBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).setTriggerStatus(accountIn(c), c.req.valid('param').id, c.req.valid('json').status))),
+  // Pause/Activate, or an inactivity trigger's new schedule.
+  .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
   )
   // Sends every verified approver their link to confirm the owner's death again.
   .post('/:id/resend-report-links', validate('param', idParam), async (c) => {

@@ -17,7 +17,8 @@ export const userRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(requireSubscription)
   .use(jsonBodyLimit)
-  // The grace period is fixed (3 days) and not stored; the frequency is the owner's choice.
+  // The frequency is where a new inactivity trigger starts (the clock runs on the trigger's own
+  // schedule); the request's grace period is fixed (3 days) and not stored.
   .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {
     const { pingFrequency } = c.req.valid('json')
     const [user] = await c.var.db
@@ -26,7 +27,7 @@ export const userRoutes = new Hono<AppEnv>()
       .where(eq(users.id, c.var.user.id))
       .returning()
     await audit(c, 'account.settings_updated', { pingFrequency })
-    // The clock re-arms for the new frequency.
+    // The alarm is set again exactly, as after every change to what the engine reads.
     await ownerVault(c.env, user!.id).tick(Date.now(), accountOf(user!))
     return c.json({ message: 'Settings updated.', user: await publicUserOf(c.env, c.var.db, user!) })
   })

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { z } from 'zod'
 import { TRIGGER_MESSAGES, triggerCreateBodySchema, type InactivityConfig, type Trigger } from '../../contract/triggers'
-import { frequencyDays, inactivityFireAt, type ClockState } from '../engine/clock'
+import { clockTimes, cycleOf, runningSchedule, type ClockState, type Schedule } from '../engine/clock'
 import { badRequest, conflict, notFound } from '../lib/errors'
 import { deathReportLinkEmail } from '../mail/release-templates'
 import { inSlices, type OwnerDb } from '../owner/db'
@@ -14,12 +14,20 @@ type CreateBody = z.output<typeof triggerCreateBodySchema>
 
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString())
 
-export function toTrigger(row: TriggerRow, clock?: { state: ClockState; pingFrequency: number | null }): Trigger {
+/** The clock as a trigger's view needs it: its state and the schedule it runs on (none without an active inactivity trigger). */
+export interface ClockReading {
+  state: ClockState
+  schedule: Schedule | null
+}
+
+export function toTrigger(row: TriggerRow, clock?: ClockReading): Trigger {
   let nextFireAt: number | null = null
   if (row.status === 'active') {
     if (row.type === 'scheduled') nextFireAt = row.fireAt
-    if (row.type === 'inactivity' && clock) {
-      nextFireAt = inactivityFireAt(clock.state, frequencyDays(clock.pingFrequency), row.config as Partial<InactivityConfig>)
+    // The trigger the clock runs on fires at the deadline its check-in e-mails name; another
+    // active one (data from before one per owner) has no time until it takes over.
+    if (row.type === 'inactivity' && clock?.schedule?.triggerId === row.id) {
+      nextFireAt = clockTimes(cycleOf(clock.state, clock.schedule), clock.schedule).firesAt
     }
   }
   return {
@@ -45,6 +53,10 @@ export function findTrigger(db: OwnerDb, id: string): TriggerRow {
 
 export function createTrigger(u: Unit, body: CreateBody): TriggerRow {
   const { db, now } = u
+  // One check-in clock per owner, so one inactivity trigger: a second is edited or paused instead.
+  if (body.type === 'inactivity' && db.select({ id: triggers.id }).from(triggers).where(eq(triggers.type, 'inactivity')).get()) {
+    throw conflict(TRIGGER_MESSAGES.inactivityExists)
+  }
   if (body.type === 'scheduled') {
     const ids = [...new Set(body.config.beneficiaries)]
     const owned = inSlices(ids, (slice) => db.select({ id: beneficiaries.id }).from(beneficiaries).where(inArray(beneficiaries.id, slice)).all())
@@ -75,9 +87,22 @@ export function setTriggerStatus(u: Unit, id: string, status: 'active' | 'paused
   return row
 }
 
-/** Whether an active inactivity trigger runs the check-in clock. */
-export function hasActiveInactivityTrigger(db: OwnerDb): boolean {
-  return !!db.select({ id: triggers.id }).from(triggers).where(and(eq(triggers.type, 'inactivity'), eq(triggers.status, 'active'))).get()
+/**
+ * An inactivity trigger's new schedule. Its updatedAt moves, so the clock treats it as a new
+ * schedule: a check-in e-mail already sent under the old one no longer holds (worker/engine/clock.ts).
+ */
+export function setInactivitySchedule(u: Unit, id: string, config: InactivityConfig): TriggerRow {
+  const current = findTrigger(u.db, id)
+  if (current.type !== 'inactivity') throw badRequest(TRIGGER_MESSAGES.scheduleOnlyInactivity)
+  if (current.status === 'triggered') throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
+  const row = u.db.update(triggers).set({ config: { ...config }, updatedAt: u.now }).where(eq(triggers.id, id)).returning().get()!
+  u.audit({ actor: 'user', action: 'trigger.schedule_changed', details: { triggerId: id, type: row.type } })
+  return row
+}
+
+/** The schedule the check-in clock runs on now (null: no active inactivity trigger, no clock). */
+export function clockSchedule(db: OwnerDb): Schedule | null {
+  return runningSchedule(db.select().from(triggers).where(and(eq(triggers.type, 'inactivity'), eq(triggers.status, 'active'))).all())
 }
 
 /** Whether an active verified-death trigger is waiting for an approver's report. */

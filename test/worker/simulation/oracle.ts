@@ -9,19 +9,25 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //
 // THE RULES (times in ms; "day" = 86 400 000 ms)
 //
-// Clock (per owner). L = the last check-in: a check-in from the app or the e-mailed link, or a
-// sign-in, sets L = now (a sign-in only moves it forward). F = the owner's check-in frequency in
-// days (the /settings value, 7 when none was chosen); saving the settings changes F, not L.
-//  - The check-in e-mail of a cycle (L) may go out at a time t only if t >= L + F days and the owner
-//    has an active (not paused, not fired) inactivity trigger at t; at most once per cycle.
-//  - E = when it actually went out. The grace runs from the e-mail actually sent, never from before
-//    the due date: graceFrom = max(L + F days, E), grace end = graceFrom + 3 days.
-//  - The reminder may go out only in [graceFrom + 2 days, graceFrom + 3 days) ("a day before the
-//    3-day grace ends"), with an active inactivity trigger, at most once per cycle.
+// Clock (per owner), from the README's table. L = the last check-in: a check-in from the app or the
+// e-mailed link, a sign-in, or a cancel link that cancelled something sets L = now (a sign-in only
+// moves it forward). The clock runs on the running trigger R: the owner's active inactivity
+// trigger (of several, the least F + G, the oldest on a tie; the API allows only one). F = R's
+// check-in frequency in days (daily 1, weekly 7, monthly 30, or its number of days), G = R's grace
+// period in days. The /settings frequency plays no part. No R: no clock, nothing is due.
+//  - The check-in e-mail of a cycle may go out at a time t only if R exists and t >= L + F days;
+//    at most once per cycle. E = when it actually went out, under R as it then stood.
+//  - The schedule changes when R is created, paused, activated, edited or re-armed, or another
+//    trigger becomes R (here: R's id or its armedAt changed): an e-mail sent under another
+//    schedule no longer counts, and the cycle's e-mail is due again at L + F (at once if passed).
+//  - The grace runs from the e-mail actually sent, never from before it was due:
+//    S = max(L + F days, E); the deadline D = S + G days, rounded up to the whole second.
+//  - The reminder may go out only if G >= 2, in [S + (G - 1) days, D), at most once per e-mail.
+//  - Both e-mails name D ("If we hear nothing by <D>"): the e-mailed deadline must equal it.
+//  - An owner has one inactivity trigger: creating a second answers 409 (whatever the first's status).
 // Conditions of a firing, C(t):
-//  - inactivity trigger (active, current generation): E is known and
-//      t >= max(graceFrom + 3 days, L + (trigger's ping frequency + its grace period) days)
-//    ("fires when the clock has expired and its own window, from the last check-in, has passed");
+//  - inactivity trigger: it is R, E counts, t >= D; an inactivity firing must also be at or
+//    after the deadline its last e-mail named;
 //  - scheduled trigger (active): t >= its date;
 //  - Failed unlock attempts trigger (biometric_failure, active): at least failureThreshold
 //    failures reported after the trigger was last armed (created, activated, re-armed) that count
@@ -72,16 +78,14 @@ export const DAY = 86_400_000
 const SAFETY_WINDOW_MS = SAFETY_WINDOW.defaultHours * HOUR
 /** Days a released asset stays downloadable (contract/releases.ts RELEASE_LIMITS, the spec's 90). */
 const ASSET_DAYS = 90
-export const CHECKIN_GRACE = 3 * DAY
 /** A failed unlock counts once this has passed without a successful unlock (the README's 15 minutes). */
 export const UNLOCK_FORGIVE = 15 * MINUTE
-export const REMINDER_AFTER = 2 * DAY
-export const DEFAULT_FREQUENCY_DAYS = 7
 export const PAYMENT_GRACE = 7 * DAY
 /** How overdue an alarm must be before the sweep rings it (the README's "overdue"). */
 export const LOST_MARGIN = 60_000
 export const PING_DAYS = { daily: 1, weekly: 7, monthly: 30 } as const
-export type PingFrequency = keyof typeof PING_DAYS
+/** A trigger's check-in frequency: a name, or a number of days. */
+export type PingFrequency = keyof typeof PING_DAYS | number
 
 export type SimTriggerType = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death'
 export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'manual' | 'scheduled_item'
@@ -156,9 +160,11 @@ export interface MOwner {
   id: string
   email: string
   lastCheckIn: number
-  frequencyDays: number
-  /** Check-in e-mail and reminder of the current cycle, as actually sent. */
+  /** Check-in e-mail and reminder of the current cycle, as actually sent, and the schedule the e-mail went under. */
   mailAt: number | null
+  mailUnder: string | null
+  /** The deadline the last check-in e-mail named, as read from its text. */
+  mailedDeadline: number | null
   reminderAt: number | null
   graceUntil: number | null
   pastDue: boolean
@@ -190,8 +196,9 @@ export function newOwner(index: number, id: string, email: string, now: number):
     id,
     email,
     lastCheckIn: now,
-    frequencyDays: DEFAULT_FREQUENCY_DAYS,
     mailAt: null,
+    mailUnder: null,
+    mailedDeadline: null,
     reminderAt: null,
     graceUntil: null,
     pastDue: false,
@@ -225,15 +232,56 @@ export function triggerKey(t: MTrigger): string {
   return `t:${t.id}:${t.generation}`
 }
 
-export function graceFrom(o: MOwner): number | null {
-  return o.mailAt === null ? null : Math.max(o.lastCheckIn + o.frequencyDays * DAY, o.mailAt)
+const frequencyOf = (t: MTrigger) => (typeof t.pingFrequency === 'number' ? t.pingFrequency : PING_DAYS[t.pingFrequency ?? 'weekly'])
+const graceOf = (t: MTrigger) => t.gracePeriod ?? 14
+const scheduleKey = (t: MTrigger) => `${t.id}@${t.armedAt}`
+const toWholeSecond = (t: number) => Math.ceil(t / 1000) * 1000
+
+/** R: the active inactivity trigger the clock runs on (the least F + G, the oldest on a tie), if any. */
+export function running(o: MOwner): MTrigger | null {
+  let best: MTrigger | null = null
+  for (const t of o.triggers) {
+    if (t.type !== 'inactivity' || t.status !== 'active') continue
+    if (!best || frequencyOf(t) + graceOf(t) < frequencyOf(best) + graceOf(best)) best = t
+  }
+  return best
 }
 
-export function inactivityFireAt(o: MOwner, t: MTrigger): number | null {
+/** E, if the cycle's e-mail went out under the schedule running now. */
+export function mailCounts(o: MOwner): number | null {
+  const r = running(o)
+  return r && o.mailAt !== null && o.mailUnder === scheduleKey(r) ? o.mailAt : null
+}
+
+/** When the cycle's check-in e-mail is due under R. */
+function mailDue(o: MOwner, r: MTrigger): number {
+  return o.lastCheckIn + frequencyOf(r) * DAY
+}
+
+/** S, the start of the grace, once the e-mail counts. */
+export function graceFrom(o: MOwner): number | null {
+  const r = running(o)
+  const e = mailCounts(o)
+  return r && e !== null ? Math.max(mailDue(o, r), e) : null
+}
+
+/** D, the firing time of R, once the e-mail counts. */
+export function deadline(o: MOwner): number | null {
   const from = graceFrom(o)
-  if (from === null) return null
-  const own = (PING_DAYS[t.pingFrequency ?? 'weekly'] + (t.gracePeriod ?? 14)) * DAY
-  return Math.max(from + CHECKIN_GRACE, o.lastCheckIn + own)
+  return from === null ? null : toWholeSecond(from + graceOf(running(o)!) * DAY)
+}
+
+/** A check-in e-mail went out now, under R: the model's cycle carries it. */
+export function mailSent(o: MOwner, now: number): void {
+  o.mailAt = now
+  o.mailUnder = scheduleKey(running(o)!)
+  o.reminderAt = null
+}
+
+/** The deadline a check-in e-mail or reminder names ("If we hear nothing by <time>, …"), or null. */
+export function deadlineIn(text: string): number | null {
+  const match = /If we hear nothing by (.+?), your inactivity triggers/.exec(text.replace(/\s+/g, ' '))
+  return match ? Date.parse(match[1]!) : null
 }
 
 /**
@@ -262,7 +310,7 @@ export function heldAt(o: MOwner, t: number): boolean {
 }
 
 export function hasActiveInactivity(o: MOwner): boolean {
-  return o.triggers.some((t) => t.type === 'inactivity' && t.status === 'active')
+  return running(o) !== null
 }
 
 /** Every condition of the owner that can hold under the current state ('mail' = check-in e-mail due). */
@@ -270,11 +318,13 @@ export function conditionsOf(o: MOwner): Condition[] {
   const out: Condition[] = []
   // Held while graceUntil > t: nothing fires before graceUntil.
   const free = o.graceUntil ?? -Infinity
-  if (o.mailAt === null && hasActiveInactivity(o)) out.push({ key: 'mail', start: o.lastCheckIn + o.frequencyDays * DAY, end: Infinity })
+  const r = running(o)
+  if (r && mailCounts(o) === null) out.push({ key: 'mail', start: mailDue(o, r), end: Infinity })
   for (const t of o.triggers) {
     if (t.status !== 'active') continue
     if (t.type === 'inactivity') {
-      const at = inactivityFireAt(o, t)
+      // Only R fires, at D.
+      const at = t === r ? deadline(o) : null
       if (at !== null) out.push({ key: triggerKey(t), start: Math.max(at, free), end: Infinity })
     } else if (t.type === 'scheduled') {
       out.push({ key: triggerKey(t), start: Math.max(t.fireAt!, free), end: Infinity })
@@ -317,7 +367,8 @@ export function dueTimes(o: MOwner): number[] {
   const out: number[] = []
   for (const c of conditionsOf(o)) out.push(c.start, c.end)
   const from = graceFrom(o)
-  if (from !== null) out.push(from + REMINDER_AFTER, from + CHECKIN_GRACE)
+  const at = deadline(o)
+  if (from !== null && at !== null) out.push(from + (graceOf(running(o)!) - 1) * DAY, at)
   if (o.graceUntil !== null) out.push(o.graceUntil)
   for (const r of o.releases.values()) if (r.status === 'waiting') out.push(r.releaseAt)
   return out.filter((t) => Number.isFinite(t))
@@ -333,6 +384,8 @@ export function lockedOut(o: MOwner, now: number): boolean {
 export function checkIn(o: MOwner, now: number): void {
   o.lastCheckIn = now
   o.mailAt = null
+  o.mailUnder = null
+  o.mailedDeadline = null
   o.reminderAt = null
   cancelDisproved(o, now)
 }
@@ -367,6 +420,8 @@ export function cancelFiring(o: MOwner, firingId: string, now: number): number {
   if (t?.status === 'triggered' && triggerKey(t) === firing.id) rearm(o, firing, now)
   o.lastCheckIn = now
   o.mailAt = null
+  o.mailUnder = null
+  o.mailedDeadline = null
   o.reminderAt = null
   return releases.length
 }
@@ -407,6 +462,8 @@ export function signIn(o: MOwner, now: number): void {
   if (now >= o.lastCheckIn) {
     o.lastCheckIn = now
     o.mailAt = null
+    o.mailUnder = null
+    o.mailedDeadline = null
     o.reminderAt = null
   }
   cancelDisproved(o, now)
@@ -496,6 +553,8 @@ export interface MailRow {
   to_address: string
   kind: string
   created_at: number
+  /** The e-mail as the owner reads it (the check-in e-mails name their deadline). */
+  text: string
 }
 export interface AssetRow {
   owner_id: string
@@ -553,20 +612,28 @@ export class Oracle {
       for (const m of mails) {
         if (m.kind === 'release_started') continue
         if (m.created_at !== now) this.fail(o, now, step, `${m.kind} e-mail written at ${m.created_at}, not at the step time ${now}`)
+        const r = running(o)
         if (m.kind === 'check_in') {
-          if (!holdsNow('mail')) {
-            this.fail(o, now, step, `EARLY check-in e-mail: last check-in ${this.day(o.lastCheckIn)}, frequency ${o.frequencyDays} d, e-mail already sent ${o.mailAt === null ? 'no' : this.day(o.mailAt)}, active inactivity trigger: ${hasActiveInactivity(o)}`)
+          if (!holdsNow('mail') || !r) {
+            this.fail(o, now, step, `EARLY check-in e-mail: last check-in ${this.day(o.lastCheckIn)}, running trigger ${r ? `${r.id.slice(0, 8)} every ${frequencyOf(r)} d` : 'none'}, e-mail already counting ${mailCounts(o) === null ? 'no' : this.day(mailCounts(o)!)}`)
           }
-          o.mailAt = now
-          o.reminderAt = null
+          if (r) mailSent(o, now)
           this.note(o, now, 'server: check-in e-mail sent')
         } else {
           const from = graceFrom(o)
-          const ok = from !== null && o.reminderAt === null && now >= from + REMINDER_AFTER && now < from + CHECKIN_GRACE && hasActiveInactivity(o)
-          if (!ok) this.fail(o, now, step, `reminder e-mail out of place: grace from ${from === null ? 'none' : this.day(from)}, reminder already sent: ${o.reminderAt !== null}`)
+          const at = deadline(o)
+          const g = r ? graceOf(r) : 0
+          const ok = from !== null && at !== null && g >= 2 && o.reminderAt === null && now >= from + (g - 1) * DAY && now < at
+          if (!ok) this.fail(o, now, step, `reminder e-mail out of place: grace from ${from === null ? 'none' : this.day(from)} for ${g} d, reminder already sent: ${o.reminderAt !== null}`)
           o.reminderAt = now
           this.note(o, now, 'server: reminder e-mail sent')
         }
+        // The e-mailed deadline is the engine's firing time, to the millisecond.
+        const named = deadlineIn(m.text)
+        const want = deadline(o)
+        const when = (t: number | null) => (t === null ? 'none' : `${this.day(t)} (${new Date(t).toISOString()})`)
+        if (named !== want) this.fail(o, now, step, `the ${m.kind} e-mail names the deadline ${when(named)}; the firing time is ${when(want)}`)
+        o.mailedDeadline = named
       }
 
       // New firings.
@@ -605,6 +672,9 @@ export class Oracle {
             manualSeen = true
           } else {
             if (f.kind !== trigger.type) this.fail(o, now, step, `firing ${f.id} of kind ${f.kind} for a ${trigger.type} trigger`)
+            if (trigger.type === 'inactivity' && (o.mailedDeadline === null || now < o.mailedDeadline)) {
+              this.fail(o, now, step, `inactivity firing ${f.id} before the deadline its e-mail named (${o.mailedDeadline === null ? 'no e-mail' : this.day(o.mailedDeadline)})`)
+            }
             if (!holdsNow(f.id)) {
               this.fail(
                 o,
@@ -612,8 +682,8 @@ export class Oracle {
                 step,
                 `EARLY ${trigger.type} firing ${f.id}: status ${trigger.status}, ` +
                   (trigger.type === 'inactivity'
-                    ? `last check-in ${this.day(o.lastCheckIn)}, frequency ${o.frequencyDays} d, check-in e-mail ${o.mailAt === null ? 'not sent' : this.day(o.mailAt)}, due ${(() => {
-                        const at = inactivityFireAt(o, trigger)
+                    ? `last check-in ${this.day(o.lastCheckIn)}, running ${running(o) === trigger ? 'this trigger' : 'another'}, check-in e-mail ${mailCounts(o) === null ? 'not counting' : this.day(mailCounts(o)!)}, due ${(() => {
+                        const at = deadline(o)
                         return at === null ? 'never (no e-mail)' : this.day(at)
                       })()}`
                     : trigger.type === 'scheduled'

@@ -217,9 +217,17 @@ function linkIn(text: string, pathname: string): string | null {
   return url?.searchParams.get('token') ?? null
 }
 
-/** Every verified approver without a report link must have just been sent one: keep it. */
-async function collectReportLinks(oracle: Oracle, o: SimOwner, now: number, step: number): Promise<void> {
-  for (const a of o.approvers.filter((x) => x.verified && !x.reportToken)) {
+/** The approver a death-report link is for (its signed subject). */
+function reportLinkSubject(token: string): string {
+  return JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).sub as string
+}
+
+/**
+ * Every verified approver without a report link (or only `onlyId`, one who just verified: the
+ * server sends them alone a link) must have just been sent one: keep it.
+ */
+async function collectReportLinks(oracle: Oracle, o: SimOwner, now: number, step: number, onlyId?: string): Promise<void> {
+  for (const a of o.approvers.filter((x) => x.verified && !x.reportToken && (!onlyId || x.id === onlyId))) {
     const mail = await env.DB.prepare("select text from email_outbox where to_address = ? and kind = 'death_report_link' order by created_at desc").bind(a.email).first<{ text: string }>()
     const token = mail && linkIn(mail.text, '/confirm-death')
     if (!token) {
@@ -389,16 +397,20 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
   }
 
   if (rng.chance(0.5)) {
+    // The settings' frequency only seeds a new trigger in the browser: the clock never reads it.
     const days = rng.pick([7, 14, 30])
     await mustBe(await call('/api/user/ping-settings', { method: 'PUT', token: o.token, body: { pingFrequency: days, gracePeriod: 3 } }), 200, 'settings')
-    m.frequencyDays = days
   }
   const triggers: Array<Record<string, unknown>> = [inactivityBody(rng)]
+  // A second inactivity trigger is refused (409): one clock per owner.
   if (rng.chance(0.3)) triggers.push(inactivityBody(rng))
   if (rng.chance(0.6)) triggers.push(scheduledBody(rng, m, now))
   if (rng.chance(0.6)) triggers.push(biometricBody(rng))
   if (rng.chance(0.6)) triggers.push({ type: 'verified_death', config: {} })
-  for (const body of triggers) await createTriggerNow(o, { ...body, status: rng.chance(0.15) ? 'paused' : 'active' }, now)
+  for (const body of triggers) {
+    const want = expectedCreate(m, body)
+    await mustBe(await createTriggerNow(o, { ...body, status: rng.chance(0.15) ? 'paused' : 'active' }, now), want, `${body.type as string} trigger`)
+  }
   for (let n = rng.int(0, 2); n > 0; n--) await addPolicyNow(rng, o)
   // An approver invited now, who confirms their address only later, after the triggers exist.
   if (rng.chance(0.7)) await mustBe(await addApproverNow(o, now), 201, 'approver')
@@ -417,7 +429,13 @@ async function addApproverNow(o: SimOwner, now: number): Promise<Response> {
 }
 
 function inactivityBody(rng: Rng) {
-  return { type: 'inactivity', config: { pingFrequency: rng.pick(['daily', 'weekly', 'monthly'] as const), gracePeriod: rng.int(1, 20) } }
+  // The spec's names, or a number of days (as a /settings choice makes it).
+  return { type: 'inactivity', config: { pingFrequency: rng.pick(['daily', 'weekly', 'monthly', 3, 14] as const), gracePeriod: rng.int(1, 20) } }
+}
+
+/** What POST /api/triggers answers for `body`: a second inactivity trigger is refused (409). */
+function expectedCreate(m: MOwner, body: Record<string, unknown>): number {
+  return body.type === 'inactivity' && m.triggers.some((t) => t.type === 'inactivity') ? 409 : 201
 }
 
 function scheduledBody(rng: Rng, m: MOwner, now: number) {
@@ -479,6 +497,7 @@ type Action =
   | 'checkin_link'
   | 'sign_in'
   | 'settings'
+  | 'edit_schedule'
   | 'toggle_trigger'
   | 'new_trigger'
   | 'new_policy'
@@ -516,6 +535,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     ['checkin_link', mailUsable ? 3 * talkative : 0],
     ['sign_in', 1.5 * talkative],
     ['settings', 1],
+    ['edit_schedule', m.triggers.some((t) => t.type === 'inactivity' && t.status !== 'triggered') ? 0.5 : 0],
     ['toggle_trigger', m.triggers.some((t) => t.status !== 'triggered') ? 1.5 : 0],
     ['new_trigger', m.triggers.length < 7 ? 0.6 : 0],
     ['new_policy', m.policies.length < 4 ? 0.5 : 0],
@@ -578,7 +598,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       oracle.note(m, now, `approver ${short(a.id)} verifies → ${res.status}`)
       if (res.status !== 200) return oracle.fail(m, now, step, `the approver's verification answered ${res.status}: ${await res.text()}`)
       a.verified = true
-      if (m.triggers.some((t) => t.type === 'verified_death' && t.status === 'active')) await collectReportLinks(oracle, o, now, step)
+      if (m.triggers.some((t) => t.type === 'verified_death' && t.status === 'active')) await collectReportLinks(oracle, o, now, step, a.id)
       return
     }
     case 'remove_approver': {
@@ -587,8 +607,9 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       oracle.note(m, now, `remove approver ${short(a.id)} → ${res.status}`)
       if (!(await check(res, 200, 'removing an approver'))) return
       o.approvers = o.approvers.filter((x) => x !== a)
-      // Their confirmation goes with them; their report link stops working.
+      // Their confirmation goes with them; their report link stops working, a used one too.
       m.deathReports.delete(a.id)
+      for (const [link, state] of o.spentReportLinks) if (state === 'used' && reportLinkSubject(link) === a.id) o.spentReportLinks.set(link, 'void')
       if (a.reportToken) {
         const view = await call(`/api/death-reports?token=${encodeURIComponent(a.reportToken)}`)
         if (view.status !== 400) oracle.fail(m, now, step, `a removed approver's report link answered ${view.status}`)
@@ -706,10 +727,24 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       return
     }
     case 'settings': {
+      // Where a new inactivity trigger starts; the running clock does not change.
       const days = rng.pick([7, 14, 30, 60, 90])
       const res = await call('/api/user/ping-settings', { method: 'PUT', token, body: { pingFrequency: days, gracePeriod: 3 } })
       oracle.note(m, now, `settings: check-in every ${days} days → ${res.status}`)
-      if (await check(res, 200, 'settings')) m.frequencyDays = days
+      await check(res, 200, 'settings')
+      return
+    }
+    case 'edit_schedule': {
+      const t = rng.pick(m.triggers.filter((x) => x.type === 'inactivity' && x.status !== 'triggered'))
+      const { config } = inactivityBody(rng)
+      const res = await call(`/api/triggers/${t.id}`, { method: 'PUT', token, body: { config } })
+      oracle.note(m, now, `inactivity trigger ${short(t.id)} (${t.status}) schedule → ${JSON.stringify(config)} → ${res.status}`)
+      if (await check(res, 200, 'editing the schedule')) {
+        // A new schedule: an e-mail already sent no longer counts.
+        t.pingFrequency = config.pingFrequency
+        t.gracePeriod = config.gracePeriod
+        t.armedAt = now
+      }
       return
     }
     case 'toggle_trigger': {
@@ -733,10 +768,18 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
         [{ type: 'verified_death', config: {} }, 1],
       ])
       const status = rng.chance(0.2) ? 'paused' : 'active'
+      const want = expectedCreate(m, body)
       const res = await createTriggerNow(o, { ...body, status }, now)
       oracle.note(m, now, `new ${body.type as string} trigger (${status}) ${JSON.stringify(body.config)} → ${res.status}`)
-      // An active one sends every verified approver their report link (a paused one, when activated).
-      if ((await check(res, 201, 'new trigger')) && body.type === 'verified_death' && status === 'active') await collectReportLinks(oracle, o, now, step)
+      // An active one sends every verified approver a new report link, which voids the one they
+      // held (a paused one sends them when activated).
+      if ((await check(res, want, 'new trigger')) && want === 201 && body.type === 'verified_death' && status === 'active') {
+        for (const a of o.approvers.filter((x) => x.verified && x.reportToken)) {
+          o.spentReportLinks.set(a.reportToken!, 'void')
+          a.reportToken = null
+        }
+        await collectReportLinks(oracle, o, now, step)
+      }
       return
     }
     case 'new_policy': {

@@ -48,7 +48,7 @@ import {
   lastActivityAt,
   lastActivityText,
   monitorRow,
-  nextCheckInText,
+  nextCheckInCard,
   planRow,
   RECENT_ACTIVITY_COUNT,
   systemSummary,
@@ -233,8 +233,8 @@ export function DashboardPage() {
   if (!user) return null
 
   const entries = audit.entries
-  const hasInactivityTrigger = triggers.data ? triggers.data.some((t) => t.type === 'inactivity' && t.status !== 'triggered') : undefined
-  const rows = [planRow(readiness), encryptionRow(user.vaultSetup), monitorRow(engine, hasInactivityTrigger), chainRow(audit.state)]
+  const rows = [planRow(readiness), encryptionRow(user.vaultSetup), monitorRow(engine, triggers.data), chainRow(audit.state)]
+  const nextCheckIn = nextCheckInCard(engine.data, now)
   const summary = systemSummary(rows)
   const activityLoading = (engine.isPending && !engine.isError) || (entries.isPending && !entries.isError)
   const lastActivity = activityLoading
@@ -274,7 +274,7 @@ export function DashboardPage() {
 
       {readiness.data && readiness.data.problems.length > 0 && <ReadinessPanel problems={readiness.data.problems} />}
 
-      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+      <div className={cn('grid grid-cols-2 gap-3 sm:gap-4', nextCheckIn === null ? 'lg:grid-cols-3' : 'lg:grid-cols-4')}>
         <StatCard label="Vault Items" icon={FolderLock} query={items} value={items.data?.length} />
         <StatCard label="Beneficiaries" icon={Users} query={beneficiaries} value={beneficiaries.data?.length} />
         <StatCard
@@ -283,7 +283,7 @@ export function DashboardPage() {
           query={policies}
           value={policies.data?.filter((p) => p.status === 'active').length}
         />
-        <StatCard label="Next Check-in" icon={CalendarClock} query={engine} value={nextCheckInText(engine.data?.nextCheckInAt, now)} />
+        {nextCheckIn !== null && <StatCard label="Next Check-in" icon={CalendarClock} query={engine} value={nextCheckIn} />}
       </div>
 
       <div className="grid gap-6 md:grid-cols-2">

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../../../contract/audit'
 import { PLAN_HEADLINES, type ReadinessProblem, type ReleaseReadiness } from '../../../contract/readiness'
-import type { EngineStatus, ReleaseSummary } from '../../../contract/triggers'
+import type { EngineStatus, ReleaseSummary, Trigger } from '../../../contract/triggers'
 import type { ChainState } from '@/features/audit/chain'
 import { groupProblems } from '@/features/readiness/group'
 
@@ -10,6 +10,14 @@ export const RECENT_ACTIVITY_COUNT = 5
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const DAY = 24 * HOUR
+
+/**
+ * The Next Check-in card's value, or null when there is no card: only a running check-in clock (an
+ * active inactivity trigger) has a next check-in.
+ */
+export function nextCheckInCard(engine: Pick<EngineStatus, 'inactivityTriggerId' | 'nextCheckInAt'> | undefined, now: Date): string | null {
+  return engine?.inactivityTriggerId ? nextCheckInText(engine.nextCheckInAt, now) : null
+}
 
 /** Whole days until the next check-in, rounded up: '12d'; 'Due' once it has passed; '—' if unknown. */
 export function nextCheckInText(nextCheckInAt: string | null | undefined, now: Date): string {
@@ -63,11 +71,22 @@ export function encryptionRow(vaultSetup: boolean): StatusRow {
     : { label: 'Encryption', value: 'Set up your vault', tone: 'warn', issue: 'Vault not set up' }
 }
 
-export function monitorRow(engine: { data: EngineStatus | undefined; isError: boolean }, hasInactivityTrigger?: boolean): StatusRow {
+/**
+ * The check-in clock's row. It runs only on an active inactivity trigger (`triggers`, once loaded,
+ * says which kind is missing: none, paused or fired).
+ */
+export function monitorRow(engine: { data: EngineStatus | undefined; isError: boolean }, triggers?: ReadonlyArray<Pick<Trigger, 'type' | 'status'>>): StatusRow {
   const label = 'Inactivity Monitor'
-  if (hasInactivityTrigger === false) return { label, value: 'Not set up', tone: 'warn', issue: 'No inactivity trigger' }
+  const inactivity = triggers?.filter((t) => t.type === 'inactivity')
+  const notSetUp: StatusRow = { label, value: 'Not set up', tone: 'warn', issue: 'No inactivity trigger' }
+  if (inactivity?.length === 0) return notSetUp
   if (engine.isError) return { label, value: 'Unavailable', tone: 'warn', issue: 'Inactivity monitor status unavailable' }
   if (!engine.data) return { label, value: 'Checking...', tone: 'pending' }
+  if (!engine.data.inactivityTriggerId) {
+    if (inactivity?.some((t) => t.status === 'paused')) return { label, value: 'Paused', tone: 'warn', issue: 'Inactivity trigger paused' }
+    if (inactivity?.some((t) => t.status === 'triggered')) return { label, value: 'Fired', tone: 'warn', issue: 'Inactivity trigger fired' }
+    return notSetUp
+  }
   if (!engine.data.isRunning) return { label, value: 'Stopped', tone: 'bad', issue: 'Inactivity monitor stopped' }
   if (engine.data.phase !== 'ok') return { label, value: 'Check-in due', tone: 'warn', issue: 'Check-in due' }
   return { label, value: 'Running', tone: 'ok' }

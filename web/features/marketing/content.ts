@@ -18,8 +18,7 @@ import {
   type LucideIcon,
 } from 'lucide-react'
 import {
-  CHECKIN_FREQUENCY_OPTIONS,
-  CHECKIN_GRACE_DAYS,
+  INACTIVITY_GRACE_DEFAULT_DAYS,
   PAYMENT_GRACE_DAYS,
   PRODUCT_NAME,
 } from '../../../contract/constants'
@@ -31,8 +30,8 @@ export interface IconText {
   description: string
 }
 
-const MIN_CHECKIN = Math.min(...CHECKIN_FREQUENCY_OPTIONS)
-const MAX_CHECKIN = Math.max(...CHECKIN_FREQUENCY_OPTIONS)
+// The check-in clock runs on the owner's inactivity trigger: its frequency and its grace period.
+const GRACE_DEFAULT = INACTIVITY_GRACE_DEFAULT_DAYS
 
 /** The four audiences the public pages name (seeds 000 §1). */
 export const AUDIENCES: { icon: LucideIcon; label: string; description: string }[] = [
@@ -137,7 +136,7 @@ export const STEPS: Step[] = [
     title: 'Set your triggers',
     summary: 'Choose when items are released: missed check-ins, manual release, verified death or a set date.',
     details: [
-      `Inactivity check-ins by e-mail every ${MIN_CHECKIN} to ${MAX_CHECKIN} days, with a ${CHECKIN_GRACE_DAYS}-day grace period to answer.`,
+      `Inactivity check-ins by e-mail at the frequency you choose (daily, weekly, monthly or a number of days), with the grace period you choose to answer (${GRACE_DEFAULT} days unless you change it).`,
       'Manual release when you decide the time has come, or a release on a scheduled date.',
       'Release once a death certificate has been verified.',
     ],
@@ -227,7 +226,7 @@ export const FAQS: Faq[] = [
   },
   {
     question: 'What happens if I miss a check-in?',
-    answer: `If inactivity monitoring is on, we e-mail you a check-in at the frequency you choose (every ${MIN_CHECKIN} to ${MAX_CHECKIN} days). Missing one is not a problem in itself: you have a ${CHECKIN_GRACE_DAYS}-day grace period to respond. Only if that period also passes without an answer do your inactivity triggers activate and release the items you assigned to your beneficiaries.`,
+    answer: `If inactivity monitoring is on, we e-mail you a check-in at the frequency you set on your inactivity trigger. Missing one is not a problem in itself: you have the grace period you chose (${GRACE_DEFAULT} days unless you change it) to respond, and the e-mail names the exact deadline. Only if that period also passes without an answer do your inactivity triggers activate and release the items you assigned to your beneficiaries.`,
   },
   {
     question: 'Can I cancel my subscription at any time?',

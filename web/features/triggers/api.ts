@@ -3,6 +3,7 @@ import type {
   BiometricFailureBody,
   DryRunResult,
   EngineStatus,
+  InactivityConfig,
   ManualReleaseBody,
   ManualReleaseResult,
   ReleaseSummary,
@@ -74,6 +75,15 @@ export function useSetTriggerStatus() {
   })
 }
 
+/** An inactivity trigger's new schedule: the clock runs on it at once. */
+export function useUpdateTriggerSchedule() {
+  const invalidate = useInvalidateEngine()
+  return useMutation({
+    mutationFn: ({ id, config }: { id: string; config: InactivityConfig }) => apiJson<Trigger>('PUT', `/api/triggers/${path(id)}`, { config }),
+    onSettled: invalidate,
+  })
+}
+
 /** Sends every verified approver their link to confirm the owner's death again. */
 export function useResendReportLinks() {
   return useMutation({
@@ -83,7 +93,8 @@ export function useResendReportLinks() {
 
 export interface CheckInResult {
   lastCheckInAt: string
-  nextCheckInAt: string
+  /** Null when no check-in clock runs (no active inactivity trigger). */
+  nextCheckInAt: string | null
   cancelledReleases: number
 }
 

@@ -1,8 +1,11 @@
 import {
-  PING_FREQUENCY_DAYS,
+  CLOCK_MESSAGES,
+  frequencyDaysOf,
+  inactivitySchedule,
   TRIGGER_DEFAULTS,
   TRIGGER_MESSAGES,
   type EngineStatus,
+  type InactivityFrequency,
   type ManualReleaseResult,
   type PingFrequency,
   type ReleaseStatus,
@@ -26,7 +29,30 @@ export const TRIGGER_TOASTS = {
   selectTrigger: 'Please select a trigger',
 } as const
 
+/** The words around an inactivity trigger's schedule (Create Trigger, Edit schedule). */
+export const SCHEDULE_COPY = {
+  graceHint: 'Days after the check-in e-mail before the trigger fires; a reminder goes a day before they end.',
+  fromSettings: (frequency: InactivityFrequency) => `From your Settings: ${frequencyLabel(frequency).toLowerCase()}.`,
+  taken: 'Inactivity (you have one)',
+  edit: 'Edit schedule',
+  editTitle: 'Edit check-in schedule',
+  editDescription:
+    'The new schedule applies at once. A check-in e-mail already sent no longer counts: the next one goes when it is due under the new schedule (at once if that time has passed), with the new deadline.',
+  saved: 'Schedule saved',
+  saveFailed: 'Failed to save the schedule',
+} as const
+
 export const PING_FREQUENCY_LABELS: Record<PingFrequency, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' }
+
+/** A frequency as the Check-in frequency select names it: 'Weekly', or 'Every 14 days'. */
+export function frequencyLabel(frequency: InactivityFrequency): string {
+  return typeof frequency === 'string' ? PING_FREQUENCY_LABELS[frequency] : `Every ${plural(frequency, 'day')}`
+}
+
+/** A frequency as a summary line words it: 'weekly', or 'every 14 days'. */
+function frequencyWords(frequency: InactivityFrequency): string {
+  return typeof frequency === 'string' ? frequency : `every ${plural(frequency, 'day')}`
+}
 
 export const TRIGGER_STATUS_BADGES: Record<TriggerStatus, { label: string; variant: 'success' | 'secondary' | 'destructive' }> = {
   active: { label: 'Active', variant: 'success' },
@@ -45,6 +71,27 @@ export const PHASE_TEXT: Record<EngineStatus['phase'], string> = {
   checkin_sent: 'Check-in e-mail sent, waiting for your answer',
   reminder_sent: 'Reminder sent, grace period running',
   expired: 'Grace period over: inactivity triggers fire',
+}
+
+/**
+ * Why no check-in clock runs (the engine status has no inactivityTriggerId): the owner's inactivity
+ * trigger is paused, has fired, or does not exist.
+ */
+export function noClockText(triggers: ReadonlyArray<Pick<Trigger, 'type' | 'status'>> | undefined): string {
+  const inactivity = triggers?.filter((t) => t.type === 'inactivity') ?? []
+  if (inactivity.some((t) => t.status === 'paused')) return CLOCK_MESSAGES.paused
+  if (inactivity.some((t) => t.status === 'triggered')) return CLOCK_MESSAGES.fired
+  return CLOCK_MESSAGES.notRunning
+}
+
+/** The clock's state in words: its phase while it runs, else why it does not. */
+export function clockStateText(status: Pick<EngineStatus, 'inactivityTriggerId' | 'phase'>, triggers: ReadonlyArray<Pick<Trigger, 'type' | 'status'>> | undefined): string {
+  return status.inactivityTriggerId ? PHASE_TEXT[status.phase] : noClockText(triggers)
+}
+
+/** "Every 7 days, 14 days grace" while the clock runs; null when it does not. */
+export function scheduleText(status: Pick<EngineStatus, 'pingFrequencyDays' | 'graceDays'>): string | null {
+  return status.pingFrequencyDays !== null && status.graceDays !== null ? CLOCK_MESSAGES.schedule(status.pingFrequencyDays, status.graceDays) : null
 }
 
 export const LOCKED_NAMES_HINT = 'Unlock your vault to see the file names.'
@@ -78,8 +125,8 @@ export function configSummary(trigger: Pick<Trigger, 'type' | 'config'>, benefic
   const c = trigger.config as Record<string, unknown>
   switch (trigger.type) {
     case 'inactivity': {
-      const frequency = (typeof c.pingFrequency === 'string' && c.pingFrequency in PING_FREQUENCY_DAYS ? c.pingFrequency : TRIGGER_DEFAULTS.pingFrequency) as PingFrequency
-      return `Check-ins ${frequency}, ${num(c.gracePeriod, TRIGGER_DEFAULTS.gracePeriod)}-day grace`
+      const frequency = frequencyDaysOf(c.pingFrequency) === null ? TRIGGER_DEFAULTS.pingFrequency : (c.pingFrequency as InactivityFrequency)
+      return `Check-ins ${frequencyWords(frequency)}, ${inactivitySchedule(c).graceDays}-day grace`
     }
     case 'biometric_failure': {
       const threshold = num(c.failureThreshold, TRIGGER_DEFAULTS.failureThreshold)
@@ -116,8 +163,10 @@ export function manualResultText(result: ManualReleaseResult): string {
   return parts.join(' ')
 }
 
+/** The check-in toast: the clock was reset, and the next check-in named, only when a clock runs (`nextCheckInAt`). */
 export function checkInText(cancelledReleases: number, nextCheckInAt: string | null): string {
-  const parts: string[] = [TRIGGER_MESSAGES.checkInDone]
+  const parts: string[] = [TRIGGER_MESSAGES.checkInRecorded]
+  if (nextCheckInAt) parts.push(TRIGGER_MESSAGES.clockReset)
   if (cancelledReleases > 0) parts.push(`${plural(cancelledReleases, 'pending release')} cancelled.`)
   if (nextCheckInAt) parts.push(`Next check-in: ${formatWhen(nextCheckInAt)}.`)
   return parts.join(' ')

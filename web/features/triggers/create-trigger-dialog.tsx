@@ -1,17 +1,20 @@
 import { useEffect } from 'react'
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form'
-import { FAILED_UNLOCK_MESSAGES, PING_FREQUENCIES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
+import { newTriggerFrequency } from '../../../contract/settings'
+import { FAILED_UNLOCK_MESSAGES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, InputField, NumberField, SelectField } from '@/components/ui/form-field'
 import { Textarea } from '@/components/ui/textarea'
+import { useCurrentUser } from '@/features/auth/api'
 import { useBeneficiaries } from '@/features/circle/api'
 import { BeneficiaryCheckboxes } from '@/features/policies/checkbox-group'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
-import { useCreateTrigger } from './api'
-import { configSummary, PING_FREQUENCY_LABELS, TRIGGER_TOASTS } from './copy'
-import { buildCreateBody, toLocalInputValue, TRIGGER_FORM_DEFAULTS, type TriggerFormValues } from './trigger-form'
+import { useCreateTrigger, useTriggers } from './api'
+import { configSummary, SCHEDULE_COPY, TRIGGER_TOASTS } from './copy'
+import { ScheduleFields } from './schedule-fields'
+import { buildCreateBody, frequencyChoices, frequencyValue, toLocalInputValue, TRIGGER_FORM_DEFAULTS, type TriggerFormValues } from './trigger-form'
 
 const resolver: Resolver<TriggerFormValues, unknown, TriggerCreateBody> = async (values) => {
   const result = buildCreateBody(values)
@@ -35,14 +38,23 @@ export function CreateTriggerDialog({
 }) {
   const create = useCreateTrigger()
   const beneficiaries = useBeneficiaries()
+  const { data: user } = useCurrentUser()
+  const triggers = useTriggers()
   const form = useForm<TriggerFormValues, unknown, TriggerCreateBody>({ resolver, defaultValues: TRIGGER_FORM_DEFAULTS })
   const { errors } = form.formState
   const type = form.watch('type')
   const busy = create.isPending
+  // One inactivity trigger per owner (one check-in clock): with one, it is not offered again.
+  const inactivityTaken = triggers.data?.some((t) => t.type === 'inactivity') ?? false
+  // A new inactivity trigger starts at the /settings frequency.
+  const settingsFrequency = user?.pingFrequency ?? null
+  const preset = newTriggerFrequency(settingsFrequency)
 
   useEffect(() => {
-    if (open) form.reset({ ...TRIGGER_FORM_DEFAULTS, type: initialType ?? '' })
-  }, [open, initialType, form])
+    if (!open) return
+    const start = initialType === 'inactivity' && inactivityTaken ? '' : (initialType ?? '')
+    form.reset({ ...TRIGGER_FORM_DEFAULTS, type: start, pingFrequency: frequencyValue(preset) })
+  }, [open, initialType, form, inactivityTaken, preset])
 
   const close = () => {
     if (!busy) onOpenChange(false)
@@ -65,7 +77,7 @@ export function CreateTriggerDialog({
     if (busy) event.preventDefault()
   }
   /** A whole number of at least 1: days, or attempts. */
-  const countField = (name: 'gracePeriod' | 'failureThreshold' | 'timeWindow', label: string, hint: string) => (
+  const countField = (name: 'failureThreshold' | 'timeWindow', label: string, hint: string) => (
     <NumberField label={label} min={1} disabled={busy} error={errors[name]?.message} hint={hint} {...form.register(name, { valueAsNumber: true })} />
   )
 
@@ -80,29 +92,27 @@ export function CreateTriggerDialog({
           <SelectField
             label="Trigger type"
             error={errors.type?.message}
-            hint={type ? TRIGGER_TYPE_LABELS[type].description : undefined}
+            hint={type ? TRIGGER_TYPE_LABELS[type].description : inactivityTaken ? TRIGGER_MESSAGES.inactivityExists : undefined}
             disabled={busy}
             {...form.register('type')}
           >
             <option value="">Select a trigger type</option>
             {TRIGGER_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {TRIGGER_TYPE_LABELS[t].title}
+              <option key={t} value={t} disabled={t === 'inactivity' && inactivityTaken}>
+                {t === 'inactivity' && inactivityTaken ? SCHEDULE_COPY.taken : TRIGGER_TYPE_LABELS[t].title}
               </option>
             ))}
           </SelectField>
 
           {type === 'inactivity' && (
-            <div className="grid gap-4 sm:grid-cols-2">
-              <SelectField label="Check-in frequency" error={errors.pingFrequency?.message} disabled={busy} {...form.register('pingFrequency')}>
-                {PING_FREQUENCIES.map((f) => (
-                  <option key={f} value={f}>
-                    {PING_FREQUENCY_LABELS[f]}
-                  </option>
-                ))}
-              </SelectField>
-              {countField('gracePeriod', 'Grace period (days)', 'How long after a missed check-in the trigger waits before firing.')}
-            </div>
+            <ScheduleFields
+              choices={frequencyChoices(preset)}
+              frequency={form.register('pingFrequency')}
+              grace={form.register('gracePeriod', { valueAsNumber: true })}
+              errors={{ pingFrequency: errors.pingFrequency?.message, gracePeriod: errors.gracePeriod?.message }}
+              disabled={busy}
+              frequencyHint={settingsFrequency === null ? undefined : SCHEDULE_COPY.fromSettings(preset)}
+            />
           )}
 
           {type === 'biometric_failure' && (

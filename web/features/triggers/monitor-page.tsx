@@ -1,7 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { ArrowLeft, Gauge, ListChecks, RefreshCw, Send, X } from 'lucide-react'
 import { useState } from 'react'
-import { TRIGGER_TYPE_LABELS, type EngineStatus, type ReleaseSummary } from '../../../contract/triggers'
+import { TRIGGER_TYPE_LABELS, type EngineStatus, type ReleaseSummary, type Trigger } from '../../../contract/triggers'
 import { PageHeader } from '@/components/layout/page-header'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
@@ -14,7 +14,7 @@ import { toast } from '@/lib/toast-store'
 import { useDecryptedMetadata } from '@/features/vault/items/decrypt-items'
 import { useVaultItems } from '@/features/vault/items/api'
 import { useCancelRelease, useEngineStatus, useTriggers } from './api'
-import { configSummary, formatWhen, PHASE_TEXT, plural, RELEASE_STATUS_BADGES, releasedItemsText, TRIGGER_TOASTS } from './copy'
+import { clockStateText, configSummary, formatWhen, RELEASE_STATUS_BADGES, releasedItemsText, scheduleText, TRIGGER_TOASTS } from './copy'
 import { PaymentHoldNotice } from './dry-run-panel'
 import { ManualTestCard } from './manual-test-card'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
@@ -27,7 +27,7 @@ function Loading({ label }: { label: string }) {
   )
 }
 
-function EngineStatusCard({ query }: { query: ReturnType<typeof useEngineStatus> }) {
+function EngineStatusCard({ query, triggers }: { query: ReturnType<typeof useEngineStatus>; triggers: Trigger[] | undefined }) {
   const { data, isPending, isError, error, refetch, isFetching, dataUpdatedAt } = query
   return (
     <Card>
@@ -58,12 +58,23 @@ function EngineStatusCard({ query }: { query: ReturnType<typeof useEngineStatus>
             <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
               <Fact label="Next alarm">{formatWhen(data.nextAlarmAt, 'None armed')}</Fact>
               <Fact label="Last sweep">{formatWhen(data.lastSweepAt)}</Fact>
-              <Fact label="Check-in state">{PHASE_TEXT[data.phase]}</Fact>
-              <Fact label="Last check-in">{formatWhen(data.lastCheckInAt, 'Not yet')}</Fact>
-              <Fact label="Next check-in">{formatWhen(data.nextCheckInAt, 'Not scheduled')}</Fact>
-              <Fact label="Check-in schedule">
-                Every {plural(data.pingFrequencyDays, 'day')}, {plural(data.graceDays, 'day')} grace
+              <Fact label="Check-in state" testId="clock-state">
+                {clockStateText(data, triggers)}
               </Fact>
+              <Fact label="Last check-in">{formatWhen(data.lastCheckInAt, 'Not yet')}</Fact>
+              {data.inactivityTriggerId && (
+                <>
+                  <Fact label="Next check-in" testId="next-check-in">
+                    {formatWhen(data.nextCheckInAt)}
+                  </Fact>
+                  <Fact label="Check-in schedule" testId="check-in-schedule">
+                    {scheduleText(data)}
+                  </Fact>
+                  <Fact label="Inactivity trigger fires" testId="fires-at">
+                    {formatWhen(data.firesAt)} unless you check in
+                  </Fact>
+                </>
+              )}
             </dl>
           </>
         )}
@@ -242,7 +253,7 @@ export function TriggerMonitorPage() {
           <ArrowLeft className="size-4" aria-hidden /> Security Triggers
         </Link>
       </PageHeader>
-      <EngineStatusCard query={status} />
+      <EngineStatusCard query={status} triggers={triggers.data} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <TriggerListCard query={triggers} />
         <ReleasesCard status={status.data} />

@@ -1,12 +1,15 @@
 import type { z } from 'zod'
 import {
   biometricConfigSchema,
-  inactivityConfigSchema,
+  frequencyDaysOf,
+  inactivityScheduleSchema,
+  PING_FREQUENCIES,
   scheduledConfigSchema,
   TRIGGER_DEFAULTS,
   TRIGGER_MESSAGES,
   TRIGGER_TYPES,
-  type PingFrequency,
+  type InactivityConfig,
+  type InactivityFrequency,
   type TriggerCreateBody,
   type TriggerType,
 } from '../../../contract/triggers'
@@ -16,7 +19,8 @@ import {
 
 export interface TriggerFormValues {
   type: TriggerType | ''
-  pingFrequency: PingFrequency
+  /** The Check-in frequency select's value: 'daily', 'weekly', 'monthly', or a number of days ('14'). */
+  pingFrequency: string
   /** NaN when the number field is empty (react-hook-form's valueAsNumber). */
   gracePeriod: number
   failureThreshold: number
@@ -38,6 +42,34 @@ export const TRIGGER_FORM_DEFAULTS: TriggerFormValues = {
   releaseDate: '',
   beneficiaries: [],
   description: '',
+}
+
+/** A frequency as the select's option value. */
+export const frequencyValue = (frequency: InactivityFrequency): string => String(frequency)
+
+/** The select's value as the config's frequency (a number of days for '14'); anything else is left for the schema to refuse. */
+export function frequencyOfValue(value: string): InactivityFrequency | string {
+  if ((PING_FREQUENCIES as readonly string[]).includes(value)) return value
+  return /^\d+$/.test(value) ? Number(value) : value
+}
+
+/** The Check-in frequency select's choices: the spec's three, and any day counts in `extra` (a /settings choice, the current schedule), by length. */
+export function frequencyChoices(...extra: InactivityFrequency[]): InactivityFrequency[] {
+  const all = new Map<number, InactivityFrequency>()
+  for (const f of [...PING_FREQUENCIES, ...extra]) {
+    const days = frequencyDaysOf(f)
+    if (days !== null && !all.has(days)) all.set(days, f)
+  }
+  return [...all.entries()].sort(([a], [b]) => a - b).map(([, f]) => f)
+}
+
+export type ScheduleFormResult = { ok: true; config: InactivityConfig } | { ok: false; errors: TriggerFormErrors }
+
+/** An inactivity trigger's schedule fields as its config (creating it, or editing its schedule). */
+export function buildSchedule(values: Pick<TriggerFormValues, 'pingFrequency' | 'gracePeriod'>): ScheduleFormResult {
+  const parsed = inactivityScheduleSchema.safeParse({ pingFrequency: frequencyOfValue(values.pingFrequency), gracePeriod: values.gracePeriod })
+  if (!parsed.success) return { ok: false, errors: errorsOf(parsed.error, { pingFrequency: 'pingFrequency', gracePeriod: 'gracePeriod' }) }
+  return { ok: true, config: parsed.data }
 }
 
 const pad = (n: number) => String(Math.trunc(Math.abs(n))).padStart(2, '0')
@@ -83,9 +115,8 @@ export function buildCreateBody(values: TriggerFormValues): TriggerFormResult {
     case 'manual_release':
       return { ok: true, body: { type, config: {}, status: 'active' } }
     case 'inactivity': {
-      const parsed = inactivityConfigSchema.safeParse({ pingFrequency: values.pingFrequency, gracePeriod: values.gracePeriod })
-      if (!parsed.success) return { ok: false, errors: errorsOf(parsed.error, { pingFrequency: 'pingFrequency', gracePeriod: 'gracePeriod' }) }
-      return { ok: true, body: { type, config: parsed.data, status: 'active' } }
+      const schedule = buildSchedule(values)
+      return schedule.ok ? { ok: true, body: { type, config: schedule.config, status: 'active' } } : schedule
     }
     case 'biometric_failure': {
       const parsed = biometricConfigSchema.safeParse({ failureThreshold: values.failureThreshold, timeWindow: values.timeWindow })

@@ -1,5 +1,5 @@
 import { Link, useSearch } from '@tanstack/react-router'
-import { Activity, CalendarClock, FileCheck2, Hand, HeartHandshake, LockKeyhole, Plus, Send, Timer, type LucideIcon } from 'lucide-react'
+import { Activity, CalendarClock, FileCheck2, Hand, HeartHandshake, LockKeyhole, Pencil, Plus, Send, Timer, type LucideIcon } from 'lucide-react'
 import { useState } from 'react'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type Trigger, type TriggerType } from '../../../contract/triggers'
 import { PageHeader, PageSection } from '@/components/layout/page-header'
@@ -12,8 +12,9 @@ import { useBeneficiaries } from '@/features/circle/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useCheckIn, useEngineStatus, useResendReportLinks, useTriggers } from './api'
-import { checkInText, configSummary, formatDay, formatWhen, PHASE_TEXT, TRIGGER_TOASTS } from './copy'
+import { checkInText, clockStateText, configSummary, formatDay, formatWhen, SCHEDULE_COPY, TRIGGER_TOASTS } from './copy'
 import { CreateTriggerDialog } from './create-trigger-dialog'
+import { EditScheduleDialog } from './edit-schedule-dialog'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
 
 const CARD_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'manual_release'] as const satisfies readonly TriggerType[]
@@ -25,7 +26,7 @@ const TYPE_ICONS: Record<TriggerType, LucideIcon> = {
   manual_release: Hand,
 }
 
-function CheckInCard() {
+function CheckInCard({ triggers }: { triggers: Trigger[] | undefined }) {
   const status = useEngineStatus()
   const checkIn = useCheckIn()
   const onCheckIn = () =>
@@ -43,12 +44,8 @@ function CheckInCard() {
             <HeartHandshake className="size-5 text-brand-700" aria-hidden /> I'm Still Here
           </CardTitle>
           <CardDescription>
-            Check in to reset your inactivity clock. Releases still in their delay are cancelled. Check-in e-mails follow the
-            frequency on your{' '}
-            <Link to="/settings" className="font-medium text-brand-700 underline-offset-4 hover:underline">
-              Settings
-            </Link>{' '}
-            page.
+            Check in to reset your inactivity clock. Releases still in their delay are cancelled. Check-in e-mails follow your
+            Inactivity trigger's own schedule, shown on its card below.
           </CardDescription>
         </div>
         <Button size="lg" className="mt-3 w-full shrink-0 sm:mt-0 sm:w-auto" onClick={onCheckIn} disabled={checkIn.isPending}>
@@ -63,10 +60,14 @@ function CheckInCard() {
               <Fact label="Last check-in" testId="last-check-in">
                 {formatWhen(status.data.lastCheckInAt, 'Not yet')}
               </Fact>
-              <Fact label="Next check-in" testId="next-check-in">
-                {formatWhen(status.data.nextCheckInAt, 'Not scheduled')}
+              {status.data.inactivityTriggerId && (
+                <Fact label="Next check-in" testId="next-check-in">
+                  {formatWhen(status.data.nextCheckInAt, 'Not scheduled')}
+                </Fact>
+              )}
+              <Fact label="Status" testId="clock-state">
+                {clockStateText(status.data, triggers)}
               </Fact>
-              <Fact label="Status">{PHASE_TEXT[status.data.phase]}</Fact>
             </dl>
           )}
         </InlineLoadState>
@@ -128,6 +129,7 @@ function TypeCard({
 }) {
   const Icon = TYPE_ICONS[type]
   const label = TRIGGER_TYPE_LABELS[type]
+  const [editing, setEditing] = useState<Trigger | null>(null)
   // A card with a trigger shows that trigger's state (a fired one included: its release is under
   // way, and "Set Up" beside it would read as if nothing had happened).
   const canSetUp = triggers.length === 0
@@ -146,6 +148,11 @@ function TypeCard({
               <TriggerFacts trigger={trigger} />
               <div className="flex flex-wrap gap-2">
                 {trigger.type === 'verified_death' && trigger.status !== 'triggered' && <ResendReportLinks triggerId={trigger.id} />}
+                {trigger.type === 'inactivity' && trigger.status !== 'triggered' && (
+                  <Button size="sm" variant="outline" onClick={() => setEditing(trigger)} aria-label={`${SCHEDULE_COPY.edit} of ${label.title} trigger`}>
+                    <Pencil aria-hidden /> {SCHEDULE_COPY.edit}
+                  </Button>
+                )}
                 <ToggleButton trigger={trigger} pending={pendingId === trigger.id} onToggle={() => onToggle(trigger)} />
               </div>
             </div>
@@ -160,6 +167,7 @@ function TypeCard({
           )}
         </CardContent>
       </Card>
+      {editing && <EditScheduleDialog trigger={editing} open onOpenChange={(open) => !open && setEditing(null)} />}
     </li>
   )
 }
@@ -279,7 +287,7 @@ export function TriggersPage() {
           </Button>
         </div>
       </PageHeader>
-      <CheckInCard />
+      <CheckInCard triggers={triggers.data} />
       {body}
       <CreateTriggerDialog open={dialog.open} initialType={dialog.type} onOpenChange={(open) => setDialog((d) => ({ ...d, open }))} />
     </div>

@@ -1,6 +1,5 @@
 import { Link } from '@tanstack/react-router'
 import {
-  CHECKIN_GRACE_DAYS,
   CONTACT_EMAIL,
   FREE_TRIAL_DAYS,
   PAYMENT_GRACE_DAYS,
@@ -169,9 +168,10 @@ function sections(privacyPath: PrivacyPath): LegalSection[] {
       body: (
         <>
           <p>
-            If you turn on inactivity monitoring, we will e-mail you check-ins at the frequency you choose. If you do
-            not respond within the grace period of {CHECKIN_GRACE_DAYS} days, your inactivity triggers activate
-            automatically and the items you have assigned are released according to your access policies.
+            If you turn on inactivity monitoring, we will e-mail you check-ins at the frequency you set on your inactivity
+            trigger. If you do not respond within the grace period you set on it (each check-in e-mail names the
+            deadline), your inactivity triggers activate automatically and the items you have assigned are released
+            according to your access policies.
           </p>
           <p>
             It is your responsibility to respond to check-ins, to keep your e-mail address deliverable (including making
