@@ -36,6 +36,8 @@ export const RELEASE_MESSAGES = {
   releaseAlreadyCancelled: 'This release was already cancelled.',
   alreadySigned: 'You have already answered for this release.',
   releaseCancelled: 'The release was cancelled. Your inactivity clock has been reset.',
+  /** The same, for an owner with no active inactivity trigger: no clock runs to reset. */
+  releaseCancelledNoClock: 'The release was cancelled.',
   assetWithdrawn: (ownerName: string) => `${ownerName} withdrew this release. It can no longer be downloaded.`,
   checkedIn: 'Thank you. Your check-in was recorded and your inactivity clock has been reset.',
   /** The same, for an owner with no active inactivity trigger: no clock runs to reset. */
@@ -173,11 +175,15 @@ export interface CancelView {
   /** Items available to an heir now (a cancel withdraws them). */
   availableItems: number
   downloaded: DownloadedCopy[]
+  /** Whether an inactivity clock runs (a cancel through the link restarts it). */
+  clockRuns: boolean
 }
 
 /** POST /api/releases/cancel */
 export interface CancelLinkResult extends CancelOutcome {
   message: string
+  /** Whether the cancel restarted the inactivity clock (only a running one can be). */
+  clockReset: boolean
 }
 
 const ITEM_NOUNS: Record<ItemType, string> = { doc: 'A document', photo: 'A photo', video: 'A video', password: 'A password entry' }

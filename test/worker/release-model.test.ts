@@ -160,6 +160,8 @@ describe('a cancel takes back everything not yet in the heir’s hands', () => {
     expect(res.status).toBe(200)
     const done = (await res.json()) as CancelLinkResult
     expect(done).toMatchObject({ cancelledReleases: 1, withdrawnItems: 1, heirsTold: 1 })
+    // No inactivity trigger runs a clock here: the page does not say one was reset.
+    expect(done).toMatchObject({ clockReset: false, message: RELEASE_MESSAGES.releaseCancelledNoClock })
     expect(done.downloaded).toHaveLength(1)
 
     // No new ticket, and the ticket already used once is refused too.

@@ -20,7 +20,7 @@ import { billThroughStripe, deliverInvoice, runSimulation, type SimulationOption
 
 const OPTIONS: SimulationOptions = { owners: 8, days: 120, maxSteps: 400 }
 // Other seeds pass too, but exercise less (a replayed report, a withdrawal, a biometric firing).
-const PASSING_SEEDS = [1, 5]
+const PASSING_SEEDS = [4, 5]
 // Everything a run must have exercised for its "no violations" to mean something.
 const EXERCISED = [
   'firings.inactivity',

@@ -180,7 +180,7 @@ function rearmDisprovedTriggers(u: Unit) {
 }
 
 /** What the owner's cancel link for `firingId` would take back, read before they click. */
-export function cancelView(u: Pick<Unit, 'db' | 'now'>, firingId: string): Omit<CancelView, 'triggerLabel'> & { triggerType: string } | null {
+export function cancelView(u: Pick<Unit, 'db' | 'now'>, firingId: string): (Omit<CancelView, 'triggerLabel' | 'clockRuns'> & { triggerType: string }) | null {
   const firing = u.db.select().from(firings).where(eq(firings.id, firingId)).get()
   if (!firing) return null
   const rows = u.db.all<{ id: string; status: string; releaseAt: number; live: number }>(sql`

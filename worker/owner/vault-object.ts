@@ -788,7 +788,7 @@ export class OwnerVault extends DurableObject<Env> {
       const view = cancelView({ db: this.db, now }, firingId)
       if (!view) throw badRequest(RELEASE_MESSAGES.linkInvalid)
       const { triggerType, ...rest } = view
-      return { ...rest, triggerLabel: TRIGGER_TYPE_LABELS[triggerType as TriggerType]?.title ?? triggerType }
+      return { ...rest, triggerLabel: TRIGGER_TYPE_LABELS[triggerType as TriggerType]?.title ?? triggerType, clockRuns: triggersService.clockSchedule(this.db) !== null }
     })
   }
 
@@ -809,7 +809,8 @@ export class OwnerVault extends DurableObject<Env> {
             this.kv.put('clock', { lastCheckInAt: now, phase: 'ok', checkInSentAt: null } satisfies ClockState)
             u.audit({ actor: 'user', action: 'checkin.recorded', details: { via: 'cancel link' } })
           }
-          return outcome
+          // Only a running clock was reset: an owner with no active inactivity trigger has none.
+          return { ...outcome, clockReset: outcome.cancelledReleases > 0 && triggersService.clockSchedule(this.db) !== null }
         },
         { now, tick: true },
       )

@@ -87,7 +87,7 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
   .post('/releases/cancel', linkLimit, jsonBodyLimit, validate('json', linkActionBodySchema), async (c) => {
     const link = await linkOf(c.env, 'releaseCancel', c.req.valid('json').token)
     const outcome = await ask(link.vault.cancelFiring(link.subject))
-    const body: CancelLinkResult = { message: RELEASE_MESSAGES.releaseCancelled, ...outcome }
+    const body: CancelLinkResult = { message: outcome.clockReset ? RELEASE_MESSAGES.releaseCancelled : RELEASE_MESSAGES.releaseCancelledNoClock, ...outcome }
     return c.json(body)
   })
   .get('/release-approvals', linkLimit, validate('query', tokenQuery), async (c) => {

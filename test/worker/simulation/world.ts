@@ -622,7 +622,10 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       oracle.note(m, now, `approver ${short(a.id)} confirms the death → ${res.status}`)
       if (res.status !== 200) return oracle.fail(m, now, step, `a death report answered ${res.status}: ${await res.text()}`)
       m.deathReports.set(a.id, now)
-      // A link reports once.
+      // A link reports once: the same link again, at once, is refused as used.
+      const again = await call('/api/death-reports', { body: { token: a.reportToken!, certificateNumber: `DC-${step}`, dateOfDeath: '2026-11-20', attest: true } })
+      count('actions.replay_report')
+      if (again.status !== 409) oracle.fail(m, now, step, `a used death-report link answered ${again.status} (expected 409): ${await again.text()}`)
       o.spentReportLinks.set(a.reportToken!, 'used')
       a.reportToken = null
       return

@@ -26,7 +26,11 @@ export function pendingFacts(view: CancelView): string[] {
   if (view.waitingReleases > 0 && view.earliestAt) {
     facts.push(`${plural(view.waitingReleases, 'One release is', '# releases are')} waiting; the earliest would go out ${at(view.earliestAt)}. Cancelling stops ${plural(view.waitingReleases, 'it', 'them')}.`)
   }
-  facts.push('Cancelling also resets your inactivity clock, and anyone who was told of the release is told it was withdrawn.')
+  facts.push(
+    view.clockRuns
+      ? 'Cancelling also resets your inactivity clock, and anyone who was told of the release is told it was withdrawn.'
+      : 'Anyone who was told of the release is told it was withdrawn.',
+  )
   return facts
 }
 
