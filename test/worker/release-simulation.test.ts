@@ -52,6 +52,7 @@ const EXERCISED = [
   'actions.mistype_then_unlock',
   'assets.fetchRefused',
   'readiness.ready',
+  'readiness.emptyVaultChecked',
   'actions.cancel_link',
   'releases.withdrawn',
   'firings.verified_death',

@@ -142,6 +142,10 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
   try {
     vi.setSystemTime(start)
     for (let i = 0; i < options.owners; i++) owners.push(await setUpOwner(rng, i, start))
+    // An owner with an empty vault (no one, nothing, no trigger), paying, who never acts: readiness
+    // must say so at every step, whatever the clock and the sweeps do around it (no random draws).
+    const empty = await register({ displayName: 'Sim Owner with nothing yet' })
+    await billThroughStripe(empty.user.id, `cus_sim_${crypto.randomUUID().slice(0, 12)}`, `sub_sim_${crypto.randomUUID().slice(0, 12)}`)
     // One owner's chain starts longer than a page (1 000 entries): it must verify whole all along.
     if (owners[0]) await guard(owners[0].m.id).appendAuditMany(Array.from({ length: 1_050 }, (_, i) => ({ actor: 'system' as const, action: 'checkin.reminder_sent', details: { n: i } })))
     // Let the registrations' background sign-of-life reports land before the clock starts.
@@ -188,6 +192,7 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
       count('ms.observe', performance.now() - t1)
       t1 = performance.now()
       await promiseChecks(oracle, owners, now, step, count)
+      await emptyVaultCheck(oracle, owners[0]!.m, empty.user.id, now, step, count)
       count('ms.promise', performance.now() - t1)
       oracle.lateCheck(now, step)
       if (oracle.violations.length > 25) break
@@ -301,6 +306,18 @@ async function promiseChecks(oracle: Oracle, owners: SimOwner[], now: number, st
       count('readiness.ready')
       if (!routeToAnHeir(o.m, now)) oracle.fail(o.m, now, step, 'readiness says ready, yet no item reaches a beneficiary through an active trigger')
     }
+  }
+}
+
+/** An empty vault is never ready, and readiness says what is missing first (reported under owner #0's log). */
+async function emptyVaultCheck(oracle: Oracle, any: MOwner, ownerId: string, now: number, step: number, count: (key: string, n?: number) => void): Promise<void> {
+  // A session of the moment: the simulation's months outlast one.
+  const res = await call('/api/release-readiness', { token: await createSession(getDb(env), env, ownerId, now) })
+  if (res.status !== 200) return oracle.fail(any, now, step, `the empty vault's readiness answered ${res.status}`)
+  const readiness = (await res.json()) as ReleaseReadiness
+  count('readiness.emptyVaultChecked')
+  if (readiness.ready || !readiness.problems.some((p) => p.kind === 'nothing_protected')) {
+    oracle.fail(any, now, step, `an empty vault's readiness is ${JSON.stringify(readiness).slice(0, 300)}`)
   }
 }
 
