@@ -1034,7 +1034,7 @@ export const MUTATIONS = [
     from: '    firesAt: wholeSecond(graceFrom + schedule.graceDays * DAY_MS),',
     to: '    firesAt: wholeSecond(graceFrom + (schedule.graceDays - 1) * DAY_MS),',
     tests: [W('promise-pins')],
-    by: /grace period/,
+    by: /grace/,
   },
   {
     id: 'engine.checkin-due',
@@ -1043,7 +1043,7 @@ export const MUTATIONS = [
     from: "  if (state.phase === 'ok') return now >= t.dueAt ? 'send_checkin' : null",
     to: "  if (state.phase === 'ok') return now >= t.dueAt + DAY_MS ? 'send_checkin' : null",
     tests: [W('promise-pins')],
-    by: /check-in e-mail goes/,
+    by: /check-in e-mail goes|the e-mail a day after the check-in/,
   },
   {
     id: 'engine.paused-never-fires',
