@@ -88,6 +88,12 @@ describe('the asset card', () => {
     expect(model.expiresText).toMatch(/^Expires .*2099/)
   })
 
+  it('a withdrawn asset says, in the heir’s words, that the owner withdrew it, and offers nothing', () => {
+    const model = assetCardModel(asset({ status: 'withdrawn' }), { name: 'will.pdf', now, ownerName: 'Grace Owner' })
+    expect(model).toMatchObject({ status: 'withdrawn', statusLabel: 'Withdrawn', canDownload: false, expiresText: 'No longer available' })
+    expect(model.blockedReason).toBe('Grace Owner withdrew this release. It can no longer be downloaded.')
+  })
+
   it('falls back to Untitled Asset and No expiry date', () => {
     const model = assetCardModel(asset({ expiresAt: null }), { now })
     expect(model.title).toBe('Untitled Asset')

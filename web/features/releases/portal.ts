@@ -180,7 +180,8 @@ export function assetCardModel(
     statusLabel: ASSET_STATUS_LABELS[status] ?? status,
     statusVariant: status === 'available' ? 'default' : 'secondary',
     downloadsText: `Downloads: ${asset.downloadCount}/${asset.maxDownloads}`,
-    expiresText: expires && !Number.isNaN(expires.getTime()) ? `Expires ${dateFormat.format(expires)}` : 'No expiry date',
+    // A withdrawn item no longer expires: it is gone.
+    expiresText: status === 'withdrawn' ? 'No longer available' : expires && !Number.isNaN(expires.getTime()) ? `Expires ${dateFormat.format(expires)}` : 'No expiry date',
     canDownload: status === 'available' && !busy,
     blockedReason: status === 'available' ? null : BLOCKED_REASONS[status](ownerName),
   }
