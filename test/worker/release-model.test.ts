@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelLinkResult, type CancelView, type ReleasedAsset } from '../../contract/releases'
-import type { EngineStatus, Trigger } from '../../contract/triggers'
+import type { DryRunResult, EngineStatus, Trigger } from '../../contract/triggers'
 import { assetRows, clockOf, createTrigger, guard, manualReleaseOk, ownerWithItem, policyCovering, portalToken, setClock, verifiedApprover } from './engine-helpers'
+import { uploadItem } from './vault-helpers'
 import { call, linkTokenIn, messageOf, outboxFor, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
 
@@ -128,8 +129,12 @@ describe('the safety window holds for every cause that is not the owner acting n
   it('the dry run shows the window a death report would wait, with a 0-hour policy', async () => {
     const s = await deathSetup()
     await zeroHourPolicy(s, ['verified_death'])
-    const plan = (await (await call(`/api/trigger-engine/dry-run/${s.trigger.id}`, { method: 'POST', token: s.token })).json()) as { safetyWindowHours: number }
+    const before = Date.now()
+    const plan = (await (await call(`/api/trigger-engine/dry-run/${s.trigger.id}`, { method: 'POST', token: s.token })).json()) as DryRunResult
     expect(plan.safetyWindowHours).toBe(72)
+    const fires = plan.causes.find((c) => c.cause === 'fires')!
+    expect(fires.entries.map((e) => [e.source.kind, e.conditions.delayHours])).toEqual([['policy', 72]])
+    expect(Date.parse(fires.earliestAt!) - before).toBeGreaterThanOrEqual(72 * HOUR)
   })
 })
 
@@ -246,6 +251,43 @@ describe('a cancel takes back everything not yet in the heir’s hands', () => {
     expect((await triggerOf(d.token, scheduled.id)).status).toBe('paused')
     await guard(d.ownerId).tick(Date.now() + 120_000)
     expect((await releasesOf(d.token)).length).toBe(1)
+  })
+})
+
+describe('a cancel takes back only what it names', () => {
+  it("the e-mailed link cancels its own firing, not another cause's", async () => {
+    const s = await deathSetup()
+    await uploadItem(s.token, [s.beneficiary.id], 100, { policy: { protocol: 'INACTIVITY_30_DAYS' } })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await report(s.reportToken)
+    const long = Date.now() - 40 * DAY
+    await setClock(s.ownerId, { lastCheckInAt: long, phase: 'expired', checkInSentAt: long + DAY })
+    await guard(s.ownerId).tick(Date.now() + 60_000)
+    const kinds = (await releasesOf(s.token)).map((r) => [r.kind, r.status]).sort()
+    expect(kinds).toEqual([
+      ['inactivity', 'waiting'],
+      ['verified_death', 'waiting'],
+    ])
+    const deathMail = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.text.includes('/cancel-release') && m.text.includes('Verified Death')))
+    expect((await call('/api/releases/cancel', { body: { token: linkTokenIn(deathMail, '/cancel-release') } })).status).toBe(200)
+    const after = Object.fromEntries((await releasesOf(s.token)).map((r) => [r.kind, r.status]))
+    expect(after).toEqual({ verified_death: 'cancelled', inactivity: 'waiting' })
+  })
+
+  it("the monitor cancels one release of a firing; the trigger is armed again only once none is left", async () => {
+    const s = await deathSetup()
+    // The item by its own protocol and by a policy: one firing, two releases.
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+    })
+    await report(s.reportToken)
+    const [first, second] = await releasesOf(s.token)
+    expect([first!.status, second!.status]).toEqual(['waiting', 'waiting'])
+    expect((await call(`/api/trigger-engine/releases/${first!.id}/cancel`, { method: 'POST', token: s.token })).status).toBe(200)
+    expect((await releasesOf(s.token)).find((r) => r.id === second!.id)?.status).toBe('waiting')
+    expect((await triggerOf(s.token, s.trigger.id)).status).toBe('triggered')
+    expect((await call(`/api/trigger-engine/releases/${second!.id}/cancel`, { method: 'POST', token: s.token })).status).toBe(200)
+    expect((await triggerOf(s.token, s.trigger.id)).status).toBe('active')
   })
 })
 

@@ -3,13 +3,13 @@ import type { AuditActor } from '../../contract/audit'
 import type { CancelOutcome, CancelView, DownloadedCopy } from '../../contract/releases'
 import type { ItemType } from '../../contract/vault-items'
 import { releaseCancelledOwnerEmail, releaseWithdrawnEmail } from '../mail/release-templates'
+import { FIRING_KINDS, ownerActingNow, type FiringKind } from './fire'
 import { inSlices, jsonSlices } from '../owner/db'
 import { approvers, beneficiaries, deathReports, firingRecipients, firings, triggers } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 
-// Firings the owner's own sign of life disproves. A manual release was the owner's own act and a
-// scheduled one the owner's own date: a check-in leaves those alone.
-export const DISPROVED_BY_CHECK_IN = ['inactivity', 'verified_death', 'biometric_failure'] as const
+// Firings the owner's own sign of life disproves: every kind that is not the owner acting now.
+const DISPROVED_BY_CHECK_IN: readonly FiringKind[] = FIRING_KINDS.filter((kind) => !ownerActingNow(kind))
 
 export type CancelScope = { checkIn: true; via?: 'sign-in' } | { firingId: string } | { releaseId: string }
 
@@ -56,14 +56,11 @@ export function cancelReleases(u: Unit, scope: CancelScope, actor: AuditActor): 
     for (const slice of jsonSlices(ids)) {
       // An item another release (not cancelled) also gave the same person stays theirs: its asset
       // moves to that release instead of being withdrawn.
-      db.run(sql`update released_assets set release_id = (
+      db.run(sql`update released_assets set release_id = coalesce((
           select min(r.id) from release_targets t join releases r on r.id = t.release_id
           where t.item_id = released_assets.item_id and t.beneficiary_id = released_assets.beneficiary_id
-            and r.status = 'released' and r.id not in (select value from json_each(${idsJson})))
-        where release_id in (select value from json_each(${slice})) and status != 'withdrawn' and exists (
-          select 1 from release_targets t join releases r on r.id = t.release_id
-          where t.item_id = released_assets.item_id and t.beneficiary_id = released_assets.beneficiary_id
-            and r.status = 'released' and r.id not in (select value from json_each(${idsJson})))`)
+            and r.status = 'released' and r.id not in (select value from json_each(${idsJson}))), release_id)
+        where release_id in (select value from json_each(${slice})) and status != 'withdrawn'`)
       withdrawnItems += db.get<{ n: number }>(sql`select count(distinct item_id) as n from released_assets
         where release_id in (select value from json_each(${slice})) and status != 'withdrawn'`).n
       db.run(sql`update released_assets set status = 'withdrawn', withdrawn_at = ${now}
@@ -128,10 +125,10 @@ function tellHeirs(u: Unit, releaseIds: string[], firingIds: string[]): number {
 
 /**
  * Re-arms a firing's trigger (under a new generation, in the status it had before it fired; a
- * scheduled one whose date has passed, paused) once none of that firing's releases is left. A verified-death firing the owner cancelled also voids
- * every report link and report: the owner is evidently alive, and a link used (or reused) for a
- * death that did not happen must not start anything again. Fresh links go out only when the owner
- * re-activates the trigger or resends them.
+ * scheduled one whose date has passed, paused) once none of that firing's releases is left. A
+ * verified-death firing the owner cancelled also voids every report link and report: the owner is
+ * evidently alive, and a link used (or reused) for a death that did not happen must not start
+ * anything again. Fresh links go out only when the owner re-activates the trigger or resends them.
  */
 function rearm(u: Unit, firingId: string) {
   const firing = u.db.select().from(firings).where(eq(firings.id, firingId)).get()
@@ -175,7 +172,7 @@ function rearmDisprovedTriggers(u: Unit) {
   for (const t of fired) {
     const firingId = `t:${t.id}:${t.generation}`
     const firing = u.db.select({ kind: firings.kind }).from(firings).where(eq(firings.id, firingId)).get()
-    if (firing && (DISPROVED_BY_CHECK_IN as readonly string[]).includes(firing.kind)) rearm(u, firingId)
+    if (firing && DISPROVED_BY_CHECK_IN.includes(firing.kind)) rearm(u, firingId)
   }
 }
 

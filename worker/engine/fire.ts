@@ -8,7 +8,8 @@ import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
 import { planFiring, type PlannedRelease } from './plan'
 
-export type FiringKind = 'inactivity' | 'verified_death' | 'biometric_failure' | 'scheduled' | 'manual' | 'scheduled_item'
+export const FIRING_KINDS = ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual', 'scheduled_item'] as const
+export type FiringKind = (typeof FIRING_KINDS)[number]
 
 export interface FireRequest {
   /** The trigger that fires; absent for an item's own schedule. */
@@ -34,7 +35,10 @@ export interface FireResult {
   pendingReleases: number
 }
 
-/** The owner's own manual release, or a date they scheduled: no safety window. */
+/**
+ * The owner's own manual release, or a date they scheduled: no safety window, and a check-in does
+ * not disprove it. Every other kind waits the window and is cancelled by the owner's sign of life.
+ */
 export function ownerActingNow(kind: FiringKind): boolean {
   return kind === 'manual' || kind === 'scheduled' || kind === 'scheduled_item'
 }
