@@ -4,10 +4,14 @@ import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
 import { cn } from '@/lib/utils'
 
-/** A table that scrolls sideways on a phone instead of squeezing; focusable so keyboards can scroll it. */
+/**
+ * A table that scrolls sideways on a phone instead of squeezing; focusable so keyboards can scroll it.
+ * `relative` makes it the containing block of the table's screen-reader-only labels (absolutely
+ * placed): without it they escape the scrolling card at the table's far edge and widen the page.
+ */
 export function ScrollTable({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
-    <div className={cn('overflow-x-auto rounded-xl border border-slate-200 bg-white', className)} role="region" aria-label={label} tabIndex={0}>
+    <div className={cn('relative overflow-x-auto rounded-xl border border-slate-200 bg-white', className)} role="region" aria-label={label} tabIndex={0}>
       <table className="w-full min-w-[640px] text-left text-sm">{children}</table>
     </div>
   )
