@@ -237,6 +237,8 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({ response: credential({ clientDataJSON: 'AAAA', attestationObject: 'AAAA' }), name: 'Probe key' }),
   },
   'GET /api/auth/security-keys': { access: 'owner' },
+  'POST /api/auth/fresh-proof/options': { access: 'owner' },
+  'POST /api/auth/fresh-proof': { access: 'owner', body: 'json', sample: () => ({ method: 'password', password: 'not the password' }) },
   'PATCH /api/auth/security-keys/:id': { access: 'owner', body: 'json', sample: () => ({ name: 'Renamed key' }), params: (f) => ({ id: f.keyId }) },
   'DELETE /api/auth/security-keys/:id': { access: 'owner', params: (f) => ({ id: f.keyId }) },
   'POST /api/vault/setup': {
