@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
-import { pingSettingsBodySchema, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema } from '../../contract/settings'
+import { pingSettingsBodySchema, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema, settingsFrequencyDays } from '../../contract/settings'
 import { users } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
@@ -22,7 +22,7 @@ export const userRoutes = new Hono<AppEnv>()
   .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {
     const { pingFrequency } = c.req.valid('json')
     // A shorter frequency for the next inactivity trigger brings a release sooner.
-    if (pingFrequency < (c.var.user.pingFrequency ?? Infinity)) await assertFreshProof(c)
+    if (pingFrequency < settingsFrequencyDays(c.var.user.pingFrequency)) await assertFreshProof(c)
     const [user] = await c.var.db
       .update(users)
       .set({ pingFrequency, updatedAt: Date.now() })
