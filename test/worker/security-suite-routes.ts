@@ -159,6 +159,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: (f) => ({ id: f.beneficiaryId }),
     link: { purpose: 'beneficiaryVerify', in: 'body', subject: (f) => f.beneficiaryId },
   },
+  'POST /api/auth/not-me': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'notMe', in: 'body', subject: (f) => f.userId } },
   'POST /api/auth/confirm-email': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'ownerEmailConfirm', in: 'body', subject: (f) => f.userId } },
   'POST /api/approvers/verify': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'approverVerify', in: 'body', subject: (f) => f.approverId } },
   'GET /api/beneficiary-notifications': { access: 'link', link: { purpose: 'beneficiaryNotifications', in: 'query', subject: (f) => f.beneficiaryId } },

@@ -1,3 +1,4 @@
+import { NOT_ME_MESSAGES } from '../../contract/fresh-proof'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { exports } from 'cloudflare:workers'
 import { decodeJwt, SignJWT } from 'jose'
@@ -407,7 +408,7 @@ function notExpiredLink(a: Answer): string | undefined {
   const wrong = notClientError(a, [400])
   if (wrong) return wrong
   const message = (JSON.parse(a.text) as { message: string }).message
-  return ([CIRCLE_MESSAGES.linkExpired, RELEASE_MESSAGES.linkExpired, EMAIL_CONFIRMATION.linkExpired] as string[]).includes(message) ? undefined : `${brief(a)} (expected the link-expired message)`
+  return ([CIRCLE_MESSAGES.linkExpired, RELEASE_MESSAGES.linkExpired, EMAIL_CONFIRMATION.linkExpired, NOT_ME_MESSAGES.expired] as string[]).includes(message) ? undefined : `${brief(a)} (expected the link-expired message)`
 }
 
 /** The request a link route gets with `token` (in its query or body) and otherwise good input. */

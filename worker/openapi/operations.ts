@@ -97,6 +97,12 @@ export const OPERATIONS: Record<string, Operation> = {
     answer: z.object({ message: z.string(), provedUntil: z.string() }),
     errors: [401, 409],
   },
+  'POST /api/auth/not-me': {
+    summary: "This wasn't me: undo a change of trust from its e-mail",
+    description:
+      'The link in every e-mail about a change of trust. Signs out every session, removes the security keys added since the sign-in that made the change, and answers a password reset token for choosing a new password. No session needed.',
+    answer: z.object({ message: z.string(), sessionsSignedOut: z.number(), keysRemoved: z.number(), resetToken: z.string() }),
+  },
   'GET /api/auth/security-keys': { summary: "The account's security keys", answer: securityKeyListSchema },
   'PATCH /api/auth/security-keys/:id': { summary: 'Rename a security key', answer: z.object({ key: securityKeySchema }) },
   'DELETE /api/auth/security-keys/:id': {

@@ -12,6 +12,7 @@ import { assertFreshProof } from '../middleware/fresh-proof'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
+import { tellOwner } from '../services/trust-mail'
 import { hashPassword, verifyPassword } from '../services/passwords'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -57,6 +58,7 @@ export const profileRoutes = new Hono<AppEnv>()
     if (!user) throw conflict(WEBAUTHN_MESSAGES.twoFactorNeedsKey)
     // Which fields changed, by name only: never their values.
     await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
+    if (current.twoFactorEnabled && !user.twoFactorEnabled) await tellOwner(c, user, 'two_factor_off')
     return c.json({ message: 'Profile updated.', user: await publicUserOf(c.env, c.var.db, user) })
   })
   // Changing the password while signed in: the current one proves it is the owner at the keyboard.
