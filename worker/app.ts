@@ -20,6 +20,7 @@ import { policyRoutes } from './routes/policies'
 import { profileRoutes } from './routes/profile'
 import { freshProofRoutes } from './routes/fresh-proof'
 import { securityKeyRoutes } from './routes/security-keys'
+import { sessionRoutes } from './routes/sessions'
 import { accountRoutes } from './routes/account'
 import { accountBillingRoutes } from './routes/account-billing'
 import { billingRoutes } from './routes/billing'
@@ -47,6 +48,7 @@ app.route('/api/stripe', stripeWebhookRoutes)
 app.route('/api/auth', authRoutes)
 app.route('/api/auth', securityKeyRoutes)
 app.route('/api/auth', freshProofRoutes)
+app.route('/api/auth', sessionRoutes)
 // Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
 app.route('/api', linkRoutes)
 app.route('/api', identityReviewRoutes)

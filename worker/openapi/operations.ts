@@ -11,6 +11,7 @@ import {
 import { ID_DOCUMENT_MIME_TYPES, identityDocumentFieldsSchema, identityDocumentSchema } from '../../contract/identity'
 import { policySchema } from '../../contract/policies'
 import { profileResponseSchema } from '../../contract/profile'
+import { revokeSessionResponseSchema, sessionListSchema, signOutOthersResponseSchema } from '../../contract/sessions'
 import {
   dryRunResultSchema,
   engineStatusSchema,
@@ -98,6 +99,23 @@ export const OPERATIONS: Record<string, Operation> = {
     errors: [401, 409],
   },
   'GET /api/auth/security-keys': { summary: "The account's security keys", answer: securityKeyListSchema },
+  'GET /api/auth/sessions': {
+    summary: "The account's signed-in devices",
+    description:
+      'Every live session of the owner: an id (its number, never the token), the browser as its user agent names it ("Chrome on Windows"), the approximate place of the sign-in or null, when it signed in and was last used (to within 5 minutes), and `current` for the session asking. This device first, then the most recently used.',
+    answer: sessionListSchema,
+  },
+  'DELETE /api/auth/sessions/:id': {
+    summary: 'Sign out one device',
+    description:
+      "Ends the owner's session with that id: its token no longer works. The session asking may end itself (a sign-out: its cookie is removed too). Another owner's session, or one that is over, is not found. Needs no fresh proof: signing out is a safety act.",
+    answer: revokeSessionResponseSchema,
+  },
+  'POST /api/auth/sessions/sign-out-others': {
+    summary: 'Sign out every other device',
+    description: 'Ends every session of the owner but the one asking, which stays signed in. Needs no fresh proof.',
+    answer: signOutOthersResponseSchema,
+  },
   'PATCH /api/auth/security-keys/:id': { summary: 'Rename a security key', answer: z.object({ key: securityKeySchema }) },
   'DELETE /api/auth/security-keys/:id': {
     summary: 'Remove a security key',
