@@ -263,6 +263,10 @@ describe('the answers match the document', () => {
     await conforms('GET /api/auth/me', '/api/auth/me', { token: fresh.token })
     await conforms('GET /api/auth/sessions', '/api/auth/sessions', { token: fresh.token })
     await conforms('POST /api/auth/sessions/sign-out-others', '/api/auth/sessions/sign-out-others', { token: fresh.token, method: 'POST' })
+    await conforms('POST /api/profile/password', '/api/profile/password', {
+      token: fresh.token,
+      body: { currentPassword: fresh.password, newPassword: 'another fine password', confirmPassword: 'another fine password', removeKeyIds: [] },
+    })
     await conforms('GET /api/auth/session', '/api/auth/session')
     await conforms('GET /api/auth/security-keys', '/api/auth/security-keys', { token })
     await conforms('GET /api/vault/items', '/api/vault/items', { token })

@@ -358,7 +358,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/profile/password': {
     access: 'owner',
     body: 'json',
-    sample: () => ({ currentPassword: 'not the password', newPassword: 'a brand new password', confirmPassword: 'a brand new password' }),
+    sample: (f) => ({ currentPassword: 'not the password', newPassword: 'a brand new password', confirmPassword: 'a brand new password', removeKeyIds: [f.keyId] }),
   },
   'DELETE /api/account/delete': { access: 'owner' },
   'GET /api/account/subscription': { access: 'owner' },

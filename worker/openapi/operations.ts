@@ -10,7 +10,7 @@ import {
 } from '../../contract/circle'
 import { ID_DOCUMENT_MIME_TYPES, identityDocumentFieldsSchema, identityDocumentSchema } from '../../contract/identity'
 import { policySchema } from '../../contract/policies'
-import { profileResponseSchema } from '../../contract/profile'
+import { changePasswordResponseSchema, profileResponseSchema } from '../../contract/profile'
 import { revokeSessionResponseSchema, sessionListSchema, signOutOthersResponseSchema } from '../../contract/sessions'
 import {
   dryRunResultSchema,
@@ -125,7 +125,13 @@ export const OPERATIONS: Record<string, Operation> = {
 
   // --- Profile, settings, account ---
   'PUT /api/profile': { summary: 'Update the profile', answer: profileResponseSchema, errors: [409] },
-  'POST /api/profile/password': { summary: 'Change the password (other sessions are signed out)', answer: message, errors: [409, 429] },
+  'POST /api/profile/password': {
+    summary: 'Change the password (other sessions are signed out)',
+    description:
+      "Needs the current password. `removeKeyIds` (optional, at most 50) names security keys of the account to remove in the same request, after the password is checked: ids that are not one of the owner's keys are ignored. If no key is left and two-factor sign-in was on, it is turned off. The answer (and the e-mail the owner gets) says how many keys were removed and how many can still sign in.",
+    answer: changePasswordResponseSchema,
+    errors: [409, 429],
+  },
   'PUT /api/user/ping-settings': { summary: 'Set the check-in frequency', answer: publicUserAnswer },
   'GET /api/user/safety-window': { summary: 'The safety window before automatic releases', answer: z.object({ hours: z.number() }) },
   'PUT /api/user/safety-window': { summary: 'Set the safety window', answer: z.object({ hours: z.number(), message: z.string() }) },
