@@ -491,6 +491,8 @@ async function buildOwnerA(tag: string) {
     .bind(keyId, owner.user.id, `Key ${tag}`, Date.now())
     .run()
 
+  // A second device of A's: what owner B's requests name (and must not end).
+  const otherDevice = await createSession(getDb(env), env, owner.user.id)
   const release = await first<{ id: string; firing_id: string }>(owner.user.id, `select id, firing_id from releases where status = 'waiting'`)
   const signoff = await first<{ release_id: string; email: string }>(owner.user.id, `select release_id, email from release_signoffs where decision is null`)
   const asset = await first<{ id: string }>(owner.user.id, `select id from released_assets where beneficiary_id = ?`, beneficiary.id)
@@ -510,6 +512,7 @@ async function buildOwnerA(tag: string) {
     signoff: { releaseId: signoff.release_id, email: signoff.email },
     documentId,
     keyId,
+    sessionId: String(decodeJwt(otherDevice).sid),
     assetId: asset.id,
     publicKey: await publicKey(),
   }

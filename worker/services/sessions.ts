@@ -126,9 +126,13 @@ function userFromRow(row: Record<string, unknown>): UserRow {
   return user as UserRow
 }
 
-/** Ends one session: its row goes, so its token names nothing. */
-export async function revokeSession(db: Db, userId: string, sessionId: number): Promise<void> {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+/** Ends one session of the owner's: its row goes, so its token names nothing. False if there was none. */
+export async function revokeSession(db: Db, userId: string, sessionId: number): Promise<boolean> {
+  const gone = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+    .returning({ id: sessions.id })
+  return gone.length > 0
 }
 
 /** The person at this session has just proved who they are again (fresh proof). */
