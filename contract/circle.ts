@@ -6,8 +6,9 @@ import { emailField } from './auth'
 
 /**
  * What the vault sends on the owner's behalf, so that it cannot be turned against third parties:
- * e-mails to one person an hour, and to people other than the owner a day (the engine's own mail
- * counts, but is never held back: only the owner's invitations and resends are refused).
+ * e-mails to one address an hour, and to people other than the owner a day (the engine's own mail
+ * counts, but is never held back: only the owner's invitations and resends are refused). Counted
+ * by address, so removing a person and adding them again starts nothing afresh.
  */
 export const MAIL_LIMITS = { perPersonPerHour: 3, thirdPartyPerDay: 50 } as const
 
@@ -37,6 +38,9 @@ export const CIRCLE_MESSAGES = {
   keyChangedMeanwhile: "This beneficiary's key was changed meanwhile, in another tab or on another device. Reload and try again.",
   rotationNotFound: 'This key replacement is no longer open. Start it again.',
   resendLimit: `This person has been e-mailed ${MAIL_LIMITS.perPersonPerHour} times in the last hour. Please wait before sending another link.`,
+  // Invitations and resends to one address count together, even if the person was removed and added again.
+  invitationLimit: `This address has been e-mailed ${MAIL_LIMITS.perPersonPerHour} times by your vault in the last hour, the most it sends one person. Nothing was saved: try again in an hour, or add them without the verification e-mail and send it later.`,
+  newAddressLimit: `This address has been e-mailed ${MAIL_LIMITS.perPersonPerHour} times by your vault in the last hour, the most it sends one person. Nothing was changed: please try again in an hour.`,
   invitationHeld: 'This invitation goes out once you confirm your e-mail address: follow the link we sent you at registration, or send yourself a new one.',
   dailyMailLimit: `Your vault has sent ${MAIL_LIMITS.thirdPartyPerDay} e-mails to other people today, the most it sends in a day. Please try again tomorrow.`,
 } as const

@@ -1,4 +1,4 @@
-// `npm run bench [-- api upload unlock chunks signin fanout sweep audit readiness lighthouse capacity bundle]`: figures
+// `npm run bench [-- api upload unlock chunks signin forgot fanout sweep audit readiness lighthouse capacity bundle]`: figures
 // measured side by side in one run on this machine, printed as one table with ratios where a
 // reference exists (absolute times here are noisy; the ratios are what to compare between runs).
 // The product is started like `npm start` on its own port with fresh state, and stopped at the end.
@@ -16,6 +16,7 @@ import { measureBundle } from './bench/bundle.mjs'
 import { measureCapacity } from './bench/capacity.mjs'
 import { measureChunks } from './bench/chunks.mjs'
 import { measureFanout } from './bench/fanout.mjs'
+import { measureForgot } from './bench/forgot.mjs'
 import { measureLighthouse } from './bench/lighthouse.mjs'
 import { finishRows, jsonReport, table } from './bench/report.mjs'
 import { startServer } from './bench/server.mjs'
@@ -33,6 +34,7 @@ const MEASUREMENTS = {
   unlock: { run: measureUnlock, server: true, title: 'Vault unlock in Chromium' },
   chunks: { run: measureChunks, server: true, title: 'Upload chunk sizes' },
   signin: { run: measureSignin, server: true, title: 'Sign-in' },
+  forgot: { run: measureForgot, server: true, title: 'Forgot password: existing vs unknown address' },
   fanout: { run: measureFanout, server: true, title: 'Release fan-out' },
   sweep: { run: measureSweep, server: true, title: 'Cron sweep with 100 and 10 000 idle owners' },
   audit: { run: measureAudit, server: true, title: 'Audit chain verification' },

@@ -1,5 +1,7 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import type { AuthResponse, OutboxMessage } from '../../contract/auth'
+import { app } from '../../worker/app'
 import { keySignatureFor } from './vault-signing'
 
 // Each test file has its own copy of this module (and its own storage), but the rate limiters'
@@ -22,17 +24,30 @@ export interface CallOptions {
 }
 
 export async function call(path: string, options: CallOptions = {}): Promise<Response> {
+  return exports.default.fetch(requestOf(path, options))
+}
+
+/**
+ * As `call`, but resolves only once the work the request left for after its answer (waitUntil:
+ * the e-mail a forgot-password request sends, say) has finished. `requestEnv` replaces bindings.
+ */
+export async function callSettled(path: string, options: CallOptions = {}, requestEnv: Env = env): Promise<Response> {
+  const ctx = createExecutionContext()
+  const res = await app.fetch(requestOf(path, options), requestEnv, ctx)
+  await waitOnExecutionContext(ctx)
+  return res
+}
+
+function requestOf(path: string, options: CallOptions): Request {
   const headers: Record<string, string> = { 'cf-connecting-ip': options.ip ?? freshIp(), ...options.headers }
   if (options.body !== undefined || options.rawBody !== undefined) headers['content-type'] ??= 'application/json'
   if (options.token) headers.authorization = `Bearer ${options.token}`
   if (options.cookie) headers.cookie = options.cookie
-  return exports.default.fetch(
-    new Request(`http://localhost${path}`, {
-      method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
-      headers,
-      body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
-    }),
-  )
+  return new Request(`http://localhost${path}`, {
+    method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: options.rawBody ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+  })
 }
 
 let userCounter = 0
@@ -98,9 +113,12 @@ export function resetTokenFrom(message: OutboxMessage): string {
   return decodeURIComponent(match[1])
 }
 
-/** Asks for a reset link for the address and returns the token from the newest e-mail. */
+/**
+ * Asks for a reset link for the address and returns the token from the newest e-mail (sent after
+ * the answer: this waits for it).
+ */
 export async function requestResetToken(address: string): Promise<string> {
-  const res = await call('/api/auth/forgot-password', { body: { email: address } })
+  const res = await callSettled('/api/auth/forgot-password', { body: { email: address } })
   if (res.status !== 200) throw new Error(`forgot-password failed: ${res.status} ${await res.text()}`)
   const [newest] = (await outboxFor(address)).filter((m) => m.subject.startsWith('Reset your'))
   if (!newest) throw new Error(`no reset e-mail for ${address}`)

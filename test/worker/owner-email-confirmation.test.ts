@@ -171,6 +171,18 @@ describe('invitations wait until the owner confirmed their address', () => {
     expect(await invitationsTo(approver.email)).toEqual([])
   })
 
+  it('on confirmation, an address already e-mailed its hourly share keeps its invitation held; the next one still goes', async () => {
+    const { owner, heir, approver } = await unconfirmedOwnerWithCircle()
+    const now = Date.now()
+    const seed: Array<[string, ...unknown[]]> = Array.from({ length: MAIL_LIMITS.perPersonPerHour }, () => ['insert into third_party_mail (address, at) values (?, ?)', heir.email.toLowerCase(), now - 60_000])
+    await ownerExec(owner.user.id, ...seed)
+    expect(await json<EmailConfirmed>(await confirm(await confirmationToken(owner.email)))).toMatchObject({ invitationsSent: 1 })
+    expect((await json<Beneficiary[]>(await call('/api/beneficiaries', { token: owner.token })))[0]!.invitationHeld).toBe(true)
+    expect((await json<Approver[]>(await call('/api/approvers', { token: owner.token })))[0]!.invitationHeld).toBe(false)
+    await waitFor(async () => (await invitationsTo(approver.email)).length === 1)
+    expect(await invitationsTo(heir.email)).toEqual([])
+  })
+
   it('an unconfirmed owner’s e-mail change of a beneficiary holds the new invitation and tells no one (the old address never heard from the vault)', async () => {
     const { owner, heir } = await unconfirmedOwnerWithCircle()
     const email = uniqueEmail('moved')

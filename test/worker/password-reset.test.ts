@@ -1,9 +1,13 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { AuthResponse } from '../../contract/auth'
 import { AUTH_ERRORS, VALIDATION } from '../../contract/messages'
+import { app } from '../../worker/app'
 import {
   call,
+  callSettled,
   env,
+  freshIp,
   login,
   me,
   messageOf,
@@ -19,8 +23,53 @@ import {
 const NEW_PASSWORD = 'a brand new passphrase'
 const FORGOT_ANSWER = { message: 'If an account exists for that address, a reset link is on its way.' }
 
+/** Asks for a reset link; resolves once what the request does after its answer has finished. */
 function forgot(email: string) {
-  return call('/api/auth/forgot-password', { body: { email } })
+  return callSettled('/api/auth/forgot-password', { body: { email } })
+}
+
+/**
+ * D1 as `env.DB`, except that every statement waits until `open()` is called: whatever a request
+ * answers before that, it answered without reading or writing the database.
+ */
+function heldDatabase(db: D1Database) {
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  let touched = 0
+  const real = new WeakMap<object, D1PreparedStatement>()
+  const held = (statement: D1PreparedStatement): D1PreparedStatement => {
+    const wrapped = new Proxy(statement, {
+      get(target, name) {
+        if (name === 'bind') return (...values: unknown[]) => held(target.bind(...values))
+        if (name === 'first' || name === 'all' || name === 'run' || name === 'raw') {
+          return async (...args: unknown[]) => {
+            touched++
+            await opened
+            return (target[name] as (...a: unknown[]) => unknown).apply(target, args)
+          }
+        }
+        const value = Reflect.get(target, name, target) as unknown
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    real.set(wrapped, statement)
+    return wrapped
+  }
+  const database = new Proxy(db, {
+    get(target, name) {
+      if (name === 'prepare') return (query: string) => held(target.prepare(query))
+      if (name === 'batch') {
+        return async (statements: D1PreparedStatement[]) => {
+          touched++
+          await opened
+          return target.batch(statements.map((s) => real.get(s) ?? s))
+        }
+      }
+      const value = Reflect.get(target, name, target) as unknown
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { database, open: () => open(), touched: () => touched }
 }
 
 function reset(token: string, password = NEW_PASSWORD) {
@@ -56,6 +105,37 @@ describe('POST /api/auth/forgot-password', () => {
     expect(textLink).toBeDefined()
     expect(htmlLink).toBe(textLink)
     expect(message.html).toContain(`href="${textLink}"`)
+  })
+
+  it('answers before the address is looked up, the same for an existing and an unknown one; the e-mail goes after', async () => {
+    const account = await register()
+    const stranger = uniqueEmail('stranger')
+    for (const email of [account.email, stranger]) {
+      const { database, open, touched } = heldDatabase(env.DB)
+      const ctx = createExecutionContext()
+      const answered = app.fetch(
+        new Request('http://localhost/api/auth/forgot-password', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'cf-connecting-ip': freshIp() },
+          body: JSON.stringify({ email }),
+        }),
+        { ...env, DB: database },
+        ctx,
+      )
+      // The answer comes while the database is still held: nothing it says waited for the lookup.
+      const first = await Promise.race([answered, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), 1000))])
+      const mailedMeanwhile = await outboxFor(email)
+      open()
+      expect(first).not.toBe('still waiting')
+      const res = first as Response
+      expect(res.status).toBe(200)
+      expect(await res.json()).toEqual(FORGOT_ANSWER)
+      expect(mailedMeanwhile).toEqual([])
+      await waitOnExecutionContext(ctx)
+      expect(touched()).toBeGreaterThan(0)
+    }
+    expect(await outboxFor(account.email)).toHaveLength(1)
+    expect(await outboxFor(stranger)).toEqual([])
   })
 
   it('lists the outbox newest first', async () => {

@@ -14,15 +14,15 @@ import { AUTH_ERRORS, EMAIL_CONFIRMATION } from '../../contract/messages'
 import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
-import { passwordChangedEmail, passwordResetEmail } from '../mail/templates'
+import { passwordChangedEmail } from '../mail/templates'
 import { readToken, requireUser } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
-import { clientIp, enforceLimit, rateLimitByIp } from '../middleware/rate-limit'
+import { clientIp, rateLimitByIp } from '../middleware/rate-limit'
 import { auditOwner } from '../services/audit'
 import { accountOf } from '../owner/account'
 import { recordOwnerActivity } from '../owner/client'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
-import { issueResetToken, resetPasswordWithToken } from '../services/password-reset'
+import { resetPasswordWithToken, sendResetLink } from '../services/password-reset'
 import { confirmOwnerEmail, sendConfirmationLink } from '../services/email-confirmation'
 import { authenticate, createSession, revokeSession } from '../services/sessions'
 import { clearFailures, heldUntil, isKnownDevice, recordFailure } from '../services/sign-in-guard'
@@ -116,21 +116,11 @@ export const authRoutes = new Hono<AppEnv>()
     validate('json', forgotPasswordBodySchema),
     async (c) => {
       const { email } = c.req.valid('json')
-      const db = c.var.db
-      const user = await findUserByEmail(db, email)
-      // The per-account limit keeps a stranger from flooding the owner's inbox; it never holds
-      // the owner's own browser.
-      if (!(user && (await isKnownDevice(c, user.id)))) await enforceLimit(c.env, 'RESET_LIMITER', `forgot:account:${email}`)
-      if (user && !user.pausedAt) {
-        const token = await issueResetToken(db, user)
-        const resetUrl = `${c.env.APP_ORIGIN}/reset-password?token=${encodeURIComponent(token)}`
-        await sendEmail(c.env, c.executionCtx, db, {
-          to: user.email,
-          kind: 'password_reset',
-          ...passwordResetEmail({ displayName: user.displayName, resetUrl }),
-        })
-      }
-      // The same answer whether or not the address has an account.
+      // The same answer, after the same work, whether or not the address has an account: the lookup,
+      // the per-account limit, the token and the e-mail all happen after it (services/password-reset.ts).
+      c.executionCtx.waitUntil(
+        sendResetLink(c, email).catch((error: unknown) => console.error('forgot-password: no reset link sent', error)),
+      )
       return c.json({ message: 'If an account exists for that address, a reset link is on its way.' })
     },
   )

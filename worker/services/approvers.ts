@@ -30,7 +30,7 @@ function findApprover(db: OwnerDb, id: string): ApproverRow | undefined {
 }
 
 export function createApprover(u: Unit, body: Required<Omit<ApproverForm, 'sendVerificationEmail'>>, sendVerificationEmail: boolean): WithEmailSent<Approver> {
-  if (sendVerificationEmail) assertMayMail(u, body.email, { resend: false })
+  if (sendVerificationEmail) assertMayMail(u, body.email, 'invitation')
   const row = u.db
     .insert(approvers)
     .values({
@@ -57,7 +57,7 @@ export function resendApproverVerification(u: Unit, id: string): WithEmailSent<A
   if (!current) throw notFound(CIRCLE_MESSAGES.approverNotFound)
   if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
   if (!u.ownerConfirmed) throw conflict(CIRCLE_MESSAGES.invitationHeld)
-  assertMayMail(u, current.email, { resend: true })
+  assertMayMail(u, current.email, 'resend')
   const row = u.db
     .update(approvers)
     .set({ verificationNonce: randomToken(), updatedAt: u.now })

@@ -73,7 +73,7 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
   const limit = planLimitsFor(u.account).maxBeneficiaries
   const count = db.select({ n: sql<number>`count(*)` }).from(beneficiaries).get()?.n ?? 0
   if (limit !== null && count >= limit) throw new ApiError(402, CIRCLE_MESSAGES.beneficiaryLimit(limit))
-  if (sendVerificationEmail) assertMayMail(u, body.email, { resend: false })
+  if (sendVerificationEmail) assertMayMail(u, body.email, 'invitation')
   const row = db
     .insert(beneficiaries)
     .values({
@@ -133,7 +133,7 @@ export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBo
   const emailChanged = body.email !== undefined && body.email !== current.email
   if (emailChanged && byEmail(db, body.email!)) throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
   if (emailChanged) assertSignedFor(signed, body.email!, current.keyVersion, current.publicKey)
-  if (emailChanged) assertMayMail(u, body.email!, { resend: false })
+  if (emailChanged) assertMayMail(u, body.email!, 'new-address')
   const row = db
     .update(beneficiaries)
     .set({
@@ -162,7 +162,7 @@ export function resendBeneficiaryVerification(u: Unit, id: string): WithEmailSen
   if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)
   if (current.notificationStatus === 'unsubscribed') throw conflict(CIRCLE_MESSAGES.unsubscribed)
   if (!u.ownerConfirmed) throw conflict(CIRCLE_MESSAGES.invitationHeld)
-  assertMayMail(u, current.email, { resend: true })
+  assertMayMail(u, current.email, 'resend')
   const row = u.db
     .update(beneficiaries)
     .set({ verificationNonce: randomToken(), updatedAt: u.now })

@@ -1,4 +1,5 @@
 import { asc, eq, isNotNull } from 'drizzle-orm'
+import { CIRCLE_MESSAGES } from '../../contract/circle'
 import { approverInvitationEmail, beneficiaryInvitationEmail } from '../mail/templates'
 import { approvers, beneficiaries, type ApproverRow, type BeneficiaryRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
@@ -55,8 +56,9 @@ export function sendApproverInvitation(u: Unit, row: ApproverRow): boolean {
 
 /**
  * The owner just confirmed their address: every held invitation goes out, oldest first, within the
- * daily limit on mail to other people (any left over stay held, and the owner can send them later
- * from the list). Returns how many went out.
+ * limits on mail to other people (any left over stay held, and the owner can send them later from
+ * the list: past the daily limit none goes; an address already e-mailed its hourly share waits).
+ * Returns how many went out.
  */
 export function sendHeldInvitations(u: Unit): number {
   const held = [
@@ -67,7 +69,9 @@ export function sendHeldInvitations(u: Unit): number {
   ]
   let sent = 0
   for (const { table, row, invite } of held) {
-    if (mailRefusal(u, row.email, { resend: false })) break
+    const refusal = mailRefusal(u, row.email, 'invitation')
+    if (refusal === CIRCLE_MESSAGES.dailyMailLimit) break
+    if (refusal) continue
     if (invite()) sent++
     // Nothing left to send (unsubscribed meanwhile, say): it no longer waits.
     else u.db.update(table).set({ invitationHeldAt: null }).where(eq(table.id, row.id)).run()
