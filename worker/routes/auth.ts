@@ -10,7 +10,12 @@ import {
 } from '../../contract/auth'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTHENTICATOR_MESSAGES, type SecondFactorMethod } from '../../contract/authenticator-constants'
-import { WEBAUTHN_MESSAGES, type SecondFactorResponse } from '../../contract/webauthn'
+import type { SecondFactorResponse } from '../../contract/webauthn'
+import type { UserRow } from '../db/schema'
+import { hasAuthenticator } from '../services/authenticator'
+import { issueSignInTicket } from '../services/sign-in-ticket'
+import { countKeys } from '../webauthn/credentials'
+import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { AUTH_ERRORS, EMAIL_CONFIRMATION } from '../../contract/messages'
 import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
@@ -31,33 +36,9 @@ import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 import { billingFor } from '../billing/provider'
 import { claimGuestSubscription } from '../billing/subscriptions'
-import { users, type UserRow } from '../db/schema'
-import { hasAuthenticator } from '../services/authenticator'
-import { issueSignInTicket } from '../services/sign-in-ticket'
-import { countKeys } from '../webauthn/credentials'
+import { users } from '../db/schema'
 import { secondFactorOptions } from '../webauthn/ceremonies'
 import { setSessionCookie, signIn } from './sign-in'
-
-/**
- * What a password sign-in of an account with two-factor on answers instead of a session: the
- * second factors it has (a security key: only its own keys; an authenticator app: a ticket for
- * the code), or undefined when the password alone signs in.
- */
-async function secondStep(c: Context<AppEnv>, user: UserRow): Promise<SecondFactorResponse | undefined> {
-  const db = c.var.db
-  const [app, keys] = await Promise.all([hasAuthenticator(db, user.id), countKeys(db, user.id)])
-  if (!user.twoFactorEnabled && !app) return undefined
-  const methods: SecondFactorMethod[] = []
-  if (app) methods.push('authenticator')
-  if (user.twoFactorEnabled || keys > 0) methods.push('security_key')
-  return {
-    twoFactorRequired: true,
-    methods,
-    ...(methods.includes('security_key') ? { options: await secondFactorOptions(db, c.env, user) } : {}),
-    ...(app ? { ticket: await issueSignInTicket(c.env, user.id) } : {}),
-    message: !app ? WEBAUTHN_MESSAGES.secondFactorPrompt : methods.length > 1 ? AUTHENTICATOR_MESSAGES.secondFactorPromptWithKey : AUTHENTICATOR_MESSAGES.secondFactorPrompt,
-  }
-}
 
 export const authRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
@@ -176,3 +157,24 @@ export const authRoutes = new Hono<AppEnv>()
     console.log(`password reset for user ${user.id} from ${clientIp(c)}`)
     return c.json({ message: 'Your password has been reset. Sign in with your new password.' })
   })
+
+/**
+ * What a password sign-in of an account with two-factor on answers instead of a session: the
+ * second factors it has (a security key: only its own keys; an authenticator app: a ticket for
+ * the code), or undefined when the password alone signs in.
+ */
+async function secondStep(c: Context<AppEnv>, user: UserRow): Promise<SecondFactorResponse | undefined> {
+  const db = c.var.db
+  const [app, keys] = await Promise.all([hasAuthenticator(db, user.id), countKeys(db, user.id)])
+  if (!user.twoFactorEnabled && !app) return undefined
+  const methods: SecondFactorMethod[] = []
+  if (app) methods.push('authenticator')
+  if (user.twoFactorEnabled || keys > 0) methods.push('security_key')
+  return {
+    twoFactorRequired: true,
+    methods,
+    ...(methods.includes('security_key') ? { options: await secondFactorOptions(db, c.env, user) } : {}),
+    ...(app ? { ticket: await issueSignInTicket(c.env, user.id) } : {}),
+    message: !app ? WEBAUTHN_MESSAGES.secondFactorPrompt : methods.length > 1 ? AUTHENTICATOR_MESSAGES.secondFactorPromptWithKey : AUTHENTICATOR_MESSAGES.secondFactorPrompt,
+  }
+}
