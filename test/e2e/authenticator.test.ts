@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTHENTICATOR, AUTHENTICATOR_MESSAGES } from '../../contract/authenticator-constants'
 import { TOASTS } from '../../contract/messages'
+import { seriousViolations } from './axe'
 import { baseUrl, launch, newPage, toastText, uniqueEmail } from './browser'
 
 // The authenticator app in a real Chromium, on a phone-sized screen: set up from the profile (the
@@ -70,6 +71,7 @@ describe('authenticator app', () => {
     const secret = shown.replace(/\s/g, '')
     expect(await page.getByRole('link', { name: 'Open in authenticator app' }).getAttribute('href')).toContain(`secret=${secret}`)
 
+    expect(await seriousViolations(page, 'authenticator setup')).toEqual([])
     const codeField = page.getByLabel(`2. Enter the ${AUTHENTICATOR.digits}-digit code the app shows`)
     expect(await codeField.getAttribute('inputmode')).toBe('numeric')
     expect(await codeField.getAttribute('autocomplete')).toBe('one-time-code')
@@ -85,6 +87,7 @@ describe('authenticator app', () => {
 
     // The recovery codes, once; saved, then gone from the page.
     await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor()
+    expect(await seriousViolations(page, 'recovery codes')).toEqual([])
     const codes = await page.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem').allTextContents()
     expect(codes).toHaveLength(AUTHENTICATOR.recoveryCodeCount)
     for (const code of codes) expect(code).toMatch(/^[2-9a-z]{4}-[2-9a-z]{4}-[2-9a-z]{4}$/)
@@ -106,6 +109,7 @@ describe('authenticator app', () => {
     expect(await signInCode.getAttribute('inputmode')).toBe('numeric')
     expect(await signInCode.getAttribute('autocomplete')).toBe('one-time-code')
     expect(new URL(page.url()).pathname).toBe('/login')
+    expect(await seriousViolations(page, 'sign-in code step')).toEqual([])
     await midStep()
     await signInCode.fill(codeAt(secret))
     await page.getByRole('button', { name: 'Verify' }).click()
