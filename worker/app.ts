@@ -19,6 +19,7 @@ import { releaseLinkRoutes } from './routes/release-links'
 import { triggerRoutes } from './routes/triggers'
 import { policyRoutes } from './routes/policies'
 import { profileRoutes } from './routes/profile'
+import { freshProofRoutes } from './routes/fresh-proof'
 import { securityKeyRoutes } from './routes/security-keys'
 import { accountRoutes } from './routes/account'
 import { accountBillingRoutes } from './routes/account-billing'
@@ -47,6 +48,7 @@ app.route('/api/stripe', stripeWebhookRoutes)
 app.route('/api/auth', authRoutes)
 app.route('/api/auth', securityKeyRoutes)
 app.route('/api/auth', authenticatorRoutes)
+app.route('/api/auth', freshProofRoutes)
 // Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
 app.route('/api', linkRoutes)
 app.route('/api', identityReviewRoutes)

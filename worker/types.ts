@@ -7,6 +7,8 @@ export interface AppEnv {
     db: Db
     user: UserRow
     sessionId: number
+    /** When the person at this session last proved who they are (worker/middleware/fresh-proof.ts). */
+    provedAt: number | null
     /** Server-Timing durations, kept only locally (worker/middleware/server-timing.ts). */
     timings?: Map<string, number>
   }

@@ -12,6 +12,7 @@ import {
   type RecoveryCodes,
 } from '../../contract/authenticator'
 import { AUTH_COOKIE, PRODUCT_NAME, SIGN_IN_GUARD } from '../../contract/constants'
+import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { WEBAUTHN_MESSAGES, type SecondFactorResponse } from '../../contract/webauthn'
 import { newRecoveryCode, proveWithAuthenticator, hasAuthenticator, recoveryHash } from '../../worker/services/authenticator'
@@ -434,6 +435,40 @@ describe('recovery codes, turning off, and other owners', () => {
     expect((await signInWithCode(bTicket, a.recoveryCodes[0])).status).toBe(401)
     expect((await signInWithCode(bTicket, codeAt(a.secret, 1))).status).toBe(401)
     expect(await status(a.token)).toMatchObject({ recoveryCodesLeft: 10 })
+  })
+})
+
+describe('fresh proof', () => {
+  const staleProof = (userId: string) =>
+    env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+  const expectProofRequired = async (res: Response) => {
+    expect(res.status).toBe(403)
+    expect(await res.json()).toMatchObject({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: expect.arrayContaining(['password']) })
+  }
+
+  it('a stale session cannot start a setup, turn the app off or make recovery codes; confirming a setup needs none', async () => {
+    const owner = await register()
+    // A setup started while the proof was fresh is confirmed after it went stale: only its starter has the secret.
+    const { secret } = await setup(owner.token)
+    await staleProof(owner.user.id)
+    await expectProofRequired(await call(AUTHENTICATOR_PATHS.setup, { method: 'POST', token: owner.token }))
+    await midStep()
+    const res = await confirm(owner.token, codeAt(secret, -1))
+    expect(res.status).toBe(200)
+    const { recoveryCodes } = (await res.json()) as RecoveryCodes
+
+    await expectProofRequired(await call(AUTHENTICATOR_PATHS.recoveryCodes, { method: 'POST', token: owner.token }))
+    await expectProofRequired(await call(AUTHENTICATOR_PATHS.status, { method: 'DELETE', token: owner.token }))
+    await expectProofRequired(await call(AUTHENTICATOR_PATHS.setup, { method: 'POST', token: owner.token }))
+    // Nothing changed: the app is on, its codes still work, no setup waits.
+    expect(await status(owner.token)).toMatchObject({ enabled: true, recoveryCodesLeft: 10, pending: false })
+    const { ticket } = await passwordStep(owner)
+    expect((await signInWithCode(ticket, recoveryCodes[0])).status).toBe(200)
+
+    // The password given again lets the same session do them.
+    expect((await call('/api/auth/fresh-proof', { token: owner.token, body: { method: 'password', password: owner.password } })).status).toBe(200)
+    expect((await call(AUTHENTICATOR_PATHS.recoveryCodes, { method: 'POST', token: owner.token })).status).toBe(200)
+    expect((await call(AUTHENTICATOR_PATHS.status, { method: 'DELETE', token: owner.token })).status).toBe(200)
   })
 })
 

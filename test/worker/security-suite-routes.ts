@@ -243,6 +243,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   'DELETE /api/auth/authenticator': { access: 'owner' },
   'POST /api/auth/authenticator/recovery-codes': { access: 'owner' },
   'GET /api/auth/security-keys': { access: 'owner' },
+  'POST /api/auth/fresh-proof/options': { access: 'owner' },
+  'POST /api/auth/fresh-proof': { access: 'owner', body: 'json', sample: () => ({ method: 'password', password: 'not the password' }) },
   'PATCH /api/auth/security-keys/:id': { access: 'owner', body: 'json', sample: () => ({ name: 'Renamed key' }), params: (f) => ({ id: f.keyId }) },
   'DELETE /api/auth/security-keys/:id': { access: 'owner', params: (f) => ({ id: f.keyId }) },
   'POST /api/vault/setup': {

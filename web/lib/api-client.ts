@@ -1,6 +1,8 @@
 import type { QueryFunction } from '@tanstack/react-query'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
+import { FRESH_PROOF_MESSAGES, isFreshProofRequired } from '../../contract/fresh-proof-constants'
 import { CLIENT_ERRORS } from '../../contract/messages'
+import { requestFreshProof } from './fresh-proof-store'
 
 // The one way the SPA talks to the API (seeds 000 §7–8): JSON bodies, the stored token as a Bearer
 // header, cookies included, and one rule for turning a failed response into an error message.
@@ -95,15 +97,26 @@ export function sessionHeaders(contentType?: string): Record<string, string> {
 }
 
 
-/** For mutations: resolves with the ok response, rejects with ApiRequestError (or a redirect). */
+/**
+ * For mutations: resolves with the ok response, rejects with ApiRequestError (or a redirect). An
+ * act that needs fresh proof asks for it in one dialog and is sent again once it is given.
+ */
 export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
-  const res = await fetch(url, {
-    method,
-    headers: sessionHeaders(data !== undefined ? 'application/json' : undefined),
-    body: data !== undefined ? JSON.stringify(data) : undefined,
-    credentials: 'include',
-  })
-  if (!res.ok) throw await responseError(res)
+  const send = () =>
+    fetch(url, {
+      method,
+      headers: sessionHeaders(data !== undefined ? 'application/json' : undefined),
+      body: data !== undefined ? JSON.stringify(data) : undefined,
+      credentials: 'include',
+    })
+  let res = await send()
+  if (!res.ok) {
+    const error = await responseError(res)
+    if (!(error instanceof ApiRequestError && error.status === 403 && isFreshProofRequired(error.body))) throw error
+    if (!(await requestFreshProof(error.body.methods))) throw new ApiRequestError(403, FRESH_PROOF_MESSAGES.cancelled, error.body)
+    res = await send()
+    if (!res.ok) throw await responseError(res)
+  }
   return res
 }
 

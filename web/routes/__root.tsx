@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
 import { lazy, Suspense, useState } from 'react'
 import { NotFoundPage } from '@/components/layout/not-found'
+import { useFreshProofRequest } from '@/lib/fresh-proof-store'
 import { useCurrentToast } from '@/lib/toast-store'
 
 export interface RouterContext {
@@ -22,11 +23,26 @@ function Toasts() {
   ) : null
 }
 
+// The "Confirm it's you" dialog downloads when an act first asks for fresh proof.
+const FreshProofDialog = lazy(() => import('@/features/fresh-proof/fresh-proof-dialog').then((m) => ({ default: m.FreshProofDialog })))
+
+function FreshProof() {
+  const request = useFreshProofRequest()
+  const [needed, setNeeded] = useState(false)
+  if (request && !needed) setNeeded(true)
+  return needed ? (
+    <Suspense fallback={null}>
+      <FreshProofDialog />
+    </Suspense>
+  ) : null
+}
+
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: () => (
     <>
       <Outlet />
       <Toasts />
+      <FreshProof />
     </>
   ),
   notFoundComponent: NotFoundPage,

@@ -38,6 +38,10 @@ export const users = sqliteTable(
     emergencyContact: text('emergency_contact'),
     emailNotifications: integer('email_notifications', { mode: 'boolean' }).notNull().default(true),
     twoFactorEnabled: integer('two_factor_enabled', { mode: 'boolean' }).notNull().default(false),
+    // When the owner asked for their account to be deleted (after fresh proof). Until
+    // DELETION_GRACE_MS later the account is frozen (no change, no release) and the owner may take
+    // it back; then the cron sweep deletes it (worker/services/deletion-freeze.ts).
+    deletionRequestedAt: integer('deletion_requested_at'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     // --- The directory: what D1 knows of the owner's vault (the vault itself is in the owner's
@@ -58,6 +62,8 @@ export const users = sqliteTable(
     index('users_next_due_idx').on(t.nextDueAt).where(sql`next_due_at is not null`),
     // Stripe's webhooks name the customer; without this each event would read every account.
     index('users_stripe_customer_idx').on(t.stripeCustomerId).where(sql`stripe_customer_id is not null`),
+    // Accounts waiting out their deletion: the cron sweep reads these rows alone.
+    index('users_deletion_idx').on(t.deletionRequestedAt).where(sql`deletion_requested_at is not null`),
   ],
 )
 
@@ -77,6 +83,16 @@ export const sessions = sqliteTable(
     id: integer('id').notNull(),
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
+    // When the person at this session last proved who they are with something a token is not (the
+    // password, a security key, an authenticator code): at sign-in, and at each step-up. Acts that
+    // change trust need it within FRESH_PROOF_MS (worker/middleware/fresh-proof.ts).
+    provedAt: integer('proved_at'),
+    // What the owner sees in their list of signed-in devices: the browser as the request named it,
+    // the approximate place Cloudflare gave the request, and when it was last used (written at most
+    // every few minutes).
+    userAgent: text('user_agent'),
+    place: text('place'),
+    lastSeenAt: integer('last_seen_at'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.id] })],
 )

@@ -6,7 +6,7 @@ import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { forbidden, unauthorized } from '../lib/errors'
 import { withFacts } from '../openapi/facts'
-import { authenticate } from '../services/sessions'
+import { authenticate, LAST_SEEN_EVERY_MS, touchSession } from '../services/sessions'
 import { timed } from './server-timing'
 import type { AppEnv } from '../types'
 
@@ -28,6 +28,11 @@ export const requireUser = withFacts(
     if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
     c.set('user', session.user)
     c.set('sessionId', session.sessionId)
+    c.set('provedAt', session.provedAt)
+    const now = Date.now()
+    if ((session.lastSeenAt ?? 0) + LAST_SEEN_EVERY_MS <= now) {
+      c.executionCtx.waitUntil(touchSession(c.var.db, session.user.id, session.sessionId, now).catch((error) => console.error('session touch failed', error)))
+    }
     await next()
   }),
   { session: true },

@@ -15,7 +15,11 @@ const ERRORS: Record<ErrorStatus, { name: string; description: string }> = {
     name: 'PaymentRequired',
     description: "Without an active subscription (`requiresPayment: true`: subscribe first), or past the plan's limits.",
   },
-  403: { name: 'Forbidden', description: 'Not allowed for this account or link.' },
+  403: {
+    name: 'Forbidden',
+    description:
+      'Not allowed for this account or link; or, with `requiresFreshProof: true`, the act needs fresh proof: `POST /api/auth/fresh-proof` (the password, a security key or an authenticator code; `methods` lists this account\'s), then send the request again within 5 minutes.',
+  },
   404: { name: 'NotFound', description: 'No such thing (or not yours).' },
   409: { name: 'Conflict', description: 'Not in this state: `message` says why.' },
   410: { name: 'Gone', description: 'No longer available.' },
@@ -36,7 +40,7 @@ export function errorStatuses(facts: MiddlewareFacts[], hasPathParams: boolean, 
     if (f.validates) statuses.add(400)
     if (f.session) statuses.add(401)
     if (f.subscription) statuses.add(402)
-    if (f.admin) statuses.add(403)
+    if (f.admin || f.freshProof) statuses.add(403)
     if (f.bodyLimit !== undefined) statuses.add(413)
     if (f.jsonOnly) statuses.add(415)
     if (f.rateLimited) statuses.add(429)

@@ -15,6 +15,8 @@ export interface MiddlewareFacts {
   session?: boolean
   /** Needs an active subscription (402 with `requiresPayment: true` without one). */
   subscription?: boolean
+  /** Needs fresh proof: the password, a security key or an authenticator code within the last 5 minutes (403 with `requiresFreshProof: true` without it). */
+  freshProof?: boolean
   /** Administrators only (403 for anyone else). */
   admin?: boolean
   /** Refuses a body larger than this many bytes (413). */

@@ -116,6 +116,14 @@ export const OPERATIONS: Record<string, Operation> = {
     answer: authenticatorSignInResponseSchema,
     errors: [401, 403],
   },
+  'POST /api/auth/fresh-proof/options': { summary: "Start proving it's you with a security key (fresh proof)", errors: [409] },
+  'POST /api/auth/fresh-proof': {
+    summary: "Prove it's you again (fresh proof)",
+    description:
+      'The password, an answer from one of the account\'s security keys (challenge from `/fresh-proof/options`) or an authenticator code. For the next 5 minutes this session may make the changes that answer 403 with `requiresFreshProof: true` without it. A wrong password or code counts like a failed sign-in.',
+    answer: z.object({ message: z.string(), provedUntil: z.string() }),
+    errors: [401, 409],
+  },
   'GET /api/auth/security-keys': { summary: "The account's security keys", answer: securityKeyListSchema },
   'PATCH /api/auth/security-keys/:id': { summary: 'Rename a security key', answer: z.object({ key: securityKeySchema }) },
   'DELETE /api/auth/security-keys/:id': {

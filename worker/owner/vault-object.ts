@@ -33,6 +33,7 @@ import { verifyKeySignature } from '../services/key-signing'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schema'
+import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } from '../services/sooner'
 import { createUnit, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
 import { addSigningKey, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
@@ -700,8 +701,9 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
-  async createTrigger(account: Account, body: Parameters<typeof triggersService.createTrigger>[1]) {
+  async createTrigger(account: Account, body: Parameters<typeof triggersService.createTrigger>[1], freshProof: boolean) {
     return settle(async () => {
+      if (!freshProof && creationIsSooner(body)) throw needsFreshProof()
       // The tick arms the alarm for the new trigger (check-ins, a scheduled date).
       const row = await this.act(account, (u) => triggersService.createTrigger(u, body), { tick: true })
       return triggersService.toTrigger(triggersService.findTrigger(this.db, row.id), this.reading(Date.now()))
@@ -709,8 +711,9 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   /** PUT /api/triggers/{id}: an inactivity trigger's new schedule, then Pause/Activate; the tick re-arms the clock. */
-  async updateTrigger(account: Account, id: string, body: TriggerUpdateBody) {
+  async updateTrigger(account: Account, id: string, body: TriggerUpdateBody, freshProof: boolean) {
     return settle(async () => {
+      if (!freshProof && updateIsSooner(triggersService.findTrigger(this.db, id), body)) throw needsFreshProof()
       await this.act(
         account,
         (u) => {
@@ -738,9 +741,10 @@ export class OwnerVault extends DurableObject<Env> {
     return { hours: safetyWindowHours(this.ctx.storage) }
   }
 
-  async setSafetyWindow(account: Account, hours: number) {
+  async setSafetyWindow(account: Account, hours: number, freshProof: boolean) {
     return settle(() =>
       this.act(account, (u) => {
+        if (!freshProof && windowIsSooner(safetyWindowHours(this.ctx.storage), hours)) throw needsFreshProof()
         this.kv.put(SAFETY_WINDOW_KEY, hours)
         u.audit({ actor: 'user', action: 'account.safety_window_set', details: { hours } })
         return { hours }

@@ -3,6 +3,7 @@ import { deleteCookie } from 'hono/cookie'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { cancelBillingOnDelete } from '../billing/on-delete'
 import { requireUser } from '../middleware/auth'
+import { requireFreshProof } from '../middleware/fresh-proof'
 import { ACCOUNT_DELETION_MESSAGES, assertAccountDeletable, deleteAccount } from '../services/account-deletion'
 import type { AppEnv } from '../types'
 
@@ -10,7 +11,7 @@ import type { AppEnv } from '../types'
 export const accountRoutes = new Hono<AppEnv>()
 
 // --- Account deletion: DELETE /api/account/delete (seeds 000: 'Delete account: then logout') ---
-accountRoutes.delete('/delete', requireUser, async (c) => {
+accountRoutes.delete('/delete', requireUser, requireFreshProof, async (c) => {
   const user = c.var.user
   await assertAccountDeletable(c.var.db, user)
   // Billing is cancelled before anything is deleted: if it fails, the account stays whole.

@@ -38,7 +38,7 @@ import { billingFor } from '../billing/provider'
 import { claimGuestSubscription } from '../billing/subscriptions'
 import { users } from '../db/schema'
 import { secondFactorOptions } from '../webauthn/ceremonies'
-import { setSessionCookie, signIn } from './sign-in'
+import { deviceOf, setSessionCookie, signIn } from './sign-in'
 
 export const authRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
@@ -57,7 +57,7 @@ export const authRoutes = new Hono<AppEnv>()
     // address and is still unclaimed; the other pending-subscription fields are never trusted.
     const claimed = body.subscriptionId ? await claimGuestSubscription(c.env, user, body.subscriptionId) : false
     const account = claimed ? ((await db.query.users.findFirst({ where: eq(users.id, user.id) })) ?? user) : user
-    const token = await createSession(db, c.env, user.id)
+    const token = await createSession(db, c.env, user.id, Date.now(), deviceOf(c))
     setSessionCookie(c, token)
     c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(account), 'registered'))
     // Awaited, so the chain starts with it before anything the new owner does next.

@@ -13,6 +13,7 @@ import { users } from '../db/schema'
 import { badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { requireFreshProof } from '../middleware/fresh-proof'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { audit, auditOwner } from '../services/audit'
 import {
@@ -32,15 +33,15 @@ import { signIn } from './sign-in'
 // The authenticator app as a second factor (worker/services/authenticator.ts). Mounted at /api/auth
 // beside the password and security-key routes (the JSON body limit of /api/auth applies). Setting
 // up, confirming, turning off and new recovery codes are the signed-in owner's; the code step of a
-// sign-in is open, its ticket naming the account whose password was right.
-//
-// TODO(fresh proof): `requireFreshProof` (worker/middleware/fresh-proof.ts) goes after requireUser
-// on POST /authenticator/setup, DELETE /authenticator and POST /authenticator/recovery-codes.
+// sign-in is open, its ticket naming the account whose password was right. Starting a setup,
+// turning the app off and new recovery codes need fresh proof: a stolen session could otherwise
+// put its own app on the account (locking the owner out), take the second factor away, or make
+// itself codes. Confirming needs none: only whoever started the setup has the secret to answer it.
 
 export const authenticatorRoutes = new Hono<AppEnv>()
   .get('/authenticator', requireUser, async (c) => c.json(await authenticatorStatus(c.var.db, c.var.user.id)))
   // A new secret, shown once to the owner: it replaces a setup still waiting for its first code.
-  .post('/authenticator/setup', requireUser, async (c) => {
+  .post('/authenticator/setup', requireUser, requireFreshProof, async (c) => {
     const user = c.var.user
     const secret = await startSetup(c.var.db, user.id)
     const answer: AuthenticatorSetup = {
@@ -69,13 +70,13 @@ export const authenticatorRoutes = new Hono<AppEnv>()
       status: await authenticatorStatus(c.var.db, user.id),
     })
   })
-  .delete('/authenticator', requireUser, async (c) => {
+  .delete('/authenticator', requireUser, requireFreshProof, async (c) => {
     if (!(await removeAuthenticator(c.var.db, c.var.user.id))) throw notFound(AUTHENTICATOR_MESSAGES.notOn)
     await audit(c, 'account.authenticator_removed')
     return c.json({ message: AUTHENTICATOR_MESSAGES.disabledBody, status: await authenticatorStatus(c.var.db, c.var.user.id) })
   })
   // A new set of ten: every earlier code, used or not, stops working.
-  .post('/authenticator/recovery-codes', requireUser, async (c) => {
+  .post('/authenticator/recovery-codes', requireUser, requireFreshProof, async (c) => {
     const codes = await regenerateRecoveryCodes(c.var.db, c.var.user.id)
     if (!codes) throw notFound(AUTHENTICATOR_MESSAGES.notOn)
     await audit(c, 'account.recovery_codes_created', { count: codes.length })

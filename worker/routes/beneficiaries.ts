@@ -13,6 +13,7 @@ import { badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { grantsBodyLimit, jsonBodyLimit } from '../middleware/body-limit'
 import { requireUser } from '../middleware/auth'
+import { requireFreshProof } from '../middleware/fresh-proof'
 import { requireSubscription } from '../middleware/subscription'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
@@ -67,7 +68,7 @@ export const beneficiaryRoutes = new Hono<AppEnv>()
   .post('/:id/key-signature', jsonBodyLimit, validate('param', idParam), validate('json', beneficiaryKeySignatureBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).signBeneficiaryKey(accountIn(c), c.req.valid('param').id, c.req.valid('json').keySignature))),
   )
-  .delete('/:id', validate('param', idParam), async (c) => {
+  .delete('/:id', requireFreshProof, validate('param', idParam), async (c) => {
     await ask(vaultOf(c).deleteBeneficiary(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Beneficiary removed.' })
   })

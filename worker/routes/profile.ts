@@ -8,6 +8,7 @@ import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
 import { passwordChangedEmail } from '../mail/templates'
 import { requireUser } from '../middleware/auth'
+import { assertFreshProof } from '../middleware/fresh-proof'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
@@ -35,6 +36,8 @@ export const profileRoutes = new Hono<AppEnv>()
         errors: [{ field: 'email', message: PROFILE_MESSAGES.emailReadOnly }],
       })
     }
+    // Turning two-factor off lets a password alone in again.
+    if (current.twoFactorEnabled && update.twoFactorEnabled === false) await assertFreshProof(c)
     const fields = changedFields(current, update)
     if (fields.length === 0) return c.json({ message: 'Nothing to update.', user: await publicUserOf(c.env, c.var.db, current) })
     const [user] = await c.var.db

@@ -12,6 +12,7 @@ import { ownerVault } from '../owner/client'
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
+import { requireFreshProof } from '../middleware/fresh-proof'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
 import {
@@ -47,8 +48,8 @@ function ownersKeySuccess(c: Context<AppEnv>, ownerId: string) {
 // Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of
 // /api/auth). Sign-in is open; everything else is the signed-in owner's own keys.
 export const securityKeyRoutes = new Hono<AppEnv>()
-  .post('/webauthn/register/options', requireUser, async (c) => c.json(await registrationOptions(c.var.db, c.env, c.var.user)))
-  .post('/webauthn/register/verify', requireUser, validate('json', registerKeyBodySchema), async (c) => {
+  .post('/webauthn/register/options', requireUser, requireFreshProof, async (c) => c.json(await registrationOptions(c.var.db, c.env, c.var.user)))
+  .post('/webauthn/register/verify', requireUser, requireFreshProof, validate('json', registerKeyBodySchema), async (c) => {
     const { response, name } = c.req.valid('json')
     const { key, securityKeyCount } = await verifyRegistration(c.var.db, c.env, c.var.user, response, name)
     await audit(c, 'account.security_key_added', { key: keyRef(key.id), format: key.attestationFormat ?? 'none' })
@@ -80,7 +81,7 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     if (!key) throw notFound(WEBAUTHN_MESSAGES.notFound)
     return c.json({ key: toSecurityKey(key) })
   })
-  .delete('/security-keys/:id', requireUser, validate('param', keyParam), async (c) => {
+  .delete('/security-keys/:id', requireUser, requireFreshProof, validate('param', keyParam), async (c) => {
     const id = c.req.valid('param').id
     const outcome = await removeKey(c.var.db, c.var.user.id, id)
     if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)

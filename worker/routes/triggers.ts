@@ -5,6 +5,7 @@ import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { askWithProof, hasFreshProof } from '../middleware/fresh-proof'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
@@ -16,10 +17,13 @@ export const triggerRoutes = new Hono<AppEnv>()
   .use(requireSubscription)
   .use(jsonBodyLimit)
   .get('/', async (c) => c.json(await ask(vaultOf(c).listTriggers(accountIn(c)))))
-  .post('/', validate('json', triggerCreateBodySchema), async (c) => c.json(await ask(vaultOf(c).createTrigger(accountIn(c), c.req.valid('json'))), 201))
-  // Pause/Activate, or an inactivity trigger's new schedule.
+  // A trigger that can start a release without the owner, armed now, needs fresh proof (worker/services/sooner.ts).
+  .post('/', validate('json', triggerCreateBodySchema), async (c) =>
+    c.json(await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), c.req.valid('json'), hasFreshProof(c))), 201),
+  )
+  // Pause/Activate, or an inactivity trigger's new schedule: arming one again, or a shorter schedule, needs fresh proof.
   .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
+    c.json(await askWithProof(c, vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, c.req.valid('json'), hasFreshProof(c)))),
   )
   // Sends every verified approver their link to confirm the owner's death again.
   .post('/:id/resend-report-links', validate('param', idParam), async (c) => {

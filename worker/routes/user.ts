@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
-import { pingSettingsBodySchema, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema } from '../../contract/settings'
+import { pingSettingsBodySchema, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema, settingsFrequencyDays } from '../../contract/settings'
 import { users } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
+import { askWithProof, assertFreshProof, hasFreshProof } from '../middleware/fresh-proof'
 import { accountOf } from '../owner/account'
 import { accountIn, ownerVault, vaultOf } from '../owner/client'
-import { ask } from '../owner/outcome'
 import { audit } from '../services/audit'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -21,6 +21,8 @@ export const userRoutes = new Hono<AppEnv>()
   // schedule); the request's grace period is fixed (3 days) and not stored.
   .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {
     const { pingFrequency } = c.req.valid('json')
+    // A shorter frequency for the next inactivity trigger brings a release sooner.
+    if (pingFrequency < settingsFrequencyDays(c.var.user.pingFrequency)) await assertFreshProof(c)
     const [user] = await c.var.db
       .update(users)
       .set({ pingFrequency, updatedAt: Date.now() })
@@ -34,5 +36,5 @@ export const userRoutes = new Hono<AppEnv>()
   // The safety window before a release nobody on the owner's side started makes anything available.
   .get('/safety-window', async (c) => c.json(await vaultOf(c).safetyWindow()))
   .put('/safety-window', validate('json', safetyWindowBodySchema), async (c) =>
-    c.json({ ...(await ask(vaultOf(c).setSafetyWindow(accountIn(c), c.req.valid('json').hours))), message: SAFETY_WINDOW_MESSAGES.saved }),
+    c.json({ ...(await askWithProof(c, vaultOf(c).setSafetyWindow(accountIn(c), c.req.valid('json').hours, hasFreshProof(c)))), message: SAFETY_WINDOW_MESSAGES.saved }),
   )

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, lte, sql, type SQL } from 'drizzle-orm'
+import { and, eq, getTableColumns, gt, lte, ne, sql, type SQL } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { SESSION_TTL_SECONDS } from '../../contract/constants'
 import type { Db } from '../db/client'
@@ -22,18 +22,38 @@ function newSessionId(): number {
   return (high! & 0xffff) * 2 ** 32 + low!
 }
 
+/** What the owner's list of signed-in devices shows of a session: the browser and roughly where. */
+export interface SessionDevice {
+  userAgent?: string | null
+  place?: string | null
+}
+
+/**
+ * Opens a session for someone who has just proved who they are (every caller is a sign-in), so its
+ * proof is fresh from the start.
+ */
 export async function createSession(
   db: Db,
   env: Pick<Env, 'JWT_SECRET'>,
   userId: string,
   now = Date.now(),
+  device: SessionDevice = {},
 ): Promise<string> {
   const id = newSessionId()
   const expiresAt = now + SESSION_TTL_SECONDS * 1000
   // The owner's expired sessions go as a new one starts (one key range): most never wait for the sweep.
   await db.batch([
     db.delete(sessions).where(and(eq(sessions.userId, userId), lte(sessions.expiresAt, now))),
-    db.insert(sessions).values({ userId, id, createdAt: now, expiresAt }),
+    db.insert(sessions).values({
+      userId,
+      id,
+      createdAt: now,
+      expiresAt,
+      provedAt: now,
+      lastSeenAt: now,
+      userAgent: device.userAgent?.slice(0, 512) ?? null,
+      place: device.place?.slice(0, 128) ?? null,
+    }),
   ])
   return new SignJWT({ sid: id })
     .setProtectedHeader({ alg: 'HS256' })
@@ -48,6 +68,9 @@ export async function createSession(
 export interface AuthenticatedSession {
   user: UserRow
   sessionId: number
+  /** When the person at this session last proved who they are (null: never, an older session). */
+  provedAt: number | null
+  lastSeenAt: number | null
 }
 
 /** The live session and its user for a token, or null when the token is bad, expired or revoked. */
@@ -74,14 +97,15 @@ export async function authenticate(
   }
   if (typeof sid !== 'number' || !Number.isSafeInteger(sid) || !sub) return null
   const row = await db.$client.prepare(SESSION_USER_SQL).bind(sub, sid, now).first<Record<string, unknown>>()
-  return row ? { user: userFromRow(row), sessionId: sid } : null
+  if (!row) return null
+  return { user: userFromRow(row), sessionId: sid, provedAt: (row.session_proved_at as number | null) ?? null, lastSeenAt: (row.session_last_seen_at as number | null) ?? null }
 }
 
 // Every authenticated request runs this one query, so it is written once as SQL rather than built
 // by the query builder each time (which cost as much as the round trip itself), and the row is
 // decoded by the schema's own columns.
 const SESSION_USER_SQL =
-  'select users.* from sessions join users on users.id = sessions.user_id where sessions.user_id = ?1 and sessions.id = ?2 and sessions.expires_at > ?3 limit 1'
+  'select users.*, sessions.proved_at as session_proved_at, sessions.last_seen_at as session_last_seen_at from sessions join users on users.id = sessions.user_id where sessions.user_id = ?1 and sessions.id = ?2 and sessions.expires_at > ?3 limit 1'
 const USER_COLUMNS = Object.entries(getTableColumns(users))
 
 function userFromRow(row: Record<string, unknown>): UserRow {
@@ -96,6 +120,33 @@ function userFromRow(row: Record<string, unknown>): UserRow {
 /** Ends one session: its row goes, so its token names nothing. */
 export async function revokeSession(db: Db, userId: string, sessionId: number): Promise<void> {
   await db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+}
+
+/** The person at this session has just proved who they are again (fresh proof). */
+export async function markProved(db: Db, userId: string, sessionId: number, now = Date.now()): Promise<void> {
+  await db.update(sessions).set({ provedAt: now, lastSeenAt: now }).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+}
+
+/** How often a session's "last seen" is written: at most once in this long, not on every request. */
+export const LAST_SEEN_EVERY_MS = 5 * 60 * 1000
+
+export async function touchSession(db: Db, userId: string, sessionId: number, now = Date.now()): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+}
+
+/** The owner's live sessions, most recently used first. */
+export async function listSessions(db: Db, userId: string, now = Date.now()) {
+  const rows = await db.select().from(sessions).where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
+  return rows.sort((a, b) => (b.lastSeenAt ?? b.createdAt) - (a.lastSeenAt ?? a.createdAt))
+}
+
+/** Ends every session of the owner but `keep` (if given): their tokens name nothing any more. */
+export async function revokeSessions(db: Db, userId: string, keep?: number): Promise<number> {
+  const gone = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), keep === undefined ? undefined : ne(sessions.id, keep)))
+    .returning({ id: sessions.id })
+  return gone.length
 }
 
 /** Sessions the cron sweep looks at per run, from a random point of the table. */

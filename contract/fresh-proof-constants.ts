@@ -1,0 +1,32 @@
+// Fresh proof: acts that change who can get in, who receives what or when, or that cannot be
+// undone, need the person at the session to have proved who they are within FRESH_PROOF_MS, with
+// something a stolen session token is not. The API answers 403 with `requiresFreshProof: true` and
+// the ways this owner can prove it; the web app asks in one dialog and retries the act.
+
+export const FRESH_PROOF_MS = 5 * 60 * 1000
+
+/** The ways an owner can prove it is them: the password always, the others once set up. */
+export const PROOF_METHODS = ['password', 'security_key', 'authenticator'] as const
+export type ProofMethod = (typeof PROOF_METHODS)[number]
+
+export const FRESH_PROOF_MESSAGES = {
+  required: 'Confirm it’s you to continue: this change needs your password, security key or authenticator code.',
+  passwordWrong: 'That password is not right.',
+  codeWrong: 'That code is not right, or it has already been used.',
+  noKeys: 'There is no security key on this account.',
+  noAuthenticator: 'There is no authenticator app on this account.',
+  keyNotYours: 'That security key is not one of this account’s keys.',
+  proved: 'Thank you. You can go on for the next 5 minutes.',
+  cancelled: 'Nothing was changed: this needs you to confirm it’s you.',
+} as const
+
+/** The body of a 403 that asks for fresh proof. */
+export interface FreshProofRequired {
+  message: string
+  requiresFreshProof: true
+  methods: ProofMethod[]
+}
+
+export function isFreshProofRequired(body: unknown): body is FreshProofRequired {
+  return !!body && typeof body === 'object' && (body as { requiresFreshProof?: unknown }).requiresFreshProof === true
+}

@@ -1,0 +1,53 @@
+import type { Context } from 'hono'
+import { FRESH_PROOF_MESSAGES, type FreshProofBody, type ProofMethod } from '../../contract/fresh-proof'
+import { AUTH_ERRORS } from '../../contract/messages'
+import type { Db } from '../db/client'
+import { ApiError, tooManyRequests } from '../lib/errors'
+import { countKeys } from '../webauthn/credentials'
+import { verifySignIn } from '../webauthn/ceremonies'
+import { verifyPassword } from './passwords'
+import { markProved } from './sessions'
+import { clearFailures, heldUntil, recordFailure } from './sign-in-guard'
+import type { AppEnv } from '../types'
+
+/** The ways this owner can give fresh proof: the password always, a key or an app once set up. */
+export async function proofMethodsOf(db: Db, userId: string): Promise<ProofMethod[]> {
+  const methods: ProofMethod[] = ['password']
+  if ((await countKeys(db, userId)) > 0) methods.push('security_key')
+  return methods
+}
+
+/**
+ * Checks the proof the signed-in person gives and, if it is the owner's, marks the session as
+ * proved now. A wrong password or code counts against the account like a failed sign-in (so a
+ * stolen session cannot guess at it faster than a stranger at the sign-in page).
+ */
+export async function giveFreshProof(c: Context<AppEnv>, body: FreshProofBody, now = Date.now()): Promise<ProofMethod> {
+  const db = c.var.db
+  const user = c.var.user
+  if (body.method === 'password' || body.method === 'authenticator') {
+    if (await heldUntil(db, user.email, now)) throw tooManyRequests(AUTH_ERRORS.rateLimited)
+  }
+  switch (body.method) {
+    case 'password': {
+      if (!(await verifyPassword(body.password, user.passwordHash))) {
+        await recordFailure(db, user.email, now)
+        throw new ApiError(401, FRESH_PROOF_MESSAGES.passwordWrong)
+      }
+      await clearFailures(db, user.email)
+      break
+    }
+    case 'security_key': {
+      const outcome = await verifySignIn(db, c.env, body.response, now)
+      if (!outcome.ok) throw new ApiError(outcome.status, outcome.message)
+      if (outcome.user.id !== user.id) throw new ApiError(401, FRESH_PROOF_MESSAGES.keyNotYours)
+      break
+    }
+    case 'authenticator': {
+      throw new ApiError(409, FRESH_PROOF_MESSAGES.noAuthenticator)
+    }
+  }
+  await markProved(db, user.id, c.var.sessionId, now)
+  c.set('provedAt', now)
+  return body.method
+}
