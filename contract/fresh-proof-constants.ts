@@ -30,3 +30,11 @@ export interface FreshProofRequired {
 export function isFreshProofRequired(body: unknown): body is FreshProofRequired {
   return !!body && typeof body === 'object' && (body as { requiresFreshProof?: unknown }).requiresFreshProof === true
 }
+
+/** "This wasn't me", from the e-mail every change of trust sends the owner. */
+export const NOT_ME_MESSAGES = {
+  invalid: 'This link is not valid. If someone else may be using your account, ask for a password reset from the sign-in page.',
+  expired: 'This link has expired. If someone else may be using your account, ask for a password reset from the sign-in page.',
+  done: (sessions: number, keys: number) =>
+    `Every device has been signed out${sessions > 0 ? ` (${sessions})` : ''}${keys > 0 ? ` and ${keys} security ${keys === 1 ? 'key' : 'keys'} added since then ${keys === 1 ? 'was' : 'were'} removed` : ''}. Now choose a new password.`,
+} as const

@@ -59,7 +59,52 @@ export const PROFILE_MESSAGES = {
   passwordUpdatedBody: 'Other devices signed in to your account have been signed out.',
   passwordFailedTitle: 'Password update failed',
   passwordFailedBody: 'Failed to update your password. Please try again.',
+  passwordChanged: 'Your password has been updated. Other devices have been signed out.',
+  removeKeyIdsInvalid: 'Security keys to remove must be a list of key ids',
+  removeKeyIdsTooMany: 'At most 50 security keys can be removed at once',
+  // The optional list of the password form.
+  removeKeysTitle: 'Also remove security keys',
+  removeKeysBody:
+    'A security key signs in without your password. If someone else added a key to your account, a new password does not keep them out: remove any key you do not recognise.',
+  removeAllKeys: 'Remove all security keys',
+  removeKeysLoading: 'Loading your security keys',
+  removeKeysLoadFailed: 'Unable to load your security keys.',
 } as const
+
+/** The most security keys one password change may remove (an owner has at most 10). */
+export const REMOVE_KEY_IDS_MAX = 50
+
+const keyCount = (n: number) => `${n} security ${n === 1 ? 'key' : 'keys'}`
+
+export interface KeysAfterPasswordChange {
+  /** Keys removed with the change. */
+  removedKeys: number
+  /** Keys that can still sign in to the account. */
+  keysLeft: number
+  /** Two-factor sign-in was on and has been turned off, no key being left. */
+  twoFactorTurnedOff?: boolean
+}
+
+/**
+ * What a password change did and did not do to the account's security keys, in sentences (the
+ * answer and the e-mail say the same): empty when there were none and none was removed.
+ */
+export function keysAfterPasswordChangeText({ removedKeys, keysLeft, twoFactorTurnedOff = false }: KeysAfterPasswordChange): string {
+  if (removedKeys === 0 && keysLeft === 0) return ''
+  const removed = removedKeys === 0 ? 'No security key was removed.' : `${keyCount(removedKeys)} ${removedKeys === 1 ? 'was' : 'were'} removed.`
+  const left =
+    keysLeft === 0
+      ? 'No security key can sign in to your account now.'
+      : `${keyCount(keysLeft)} can still sign in to your account: if you did not add ${keysLeft === 1 ? 'it, remove it' : 'them, remove them'} from your Profile Settings.`
+  const twoFactor = twoFactorTurnedOff ? ' Two-factor sign-in has been turned off, since no security key is left: your password alone signs you in.' : ''
+  return `${removed} ${left}${twoFactor}`
+}
+
+/** The answer to a password change: the message with what happened to the security keys. */
+export function passwordChangedMessage(keys: KeysAfterPasswordChange): string {
+  const text = keysAfterPasswordChangeText(keys)
+  return text ? `${PROFILE_MESSAGES.passwordChanged} ${text}` : PROFILE_MESSAGES.passwordChanged
+}
 
 /** Optional text: blank, absent or null is "none", stored as null; anything else must pass `inner`. */
 function optionalText(typeMessage: string, inner: z.ZodType<string, string>) {
@@ -123,6 +168,13 @@ export const changePasswordBodySchema = z
     // The registration rules (seeds 000 §5).
     newPassword: registerBodySchema.shape.password,
     confirmPassword: z.string({ error: VALIDATION.passwordsDontMatch }),
+    // Security keys of the account to remove with the change (ids that are not the owner's are ignored).
+    removeKeyIds: z
+      .array(z.string({ error: PROFILE_MESSAGES.removeKeyIdsInvalid }).min(1, PROFILE_MESSAGES.removeKeyIdsInvalid).max(1024, PROFILE_MESSAGES.removeKeyIdsInvalid), {
+        error: PROFILE_MESSAGES.removeKeyIdsInvalid,
+      })
+      .max(REMOVE_KEY_IDS_MAX, PROFILE_MESSAGES.removeKeyIdsTooMany)
+      .optional(),
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
     message: VALIDATION.passwordsDontMatch,
@@ -133,3 +185,14 @@ export const changePasswordBodySchema = z
     path: ['newPassword'],
   })
 export type ChangePasswordBody = z.input<typeof changePasswordBodySchema>
+
+export const changePasswordResponseSchema = z.object({
+  message: z.string(),
+  /** Security keys removed with the change. */
+  removedKeys: z.number().int(),
+  /** Security keys that can still sign in. */
+  keysLeft: z.number().int(),
+  /** Two-factor sign-in was turned off because no key is left. */
+  twoFactorTurnedOff: z.boolean(),
+})
+export type ChangePasswordResponse = z.infer<typeof changePasswordResponseSchema>

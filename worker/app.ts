@@ -20,7 +20,9 @@ import { triggerRoutes } from './routes/triggers'
 import { policyRoutes } from './routes/policies'
 import { profileRoutes } from './routes/profile'
 import { freshProofRoutes } from './routes/fresh-proof'
+import { notMeRoutes } from './routes/not-me'
 import { securityKeyRoutes } from './routes/security-keys'
+import { sessionRoutes } from './routes/sessions'
 import { accountRoutes } from './routes/account'
 import { accountBillingRoutes } from './routes/account-billing'
 import { billingRoutes } from './routes/billing'
@@ -49,6 +51,8 @@ app.route('/api/auth', authRoutes)
 app.route('/api/auth', securityKeyRoutes)
 app.route('/api/auth', authenticatorRoutes)
 app.route('/api/auth', freshProofRoutes)
+app.route('/api/auth', notMeRoutes)
+app.route('/api/auth', sessionRoutes)
 // Token-link routes first: they sit under the same prefixes as the owner routes but need no session.
 app.route('/api', linkRoutes)
 app.route('/api', identityReviewRoutes)

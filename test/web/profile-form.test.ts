@@ -4,6 +4,8 @@ import { VALIDATION } from '../../contract/messages'
 import {
   changePasswordBodySchema,
   COUNTRY_OPTIONS,
+  keysAfterPasswordChangeText,
+  passwordChangedMessage,
   DEFAULT_COUNTRY,
   DEFAULT_TIMEZONE,
   PROFILE_MESSAGES,
@@ -235,5 +237,32 @@ describe('account details', () => {
     expect(planLabel('admin')).toBe('Admin')
     expect(memberSince('2025-03-04T12:00:00.000Z', 'en-US')).toBe('March 4, 2025')
     expect(memberSince('not a date')).toBe('')
+  })
+})
+
+describe('keysAfterPasswordChangeText', () => {
+  it('says what was removed and what can still sign in', () => {
+    expect(keysAfterPasswordChangeText({ removedKeys: 2, keysLeft: 1 })).toBe(
+      '2 security keys were removed. 1 security key can still sign in to your account: if you did not add it, remove it from your Profile Settings.',
+    )
+    expect(keysAfterPasswordChangeText({ removedKeys: 1, keysLeft: 3 })).toBe(
+      '1 security key was removed. 3 security keys can still sign in to your account: if you did not add them, remove them from your Profile Settings.',
+    )
+    expect(keysAfterPasswordChangeText({ removedKeys: 0, keysLeft: 1 })).toMatch(/^No security key was removed\. 1 security key can still sign in/)
+    expect(keysAfterPasswordChangeText({ removedKeys: 2, keysLeft: 0, twoFactorTurnedOff: true })).toBe(
+      '2 security keys were removed. No security key can sign in to your account now. Two-factor sign-in has been turned off, since no security key is left: your password alone signs you in.',
+    )
+    // An account without keys hears nothing of them.
+    expect(keysAfterPasswordChangeText({ removedKeys: 0, keysLeft: 0 })).toBe('')
+    expect(passwordChangedMessage({ removedKeys: 0, keysLeft: 0 })).toBe('Your password has been updated. Other devices have been signed out.')
+  })
+
+  it('lets the password form name at most 50 keys to remove, as a list of ids', () => {
+    const body = { currentPassword: 'old password', newPassword: 'a new password', confirmPassword: 'a new password' }
+    expect(changePasswordBodySchema.safeParse(body).success).toBe(true)
+    expect(changePasswordBodySchema.safeParse({ ...body, removeKeyIds: ['a', 'b'] }).data?.removeKeyIds).toEqual(['a', 'b'])
+    const tooMany = changePasswordBodySchema.safeParse({ ...body, removeKeyIds: Array.from({ length: 51 }, (_, i) => `k${i}`) })
+    expect(tooMany.error?.issues[0]?.message).toBe(PROFILE_MESSAGES.removeKeyIdsTooMany)
+    expect(changePasswordBodySchema.safeParse({ ...body, removeKeyIds: 'a' }).error?.issues[0]?.message).toBe(PROFILE_MESSAGES.removeKeyIdsInvalid)
   })
 })

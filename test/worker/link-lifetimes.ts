@@ -16,6 +16,8 @@ export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   deathReport: 5 * 365 * DAY_S,
   // Not in the spec (which never confirms the owner's address): a week, like the circle's invitations.
   ownerEmailConfirm: 7 * DAY_S,
+  // Not in the spec: "This wasn't me" in the e-mail about a change of trust, a month.
+  notMe: 30 * DAY_S,
   beneficiaryAccess: 365 * DAY_S,
   assetContent: 30 * 60,
 }

@@ -166,6 +166,7 @@ describe('GET /api/openapi.json', () => {
       signoff: { releaseId: id(), email: 'approver@example.com' },
       documentId: id(),
       keyId: 'AAAAAAAAAAAAAAAAAAAAAA',
+      sessionId: '123456789',
       assetId: '0123456789abcdef0123456789abcdef',
       targetUserId: id(),
       targetEmail: 'target@example.com',
@@ -260,6 +261,12 @@ describe('the answers match the document', () => {
     const fresh = await register()
     await conforms('POST /api/auth/register', '/api/auth/register', { body: { email: `doc-${crypto.randomUUID()}@example.com`, password: 'correct horse battery', displayName: 'Doc Owner' } }, 201)
     await conforms('GET /api/auth/me', '/api/auth/me', { token: fresh.token })
+    await conforms('GET /api/auth/sessions', '/api/auth/sessions', { token: fresh.token })
+    await conforms('POST /api/auth/sessions/sign-out-others', '/api/auth/sessions/sign-out-others', { token: fresh.token, method: 'POST' })
+    await conforms('POST /api/profile/password', '/api/profile/password', {
+      token: fresh.token,
+      body: { currentPassword: fresh.password, newPassword: 'another fine password', confirmPassword: 'another fine password', removeKeyIds: [] },
+    })
     await conforms('GET /api/auth/session', '/api/auth/session')
     await conforms('GET /api/auth/security-keys', '/api/auth/security-keys', { token })
     await conforms('GET /api/vault/items', '/api/vault/items', { token })

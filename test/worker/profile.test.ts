@@ -1,9 +1,12 @@
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
 import type { PublicUser } from '../../contract/auth'
 import { VALIDATION } from '../../contract/messages'
-import { PROFILE_MESSAGES } from '../../contract/profile'
+import { PROFILE_MESSAGES, type ChangePasswordResponse } from '../../contract/profile'
+import { WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
 import { call, login, me, messageOf, outboxFor, register, requestResetToken } from './helpers'
+import { SoftAuthenticator } from './soft-authenticator'
 
 // PUT /api/profile and POST /api/profile/password (seeds 000 §2 'Profile Settings page', §3, §5, §7).
 
@@ -27,6 +30,30 @@ function changePassword(token: string | undefined, body: unknown) {
 
 async function userOf(res: Response): Promise<PublicUser> {
   return ((await res.json()) as { user: PublicUser }).user
+}
+
+/** Registers a software authenticator's key to the owner (a fresh sign-in may). */
+async function addKey(token: string, name: string): Promise<{ auth: SoftAuthenticator; key: SecurityKey }> {
+  const auth = await SoftAuthenticator.create()
+  const options = await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token })
+  expect(options.status).toBe(200)
+  const response = await auth.register((await options.json()) as PublicKeyCredentialCreationOptionsJSON)
+  const res = await call(WEBAUTHN_PATHS.registerVerify, { token, body: { response, name } })
+  expect(res.status).toBe(201)
+  return { auth, key: ((await res.json()) as { key: SecurityKey }).key }
+}
+
+/** A sign-in with the key alone: the server's status (200 with a session, 401 for a key it does not know). */
+async function signInWithKey(auth: SoftAuthenticator): Promise<number> {
+  const options = await call(WEBAUTHN_PATHS.loginOptions, { method: 'POST' })
+  const response = await auth.assert((await options.json()) as PublicKeyCredentialRequestOptionsJSON)
+  return (await call(WEBAUTHN_PATHS.loginVerify, { body: { response } })).status
+}
+
+async function keysOf(token: string): Promise<SecurityKeyList> {
+  const res = await call(WEBAUTHN_PATHS.keys, { token })
+  expect(res.status).toBe(200)
+  return (await res.json()) as SecurityKeyList
 }
 
 async function auditOf(token: string): Promise<AuditEntry[]> {
@@ -172,7 +199,7 @@ describe('POST /api/profile/password', () => {
 
     const res = await changePassword(owner.token, { currentPassword: owner.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ message: 'Your password has been updated. Other devices have been signed out.' })
+    expect(await res.json()).toEqual({ message: 'Your password has been updated. Other devices have been signed out.', removedKeys: 0, keysLeft: 0, twoFactorTurnedOff: false })
 
     // The old password no longer signs in; the new one does.
     expect((await login(owner.email, owner.password)).status).toBe(401)
@@ -191,10 +218,118 @@ describe('POST /api/profile/password', () => {
 
     // Audited without any secret, and the owner is told by e-mail.
     const [entry] = (await auditOf(owner.token)).filter((e) => e.action === 'account.password_changed')
-    expect(entry?.details).toEqual({ otherSessionsRevoked: 1 })
+    expect(entry?.details).toEqual({ otherSessionsRevoked: 1, removedKeys: 0, keysLeft: 0, twoFactorTurnedOff: false })
     expect(JSON.stringify(await auditOf(owner.token))).not.toContain(NEW_PASSWORD)
     const mails = await outboxFor(owner.email)
     expect(mails.some((m) => m.subject === 'Your Legacy Vault password was changed')).toBe(true)
+  })
+
+  it('removes the security keys named with it (they no longer sign in), keeps the others, and says so in the answer and the e-mail', async () => {
+    const owner = await register()
+    const first = await addKey(owner.token, 'Desk key')
+    const second = await addKey(owner.token, 'Spare key')
+    const kept = await addKey(owner.token, 'Keyring key')
+    const bystander = await register()
+    const theirs = await addKey(bystander.token, 'Someone else’s key')
+
+    const res = await changePassword(owner.token, {
+      currentPassword: owner.password,
+      newPassword: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+      // Another owner's key and an id nobody has are ignored; a repeated id counts once.
+      removeKeyIds: [first.key.id, second.key.id, first.key.id, theirs.key.id, 'no-such-key'],
+    })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as ChangePasswordResponse
+    const says =
+      '2 security keys were removed. 1 security key can still sign in to your account: if you did not add it, remove it from your Profile Settings.'
+    expect(body).toEqual({
+      message: `Your password has been updated. Other devices have been signed out. ${says}`,
+      removedKeys: 2,
+      keysLeft: 1,
+      twoFactorTurnedOff: false,
+    })
+
+    // The removed keys no longer sign in; the kept one does, and so does the other owner's.
+    expect(await signInWithKey(first.auth)).toBe(401)
+    expect(await signInWithKey(second.auth)).toBe(401)
+    expect(await signInWithKey(kept.auth)).toBe(200)
+    expect(await signInWithKey(theirs.auth)).toBe(200)
+    expect((await keysOf(owner.token)).keys.map((k) => k.name)).toEqual(['Keyring key'])
+    expect((await keysOf(bystander.token)).keys.map((k) => k.id)).toEqual([theirs.key.id])
+    expect((await me(owner.token)).status).toBe(200)
+
+    const [mail] = (await outboxFor(owner.email)).filter((m) => m.subject === 'Your Legacy Vault password was changed')
+    expect(mail?.text).toContain(says)
+    expect(mail?.text).toContain('Every other device that was signed in has been signed out.')
+    expect((await outboxFor(bystander.email)).some((m) => m.subject.includes('password was changed'))).toBe(false)
+
+    const entries = await auditOf(owner.token)
+    expect(entries.find((e) => e.action === 'account.password_changed')?.details).toEqual({ otherSessionsRevoked: 0, removedKeys: 2, keysLeft: 1, twoFactorTurnedOff: false })
+    expect(entries.filter((e) => e.action === 'account.security_key_removed').map((e) => e.details.key).sort()).toEqual(
+      [first.key.id.slice(0, 12), second.key.id.slice(0, 12)].sort(),
+    )
+  })
+
+  it('says what was not done: with no key named, the keys that can still sign in', async () => {
+    const owner = await register()
+    await addKey(owner.token, 'Desk key')
+    await addKey(owner.token, 'Spare key')
+    const res = await changePassword(owner.token, { currentPassword: owner.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, removeKeyIds: [] })
+    expect(res.status).toBe(200)
+    const says = 'No security key was removed. 2 security keys can still sign in to your account: if you did not add them, remove them from your Profile Settings.'
+    expect(await res.json()).toEqual({
+      message: `Your password has been updated. Other devices have been signed out. ${says}`,
+      removedKeys: 0,
+      keysLeft: 2,
+      twoFactorTurnedOff: false,
+    })
+    const [mail] = (await outboxFor(owner.email)).filter((m) => m.subject === 'Your Legacy Vault password was changed')
+    expect(mail?.text).toContain(says)
+  })
+
+  it('turns two-factor sign-in off when the last key goes, and says so', async () => {
+    const owner = await register()
+    const only = await addKey(owner.token, 'Only key')
+    expect((await putProfile(owner.token, { ...PROFILE, twoFactorEnabled: true })).status).toBe(200)
+    expect((await login(owner.email, owner.password)).status).toBe(200)
+
+    const res = await changePassword(owner.token, { currentPassword: owner.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, removeKeyIds: [only.key.id] })
+    expect(res.status).toBe(200)
+    const body = (await res.json()) as ChangePasswordResponse
+    expect(body).toMatchObject({ removedKeys: 1, keysLeft: 0, twoFactorTurnedOff: true })
+    expect(body.message).toContain('1 security key was removed. No security key can sign in to your account now.')
+    expect(body.message).toContain('Two-factor sign-in has been turned off')
+
+    expect(await userOf(await me(owner.token))).toMatchObject({ twoFactorEnabled: false, securityKeyCount: 0 })
+    expect(await signInWithKey(only.auth)).toBe(401)
+    // The new password alone signs in: no key step is asked for.
+    const signIn = await login(owner.email, NEW_PASSWORD)
+    expect(signIn.status).toBe(200)
+    expect(await signIn.json()).toHaveProperty('token')
+    const [mail] = (await outboxFor(owner.email)).filter((m) => m.subject === 'Your Legacy Vault password was changed')
+    expect(mail?.text).toContain('Two-factor sign-in has been turned off')
+  })
+
+  it('removes nothing when the current password is wrong, and checks the list', async () => {
+    const owner = await register()
+    const key = await addKey(owner.token, 'Desk key')
+    const wrong = await changePassword(owner.token, { currentPassword: 'not my password', newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, removeKeyIds: [key.key.id] })
+    expect(wrong.status).toBe(400)
+    const cases: Array<[unknown, string]> = [
+      [key.key.id, `removeKeyIds: ${PROFILE_MESSAGES.removeKeyIdsInvalid}`],
+      [[''], `removeKeyIds.0: ${PROFILE_MESSAGES.removeKeyIdsInvalid}`],
+      [[42], `removeKeyIds.0: ${PROFILE_MESSAGES.removeKeyIdsInvalid}`],
+      [Array.from({ length: 51 }, (_, i) => `key-${i}`), `removeKeyIds: ${PROFILE_MESSAGES.removeKeyIdsTooMany}`],
+    ]
+    for (const [removeKeyIds, message] of cases) {
+      const res = await changePassword(owner.token, { currentPassword: owner.password, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD, removeKeyIds })
+      expect(res.status, message).toBe(400)
+      expect(await messageOf(res)).toBe(message)
+    }
+    expect((await keysOf(owner.token)).keys.map((k) => k.id)).toEqual([key.key.id])
+    expect(await signInWithKey(key.auth)).toBe(200)
+    expect((await login(owner.email, owner.password)).status).toBe(200)
   })
 
   it('limits attempts per account', async () => {

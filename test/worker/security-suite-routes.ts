@@ -56,6 +56,8 @@ export interface Fixture {
   documentId: string
   /** A security key's credential id. */
   keyId: string
+  /** A second signed-in session of owner A's (its number; never the suite's own token). */
+  sessionId: string
   /** An asset released to the beneficiary (32 hex digits). */
   assetId: string
   /** A throwaway account the admin routes name (never owner A). */
@@ -160,6 +162,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: (f) => ({ id: f.beneficiaryId }),
     link: { purpose: 'beneficiaryVerify', in: 'body', subject: (f) => f.beneficiaryId },
   },
+  'POST /api/auth/not-me': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'notMe', in: 'body', subject: (f) => f.userId } },
   'POST /api/auth/confirm-email': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'ownerEmailConfirm', in: 'body', subject: (f) => f.userId } },
   'POST /api/approvers/verify': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'approverVerify', in: 'body', subject: (f) => f.approverId } },
   'GET /api/beneficiary-notifications': { access: 'link', link: { purpose: 'beneficiaryNotifications', in: 'query', subject: (f) => f.beneficiaryId } },
@@ -247,6 +250,9 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/auth/fresh-proof': { access: 'owner', body: 'json', sample: () => ({ method: 'password', password: 'not the password' }) },
   'PATCH /api/auth/security-keys/:id': { access: 'owner', body: 'json', sample: () => ({ name: 'Renamed key' }), params: (f) => ({ id: f.keyId }) },
   'DELETE /api/auth/security-keys/:id': { access: 'owner', params: (f) => ({ id: f.keyId }) },
+  'GET /api/auth/sessions': { access: 'owner' },
+  'DELETE /api/auth/sessions/:id': { access: 'owner', params: (f) => ({ id: f.sessionId }) },
+  'POST /api/auth/sessions/sign-out-others': { access: 'owner' },
   'POST /api/vault/setup': {
     access: 'owner',
     body: 'json',
@@ -359,7 +365,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/profile/password': {
     access: 'owner',
     body: 'json',
-    sample: () => ({ currentPassword: 'not the password', newPassword: 'a brand new password', confirmPassword: 'a brand new password' }),
+    sample: (f) => ({ currentPassword: 'not the password', newPassword: 'a brand new password', confirmPassword: 'a brand new password', removeKeyIds: [f.keyId] }),
   },
   'DELETE /api/account/delete': { access: 'owner' },
   'GET /api/account/subscription': { access: 'owner' },

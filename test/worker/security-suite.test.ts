@@ -1,3 +1,4 @@
+import { NOT_ME_MESSAGES } from '../../contract/fresh-proof'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { exports } from 'cloudflare:workers'
 import { decodeJwt, SignJWT } from 'jose'
@@ -407,7 +408,7 @@ function notExpiredLink(a: Answer): string | undefined {
   const wrong = notClientError(a, [400])
   if (wrong) return wrong
   const message = (JSON.parse(a.text) as { message: string }).message
-  return ([CIRCLE_MESSAGES.linkExpired, RELEASE_MESSAGES.linkExpired, EMAIL_CONFIRMATION.linkExpired] as string[]).includes(message) ? undefined : `${brief(a)} (expected the link-expired message)`
+  return ([CIRCLE_MESSAGES.linkExpired, RELEASE_MESSAGES.linkExpired, EMAIL_CONFIRMATION.linkExpired, NOT_ME_MESSAGES.expired] as string[]).includes(message) ? undefined : `${brief(a)} (expected the link-expired message)`
 }
 
 /** The request a link route gets with `token` (in its query or body) and otherwise good input. */
@@ -490,6 +491,8 @@ async function buildOwnerA(tag: string) {
     .bind(keyId, owner.user.id, `Key ${tag}`, Date.now())
     .run()
 
+  // A second device of A's: what owner B's requests name (and must not end).
+  const otherDevice = await createSession(getDb(env), env, owner.user.id)
   const release = await first<{ id: string; firing_id: string }>(owner.user.id, `select id, firing_id from releases where status = 'waiting'`)
   const signoff = await first<{ release_id: string; email: string }>(owner.user.id, `select release_id, email from release_signoffs where decision is null`)
   const asset = await first<{ id: string }>(owner.user.id, `select id from released_assets where beneficiary_id = ?`, beneficiary.id)
@@ -509,6 +512,7 @@ async function buildOwnerA(tag: string) {
     signoff: { releaseId: signoff.release_id, email: signoff.email },
     documentId,
     keyId,
+    sessionId: String(decodeJwt(otherDevice).sid),
     assetId: asset.id,
     publicKey: await publicKey(),
   }

@@ -1,4 +1,5 @@
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '../../contract/constants'
+import { keysAfterPasswordChangeText } from '../../contract/profile'
 
 export interface RenderedEmail {
   subject: string
@@ -98,7 +99,21 @@ export function passwordResetEmail(params: { displayName: string; resetUrl: stri
   })
 }
 
-export function passwordChangedEmail(params: { displayName: string; loginUrl: string; keptCurrentDevice?: boolean }): RenderedEmail {
+export function passwordChangedEmail(params: {
+  displayName: string
+  loginUrl: string
+  keptCurrentDevice?: boolean
+  /** Security keys removed with the change (a change from the profile says what it did to the keys). */
+  removedKeys?: number
+  /** Security keys that can still sign in after it. */
+  keysLeft?: number
+  /** Two-factor sign-in was turned off, no key being left. */
+  twoFactorTurnedOff?: boolean
+}): RenderedEmail {
+  const keys =
+    params.removedKeys === undefined || params.keysLeft === undefined
+      ? ''
+      : keysAfterPasswordChangeText({ removedKeys: params.removedKeys, keysLeft: params.keysLeft, twoFactorTurnedOff: params.twoFactorTurnedOff })
   return render(`Your ${PRODUCT_NAME} password was changed`, {
     heading: 'Your password was changed',
     paragraphs: [
@@ -106,6 +121,7 @@ export function passwordChangedEmail(params: { displayName: string; loginUrl: st
       params.keptCurrentDevice
         ? 'The password of your account was just changed from your profile. Every other device that was signed in has been signed out.'
         : 'The password of your account was just changed, and every device that was signed in has been signed out.',
+      ...(keys ? [keys] : []),
     ],
     action: { label: 'Sign in', url: params.loginUrl },
     footnote: `If you did not do this, reset your password now and write to ${SUPPORT_EMAIL}.`,

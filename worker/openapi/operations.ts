@@ -11,7 +11,8 @@ import {
 } from '../../contract/circle'
 import { ID_DOCUMENT_MIME_TYPES, identityDocumentFieldsSchema, identityDocumentSchema } from '../../contract/identity'
 import { policySchema } from '../../contract/policies'
-import { profileResponseSchema } from '../../contract/profile'
+import { changePasswordResponseSchema, profileResponseSchema } from '../../contract/profile'
+import { revokeSessionResponseSchema, sessionListSchema, signOutOthersResponseSchema } from '../../contract/sessions'
 import {
   dryRunResultSchema,
   engineStatusSchema,
@@ -124,7 +125,30 @@ export const OPERATIONS: Record<string, Operation> = {
     answer: z.object({ message: z.string(), provedUntil: z.string() }),
     errors: [401, 409],
   },
+  'POST /api/auth/not-me': {
+    summary: "This wasn't me: undo a change of trust from its e-mail",
+    description:
+      'The link in every e-mail about a change of trust. Signs out every session, removes the security keys added since the sign-in that made the change, and answers a password reset token for choosing a new password. No session needed.',
+    answer: z.object({ message: z.string(), sessionsSignedOut: z.number(), keysRemoved: z.number(), resetToken: z.string() }),
+  },
   'GET /api/auth/security-keys': { summary: "The account's security keys", answer: securityKeyListSchema },
+  'GET /api/auth/sessions': {
+    summary: "The account's signed-in devices",
+    description:
+      'Every live session of the owner: an id (its number, never the token), the browser as its user agent names it ("Chrome on Windows"), the approximate place of the sign-in or null, when it signed in and was last used (to within 5 minutes), and `current` for the session asking. This device first, then the most recently used.',
+    answer: sessionListSchema,
+  },
+  'DELETE /api/auth/sessions/:id': {
+    summary: 'Sign out one device',
+    description:
+      "Ends the owner's session with that id: its token no longer works. The session asking may end itself (a sign-out: its cookie is removed too). Another owner's session, or one that is over, is not found. Needs no fresh proof: signing out is a safety act.",
+    answer: revokeSessionResponseSchema,
+  },
+  'POST /api/auth/sessions/sign-out-others': {
+    summary: 'Sign out every other device',
+    description: 'Ends every session of the owner but the one asking, which stays signed in. Needs no fresh proof.',
+    answer: signOutOthersResponseSchema,
+  },
   'PATCH /api/auth/security-keys/:id': { summary: 'Rename a security key', answer: z.object({ key: securityKeySchema }) },
   'DELETE /api/auth/security-keys/:id': {
     summary: 'Remove a security key',
@@ -134,7 +158,13 @@ export const OPERATIONS: Record<string, Operation> = {
 
   // --- Profile, settings, account ---
   'PUT /api/profile': { summary: 'Update the profile', answer: profileResponseSchema, errors: [409] },
-  'POST /api/profile/password': { summary: 'Change the password (other sessions are signed out)', answer: message, errors: [409, 429] },
+  'POST /api/profile/password': {
+    summary: 'Change the password (other sessions are signed out)',
+    description:
+      "Needs the current password. `removeKeyIds` (optional, at most 50) names security keys of the account to remove in the same request, after the password is checked: ids that are not one of the owner's keys are ignored. If no key is left and two-factor sign-in was on, it is turned off. The answer (and the e-mail the owner gets) says how many keys were removed and how many can still sign in.",
+    answer: changePasswordResponseSchema,
+    errors: [409, 429],
+  },
   'PUT /api/user/ping-settings': { summary: 'Set the check-in frequency', answer: publicUserAnswer },
   'GET /api/user/safety-window': { summary: 'The safety window before automatic releases', answer: z.object({ hours: z.number() }) },
   'PUT /api/user/safety-window': { summary: 'Set the safety window', answer: z.object({ hours: z.number(), message: z.string() }) },

@@ -713,7 +713,8 @@ export class OwnerVault extends DurableObject<Env> {
   /** PUT /api/triggers/{id}: an inactivity trigger's new schedule, then Pause/Activate; the tick re-arms the clock. */
   async updateTrigger(account: Account, id: string, body: TriggerUpdateBody, freshProof: boolean) {
     return settle(async () => {
-      if (!freshProof && updateIsSooner(triggersService.findTrigger(this.db, id), body)) throw needsFreshProof()
+      const sooner = updateIsSooner(triggersService.findTrigger(this.db, id), body)
+      if (sooner && !freshProof) throw needsFreshProof()
       await this.act(
         account,
         (u) => {
@@ -722,7 +723,7 @@ export class OwnerVault extends DurableObject<Env> {
         },
         { tick: true },
       )
-      return triggersService.toTrigger(triggersService.findTrigger(this.db, id), this.reading(Date.now()))
+      return { trigger: triggersService.toTrigger(triggersService.findTrigger(this.db, id), this.reading(Date.now())), sooner }
     })
   }
 
@@ -744,10 +745,12 @@ export class OwnerVault extends DurableObject<Env> {
   async setSafetyWindow(account: Account, hours: number, freshProof: boolean) {
     return settle(() =>
       this.act(account, (u) => {
-        if (!freshProof && windowIsSooner(safetyWindowHours(this.ctx.storage), hours)) throw needsFreshProof()
+        const before = safetyWindowHours(this.ctx.storage)
+        const sooner = windowIsSooner(before, hours)
+        if (sooner && !freshProof) throw needsFreshProof()
         this.kv.put(SAFETY_WINDOW_KEY, hours)
         u.audit({ actor: 'user', action: 'account.safety_window_set', details: { hours } })
-        return { hours }
+        return { hours, shortenedFrom: sooner ? before : null }
       }),
     )
   }

@@ -7,6 +7,7 @@ import { engineState } from '../db/schema'
 import { validate } from '../lib/validate'
 import { requireOwner } from '../middleware/subscription'
 import { requireFreshProof } from '../middleware/fresh-proof'
+import { tellOwner } from '../services/trust-mail'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { paymentHeld } from '../owner/account'
 import { accountIn, vaultOf, type OwnerVaultStub } from '../owner/client'
@@ -71,9 +72,11 @@ export const engineRoutes = new Hono<AppEnv>()
   .post('/trigger-engine/dry-run/:id', requireOwner, validate('param', triggerParam), async (c) =>
     c.json(await ask(vaultOf(c).dryRun(accountIn(c), c.req.valid('param').id))),
   )
-  .post('/trigger-engine/manual/:id', requireOwner, requireFreshProof, jsonBodyLimit, validate('param', triggerParam), validate('json', manualReleaseBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).manualRelease(accountIn(c), c.req.valid('param').id, c.req.valid('json').reason))),
-  )
+  .post('/trigger-engine/manual/:id', requireOwner, requireFreshProof, jsonBodyLimit, validate('param', triggerParam), validate('json', manualReleaseBodySchema), async (c) => {
+    const result = await ask(vaultOf(c).manualRelease(accountIn(c), c.req.valid('param').id, c.req.valid('json').reason))
+    await tellOwner(c, c.var.user, 'manual_release')
+    return c.json(result)
+  })
   .post('/trigger-engine/releases/:releaseId/cancel', requireOwner, validate('param', releaseParam), async (c) =>
     c.json(await ask(vaultOf(c).cancelRelease(accountIn(c), c.req.valid('param').releaseId))),
   )

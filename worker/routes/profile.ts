@@ -1,6 +1,14 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, ne, notExists, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
-import { changePasswordBodySchema, PROFILE_FIELDS, PROFILE_MESSAGES, profileBodySchema, type ProfileUpdate } from '../../contract/profile'
+import {
+  changePasswordBodySchema,
+  passwordChangedMessage,
+  PROFILE_FIELDS,
+  PROFILE_MESSAGES,
+  profileBodySchema,
+  type ChangePasswordResponse,
+  type ProfileUpdate,
+} from '../../contract/profile'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { passwordResets, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
 import { badRequest, conflict } from '../lib/errors'
@@ -12,8 +20,10 @@ import { assertFreshProof } from '../middleware/fresh-proof'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
+import { tellOwner } from '../services/trust-mail'
 import { hashPassword, verifyPassword } from '../services/passwords'
 import { publicUserOf } from '../services/users'
+import { countKeys } from '../webauthn/credentials'
 import type { AppEnv } from '../types'
 
 /** The names of the profile fields whose stored value differs from the update. */
@@ -57,12 +67,14 @@ export const profileRoutes = new Hono<AppEnv>()
     if (!user) throw conflict(WEBAUTHN_MESSAGES.twoFactorNeedsKey)
     // Which fields changed, by name only: never their values.
     await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
+    if (current.twoFactorEnabled && !user.twoFactorEnabled) await tellOwner(c, user, 'two_factor_off')
     return c.json({ message: 'Profile updated.', user: await publicUserOf(c.env, c.var.db, user) })
   })
   // Changing the password while signed in: the current one proves it is the owner at the keyboard.
-  // Every other session of the account is revoked; the one making the change stays signed in.
+  // Every other session of the account is revoked; the one making the change stays signed in. A
+  // key someone else added would still let them in, so the owner may name keys to remove with it.
   .post('/password', validate('json', changePasswordBodySchema), async (c) => {
-    const { currentPassword, newPassword } = c.req.valid('json')
+    const { currentPassword, newPassword, removeKeyIds = [] } = c.req.valid('json')
     const user = c.var.user
     // Slows guessing the current password with a stolen session (the login limiter, per account).
     await enforceLimit(c.env, 'LOGIN_LIMITER', `password-change:account:${user.id}`)
@@ -78,7 +90,8 @@ export const profileRoutes = new Hono<AppEnv>()
     // One transaction; each statement acts only if this request's hash is the one stored, so two
     // concurrent changes cannot interleave (the loser changes nothing and is told so).
     const ours = sql`exists (select 1 from ${users} where ${users.id} = ${user.id} and ${users.passwordHash} = ${passwordHash})`
-    const [claimed, revoked] = await db.batch([
+    const keyIds = [...new Set(removeKeyIds)]
+    const [claimed, revoked, , removed, turnedOff] = await db.batch([
       db
         .update(users)
         .set({ passwordHash, updatedAt: now })
@@ -93,14 +106,37 @@ export const profileRoutes = new Hono<AppEnv>()
         .update(passwordResets)
         .set({ usedAt: now })
         .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt), ours)),
+      // The keys named, of this owner's only: another owner's id, or one already gone, is ignored.
+      db
+        .delete(webauthnCredentials)
+        .where(and(eq(webauthnCredentials.userId, user.id), keyIds.length ? inArray(webauthnCredentials.id, keyIds) : sql`0`, ours))
+        .returning({ id: webauthnCredentials.id }),
+      // With no key left, two-factor by security key could never be completed: it is turned off
+      // (the owner has just proved it is them with the password; removeKey refuses the last key
+      // instead, because a session alone has not).
+      db
+        .update(users)
+        .set({ twoFactorEnabled: false })
+        .where(
+          and(
+            eq(users.id, user.id),
+            eq(users.twoFactorEnabled, true),
+            keyIds.length ? undefined : sql`0`,
+            notExists(db.select({ one: sql`1` }).from(webauthnCredentials).where(eq(webauthnCredentials.userId, user.id))),
+            ours,
+          ),
+        )
+        .returning({ id: users.id }),
     ])
     if (claimed.length === 0) throw conflict(PROFILE_MESSAGES.passwordChangeConflict)
-    await audit(c, 'account.password_changed', { otherSessionsRevoked: revoked.length })
+    const keys = { removedKeys: removed.length, keysLeft: await countKeys(db, user.id), twoFactorTurnedOff: turnedOff.length > 0 }
+    await audit(c, 'account.password_changed', { otherSessionsRevoked: revoked.length, ...keys })
+    for (const { id } of removed) await audit(c, 'account.security_key_removed', { key: id.slice(0, 12), with: 'password_change' })
     // A security notice, whatever the notification preference.
     await sendEmail(c.env, c.executionCtx, db, {
       to: user.email,
       kind: 'password_changed',
-      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login`, keptCurrentDevice: true }),
+      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login`, keptCurrentDevice: true, ...keys }),
     })
-    return c.json({ message: 'Your password has been updated. Other devices have been signed out.' })
+    return c.json({ message: passwordChangedMessage(keys), ...keys } satisfies ChangePasswordResponse)
   })

@@ -15,6 +15,7 @@ import { requireUser } from '../middleware/auth'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
+import { tellOwner } from '../services/trust-mail'
 import {
   abandonSecondFactor,
   registrationOptions,
@@ -53,6 +54,7 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     const { response, name } = c.req.valid('json')
     const { key, securityKeyCount } = await verifyRegistration(c.var.db, c.env, c.var.user, response, name)
     await audit(c, 'account.security_key_added', { key: keyRef(key.id), format: key.attestationFormat ?? 'none' })
+    await tellOwner(c, c.var.user, 'key_added', { detail: `It is named “${key.name}”.` })
     return c.json({ key: toSecurityKey(key), securityKeyCount }, 201)
   })
   .post('/webauthn/login/options', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), async (c) => c.json(await signInOptions(c.var.db, c.env)))
@@ -87,5 +89,6 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
     if (outcome === 'last_key_with_two_factor') throw conflict(WEBAUTHN_MESSAGES.lastKeyWithTwoFactor)
     await audit(c, 'account.security_key_removed', { key: keyRef(id) })
+    await tellOwner(c, c.var.user, 'key_removed')
     return c.json({ message: 'Security key removed.', securityKeyCount: await countKeys(c.var.db, c.var.user.id) })
   })

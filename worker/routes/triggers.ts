@@ -1,11 +1,14 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { TRIGGER_MESSAGES, triggerCreateBodySchema, triggerUpdateBodySchema } from '../../contract/triggers'
+import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, triggerCreateBodySchema, triggerUpdateBodySchema, type Trigger } from '../../contract/triggers'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { askWithProof, hasFreshProof } from '../middleware/fresh-proof'
+import { TRUST_DETAILS } from '../mail/trust-templates'
+import { tellOwner } from '../services/trust-mail'
+import { creationIsSooner } from '../services/sooner'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
@@ -18,13 +21,23 @@ export const triggerRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)
   .get('/', async (c) => c.json(await ask(vaultOf(c).listTriggers(accountIn(c)))))
   // A trigger that can start a release without the owner, armed now, needs fresh proof (worker/services/sooner.ts).
-  .post('/', validate('json', triggerCreateBodySchema), async (c) =>
-    c.json(await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), c.req.valid('json'), hasFreshProof(c))), 201),
-  )
+  .post('/', validate('json', triggerCreateBodySchema), async (c) => {
+    const body = c.req.valid('json')
+    const trigger = await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), body, hasFreshProof(c)))
+    if (creationIsSooner(body)) await tellOwner(c, c.var.user, 'release_sooner', { detail: TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[body.type].title) })
+    return c.json(trigger, 201)
+  })
   // Pause/Activate, or an inactivity trigger's new schedule: arming one again, or a shorter schedule, needs fresh proof.
-  .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), async (c) =>
-    c.json(await askWithProof(c, vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, c.req.valid('json'), hasFreshProof(c)))),
-  )
+  .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), async (c) => {
+    const body = c.req.valid('json')
+    // (Workers RPC types the answer loosely: a Trigger's open-ended config does not survive its mapping.)
+    const { trigger, sooner } = (await askWithProof(c, vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, body, hasFreshProof(c)))) as { trigger: Trigger; sooner: boolean }
+    if (sooner) {
+      const detail = body.config ? TRUST_DETAILS.scheduleShortened : TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[trigger.type].title)
+      await tellOwner(c, c.var.user, 'release_sooner', { detail })
+    }
+    return c.json(trigger)
+  })
   // Sends every verified approver their link to confirm the owner's death again.
   .post('/:id/resend-report-links', validate('param', idParam), async (c) => {
     const sent = await ask(vaultOf(c).resendDeathReportLinks(accountIn(c), c.req.valid('param').id))

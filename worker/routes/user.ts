@@ -7,6 +7,8 @@ import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { askWithProof, assertFreshProof, hasFreshProof } from '../middleware/fresh-proof'
+import { TRUST_DETAILS } from '../mail/trust-templates'
+import { tellOwner } from '../services/trust-mail'
 import { accountOf } from '../owner/account'
 import { accountIn, ownerVault, vaultOf } from '../owner/client'
 import { audit } from '../services/audit'
@@ -22,19 +24,23 @@ export const userRoutes = new Hono<AppEnv>()
   .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {
     const { pingFrequency } = c.req.valid('json')
     // A shorter frequency for the next inactivity trigger brings a release sooner.
-    if (pingFrequency < settingsFrequencyDays(c.var.user.pingFrequency)) await assertFreshProof(c)
+    const before = settingsFrequencyDays(c.var.user.pingFrequency)
+    if (pingFrequency < before) await assertFreshProof(c)
     const [user] = await c.var.db
       .update(users)
       .set({ pingFrequency, updatedAt: Date.now() })
       .where(eq(users.id, c.var.user.id))
       .returning()
     await audit(c, 'account.settings_updated', { pingFrequency })
+    if (pingFrequency < before) await tellOwner(c, user!, 'release_sooner', { detail: TRUST_DETAILS.frequencyShortened(before, pingFrequency) })
     // The alarm is set again exactly, as after every change to what the engine reads.
     await ownerVault(c.env, user!.id).tick(Date.now(), accountOf(user!))
     return c.json({ message: 'Settings updated.', user: await publicUserOf(c.env, c.var.db, user!) })
   })
   // The safety window before a release nobody on the owner's side started makes anything available.
   .get('/safety-window', async (c) => c.json(await vaultOf(c).safetyWindow()))
-  .put('/safety-window', validate('json', safetyWindowBodySchema), async (c) =>
-    c.json({ ...(await askWithProof(c, vaultOf(c).setSafetyWindow(accountIn(c), c.req.valid('json').hours, hasFreshProof(c)))), message: SAFETY_WINDOW_MESSAGES.saved }),
-  )
+  .put('/safety-window', validate('json', safetyWindowBodySchema), async (c) => {
+    const { hours, shortenedFrom } = await askWithProof(c, vaultOf(c).setSafetyWindow(accountIn(c), c.req.valid('json').hours, hasFreshProof(c)))
+    if (shortenedFrom !== null) await tellOwner(c, c.var.user, 'release_sooner', { detail: TRUST_DETAILS.windowShortened(shortenedFrom, hours) })
+    return c.json({ hours, message: SAFETY_WINDOW_MESSAGES.saved })
+  })

@@ -18,6 +18,9 @@ export const LINK_PURPOSES = {
   identityReview: { audience: 'legacy-vault:link:identity-review', ttlSeconds: 30 * 24 * 3600 },
   // Subject: owner id. "I'm still here" from a check-in e-mail.
   checkIn: { audience: 'legacy-vault:link:check-in', ttlSeconds: 30 * 24 * 3600 },
+  // Subject: owner id; nonce: the time (ms) of the sign-in that made the change. "This wasn't me"
+  // signs out everywhere and removes what was added since then.
+  notMe: { audience: 'legacy-vault:link:not-me', ttlSeconds: 30 * 24 * 3600 },
   // Subject: firing id. Cancels that firing's waiting releases without signing in.
   releaseCancel: { audience: 'legacy-vault:link:release-cancel', ttlSeconds: 60 * 24 * 3600 },
   // Subject "releaseId:email": each approver signs off through a link of their own.

@@ -1,8 +1,10 @@
+import type { Context } from 'hono'
 import { and, eq, getTableColumns, gt, lte, ne, sql, type SQL } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { SESSION_TTL_SECONDS } from '../../contract/constants'
 import type { Db } from '../db/client'
 import { sessions, users, type UserRow } from '../db/schema'
+import type { AppEnv } from '../types'
 
 // Session tokens are HS256 JWTs whose `sub` and `sid` name a row in `sessions`: the signature makes
 // them cheap to reject, the row makes them revocable (log out, password reset, pause, deletion).
@@ -26,6 +28,13 @@ function newSessionId(): number {
 export interface SessionDevice {
   userAgent?: string | null
   place?: string | null
+}
+
+/** The browser and the approximate place of a request, as the owner's list of devices shows them. */
+export function deviceOf(c: Context<AppEnv>): SessionDevice {
+  const cf = (c.req.raw as { cf?: { city?: unknown; country?: unknown } }).cf
+  const place = [cf?.city, cf?.country].filter((part): part is string => typeof part === 'string' && part.length > 0).join(', ')
+  return { userAgent: c.req.header('user-agent') ?? null, place: place || null }
 }
 
 /**
@@ -117,9 +126,13 @@ function userFromRow(row: Record<string, unknown>): UserRow {
   return user as UserRow
 }
 
-/** Ends one session: its row goes, so its token names nothing. */
-export async function revokeSession(db: Db, userId: string, sessionId: number): Promise<void> {
-  await db.delete(sessions).where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+/** Ends one session of the owner's: its row goes, so its token names nothing. False if there was none. */
+export async function revokeSession(db: Db, userId: string, sessionId: number): Promise<boolean> {
+  const gone = await db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), eq(sessions.id, sessionId)))
+    .returning({ id: sessions.id })
+  return gone.length > 0
 }
 
 /** The person at this session has just proved who they are again (fresh proof). */

@@ -1,0 +1,57 @@
+import { PRODUCT_NAME, SUPPORT_EMAIL } from '../../contract/constants'
+import { render, type RenderedEmail } from './templates'
+
+/** Each change of trust the owner is told of at once, in their words. */
+export const TRUST_CHANGES = {
+  new_device: { subject: 'New sign-in to your account', what: 'Someone signed in to your account from a device that had not signed in before.' },
+  key_added: { subject: 'A security key was added to your account', what: 'A security key was added to your account. It can sign in without your password.' },
+  key_removed: { subject: 'A security key was removed from your account', what: 'A security key was removed from your account.' },
+  two_factor_off: { subject: 'Two-factor sign-in was turned off', what: 'Two-factor sign-in was turned off: your password alone now signs in.' },
+  authenticator_added: { subject: 'An authenticator app was added to your account', what: 'An authenticator app was set up as a second factor for your account.' },
+  authenticator_removed: { subject: 'The authenticator app was removed from your account', what: 'The authenticator app was removed from your account.' },
+  manual_release: { subject: 'A release was started from your vault', what: 'A manual release was started from your vault: the items it covers go to your beneficiaries.' },
+  release_sooner: { subject: 'A change brings a release from your vault sooner', what: 'A change was made that can make items from your vault available sooner.' },
+  deletion_requested: { subject: 'Your account is set to be deleted', what: 'Deleting your account was requested.' },
+} as const
+export type TrustChange = keyof typeof TRUST_CHANGES
+
+/** The few words that say exactly what changed. */
+export const TRUST_DETAILS = {
+  triggerArmed: (name: string) => `A “${name}” trigger was turned on: it can start a release without you.`,
+  scheduleShortened: 'The inactivity trigger’s check-in schedule was shortened: it can fire sooner after your last check-in.',
+  windowShortened: (from: number, to: number) => `The safety window went from ${from} to ${to} hours.`,
+  frequencyShortened: (from: number, to: number) => `The check-in frequency for a new inactivity trigger went from ${from} to ${to} days.`,
+} as const
+
+export interface TrustChangeMail {
+  displayName: string
+  change: TrustChange
+  /** What exactly, in a few words ("the safety window, from 72 to 24 hours"). */
+  detail?: string
+  /** The device as a person reads it ("Chrome on Windows") and roughly where. */
+  device: string
+  place: string | null
+  at: Date
+  notMeUrl: string
+}
+
+/** To the owner, at once, for every change of trust: what, when, from where, and "This wasn't me". */
+export function trustChangeEmail(p: TrustChangeMail): RenderedEmail {
+  const { subject, what } = TRUST_CHANGES[p.change]
+  return render(subject, {
+    heading: subject,
+    paragraphs: [
+      `Hello ${p.displayName},`,
+      p.detail ? `${what} ${p.detail}` : what,
+      'If this was you, there is nothing to do.',
+      'If it was not, choose “This wasn’t me”: every device is signed out at once, any security key or authenticator app added since then is removed, and you then choose a new password.',
+    ],
+    details: [
+      ['When', p.at.toUTCString()],
+      ['Device', p.device],
+      ['Where', p.place ?? 'Unknown location'],
+    ],
+    action: { label: 'This wasn’t me', url: p.notMeUrl },
+    footnote: `${PRODUCT_NAME} sends this for every change of who can sign in, who receives what, or when. Questions: ${SUPPORT_EMAIL}.`,
+  })
+}

@@ -1,0 +1,50 @@
+import { Hono } from 'hono'
+import { deleteCookie } from 'hono/cookie'
+import { AUTH_COOKIE } from '../../contract/constants'
+import { describeUserAgent, SESSION_MESSAGES, sessionIdParamSchema, type SignedInSession } from '../../contract/sessions'
+import type { SessionRow } from '../db/schema'
+import { badRequest, notFound } from '../lib/errors'
+import { validate } from '../lib/validate'
+import { requireUser } from '../middleware/auth'
+import { audit } from '../services/audit'
+import { listSessions, revokeSession, revokeSessions } from '../services/sessions'
+import type { AppEnv } from '../types'
+
+function toSignedInSession(row: SessionRow, currentId: number): SignedInSession {
+  return {
+    id: String(row.id),
+    device: describeUserAgent(row.userAgent),
+    place: row.place,
+    createdAt: new Date(row.createdAt).toISOString(),
+    lastSeenAt: new Date(row.lastSeenAt ?? row.createdAt).toISOString(),
+    current: row.id === currentId,
+  }
+}
+
+// Mounted at /api/auth. The owner's signed-in devices, and signing them out. Ending a session is a
+// safety act, not a grant of trust: a stolen session could only sign the owner out (who signs in
+// again), so none of this asks for fresh proof.
+export const sessionRoutes = new Hono<AppEnv>()
+  .get('/sessions', requireUser, async (c) => {
+    const current = c.var.sessionId
+    const rows = await listSessions(c.var.db, c.var.user.id)
+    // This device first, then the others, most recently used first.
+    const sessions = rows.map((row) => toSignedInSession(row, current)).sort((a, b) => Number(b.current) - Number(a.current))
+    return c.json({ sessions })
+  })
+  .post('/sessions/sign-out-others', requireUser, async (c) => {
+    const signedOut = await revokeSessions(c.var.db, c.var.user.id, c.var.sessionId)
+    await audit(c, 'account.sessions_revoked', { count: signedOut })
+    return c.json({ message: SESSION_MESSAGES.othersRevoked(signedOut), signedOut })
+  })
+  // One session by its number: another owner's, or one that is over, is not found. Signing out the
+  // session that asks is allowed and is a sign-out (its cookie goes too).
+  .delete('/sessions/:id', requireUser, validate('param', sessionIdParamSchema), async (c) => {
+    const id = Number(c.req.valid('param').id)
+    if (!Number.isSafeInteger(id)) throw badRequest(`id: ${SESSION_MESSAGES.idInvalid}`)
+    const current = id === c.var.sessionId
+    if (!(await revokeSession(c.var.db, c.var.user.id, id))) throw notFound(SESSION_MESSAGES.notFound)
+    await audit(c, 'account.session_revoked', { session: String(id), current })
+    if (current) deleteCookie(c, AUTH_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'Strict' })
+    return c.json({ message: current ? SESSION_MESSAGES.revokedCurrent : SESSION_MESSAGES.revoked, current })
+  })

@@ -1,0 +1,69 @@
+import { and, eq, gte } from 'drizzle-orm'
+import type { Context } from 'hono'
+import { describeUserAgent } from '../../contract/sessions'
+import { sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
+import type { Db } from '../db/client'
+import { sendEmail } from '../mail'
+import { trustChangeEmail, type TrustChange } from '../mail/trust-templates'
+import type { AppEnv } from '../types'
+import { signLinkToken } from './link-tokens'
+import { deviceOf, revokeSessions } from './sessions'
+
+/**
+ * When the session making a change signed in: "This wasn't me" undoes what was added since then
+ * (the owner's own earlier keys stay). Now, if the session is unknown.
+ */
+async function signedInAt(c: Context<AppEnv>, now: number): Promise<number> {
+  const row = await c.var.db
+    .select({ createdAt: sessions.createdAt })
+    .from(sessions)
+    .where(and(eq(sessions.userId, c.var.user.id), eq(sessions.id, c.var.sessionId)))
+    .get()
+  return row?.createdAt ?? now
+}
+
+/**
+ * E-mails the owner at once about a change of trust made from this request, with "This wasn't me".
+ * `since`: the start of what that link would undo (default: when this session signed in).
+ */
+export async function tellOwner(c: Context<AppEnv>, user: UserRow, change: TrustChange, options: { detail?: string; since?: number } = {}): Promise<void> {
+  const now = Date.now()
+  const since = options.since ?? (await signedInAt(c, now))
+  const token = signLinkToken(c.env, 'notMe', user.id, { owner: user.id, nonce: String(since) }, now)
+  const device = deviceOf(c)
+  await sendEmail(c.env, c.executionCtx, c.var.db, {
+    to: user.email,
+    kind: `trust_${change}`,
+    ...trustChangeEmail({
+      displayName: user.displayName,
+      change,
+      detail: options.detail,
+      device: describeUserAgent(device.userAgent),
+      place: device.place ?? null,
+      at: new Date(now),
+      notMeUrl: `${c.env.APP_ORIGIN}/not-me?token=${encodeURIComponent(token)}`,
+    }),
+  })
+}
+
+export interface NotMeOutcome {
+  sessionsSignedOut: number
+  keysRemoved: number
+}
+
+/**
+ * "This wasn't me": every session ends, every security key added since `since` goes (and two-factor
+ * by key is turned off if that leaves none, so the owner is not locked out by a key they never had).
+ */
+export async function undoSince(db: Db, user: UserRow, since: number): Promise<NotMeOutcome> {
+  const sessionsSignedOut = await revokeSessions(db, user.id)
+  const removed = await db
+    .delete(webauthnCredentials)
+    .where(and(eq(webauthnCredentials.userId, user.id), gte(webauthnCredentials.createdAt, since)))
+    .returning({ id: webauthnCredentials.id })
+  if (removed.length > 0 && user.twoFactorEnabled) {
+    const left = await db.select({ id: webauthnCredentials.id }).from(webauthnCredentials).where(eq(webauthnCredentials.userId, user.id)).limit(1)
+    if (left.length === 0) await db.update(users).set({ twoFactorEnabled: false, updatedAt: Date.now() }).where(eq(users.id, user.id))
+  }
+  return { sessionsSignedOut, keysRemoved: removed.length }
+}
