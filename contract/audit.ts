@@ -59,6 +59,11 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   [UNLOCK_AUDIT_ACTIONS.keyFailed]: 'Failed security key answer',
   [UNLOCK_AUDIT_ACTIONS.forgiven]: 'Failed unlock attempts forgiven by a successful unlock',
   [UNLOCK_AUDIT_ACTIONS.warned]: 'E-mailed: someone tried to open your vault',
+  'account.authenticator_added': 'Authenticator app turned on',
+  'account.authenticator_removed': 'Authenticator app turned off',
+  'account.authenticator_failed': 'Wrong authenticator code at sign-in',
+  'account.recovery_codes_created': 'New recovery codes made',
+  'account.recovery_code_used': 'Recovery code used to sign in',
 }
 
 /** What an unlock attempt was, as the Audit Log shows a `kind` detail. */

@@ -115,6 +115,8 @@ export const publicUserSchema = z.object({
   emailNotifications: z.boolean(),
   twoFactorEnabled: z.boolean(),
   securityKeyCount: z.number().int(),
+  /** An authenticator app is on: signing in with the password also asks for one of its codes. */
+  authenticatorEnabled: z.boolean(),
   createdAt: z.string(),
   profile: z.object({ displayName: z.string() }),
   subscription: z.object({ status: z.string().nullable() }),

@@ -66,12 +66,16 @@ export const registerKeyResponseSchema = z.object({ key: securityKeySchema, secu
 export type RegisterKeyResponse = z.infer<typeof registerKeyResponseSchema>
 
 /**
- * A password sign-in of an account with two-factor on: no session yet, only the options for the
- * second step, which is answered at the security-key sign-in endpoint like any other.
+ * A password sign-in of an account with two-factor on: no session yet, only what the second step
+ * needs. `methods` says which second factors the account has: with 'security_key', the options of
+ * the key step (answered at the security-key sign-in endpoint like any other); with
+ * 'authenticator', a short-lived ticket for POST /api/auth/authenticator/sign-in with a code.
  */
 export const secondFactorResponseSchema = z.object({
   twoFactorRequired: z.literal(true),
-  options: z.custom<PublicKeyCredentialRequestOptionsJSON>((value) => typeof value === 'object' && value !== null),
+  methods: z.array(z.enum(['authenticator', 'security_key'])).min(1),
+  options: z.custom<PublicKeyCredentialRequestOptionsJSON>((value) => typeof value === 'object' && value !== null).optional(),
+  ticket: z.string().optional(),
   message: z.string(),
 })
 export type SecondFactorResponse = z.infer<typeof secondFactorResponseSchema>

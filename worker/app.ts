@@ -7,6 +7,7 @@ import { securityHeaders } from './middleware/security-headers'
 import { serverTiming } from './middleware/server-timing'
 import { apiReferenceRoutes } from './routes/api-reference'
 import { authRoutes } from './routes/auth'
+import { authenticatorRoutes } from './routes/authenticator'
 import { approverRoutes } from './routes/approvers'
 import { beneficiaryRoutes } from './routes/beneficiaries'
 import { devRoutes } from './routes/dev'
@@ -48,6 +49,7 @@ app.route('/api', apiReferenceRoutes(app))
 app.route('/api/stripe', stripeWebhookRoutes)
 app.route('/api/auth', authRoutes)
 app.route('/api/auth', securityKeyRoutes)
+app.route('/api/auth', authenticatorRoutes)
 app.route('/api/auth', freshProofRoutes)
 app.route('/api/auth', notMeRoutes)
 app.route('/api/auth', sessionRoutes)

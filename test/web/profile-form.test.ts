@@ -53,6 +53,7 @@ function user(overrides: Partial<PublicUser> = {}): PublicUser {
     emailNotifications: true,
     twoFactorEnabled: false,
     securityKeyCount: 0,
+    authenticatorEnabled: false,
     createdAt: '2025-03-04T12:00:00.000Z',
     profile: { displayName: 'Ada Owner' },
     subscription: { status: 'active' },

@@ -200,6 +200,11 @@ async function fullOwner() {
     .bind(crypto.randomUUID().replace(/-/g, ''), ownerId, Date.now())
     .run()
   expect((await call('/api/auth/webauthn/register/options', { token: s.token, body: {} })).status).toBe(200)
+  // An authenticator app with its recovery codes (as confirming one stores them).
+  await env.DB.batch([
+    env.DB.prepare('insert into authenticators (user_id, secret, confirmed_at, last_step) values (?, ?, ?, 1)').bind(ownerId, 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', Date.now()),
+    env.DB.prepare('insert into recovery_codes (user_id, hash) values (?, ?)').bind(ownerId, 'a'.repeat(64)),
+  ])
   // A blob deletion an earlier item delete left to the object's alarm.
   await ownerExec(ownerId, ['insert into blob_deletions (r2_key, created_at, attempts) values (?, ?, 1)', `items/${ownerId}/${crypto.randomUUID()}`, Date.now()])
   // Registration's and sign-in's reports to the DO have landed.

@@ -155,6 +155,39 @@ export const webauthnChallenges = sqliteTable(
   (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt), index('webauthn_challenges_user_idx').on(t.userId)],
 )
 
+/**
+ * An owner's authenticator app (TOTP, RFC 6238): its base32 secret once confirmed with a first
+ * code, and the time step of the last code accepted (a code is accepted once: the same step or an
+ * earlier one is refused). A setup started and not yet confirmed keeps its secret apart, so an app
+ * already on keeps working until the new one is confirmed.
+ */
+export const authenticators = sqliteTable('authenticators', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret'),
+  confirmedAt: integer('confirmed_at'),
+  lastStep: integer('last_step'),
+  pendingSecret: text('pending_secret'),
+  pendingAt: integer('pending_at'),
+})
+
+/**
+ * One-time recovery codes of an owner's authenticator app, as SHA-256 hex of the owner's id and the
+ * code (never the code). Used codes keep their time until a new set replaces them all.
+ */
+export const recoveryCodes = sqliteTable(
+  'recovery_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hash: text('hash').notNull(),
+    usedAt: integer('used_at'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hash] })],
+)
+
 export const emailOutbox = sqliteTable(
   'email_outbox',
   {
@@ -246,6 +279,7 @@ export const blobDeletions = sqliteTable('blob_deletions', {
 export type WebauthnCredentialRow = typeof webauthnCredentials.$inferSelect
 export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
+export type AuthenticatorRow = typeof authenticators.$inferSelect
 
 
 /**

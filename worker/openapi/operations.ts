@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { authResponseSchema, emailConfirmedSchema, meResponseSchema, messageResponseSchema, outboxMessageSchema, publicUserSchema } from '../../contract/auth'
 import { auditEntrySchema, serverVerificationSchema } from '../../contract/audit'
+import { authenticatorSetupSchema, authenticatorSignInResponseSchema, authenticatorStatusSchema, recoveryCodesSchema } from '../../contract/authenticator'
 import {
   approverSchema,
   approverWithEmailSentSchema,
@@ -74,7 +75,8 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/auth/register': { summary: 'Create an account and sign in', status: 201, answer: authResponseSchema, errors: [409] },
   'POST /api/auth/login': {
     summary: 'Sign in with e-mail and password',
-    description: 'With two-factor sign-in on, answers the options of the security-key step instead of a session.',
+    description:
+      'With two-factor sign-in on, answers the second factors the account has instead of a session: the options of the security-key step, and a ticket for the authenticator app\'s code.',
     answer: z.union([authResponseSchema, secondFactorResponseSchema]),
     errors: [401, 403],
   },
@@ -90,6 +92,31 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/auth/webauthn/login/options': { summary: 'Start signing in with a security key' },
   'POST /api/auth/webauthn/login/verify': { summary: 'Finish signing in with a security key', answer: authResponseSchema, errors: [401, 403] },
   'POST /api/auth/webauthn/second-factor/abandon': { summary: 'Report a second factor that was not completed', answer: message },
+  'GET /api/auth/authenticator': { summary: "The account's authenticator app: on or off, recovery codes left", answer: authenticatorStatusSchema },
+  'POST /api/auth/authenticator/setup': {
+    summary: 'Start setting up an authenticator app',
+    description: 'A new secret (base32, and as an otpauth:// URI), waiting for its first code. It replaces a setup still waiting; an app already on keeps working until the new one is confirmed.',
+    answer: authenticatorSetupSchema,
+  },
+  'POST /api/auth/authenticator/confirm': {
+    summary: 'Turn the authenticator app on with its first code',
+    description: 'Answers the ten recovery codes: this once only (the server keeps their hashes).',
+    answer: recoveryCodesSchema,
+    errors: [409],
+  },
+  'DELETE /api/auth/authenticator': { summary: 'Turn the authenticator app off', answer: z.object({ message: z.string(), status: authenticatorStatusSchema }), errors: [404] },
+  'POST /api/auth/authenticator/recovery-codes': {
+    summary: 'Make a new set of recovery codes',
+    description: 'Every earlier code stops working; the new ones are in this answer only.',
+    answer: recoveryCodesSchema,
+    errors: [404],
+  },
+  'POST /api/auth/authenticator/sign-in': {
+    summary: 'Finish a password sign-in with a code from the authenticator app, or a recovery code',
+    description: 'The ticket is the one the password step answered (valid five minutes). Wrong codes count against the account as wrong passwords do.',
+    answer: authenticatorSignInResponseSchema,
+    errors: [401, 403],
+  },
   'POST /api/auth/fresh-proof/options': { summary: "Start proving it's you with a security key (fresh proof)", errors: [409] },
   'POST /api/auth/fresh-proof': {
     summary: "Prove it's you again (fresh proof)",

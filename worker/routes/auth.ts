@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { eq } from 'drizzle-orm'
 import { deleteCookie } from 'hono/cookie'
 import {
@@ -9,6 +9,12 @@ import {
   resetPasswordBodySchema,
 } from '../../contract/auth'
 import { AUTH_COOKIE } from '../../contract/constants'
+import { AUTHENTICATOR_MESSAGES, type SecondFactorMethod } from '../../contract/authenticator-constants'
+import type { SecondFactorResponse } from '../../contract/webauthn'
+import type { UserRow } from '../db/schema'
+import { hasAuthenticator } from '../services/authenticator'
+import { issueSignInTicket } from '../services/sign-in-ticket'
+import { countKeys } from '../webauthn/credentials'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { AUTH_ERRORS, EMAIL_CONFIRMATION } from '../../contract/messages'
 import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../lib/errors'
@@ -73,13 +79,15 @@ export const authRoutes = new Hono<AppEnv>()
       await recordFailure(db, email)
       throw unauthorized(AUTH_ERRORS.invalidCredentials)
     }
-    await clearFailures(db, email)
-    if (user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
-    if (user.twoFactorEnabled) {
-      // The password was right; the session waits for one of the account's security keys.
-      const options = await secondFactorOptions(db, c.env, user)
-      return c.json({ twoFactorRequired: true as const, options, message: WEBAUTHN_MESSAGES.secondFactorPrompt })
+    if (user.pausedAt) {
+      await clearFailures(db, email)
+      throw forbidden(AUTH_ERRORS.accountPaused)
     }
+    const step = await secondStep(c, user)
+    // The failures are forgiven once the sign-in is complete: with an authenticator app, after its
+    // code, so a right password cannot reset the count of wrong codes.
+    if (!step?.methods.includes('authenticator')) await clearFailures(db, email)
+    if (step) return c.json(step)
     return c.json(await signIn(c, user))
   })
   // One click from the mailbox; no session needed (the link may be opened on another device).
@@ -139,3 +147,24 @@ export const authRoutes = new Hono<AppEnv>()
     console.log(`password reset for user ${user.id} from ${clientIp(c)}`)
     return c.json({ message: 'Your password has been reset. Sign in with your new password.' })
   })
+
+/**
+ * What a password sign-in of an account with two-factor on answers instead of a session: the
+ * second factors it has (a security key: only its own keys; an authenticator app: a ticket for
+ * the code), or undefined when the password alone signs in.
+ */
+async function secondStep(c: Context<AppEnv>, user: UserRow): Promise<SecondFactorResponse | undefined> {
+  const db = c.var.db
+  const [app, keys] = await Promise.all([hasAuthenticator(db, user.id), countKeys(db, user.id)])
+  if (!user.twoFactorEnabled && !app) return undefined
+  const methods: SecondFactorMethod[] = []
+  if (app) methods.push('authenticator')
+  if (user.twoFactorEnabled || keys > 0) methods.push('security_key')
+  return {
+    twoFactorRequired: true,
+    methods,
+    ...(methods.includes('security_key') ? { options: await secondFactorOptions(db, c.env, user) } : {}),
+    ...(app ? { ticket: await issueSignInTicket(c.env, user.id) } : {}),
+    message: !app ? WEBAUTHN_MESSAGES.secondFactorPrompt : methods.length > 1 ? AUTHENTICATOR_MESSAGES.secondFactorPromptWithKey : AUTHENTICATOR_MESSAGES.secondFactorPrompt,
+  }
+}

@@ -8,6 +8,7 @@ import { users, type UserRow } from '../db/schema'
 import { ownerVault } from '../owner/client'
 import type { VaultSummary } from '../owner/vault-keys'
 import { countKeys } from '../webauthn/credentials'
+import { hasAuthenticator } from './authenticator'
 
 const ACTIVE_STATUSES = new Set(['active', 'trialing'])
 
@@ -30,7 +31,7 @@ export function isAdmin(user: UserRow): boolean {
 }
 
 /** The user as the API shows it: never the password hash or internal flags. */
-function toPublicUser(user: UserRow, securityKeyCount: number, vault: VaultSummary): PublicUser {
+function toPublicUser(user: UserRow, securityKeyCount: number, authenticatorEnabled: boolean, vault: VaultSummary): PublicUser {
   const planTier = effectivePlanTier(user)
   return {
     id: user.id,
@@ -58,16 +59,17 @@ function toPublicUser(user: UserRow, securityKeyCount: number, vault: VaultSumma
     emailNotifications: user.emailNotifications,
     twoFactorEnabled: user.twoFactorEnabled,
     securityKeyCount,
+    authenticatorEnabled,
     createdAt: new Date(user.createdAt).toISOString(),
     profile: { displayName: user.displayName },
     subscription: { status: user.subscriptionStatus },
   }
 }
 
-/** The public user with the facts kept elsewhere: security keys (D1), and the vault's keys and counts (the owner's object, exact). */
+/** The public user with the facts kept elsewhere: security keys and the authenticator app (D1), and the vault's keys and counts (the owner's object, exact). */
 export async function publicUserOf(env: Env, db: Db, user: UserRow): Promise<PublicUser> {
-  const [keys, vault] = await Promise.all([countKeys(db, user.id), ownerVault(env, user.id).vaultSummary()])
-  return toPublicUser(user, keys, vault)
+  const [keys, authenticator, vault] = await Promise.all([countKeys(db, user.id), hasAuthenticator(db, user.id), ownerVault(env, user.id).vaultSummary()])
+  return toPublicUser(user, keys, authenticator, vault)
 }
 
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {

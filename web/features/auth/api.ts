@@ -8,6 +8,8 @@ import type {
   RegisterBody,
   ResetPasswordBody,
 } from '../../../contract/auth'
+import type { AuthenticatorSignInBody, AuthenticatorSignInResponse } from '../../../contract/authenticator'
+import { AUTHENTICATOR_PATHS } from '../../../contract/authenticator-constants'
 import type { SecondFactorResponse } from '../../../contract/webauthn'
 import { apiJson, apiRequest, getQueryFn, tokenStore } from '@/lib/api-client'
 
@@ -48,7 +50,7 @@ function useStoreSession() {
   }
 }
 
-/** A password sign-in: a session, or (two-factor on) the options for the security-key step. */
+/** A password sign-in: a session, or (two-factor on) what the second step needs. */
 export function useLogin() {
   const storeSession = useStoreSession()
   return useMutation({
@@ -66,8 +68,19 @@ export function useSecurityKeySignIn() {
     mutationFn: async (secondFactor?: SecondFactorResponse) => {
       // WebAuthn's browser half loads when a key is used, not with every page that reads the session.
       const { answerWithSecurityKey, signInWithSecurityKey } = await import('@/features/security-keys/ceremonies')
-      return secondFactor ? answerWithSecurityKey(secondFactor.options) : signInWithSecurityKey()
+      if (!secondFactor) return signInWithSecurityKey()
+      if (!secondFactor.options) throw new Error('This sign-in offers no security key step.')
+      return answerWithSecurityKey(secondFactor.options)
     },
+    onSuccess: storeSession,
+  })
+}
+
+/** The second step of a password sign-in with a code from the authenticator app, or a recovery code. */
+export function useAuthenticatorSignIn() {
+  const storeSession = useStoreSession()
+  return useMutation({
+    mutationFn: (body: AuthenticatorSignInBody) => apiJson<AuthenticatorSignInResponse>('POST', AUTHENTICATOR_PATHS.signIn, body),
     onSuccess: storeSession,
   })
 }

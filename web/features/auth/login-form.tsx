@@ -1,18 +1,28 @@
 import { Link, useNavigate } from '@tanstack/react-router'
-import { KeyRound } from 'lucide-react'
-import { useState } from 'react'
+import { KeyRound, Smartphone } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import type { AuthResponse, loginBodySchema } from '../../../contract/auth'
 import { TOASTS } from '../../../contract/messages'
+import type { AuthenticatorSignInResponse } from '../../../contract/authenticator'
+import {
+  AUTHENTICATOR,
+  AUTHENTICATOR_MESSAGES,
+  isRecoveryCode,
+  isTotpCode,
+  normalizeRecoveryCode,
+  normalizeTotpCode,
+} from '../../../contract/authenticator-constants'
 import type { SecondFactorResponse } from '../../../contract/webauthn'
 import { WEBAUTHN_MESSAGES } from '../../../contract/webauthn-constants'
 import { Button } from '@/components/ui/button'
 import { InputField, PasswordField } from '@/components/ui/form-field'
+import { CodeField } from '@/features/authenticator/code-field'
 import { securityKeysSupported } from '@/features/security-keys/support'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
-import { homeFor, useLogin, useSecurityKeySignIn } from './api'
+import { homeFor, useAuthenticatorSignIn, useLogin, useSecurityKeySignIn } from './api'
 
 type LoginInput = z.input<typeof loginBodySchema>
 type LoginOutput = z.output<typeof loginBodySchema>
@@ -36,8 +46,8 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
   })
   const { errors } = form.formState
 
-  const signedIn = async ({ user }: AuthResponse, title: string) => {
-    toast({ title, variant: 'success' })
+  const signedIn = async ({ user }: AuthResponse, title: string, description?: string) => {
+    toast({ title, description, variant: 'success' })
     await navigate({ to: redirectTo ?? homeFor(user) })
   }
 
@@ -49,9 +59,10 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
         toast({ ...signInFailureToast(error, step ? 'second_factor' : 'key_alone'), variant: 'destructive' })
         if (!step) return
         // A second step is answered once: a failed one is the owner's failed attempt (the server
-        // counts it), and trying again starts from the password.
-        if (failedInBrowser(error)) reportAbandonedSecondFactor(step.options)
-        setSecondFactor(null)
+        // counts it), and trying again starts from the password, unless the app's code is still
+        // there to try (the key's challenge is spent either way).
+        if (failedInBrowser(error) && step.options) reportAbandonedSecondFactor(step.options)
+        setSecondFactor(step.methods.includes('authenticator') ? { ...step, methods: ['authenticator'], options: undefined } : null)
       },
     })
 
@@ -60,12 +71,27 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
       onSuccess: async (data) => {
         if ('token' in data) return signedIn(data, TOASTS.loginSuccess)
         setSecondFactor(data)
-        signInWithKey(data)
+        // With the authenticator app, the code is asked first (the key stays a button away).
+        if (!data.methods.includes('authenticator')) signInWithKey(data)
       },
       onError: (error) =>
         toast({ title: TOASTS.loginFailed, description: errorText(error, TOASTS.loginFailedFallback), variant: 'destructive' }),
     }),
   )
+
+  if (secondFactor?.methods.includes('authenticator') && secondFactor.ticket) {
+    return (
+      <CodeStep
+        step={secondFactor}
+        keyPending={keySignIn.isPending}
+        onUseKey={secondFactor.methods.includes('security_key') && supported ? () => signInWithKey(secondFactor) : undefined}
+        onSignedIn={(data) =>
+          signedIn(data, TOASTS.loginSuccess, data.method === 'recovery_code' ? AUTHENTICATOR_MESSAGES.recoveryCodeUsed(data.recoveryCodesLeft ?? 0) : undefined)
+        }
+        onBack={() => setSecondFactor(null)}
+      />
+    )
+  }
 
   if (secondFactor) {
     return (
@@ -116,6 +142,107 @@ export function LoginForm({ redirectTo }: { redirectTo?: string }) {
           </Button>
         </div>
       )}
+    </div>
+  )
+}
+
+/**
+ * The second step with the authenticator app: its 6-digit code, or one of the recovery codes, and
+ * the security key when the account has one. A wrong code is said at the field (and read out).
+ */
+function CodeStep({
+  step,
+  keyPending,
+  onUseKey,
+  onSignedIn,
+  onBack,
+}: {
+  step: SecondFactorResponse
+  keyPending: boolean
+  onUseKey?: () => void
+  onSignedIn: (data: AuthenticatorSignInResponse) => void
+  onBack: () => void
+}) {
+  const codeSignIn = useAuthenticatorSignIn()
+  const [recovery, setRecovery] = useState(false)
+  const [code, setCode] = useState('')
+  const [error, setError] = useState<string | undefined>()
+  const busy = codeSignIn.isPending || keyPending
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    const valid = recovery ? isRecoveryCode(code) : isTotpCode(code)
+    if (!valid) return setError(recovery ? AUTHENTICATOR_MESSAGES.codeOrRecoveryInvalid : AUTHENTICATOR_MESSAGES.codeInvalid)
+    setError(undefined)
+    codeSignIn.mutate(
+      { ticket: step.ticket!, code: recovery ? normalizeRecoveryCode(code) : normalizeTotpCode(code) },
+      {
+        onSuccess: onSignedIn,
+        onError: (e) => {
+          const message = errorText(e, TOASTS.loginFailedFallback)
+          // The five minutes after the password are over: start again from the password.
+          if (message === AUTHENTICATOR_MESSAGES.ticketInvalid) {
+            toast({ title: TOASTS.loginFailed, description: message, variant: 'destructive' })
+            return onBack()
+          }
+          setError(message)
+          setCode('')
+        },
+      },
+    )
+  }
+
+  const switchMode = () => {
+    setRecovery((r) => !r)
+    setCode('')
+    setError(undefined)
+  }
+
+  return (
+    <div className="grid gap-4" role="group" aria-labelledby="second-factor-title">
+      <div className="flex items-start gap-3 rounded-lg border border-brand-200 bg-brand-50 p-4">
+        <Smartphone className="mt-0.5 size-5 shrink-0 text-brand-700" aria-hidden />
+        <div>
+          <p id="second-factor-title" className="font-semibold text-slate-900">
+            Confirm it&apos;s you
+          </p>
+          <p className="text-sm text-slate-600">
+            {recovery ? 'Enter one of the recovery codes you saved when you set up your authenticator app. Each code works once.' : step.message}
+          </p>
+        </div>
+      </div>
+      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <CodeField
+          // A new field when the kind of code changes, so its label and keyboard are read afresh.
+          key={recovery ? 'recovery' : 'code'}
+          label={recovery ? 'Recovery code' : `${AUTHENTICATOR.digits}-digit code from your authenticator app`}
+          inputMode={recovery ? 'text' : 'numeric'}
+          autoComplete={recovery ? 'off' : 'one-time-code'}
+          placeholder={recovery ? 'xxxx-xxxx-xxxx' : undefined}
+          maxLength={recovery ? 20 : AUTHENTICATOR.digits + 2}
+          // The step opens on this field: it is the one thing to do here.
+          autoFocus
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={error}
+          disabled={busy}
+        />
+        <Button type="submit" size="lg" disabled={busy}>
+          {codeSignIn.isPending ? 'Checking...' : 'Verify'}
+        </Button>
+      </form>
+      <Button variant="link" className="h-auto whitespace-normal" onClick={switchMode} disabled={busy}>
+        {recovery ? 'Use a code from the app instead' : 'Use a recovery code instead'}
+      </Button>
+      {onUseKey && (
+        <Button variant="outline" size="lg" onClick={onUseKey} disabled={busy}>
+          <KeyRound aria-hidden />
+          {keyPending ? 'Waiting for your security key...' : 'Use security key'}
+        </Button>
+      )}
+      <Button variant="ghost" onClick={onBack} disabled={busy}>
+        Back to sign in
+      </Button>
     </div>
   )
 }

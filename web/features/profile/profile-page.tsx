@@ -24,6 +24,7 @@ import { LoadError } from '@/components/ui/load-error'
 import { PageSpinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { useCurrentUser } from '@/features/auth/api'
+import { AuthenticatorCard } from '@/features/authenticator/authenticator-card'
 import { SecurityKeysCard } from '@/features/security-keys/security-keys-card'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
@@ -248,6 +249,8 @@ function ProfileSettings({ user }: { user: PublicUser }) {
       </Card>
 
       <SecurityCard user={user} />
+
+      <AuthenticatorCard user={user} />
 
       <SecurityKeysCard user={user} />
 
