@@ -35,6 +35,8 @@ export function isFreshProofRequired(body: unknown): body is FreshProofRequired 
 export const NOT_ME_MESSAGES = {
   invalid: 'This link is not valid. If someone else may be using your account, ask for a password reset from the sign-in page.',
   expired: 'This link has expired. If someone else may be using your account, ask for a password reset from the sign-in page.',
-  done: (sessions: number, keys: number) =>
-    `Every device has been signed out${sessions > 0 ? ` (${sessions})` : ''}${keys > 0 ? ` and ${keys} security ${keys === 1 ? 'key' : 'keys'} added since then ${keys === 1 ? 'was' : 'were'} removed` : ''}. Now choose a new password.`,
+  done: (sessions: number, keys: number, app = false) => {
+    const removed = [keys > 0 ? `${keys} security ${keys === 1 ? 'key' : 'keys'}` : null, app ? 'the authenticator app' : null].filter(Boolean).join(' and ')
+    return `Every device has been signed out${sessions > 0 ? ` (${sessions})` : ''}${removed ? `, and ${removed} added since then ${keys + (app ? 1 : 0) === 1 ? 'was' : 'were'} removed` : ''}. Now choose a new password.`
+  },
 } as const

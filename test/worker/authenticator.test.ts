@@ -17,6 +17,7 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { WEBAUTHN_MESSAGES, type SecondFactorResponse } from '../../contract/webauthn'
 import { newRecoveryCode, proveWithAuthenticator, hasAuthenticator, recoveryHash } from '../../worker/services/authenticator'
 import { issueSignInTicket } from '../../worker/services/sign-in-ticket'
+import { signLinkToken } from '../../worker/services/link-tokens'
 import { getDb } from '../../worker/db/client'
 import { call, env, login, me, messageOf, register } from './helpers'
 
@@ -489,5 +490,48 @@ describe('proveWithAuthenticator (for fresh proof)', () => {
     // Checked against the time given: a code of an hour ago is no proof now.
     const old = totp(owner.secret).generate({ timestamp: now - 3600_000 })
     expect(await proveWithAuthenticator(db, owner.user.id, old, now + 2 * PERIOD_MS)).toBe('invalid')
+  })
+})
+
+describe('the authenticator app as fresh proof, and "This wasn’t me"', () => {
+  const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+  const prove = (token: string, code: string) => call('/api/auth/fresh-proof', { token, body: { method: 'authenticator', code } })
+
+  it('a code or a recovery code proves it; a wrong or replayed one does not and is counted', async () => {
+    const owner = await register()
+    await midStep()
+    const { secret } = await setup(owner.token)
+    const { recoveryCodes } = (await (await confirm(owner.token, codeAt(secret))).json()) as { recoveryCodes: string[] }
+    await stale(owner.user.id)
+    const refused = await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 24 } })
+    expect(((await refused.json()) as { methods: string[] }).methods).toEqual(['password', 'authenticator'])
+
+    const wrong = await prove(owner.token, '000000')
+    expect(wrong.status).toBe(401)
+    expect(await messageOf(wrong)).toBe(FRESH_PROOF_MESSAGES.codeWrong)
+    // The confirming code's step was used: the same code is a replay.
+    expect((await prove(owner.token, codeAt(secret))).status).toBe(401)
+    expect((await prove(owner.token, recoveryCodes[0]!)).status).toBe(200)
+    expect((await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 24 } })).status).toBe(200)
+    await stale(owner.user.id)
+    expect((await prove(owner.token, recoveryCodes[0]!)).status).toBe(401)
+    const failures = await env.DB.prepare('select failures from sign_in_failures where email = ?').bind(owner.email.toLowerCase()).first<{ failures: number }>()
+    expect(failures?.failures).toBeGreaterThan(0)
+  })
+
+  it('an app set up after the sign-in that "This wasn’t me" names is removed with its recovery codes; one set up before stays', async () => {
+    const owner = await register()
+    await midStep()
+    const { secret } = await setup(owner.token)
+    expect((await confirm(owner.token, codeAt(secret))).status).toBe(200)
+    const since = Date.now() + 1
+    const keep = await call('/api/auth/not-me', { body: { token: signLinkToken(env, 'notMe', owner.user.id, { owner: owner.user.id, nonce: String(since) }) } })
+    expect(await keep.json()).toMatchObject({ authenticatorRemoved: false })
+    expect(await hasAuthenticator(getDb(env), owner.user.id)).toBe(true)
+
+    const earlier = await call('/api/auth/not-me', { body: { token: signLinkToken(env, 'notMe', owner.user.id, { owner: owner.user.id, nonce: String(since - 60_000) }) } })
+    expect(await earlier.json()).toMatchObject({ authenticatorRemoved: true, message: expect.stringContaining('the authenticator app') })
+    expect(await hasAuthenticator(getDb(env), owner.user.id)).toBe(false)
+    expect((await env.DB.prepare('select count(*) as n from recovery_codes where user_id = ?').bind(owner.user.id).first<{ n: number }>())!.n).toBe(0)
   })
 })

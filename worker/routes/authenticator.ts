@@ -15,6 +15,7 @@ import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { rateLimitByIp } from '../middleware/rate-limit'
+import { tellOwner } from '../services/trust-mail'
 import { audit, auditOwner } from '../services/audit'
 import {
   authenticatorStatus,
@@ -63,6 +64,7 @@ export const authenticatorRoutes = new Hono<AppEnv>()
     // 400, not 401: the session is fine, and a 401 reads as "signed out" to clients.
     if (!outcome.ok) throw badRequest(`code: ${AUTHENTICATOR_MESSAGES.wrongConfirmCode}`, { errors: [{ field: 'code', message: AUTHENTICATOR_MESSAGES.wrongConfirmCode }] })
     await audit(c, 'account.authenticator_added', { replaced: outcome.replaced })
+    await tellOwner(c, c.var.user, 'authenticator_added')
     await audit(c, 'account.recovery_codes_created', { count: outcome.recoveryCodes.length })
     return c.json({
       message: AUTHENTICATOR_MESSAGES.enabledBody,
@@ -73,6 +75,7 @@ export const authenticatorRoutes = new Hono<AppEnv>()
   .delete('/authenticator', requireUser, requireFreshProof, async (c) => {
     if (!(await removeAuthenticator(c.var.db, c.var.user.id))) throw notFound(AUTHENTICATOR_MESSAGES.notOn)
     await audit(c, 'account.authenticator_removed')
+    await tellOwner(c, c.var.user, 'authenticator_removed')
     return c.json({ message: AUTHENTICATOR_MESSAGES.disabledBody, status: await authenticatorStatus(c.var.db, c.var.user.id) })
   })
   // A new set of ten: every earlier code, used or not, stops working.

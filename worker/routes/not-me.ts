@@ -27,6 +27,6 @@ export const notMeRoutes = new Hono<AppEnv>().post('/not-me', rateLimitByIp('LIN
   if (!user) throw badRequest(NOT_ME_MESSAGES.invalid)
   const outcome = await undoSince(c.var.db, user, since)
   const resetToken = await issueResetToken(c.var.db, user)
-  await auditOwner(c.env, user.id, 'account.not_me', { sessionsSignedOut: outcome.sessionsSignedOut, keysRemoved: outcome.keysRemoved })
-  return c.json({ ...outcome, resetToken, message: NOT_ME_MESSAGES.done(outcome.sessionsSignedOut, outcome.keysRemoved) })
+  await auditOwner(c.env, user.id, 'account.not_me', { ...outcome })
+  return c.json({ ...outcome, resetToken, message: NOT_ME_MESSAGES.done(outcome.sessionsSignedOut, outcome.keysRemoved, outcome.authenticatorRemoved) })
 })

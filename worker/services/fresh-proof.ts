@@ -5,6 +5,7 @@ import type { Db } from '../db/client'
 import { ApiError, tooManyRequests } from '../lib/errors'
 import { countKeys } from '../webauthn/credentials'
 import { verifySignIn } from '../webauthn/ceremonies'
+import { hasAuthenticator, proveWithAuthenticator } from './authenticator'
 import { verifyPassword } from './passwords'
 import { markProved } from './sessions'
 import { clearFailures, heldUntil, recordFailure } from './sign-in-guard'
@@ -14,6 +15,7 @@ import type { AppEnv } from '../types'
 export async function proofMethodsOf(db: Db, userId: string): Promise<ProofMethod[]> {
   const methods: ProofMethod[] = ['password']
   if ((await countKeys(db, userId)) > 0) methods.push('security_key')
+  if (await hasAuthenticator(db, userId)) methods.push('authenticator')
   return methods
 }
 
@@ -44,7 +46,14 @@ export async function giveFreshProof(c: Context<AppEnv>, body: FreshProofBody, n
       break
     }
     case 'authenticator': {
-      throw new ApiError(409, FRESH_PROOF_MESSAGES.noAuthenticator)
+      if (!(await hasAuthenticator(db, user.id))) throw new ApiError(409, FRESH_PROOF_MESSAGES.noAuthenticator)
+      // A current code (each time step once) or an unused recovery code, which it uses up.
+      if ((await proveWithAuthenticator(db, user.id, body.code, now)) !== 'ok') {
+        await recordFailure(db, user.email, now)
+        throw new ApiError(401, FRESH_PROOF_MESSAGES.codeWrong)
+      }
+      await clearFailures(db, user.email)
+      break
     }
   }
   await markProved(db, user.id, c.var.sessionId, now)

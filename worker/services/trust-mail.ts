@@ -1,11 +1,12 @@
 import { and, eq, gte } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { describeUserAgent } from '../../contract/sessions'
-import { sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
+import { authenticators, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
 import type { Db } from '../db/client'
 import { sendEmail } from '../mail'
 import { trustChangeEmail, type TrustChange } from '../mail/trust-templates'
 import type { AppEnv } from '../types'
+import { removeAuthenticator } from './authenticator'
 import { signLinkToken } from './link-tokens'
 import { deviceOf, revokeSessions } from './sessions'
 
@@ -49,10 +50,11 @@ export async function tellOwner(c: Context<AppEnv>, user: UserRow, change: Trust
 export interface NotMeOutcome {
   sessionsSignedOut: number
   keysRemoved: number
+  authenticatorRemoved: boolean
 }
 
 /**
- * "This wasn't me": every session ends, every security key added since `since` goes (and two-factor
+ * "This wasn't me": every session ends, every security key and authenticator app added since `since` goes (and two-factor
  * by key is turned off if that leaves none, so the owner is not locked out by a key they never had).
  */
 export async function undoSince(db: Db, user: UserRow, since: number): Promise<NotMeOutcome> {
@@ -65,5 +67,8 @@ export async function undoSince(db: Db, user: UserRow, since: number): Promise<N
     const left = await db.select({ id: webauthnCredentials.id }).from(webauthnCredentials).where(eq(webauthnCredentials.userId, user.id)).limit(1)
     if (left.length === 0) await db.update(users).set({ twoFactorEnabled: false, updatedAt: Date.now() }).where(eq(users.id, user.id))
   }
-  return { sessionsSignedOut, keysRemoved: removed.length }
+  // An authenticator app set up since then goes too (with its recovery codes).
+  const app = await db.select({ confirmedAt: authenticators.confirmedAt }).from(authenticators).where(eq(authenticators.userId, user.id)).get()
+  const authenticatorRemoved = app?.confirmedAt != null && app.confirmedAt >= since && (await removeAuthenticator(db, user.id))
+  return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved }
 }
