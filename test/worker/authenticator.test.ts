@@ -517,7 +517,7 @@ describe('the authenticator app as fresh proof, and "This wasn’t me"', () => {
     expect((await prove(owner.token, recoveryCodes[0]!)).status).toBe(401)
     const failures = await env.DB.prepare('select failures from sign_in_failures where email = ?').bind(owner.email.toLowerCase()).first<{ failures: number }>()
     expect(failures?.failures).toBeGreaterThan(0)
-  })
+  }, 20_000)
 
   it('an app set up after the sign-in that "This wasn’t me" names is removed with its recovery codes; one set up before stays', async () => {
     const owner = await register()
@@ -533,5 +533,5 @@ describe('the authenticator app as fresh proof, and "This wasn’t me"', () => {
     expect(await earlier.json()).toMatchObject({ authenticatorRemoved: true, message: expect.stringContaining('the authenticator app') })
     expect(await hasAuthenticator(getDb(env), owner.user.id)).toBe(false)
     expect((await env.DB.prepare('select count(*) as n from recovery_codes where user_id = ?').bind(owner.user.id).first<{ n: number }>())!.n).toBe(0)
-  })
+  }, 20_000)
 })
