@@ -152,3 +152,45 @@ describe('query client defaults (seeds 000 §7)', () => {
     expect(mutations?.retry).toBe(false)
   })
 })
+
+describe('an act that needs fresh proof', () => {
+  const proofNeeded = JSON.stringify({ message: 'Confirm it’s you to continue.', requiresFreshProof: true, methods: ['password', 'security_key'] })
+
+  it('asks once, then sends the same request again and resolves with its answer', async () => {
+    const { settleFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(403, proofNeeded)
+    respond(200, '{"ok":true}')
+    const pending = apiRequest('DELETE', '/api/beneficiaries/b1', { why: 'x' })
+    const { pendingFreshProof, requestFreshProof } = await import('@/lib/fresh-proof-store')
+    await vi.waitFor(() => expect(pendingFreshProof()).toEqual({ methods: ['password', 'security_key'] }))
+    // Two acts refused together share one dialog.
+    const shared = requestFreshProof(['password'])
+    settleFreshProof(true)
+    expect(await shared).toBe(true)
+    const res = await pending
+    expect(await res.json()).toEqual({ ok: true })
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+    const [first, second] = fetchMock.mock.calls
+    expect(second).toEqual(first)
+  })
+
+  it('cancelled, rejects with a 403 that says nothing was changed, and sends nothing more', async () => {
+    const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(403, proofNeeded)
+    const pending = failureOf(apiRequest('POST', '/api/trigger-engine/manual/t1', { confirm: 'RELEASE' }))
+    await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
+    settleFreshProof(false)
+    const error = await pending
+    expect(error).toBeInstanceOf(ApiRequestError)
+    expect((error as ApiRequestError).status).toBe(403)
+    expect(errorText(error, '')).toBe('Nothing was changed: this needs you to confirm it’s you.')
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+  })
+
+  it('a 403 without requiresFreshProof is an ordinary error: no dialog, no retry', async () => {
+    respond(403, JSON.stringify({ message: 'Administrators only.' }))
+    const error = await failureOf(apiRequest('GET', '/api/admin/users'))
+    expect(errorText(error, '')).toBe('Administrators only.')
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+  })
+})

@@ -34,13 +34,18 @@ export function settleFreshProof(proved: boolean): void {
   current?.settle(proved)
 }
 
+/** The request waiting for the person, if any. */
+export function pendingFreshProof(): FreshProofRequest | null {
+  return pending?.request ?? null
+}
+
 export function useFreshProofRequest(): FreshProofRequest | null {
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    () => pending?.request ?? null,
+    pendingFreshProof,
     () => null,
   )
 }
