@@ -117,6 +117,8 @@ export const publicUserSchema = z.object({
   securityKeyCount: z.number().int(),
   /** An authenticator app is on: signing in with the password also asks for one of its codes. */
   authenticatorEnabled: z.boolean(),
+  /** When the account will be deleted (the owner asked; it is frozen until then), or null. */
+  deletionScheduledFor: z.string().nullable(),
   createdAt: z.string(),
   profile: z.object({ displayName: z.string() }),
   subscription: z.object({ status: z.string().nullable() }),

@@ -54,6 +54,7 @@ function user(overrides: Partial<PublicUser> = {}): PublicUser {
     twoFactorEnabled: false,
     securityKeyCount: 0,
     authenticatorEnabled: false,
+    deletionScheduledFor: null,
     createdAt: '2025-03-04T12:00:00.000Z',
     profile: { displayName: 'Ada Owner' },
     subscription: { status: 'active' },

@@ -8,7 +8,7 @@ import { pruneStripeEvents } from '../billing/stripe-events'
 import { sweepSubscriptions } from '../billing/subscriptions'
 import { deliverDue, pruneOutbox } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
-import { sweepBlobDeletions } from '../services/account-deletion'
+import { purgeDueDeletions, sweepBlobDeletions } from '../services/account-deletion'
 import { sweepSessions } from '../services/sessions'
 import { pruneSignInFailures } from '../services/sign-in-guard'
 import { sweepChallenges } from '../webauthn/challenges'
@@ -27,6 +27,7 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .returning({ id: passwordResets.id })
   const expiredChallenges = await sweepChallenges(db, now)
   const signInFailuresForgotten = await pruneSignInFailures(db, now)
+  const deletions = await purgeDueDeletions(env, db, now)
   const blobs = await sweepBlobDeletions(env, db)
   const billing = await sweepSubscriptions(db, now)
   const stripeEventsPruned = await pruneStripeEvents(db, now)
@@ -35,5 +36,5 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, signInFailuresForgotten, ...blobs, ...billing, ...dunning, stripeEventsPruned, ...engine }
+  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, signInFailuresForgotten, ...deletions, ...blobs, ...billing, ...dunning, stripeEventsPruned, ...engine }
 }

@@ -1,6 +1,6 @@
 import { and, eq, gt, lte, min, notExists, sql } from 'drizzle-orm'
 import { checkInEmail } from '../mail/release-templates'
-import { paymentHeld } from '../owner/account'
+import { deletionHeld, paymentHeld } from '../owner/account'
 import { deathReports, firings, releases, triggers, vaultItems, type TriggerRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
@@ -28,7 +28,9 @@ const itemFiredYet = (u: Unit) =>
 export function tickOwner(u: Unit, clock: ClockState): TickResult {
   const { db, now, account } = u
   let state = clock
-  const held = paymentHeld(account, now)
+  // Frozen for deletion, or a payment issue's grace: triggers monitor but nothing fires.
+  const frozen = deletionHeld(account)
+  const held = frozen || paymentHeld(account, now)
   const active = db.select().from(triggers).where(eq(triggers.status, 'active')).all()
   const fired: FireResult[] = []
   const wakeups: Array<number | null> = []
@@ -91,7 +93,8 @@ export function tickOwner(u: Unit, clock: ClockState): TickResult {
     wakeups.push(account.paymentGraceUntil)
   }
 
-  advanceReleases(u)
+  // Frozen: nothing moves on to the heirs either, until the owner keeps the account.
+  if (!frozen) advanceReleases(u)
 
   const nextScheduled = db
     .select({ at: min(triggers.fireAt) })

@@ -2,9 +2,10 @@ import type { Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { ADMIN_MESSAGES } from '../../contract/admin'
+import { DELETION_MESSAGES, deletionDueAt } from '../../contract/account-deletion'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { forbidden, unauthorized } from '../lib/errors'
+import { conflict, forbidden, unauthorized } from '../lib/errors'
 import { withFacts } from '../openapi/facts'
 import { authenticate, LAST_SEEN_EVERY_MS, touchSession } from '../services/sessions'
 import { timed } from './server-timing'
@@ -20,12 +21,27 @@ export function readToken(c: Context<AppEnv>): string | undefined {
   return getCookie(c, AUTH_COOKIE) || undefined
 }
 
+const READS = new Set(['GET', 'HEAD', 'OPTIONS'])
+const OPEN_WHILE_FROZEN = new Set([
+  '/api/account/deletion/cancel',
+  '/api/auth/fresh-proof',
+  '/api/auth/fresh-proof/options',
+  '/api/auth/sessions/:id',
+  '/api/auth/sessions/sign-out-others',
+  '/api/inactivity/ping',
+])
+
 export const requireUser = withFacts(
   createMiddleware<AppEnv>(async (c, next) => {
     const token = readToken(c)
     if (!token) throw unauthorized(AUTH_ERRORS.notSignedIn)
     const session = await timed(c, 'session', () => authenticate(c.var.db, c.env, token))
     if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
+    // Frozen for deletion: reading, proving it is them, signing devices out, checking in and keeping
+    // the account are all that is left.
+    if (session.user.deletionRequestedAt !== null && !READS.has(c.req.method) && !OPEN_WHILE_FROZEN.has(c.req.path.replace(/\/\d+$/, '/:id'))) {
+      throw conflict(DELETION_MESSAGES.frozen(deletionDueAt(session.user.deletionRequestedAt)))
+    }
     c.set('user', session.user)
     c.set('sessionId', session.sessionId)
     c.set('provedAt', session.provedAt)

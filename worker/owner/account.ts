@@ -18,6 +18,8 @@ export interface Account {
   subscriptionStatus: string | null
   paymentGraceUntil: number | null
   pingFrequency: number | null
+  /** The owner asked for the account to be deleted: it is frozen, nothing fires, until it goes or is kept. */
+  deletionRequestedAt: number | null
 }
 
 export function accountOf(user: UserRow): Account {
@@ -31,12 +33,18 @@ export function accountOf(user: UserRow): Account {
     subscriptionStatus: user.subscriptionStatus,
     paymentGraceUntil: user.paymentGraceUntil,
     pingFrequency: user.pingFrequency,
+    deletionRequestedAt: user.deletionRequestedAt,
   }
 }
 
 export async function loadAccount(env: Pick<Env, 'DB'>, ownerId: string): Promise<Account | null> {
   const row = await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) })
   return row ? accountOf(row) : null
+}
+
+/** Frozen for deletion: triggers monitor but nothing fires (and nothing moves on to the heirs). */
+export function deletionHeld(account: Pick<Account, 'deletionRequestedAt'>): boolean {
+  return account.deletionRequestedAt !== null && account.deletionRequestedAt !== undefined
 }
 
 /** A payment issue's grace is running: triggers monitor but do not fire. */

@@ -1,4 +1,8 @@
-import { and, count, eq, sql } from 'drizzle-orm'
+import { and, count, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm'
+import { DELETION_GRACE_MS, DELETION_MESSAGES, deletionDueAt } from '../../contract/account-deletion'
+import { cancelBillingOnDelete } from '../billing/on-delete'
+import { accountOf } from '../owner/account'
+import { auditOwner } from './audit'
 import type { Db } from '../db/client'
 import { blobDeletions, emailOutbox, signInFailures, users, type UserRow } from '../db/schema'
 import { conflict } from '../lib/errors'
@@ -125,4 +129,52 @@ export async function sweepBlobDeletions(env: Pick<Env, 'BLOBS'>, db: Db): Promi
   const pending = await db.select({ r2Key: blobDeletions.r2Key }).from(blobDeletions).limit(20)
   const left = await deleteBlobsUnder(env, db, pending.map((p) => p.r2Key))
   return { blobPrefixesDeleted: pending.length - left }
+}
+
+/**
+ * The owner asks for their account to be deleted: it is frozen from now (worker/middleware/auth.ts
+ * refuses changes, the engine holds) and goes DELETION_GRACE_MS later unless kept. 409 if already asked.
+ */
+export async function requestDeletion(env: Env, db: Db, user: UserRow, now = Date.now()): Promise<number> {
+  const [row] = await db
+    .update(users)
+    .set({ deletionRequestedAt: now, updatedAt: now })
+    .where(and(eq(users.id, user.id), isNull(users.deletionRequestedAt)))
+    .returning({ at: users.deletionRequestedAt })
+  if (!row) throw conflict(DELETION_MESSAGES.alreadyScheduled)
+  await auditOwner(env, user.id, 'account.deletion_requested', { deleteAt: new Date(deletionDueAt(now)).toISOString() })
+  return now
+}
+
+/** The owner keeps their account: the freeze ends and the engine catches up at once. 409 if none was asked. */
+export async function keepAccount(env: Env, db: Db, user: UserRow, now = Date.now()): Promise<UserRow> {
+  const [row] = await db
+    .update(users)
+    .set({ deletionRequestedAt: null, updatedAt: now })
+    .where(and(eq(users.id, user.id), isNotNull(users.deletionRequestedAt)))
+    .returning()
+  if (!row) throw conflict(DELETION_MESSAGES.notScheduled)
+  await auditOwner(env, user.id, 'account.deletion_cancelled')
+  await ownerVault(env, user.id).tick(now, accountOf(row))
+  return row
+}
+
+/** Cron: accounts whose grace has run out are deleted (billing first, as the owner's own deletion did). */
+export async function purgeDueDeletions(env: Env, db: Db, now = Date.now()): Promise<{ accountsDeleted: number }> {
+  const due = await db
+    .select()
+    .from(users)
+    .where(and(isNotNull(users.deletionRequestedAt), lte(users.deletionRequestedAt, now - DELETION_GRACE_MS)))
+    .limit(10)
+  let accountsDeleted = 0
+  for (const user of due) {
+    try {
+      await cancelBillingOnDelete(env, user)
+      await deleteAccount(env, db, user, now)
+      accountsDeleted++
+    } catch (error) {
+      console.error(`deleting account ${user.id} after its grace failed; the next sweep retries`, error)
+    }
+  }
+  return { accountsDeleted }
 }

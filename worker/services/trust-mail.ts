@@ -1,4 +1,4 @@
-import { and, eq, gte } from 'drizzle-orm'
+import { and, eq, gte, isNotNull } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { describeUserAgent } from '../../contract/sessions'
 import { authenticators, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
@@ -51,6 +51,7 @@ export interface NotMeOutcome {
   sessionsSignedOut: number
   keysRemoved: number
   authenticatorRemoved: boolean
+  deletionCancelled: boolean
 }
 
 /**
@@ -70,5 +71,7 @@ export async function undoSince(db: Db, user: UserRow, since: number): Promise<N
   // An authenticator app set up since then goes too (with its recovery codes).
   const app = await db.select({ confirmedAt: authenticators.confirmedAt }).from(authenticators).where(eq(authenticators.userId, user.id)).get()
   const authenticatorRemoved = app?.confirmedAt != null && app.confirmedAt >= since && (await removeAuthenticator(db, user.id))
-  return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved }
+  // A deletion asked for by whoever it was is taken back.
+  const kept = await db.update(users).set({ deletionRequestedAt: null, updatedAt: Date.now() }).where(and(eq(users.id, user.id), isNotNull(users.deletionRequestedAt))).returning({ id: users.id })
+  return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved, deletionCancelled: kept.length > 0 }
 }

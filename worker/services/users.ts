@@ -1,3 +1,4 @@
+import { deletionDueAt } from '../../contract/account-deletion'
 import { eq } from 'drizzle-orm'
 import { CHECKIN_GRACE_DAYS, DAY_MS } from '../../contract/constants'
 import type { PublicUser } from '../../contract/auth'
@@ -60,6 +61,7 @@ function toPublicUser(user: UserRow, securityKeyCount: number, authenticatorEnab
     twoFactorEnabled: user.twoFactorEnabled,
     securityKeyCount,
     authenticatorEnabled,
+    deletionScheduledFor: user.deletionRequestedAt === null ? null : new Date(deletionDueAt(user.deletionRequestedAt)).toISOString(),
     createdAt: new Date(user.createdAt).toISOString(),
     profile: { displayName: user.displayName },
     subscription: { status: user.subscriptionStatus },
