@@ -25,6 +25,7 @@ import { PageSpinner } from '@/components/ui/spinner'
 import { Switch } from '@/components/ui/switch'
 import { useCurrentUser } from '@/features/auth/api'
 import { SecurityKeysCard } from '@/features/security-keys/security-keys-card'
+import { SessionsCard } from '@/features/sessions/sessions-card'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useChangePassword, useUpdateProfile } from './api'
@@ -250,6 +251,8 @@ function ProfileSettings({ user }: { user: PublicUser }) {
       <SecurityCard user={user} />
 
       <SecurityKeysCard user={user} />
+
+      <SessionsCard />
 
       <Card>
         <CardHeader>
