@@ -67,6 +67,7 @@ export const PROFILE_MESSAGES = {
   removeKeysBody:
     'A security key signs in without your password. If someone else added a key to your account, a new password does not keep them out: remove any key you do not recognise.',
   removeAllKeys: 'Remove all security keys',
+  removeAllKeysTurnsOffTwoFactor: 'With no security key left, two-factor sign-in will be turned off: your new password alone will sign you in.',
   removeKeysLoading: 'Loading your security keys',
   removeKeysLoadFailed: 'Unable to load your security keys.',
 } as const

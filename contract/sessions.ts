@@ -32,6 +32,7 @@ export const SESSION_MESSAGES = {
   othersSignedOutTitle: 'Other devices signed out',
   othersSignedOutBody: (count: number) => (count === 0 ? 'No other device was signed in.' : `${count} ${count === 1 ? 'device has' : 'devices have'} been signed out.`),
   signOutFailed: 'Could not sign out the device',
+  signingOut: 'Signing out...',
   // API answers.
   revoked: 'That device has been signed out.',
   revokedCurrent: 'Signed out.',

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
+import { baseUrl, executeSql, launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -111,6 +111,61 @@ describe('profile settings', () => {
     await page.waitForURL('**/dashboard')
     await openProfile(page)
     expect(await field(page, 'Display name').inputValue()).toBe('Grace Hopper')
+    await context.close()
+  })
+
+  it('offers to remove security keys with the new password, and says what was removed and what is left', async () => {
+    const email = uniqueEmail('keys')
+    const password = 'a sound password 1'
+    const res = await fetch(`${baseUrl()}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, displayName: 'Grace Owner' }),
+    })
+    expect(res.status).toBe(201)
+    const { user } = (await res.json()) as { user: { id: string } }
+    // Two keys on the account: the owner's own, and one they do not know (as if someone else added it).
+    const key = (id: string, name: string, at: number) =>
+      `('${id}', '${user.id}', '${name}', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ${at})`
+    executeSql(
+      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at) values ${key(`desk${Date.now()}`, 'Desk key', Date.parse('2026-01-05T12:00:00Z'))}, ${key(`odd${Date.now()}`, 'Odd key', Date.parse('2026-02-10T12:00:00Z'))}`,
+    )
+
+    const { context, page } = await newPage(browser, { width: 390, height: 844 })
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(password)
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await page.waitForURL('**/dashboard')
+    await openProfile(page)
+
+    const list = page.getByRole('group', { name: 'Also remove security keys' })
+    const desk = list.getByRole('checkbox', { name: 'Remove Desk key (added Jan 5, 2026)' })
+    const odd = list.getByRole('checkbox', { name: 'Remove Odd key (added Feb 10, 2026)' })
+    const all = list.getByRole('checkbox', { name: 'Remove all security keys' })
+    await desk.waitFor()
+    expect(await list.textContent()).toContain('a new password does not keep them out')
+    // "Remove all" ticks both; un-ticking one un-ticks it.
+    await all.click()
+    expect(await desk.getAttribute('aria-checked')).toBe('true')
+    expect(await odd.getAttribute('aria-checked')).toBe('true')
+    await desk.click()
+    expect(await all.getAttribute('aria-checked')).toBe('false')
+    expect(await odd.getAttribute('aria-checked')).toBe('true')
+
+    await field(page, 'Current password').fill(password)
+    await field(page, 'New password').fill('an even better password 2')
+    await field(page, 'Confirm new password').fill('an even better password 2')
+    await page.getByRole('button', { name: 'Update Password' }).click()
+    await expect.poll(() => toastText(page)).toContain('Password updated')
+    expect(await toastText(page)).toContain(
+      '1 security key was removed. 1 security key can still sign in to your account: if you did not add it, remove it from your Profile Settings.',
+    )
+    // Only the owner's own key is left, in both lists.
+    await expect.poll(() => page.getByRole('list', { name: 'Your security keys' }).getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Desk key')])
+    await expect.poll(() => list.getByRole('checkbox').count()).toBe(2)
+    expect(await desk.getAttribute('aria-checked')).toBe('false')
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
     await context.close()
   })
 })

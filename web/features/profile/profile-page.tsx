@@ -7,6 +7,7 @@ import type { PublicUser } from '../../../contract/auth'
 import {
   changePasswordBodySchema,
   COUNTRY_OPTIONS,
+  keysAfterPasswordChangeText,
   PROFILE_MESSAGES,
   profileBodySchema,
   TIMEZONE_OPTIONS,
@@ -26,9 +27,11 @@ import { Switch } from '@/components/ui/switch'
 import { useCurrentUser } from '@/features/auth/api'
 import { AuthenticatorCard } from '@/features/authenticator/authenticator-card'
 import { SecurityKeysCard } from '@/features/security-keys/security-keys-card'
+import { SessionsCard } from '@/features/sessions/sessions-card'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useChangePassword, useUpdateProfile } from './api'
+import { RemoveKeysField } from './remove-keys-field'
 import {
   memberSince,
   PASSWORD_FORM_DEFAULTS,
@@ -254,6 +257,8 @@ function ProfileSettings({ user }: { user: PublicUser }) {
 
       <SecurityKeysCard user={user} />
 
+      <SessionsCard />
+
       <Card>
         <CardHeader>
           <CardIconTitle icon={ShieldCheck}>Account Details</CardIconTitle>
@@ -300,20 +305,31 @@ function SecurityCard({ user }: { user: PublicUser }) {
   })
   const { errors } = form.formState
 
+  const [removeKeys, setRemoveKeys] = useState<Set<string>>(() => new Set())
+
   const onSubmit = form.handleSubmit((values) =>
-    change.mutate(values, {
-      onSuccess: () => {
-        form.reset(PASSWORD_FORM_DEFAULTS)
-        toast({ title: PROFILE_MESSAGES.passwordUpdatedTitle, description: PROFILE_MESSAGES.passwordUpdatedBody, variant: 'success' })
+    change.mutate(
+      { ...values, removeKeyIds: [...removeKeys] },
+      {
+        onSuccess: (answer) => {
+          form.reset(PASSWORD_FORM_DEFAULTS)
+          setRemoveKeys(new Set())
+          const keys = keysAfterPasswordChangeText(answer)
+          toast({
+            title: PROFILE_MESSAGES.passwordUpdatedTitle,
+            description: keys ? `${PROFILE_MESSAGES.passwordUpdatedBody} ${keys}` : PROFILE_MESSAGES.passwordUpdatedBody,
+            variant: 'success',
+          })
+        },
+        onError: (error) => {
+          for (const [field, message] of Object.entries(serverFieldErrors(error, PASSWORD_FIELDS))) {
+            form.setError(field as (typeof PASSWORD_FIELDS)[number], { message }, { shouldFocus: true })
+          }
+          const content = passwordFailureToast(error)
+          if (content) toast({ ...content, variant: 'destructive' })
+        },
       },
-      onError: (error) => {
-        for (const [field, message] of Object.entries(serverFieldErrors(error, PASSWORD_FIELDS))) {
-          form.setError(field as (typeof PASSWORD_FIELDS)[number], { message }, { shouldFocus: true })
-        }
-        const content = passwordFailureToast(error)
-        if (content) toast({ ...content, variant: 'destructive' })
-      },
-    }),
+    ),
   )
 
   return (
@@ -347,9 +363,17 @@ function SecurityCard({ user }: { user: PublicUser }) {
               autoComplete="new-password"
               error={errors.confirmPassword?.message}
               disabled={change.isPending}
-              {...form.register('confirmPassword')}
+              {...form.register('confirmPassword', {
+                // A "don't match" shown before this field was left goes as soon as it matches, not on
+                // leaving it: otherwise the form shrinks under the finger between pressing Update
+                // Password and letting go, and the first tap is lost.
+                onChange: () => {
+                  if (form.getFieldState('confirmPassword').error) void form.trigger('confirmPassword')
+                },
+              })}
             />
           </div>
+          <RemoveKeysField selected={removeKeys} onChange={setRemoveKeys} twoFactorEnabled={user.twoFactorEnabled} disabled={change.isPending} />
           <div>
             <Button type="submit" disabled={change.isPending}>
               {change.isPending ? 'Updating...' : 'Update Password'}
