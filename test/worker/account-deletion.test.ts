@@ -1,3 +1,4 @@
+import { DELETION_GRACE_MS, DELETION_MESSAGES } from '../../contract/account-deletion'
 import { runInDurableObject } from 'cloudflare:test'
 import { exports } from 'cloudflare:workers'
 import { is } from 'drizzle-orm'
@@ -9,7 +10,7 @@ import { runSweeps } from '../../worker/cron'
 import { getDb } from '../../worker/db/client'
 import * as schema from '../../worker/db/schema'
 import type { OwnerVault } from '../../worker/owner/vault-object'
-import { ACCOUNT_DELETION_MESSAGES, deleteAccount, ownerBlobPrefixes } from '../../worker/services/account-deletion'
+import { ACCOUNT_DELETION_MESSAGES, deleteAccount, ownerBlobPrefixes, purgeDueDeletions } from '../../worker/services/account-deletion'
 import { createTrigger, guard, manualReleaseOk, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
 import { call, callSettled, env, freshIp, linkTokenIn, login, me, messageOf, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
@@ -246,13 +247,20 @@ describe('DELETE /api/account/delete', () => {
     const otherBefore = counts(await ownedRows(otherOwner))
     const otherAudit = await guard(other.ownerId).listAudit()
 
+    const requestedAt = Date.now()
     const res = await deleteAccountCall({ token: s.token })
     expect(res.status).toBe(200)
-    expect(await res.json()).toEqual({ message: 'Your account has been permanently deleted.', deletedUserEmail: s.owner.email })
+    const answer = (await res.json()) as { message: string; deletionScheduledFor: string; deletedUserEmail: string }
+    const deleteAt = Date.parse(answer.deletionScheduledFor)
+    expect(deleteAt - requestedAt).toBeGreaterThanOrEqual(DELETION_GRACE_MS)
+    expect(deleteAt - requestedAt).toBeLessThan(DELETION_GRACE_MS + 60_000)
+    expect(answer).toEqual({ message: DELETION_MESSAGES.scheduled(deleteAt), deletionScheduledFor: answer.deletionScheduledFor, deletedUserEmail: s.owner.email })
     expect(res.headers.get('set-cookie')).toMatch(/^auth_token=;.*Max-Age=0/)
-
-    // The account is gone: the token is refused.
+    // Every session ends at once; the account waits out its grace, whole, then the sweep deletes it.
     expect((await me(s.token)).status).toBe(401)
+    expect((await purgeDueDeletions(env, getDb(env), deleteAt - 1000)).accountsDeleted).toBe(0)
+    expect(await blobsUnder(owner.id)).toHaveLength(4)
+    expect((await purgeDueDeletions(env, getDb(env), deleteAt + 1000)).accountsDeleted).toBeGreaterThanOrEqual(1)
 
     // D1: no row of any table refers to the owner, through any of the ids it had.
     const after = await ownedRows(owner, before)
@@ -302,17 +310,18 @@ describe('DELETE /api/account/delete', () => {
     const second = await register()
     await setAccount(second.user.id, { role: 'admin' })
     expect((await deleteAccountCall({ token: first.token })).status).toBe(200)
-    // Now the second is the last one.
+    // Now the second is the last one staying: the first is waiting out its deletion.
     expect((await deleteAccountCall({ token: second.token })).status).toBe(409)
     expect((await me(second.token)).status).toBe(200)
   })
 
-  it('deletes nothing when billing cannot be cancelled', async () => {
+  it('deletes nothing when billing cannot be cancelled: the sweep tries again', async () => {
     const s = await ownerWithItem()
     await env.DB.prepare(`update users set billing_provider = 'stripe' where id = ?`).bind(s.ownerId).run()
-    const res = await deleteAccountCall({ token: s.token })
-    expect(res.status).toBe(503)
-    expect((await me(s.token)).status).toBe(200)
+    expect((await deleteAccountCall({ token: s.token })).status).toBe(200)
+    const later = Date.now() + DELETION_GRACE_MS + 1000
+    await purgeDueDeletions(env, getDb(env), later)
+    expect(await env.DB.prepare('select deletion_requested_at from users where id = ?').bind(s.ownerId).first()).not.toBeNull()
     expect(await blobOf(s.ownerId, s.item.id)).not.toBeNull()
   })
 

@@ -22,7 +22,8 @@ const R2_DELETE_BATCH = 1000
 /** Refuses before anything happens (billing included) when the owner is the last admin. */
 export async function assertAccountDeletable(db: Db, user: UserRow): Promise<void> {
   if (user.role !== 'admin') return
-  const [admins] = await db.select({ n: count() }).from(users).where(eq(users.role, 'admin'))
+  // Administrators already waiting out their own deletion do not count: they are leaving too.
+  const [admins] = await db.select({ n: count() }).from(users).where(and(eq(users.role, 'admin'), isNull(users.deletionRequestedAt)))
   if ((admins?.n ?? 0) <= 1) throw conflict(ACCOUNT_DELETION_MESSAGES.lastAdmin)
 }
 

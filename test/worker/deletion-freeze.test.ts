@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import { DELETION_MESSAGES } from '../../contract/account-deletion'
+import type { PublicUser } from '../../contract/auth'
+import { FRESH_PROOF_MS } from '../../contract/fresh-proof'
+import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
+import { createTrigger, firingCount, guard, ownerWithItem, setClock } from './engine-helpers'
+import { ownerExec } from './owner-helpers'
+import { call, env, linkTokenIn, login, me, messageOf, outboxFor, waitFor } from './helpers'
+
+// Deletion you can take back: after the owner asks (with fresh proof), the account is frozen for
+// DELETION_GRACE_DAYS: every session ends, nothing can be changed, no trigger fires and nothing
+// reaches an heir, until the owner keeps it (by signing in, or from the e-mail) or the sweep deletes it.
+
+const DAY = 86_400_000
+
+async function signIn(email: string, password: string): Promise<{ token: string; user: PublicUser }> {
+  const res = await login(email, password)
+  expect(res.status).toBe(200)
+  return (await res.json()) as { token: string; user: PublicUser }
+}
+
+async function frozenOwner() {
+  const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+  await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+  const scheduled = await createTrigger(s.token, { type: 'scheduled', config: { releaseDate: new Date(Date.now() + DAY).toISOString(), beneficiaries: [s.beneficiary.id] } })
+  const res = await call('/api/account/delete', { method: 'DELETE', token: s.token })
+  expect(res.status).toBe(200)
+  const { deletionScheduledFor } = (await res.json()) as { deletionScheduledFor: string }
+  return { ...s, scheduled, deleteAt: Date.parse(deletionScheduledFor) }
+}
+
+describe('a deletion the owner can take back', () => {
+  it('freezes the account: sign-in shows the pending deletion, reads work, changes are refused with the date, nothing fires', async () => {
+    const s = await frozenOwner()
+    const again = await signIn(s.owner.email, s.owner.password)
+    expect(again.user.deletionScheduledFor).toBe(new Date(s.deleteAt).toISOString())
+    expect((await call('/api/triggers', { token: again.token })).status).toBe(200)
+    for (const [path, method, body] of [
+      ['/api/triggers', 'POST', { type: 'manual_release', status: 'active', config: {} }],
+      ['/api/user/safety-window', 'PUT', { hours: 96 }],
+      [`/api/beneficiaries/${s.beneficiary.id}`, 'DELETE', undefined],
+    ] as const) {
+      const res = await call(path, { method, token: again.token, body })
+      expect(res.status).toBe(409)
+      expect(await messageOf(res)).toBe(DELETION_MESSAGES.frozen(s.deleteAt))
+    }
+    // The owner has been gone for weeks by the clock: frozen, the trigger does not fire.
+    const long = Date.now() - 40 * DAY
+    await setClock(s.ownerId, { lastCheckInAt: long, phase: 'expired', checkInSentAt: long + DAY })
+    await ownerExec(s.ownerId, ['update triggers set fire_at = ? where id = ?', Date.now() - 1000, s.scheduled.id])
+    await guard(s.ownerId).tick(Date.now() + 60_000)
+    expect(await firingCount(s.ownerId)).toBe(0)
+  })
+
+  it('kept by signing in: the freeze ends, and what was held goes on; a stale session alone cannot keep it', async () => {
+    const s = await frozenOwner()
+    const again = await signIn(s.owner.email, s.owner.password)
+    // The scheduled date passes while the account is frozen: held.
+    await ownerExec(s.ownerId, ['update triggers set fire_at = ? where id = ?', Date.now() - 1000, s.scheduled.id])
+    await guard(s.ownerId).tick()
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, s.ownerId).run()
+    expect((await call('/api/account/deletion/cancel', { method: 'POST', token: again.token })).status).toBe(403)
+
+    const fresh = await signIn(s.owner.email, s.owner.password)
+    const kept = await call('/api/account/deletion/cancel', { method: 'POST', token: fresh.token })
+    expect(kept.status).toBe(200)
+    expect(await kept.json()).toMatchObject({ message: DELETION_MESSAGES.kept, user: { deletionScheduledFor: null } })
+    expect((await call('/api/user/safety-window', { method: 'PUT', token: fresh.token, body: { hours: 96 } })).status).toBe(200)
+    // The date passed while frozen: keeping the account lets it fire now.
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect((await call('/api/account/deletion/cancel', { method: 'POST', token: fresh.token })).status).toBe(409)
+  })
+
+  it('the e-mail says when, and its "This wasn’t me" keeps the account and signs everyone out', async () => {
+    const s = await frozenOwner()
+    const mail = await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.subject === TRUST_CHANGES.deletion_requested.subject))
+    expect(mail.text).toContain(DELETION_MESSAGES.emailDetail(s.deleteAt))
+    const again = await signIn(s.owner.email, s.owner.password)
+    const res = await call('/api/auth/not-me', { body: { token: linkTokenIn(mail, '/not-me') } })
+    expect(await res.json()).toMatchObject({ deletionCancelled: true })
+    expect((await me(again.token)).status).toBe(401)
+    const after = await signIn(s.owner.email, s.owner.password)
+    expect(after.user.deletionScheduledFor).toBeNull()
+  })
+
+  it('a second request while frozen is refused; a stale session cannot ask at all', async () => {
+    const s = await frozenOwner()
+    const again = await signIn(s.owner.email, s.owner.password)
+    const second = await call('/api/account/delete', { method: 'DELETE', token: again.token })
+    expect(second.status).toBe(409)
+    const other = await ownerWithItem()
+    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, other.ownerId).run()
+    expect((await call('/api/account/delete', { method: 'DELETE', token: other.token })).status).toBe(403)
+    expect((await me(other.token)).status).toBe(200)
+  })
+})
