@@ -234,7 +234,7 @@ describe('billing', () => {
     await context.close()
   })
 
-  it('deletes the account from /account: back home, and the old password no longer signs in', async () => {
+  it('deletes the account from /account after 7 days: signed out at once, and signing in shows the date and keeps it', async () => {
     const { context, page } = await newPage(browser)
     const email = uniqueEmail('delete')
     const password = 'a sound password 1'
@@ -242,22 +242,28 @@ describe('billing', () => {
     await openAccount(page)
     await page.getByRole('button', { name: 'Delete Account' }).click()
     const dialog = page.getByRole('alertdialog')
-    expect(await dialog.textContent()).toContain('cannot be undone')
+    expect(await dialog.textContent()).toContain('deleted permanently in 7 days')
     await dialog.getByRole('button', { name: 'Delete Account' }).click()
     await dialog.getByText('Type DELETE in capitals to confirm.').waitFor()
     await dialog.getByLabel('Type DELETE to confirm').fill('DELETE')
     await dialog.getByRole('button', { name: 'Delete Account' }).click()
-    await expect.poll(() => toastText(page)).toContain('Account Deleted')
-    expect(await toastText(page)).toContain('Your account has been permanently deleted.')
+    await expect.poll(() => toastText(page)).toContain('Account Set to Be Deleted')
+    expect(await toastText(page)).toContain('sign in before then to keep it')
     await page.waitForURL((url) => url.pathname === '/')
     expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull()
 
+    // Signing in again shows when, on every page, and keeps the account in one click.
     await page.goto('/login')
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password', { exact: true }).fill(password)
     await page.getByRole('button', { name: 'Sign In' }).click()
-    await expect.poll(() => toastText(page)).toContain('Sign-in failed')
-    expect(new URL(page.url()).pathname).toBe('/login')
+    await page.waitForURL('**/dashboard')
+    const banner = page.getByTestId('deletion-banner')
+    expect(await banner.textContent()).toMatch(/Your account will be deleted on \w+ \d+, \d{4}/)
+    expect(await seriousViolations(page, 'the dashboard of an account set to be deleted')).toEqual([])
+    await banner.getByRole('button', { name: 'Keep my account' }).click()
+    await expect.poll(() => toastText(page)).toContain('Account kept')
+    await expect.poll(() => banner.count()).toBe(0)
     await context.close()
   })
 })

@@ -478,7 +478,7 @@ describe('messages as the catalogue words them (seeds 000 §8)', () => {
     expect(line(SUBSCRIBE_TOASTS.unexpected)).toBe('Payment Error - An unexpected error occurred. Please try again.')
     expect(line(ACCOUNT_TOASTS.loadError)).toBe('Error Loading Account - Unable to load your account information.')
     expect(line(ACCOUNT_TOASTS.cancelled)).toBe('Subscription Cancelled - Your subscription will end at the current billing period.')
-    expect(line(ACCOUNT_TOASTS.deleted)).toBe('Account Deleted - Your account has been permanently deleted.')
+    expect(line(ACCOUNT_TOASTS.deleted)).toBe('Account Set to Be Deleted - Your account will be deleted in 7 days. Until then nothing in it changes and no release starts; sign in before then to keep it.')
     expect(ACCOUNT_TOASTS.cancelFailed.fallback).toBe('Unable to cancel subscription. Please try again.')
     expect(ACCOUNT_TOASTS.deleteFailed.fallback).toBe('Unable to delete account. Please try again.')
   })

@@ -368,6 +368,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: (f) => ({ currentPassword: 'not the password', newPassword: 'a brand new password', confirmPassword: 'a brand new password', removeKeyIds: [f.keyId] }),
   },
   'DELETE /api/account/delete': { access: 'owner' },
+  'POST /api/account/deletion/cancel': { access: 'owner' },
   'GET /api/account/subscription': { access: 'owner' },
   'POST /api/account/cancel-subscription': { access: 'owner' },
   'POST /api/account/payment-method': { access: 'owner' },

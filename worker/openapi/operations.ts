@@ -168,7 +168,19 @@ export const OPERATIONS: Record<string, Operation> = {
   'PUT /api/user/ping-settings': { summary: 'Set the check-in frequency', answer: publicUserAnswer },
   'GET /api/user/safety-window': { summary: 'The safety window before automatic releases', answer: z.object({ hours: z.number() }) },
   'PUT /api/user/safety-window': { summary: 'Set the safety window', answer: z.object({ hours: z.number(), message: z.string() }) },
-  'DELETE /api/account/delete': { summary: 'Delete the account and everything in it', answer: z.object({ message: z.string(), deletedUserEmail: z.string() }), errors: [409, 503] },
+  'DELETE /api/account/delete': {
+    summary: 'Delete the account and everything in it, after 7 days',
+    description:
+      'Needs fresh proof. The account is frozen at once (every session ends, changes answer 409, nothing fires or reaches an heir) and the owner is e-mailed; the cron sweep deletes it 7 days later unless the owner keeps it (`POST /api/account/deletion/cancel` after signing in, or "This wasn\'t me" in the e-mail). 409 if already asked, or for the last administrator.',
+    answer: z.object({ message: z.string(), deletionScheduledFor: z.string(), deletedUserEmail: z.string() }),
+    errors: [409],
+  },
+  'POST /api/account/deletion/cancel': {
+    summary: 'Keep the account: take back its deletion',
+    description: 'Needs fresh proof (signing in gives it). 409 if no deletion was asked for.',
+    answer: z.object({ message: z.string(), user: publicUserSchema }),
+    errors: [409],
+  },
   'GET /api/account/subscription': { summary: 'The subscription, payment method and invoices' },
   'POST /api/account/cancel-subscription': { summary: 'Cancel at the end of the period', errors: [409, 502] },
   'POST /api/account/payment-method': {

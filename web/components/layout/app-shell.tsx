@@ -17,6 +17,7 @@ import {
 import { isAdmin, useLogout } from '@/features/auth/api'
 import { APP_NAV, isNavActive } from '@/lib/nav'
 import { cn } from '@/lib/utils'
+import { DeletionBanner } from './deletion-banner'
 import { PaymentIssueBanner } from './payment-issue-banner'
 
 function UserMenu({ user }: { user: PublicUser }) {
@@ -133,6 +134,7 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
         </div>
       </header>
       <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 pt-8 pb-20 sm:px-6">
+        <DeletionBanner user={user} />
         <PaymentIssueBanner user={user} pathname={pathname} />
         {children}
       </main>

@@ -1,3 +1,4 @@
+import { DELETION_GRACE_DAYS } from '../../../contract/account-deletion'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { ArrowLeft, CreditCard, ExternalLink, FileText, Receipt, ShieldAlert, TriangleAlert, Wallet } from 'lucide-react'
 import { useState } from 'react'
@@ -347,7 +348,7 @@ function DangerZone() {
       <CardHeader>
         <CardIconTitle icon={ShieldAlert} iconClassName="text-current" className="text-red-700">Danger Zone</CardIconTitle>
         <CardDescription>
-          Deleting your account removes your vault, beneficiaries, triggers and subscription for good. It cannot be undone.
+          Deleting your account removes your vault, beneficiaries, triggers and subscription for good. You have {DELETION_GRACE_DAYS} days to change your mind; after that it cannot be undone.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -362,7 +363,7 @@ function DangerZone() {
         description={
           <>
             <span className="block">
-              This cannot be undone. Your encrypted vault, beneficiaries, triggers and subscription are deleted permanently.
+              Your encrypted vault, beneficiaries, triggers and subscription are deleted permanently in {DELETION_GRACE_DAYS} days. Until then your account is frozen: nothing changes and no release starts, and signing in lets you keep it. Every device is signed out now.
             </span>
             <label className="mt-4 block font-medium text-slate-800" htmlFor="delete-confirmation">
               Type {DELETE_CONFIRMATION_WORD} to confirm

@@ -1,5 +1,7 @@
 // The billing screens' toasts and notices, worded as seeds 000 §8 words them: title, then text.
 
+import { DELETION_GRACE_DAYS } from '../../../contract/account-deletion'
+
 const PAYMENT_NOT_PROCESSED = 'Payment could not be processed'
 
 export const SUBSCRIBE_TOASTS = {
@@ -20,7 +22,7 @@ export const ACCOUNT_TOASTS = {
   loadError: { title: 'Error Loading Account', description: 'Unable to load your account information.' },
   cancelled: { title: 'Subscription Cancelled', description: 'Your subscription will end at the current billing period.' },
   cancelFailed: { title: 'Cancellation Failed', fallback: 'Unable to cancel subscription. Please try again.' },
-  deleted: { title: 'Account Deleted', description: 'Your account has been permanently deleted.' },
+  deleted: { title: 'Account Set to Be Deleted', description: `Your account will be deleted in ${DELETION_GRACE_DAYS} days. Until then nothing in it changes and no release starts; sign in before then to keep it.` },
   deleteFailed: { title: 'Deletion Failed', fallback: 'Unable to delete account. Please try again.' },
   updateFailed: { title: 'Payment Method Update Failed', fallback: 'Unable to open the page for changing your payment method. Please try again.' },
   nothingDue: { title: 'Nothing to Pay' },
