@@ -1,7 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN_MESSAGES, type AdminDashboardData, type AdminRefund } from '../../contract/admin'
 import { BILLING_MESSAGES, type AccountSubscription, type BillingConfig, type SubscriptionResult } from '../../contract/billing'
+import { DELETION_GRACE_MS } from '../../contract/account-deletion'
 import { runSweeps } from '../../worker/cron'
+import { getDb } from '../../worker/db/client'
+import { purgeDueDeletions } from '../../worker/services/account-deletion'
+import { stripeEnv } from './stripe-env'
 import { call, env, outboxFor, register, uniqueEmail } from './helpers'
 import {
   activeOwner,
@@ -302,10 +306,13 @@ describe('the account with Stripe', () => {
     expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
   })
 
-  it('deleting the account cancels the Stripe subscription at once', async () => {
+  it('deleting the account cancels the Stripe subscription when the deletion is carried out, not when it is asked for', async () => {
     const { owner, subscriptionId } = await activeOwner()
     const res = await stripeCall('/api/account/delete', { method: 'DELETE', token: owner.token })
     expect(res.status).toBe(200)
+    // Frozen for 7 days: the owner may still keep the account, and with it the subscription.
+    expect(stripe.cancelled).toEqual([])
+    await purgeDueDeletions(stripeEnv, getDb(stripeEnv), Date.now() + DELETION_GRACE_MS + 1000)
     expect(stripe.cancelled).toEqual([subscriptionId])
     expect(await userRow(owner.user.id)).toBeNull()
   })
