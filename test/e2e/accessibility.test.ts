@@ -36,6 +36,7 @@ const PUBLIC_ROUTES = [
   '/beneficiary-portal',
   '/check-in',
   '/cancel-release',
+  '/not-me',
   '/approve-release',
   '/confirm-death',
   '/review-identity',

@@ -142,7 +142,8 @@ export const authRoutes = new Hono<AppEnv>()
     await sendEmail(c.env, c.executionCtx, db, {
       to: user.email,
       kind: 'password_changed',
-      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login` }),
+      // A reset removes no key: the e-mail says how many can still sign in.
+      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login`, removedKeys: 0, keysLeft: await countKeys(db, user.id) }),
     })
     console.log(`password reset for user ${user.id} from ${clientIp(c)}`)
     return c.json({ message: 'Your password has been reset. Sign in with your new password.' })
