@@ -121,6 +121,15 @@ describe('the owner is told of every change of trust', () => {
     await trustMail(address, TRUST_CHANGES.manual_release.subject)
   })
 
+  it('the password-changed e-mail, from the profile or a reset, has "This wasn’t me" too', async () => {
+    const owner = await register()
+    const res = await call('/api/profile/password', { token: owner.token, body: { currentPassword: owner.password, newPassword: 'another good password 2', confirmPassword: 'another good password 2' } })
+    expect(res.status).toBe(200)
+    const mail = await waitFor(async () => (await outboxFor(owner.email)).find((m) => m.subject.endsWith('password was changed')))
+    expect(await (await notMe(linkTokenIn(mail, '/not-me'))).json()).toMatchObject({ sessionsSignedOut: 1, keysRemoved: 0 })
+    expect((await me(owner.token)).status).toBe(401)
+  })
+
   it('a "This wasn’t me" link that is tampered with, expired, for another owner or without its time is refused and changes nothing', async () => {
     const owner = await register()
     const other = await register()

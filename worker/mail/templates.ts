@@ -109,6 +109,8 @@ export function passwordChangedEmail(params: {
   keysLeft?: number
   /** Two-factor sign-in was turned off, no key being left. */
   twoFactorTurnedOff?: boolean
+  /** "This wasn't me" (worker/services/trust-mail.ts), as every change of trust has. */
+  notMeUrl?: string
 }): RenderedEmail {
   const keys =
     params.removedKeys === undefined || params.keysLeft === undefined
@@ -124,7 +126,10 @@ export function passwordChangedEmail(params: {
       ...(keys ? [keys] : []),
     ],
     action: { label: 'Sign in', url: params.loginUrl },
-    footnote: `If you did not do this, reset your password now and write to ${SUPPORT_EMAIL}.`,
+    ...(params.notMeUrl ? { links: [{ label: 'This wasn’t me', url: params.notMeUrl }] } : {}),
+    footnote: params.notMeUrl
+      ? `If you did not do this, choose “This wasn’t me”: every device is signed out, what was added since is removed, and you choose a new password. Questions: ${SUPPORT_EMAIL}.`
+      : `If you did not do this, reset your password now and write to ${SUPPORT_EMAIL}.`,
   })
 }
 

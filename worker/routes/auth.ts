@@ -32,6 +32,7 @@ import { resetPasswordWithToken, sendResetLink } from '../services/password-rese
 import { confirmOwnerEmail, sendConfirmationLink } from '../services/email-confirmation'
 import { authenticate, createSession, revokeSession } from '../services/sessions'
 import { clearFailures, heldUntil, isKnownDevice, recordFailure } from '../services/sign-in-guard'
+import { notMeUrl } from '../services/trust-mail'
 import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 import { billingFor } from '../billing/provider'
@@ -143,7 +144,13 @@ export const authRoutes = new Hono<AppEnv>()
       to: user.email,
       kind: 'password_changed',
       // A reset removes no key: the e-mail says how many can still sign in.
-      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login`, removedKeys: 0, keysLeft: await countKeys(db, user.id) }),
+      ...passwordChangedEmail({
+        displayName: user.displayName,
+        loginUrl: `${c.env.APP_ORIGIN}/login`,
+        removedKeys: 0,
+        keysLeft: await countKeys(db, user.id),
+        notMeUrl: notMeUrl(c.env, user.id, Date.now()),
+      }),
     })
     console.log(`password reset for user ${user.id} from ${clientIp(c)}`)
     return c.json({ message: 'Your password has been reset. Sign in with your new password.' })

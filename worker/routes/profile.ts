@@ -20,7 +20,7 @@ import { assertFreshProof } from '../middleware/fresh-proof'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
-import { tellOwner } from '../services/trust-mail'
+import { notMeUrl, sessionSignedInAt, tellOwner } from '../services/trust-mail'
 import { hashPassword, verifyPassword } from '../services/passwords'
 import { publicUserOf } from '../services/users'
 import { countKeys } from '../webauthn/credentials'
@@ -136,7 +136,13 @@ export const profileRoutes = new Hono<AppEnv>()
     await sendEmail(c.env, c.executionCtx, db, {
       to: user.email,
       kind: 'password_changed',
-      ...passwordChangedEmail({ displayName: user.displayName, loginUrl: `${c.env.APP_ORIGIN}/login`, keptCurrentDevice: true, ...keys }),
+      ...passwordChangedEmail({
+        displayName: user.displayName,
+        loginUrl: `${c.env.APP_ORIGIN}/login`,
+        keptCurrentDevice: true,
+        ...keys,
+        notMeUrl: notMeUrl(c.env, user.id, await sessionSignedInAt(c)),
+      }),
     })
     return c.json({ message: passwordChangedMessage(keys), ...keys } satisfies ChangePasswordResponse)
   })

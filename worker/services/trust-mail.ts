@@ -23,6 +23,17 @@ async function signedInAt(c: Context<AppEnv>, now: number): Promise<number> {
   return row?.createdAt ?? now
 }
 
+/** The "This wasn't me" link for `user`, undoing what was added since `since`. */
+export function notMeUrl(env: Pick<Env, 'JWT_SECRET' | 'APP_ORIGIN'>, userId: string, since: number, now = Date.now()): string {
+  const token = signLinkToken(env, 'notMe', userId, { owner: userId, nonce: String(since) }, now)
+  return `${env.APP_ORIGIN}/not-me?token=${encodeURIComponent(token)}`
+}
+
+/** When this request's session signed in (see signedInAt), for links made outside tellOwner. */
+export async function sessionSignedInAt(c: Context<AppEnv>): Promise<number> {
+  return signedInAt(c, Date.now())
+}
+
 /**
  * E-mails the owner at once about a change of trust made from this request, with "This wasn't me".
  * `since`: the start of what that link would undo (default: when this session signed in).
@@ -30,7 +41,6 @@ async function signedInAt(c: Context<AppEnv>, now: number): Promise<number> {
 export async function tellOwner(c: Context<AppEnv>, user: UserRow, change: TrustChange, options: { detail?: string; since?: number } = {}): Promise<void> {
   const now = Date.now()
   const since = options.since ?? (await signedInAt(c, now))
-  const token = signLinkToken(c.env, 'notMe', user.id, { owner: user.id, nonce: String(since) }, now)
   const device = deviceOf(c)
   await sendEmail(c.env, c.executionCtx, c.var.db, {
     to: user.email,
@@ -42,7 +52,7 @@ export async function tellOwner(c: Context<AppEnv>, user: UserRow, change: Trust
       device: describeUserAgent(device.userAgent),
       place: device.place ?? null,
       at: new Date(now),
-      notMeUrl: `${c.env.APP_ORIGIN}/not-me?token=${encodeURIComponent(token)}`,
+      notMeUrl: notMeUrl(c.env, user.id, since, now),
     }),
   })
 }
