@@ -1488,9 +1488,11 @@ export const MUTATIONS = [
   {
     id: 'proof.key-of-this-account',
     rule: "only one of the account's own security keys gives fresh proof",
-    file: 'worker/services/fresh-proof.ts',
-    from: '      if (outcome.user.id !== user.id) throw new ApiError(401, FRESH_PROOF_MESSAGES.keyNotYours)\n',
-    to: '',
+    // Guarded twice: the challenge names the account's keys, and the answer's key must be the session's owner's.
+    edits: [
+      { file: 'worker/services/fresh-proof.ts', from: '      if (outcome.user.id !== user.id) throw new ApiError(401, FRESH_PROOF_MESSAGES.keyNotYours)\n', to: '' },
+      { file: 'worker/webauthn/ceremonies.ts', from: "  if (!key || (taken.purpose === 'second_factor' && taken.userId !== key.userId)) {", to: '  if (!key) {' },
+    ],
     tests: [W('fresh-proof')],
     by: /another account’s key does not/,
   },
