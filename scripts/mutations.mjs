@@ -1515,6 +1515,15 @@ export const MUTATIONS = [
     by: /for another owner/,
   },
   {
+    id: 'notme.devices',
+    rule: '"This wasn\'t me" makes every browser the account knew a new device again',
+    file: 'worker/services/sign-in-guard.ts',
+    from: '    return payload.sub === userId && (user.devicesTrustedFrom === null || (payload.iat ?? 0) * 1000 >= user.devicesTrustedFrom)',
+    to: '    return payload.sub === userId',
+    tests: [W('trust-mail')],
+    by: /new device again/,
+  },
+  {
     id: 'deletion.frozen-holds',
     rule: 'nothing fires while the account waits out its deletion',
     file: 'worker/engine/tick.ts',

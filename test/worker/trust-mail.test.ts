@@ -87,6 +87,18 @@ describe('the owner is told of every change of trust', () => {
     expect(await countOf(owner.email, TRUST_CHANGES.new_device.subject)).toBe(1)
   })
 
+  it('"This wasn’t me" makes every browser the account knew a new device again', async () => {
+    const owner = await register()
+    const first = await login(owner.email, owner.password)
+    const device = first.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))?.split(';')[0]
+    const mail = await trustMail(owner.email, TRUST_CHANGES.new_device.subject)
+    // A second past the cookie's own second, so the test tells "before" from "after" by its date.
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+    expect((await notMe(linkTokenIn(mail, '/not-me'))).status).toBe(200)
+    expect((await login(owner.email, owner.password, { cookie: device })).status).toBe(200)
+    await waitFor(async () => (await countOf(owner.email, TRUST_CHANGES.new_device.subject)) === 2)
+  })
+
   it('removing a key, two-factor off, a release now, a trigger armed, a shorter window, schedule or frequency: each is e-mailed, saying what', async () => {
     const setup = await ownerWithItem()
     const address = setup.owner.email

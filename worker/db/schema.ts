@@ -42,6 +42,9 @@ export const users = sqliteTable(
     // DELETION_GRACE_MS later the account is frozen (no change, no release) and the owner may take
     // it back; then the cron sweep deletes it (worker/services/deletion-freeze.ts).
     deletionRequestedAt: integer('deletion_requested_at'),
+    // "This wasn't me": a known-device cookie issued before this no longer counts (every browser,
+    // the one that made the change among them, must sign in afresh and is e-mailed as new).
+    devicesTrustedFrom: integer('devices_trusted_from'),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
     // --- The directory: what D1 knows of the owner's vault (the vault itself is in the owner's

@@ -73,7 +73,7 @@ export const authRoutes = new Hono<AppEnv>()
     const user = await findUserByEmail(db, email)
     // Guessing spread over many addresses is held per account, by failures only, and never in a
     // browser that has signed in to the account before: strangers cannot lock the owner out.
-    const known = user ? await isKnownDevice(c, user.id) : false
+    const known = user ? await isKnownDevice(c, user) : false
     if (!known && (await heldUntil(db, email))) throw tooManyRequests(AUTH_ERRORS.rateLimited)
     const valid = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()))
     if (!user || !valid) {

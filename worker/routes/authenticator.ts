@@ -95,7 +95,7 @@ export const authenticatorRoutes = new Hono<AppEnv>()
     const user = userId ? await db.query.users.findFirst({ where: eq(users.id, userId) }) : undefined
     if (!user) throw unauthorized(AUTHENTICATOR_MESSAGES.ticketInvalid)
     if (user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
-    if (!(await isKnownDevice(c, user.id)) && (await heldUntil(db, user.email))) throw tooManyRequests(AUTH_ERRORS.rateLimited)
+    if (!(await isKnownDevice(c, user)) && (await heldUntil(db, user.email))) throw tooManyRequests(AUTH_ERRORS.rateLimited)
     const outcome = await verifySecondFactor(db, user.id, code)
     if (!outcome.ok) {
       // The app was turned off since the password step: that ticket can no longer sign in.

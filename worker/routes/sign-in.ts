@@ -29,7 +29,7 @@ export function setSessionCookie(c: Context<AppEnv>, token: string) {
  */
 export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<string, string> = {}) {
   const now = Date.now()
-  const known = await isKnownDevice(c, user.id)
+  const known = await isKnownDevice(c, user)
   const token = await createSession(c.var.db, c.env, user.id, now, deviceOf(c))
   setSessionCookie(c, token)
   await rememberDevice(c, user.id)

@@ -55,7 +55,7 @@ export async function sendResetLink(c: Context<AppEnv>, email: string): Promise<
   const db = c.var.db
   const user = await findUserByEmail(db, email)
   if (!user || user.pausedAt) return
-  if (!(await isKnownDevice(c, user.id))) {
+  if (!(await isKnownDevice(c, user))) {
     const { success } = await c.env.RESET_LIMITER.limit({ key: `forgot:account:${email}` })
     if (!success) {
       console.log(`forgot-password: reset link for user ${user.id} not sent, past the per-account limit`)

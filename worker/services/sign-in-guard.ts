@@ -4,7 +4,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import { jwtVerify, SignJWT } from 'jose'
 import { DEVICE_COOKIE, DEVICE_COOKIE_TTL_SECONDS, SIGN_IN_GUARD } from '../../contract/constants'
 import type { Db } from '../db/client'
-import { signInFailures } from '../db/schema'
+import { signInFailures, type UserRow } from '../db/schema'
 import type { AppEnv } from '../types'
 
 // No lock-out by strangers: the per-account limit on password sign-ins counts failures only and
@@ -61,12 +61,13 @@ export async function rememberDevice(c: Context<AppEnv>, userId: string, now = D
 }
 
 /** Whether the request comes from a browser that has signed in to `userId`'s account before. */
-export async function isKnownDevice(c: Context<AppEnv>, userId: string): Promise<boolean> {
+export async function isKnownDevice(c: Context<AppEnv>, user: Pick<UserRow, 'id' | 'devicesTrustedFrom'>): Promise<boolean> {
+  const userId = user.id
   const token = getCookie(c, DEVICE_COOKIE)
   if (!token) return false
   try {
     const { payload } = await jwtVerify(token, secret(c.env), { issuer: ISSUER, audience: DEVICE_AUDIENCE, algorithms: ['HS256'] })
-    return payload.sub === userId
+    return payload.sub === userId && (user.devicesTrustedFrom === null || (payload.iat ?? 0) * 1000 >= user.devicesTrustedFrom)
   } catch {
     return false
   }

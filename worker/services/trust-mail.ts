@@ -83,5 +83,8 @@ export async function undoSince(db: Db, user: UserRow, since: number): Promise<N
   const authenticatorRemoved = app?.confirmedAt != null && app.confirmedAt >= since && (await removeAuthenticator(db, user.id))
   // A deletion asked for by whoever it was is taken back.
   const kept = await db.update(users).set({ deletionRequestedAt: null, updatedAt: Date.now() }).where(and(eq(users.id, user.id), isNotNull(users.deletionRequestedAt))).returning({ id: users.id })
+  // Every browser the account knew is a stranger again (the one that made the change among them):
+  // cookies are dated in whole seconds, so those of this very second go too.
+  await db.update(users).set({ devicesTrustedFrom: Math.ceil((Date.now() + 1) / 1000) * 1000 }).where(eq(users.id, user.id))
   return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved, deletionCancelled: kept.length > 0 }
 }

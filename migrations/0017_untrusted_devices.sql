@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `devices_trusted_from` integer;
