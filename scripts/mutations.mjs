@@ -785,7 +785,7 @@ export const MUTATIONS = [
     id: 'reset.usual-browser',
     rule: "the owner's usual browser is never held by the per-account reset limit",
     file: 'worker/services/password-reset.ts',
-    from: '  if (!(await isKnownDevice(c, user.id))) {',
+    from: '  if (!(await isKnownDevice(c, user))) {',
     to: '  if (true) {',
     tests: [W('rate-limits')],
     by: /usual browser/,
