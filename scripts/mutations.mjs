@@ -731,7 +731,7 @@ export const MUTATIONS = [
     id: 'signin.usual-browser',
     rule: "a browser that signed in before is never held by the account's limit",
     file: 'worker/routes/auth.ts',
-    from: '    const known = user ? await isKnownDevice(c, user.id) : false',
+    from: '    const known = user ? await isKnownDevice(c, user) : false',
     to: '    const known = false',
     tests: [W('rate-limits')],
     by: /usual browser/,
