@@ -21,6 +21,11 @@ describe('text fields refuse control characters and direction marks, naming the 
     ['a first-strong isolate', 'Eve\u2068'],
     ['a newline', 'Eve\nBcc: someone@example.com'],
     ['a tab', 'Eve\tAdams'],
+    ['a line separator', 'Eve\u2028Adams'],
+    ['a paragraph separator', 'Eve\u2029Adams'],
+    ['a zero-width joiner', 'Ev\u200De'],
+    ['a zero-width space', 'Ev\u200Be'],
+    ['a byte-order mark inside it', 'Ev\uFEFFe'],
   ])("a beneficiary's name with %s: 400, nothing stored", async (_name, fullName) => {
     const owner = await register()
     const res = await postBeneficiary(owner.token, await publicKey(), { fullName })
@@ -42,6 +47,14 @@ describe('text fields refuse control characters and direction marks, naming the 
     const release = await call(`/api/trigger-engine/manual/${trigger.id}`, { token: s.token, body: { reason: `Go${RLO}`, confirm: 'RELEASE' } })
     expect(release.status).toBe(400)
     expect(await messageOf(release)).toBe(refusal('reason'))
+  })
+
+  it('a name spelled with a zero-width non-joiner (as Persian names are) is kept as typed', async () => {
+    const owner = await register()
+    const fullName = 'Mehr\u200Cnaz Ahmadi'
+    const res = await postBeneficiary(owner.token, await publicKey(), { fullName })
+    expect(res.status).toBe(201)
+    expect(((await res.json()) as { fullName: string }).fullName).toBe(fullName)
   })
 
   it('a multi-line field keeps tab and newline, and refuses the rest', async () => {
