@@ -5,6 +5,12 @@
 
 export const FRESH_PROOF_MS = 5 * 60 * 1000
 
+export const FRESH_PROOF_PATHS = {
+  prove: '/api/auth/fresh-proof',
+  keyOptions: '/api/auth/fresh-proof/options',
+  notMe: '/api/auth/not-me',
+} as const
+
 /** The ways an owner can prove it is them: the password always, the others once set up. */
 export const PROOF_METHODS = ['password', 'security_key', 'authenticator'] as const
 export type ProofMethod = (typeof PROOF_METHODS)[number]

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { fillRegistrationForm, firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail } from './browser'
+import { fillRegistrationForm, firstLink, launch, newPage, registerOwner, signInThroughForm, uniqueEmail, waitForMail } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -12,13 +12,6 @@ afterAll(async () => {
 
 async function registerThroughForm(page: Page, email: string, password: string, displayName = 'Grace Owner') {
   await registerOwner(page, { email, password, displayName })
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
 }
 
 async function logOut(page: Page) {
@@ -63,7 +56,7 @@ describe('accounts in the browser', () => {
     await page.goto('/dashboard')
     await page.waitForURL('**/login')
 
-    await signIn(page, email, 'a sound password 1')
+    await signInThroughForm(page, email, 'a sound password 1')
     await page.waitForURL('**/dashboard')
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Welcome back!')
     await context.close()
@@ -94,11 +87,11 @@ describe('accounts in the browser', () => {
     await page.getByRole('button', { name: 'Set New Password' }).click()
     await page.waitForURL('**/login')
 
-    await signIn(page, email, 'the old password 1')
+    await signInThroughForm(page, email, 'the old password 1')
     await expect.poll(() => page.getByTestId('toast').textContent()).toContain('Sign-in failed')
     expect(await page.getByTestId('toast').textContent()).toContain('Invalid email or password.')
 
-    await signIn(page, email, 'the new password 2')
+    await signInThroughForm(page, email, 'the new password 2')
     await page.waitForURL('**/dashboard')
 
     // The link worked once; a second use is refused with a clear message.

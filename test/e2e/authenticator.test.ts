@@ -1,10 +1,10 @@
 import { Secret, TOTP } from 'otpauth'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTHENTICATOR, AUTHENTICATOR_MESSAGES } from '../../contract/authenticator-constants'
 import { TOASTS } from '../../contract/messages'
 import { seriousViolations } from './axe'
-import { baseUrl, launch, newPage, toastText, uniqueEmail } from './browser'
+import { baseUrl, launch, logOut, newPage, signInThroughForm, toastText, uniqueEmail } from './browser'
 
 // The authenticator app in a real Chromium, on a phone-sized screen: set up from the profile (the
 // key read off the page, codes computed here as an app would), recovery codes saved, then sign-ins
@@ -39,26 +39,13 @@ async function registerByApi(email: string, password: string) {
   if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`)
 }
 
-async function passwordStep(page: Page, email: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-}
-
-async function logOut(page: Page) {
-  await page.getByRole('button', { name: 'Account menu' }).click()
-  await page.getByRole('menuitem', { name: 'Sign Out' }).click()
-  await page.waitForURL((url) => url.pathname === '/')
-}
-
 describe('authenticator app', () => {
   it('is set up from the profile, then signs in with the password and a code, or with a recovery code once', async () => {
     const { context, page } = await newPage(browser, { width: 390, height: 844 })
     const email = uniqueEmail('totp')
     const password = 'a sound password 1'
     await registerByApi(email, password)
-    await passwordStep(page, email, password)
+    await signInThroughForm(page, email, password)
     await page.waitForURL('**/dashboard')
 
     // Set up: the QR code and the key are drawn on the page; the key is read off it, as typed into an app.
@@ -103,7 +90,7 @@ describe('authenticator app', () => {
 
     // Signed out, the password alone is not enough: the code step, with a field made for codes.
     await logOut(page)
-    await passwordStep(page, email, password)
+    await signInThroughForm(page, email, password)
     const signInCode = page.getByLabel(`${AUTHENTICATOR.digits}-digit code from your authenticator app`)
     await signInCode.waitFor()
     expect(await signInCode.getAttribute('inputmode')).toBe('numeric')
@@ -118,7 +105,7 @@ describe('authenticator app', () => {
 
     // A recovery code instead; the same one again is refused, and read out at the field.
     await logOut(page)
-    await passwordStep(page, email, password)
+    await signInThroughForm(page, email, password)
     await page.getByRole('button', { name: 'Use a recovery code instead' }).click()
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
     await page.getByLabel('Recovery code').fill(codes[0]!.toUpperCase())
@@ -127,7 +114,7 @@ describe('authenticator app', () => {
     await expect.poll(() => toastText(page)).toContain(AUTHENTICATOR_MESSAGES.recoveryCodeUsed(9))
 
     await logOut(page)
-    await passwordStep(page, email, password)
+    await signInThroughForm(page, email, password)
     await page.getByRole('button', { name: 'Use a recovery code instead' }).click()
     await page.getByLabel('Recovery code').fill(codes[0]!)
     await page.getByRole('button', { name: 'Verify' }).click()
@@ -145,7 +132,7 @@ describe('authenticator app', () => {
     await expect.poll(() => toastText(page)).toContain(AUTHENTICATOR_MESSAGES.disabledTitle)
     await page.getByRole('button', { name: 'Set up authenticator app' }).waitFor()
     await logOut(page)
-    await passwordStep(page, email, password)
+    await signInThroughForm(page, email, password)
     await page.waitForURL('**/dashboard')
     await context.close()
   })

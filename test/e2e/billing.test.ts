@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seriousViolations } from './axe'
-import { executeSql, launch, newPage, registerOwner, toastText, uniqueEmail } from './browser'
+import { executeSql, launch, newPage, registerOwner, signInThroughForm, toastText, uniqueEmail } from './browser'
 
 // Subscribing, the account page, cancelling and deleting, on a server without billing
 // (seeds 000 §2 Subscribe / Pricing / Account, §4, §5, §8); the retired /checkout and a payment
@@ -253,10 +253,7 @@ describe('billing', () => {
     expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull()
 
     // Signing in again shows when, on every page, and keeps the account in one click.
-    await page.goto('/login')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password', { exact: true }).fill(password)
-    await page.getByRole('button', { name: 'Sign In' }).click()
+    await signInThroughForm(page, email, password)
     await page.waitForURL('**/dashboard')
     const banner = page.getByTestId('deletion-banner')
     expect(await banner.textContent()).toMatch(/Your account will be deleted on \w+ \d+, \d{4}/)

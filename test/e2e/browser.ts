@@ -188,6 +188,21 @@ export async function fillRegistrationForm(page: Page, owner: OwnerDetails): Pro
 
 export const toastText = (page: Page) => page.getByTestId('toast').textContent()
 
+/** The sign-in form at /login, filled and sent; where it leads is the test's to check. */
+export async function signInThroughForm(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+}
+
+/** The account menu's Sign Out, back on the home page. */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click()
+  await page.waitForURL((url) => url.pathname === '/')
+}
+
 export interface BeneficiaryDetails {
   fullName: string
   email?: string

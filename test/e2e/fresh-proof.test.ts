@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { seriousViolations } from './axe'
-import { executeSql, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { executeSql, firstLink, launch, newPage, registerOwner, signInThroughForm, toastText, uniqueEmail, waitForMail } from './browser'
 
 // A session whose proof is stale (a token lifted from a shared computer) asks for the password in
 // one dialog before adding a passkey; the owner is e-mailed about the new key, and "This wasn't
@@ -65,9 +65,7 @@ describe('fresh proof', () => {
     await page.getByLabel('Confirm new password').fill('a fresh password 2')
     await page.getByRole('button', { name: 'Set New Password' }).click()
     await page.waitForURL('**/login')
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password', { exact: true }).fill('a fresh password 2')
-    await page.getByRole('button', { name: 'Sign In' }).click()
+    await signInThroughForm(page, email, 'a fresh password 2')
     await page.waitForURL('**/dashboard')
     await page.goto('/profile')
     await page.getByText('No security keys yet.').waitFor()

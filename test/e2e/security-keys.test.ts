@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
-import { fillRegistrationForm, launch, newPage, runScript, toastText, uniqueEmail } from './browser'
+import { fillRegistrationForm, launch, logOut, newPage, runScript, toastText, uniqueEmail } from './browser'
 
 // Security keys in a real Chromium with a CDP virtual authenticator (a USB FIDO2 key with a PIN):
 // registration, sign-in and the second factor all go through the server's verification.
@@ -47,12 +47,6 @@ function recordBodies(page: Page): string[] {
     if (body) bodies.push(body)
   })
   return bodies
-}
-
-async function logOut(page: Page) {
-  await page.getByRole('button', { name: 'Account menu' }).click()
-  await page.getByRole('menuitem', { name: 'Sign Out' }).click()
-  await page.waitForURL((url) => url.pathname === '/')
 }
 
 async function openProfile(page: Page) {

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launch, newPage, toastText, uniqueEmail } from './browser'
+import { baseUrl, launch, newPage, signInThroughForm, toastText, uniqueEmail } from './browser'
 
 // Signed-in devices (issue "A stolen session is not the owner"): the owner sees every browser
 // signed in to the account on their profile and signs one out; that browser is sent to sign in.
@@ -12,14 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(password)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await page.waitForURL('**/dashboard')
-}
 
 describe('signed-in devices', () => {
   it('lists both browsers, signs the other one out, and that one lands on /login', async () => {
@@ -35,8 +27,8 @@ describe('signed-in devices', () => {
     // The owner's phone, and another browser (someone else's, say) signed in to the same account.
     const mine = await newPage(browser, { width: 390, height: 844 })
     const theirs = await newPage(browser)
-    await signIn(mine.page, email, password)
-    await signIn(theirs.page, email, password)
+    await signInThroughForm(mine.page, email, password)
+    await signInThroughForm(theirs.page, email, password)
 
     const page = mine.page
     await page.goto('/profile')

@@ -85,6 +85,12 @@ describe('fresh proof', () => {
     expect((await proveWithPassword(owner.token, owner.password)).status).toBe(200)
     await ok(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }), 200)
     await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: second }))
+    // Inside the window it holds; a moment past it, it does not.
+    const provedAgo = (ms: number) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - ms, owner.user.id).run()
+    await provedAgo(FRESH_PROOF_MS - 30_000)
+    expect((await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token })).status).toBe(200)
+    await provedAgo(FRESH_PROOF_MS + 1000)
+    await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
     // A sign-in is proof: a new session may act at once.
     const fresh = (await (await login(owner.email, owner.password)).json()) as { token: string }
     await ok(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: fresh.token }), 200)

@@ -44,7 +44,7 @@ export async function loadAccount(env: Pick<Env, 'DB'>, ownerId: string): Promis
 
 /** Frozen for deletion: triggers monitor but nothing fires (and nothing moves on to the heirs). */
 export function deletionHeld(account: Pick<Account, 'deletionRequestedAt'>): boolean {
-  return account.deletionRequestedAt !== null && account.deletionRequestedAt !== undefined
+  return account.deletionRequestedAt !== null
 }
 
 /** A payment issue's grace is running: triggers monitor but do not fire. */

@@ -30,7 +30,7 @@ import { recordOwnerActivity } from '../owner/client'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
 import { resetPasswordWithToken, sendResetLink } from '../services/password-reset'
 import { confirmOwnerEmail, sendConfirmationLink } from '../services/email-confirmation'
-import { authenticate, createSession, revokeSession } from '../services/sessions'
+import { authenticate, createSession, deviceOf, revokeSession } from '../services/sessions'
 import { clearFailures, heldUntil, isKnownDevice, recordFailure } from '../services/sign-in-guard'
 import { notMeUrl } from '../services/trust-mail'
 import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
@@ -39,7 +39,7 @@ import { billingFor } from '../billing/provider'
 import { claimGuestSubscription } from '../billing/subscriptions'
 import { users } from '../db/schema'
 import { secondFactorOptions } from '../webauthn/ceremonies'
-import { deviceOf, setSessionCookie, signIn } from './sign-in'
+import { setSessionCookie, signIn } from './sign-in'
 
 export const authRoutes = new Hono<AppEnv>()
   .use(jsonBodyLimit)

@@ -20,7 +20,7 @@ import { assertFreshProof } from '../middleware/fresh-proof'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
-import { notMeUrl, sessionSignedInAt, tellOwner } from '../services/trust-mail'
+import { notMeUrl, signedInAt, tellOwner } from '../services/trust-mail'
 import { hashPassword, verifyPassword } from '../services/passwords'
 import { publicUserOf } from '../services/users'
 import { countKeys } from '../webauthn/credentials'
@@ -141,7 +141,7 @@ export const profileRoutes = new Hono<AppEnv>()
         loginUrl: `${c.env.APP_ORIGIN}/login`,
         keptCurrentDevice: true,
         ...keys,
-        notMeUrl: notMeUrl(c.env, user.id, await sessionSignedInAt(c)),
+        notMeUrl: notMeUrl(c.env, user.id, await signedInAt(c)),
       }),
     })
     return c.json({ message: passwordChangedMessage(keys), ...keys } satisfies ChangePasswordResponse)

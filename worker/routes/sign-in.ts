@@ -11,8 +11,6 @@ import { tellOwner } from '../services/trust-mail'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
 
-export { deviceOf }
-
 export function setSessionCookie(c: Context<AppEnv>, token: string) {
   setCookie(c, AUTH_COOKIE, token, {
     httpOnly: true,

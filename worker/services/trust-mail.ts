@@ -1,4 +1,4 @@
-import { and, eq, gte, isNotNull } from 'drizzle-orm'
+import { and, eq, gte } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { describeUserAgent } from '../../contract/sessions'
 import { authenticators, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
@@ -14,7 +14,7 @@ import { deviceOf, revokeSessions } from './sessions'
  * When the session making a change signed in: "This wasn't me" undoes what was added since then
  * (the owner's own earlier keys stay). Now, if the session is unknown.
  */
-async function signedInAt(c: Context<AppEnv>, now: number): Promise<number> {
+export async function signedInAt(c: Context<AppEnv>, now = Date.now()): Promise<number> {
   const row = await c.var.db
     .select({ createdAt: sessions.createdAt })
     .from(sessions)
@@ -27,11 +27,6 @@ async function signedInAt(c: Context<AppEnv>, now: number): Promise<number> {
 export function notMeUrl(env: Pick<Env, 'JWT_SECRET' | 'APP_ORIGIN'>, userId: string, since: number, now = Date.now()): string {
   const token = signLinkToken(env, 'notMe', userId, { owner: userId, nonce: String(since) }, now)
   return `${env.APP_ORIGIN}/not-me?token=${encodeURIComponent(token)}`
-}
-
-/** When this request's session signed in (see signedInAt), for links made outside tellOwner. */
-export async function sessionSignedInAt(c: Context<AppEnv>): Promise<number> {
-  return signedInAt(c, Date.now())
 }
 
 /**
@@ -81,10 +76,13 @@ export async function undoSince(db: Db, user: UserRow, since: number): Promise<N
   // An authenticator app set up since then goes too (with its recovery codes).
   const app = await db.select({ confirmedAt: authenticators.confirmedAt }).from(authenticators).where(eq(authenticators.userId, user.id)).get()
   const authenticatorRemoved = app?.confirmedAt != null && app.confirmedAt >= since && (await removeAuthenticator(db, user.id))
-  // A deletion asked for by whoever it was is taken back.
-  const kept = await db.update(users).set({ deletionRequestedAt: null, updatedAt: Date.now() }).where(and(eq(users.id, user.id), isNotNull(users.deletionRequestedAt))).returning({ id: users.id })
-  // Every browser the account knew is a stranger again (the one that made the change among them):
-  // cookies are dated in whole seconds, so those of this very second go too.
-  await db.update(users).set({ devicesTrustedFrom: Math.ceil((Date.now() + 1) / 1000) * 1000 }).where(eq(users.id, user.id))
-  return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved, deletionCancelled: kept.length > 0 }
+  // A deletion asked for by whoever it was is taken back, and every browser the account knew is a
+  // stranger again (the one that made the change among them): device cookies are dated in whole
+  // seconds, so those of this very second go too.
+  const now = Date.now()
+  await db
+    .update(users)
+    .set({ deletionRequestedAt: null, devicesTrustedFrom: Math.ceil((now + 1) / 1000) * 1000, updatedAt: now })
+    .where(eq(users.id, user.id))
+  return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved, deletionCancelled: user.deletionRequestedAt !== null }
 }

@@ -17,7 +17,8 @@ import { cn } from '@/lib/utils'
 import { useAuditChain } from './api'
 import { useAuditNames } from './names'
 import type { ChainState } from './chain'
-import { auditCsv, auditJsonExport, downloadText, exportFileName } from './export'
+import { downloadText } from '@/lib/download-text'
+import { auditCsv, auditJsonExport, exportFileName } from './export'
 import {
   ACTOR_LABELS,
   filterEntries,

@@ -44,16 +44,3 @@ export function auditCsv(newestFirst: readonly AuditEntry[]): string {
 export function exportFileName(format: 'json' | 'csv', now: Date = new Date()): string {
   return `audit-log-${now.toISOString().slice(0, 10)}.${format}`
 }
-
-/** Saves a text file through a temporary object URL (browser only). */
-export function downloadText(text: string, filename: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = filename
-  link.style.display = 'none'
-  document.body.appendChild(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 30_000)
-}

@@ -1,3 +1,4 @@
+import { downloadText } from '@/lib/download-text'
 import { Check, Copy, Download } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { PRODUCT_NAME } from '../../../contract/constants'
@@ -16,18 +17,6 @@ export function recoveryCodesText(codes: readonly string[], email: string, now =
     ...codes.map((code, i) => `${String(i + 1).padStart(2, ' ')}. ${code}`),
     '',
   ].join('\n')
-}
-
-function downloadText(text: string, filename: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = filename
-  link.style.display = 'none'
-  document.body.appendChild(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 30_000)
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser'
 import { KeyRound, ShieldCheck } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
-import type { ProofMethod } from '../../../contract/fresh-proof-constants'
+import { FRESH_PROOF_PATHS, type ProofMethod } from '../../../contract/fresh-proof-constants'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, PasswordInput } from '@/components/ui/form-field'
@@ -9,13 +9,11 @@ import { Input } from '@/components/ui/input'
 import { apiJson, errorText } from '@/lib/api-client'
 import { settleFreshProof, useFreshProofRequest } from '@/lib/fresh-proof-store'
 
-const PROOF_PATH = '/api/auth/fresh-proof'
-
 async function proveWithKey(): Promise<void> {
   const { startAuthentication } = await import('@simplewebauthn/browser')
-  const optionsJSON = await apiJson<PublicKeyCredentialRequestOptionsJSON>('POST', `${PROOF_PATH}/options`)
+  const optionsJSON = await apiJson<PublicKeyCredentialRequestOptionsJSON>('POST', FRESH_PROOF_PATHS.keyOptions)
   const response = await startAuthentication({ optionsJSON })
-  await apiJson('POST', PROOF_PATH, { method: 'security_key', response })
+  await apiJson('POST', FRESH_PROOF_PATHS.prove, { method: 'security_key', response })
 }
 
 /**
@@ -51,7 +49,7 @@ function ProofForm({ methods }: { methods: ProofMethod[] }) {
       setError(method === 'password' ? 'Enter your password' : 'Enter the code')
       return
     }
-    void attempt(() => apiJson('POST', PROOF_PATH, method === 'password' ? { method, password: secret } : { method, code: secret.trim() }))
+    void attempt(() => apiJson('POST', FRESH_PROOF_PATHS.prove, method === 'password' ? { method, password: secret } : { method, code: secret.trim() }))
   }
 
   return (

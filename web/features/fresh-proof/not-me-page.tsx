@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { ShieldAlert } from 'lucide-react'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
+import { FRESH_PROOF_PATHS } from '../../../contract/fresh-proof-constants'
 import { Button } from '@/components/ui/button'
 import { linkErrorText } from '@/features/circle/api'
 import { InvalidLinkPage, LinkDonePage, LinkPage } from '@/features/circle/link-page'
@@ -19,7 +20,7 @@ interface NotMeAnswer {
 /** /not-me?token=… : "This wasn't me" from an e-mail about a change of trust. Acts only on the click. */
 export function NotMePage({ token }: { token: string | undefined }) {
   const undo = useMutation({
-    mutationFn: (link: string) => linkJson<NotMeAnswer>('POST', '/api/auth/not-me', { token: link }),
+    mutationFn: (link: string) => linkJson<NotMeAnswer>('POST', FRESH_PROOF_PATHS.notMe, { token: link }),
     // Every session has ended, this browser's too.
     onSuccess: () => tokenStore.clear(),
   })
