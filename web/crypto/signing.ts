@@ -62,12 +62,12 @@ export async function unwrapSigningKey(wrapped: string, master: MasterKey): Prom
 }
 
 /** ECDSA P-256 / SHA-256 over UTF-8 bytes; IEEE P1363 (r || s, 64 bytes) in base64 (88 chars). */
-async function sign(privateKey: SigningPrivateKey, text: string): Promise<string> {
+export async function signStatement(privateKey: SigningPrivateKey, text: string): Promise<string> {
   return toBase64(new Uint8Array(await subtle().sign(SIGNATURE_ALGORITHM, privateKey, utf8(text))))
 }
 
 /** false, never an exception, for a malformed key or signature: neither is to be trusted. */
-async function verify(signingPublicKey: string, text: string, signature: string): Promise<boolean> {
+export async function verifyStatement(signingPublicKey: string, text: string, signature: string): Promise<boolean> {
   try {
     const key = await subtle().importKey('spki', fromBase64(signingPublicKey), SIGNING_KEY_ALGORITHM, false, ['verify'])
     return await subtle().verify(SIGNATURE_ALGORITHM, key, fromBase64(signature), utf8(text))
@@ -78,7 +78,7 @@ async function verify(signingPublicKey: string, text: string, signature: string)
 
 /** The owner's signature over keyStatement(fields): base64 IEEE P1363 (88 characters). */
 export async function signKeyStatement(privateKey: SigningPrivateKey, fields: KeyStatementFields): Promise<string> {
-  return sign(privateKey, keyStatement(fields))
+  return signStatement(privateKey, keyStatement(fields))
 }
 
 /**
@@ -90,7 +90,7 @@ export async function verifyKeyStatement(
   fields: KeyStatementFields,
   signature: string,
 ): Promise<boolean> {
-  return verify(signingPublicKey, keyStatement(fields), signature)
+  return verifyStatement(signingPublicKey, keyStatement(fields), signature)
 }
 
 /**
@@ -99,5 +99,5 @@ export async function verifyKeyStatement(
  * the key its own master key unwrapped matches it. false for a malformed public key.
  */
 export async function signingKeyMatches(privateKey: SigningPrivateKey, signingPublicKey: string): Promise<boolean> {
-  return verify(signingPublicKey, SIGNING_KEY_PROBE, await sign(privateKey, SIGNING_KEY_PROBE))
+  return verifyStatement(signingPublicKey, SIGNING_KEY_PROBE, await signStatement(privateKey, SIGNING_KEY_PROBE))
 }

@@ -26,6 +26,13 @@ export const vaultItems = sqliteTable(
     scheduledAt: integer('scheduled_at'),
     createdAt: integer('created_at').notNull(),
     completedAt: integer('completed_at'),
+    // Hex SHA-256 over the ciphertext chunks' own digests (contract/vault-statements.ts), from the
+    // parts as they arrived; for an item stored before manifests, computed when it is sealed.
+    contentDigest: text('content_digest'),
+    // The item manifest the owner's vault signed, verbatim, and its signature. Null: not yet sealed
+    // (an item stored before manifests, until the owner's next unlock seals it).
+    manifest: text('manifest'),
+    manifestSignature: text('manifest_signature'),
   },
   (t) => [index('vault_items_status_idx').on(t.status, t.completedAt)],
 )
@@ -39,6 +46,9 @@ export const uploadParts = sqliteTable(
     partNumber: integer('part_number').notNull(),
     etag: text('etag').notNull(),
     size: integer('size').notNull(),
+    // Hex SHA-256 of the part's bytes as the worker received them: the manifest's content digest is
+    // checked against these, not against what the browser says.
+    digest: text('digest'),
   },
   (t) => [primaryKey({ columns: [t.itemId, t.partNumber] })],
 )
@@ -57,6 +67,11 @@ export const beneficiaries = sqliteTable(
     // The owner's vault signing key over (owner, email, key version, public key): contract/key-signing.ts.
     // Null for a key stored before signing keys, until the owner's browser signs it.
     keySignature: text('key_signature'),
+    // The vault-wide sequence of the v2 statement keySignature is over (contract/vault-statements.ts);
+    // null for a v1 statement (owner, e-mail, key version, key), until the owner's browser restates it.
+    statementSequence: integer('statement_sequence'),
+    // Whether the Access Kit of the current key carries the vault's fingerprint (kits made from 0.3 on).
+    kitHasVaultFingerprint: integer('kit_has_vault_fingerprint', { mode: 'boolean' }).notNull().default(false),
     emailVerifiedAt: integer('email_verified_at'),
     // Rotated on every (re)send and cleared on use: only the newest link works, and only once.
     verificationNonce: text('verification_nonce'),
@@ -132,6 +147,7 @@ export const keyRotations = sqliteTable('key_rotations', {
   publicKey: text('public_key').notNull(),
   publicKeyFingerprint: text('public_key_fingerprint').notNull(),
   keySignature: text('key_signature').notNull(),
+  statementSequence: integer('statement_sequence'),
   keyVersion: integer('key_version').notNull(),
   createdAt: integer('created_at').notNull(),
 })

@@ -7,9 +7,17 @@ import { fromBase64 } from '../lib/crypto'
  * anything malformed.
  */
 export async function verifyKeySignature(signingPublicKey: string, fields: KeyStatementFields, signature: string): Promise<boolean> {
+  return verifyVaultSignature(signingPublicKey, keyStatement(fields), signature)
+}
+
+/**
+ * Whether `signature` is the vault signing key's over the UTF-8 of `text` (any statement of
+ * contract/vault-statements.ts). False, never a throw, for anything malformed.
+ */
+export async function verifyVaultSignature(signingPublicKey: string, text: string, signature: string): Promise<boolean> {
   try {
     const key = await crypto.subtle.importKey('spki', fromBase64(signingPublicKey), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify'])
-    return await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, fromBase64(signature), new TextEncoder().encode(keyStatement(fields)))
+    return await crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, fromBase64(signature), new TextEncoder().encode(text))
   } catch {
     return false
   }

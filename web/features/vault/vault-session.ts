@@ -8,6 +8,7 @@ import {
   generateVaultSalt,
   signingKeyMatches,
   signKeyStatement,
+  signStatement,
   unwrapSigningKey,
   verifyKeyStatement,
   verifyPassphrase,
@@ -165,6 +166,16 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       if (!key) throw new VaultLockedError()
       if (!signing) throw new SigningKeyProblemError()
       return signKeyStatement(signing.privateKey, { ownerId: signing.ownerId, ...fields })
+    },
+    /** The vault's signature over any statement of contract/vault-statements.ts (VaultLockedError, or SigningKeyProblemError). */
+    async signText(text: string): Promise<string> {
+      if (!key) throw new VaultLockedError()
+      if (!signing) throw new SigningKeyProblemError()
+      return signStatement(signing.privateKey, text)
+    },
+    /** The owner id and signing public key this passphrase opened (null while locked or when they do not match). */
+    signer(): { ownerId: string; publicKey: string } | null {
+      return key && signing ? { ownerId: signing.ownerId, publicKey: signing.publicKey } : null
     },
     /** Whether a beneficiary's key carries this vault's signature (false when it cannot be told). */
     async isSignedKey(b: SignedBeneficiaryKey): Promise<boolean> {

@@ -7,6 +7,7 @@ import m0004 from './0004_key_rotations.sql';
 import m0005 from './0005_third_party_mail.sql';
 import m0006 from './0006_held_invitations.sql';
 import m0007 from './0007_release_withdrawal.sql';
+import m0008 from './0008_sealed_statements.sql';
 
   export default {
     journal,
@@ -18,7 +19,8 @@ m0003,
 m0004,
 m0005,
 m0006,
-m0007
+m0007,
+m0008
     }
   }
   
