@@ -136,6 +136,10 @@ export const beneficiarySchema = z.object({
   keyVersion: z.number().int(),
   /** The owner's vault signature over the key (contract/key-signing.ts); null until a vault made before signing keys signs it. */
   keySignature: z.string().nullable(),
+  /** The vault-wide sequence of the v2 statement keySignature is over; null for a v1 statement (contract/vault-statements.ts). */
+  statementSequence: z.number().int().nullable(),
+  /** Whether the Access Kit of the current key carries the vault's fingerprint (kits made from 0.3 on). */
+  kitHasVaultFingerprint: z.boolean(),
   /** Asked for before the owner confirmed their own address: it goes out once they do. */
   invitationHeld: z.boolean(),
   createdAt: z.string(),

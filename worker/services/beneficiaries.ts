@@ -41,6 +41,8 @@ export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
     publicKeyFingerprint: row.publicKeyFingerprint,
     keyVersion: row.keyVersion,
     keySignature: row.keySignature,
+    statementSequence: row.statementSequence,
+    kitHasVaultFingerprint: row.kitHasVaultFingerprint,
     invitationHeld: row.invitationHeldAt !== null,
     createdAt: new Date(row.createdAt).toISOString(),
   }
