@@ -1486,6 +1486,15 @@ export const MUTATIONS = [
     by: /counted like a failed sign-in/,
   },
   {
+    id: 'proof.legacy-signing-key',
+    rule: "a vault made before signing keys gets its one only with fresh proof, not a session's word",
+    file: 'worker/routes/vault.ts',
+    from: "  .post('/signing-key', requireFreshProof, jsonBodyLimit,",
+    to: "  .post('/signing-key', jsonBodyLimit,",
+    tests: [W('fresh-proof')],
+    by: /claim an older vault/,
+  },
+  {
     id: 'proof.window-shortened',
     rule: 'a shorter safety window needs fresh proof',
     file: 'worker/services/sooner.ts',

@@ -3,7 +3,12 @@ import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof
 import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
 import { WEBAUTHN_PATHS } from '../../contract/webauthn'
 import { createTrigger, firingCount, manualRelease, ownerWithItem } from './engine-helpers'
-import { call, env, login, me, register } from './helpers'
+import { runInDurableObject } from 'cloudflare:test'
+import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
+import type { OwnerVault } from '../../worker/owner/vault-object'
+import { call, env, login, me, outboxFor, register, waitFor } from './helpers'
+import { vaultOf } from './owner-helpers'
+import { signingKeyPair, vaultSetupBody, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
 import { SoftAuthenticator } from './soft-authenticator'
 import { ownerWithBeneficiary } from './vault-helpers'
 
@@ -134,6 +139,26 @@ describe('fresh proof', () => {
     expect(((await (await me(owner.token)).json()) as { user: { twoFactorEnabled: boolean } }).user.twoFactorEnabled).toBe(true)
     await proveWithPassword(owner.token, owner.password)
     await ok(await call('/api/profile', { method: 'PUT', token: owner.token, body: { ...profile, twoFactorEnabled: false } }), 200)
+  })
+
+  it('a stale session cannot claim an older vault’s signing key (whoever called first would vouch for every heir key); fresh proof can, and the owner is told', async () => {
+    const owner = await register()
+    const setup = await vaultSetupBody(owner.token)
+    await ok(await call('/api/vault/setup', { token: owner.token, body: setup }), 200)
+    // As a vault made before signing keys: a salt and a check, no signing key.
+    await runInDurableObject(vaultOf(owner.user.id), async (_i: OwnerVault, state) => {
+      const { signing: _gone, ...rest } = state.storage.kv.get<Record<string, unknown>>('vaultKeys')!
+      state.storage.kv.put('vaultKeys', rest)
+    })
+    const attacker = await signingKeyPair()
+    await staleProof(owner.user.id)
+    await expectProofRequired(await call('/api/vault/signing-key', { token: owner.token, body: { signingPublicKey: attacker.publicKey, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN } }))
+    expect(((await (await me(owner.token)).json()) as { user: { vaultSigningKey: unknown } }).user.vaultSigningKey).toBeNull()
+
+    await proveWithPassword(owner.token, owner.password)
+    await ok(await call('/api/vault/signing-key', { token: owner.token, body: { signingPublicKey: setup.signingPublicKey, wrappedSigningKey: setup.wrappedSigningKey } }), 200)
+    const told = await waitFor(async () => (await outboxFor(owner.email)).find((m) => m.subject === TRUST_CHANGES.signing_key_added.subject))
+    expect(told.text).toContain('This wasn’t me')
   })
 
   it('a stale session cannot release now, delete a beneficiary or delete the account', async () => {

@@ -11,6 +11,10 @@ export const TRUST_CHANGES = {
   authenticator_removed: { subject: 'The authenticator app was removed from your account', what: 'The authenticator app was removed from your account.' },
   manual_release: { subject: 'A release was started from your vault', what: 'A manual release was started from your vault: the items it covers go to your beneficiaries.' },
   release_sooner: { subject: 'A change brings a release from your vault sooner', what: 'A change was made that can make items from your vault available sooner.' },
+  signing_key_added: {
+    subject: 'Your vault was given its signing key',
+    what: 'Your vault was given the signing key that vouches for your beneficiaries’ keys. This happens once, the first time a vault made before signing keys is unlocked.',
+  },
   deletion_requested: { subject: 'Your account is set to be deleted', what: 'Deleting your account was requested.' },
 } as const
 export type TrustChange = keyof typeof TRUST_CHANGES

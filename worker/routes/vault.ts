@@ -8,6 +8,8 @@ import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
+import { requireFreshProof } from '../middleware/fresh-proof'
+import { tellOwner } from '../services/trust-mail'
 import { grantsBodyLimit, jsonBodyLimit, limitBody } from '../middleware/body-limit'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask, sendJsonText } from '../owner/outcome'
@@ -33,10 +35,14 @@ export const vaultRoutes = new Hono<AppEnv>()
     await ask(vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck, { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
     return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
-  // A vault set up before signing keys gets its one at its next unlock.
-  .post('/signing-key', jsonBodyLimit, validate('json', signingKeyBodySchema), async (c) => {
+  // A vault set up before signing keys gets its one at its next unlock. Whoever adds it decides which
+  // beneficiary keys the owner's browser will trust, so a session alone may not: the server cannot
+  // check the vault passphrase of a vault made before any verifier of it existed, so it asks for
+  // the account's own fresh proof (a sign-in moments before the unlock counts), and tells the owner.
+  .post('/signing-key', requireFreshProof, jsonBodyLimit, validate('json', signingKeyBodySchema), async (c) => {
     const body = c.req.valid('json')
     await ask(vaultOf(c).addSigningKey(accountIn(c), { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
+    await tellOwner(c, c.var.user, 'signing_key_added')
     return c.json({ message: 'Signing key added.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
