@@ -14,7 +14,7 @@ interface Signer {
 const signers = new Map<string, Signer>()
 
 const toBase64 = (bytes: ArrayBuffer | Uint8Array) => btoa(String.fromCharCode(...new Uint8Array(bytes)))
-const ownerIdOf = (token: string) => (JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub
+export const ownerIdOf = (token: string) => (JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub
 
 /** A fresh P-256 signing key pair: the public half as base64 SPKI (124 characters). */
 export async function signingKeyPair(): Promise<{ privateKey: CryptoKey; publicKey: string }> {
