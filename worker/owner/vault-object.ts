@@ -657,7 +657,7 @@ export class OwnerVault extends DurableObject<Env> {
         const { signing: _dropped, ...rest } = keys
         this.ctx.storage.kv.put(VAULT_KEYS, rest)
       }
-      const n = this.ctx.storage.sql.exec('update beneficiaries set key_signature = null').rowsWritten
+      const n = this.ctx.storage.sql.exec('update beneficiaries set key_signature = null, statement_sequence = null, kit_has_vault_fingerprint = 0').rowsWritten
       return { beneficiaries: n }
     })
   }
