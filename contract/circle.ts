@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { keySignatureSchema } from './key-signing'
 import { emailField } from './auth'
+import { statementSequenceSchema, statementSignatureSchema } from './vault-statements'
 
 // Beneficiaries and approvers: the owner's circle (seeds 001 §3, §5, §7).
 
@@ -23,6 +24,7 @@ export const CIRCLE_MESSAGES = {
   beneficiaryNotFound: 'Beneficiary not found.',
   approverNotFound: 'Approver not found.',
   duplicateBeneficiary: 'This person is already one of your beneficiaries.',
+  beneficiaryIdTaken: 'This beneficiary was already added. Reload the page to see them.',
   duplicateApprover: 'This person is already one of your approvers.',
   beneficiaryLimit: (max: number) =>
     `Your Basic plan allows up to ${max} beneficiaries. Upgrade to Premium or Enterprise for unlimited beneficiaries.`,
@@ -92,9 +94,12 @@ export const beneficiaryCreateBodySchema = z.object({
   sendVerificationEmail: z.boolean().default(true),
   sendAssetNotifications: z.boolean().default(true),
   delayNotifications: z.boolean().default(false),
+  // Chosen by the owner's browser, because the statement it signs names it.
+  id: z.uuid('id must be a UUID'),
   publicKey: spkiPublicKey,
-  // The owner's vault signature over this key (contract/key-signing.ts, key version 1).
+  // The owner's vault signature over the beneficiary statement (contract/vault-statements.ts, key version 1).
   keySignature: keySignatureSchema,
+  statementSequence: statementSequenceSchema,
   privateKey: refusedPrivateKey,
   // The spec's client sends `verified: false`; nothing else is accepted.
   verified: z.literal(false).optional(),
@@ -110,10 +115,15 @@ export const beneficiaryUpdateBodySchema = z
     delayNotifications: z.boolean().optional(),
     verified: z.never({ error: CIRCLE_MESSAGES.verifiedNotSettable }).optional(),
     privateKey: refusedPrivateKey,
-    // Required with a new e-mail: the vault signs the key anew for the new address.
+    // Required with a new name, relationship or e-mail: the vault's statement over the row as it will be.
     keySignature: keySignatureSchema.optional(),
+    statementSequence: statementSequenceSchema.optional(),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to update', path: ['body'] })
+  .refine((v) => (v.keySignature === undefined) === (v.statementSequence === undefined), {
+    message: 'keySignature and statementSequence go together',
+    path: ['statementSequence'],
+  })
 export type BeneficiaryUpdateBody = z.input<typeof beneficiaryUpdateBodySchema>
 
 export const IDENTITY_STATUSES = ['unverified', 'pending', 'verified', 'rejected'] as const
@@ -134,7 +144,11 @@ export const beneficiarySchema = z.object({
   publicKey: z.string(),
   publicKeyFingerprint: z.string(),
   keyVersion: z.number().int(),
-  /** The owner's vault signature over the key (contract/key-signing.ts); null until a vault made before signing keys signs it. */
+  /**
+   * The owner's vault signature over the beneficiary statement (contract/vault-statements.ts), or
+   * over a v1 key statement (contract/key-signing.ts) when statementSequence is null; null until a
+   * vault made before signing keys signs it.
+   */
   keySignature: z.string().nullable(),
   /** The vault-wide sequence of the v2 statement keySignature is over; null for a v1 statement (contract/vault-statements.ts). */
   statementSequence: z.number().int().nullable(),
@@ -147,7 +161,7 @@ export const beneficiarySchema = z.object({
 export type Beneficiary = z.infer<typeof beneficiarySchema>
 
 /** POST /api/beneficiaries/{id}/key-signature: a key stored before signing keys, signed once the owner confirmed it. */
-export const beneficiaryKeySignatureBodySchema = z.object({ keySignature: keySignatureSchema })
+export const beneficiaryKeySignatureBodySchema = z.object({ keySignature: keySignatureSchema, statementSequence: statementSequenceSchema })
 
 /** One grant of a key rotation: an item's data key re-wrapped with the new public key. */
 const rotatedGrant = z.object({ itemId: z.uuid(), wrappedKey: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/).max(1024) })
@@ -163,12 +177,16 @@ export const ROTATION_PAGE_SIZE = 250
 export const rotationStartBodySchema = z.object({
   publicKey: spkiPublicKey,
   keySignature: keySignatureSchema,
+  statementSequence: statementSequenceSchema,
   replacesKeyVersion: z.number().int().min(1),
   privateKey: refusedPrivateKey,
 })
 export type RotationStartBody = z.input<typeof rotationStartBodySchema>
 export const rotationGrantsBodySchema = z.object({ grants: z.array(rotatedGrant).min(1).max(ROTATION_PAGE_SIZE) })
 export type RotationGrantsBody = z.infer<typeof rotationGrantsBodySchema>
+/** The commit: the vault's signature over grantsStatement of every grant staged (contract/vault-statements.ts). */
+export const rotationCommitBodySchema = z.object({ grantsSignature: statementSignatureSchema })
+export type RotationCommitBody = z.infer<typeof rotationCommitBodySchema>
 export const rotationStartedSchema = z.object({
   rotationId: z.string(),
   /** Items granted to the beneficiary now: each needs its grant re-wrapped before the commit. */
@@ -182,8 +200,11 @@ export type RotationStarted = z.infer<typeof rotationStartedSchema>
  */
 export const beneficiaryRotateKeyBodySchema = z.object({
   publicKey: spkiPublicKey,
-  // The owner's vault signature over the new key, at the version it will have (current + 1).
+  // The owner's vault signature over the statement for the new key, at the version it will have (current + 1).
   keySignature: keySignatureSchema,
+  statementSequence: statementSequenceSchema,
+  // The vault's signature over grantsStatement of `grants`, each at the new key version.
+  grantsSignature: statementSignatureSchema,
   privateKey: refusedPrivateKey,
   // The version of the key being replaced, as the owner saw it: a rotation made meanwhile (another
   // tab or device) wins, and this one is refused rather than silently replacing that new kit.

@@ -35,6 +35,14 @@ export const KEY_SIGNING_MESSAGES = {
   /** A key stored before signing keys, not yet confirmed by the owner. */
   keyNotConfirmed: "This beneficiary's key has not been confirmed yet. Confirm it on the Beneficiaries page first.",
   signingKeyReplaced: "Your vault's signing key was replaced outside your vault, so no beneficiary key can be trusted. Change your password and contact support.",
+  /**
+   * A statement at or below the newest one the vault accepted (contract/vault-statements.ts): a
+   * replay, or one overtaken by a change made meanwhile. The answer carries `statementSequence`, the
+   * newest accepted, so the owner's browser can sign once more above it.
+   */
+  statementOutdated: 'A newer change to your beneficiaries was made meanwhile, so this one was not applied. Reload and try again.',
+  /** The field at fault is named before it: "grantsSignature: …". */
+  grantsSignatureInvalid: "The re-wrapped items must be signed by your unlocked vault as they were sent. Nothing was changed: unlock your vault and replace the key again.",
   confirmKeyTitle: 'Confirm this key',
   keyConfirmed: 'Key confirmed',
 } as const

@@ -69,22 +69,36 @@ export function client(origin) {
     return signers.get(token)
   }
 
-  /** The statement contract/key-signing.ts defines (keyStatement), signed as the browser signs it. */
-  async function keySignature(token, email, keyVersion, publicKey) {
+  /** The beneficiary statement contract/vault-statements.ts defines (v2), signed as the browser signs it. */
+  async function statementSignature(token, f) {
     const { ownerId, privateKey } = await vaultSigner(token)
-    const statement = ['legacy-vault:beneficiary-key:v1', ownerId, email.trim().toLowerCase(), String(keyVersion), publicKey].join('\n')
+    const statement = [
+      'legacy-vault:beneficiary:v2',
+      ownerId,
+      String(f.sequence),
+      f.id,
+      JSON.stringify(f.fullName),
+      JSON.stringify(f.relationship),
+      f.email.trim().toLowerCase(),
+      String(f.keyVersion),
+      f.publicKey,
+    ].join('\n')
     const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey, new TextEncoder().encode(statement))
     return Buffer.from(signature).toString('base64')
   }
 
+  // The vault-wide statement sequence, per owner: the bench adds its beneficiaries one at a time.
+  const sequences = new Map()
   let heirs = 0
   async function addBeneficiary(token, publicKey) {
     heirs++
     const email = `heir-${heirs}-${Date.now().toString(36)}@example.com`
-    return json('POST', '/api/beneficiaries', {
-      token,
-      body: { fullName: `Heir ${heirs}`, email, relationship: 'Child', publicKey, keySignature: await keySignature(token, email, 1, publicKey), sendVerificationEmail: false },
-    })
+    const statementSequence = (sequences.get(token) ?? 0) + 1
+    sequences.set(token, statementSequence)
+    const fields = { id: crypto.randomUUID(), fullName: `Heir ${heirs}`, relationship: 'Child', email, keyVersion: 1, publicKey }
+    const keySignature = await statementSignature(token, { ...fields, sequence: statementSequence })
+    const { keyVersion: _one, ...body } = fields
+    return json('POST', '/api/beneficiaries', { token, body: { ...body, keySignature, statementSequence, sendVerificationEmail: false } })
   }
 
   /**

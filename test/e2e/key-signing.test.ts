@@ -69,6 +69,52 @@ describe('a beneficiary key swapped outside the vault', () => {
     await closeContext(context)
   })
 
+  it('a statement older than the one this browser verified is refused (a rename rolled back), and renaming needs the unlocked vault', async () => {
+    const { context, page } = await newPage(browser)
+    await registerOwner(page, { email: uniqueEmail('rollback-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
+    await addBeneficiaryThroughUi(page, { fullName: 'Ben Heir' })
+    await page.getByTestId('beneficiary-card').filter({ hasText: 'Ben Heir' }).getByText('Key signed').waitFor()
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'))
+    const listNow = async () => (await (await fetch(`${baseUrl()}/api/beneficiaries`, { headers: { authorization: `Bearer ${token}` } })).json()) as Beneficiary[]
+    const [before] = await listNow()
+
+    // The owner renames Ben: the vault states the new name at a higher sequence.
+    await page.getByRole('button', { name: 'Actions for Ben Heir' }).click()
+    await page.getByRole('menuitem', { name: 'Edit Details' }).click()
+    const edit = page.getByRole('dialog')
+    await edit.getByLabel('Full name').fill('Benjamin Heir')
+    await edit.getByRole('button', { name: 'Save Changes' }).click()
+    await edit.waitFor({ state: 'detached' })
+    await page.getByTestId('beneficiary-card').filter({ hasText: 'Benjamin Heir' }).getByText('Key signed').waitFor()
+    const [after] = await listNow()
+    expect(after!.statementSequence).toBeGreaterThan(before!.statementSequence!)
+
+    // From now on the list serves Ben's earlier row: its signature holds, but it is older.
+    await safeRoute(page, '**/api/beneficiaries', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue()
+      const response = await route.fetch()
+      await route.fulfill({ response, json: [before] })
+    })
+    await page.goto('/vault')
+    const unlock = page.getByRole('dialog', { name: 'Unlock Your Vault' })
+    await unlock.getByLabel('Vault passphrase').fill(PASSPHRASE)
+    await unlock.getByRole('button', { name: 'Unlock Vault' }).click()
+    await unlock.waitFor({ state: 'detached' })
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Beneficiaries' }).click()
+    await page.getByTestId('beneficiary-card').filter({ hasText: 'Ben Heir' }).getByText(KEY_SIGNING_MESSAGES.keyChangedOutside).waitFor()
+
+    // Locked, the Edit dialog will not rename anyone: the vault must state the new name.
+    await page.unrouteAll({ behavior: 'ignoreErrors' })
+    await page.reload()
+    await page.getByTestId('beneficiary-card').filter({ hasText: 'Benjamin Heir' }).waitFor()
+    await page.getByRole('button', { name: 'Actions for Benjamin Heir' }).click()
+    await page.getByRole('menuitem', { name: 'Edit Details' }).click()
+    await edit.getByLabel('Relationship').fill('Son')
+    await edit.getByRole('button', { name: 'Save Changes' }).click()
+    await edit.getByText('Unlock your vault to change the name, relationship or address').waitFor()
+    await closeContext(context)
+  })
+
   it('a vault made before signing keys gets one at its first unlock, and each key is used once its owner confirms the fingerprint', async () => {
     const { context, page } = await newPage(browser)
     const writes: string[] = []

@@ -336,12 +336,15 @@ describe('access policies', () => {
     const starts = sent.filter((r) => r.method === 'POST' && r.url.endsWith(base))
     expect(starts).toHaveLength(1)
     const body = JSON.parse(starts[0]!.body) as { publicKey: string; replacesKeyVersion: number }
-    expect(Object.keys(body).sort()).toEqual(['keySignature', 'publicKey', 'replacesKeyVersion'])
+    expect(Object.keys(body).sort()).toEqual(['keySignature', 'publicKey', 'replacesKeyVersion', 'statementSequence'])
     expect(body.replacesKeyVersion).toBe(ben.keyVersion)
     const pages = sent.filter((r) => r.method === 'PUT' && r.url.includes(`${base}/`) && r.url.endsWith('/grants'))
     const granted = pages.flatMap((p) => (JSON.parse(p.body) as { grants: Array<{ itemId: string }> }).grants.map((g) => g.itemId))
     expect(granted.sort()).toEqual([taxesItem, lateTaxes, policyOnlyItem].sort())
-    expect(sent.filter((r) => r.method === 'POST' && r.url.includes(`${base}/`) && r.url.endsWith('/commit'))).toHaveLength(1)
+    const commits = sent.filter((r) => r.method === 'POST' && r.url.includes(`${base}/`) && r.url.endsWith('/commit'))
+    expect(commits).toHaveLength(1)
+    // The commit carries the vault's signature over the grant set it sent.
+    expect(Object.keys(JSON.parse(commits[0]!.body) as object)).toEqual(['grantsSignature'])
     const keyBody = kit.split('-----BEGIN PRIVATE KEY-----')[1]!.split('-----END PRIVATE KEY-----')[0]!.replace(/\s+/g, '')
     const pieces = [keyBody, keyBody.slice(0, 64), keyBody.slice(400, 464), keyBody.slice(-64)]
     for (const request of sent) {

@@ -1,7 +1,8 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { CIRCLE_MESSAGES, ROTATION_PAGE_SIZE, rotationGrantsBodySchema, rotationStartBodySchema, type Beneficiary, type RotationStartBody } from '../../contract/circle'
 import { itemGrantsBodySchema, policyItemsBodySchema } from '../../contract/policies'
 import type { ItemMetadata, ItemType, VaultItem } from '../../contract/vault-items'
+import type { StatedGrant } from '../../contract/vault-statements'
 import {
   decryptMetadata,
   DecryptionError,
@@ -31,6 +32,18 @@ const BEN = '22222222-2222-4222-8222-222222222222'
 /** The vault's signature over the new key, as the dialog makes it: sent as given. */
 const SIGNATURE = `${'S'.repeat(86)}==`
 const CY = '33333333-3333-4333-8333-333333333333'
+
+/** Stands in for the vault signing each commit's grant set: records what it was asked to sign. */
+const grantsSigner = {
+  signed: [] as StatedGrant[][],
+  async sign(grants: StatedGrant[]) {
+    grantsSigner.signed.push(grants)
+    return `${'G'.repeat(86)}==`
+  },
+}
+beforeEach(() => {
+  grantsSigner.signed = []
+})
 
 let master: MasterKey
 const pairs = new Map<string, BeneficiaryKeyPair>()
@@ -273,15 +286,19 @@ describe('key rotation', () => {
     for (const e of [one, two, other]) api.add(e)
     const fresh = await generateBeneficiaryKeyPair()
 
-    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch: api.fetch })
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, statementSequence: 7, signGrants: grantsSigner.sign, master, fetch: api.fetch })
     expect(result.itemCount).toBe(2)
     expect(result.beneficiary.publicKeyFingerprint).toBe(await publicKeyFingerprint(fresh.publicKeySpki))
 
     // Started with the public key and the vault's signature, the grants in a page, then one commit.
     const post = api.requests.find((r) => r.method === 'POST' && r.url.endsWith('/rotations'))!
-    expect(Object.keys(post.body as object).sort()).toEqual(['keySignature', 'publicKey', 'replacesKeyVersion'])
-    expect((post.body as { keySignature: string }).keySignature).toBe(SIGNATURE)
-    expect(api.requests.filter((r) => r.method === 'PUT').map((r) => (r.body as { grants: unknown[] }).grants.length)).toEqual([2])
+    expect(Object.keys(post.body as object).sort()).toEqual(['keySignature', 'publicKey', 'replacesKeyVersion', 'statementSequence'])
+    expect(post.body).toMatchObject({ keySignature: SIGNATURE, statementSequence: 7 })
+    const puts = api.requests.filter((r) => r.method === 'PUT').map((r) => (r.body as { grants: Array<{ itemId: string; wrappedKey: string }> }).grants)
+    expect(puts.map((g) => g.length)).toEqual([2])
+    // The commit carries the vault's signature over exactly what was sent, each grant at the new version.
+    expect(grantsSigner.signed).toEqual([puts[0]!.map((g) => ({ ...g, beneficiaryId: BEN, keyVersion: 2 }))])
+    expect(api.requests.find((r) => r.url.endsWith('/commit'))!.body).toEqual({ grantsSignature: `${'G'.repeat(86)}==` })
     const sent = JSON.stringify(api.requests.map((r) => r.body))
     expect(sent).not.toContain(fresh.privateKeyPkcs8.slice(0, 64))
     expect(sent).not.toContain('PRIVATE KEY')
@@ -297,14 +314,17 @@ describe('key rotation', () => {
 
   it('on 409 (an item was granted meanwhile) fetches the items again and retries once', async () => {
     const api = new FakeApi()
-    api.add(await makeItem('doc', [], [BEN]))
+    const first = await makeItem('doc', [], [BEN])
+    api.add(first)
     const late = await makeItem('doc', [], [BEN])
     api.beforeRotate = async () => api.add(late)
     const fresh = await generateBeneficiaryKeyPair()
-    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch: api.fetch })
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, statementSequence: 7, signGrants: grantsSigner.sign, master, fetch: api.fetch })
     expect(result.itemCount).toBe(2)
     expect(api.rotations).toBe(2)
     expect(api.requests.filter((r) => r.method === 'GET')).toHaveLength(2)
+    // Signed again at the second commit, over the whole set: the first grant and the late one.
+    expect(grantsSigner.signed.map((set) => set.map((g) => g.itemId))).toEqual([[first.item.id], [first.item.id, late.item.id]])
     await expectGrantOpensItem(api.grants.get(late.item.id)!.get(BEN)!, fresh.privateKeyPkcs8, late.item, [])
   })
 
@@ -319,7 +339,7 @@ describe('key rotation', () => {
       return original(url, init)
     }
     const fresh = await generateBeneficiaryKeyPair()
-    await expect(rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch })).rejects.toMatchObject({
+    await expect(rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, statementSequence: 7, signGrants: grantsSigner.sign, master, fetch })).rejects.toMatchObject({
       status: 409,
       detail: CIRCLE_MESSAGES.rotationIncomplete,
     })
@@ -342,7 +362,7 @@ describe('key rotation in pages', () => {
     const ids = Array.from({ length: ROTATION_PAGE_SIZE + 5 }, () => crypto.randomUUID())
     for (const id of ids) api.add({ item: { ...entry.item, id }, grants: new Map(entry.grants) })
     const fresh = await generateBeneficiaryKeyPair()
-    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, master, fetch: api.fetch })
+    const result = await rotateBeneficiaryKey({ beneficiaryId: BEN, replacesKeyVersion: 1, publicKeySpki: fresh.publicKeySpki, keySignature: SIGNATURE, statementSequence: 7, signGrants: grantsSigner.sign, master, fetch: api.fetch })
     expect(result.itemCount).toBe(ids.length)
     expect(api.requests.filter((r) => r.method === 'PUT').map((r) => (r.body as { grants: unknown[] }).grants.length)).toEqual([ROTATION_PAGE_SIZE, 5])
     expect(api.rotations).toBe(1)

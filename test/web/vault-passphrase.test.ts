@@ -13,6 +13,9 @@ import {
   type StoredVault,
 } from '@/features/vault/vault-session'
 
+/** A row still on a v1 key statement: only its key and address are signed. */
+const V1_ROW = { id: 'beneficiary-1', fullName: 'Ben Heir', relationship: 'Son', statementSequence: null }
+
 describe('passphrase strength (seeds 001 §5)', () => {
   it('scores each rule exactly', () => {
     expect(scorePassphrase('').score).toBe(0)
@@ -128,10 +131,10 @@ describe('vault session', () => {
     expect(other.hasSigningProblem()).toBe(false)
     // Another tab of the same vault trusts what this one signed, and nothing else.
     const heir = { email: 'heir@example.com', keyVersion: 1, publicKey: 'AAAA' }
-    expect(await other.isSignedKey({ ...heir, keySignature: signature })).toBe(true)
-    expect(await other.isSignedKey({ ...heir, publicKey: 'BBBB', keySignature: signature })).toBe(false)
-    expect(await other.isSignedKey({ ...heir, keyVersion: 2, keySignature: signature })).toBe(false)
-    expect(await other.isSignedKey({ ...heir, keySignature: null })).toBe(false)
+    expect(await other.isSignedKey({ ...V1_ROW, ...heir, keySignature: signature })).toBe(true)
+    expect(await other.isSignedKey({ ...V1_ROW, ...heir, publicKey: 'BBBB', keySignature: signature })).toBe(false)
+    expect(await other.isSignedKey({ ...V1_ROW, ...heir, keyVersion: 2, keySignature: signature })).toBe(false)
+    expect(await other.isSignedKey({ ...V1_ROW, ...heir, keySignature: null })).toBe(false)
   })
 
   it('gives a vault made before signing keys its signing key at the first unlock', async () => {
@@ -140,11 +143,11 @@ describe('vault session', () => {
     expect(await session.unlock('the right passphrase!', legacy, async (body) => void (added = body))).toBe(true)
     expect(added!.signingPublicKey).toHaveLength(124)
     const signature = await session.signKey({ email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA' })
-    expect(await session.isSignedKey({ email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA', keySignature: signature })).toBe(true)
+    expect(await session.isSignedKey({ ...V1_ROW, email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA', keySignature: signature })).toBe(true)
     // The next unlock uses the stored key.
     const next = createVaultSession({ storage: null, broadcast: false })
     expect(await next.unlock('the right passphrase!', { ...legacy, signingKey: { publicKey: added!.signingPublicKey, wrapped: added!.wrappedSigningKey } }, noSigningKey)).toBe(true)
-    expect(await next.isSignedKey({ email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA', keySignature: signature })).toBe(true)
+    expect(await next.isSignedKey({ ...V1_ROW, email: 'heir@example.com', keyVersion: 3, publicKey: 'AAAA', keySignature: signature })).toBe(true)
   })
 
   it('trusts no signing key its passphrase does not open: one put there by someone else signs nothing', async () => {
@@ -157,7 +160,7 @@ describe('vault session', () => {
     const substituted: StoredVault = { ...legacy, signingKey: { publicKey: theirs!.signingPublicKey, wrapped: theirs!.wrappedSigningKey } }
     expect(await owner.unlock('the right passphrase!', substituted, noSigningKey)).toBe(true)
     expect(owner.hasSigningProblem()).toBe(true)
-    expect(await owner.isSignedKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL', keySignature: forged })).toBe(false)
+    expect(await owner.isSignedKey({ ...V1_ROW, email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL', keySignature: forged })).toBe(false)
     await expect(owner.signKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'AAAA' })).rejects.toThrow(SigningKeyProblemError)
 
     // Or it kept the owner's wrapped key and put its own public key beside it: the halves do not match.
@@ -173,7 +176,7 @@ describe('vault session', () => {
     const fooled = createVaultSession({ storage: null, broadcast: false })
     expect(await fooled.unlock('the right passphrase!', halves, noSigningKey)).toBe(true)
     expect(fooled.hasSigningProblem()).toBe(true)
-    expect(await fooled.isSignedKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL', keySignature: forged })).toBe(false)
+    expect(await fooled.isSignedKey({ ...V1_ROW, email: 'heir@example.com', keyVersion: 1, publicKey: 'EVIL', keySignature: forged })).toBe(false)
   })
 })
 

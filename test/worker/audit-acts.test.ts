@@ -6,7 +6,7 @@ import type { IdentityDocument } from '../../contract/identity'
 import { b64, policyBody, policyCovering, verifiedApprover } from './engine-helpers'
 import { addApprover, addBeneficiary, call, freshIp, login, outboxFor, register, requestResetToken, rsaOaepPublicKey, uniqueEmail, waitFor } from './helpers'
 import { publicKey, uploadItem } from './vault-helpers'
-import { signedRotation, vaultSetupBody } from './vault-signing'
+import { signedRotation, signedUpdate, vaultSetupBody } from './vault-signing'
 
 // Every state-changing act of the owner lands in their audit chain (contract/audit.ts), with ids,
 // counts, types and statuses only: never names, addresses, keys, wrapped keys or passwords.
@@ -66,7 +66,7 @@ describe('audit of the owner’s acts', () => {
     const approver = await addApprover(token, { fullName: approverName, email: approverEmail, sendVerificationEmail: false })
 
     const renamed = `Beatrice ${crypto.randomUUID().slice(0, 8)}`
-    await ok(await call(`/api/beneficiaries/${beneficiary.id}`, { method: 'PUT', token, body: { fullName: renamed, relationship: 'Niece' } }))
+    await ok(await call(`/api/beneficiaries/${beneficiary.id}`, { method: 'PUT', token, body: await signedUpdate(token, beneficiary.id, { fullName: renamed, relationship: 'Niece' }) }))
 
     const wrappedItemKey = b64(`item key ${crypto.randomUUID()}`)
     const grantKey = b64(`grant key ${crypto.randomUUID()}`)

@@ -455,7 +455,11 @@ describe('PUT /api/beneficiaries/:id', () => {
       relationship: 'Godson',
       sendAssetNotifications: false,
       delayNotifications: true,
+      // Restated by the vault over the new name and relationship.
+      keySignature: expect.stringMatching(/^[A-Za-z0-9+/]{86}==$/),
+      statementSequence: created.statementSequence! + 1,
     })
+    expect(updated.keySignature).not.toBe(created.keySignature)
     expect(await list(owner.token)).toEqual([updated])
     expect(await outboxFor(created.email)).toEqual(sent)
 

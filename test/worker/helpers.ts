@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import type { AuthResponse, OutboxMessage } from '../../contract/auth'
 import { app } from '../../worker/app'
-import { keySignatureFor } from './vault-signing'
+import { sendStated, statedBy } from './vault-signing'
 
 // Each test file has its own copy of this module (and its own storage), but the rate limiters'
 // counters may not be reset between files: a random start keeps files from reusing addresses.
@@ -175,14 +175,24 @@ export interface BeneficiaryInput {
 
 /**
  * POST /api/beneficiaries with a valid body, fields overridable (or removable with undefined). The
- * key is signed by the owner's vault (set up on first use) unless `keySignature` is given.
+ * vault (set up on first use) states the new beneficiary at a fresh sequence unless `keySignature`
+ * is given.
  */
 export async function postBeneficiary(token: string, publicKey: string, input: BeneficiaryInput = {}): Promise<Response> {
-  const body: Record<string, unknown> = { fullName: 'Bea Beneficiary', email: uniqueEmail('beneficiary'), relationship: 'Daughter', publicKey, ...input }
-  if (!('keySignature' in input) && typeof body.email === 'string' && typeof body.publicKey === 'string') {
-    body.keySignature = await keySignatureFor(token, { email: body.email, keyVersion: 1, publicKey: body.publicKey }).catch(() => undefined)
-  }
-  return call('/api/beneficiaries', { token, body })
+  const body: Record<string, unknown> = { id: crypto.randomUUID(), fullName: 'Bea Beneficiary', email: uniqueEmail('beneficiary'), relationship: 'Daughter', publicKey, ...input }
+  if ('keySignature' in input) return call('/api/beneficiaries', { token, body })
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '')
+  return sendStated(token, async () => {
+    const stated = await statedBy(token, {
+      beneficiaryId: String(body.id),
+      fullName: text(body.fullName),
+      relationship: text(body.relationship),
+      email: text(body.email).toLowerCase(),
+      keyVersion: 1,
+      publicKey: String(body.publicKey),
+    }).catch(() => undefined)
+    return call('/api/beneficiaries', { token, body: { ...body, ...stated, ...('statementSequence' in input && { statementSequence: input.statementSequence }) } })
+  })
 }
 
 /** Adds a beneficiary and returns the 201 body; throws on any other status. */

@@ -4,7 +4,7 @@ import { CIRCLE_MESSAGES, ROTATION_PAGE_SIZE, type Beneficiary, type RotationSta
 import { DAY_MS } from '../../contract/constants'
 import { addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
 import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
-import { keySignatureFor, signedRotation, WELL_FORMED_SIGNATURE } from './vault-signing'
+import { grantsSignatureFor, ownerIdOf, signedRotation, statedBy, WELL_FORMED_SIGNATURE } from './vault-signing'
 
 // A lost kit replaced for a beneficiary with many items (0.2 · 4 of 7, point 2): the re-wrapped
 // grants go up in pages within the body limits, and the switch to the new key is one transaction
@@ -32,8 +32,8 @@ async function heirWithItems(n: number) {
 }
 
 async function start(token: string, heir: Beneficiary, publicKey: string, replacesKeyVersion = heir.keyVersion) {
-  const keySignature = await keySignatureFor(token, { email: heir.email, keyVersion: replacesKeyVersion + 1, publicKey })
-  return call(`/api/beneficiaries/${heir.id}/rotations`, { token, body: { publicKey, keySignature, replacesKeyVersion } })
+  const stated = await statedBy(token, { beneficiaryId: heir.id, fullName: heir.fullName, relationship: heir.relationship, email: heir.email, keyVersion: replacesKeyVersion + 1, publicKey })
+  return call(`/api/beneficiaries/${heir.id}/rotations`, { token, body: { publicKey, ...stated, replacesKeyVersion } })
 }
 
 async function sendPages(token: string, heirId: string, rotationId: string, itemIds: string[], tag = 'new') {
@@ -47,7 +47,16 @@ async function sendPages(token: string, heirId: string, rotationId: string, item
   return received
 }
 
-const commit = (token: string, heirId: string, rotationId: string) => call(`/api/beneficiaries/${heirId}/rotations/${rotationId}/commit`, { method: 'POST', token })
+/** The vault's signature over every grant staged for the rotation, as the owner's browser signs what it sent. */
+async function stagedSignature(token: string, heirId: string, rotationId: string): Promise<string> {
+  const ownerId = ownerIdOf(token)
+  const version = await ownerRow<{ key_version: number }>(ownerId, 'select key_version from key_rotations where id = ?', rotationId)
+  const staged = await ownerRows<{ item_id: string; wrapped_key: string }>(ownerId, 'select item_id, wrapped_key from rotation_grants where rotation_id = ?', rotationId)
+  return grantsSignatureFor(token, staged.map((g) => ({ itemId: g.item_id, wrappedKey: g.wrapped_key, beneficiaryId: heirId, keyVersion: version?.key_version ?? 2 })))
+}
+
+const commit = async (token: string, heirId: string, rotationId: string, grantsSignature?: string) =>
+  call(`/api/beneficiaries/${heirId}/rotations/${rotationId}/commit`, { token, body: { grantsSignature: grantsSignature ?? (await stagedSignature(token, heirId, rotationId)) } })
 
 async function grantState(ownerId: string, heirId: string) {
   return (await ownerRow<{ n: number; old: number; v2: number }>(
@@ -124,7 +133,7 @@ describe('a key rotation in pages', () => {
     const page = { grants: [{ itemId: itemIds[0], wrappedKey: grantFor(0, 'x') }] }
     expect((await call(`/api/beneficiaries/${heir.id}/rotations/${rotationId}/grants`, { method: 'PUT', token: stranger.token, body: page })).status).toBe(404)
     expect((await commit(stranger.token, heir.id, rotationId)).status).toBe(404)
-    expect((await call(`/api/beneficiaries/${heir.id}/rotations`, { token: stranger.token, body: { publicKey: await rsaOaepPublicKey(), keySignature: WELL_FORMED_SIGNATURE, replacesKeyVersion: 1 } })).status).toBe(404)
+    expect((await call(`/api/beneficiaries/${heir.id}/rotations`, { token: stranger.token, body: { publicKey: await rsaOaepPublicKey(), keySignature: WELL_FORMED_SIGNATURE, statementSequence: 1, replacesKeyVersion: 1 } })).status).toBe(404)
 
     await sendPages(owner.token, heir.id, rotationId, itemIds)
     await ownerExec(owner.user.id, ['update key_rotations set created_at = ?', Date.now() - DAY_MS - 60_000])

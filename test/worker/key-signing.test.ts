@@ -6,15 +6,34 @@ import type { OwnerVault } from '../../worker/owner/vault-object'
 import { addBeneficiary, call, messageOf, outboxFor, register, rsaOaepPublicKey, uniqueEmail, waitFor } from './helpers'
 import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
 import { uploadItem } from './vault-helpers'
-import { keySignatureFor, signingKeyPair, signWith, vaultSetupBody, vaultSigner, WELL_FORMED_SIGNATURE, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
+import { beneficiaryStatement } from '../../contract/vault-statements'
+import {
+  keySignatureFor,
+  nextSequence,
+  signedRotation,
+  signedUpdate,
+  signingKeyPair,
+  signTextWith,
+  signWith,
+  statedBy,
+  vaultSetupBody,
+  vaultSigner,
+  WELL_FORMED_SIGNATURE,
+  WRAPPED_SIGNING_KEY_STANDIN,
+  type StatedFields,
+} from './vault-signing'
 
 // Beneficiary keys that only the owner's vault can change (0.2 · 4 of 7, point 1). The attack an
 // attack test of 0.1 found, replayed: a stolen session token (no passphrase) swaps an heir's key and
-// address. Each key must carry the vault signing key's signature over (owner, e-mail, key version,
-// key); the server checks it before it stores anything.
+// address. Each key must carry the vault signing key's signature over the beneficiary statement
+// (owner, sequence, id, name, relationship, e-mail, key version, key: contract/vault-statements.ts);
+// the server checks it before it stores anything.
 
 const b64 = (s: string) => btoa(s)
 const refused = `keySignature: ${KEY_SIGNING_MESSAGES.signatureInvalid}`
+
+/** A v2 statement signed by `privateKey` (the vault's, or an attacker's), for `ownerId`. */
+const stateWith = (privateKey: CryptoKey, ownerId: string, fields: StatedFields) => signTextWith({ privateKey }, beneficiaryStatement({ ownerId, ...fields }))
 
 async function itemFor(token: string, beneficiaryId: string): Promise<string> {
   return (await uploadItem(token, [beneficiaryId])).item.id
@@ -35,14 +54,19 @@ describe('the stolen-session attack of 0.1, replayed', () => {
     // The attacker has the session token, not the passphrase, so not the vault's signing key.
     const attacker = await signingKeyPair()
     const attackerKey = await rsaOaepPublicKey()
-    const forged = await signWith({ ownerId: owner.user.id, privateKey: attacker.privateKey }, { email: heir.email, keyVersion: 2, publicKey: attackerKey })
+    const statementSequence = nextSequence(owner.token)
+    const stated = { sequence: statementSequence, beneficiaryId: heir.id, fullName: heir.fullName, relationship: heir.relationship, email: heir.email }
+    const forged = await stateWith(attacker.privateKey, owner.user.id, { ...stated, keyVersion: 2, publicKey: attackerKey })
     const rotate = await call(`/api/beneficiaries/${heir.id}/rotate-key`, {
       token: owner.token,
-      body: { publicKey: attackerKey, keySignature: forged, grants: [{ itemId: item, wrappedKey: b64('junk') }] },
+      body: { publicKey: attackerKey, keySignature: forged, statementSequence, grantsSignature: WELL_FORMED_SIGNATURE, grants: [{ itemId: item, wrappedKey: b64('junk') }] },
     })
     expect(rotate.status).toBe(400)
     expect(await messageOf(rotate)).toBe(refused)
-    const unsigned = await call(`/api/beneficiaries/${heir.id}/rotate-key`, { token: owner.token, body: { publicKey: attackerKey, grants: [{ itemId: item, wrappedKey: b64('junk') }] } })
+    const unsigned = await call(`/api/beneficiaries/${heir.id}/rotate-key`, {
+      token: owner.token,
+      body: { publicKey: attackerKey, statementSequence, grantsSignature: WELL_FORMED_SIGNATURE, grants: [{ itemId: item, wrappedKey: b64('junk') }] },
+    })
     expect(unsigned.status).toBe(400)
     expect(await messageOf(unsigned)).toContain('keySignature')
 
@@ -50,7 +74,7 @@ describe('the stolen-session attack of 0.1, replayed', () => {
     const move = await call(`/api/beneficiaries/${heir.id}`, {
       method: 'PUT',
       token: owner.token,
-      body: { email: attackerAddress, keySignature: await signWith({ ownerId: owner.user.id, privateKey: attacker.privateKey }, { email: attackerAddress, keyVersion: 1, publicKey: heir.publicKey }) },
+      body: { email: attackerAddress, statementSequence, keySignature: await stateWith(attacker.privateKey, owner.user.id, { ...stated, email: attackerAddress, keyVersion: 1, publicKey: heir.publicKey }) },
     })
     expect(move.status).toBe(400)
     expect(await messageOf(move)).toBe(refused)
@@ -74,7 +98,7 @@ describe('the stolen-session attack of 0.1, replayed', () => {
     const res = await call(`/api/beneficiaries/${heir.id}`, {
       method: 'PUT',
       token: owner.token,
-      body: { email: newAddress, keySignature: await keySignatureFor(owner.token, { email: newAddress, keyVersion: 1, publicKey: heir.publicKey }) },
+      body: await signedUpdate(owner.token, heir.id, { email: newAddress }),
     })
     expect(res.status).toBe(200)
     expect(((await res.json()) as Beneficiary).email).toBe(newAddress)
@@ -90,7 +114,7 @@ describe('the stolen-session attack of 0.1, replayed', () => {
     const fresh = await rsaOaepPublicKey()
     const res = await call(`/api/beneficiaries/${heir.id}/rotate-key`, {
       token: owner.token,
-      body: { publicKey: fresh, keySignature: await keySignatureFor(owner.token, { email: heir.email, keyVersion: 2, publicKey: fresh }), grants: [{ itemId: item, wrappedKey: b64('new') }] },
+      body: await signedRotation(owner.token, heir.id, { publicKey: fresh, grants: [{ itemId: item, wrappedKey: b64('new') }] }),
     })
     expect(res.status).toBe(200)
     expect((await heirRow(owner.user.id, heir.id))).toMatchObject({ public_key: fresh, key_version: 2 })
@@ -101,20 +125,29 @@ describe('the stolen-session attack of 0.1, replayed', () => {
 })
 
 describe('the server checks every key signature', () => {
-  it('refuses a wrong key, a wrong statement and a replayed old statement, storing nothing', async () => {
+  it('refuses a wrong key, a wrong statement and a v1 statement, storing nothing', async () => {
     const owner = await register()
     const signer = await vaultSigner(owner.token)
     const publicKey = await rsaOaepPublicKey()
     const email = uniqueEmail('heir')
+    const id = crypto.randomUUID()
+    const sequence = nextSequence(owner.token)
+    const fields: StatedFields = { sequence, beneficiaryId: id, fullName: 'Bea Heir', relationship: 'Daughter', email, keyVersion: 1, publicKey }
     const post = (body: Record<string, unknown>) =>
-      call('/api/beneficiaries', { token: owner.token, body: { fullName: 'Bea Heir', email, relationship: 'Daughter', publicKey, ...body } })
+      call('/api/beneficiaries', { token: owner.token, body: { id, fullName: 'Bea Heir', email, relationship: 'Daughter', publicKey, statementSequence: sequence, ...body } })
     const other = await signingKeyPair()
+    const state = (change: Partial<StatedFields>) => stateWith(signer.privateKey, owner.user.id, { ...fields, ...change })
     const cases: Array<[string, string]> = [
-      ['another signing key', await signWith({ ownerId: owner.user.id, privateKey: other.privateKey }, { email, keyVersion: 1, publicKey })],
-      ['another owner', await signWith({ ownerId: crypto.randomUUID(), privateKey: signer.privateKey }, { email, keyVersion: 1, publicKey })],
-      ['another address', await signWith(signer, { email: uniqueEmail('else'), keyVersion: 1, publicKey })],
-      ['another key version', await signWith(signer, { email, keyVersion: 2, publicKey })],
-      ['another public key', await signWith(signer, { email, keyVersion: 1, publicKey: await rsaOaepPublicKey() })],
+      ['another signing key', await stateWith(other.privateKey, owner.user.id, fields)],
+      ['another owner', await stateWith(signer.privateKey, crypto.randomUUID(), fields)],
+      ['another sequence', await state({ sequence: sequence + 1 })],
+      ['another beneficiary id', await state({ beneficiaryId: crypto.randomUUID() })],
+      ['another name', await state({ fullName: 'Eve Heir' })],
+      ['another relationship', await state({ relationship: 'Son' })],
+      ['another address', await state({ email: uniqueEmail('else') })],
+      ['another key version', await state({ keyVersion: 2 })],
+      ['another public key', await state({ publicKey: await rsaOaepPublicKey() })],
+      ['the v1 statement of the same key', await signWith(signer, { email, keyVersion: 1, publicKey })],
       ['garbage of the right shape', WELL_FORMED_SIGNATURE],
     ]
     for (const [name, keySignature] of cases) {
@@ -126,18 +159,18 @@ describe('the server checks every key signature', () => {
     expect(missing.status).toBe(400)
     expect(await messageOf(missing)).toBe(`keySignature: ${KEY_SIGNING_MESSAGES.signatureInvalid}`)
     expect(await (await call('/api/beneficiaries', { token: owner.token })).json()).toEqual([])
-    // The right one is taken, and listed with its signature for the browser to check again.
-    const ok = await post({ keySignature: await signWith(signer, { email: email.toUpperCase(), keyVersion: 1, publicKey }) })
+    // The right one is taken, and listed with its signature and sequence for the browser to check again.
+    const ok = await post({ email: email.toUpperCase(), keySignature: await state({}) })
     expect(ok.status).toBe(201)
-    expect(((await ok.json()) as Beneficiary).keySignature).toMatch(/^[A-Za-z0-9+/]{86}==$/)
+    expect((await ok.json()) as Beneficiary).toMatchObject({ id, statementSequence: sequence, kitHasVaultFingerprint: true, keySignature: expect.stringMatching(/^[A-Za-z0-9+/]{86}==$/) })
   })
 
   it('refuses a rotation signed for the version it replaces (a replayed statement)', async () => {
     const owner = await register()
     const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey())
     const fresh = await rsaOaepPublicKey()
-    const replayed = await keySignatureFor(owner.token, { email: heir.email, keyVersion: 1, publicKey: fresh })
-    const res = await call(`/api/beneficiaries/${heir.id}/rotate-key`, { token: owner.token, body: { publicKey: fresh, keySignature: replayed, grants: [] } })
+    const replayed = await statedBy(owner.token, { beneficiaryId: heir.id, fullName: heir.fullName, relationship: heir.relationship, email: heir.email, keyVersion: 1, publicKey: fresh })
+    const res = await call(`/api/beneficiaries/${heir.id}/rotate-key`, { token: owner.token, body: await signedRotation(owner.token, heir.id, { publicKey: fresh, ...replayed, grants: [] }) })
     expect(res.status).toBe(400)
     expect((await heirRow(owner.user.id, heir.id))!.key_version).toBe(1)
   })
@@ -150,37 +183,44 @@ describe('the server checks every key signature', () => {
     await removeSigningKey(owner.user.id)
     const heirKey = await rsaOaepPublicKey()
     const email = uniqueEmail('heir')
-    const before = await call('/api/beneficiaries', {
-      token: owner.token,
-      body: { fullName: 'Bea Heir', email, relationship: 'Daughter', publicKey: heirKey, keySignature: await keySignatureFor(owner.token, { email, keyVersion: 1, publicKey: heirKey }) },
+    const id = crypto.randomUUID()
+    const heirBody = async () => ({
+      id,
+      fullName: 'Bea Heir',
+      email,
+      relationship: 'Daughter',
+      publicKey: heirKey,
+      ...(await statedBy(owner.token, { beneficiaryId: id, fullName: 'Bea Heir', relationship: 'Daughter', email, keyVersion: 1, publicKey: heirKey })),
     })
+    const before = await call('/api/beneficiaries', { token: owner.token, body: await heirBody() })
     expect(before.status).toBe(409)
     expect(await messageOf(before)).toBe(KEY_SIGNING_MESSAGES.signingKeyMissing)
     const added = await call('/api/vault/signing-key', { token: owner.token, body: { signingPublicKey: setup.signingPublicKey, wrappedSigningKey: setup.wrappedSigningKey } })
     expect(added.status).toBe(200)
     expect(((await added.json()) as { user: { vaultSigningKey: unknown } }).user.vaultSigningKey).toEqual({ publicKey: setup.signingPublicKey, wrapped: setup.wrappedSigningKey })
-    const after = await call('/api/beneficiaries', {
-      token: owner.token,
-      body: { fullName: 'Bea Heir', email, relationship: 'Daughter', publicKey: heirKey, keySignature: await keySignatureFor(owner.token, { email, keyVersion: 1, publicKey: heirKey }) },
-    })
+    const after = await call('/api/beneficiaries', { token: owner.token, body: await heirBody() })
     expect(after.status).toBe(201)
   })
 
   it('signs a key stored before signing keys once the owner confirms it, and only with the vault’s key', async () => {
     const owner = await register()
     const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey())
-    await ownerExec(owner.user.id, ['update beneficiaries set key_signature = null where id = ?', heir.id])
+    await ownerExec(owner.user.id, ['update beneficiaries set key_signature = null, statement_sequence = null where id = ?', heir.id])
     const url = `/api/beneficiaries/${heir.id}/key-signature`
     const other = await signingKeyPair()
-    const wrong = await call(url, { token: owner.token, body: { keySignature: await signWith({ ownerId: owner.user.id, privateKey: other.privateKey }, { email: heir.email, keyVersion: 1, publicKey: heir.publicKey }) } })
+    const statementSequence = nextSequence(owner.token)
+    const fields: StatedFields = { sequence: statementSequence, beneficiaryId: heir.id, fullName: heir.fullName, relationship: heir.relationship, email: heir.email, keyVersion: 1, publicKey: heir.publicKey }
+    const wrong = await call(url, { token: owner.token, body: { keySignature: await stateWith(other.privateKey, owner.user.id, fields), statementSequence } })
     expect(wrong.status).toBe(400)
+    const v1 = await call(url, { token: owner.token, body: { keySignature: await keySignatureFor(owner.token, { email: heir.email, keyVersion: 1, publicKey: heir.publicKey }), statementSequence } })
+    expect(v1.status).toBe(400)
     expect((await heirRow(owner.user.id, heir.id))!.key_signature).toBeNull()
-    const right = await keySignatureFor(owner.token, { email: heir.email, keyVersion: 1, publicKey: heir.publicKey })
-    const res = await call(url, { token: owner.token, body: { keySignature: right } })
+    const right = await stateWith((await vaultSigner(owner.token)).privateKey, owner.user.id, fields)
+    const res = await call(url, { token: owner.token, body: { keySignature: right, statementSequence } })
     expect(res.status).toBe(200)
-    expect(((await res.json()) as Beneficiary).keySignature).toBe(right)
+    expect((await res.json()) as Beneficiary).toMatchObject({ keySignature: right, statementSequence })
     const stranger = await register()
-    expect((await call(url, { token: stranger.token, body: { keySignature: right } })).status).toBe(404)
+    expect((await call(url, { token: stranger.token, body: { keySignature: right, statementSequence } })).status).toBe(404)
   })
 })
 

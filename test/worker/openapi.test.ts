@@ -11,6 +11,7 @@ import { call, register } from './helpers'
 import { ROUTES, type Fixture } from './security-suite-routes'
 import { createTrigger, ownerWithItem } from './engine-helpers'
 import { startUpload } from './vault-helpers'
+import { signedUpdate } from './vault-signing'
 
 // The API reference (worker/openapi): GET /api/openapi.json must describe every /api route the app
 // serves, as it is mounted — request schemas from the validators that run, security from the
@@ -274,7 +275,7 @@ describe('the answers match the document', () => {
     await conforms('GET /api/vault/uploads/:itemId', `/api/vault/uploads/${upload.itemId}`, { token })
     await conforms('POST /api/vault/uploads', '/api/vault/uploads', { token, body: { type: 'doc', plainSize: 10 } }, 201)
     await conforms('GET /api/beneficiaries', '/api/beneficiaries', { token })
-    await conforms('PUT /api/beneficiaries/:id', `/api/beneficiaries/${fixtures.beneficiaryId}`, { token, method: 'PUT', body: { relationship: 'Cousin' } })
+    await conforms('PUT /api/beneficiaries/:id', `/api/beneficiaries/${fixtures.beneficiaryId}`, { token, method: 'PUT', body: await signedUpdate(token, fixtures.beneficiaryId, { relationship: 'Cousin' }) })
     await conforms('POST /api/approvers', '/api/approvers', { token, body: { fullName: 'Doc Approver', email: `approver-${crypto.randomUUID()}@example.com`, role: 'Notary', sendVerificationEmail: false } }, 201)
     await conforms('GET /api/approvers', '/api/approvers', { token })
     await conforms('GET /api/policies', '/api/policies', { token })

@@ -12,7 +12,7 @@ import { addApprover, addBeneficiary, call, env, linkTokenIn, me, messageOf, out
 import { LINK_LIFETIME_SECONDS } from './link-lifetimes'
 import { ownerExec, vaultOf } from './owner-helpers'
 import { publicKey } from './vault-helpers'
-import { keySignatureFor, signedUpdate } from './vault-signing'
+import { signedUpdate, statedBy } from './vault-signing'
 
 // The owner's own address is confirmed (a link at registration) before the vault e-mails anyone
 // else on their behalf (0.2 · 4 of 7, point 3): invitations wait, held and not refused, and go
@@ -201,11 +201,13 @@ describe('invitations wait until the owner confirmed their address', () => {
     expect((await confirm(await confirmationToken(owner.email))).status).toBe(200)
     const key = await publicKey()
     const email = uniqueEmail('raced')
-    const keySignature = await keySignatureFor(owner.token, { email, keyVersion: 1, publicKey: key })
+    const id = crypto.randomUUID()
+    const { keySignature, statementSequence } = await statedBy(owner.token, { beneficiaryId: id, fullName: 'Raced Heir', relationship: 'Son', email, keyVersion: 1, publicKey: key })
     const fingerprint = 'AAAA '.repeat(16).trim()
     const outcome = await vaultOf(owner.user.id).createBeneficiary(
       stale,
-      { fullName: 'Raced Heir', email, relationship: 'Son', publicKey: key, keySignature, publicKeyFingerprint: fingerprint },
+      { id, fullName: 'Raced Heir', email, relationship: 'Son', publicKey: key, keySignature, publicKeyFingerprint: fingerprint },
+      statementSequence,
       true,
     )
     expect(outcome).toMatchObject({ ok: true, value: { verificationEmailSent: true, invitationHeld: false } })

@@ -233,7 +233,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/beneficiaries/:id/rotations': { summary: 'Start a key replacement in pages', status: 201, answer: rotationStartedSchema, errors: [409] },
   'PUT /api/beneficiaries/:id/rotations/:rotationId/grants': { summary: 'Send a page of re-wrapped grants', answer: z.object({ received: z.number().int() }) },
   'POST /api/beneficiaries/:id/rotations/:rotationId/commit': { summary: 'Switch to the new key and grants', answer: beneficiarySchema, errors: [409] },
-  'POST /api/beneficiaries/:id/key-signature': { summary: 'Sign a key stored before signing keys', answer: beneficiarySchema, errors: [409] },
+  'POST /api/beneficiaries/:id/key-signature': { summary: "State a beneficiary as they are: a key stored before signing keys, or a v1 statement restated", answer: beneficiarySchema, errors: [409] },
   'DELETE /api/beneficiaries/:id': { summary: 'Remove a beneficiary', answer: message },
   'POST /api/beneficiaries/verify': {
     summary: "Confirm a beneficiary's address (link token)",

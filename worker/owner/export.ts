@@ -49,8 +49,12 @@ const TABLES = [
   schema.blobDeletions,
 ].map(getTableName)
 
-/** The object's keyed state that belongs to the vault: the clock, the last sign of life, the audit head, the vault's keys. */
-export const EXPORTED_STATE = ['clock', 'lastActivityAt', 'lastActivity', 'auditHead', 'vaultKeys'] as const
+/**
+ * The object's keyed state that belongs to the vault: the clock, the last sign of life, the audit
+ * head, the vault's keys, and the newest beneficiary statement taken (a restored vault must not
+ * take an older one again).
+ */
+export const EXPORTED_STATE = ['clock', 'lastActivityAt', 'lastActivity', 'auditHead', 'vaultKeys', 'statementSequence'] as const
 
 export function exportVault(storage: DurableObjectStorage, ownerId: string, now = Date.now()): OwnerExport {
   const tables: OwnerExport['tables'] = {}

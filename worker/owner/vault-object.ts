@@ -29,8 +29,9 @@ import { migrateOwnerDb, openOwnerDb, type OwnerDb } from './db'
 import { directoryEntry, directoryNeedsWrite, sameEntry, writeDirectory, type DirectoryEntry } from './directory'
 import { exportVault, importVault, type OwnerExport } from './export'
 import { jsonText, settle, type JsonText, type Outcome } from './outcome'
-import { verifyKeySignature } from '../services/key-signing'
+import { verifyVaultSignature } from '../services/key-signing'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
+import { beneficiaryStatement, grantsStatement } from '../../contract/vault-statements'
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schema'
 import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } from '../services/sooner'
@@ -56,6 +57,9 @@ export interface ClockView {
   reminderAt: number | null
   firesAt: number | null
 }
+
+// The highest beneficiary statement sequence accepted (worker/services/beneficiaries.ts, StatementLedger).
+export const STATEMENT_SEQUENCE_KEY = 'statementSequence'
 
 // An heir's "send me a new link": one e-mail per address per owner in this time, however often asked.
 const PORTAL_LINK_GAP_MS = 10 * 60_000
@@ -487,44 +491,69 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => beneficiariesService.listBeneficiaries(this.db).map(beneficiariesService.toBeneficiary))
   }
 
-  /**
-   * Refuses a beneficiary key the vault did not sign (400 naming keySignature), or any key at all
-   * while the vault has no signing key (409). Returns what was signed, for the act to re-check.
-   */
-  private async checkKeySignature(signed: beneficiariesService.SignedKey, signature: string | undefined): Promise<beneficiariesService.SignedKey> {
-    const signingKey = signingPublicKeyOf(this.ctx.storage)
-    if (!signature || !(await verifyKeySignature(signingKey, { ownerId: this.ownerId, ...signed }, signature))) {
-      throw badRequest(`keySignature: ${KEY_SIGNING_MESSAGES.signatureInvalid}`)
-    }
-    return signed
+  /** The vault-wide high-water mark of beneficiary statements, written in the act's transaction. */
+  private readonly statementLedger: beneficiariesService.StatementLedger = {
+    highest: () => this.kv.get<number>(STATEMENT_SEQUENCE_KEY) ?? 0,
+    accept: (sequence) => this.kv.put(STATEMENT_SEQUENCE_KEY, sequence),
   }
 
-  async createBeneficiary(account: Account, body: Parameters<typeof beneficiariesService.createBeneficiary>[1], sendVerificationEmail: boolean) {
+  /**
+   * Refuses a beneficiary statement the vault did not sign (400 naming keySignature), or any at all
+   * while the vault has no signing key (409). Returns what was stated, for the act to check again
+   * against the row and the sequence (the check here is asynchronous).
+   */
+  private async checkStatement(stated: beneficiariesService.Stated, signature: string | undefined): Promise<beneficiariesService.Stated> {
+    const signingKey = signingPublicKeyOf(this.ctx.storage)
+    if (!signature || !(await verifyVaultSignature(signingKey, beneficiaryStatement({ ownerId: this.ownerId, ...stated }), signature))) {
+      throw badRequest(`keySignature: ${KEY_SIGNING_MESSAGES.signatureInvalid}`)
+    }
+    return stated
+  }
+
+  /** Refuses grants the vault did not sign as they are (400 naming grantsSignature). */
+  private async checkGrantsSignature(statement: string, signature: string): Promise<void> {
+    if (!(await verifyVaultSignature(signingPublicKeyOf(this.ctx.storage), statement, signature))) {
+      throw badRequest(`grantsSignature: ${KEY_SIGNING_MESSAGES.grantsSignatureInvalid}`)
+    }
+  }
+
+  async createBeneficiary(
+    account: Account,
+    body: Parameters<typeof beneficiariesService.createBeneficiary>[1],
+    statementSequence: number,
+    sendVerificationEmail: boolean,
+  ) {
     return settle(async () => {
-      await this.checkKeySignature({ email: body.email, keyVersion: 1, publicKey: body.publicKey }, body.keySignature)
-      return this.act(account, (u) => beneficiariesService.createBeneficiary(u, body, sendVerificationEmail))
+      const stated = await this.checkStatement(beneficiariesService.statementOf({ ...body, keyVersion: 1 }, statementSequence), body.keySignature)
+      return this.act(account, (u) => beneficiariesService.createBeneficiary(u, body, sendVerificationEmail, stated, this.statementLedger))
     })
   }
 
   async updateBeneficiary(account: Account, id: string, body: BeneficiaryUpdateBody) {
     return settle(async () => {
       const current = beneficiariesService.findBeneficiary(this.db, id)
-      const signed =
-        current && body.email !== undefined && body.email !== current.email
-          ? await this.checkKeySignature({ email: body.email, keyVersion: current.keyVersion, publicKey: current.publicKey }, body.keySignature)
+      const stated =
+        current && (beneficiariesService.changesStatement(current, body) || body.keySignature !== undefined)
+          ? await this.checkStatement(beneficiariesService.statementOf(beneficiariesService.editedRow(current, body), body.statementSequence ?? 0), body.keySignature)
           : undefined
-      return this.act(account, (u) => beneficiariesService.updateBeneficiary(u, id, body, signed))
+      return this.act(account, (u) => beneficiariesService.updateBeneficiary(u, id, body, stated, this.statementLedger))
     })
   }
 
-  /** A rotation in pages: the new key, signed by the vault for the next version, waits for its grants. */
-  async startKeyRotation(account: Account, id: string, key: { publicKey: string; fingerprint: string; keySignature: string; replacesKeyVersion: number }) {
+  /** A rotation in pages: the new key, stated by the vault for the next version, waits for its grants. */
+  async startKeyRotation(
+    account: Account,
+    id: string,
+    key: { publicKey: string; fingerprint: string; keySignature: string; replacesKeyVersion: number },
+    statementSequence: number,
+  ) {
     return settle(async () => {
       const current = beneficiariesService.findBeneficiary(this.db, id)
       if (!current) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
       if (key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
-      const signed = await this.checkKeySignature({ email: current.email, keyVersion: current.keyVersion + 1, publicKey: key.publicKey }, key.keySignature)
-      return this.act(account, (u) => beneficiariesService.startRotation(u, id, key, signed))
+      const next = { ...current, keyVersion: current.keyVersion + 1, publicKey: key.publicKey }
+      const stated = await this.checkStatement(beneficiariesService.statementOf(next, statementSequence), key.keySignature)
+      return this.act(account, (u) => beneficiariesService.startRotation(u, id, key, stated, this.statementLedger))
     })
   }
 
@@ -532,25 +561,35 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => this.ctx.storage.transactionSync(() => beneficiariesService.addRotationGrants(this.db, id, rotationId, grants)))
   }
 
-  /** Switches to the rotation's key and grants at once; its signature is checked again against the row as it is now. */
-  async commitKeyRotation(account: Account, id: string, rotationId: string) {
+  /**
+   * Switches to the rotation's key and grants at once. Its statement is checked again against the
+   * row as it is now, and the vault's signature over the complete staged grant set must hold.
+   */
+  async commitKeyRotation(account: Account, id: string, rotationId: string, grantsSignature: string) {
     return settle(async () => {
       const { rotation, current } = beneficiariesService.pendingRotation(this.db, id, rotationId)
-      const signed = { email: current.email, keyVersion: rotation.keyVersion, publicKey: rotation.publicKey }
-      if (!(await verifyKeySignature(signingPublicKeyOf(this.ctx.storage), { ownerId: this.ownerId, ...signed }, rotation.keySignature))) {
-        throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+      const signingKey = signingPublicKeyOf(this.ctx.storage)
+      let stated: beneficiariesService.Stated | undefined
+      if (rotation.statementSequence !== null) {
+        const fields = beneficiariesService.statementOf({ ...current, keyVersion: rotation.keyVersion, publicKey: rotation.publicKey }, rotation.statementSequence)
+        if (!(await verifyVaultSignature(signingKey, beneficiaryStatement({ ownerId: this.ownerId, ...fields }), rotation.keySignature))) {
+          throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+        }
+        stated = fields
       }
-      return this.act(account, (u) => beneficiariesService.commitRotation(u, id, rotationId, signed))
+      const signedGrants = beneficiariesService.stagedGrantsStatement(this.db, this.ownerId, rotation)
+      await this.checkGrantsSignature(signedGrants, grantsSignature)
+      return this.act(account, (u) => beneficiariesService.commitRotation(u, id, rotationId, stated, signedGrants))
     })
   }
 
-  /** A key stored before signing keys, signed by the owner's browser once they confirmed it. */
-  async signBeneficiaryKey(account: Account, id: string, keySignature: string) {
+  /** The vault's statement over a row as it is: a key stored before signing keys, confirmed, or a v1 statement restated. */
+  async signBeneficiaryKey(account: Account, id: string, keySignature: string, statementSequence: number) {
     return settle(async () => {
       const current = beneficiariesService.findBeneficiary(this.db, id)
       if (!current) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
-      const signed = await this.checkKeySignature({ email: current.email, keyVersion: current.keyVersion, publicKey: current.publicKey }, keySignature)
-      return this.act(account, (u) => beneficiariesService.signStoredKey(u, id, keySignature, signed))
+      const stated = await this.checkStatement(beneficiariesService.statementOf(current, statementSequence), keySignature)
+      return this.act(account, (u) => beneficiariesService.signStoredKey(u, id, keySignature, stated, this.statementLedger))
     })
   }
 
@@ -558,14 +597,23 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => this.act(account, (u) => beneficiariesService.resendBeneficiaryVerification(u, id)))
   }
 
-  async rotateBeneficiaryKey(account: Account, id: string, key: Parameters<typeof beneficiariesService.rotateBeneficiaryKey>[2], grants: Array<{ itemId: string; wrappedKey: string }>) {
+  async rotateBeneficiaryKey(
+    account: Account,
+    id: string,
+    key: Parameters<typeof beneficiariesService.rotateBeneficiaryKey>[2],
+    grants: Array<{ itemId: string; wrappedKey: string }>,
+    signatures: { statementSequence: number; grantsSignature: string },
+  ) {
     return settle(async () => {
       const current = beneficiariesService.findBeneficiary(this.db, id)
       if (!current) throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
       // A rotation made meanwhile is a 409 (the browser signed for the version it saw), not a bad signature.
       if (key.replacesKeyVersion !== undefined && key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
-      const signed = await this.checkKeySignature({ email: current.email, keyVersion: current.keyVersion + 1, publicKey: key.publicKey }, key.keySignature)
-      return this.act(account, (u) => beneficiariesService.rotateBeneficiaryKey(u, id, key, grants, signed))
+      const next = { ...current, keyVersion: current.keyVersion + 1, publicKey: key.publicKey }
+      const stated = await this.checkStatement(beneficiariesService.statementOf(next, signatures.statementSequence), key.keySignature)
+      const statement = grantsStatement(this.ownerId, grants.map((g) => ({ ...g, beneficiaryId: id, keyVersion: next.keyVersion })))
+      await this.checkGrantsSignature(statement, signatures.grantsSignature)
+      return this.act(account, (u) => beneficiariesService.rotateBeneficiaryKey(u, id, key, grants, stated, this.statementLedger))
     })
   }
 
@@ -609,7 +657,7 @@ export class OwnerVault extends DurableObject<Env> {
         const { signing: _dropped, ...rest } = keys
         this.ctx.storage.kv.put(VAULT_KEYS, rest)
       }
-      const n = this.ctx.storage.sql.exec('update beneficiaries set key_signature = null').rowsWritten
+      const n = this.ctx.storage.sql.exec('update beneficiaries set key_signature = null, statement_sequence = null, kit_has_vault_fingerprint = 0').rowsWritten
       return { beneficiaries: n }
     })
   }

@@ -8,7 +8,9 @@ import {
   type RotationStarted,
   type WithEmailSent,
 } from '../../contract/circle'
-import { ApiError, conflict, notFound } from '../lib/errors'
+import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
+import { grantsStatement, type BeneficiaryStatementFields } from '../../contract/vault-statements'
+import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { randomToken } from '../lib/crypto'
 import type { OwnerDb } from '../owner/db'
 import { beneficiaries, itemGrants, keyRotations, rotationGrants, type BeneficiaryRow, type KeyRotationRow } from '../owner/schema'
@@ -66,26 +68,74 @@ function byEmail(db: OwnerDb, email: string): BeneficiaryRow | undefined {
   return db.select().from(beneficiaries).where(eq(beneficiaries.email, email)).get()
 }
 
-type NewBeneficiary = Omit<BeneficiaryCreateBody, 'privateKey' | 'verified' | 'sendVerificationEmail'> & { publicKeyFingerprint: string }
+type NewBeneficiary = Omit<BeneficiaryCreateBody, 'privateKey' | 'verified' | 'sendVerificationEmail' | 'statementSequence'> & { publicKeyFingerprint: string }
+
+/** What the object verified a beneficiary statement over (contract/vault-statements.ts), before the act: the check is asynchronous. */
+export type Stated = Omit<BeneficiaryStatementFields, 'ownerId'>
+
+/**
+ * The vault-wide high-water mark of beneficiary statements, kept by the owner's object in its own
+ * storage and written in the act's transaction: a statement is taken only above it, so a replayed
+ * one (a deleted beneficiary's old key, an earlier address) is refused for good.
+ */
+export interface StatementLedger {
+  highest(): number
+  accept(sequence: number): void
+}
+
+/** The act's last step before it writes: the statement's sequence must be above every one accepted. */
+function acceptStatement(ledger: StatementLedger, stated: Stated): void {
+  const highest = ledger.highest()
+  // The newest accepted goes back with the refusal, for the owner's browser to sign once above it.
+  if (stated.sequence <= highest) throw new ApiError(409, KEY_SIGNING_MESSAGES.statementOutdated, { statementSequence: highest })
+  ledger.accept(stated.sequence)
+}
+
+type StatedRow = Pick<BeneficiaryRow, 'id' | 'fullName' | 'relationship' | 'email' | 'keyVersion' | 'publicKey'>
+
+/** The statement's fields for a row as it is, or will be, at `sequence`. */
+export function statementOf(row: StatedRow, sequence: number): Stated {
+  return { sequence, beneficiaryId: row.id, fullName: row.fullName, relationship: row.relationship, email: row.email, keyVersion: row.keyVersion, publicKey: row.publicKey }
+}
+
+/** The statement is over the row as the act is about to leave it (nothing changed it between the check and the act). */
+function assertStatedFor(stated: Stated | undefined, row: StatedRow): asserts stated is Stated {
+  if (
+    !stated ||
+    stated.beneficiaryId !== row.id ||
+    stated.fullName !== row.fullName ||
+    stated.relationship !== row.relationship ||
+    stated.email.toLowerCase() !== row.email.toLowerCase() ||
+    stated.keyVersion !== row.keyVersion ||
+    stated.publicKey !== row.publicKey
+  ) {
+    throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
+  }
+}
 
 /** Adds a beneficiary unless the plan's limit is reached (counted in the same transaction). */
-export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificationEmail: boolean): WithEmailSent<Beneficiary> {
+export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificationEmail: boolean, stated: Stated, ledger: StatementLedger): WithEmailSent<Beneficiary> {
   const { db, now } = u
+  if (findBeneficiary(db, body.id)) throw conflict(CIRCLE_MESSAGES.beneficiaryIdTaken)
   if (byEmail(db, body.email)) throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
   const limit = planLimitsFor(u.account).maxBeneficiaries
   const count = db.select({ n: sql<number>`count(*)` }).from(beneficiaries).get()?.n ?? 0
   if (limit !== null && count >= limit) throw new ApiError(402, CIRCLE_MESSAGES.beneficiaryLimit(limit))
   if (sendVerificationEmail) assertMayMail(u, body.email, 'invitation')
+  assertStatedFor(stated, { ...body, keyVersion: 1 })
+  acceptStatement(ledger, stated)
   const row = db
     .insert(beneficiaries)
     .values({
-      id: crypto.randomUUID(),
+      id: body.id,
       fullName: body.fullName,
       email: body.email,
       relationship: body.relationship,
       publicKey: body.publicKey,
       publicKeyFingerprint: body.publicKeyFingerprint,
       keySignature: body.keySignature,
+      statementSequence: stated.sequence,
+      kitHasVaultFingerprint: true,
       sendAssetNotifications: body.sendAssetNotifications ?? true,
       delayNotifications: body.delayNotifications ?? false,
       verificationNonce: randomToken(),
@@ -99,20 +149,6 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
   return { ...toBeneficiary(requireBeneficiary(db, row.id)), verificationEmailSent }
 }
 
-/** What the object checked a key signature against, before the act (the check is asynchronous). */
-export interface SignedKey {
-  email: string
-  keyVersion: number
-  publicKey: string
-}
-
-/** The key signed for is still the row's (nothing changed it between the check and the act). */
-function assertSignedFor(signed: SignedKey | undefined, email: string, keyVersion: number, publicKey: string): void {
-  if (!signed || signed.email.toLowerCase() !== email.toLowerCase() || signed.keyVersion !== keyVersion || signed.publicKey !== publicKey) {
-    throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
-  }
-}
-
 /**
  * Tells the owner and the beneficiary's address before the change that an address or key changed.
  * Not before the owner confirmed their address: it may be a stranger's, and the beneficiary has
@@ -124,18 +160,43 @@ function tellOfChange(u: Unit, before: BeneficiaryRow, change: 'email' | 'key'):
   u.mail(before.email, 'beneficiary_changed', beneficiaryChangedOldAddressEmail({ beneficiaryName: before.fullName, ownerName: u.account.displayName, change }))
 }
 
+/** Whether an edit changes what the beneficiary statement covers (name, relationship, address). */
+export function changesStatement(current: BeneficiaryRow, body: BeneficiaryUpdateBody): boolean {
+  return (
+    (body.fullName !== undefined && body.fullName !== current.fullName) ||
+    (body.relationship !== undefined && body.relationship !== current.relationship) ||
+    (body.email !== undefined && body.email !== current.email)
+  )
+}
+
+/** The row an edit would leave, as far as the beneficiary statement goes. */
+export function editedRow(current: BeneficiaryRow, body: BeneficiaryUpdateBody): StatedRow {
+  return {
+    id: current.id,
+    fullName: body.fullName ?? current.fullName,
+    relationship: body.relationship ?? current.relationship,
+    email: body.email ?? current.email,
+    keyVersion: current.keyVersion,
+    publicKey: current.publicKey,
+  }
+}
+
 /**
- * Applies an edit; a new e-mail address is unverified until its owner follows the fresh link sent
- * to it, and comes with the vault's signature over the key for that address (`signed`, checked by
- * the object). The owner and the old address are told.
+ * Applies an edit. A new name, relationship or address comes with the vault's statement over the
+ * row as it will be (`stated`, checked by the object); the notification switches need none. A new
+ * address is unverified until its owner follows the fresh link sent to it; the owner and the old
+ * address are told.
  */
-export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBody, signed?: SignedKey): WithEmailSent<Beneficiary> {
+export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBody, stated: Stated | undefined, ledger: StatementLedger): WithEmailSent<Beneficiary> {
   const { db, now } = u
   const current = requireBeneficiary(db, id)
   const emailChanged = body.email !== undefined && body.email !== current.email
   if (emailChanged && byEmail(db, body.email!)) throw conflict(CIRCLE_MESSAGES.duplicateBeneficiary)
-  if (emailChanged) assertSignedFor(signed, body.email!, current.keyVersion, current.publicKey)
+  if (changesStatement(current, body) || stated) {
+    assertStatedFor(stated, editedRow(current, body))
+  }
   if (emailChanged) assertMayMail(u, body.email!, 'new-address')
+  if (stated) acceptStatement(ledger, stated)
   const row = db
     .update(beneficiaries)
     .set({
@@ -143,7 +204,8 @@ export function updateBeneficiary(u: Unit, id: string, body: BeneficiaryUpdateBo
       ...(body.relationship !== undefined && { relationship: body.relationship }),
       ...(body.sendAssetNotifications !== undefined && { sendAssetNotifications: body.sendAssetNotifications }),
       ...(body.delayNotifications !== undefined && { delayNotifications: body.delayNotifications }),
-      ...(emailChanged && { email: body.email, keySignature: body.keySignature, emailVerifiedAt: null, verificationNonce: randomToken(), notificationStatus: 'pending' as const }),
+      ...(stated && { keySignature: body.keySignature, statementSequence: stated.sequence }),
+      ...(emailChanged && { email: body.email, emailVerifiedAt: null, verificationNonce: randomToken(), notificationStatus: 'pending' as const }),
       updatedAt: now,
     })
     .where(eq(beneficiaries.id, id))
@@ -186,19 +248,22 @@ export function rotateBeneficiaryKey(
   id: string,
   key: { publicKey: string; fingerprint: string; keySignature: string; replacesKeyVersion?: number },
   grants: Array<{ itemId: string; wrappedKey: string }>,
-  signed: SignedKey,
+  stated: Stated,
+  ledger: StatementLedger,
 ): Beneficiary {
   const { db, now } = u
   const current = requireBeneficiary(db, id)
   if (key.replacesKeyVersion !== undefined && key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
-  assertSignedFor(signed, current.email, current.keyVersion + 1, key.publicKey)
+  // The object verified the grants' signature at the version stated, which this makes the next one.
+  assertStatedFor(stated, { ...current, keyVersion: current.keyVersion + 1, publicKey: key.publicKey })
   const wanted = new Set(db.select({ itemId: itemGrants.itemId }).from(itemGrants).where(eq(itemGrants.beneficiaryId, id)).all().map((g) => g.itemId))
   const given = new Set(grants.map((g) => g.itemId))
   if (given.size !== grants.length || wanted.size !== given.size || [...wanted].some((i) => !given.has(i))) {
     throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
   }
+  acceptStatement(ledger, stated)
   const keyVersion = current.keyVersion + 1
-  return switchKey(u, current, { ...key, keyVersion }, grants.length, () => {
+  return switchKey(u, current, { ...key, keyVersion, statementSequence: stated.sequence }, grants.length, () => {
     for (const g of grants) {
       db.update(itemGrants)
         .set({ wrappedKey: g.wrappedKey, keyVersion, createdAt: now })
@@ -215,13 +280,22 @@ export function rotateBeneficiaryKey(
 function switchKey(
   u: Unit,
   current: BeneficiaryRow,
-  key: { publicKey: string; fingerprint: string; keySignature: string; keyVersion: number },
+  key: { publicKey: string; fingerprint: string; keySignature: string; keyVersion: number; statementSequence: number },
   items: number,
   rewrap: () => void,
 ): Beneficiary {
+  // A new key comes with a new kit, and kits from this version on print the vault's fingerprint.
   const row = u.db
     .update(beneficiaries)
-    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion: key.keyVersion, updatedAt: u.now })
+    .set({
+      publicKey: key.publicKey,
+      publicKeyFingerprint: key.fingerprint,
+      keySignature: key.keySignature,
+      statementSequence: key.statementSequence,
+      kitHasVaultFingerprint: true,
+      keyVersion: key.keyVersion,
+      updatedAt: u.now,
+    })
     .where(eq(beneficiaries.id, current.id))
     .returning()
     .get()!
@@ -240,19 +314,33 @@ function rotationOf(db: OwnerDb, beneficiaryId: string, rotationId: string): Key
   return row
 }
 
-/** Starts a rotation in pages: the new key (signed by the vault for the next version, `signed`) waits for its grants. */
+/**
+ * Starts a rotation in pages: the new key (stated by the vault for the next version) waits for its
+ * grants. The statement's sequence is taken now, so nothing replays it later.
+ */
 export function startRotation(
   u: Unit,
   id: string,
   key: { publicKey: string; fingerprint: string; keySignature: string; replacesKeyVersion: number },
-  signed: SignedKey,
+  stated: Stated,
+  ledger: StatementLedger,
 ): RotationStarted {
   const current = requireBeneficiary(u.db, id)
   if (key.replacesKeyVersion !== current.keyVersion) throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
-  assertSignedFor(signed, current.email, current.keyVersion + 1, key.publicKey)
+  assertStatedFor(stated, { ...current, keyVersion: current.keyVersion + 1, publicKey: key.publicKey })
+  acceptStatement(ledger, stated)
   const rotationId = crypto.randomUUID()
   u.db.insert(keyRotations)
-    .values({ id: rotationId, beneficiaryId: id, publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion: current.keyVersion + 1, createdAt: u.now })
+    .values({
+      id: rotationId,
+      beneficiaryId: id,
+      publicKey: key.publicKey,
+      publicKeyFingerprint: key.fingerprint,
+      keySignature: key.keySignature,
+      statementSequence: stated.sequence,
+      keyVersion: current.keyVersion + 1,
+      createdAt: u.now,
+    })
     .run()
   u.dueAt(u.now + ROTATION_TTL_MS)
   const grantedItems = u.db.select({ n: sql<number>`count(*)` }).from(itemGrants).where(eq(itemGrants.beneficiaryId, id)).get()?.n ?? 0
@@ -276,21 +364,31 @@ export function addRotationGrants(db: OwnerDb, beneficiaryId: string, rotationId
  * and every item granted now has its re-wrapped grant; otherwise nothing changes (an incomplete
  * rotation stays, to be completed; one overtaken by another change is dropped).
  */
-export function commitRotation(u: Unit, beneficiaryId: string, rotationId: string, signed: SignedKey): Beneficiary {
+export function commitRotation(u: Unit, beneficiaryId: string, rotationId: string, stated: Stated | undefined, signedGrants: string): Beneficiary {
   const { db, now } = u
   const rotation = rotationOf(db, beneficiaryId, rotationId)
   const current = requireBeneficiary(db, beneficiaryId)
-  if (current.keyVersion + 1 !== rotation.keyVersion) {
+  // Overtaken: another key, or a statement newer than the rotation's (which would otherwise roll it back).
+  const restatedSince = rotation.statementSequence === null || (current.statementSequence !== null && current.statementSequence >= rotation.statementSequence)
+  if (current.keyVersion + 1 !== rotation.keyVersion || restatedSince) {
     db.delete(keyRotations).where(eq(keyRotations.id, rotationId)).run()
     throw conflict(CIRCLE_MESSAGES.keyChangedMeanwhile)
   }
-  assertSignedFor(signed, current.email, rotation.keyVersion, rotation.publicKey)
+  assertStatedFor(stated, { ...current, keyVersion: rotation.keyVersion, publicKey: rotation.publicKey })
+  // The staged set the object verified the vault's signature over is still the one staged.
+  if (stagedGrantsStatement(db, u.ownerId, rotation) !== signedGrants) throw badRequest(`grantsSignature: ${KEY_SIGNING_MESSAGES.grantsSignatureInvalid}`)
   const missing = db.get<{ n: number }>(sql`select count(*) as n from item_grants g
     where g.beneficiary_id = ${beneficiaryId}
       and not exists (select 1 from rotation_grants r where r.rotation_id = ${rotationId} and r.item_id = g.item_id)`)?.n ?? 0
   if (missing > 0) throw conflict(CIRCLE_MESSAGES.rotationIncomplete)
   const items = db.select({ n: sql<number>`count(*)` }).from(itemGrants).where(eq(itemGrants.beneficiaryId, beneficiaryId)).get()?.n ?? 0
-  const key = { publicKey: rotation.publicKey, fingerprint: rotation.publicKeyFingerprint, keySignature: rotation.keySignature, keyVersion: rotation.keyVersion }
+  const key = {
+    publicKey: rotation.publicKey,
+    fingerprint: rotation.publicKeyFingerprint,
+    keySignature: rotation.keySignature,
+    keyVersion: rotation.keyVersion,
+    statementSequence: stated.sequence,
+  }
   return switchKey(u, current, key, items, () => {
     db.run(sql`update item_grants set
         wrapped_key = (select r.wrapped_key from rotation_grants r where r.rotation_id = ${rotationId} and r.item_id = item_grants.item_id),
@@ -300,7 +398,19 @@ export function commitRotation(u: Unit, beneficiaryId: string, rotationId: strin
   })
 }
 
-/** The rotation a commit would apply, for the object to check its signature against the row as it is now. */
+/**
+ * The grants statement (contract/vault-statements.ts) over every grant a rotation staged, each with
+ * the rotation's beneficiary and new key version: what the vault must have signed for the commit.
+ */
+export function stagedGrantsStatement(db: OwnerDb, ownerId: string, rotation: KeyRotationRow): string {
+  const staged = db.select({ itemId: rotationGrants.itemId, wrappedKey: rotationGrants.wrappedKey }).from(rotationGrants).where(eq(rotationGrants.rotationId, rotation.id)).all()
+  return grantsStatement(
+    ownerId,
+    staged.map((g) => ({ ...g, beneficiaryId: rotation.beneficiaryId, keyVersion: rotation.keyVersion })),
+  )
+}
+
+/** The rotation a commit would apply, for the object to check its signatures against the row as it is now. */
 export function pendingRotation(db: OwnerDb, beneficiaryId: string, rotationId: string): { rotation: KeyRotationRow; current: BeneficiaryRow } {
   return { rotation: rotationOf(db, beneficiaryId, rotationId), current: requireBeneficiary(db, beneficiaryId) }
 }
@@ -310,11 +420,21 @@ export function sweepRotations(db: OwnerDb, before: number): number {
   return db.delete(keyRotations).where(lt(keyRotations.createdAt, before)).returning({ id: keyRotations.id }).all().length
 }
 
-/** Stores the vault's signature over a key stored before signing keys (checked by the object). */
-export function signStoredKey(u: Unit, id: string, keySignature: string, signed: SignedKey): Beneficiary {
+/**
+ * Stores the vault's statement over the row as it is (checked by the object): a key stored before
+ * signing keys, confirmed by the owner, or one under a v1 statement restated as v2. The kit is the
+ * same, so whether it shows the vault's fingerprint does not change.
+ */
+export function signStoredKey(u: Unit, id: string, keySignature: string, stated: Stated, ledger: StatementLedger): Beneficiary {
   const current = requireBeneficiary(u.db, id)
-  assertSignedFor(signed, current.email, current.keyVersion, current.publicKey)
-  const row = u.db.update(beneficiaries).set({ keySignature, updatedAt: u.now }).where(eq(beneficiaries.id, id)).returning().get()!
+  assertStatedFor(stated, current)
+  acceptStatement(ledger, stated)
+  const row = u.db
+    .update(beneficiaries)
+    .set({ keySignature, statementSequence: stated.sequence, updatedAt: u.now })
+    .where(eq(beneficiaries.id, id))
+    .returning()
+    .get()!
   u.audit({ actor: 'user', action: 'circle.beneficiary_key_signed', details: { beneficiaryId: id, keyVersion: current.keyVersion } })
   return toBeneficiary(row)
 }

@@ -18,9 +18,10 @@ import { VaultLockedAlert } from '@/features/vault/vault-locked-alert'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { accessKitFileName, downloadAccessKit, type AccessKit } from './access-kit'
 import { AccessKitPrintView } from './access-kit-print'
-import { useCreateBeneficiary } from './api'
+import { useBeneficiaries, useCreateBeneficiary } from './api'
 import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, emailNotSentText, invitationOutcomeText } from './copy'
 import { toastFailure, toastSuccess } from './notify'
+import { statedFields, withStatementSequence } from './statements'
 import { SwitchField } from './switch-field'
 
 type FormOutput = z.output<typeof beneficiaryFormSchema>
@@ -209,6 +210,7 @@ export function AddBeneficiaryDialog({
   ownerName: string
 }) {
   const create = useCreateBeneficiary()
+  const known = useBeneficiaries().data ?? []
   const unlocked = useVaultUnlocked()
   const { data: user } = useCurrentUser()
   const [unlockOpen, setUnlockOpen] = useState(false)
@@ -256,9 +258,14 @@ export function AddBeneficiaryDialog({
     }
     setPhase('saving')
     try {
-      // The vault signs the key for this address: only a browser holding the unlocked vault can.
-      const keySignature = await vaultSession.signKey({ email: values.email, keyVersion: 1, publicKey: pair.publicKeySpki })
-      const created = await create.mutateAsync({ ...values, publicKey: pair.publicKeySpki, keySignature })
+      // The vault states who this is (their id, name, relationship, address and key): only a browser
+      // holding the unlocked vault can. The id is chosen here because the statement names it.
+      const id = crypto.randomUUID()
+      const fields = statedFields({ id, ...values, keyVersion: 1, publicKey: pair.publicKeySpki })
+      const created = await withStatementSequence(known, async (statementSequence) => {
+        const keySignature = await vaultSession.signBeneficiary({ ...fields, sequence: statementSequence })
+        return create.mutateAsync({ ...values, id, publicKey: pair.publicKeySpki, keySignature, statementSequence })
+      })
       const fingerprint = await publicKeyFingerprint(pair.publicKeySpki)
       setStep({
         kit: {

@@ -29,7 +29,7 @@ import {
   NOTIFICATION_COPY,
 } from './copy'
 import { EditBeneficiaryDialog } from './edit-beneficiary-dialog'
-import { KeyTrust } from './key-trust'
+import { KeyTrust, useRestatement } from './key-trust'
 import { toastFailure, toastSuccess } from './notify'
 import { RotateKeyDialog } from './rotate-key-dialog'
 
@@ -158,6 +158,7 @@ function BeneficiaryCard({
 
 export function BeneficiaryList({ onAdd }: { onAdd: () => void }) {
   const { data, isPending, isError, error, refetch, isFetching } = useBeneficiaries()
+  useRestatement()
   const resend = useResendBeneficiaryVerification()
   const update = useUpdateBeneficiary()
   const remove = useDeleteBeneficiary()

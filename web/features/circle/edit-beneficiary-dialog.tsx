@@ -8,11 +8,12 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, InputField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
-import { useUpdateBeneficiary } from './api'
+import { useBeneficiaries, useUpdateBeneficiary } from './api'
 import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, EDIT_EMAIL_NOTE, invitationOutcomeText } from './copy'
 import { toastFailure, toastSuccess } from './notify'
 import { SwitchField } from './switch-field'
 import { vaultSession } from '@/features/vault/vault-session'
+import { statedFields, withStatementSequence } from './statements'
 import { assertTrustedKeys } from './trusted-keys'
 
 const editSchema = beneficiaryFormSchema.pick({ fullName: true, email: true, relationship: true, delayNotifications: true })
@@ -24,7 +25,9 @@ function valuesOf(b: Beneficiary): EditInput {
 }
 
 /** Edit Details: name, e-mail, relationship and Secrecy Mode. Only the fields that changed are sent. */
-const EMAIL_NEEDS_UNLOCK = 'Unlock your vault to change the address: your vault signs the key for the new one.'
+const DETAILS_NEED_UNLOCK = 'Unlock your vault to change the name, relationship or address: your vault signs who this person is.'
+/** What the vault's statement covers: changing any of them needs the unlocked vault. */
+const STATED = ['fullName', 'relationship', 'email'] as const
 
 export function EditBeneficiaryDialog({
   beneficiary,
@@ -55,6 +58,7 @@ function EditForm({
   onDone: () => void
 }) {
   const form = useForm<EditInput, unknown, EditOutput>({ resolver: zodResolver(editSchema), defaultValues: valuesOf(beneficiary) })
+  const known = useBeneficiaries().data ?? []
   const { errors } = form.formState
   const email = useWatch({ control: form.control, name: 'email' })
   const emailChanged = !!email && email.trim().toLowerCase() !== beneficiary.email
@@ -69,31 +73,27 @@ function EditForm({
       onDone()
       return
     }
-    // A new address needs the vault's signature over the (unchanged, trusted) key for it.
-    let keySignature: string | undefined
-    if (changes.email !== undefined) {
-      if (!vaultSession.isUnlocked()) {
-        form.setError('email', { message: EMAIL_NEEDS_UNLOCK })
-        return
-      }
-      try {
-        await assertTrustedKeys([beneficiary])
-        keySignature = await vaultSession.signKey({ email: changes.email, keyVersion: beneficiary.keyVersion, publicKey: beneficiary.publicKey })
-      } catch (error) {
-        toastFailure(CIRCLE_TOASTS.updateBeneficiaryFailed, error)
-        return
-      }
+    // A new name, relationship or address needs the vault's statement over the row as it will be,
+    // made only for a row whose statement this vault trusts as it is.
+    const stated = STATED.find((key) => changes[key] !== undefined)
+    if (stated && !vaultSession.isUnlocked()) {
+      form.setError(stated, { message: DETAILS_NEED_UNLOCK })
+      return
     }
-    update.mutate(
-      { id: beneficiary.id, ...changes, ...(keySignature && { keySignature }) },
-      {
-        onSuccess: (updated) => {
-          toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, invitationOutcomeText(updated, '') || undefined)
-          onDone()
-        },
-        onError: (error) => toastFailure(CIRCLE_TOASTS.updateBeneficiaryFailed, error),
-      },
-    )
+    try {
+      if (stated) await assertTrustedKeys([beneficiary])
+      const edited = statedFields({ ...beneficiary, ...changes })
+      const send = (statement?: { keySignature: string; statementSequence: number }) => update.mutateAsync({ id: beneficiary.id, ...changes, ...statement })
+      const updated = stated
+        ? await withStatementSequence(known, async (statementSequence) =>
+            send({ keySignature: await vaultSession.signBeneficiary({ ...edited, sequence: statementSequence }), statementSequence }),
+          )
+        : await send()
+      toastSuccess(CIRCLE_TOASTS.beneficiaryUpdated, invitationOutcomeText(updated, '') || undefined)
+      onDone()
+    } catch (error) {
+      toastFailure(CIRCLE_TOASTS.updateBeneficiaryFailed, error)
+    }
   })
 
   return (

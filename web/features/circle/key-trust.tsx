@@ -1,41 +1,74 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ShieldAlert, ShieldCheck } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Beneficiary } from '../../../contract/circle'
 import { KEY_SIGNING_MESSAGES } from '../../../contract/key-signing'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
-import { apiJson } from '@/lib/api-client'
-import { beneficiariesKey } from './api'
+import { beneficiariesKey, useBeneficiaries } from './api'
 import { toastFailure, toastSuccess } from './notify'
-
-type Trust = 'signed' | 'unconfirmed' | 'changed'
+import { judgeStatements, restate, restateV1Rows, type StatementVerdict } from './statements'
 
 /**
- * What this vault makes of a beneficiary's key, checked in this browser while the vault is
- * unlocked: signed by it, never signed (a key stored before signing keys: the owner confirms its
- * fingerprint here), or signed by nothing of this vault's (changed outside it).
+ * What this vault makes of every beneficiary's statement (web/features/circle/statements.ts), checked
+ * in this browser while the vault is unlocked, over the whole list at once: only a complete list
+ * moves this browser's high-water mark and forgets who left.
+ */
+export function useStatementVerdicts() {
+  const unlocked = useVaultUnlocked()
+  const { data: list } = useBeneficiaries()
+  return useQuery({
+    queryKey: ['statement-verdicts', list?.map((b) => [b.id, b.fullName, b.relationship, b.email, b.keyVersion, b.publicKey, b.keySignature, b.statementSequence])],
+    queryFn: () => judgeStatements(list!, { complete: true }),
+    enabled: unlocked && list !== undefined && !vaultSession.hasSigningProblem(),
+    staleTime: Infinity,
+  })
+}
+
+/**
+ * Restates as v2, once per row and visit, every beneficiary still on a v1 statement this vault
+ * signed (one request each): mounted on the Beneficiaries page, so it runs when the page loads with
+ * the vault unlocked, or when the vault is unlocked there.
+ */
+export function useRestatement(): void {
+  const verdicts = useStatementVerdicts().data
+  const { data: list } = useBeneficiaries()
+  const queryClient = useQueryClient()
+  const tried = useRef(new Set<string>())
+  useEffect(() => {
+    if (!verdicts || !list) return
+    const due = new Map<string, StatementVerdict>()
+    for (const b of list) {
+      const key = `${b.id}:${b.keySignature}`
+      if (verdicts.get(b.id) === 'restate' && !tried.current.has(key)) {
+        tried.current.add(key)
+        due.set(b.id, 'restate')
+      }
+    }
+    if (due.size === 0) return
+    void restateV1Rows(list, due).then(async (n) => {
+      if (n > 0) await queryClient.invalidateQueries({ queryKey: beneficiariesKey, exact: true })
+    })
+  }, [verdicts, list, queryClient])
+}
+
+/**
+ * What this vault makes of a beneficiary's key: signed by it (a v1 statement, trusted until it is
+ * restated, shows the same), never signed (a key stored before signing keys: the owner confirms its
+ * fingerprint here), or signed by nothing of this vault's, or older than what this browser verified
+ * (changed outside it).
  */
 export function KeyTrust({ beneficiary: b }: { beneficiary: Beneficiary }) {
   const unlocked = useVaultUnlocked()
   const queryClient = useQueryClient()
   const [confirming, setConfirming] = useState(false)
-  const trust = useQuery({
-    queryKey: ['key-trust', b.id, b.keyVersion, b.email, b.publicKey, b.keySignature],
-    queryFn: async (): Promise<Trust> => {
-      if (b.keySignature === null) return 'unconfirmed'
-      return (await vaultSession.isSignedKey(b)) ? 'signed' : 'changed'
-    },
-    enabled: unlocked && !vaultSession.hasSigningProblem(),
-    staleTime: Infinity,
-  })
+  const known = useBeneficiaries().data ?? []
+  const verdict = useStatementVerdicts().data?.get(b.id)
+  const trust = verdict === 'restate' ? 'signed' : verdict
   const confirm = useMutation({
-    mutationFn: async () => {
-      const keySignature = await vaultSession.signKey({ email: b.email, keyVersion: b.keyVersion, publicKey: b.publicKey })
-      return apiJson<Beneficiary>('POST', `/api/beneficiaries/${encodeURIComponent(b.id)}/key-signature`, { keySignature })
-    },
+    mutationFn: () => restate(b, known),
     onSuccess: async () => {
       setConfirming(false)
       toastSuccess(KEY_SIGNING_MESSAGES.keyConfirmed, `${b.fullName}'s key is now signed by your vault.`)
@@ -44,15 +77,15 @@ export function KeyTrust({ beneficiary: b }: { beneficiary: Beneficiary }) {
     onError: (error) => toastFailure('The key could not be confirmed', error),
   })
 
-  if (!unlocked || !trust.data) return null
-  if (trust.data === 'signed') {
+  if (!unlocked || !trust) return null
+  if (trust === 'signed') {
     return (
       <Badge variant="success" title="This key carries your vault's signature">
         <ShieldCheck className="size-3" aria-hidden /> Key signed
       </Badge>
     )
   }
-  if (trust.data === 'changed') {
+  if (trust === 'changed') {
     return (
       <Badge variant="destructive" title={KEY_SIGNING_MESSAGES.keyChangedOutside} data-testid="key-changed">
         <ShieldAlert className="size-3" aria-hidden /> {KEY_SIGNING_MESSAGES.keyChangedOutside}

@@ -13,8 +13,10 @@ import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
 import { VaultLockedAlert } from '@/features/vault/vault-locked-alert'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { AccessKitStep, useAccessKitGuard, type KitStep } from './add-beneficiary-dialog'
-import { beneficiariesKey } from './api'
+import { beneficiariesKey, useBeneficiaries } from './api'
 import { toastFailure, toastSuccess } from './notify'
+import { statedFields, withStatementSequence } from './statements'
+import { assertTrustedKeys, UntrustedKeyError } from './trusted-keys'
 
 type Phase = 'idle' | 'generating' | 'rewrapping'
 
@@ -44,6 +46,7 @@ export function RotateKeyDialog({
   const unlocked = useVaultUnlocked()
   const queryClient = useQueryClient()
   const items = useVaultItems({ enabled: open })
+  const known = useBeneficiaries().data ?? []
   const [phase, setPhase] = useState<Phase>('idle')
   const [step, setStep] = useState<KitStep | null>(null)
   const [lockedError, setLockedError] = useState(false)
@@ -88,14 +91,23 @@ export function RotateKeyDialog({
     setPhase('rewrapping')
     try {
       const master = vaultSession.requireKey()
-      const keySignature = await vaultSession.signKey({ email: target.email, keyVersion: target.keyVersion + 1, publicKey: pair.publicKeySpki })
-      const { beneficiary: updated, itemCount } = await rotateBeneficiaryKey({
-        beneficiaryId: target.id,
-        replacesKeyVersion: target.keyVersion,
-        publicKeySpki: pair.publicKeySpki,
-        keySignature,
-        master,
+      // The statement restates who this is with the new key: the row as it is must not have been
+      // changed outside the vault (a key never confirmed can still be replaced: its kit is lost).
+      await assertTrustedKeys([target]).catch((error: unknown) => {
+        if (!(error instanceof UntrustedKeyError && error.unconfirmed)) throw error
       })
+      const next = statedFields({ ...target, keyVersion: target.keyVersion + 1, publicKey: pair.publicKeySpki })
+      const { beneficiary: updated, itemCount } = await withStatementSequence(known, async (statementSequence) =>
+        rotateBeneficiaryKey({
+          beneficiaryId: target.id,
+          replacesKeyVersion: target.keyVersion,
+          publicKeySpki: pair.publicKeySpki,
+          keySignature: await vaultSession.signBeneficiary({ ...next, sequence: statementSequence }),
+          statementSequence,
+          signGrants: (grants) => vaultSession.signGrants(grants),
+          master,
+        }),
+      )
       const fingerprint = await publicKeyFingerprint(pair.publicKeySpki)
       setStep({
         kit: {

@@ -3,12 +3,14 @@ import {
   ROTATION_PAGE_SIZE,
   type Beneficiary,
   type BeneficiaryRotateKeyBody,
+  type RotationCommitBody,
   type RotationGrantsBody,
   type RotationStartBody,
   type RotationStarted,
 } from '../../../contract/circle'
 import type { ItemGrantsBody, PolicyItemsBody, PolicySelectors } from '../../../contract/policies'
 import type { ItemMetadata, VaultItem } from '../../../contract/vault-items'
+import type { StatedGrant } from '../../../contract/vault-statements'
 import {
   decryptMetadata,
   importBeneficiaryPublicKey,
@@ -155,29 +157,40 @@ export interface RotateKeyResult {
 
 /**
  * Replaces a beneficiary's public key (a lost Access Kit), at any number of items: starts a
- * rotation with the new key (signed by the vault for the next version), re-wraps every item granted
- * to them and sends the grants in pages (ROTATION_PAGE_SIZE), then commits, which switches key and
- * grants at once on the server; until then the old key and grants stay in force. A commit refused
- * because an item was granted meanwhile (409) fetches the items again, sends what is new, and
- * commits once more. Only the public key is sent.
+ * rotation with the new key (stated by the vault for the next version), re-wraps every item granted
+ * to them and sends the grants in pages (ROTATION_PAGE_SIZE), then commits with the vault's
+ * signature over every grant it sent, which switches key and grants at once on the server; until
+ * then the old key and grants stay in force. A commit refused because an item was granted meanwhile
+ * (409) fetches the items again, sends what is new, signs the whole set again and commits once
+ * more. Only the public key is sent.
  */
 export async function rotateBeneficiaryKey(input: {
   beneficiaryId: string
   /** The key version the owner chose to replace: a rotation made meanwhile elsewhere is not undone. */
   replacesKeyVersion: number
   publicKeySpki: string
-  /** The vault's signature over the new key at version replacesKeyVersion + 1 (contract/key-signing.ts). */
+  /** The vault's beneficiary statement (contract/vault-statements.ts) for the new key at version replacesKeyVersion + 1. */
   keySignature: string
+  statementSequence: number
+  /** The vault's signature over grantsStatement(owner, grants): the complete set sent, at the new version. */
+  signGrants: (grants: StatedGrant[]) => Promise<string>
   /** Null only for an owner who has no vault yet (and so no items). */
   master: MasterKey | null
   fetch?: FetchLike
 }): Promise<RotateKeyResult> {
   const fetchFn = input.fetch ?? defaultFetch
   const base = `/api/beneficiaries/${encodeURIComponent(input.beneficiaryId)}/rotations`
-  const start: RotationStartBody = { publicKey: input.publicKeySpki, keySignature: input.keySignature, replacesKeyVersion: input.replacesKeyVersion }
+  const start: RotationStartBody = {
+    publicKey: input.publicKeySpki,
+    keySignature: input.keySignature,
+    statementSequence: input.statementSequence,
+    replacesKeyVersion: input.replacesKeyVersion,
+  }
   const { rotationId } = await sendJson<RotationStarted>(fetchFn, 'POST', base, start)
   const rotation = `${base}/${encodeURIComponent(rotationId)}`
-  const sent = new Set<string>()
+  const keyVersion = input.replacesKeyVersion + 1
+  // What was staged, by item (a page sent again replaces its grants there too): what the vault signs.
+  const sent = new Map<string, string>()
   for (let attempt = 1; ; attempt++) {
     const items = await sendJson<VaultItem[]>(fetchFn, 'GET', '/api/vault/items')
     const granted = items.filter((item) => item.beneficiaryIds.includes(input.beneficiaryId))
@@ -187,10 +200,12 @@ export async function rotateBeneficiaryKey(input: {
       const page = unsent.slice(i, i + ROTATION_PAGE_SIZE)
       const body: RotationGrantsBody = { grants: await rotationGrants(input.beneficiaryId, input.publicKeySpki, page, input.master) }
       await sendJson<{ received: number }>(fetchFn, 'PUT', `${rotation}/grants`, body)
-      page.forEach((item) => sent.add(item.id))
+      body.grants.forEach((g) => sent.set(g.itemId, g.wrappedKey))
     }
     try {
-      const beneficiary = await sendJson<Beneficiary>(fetchFn, 'POST', `${rotation}/commit`)
+      const staged = [...sent].map(([itemId, wrappedKey]) => ({ itemId, wrappedKey, beneficiaryId: input.beneficiaryId, keyVersion }))
+      const commit: RotationCommitBody = { grantsSignature: await input.signGrants(staged) }
+      const beneficiary = await sendJson<Beneficiary>(fetchFn, 'POST', `${rotation}/commit`, commit)
       return { beneficiary, itemCount: granted.length }
     } catch (error) {
       const incomplete = error instanceof ApiRequestError && error.status === 409 && error.detail === CIRCLE_MESSAGES.rotationIncomplete

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import { KEY_SIGNING_MESSAGES, type KeyStatementFields, type SigningKeyBody } from '../../../contract/key-signing'
+import { beneficiaryStatement, grantsStatement, type BeneficiaryStatementFields, type StatedGrant } from '../../../contract/vault-statements'
 import type { VaultSetupBody } from '../../../contract/vault'
 import {
   createPassphraseCheck,
@@ -12,6 +13,7 @@ import {
   unwrapSigningKey,
   verifyKeyStatement,
   verifyPassphrase,
+  verifyStatement,
   wrapSigningKey,
   type MasterKey,
   type SigningPrivateKey,
@@ -60,8 +62,20 @@ interface Signing {
   privateKey: SigningPrivateKey
 }
 
-/** A beneficiary as far as its key's signature goes. */
-export type SignedBeneficiaryKey = Omit<KeyStatementFields, 'ownerId'> & { keySignature: string | null }
+/**
+ * A beneficiary as far as its statement goes: a v2 statement (contract/vault-statements.ts) when
+ * `statementSequence` is set, else a v1 key statement (contract/key-signing.ts), or none yet.
+ */
+export type SignedBeneficiaryKey = Omit<KeyStatementFields, 'ownerId'> & {
+  id: string
+  fullName: string
+  relationship: string
+  keySignature: string | null
+  statementSequence: number | null
+}
+
+/** Which statement a beneficiary's signature holds as, for this vault: v2, v1 (to restate), or none. */
+export type StatementCheck = 'v2' | 'v1' | null
 
 type Listener = () => void
 
@@ -177,11 +191,46 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
     signer(): { ownerId: string; publicKey: string } | null {
       return key && signing ? { ownerId: signing.ownerId, publicKey: signing.publicKey } : null
     },
-    /** Whether a beneficiary's key carries this vault's signature (false when it cannot be told). */
-    async isSignedKey(b: SignedBeneficiaryKey): Promise<boolean> {
+    /** The vault's signature over the beneficiary statement (v2) for `fields` (VaultLockedError, or SigningKeyProblemError). */
+    async signBeneficiary(fields: Omit<BeneficiaryStatementFields, 'ownerId'>): Promise<string> {
       if (!key) throw new VaultLockedError()
-      if (!signing || !b.keySignature) return false
-      return verifyKeyStatement(signing.publicKey, { ownerId: signing.ownerId, email: b.email, keyVersion: b.keyVersion, publicKey: b.publicKey }, b.keySignature)
+      if (!signing) throw new SigningKeyProblemError()
+      return signStatement(signing.privateKey, beneficiaryStatement({ ownerId: signing.ownerId, ...fields }))
+    },
+    /** The vault's signature over grantsStatement of `grants` (a rotation's complete set, as sent). */
+    async signGrants(grants: readonly StatedGrant[]): Promise<string> {
+      if (!key) throw new VaultLockedError()
+      if (!signing) throw new SigningKeyProblemError()
+      return signStatement(signing.privateKey, grantsStatement(signing.ownerId, grants))
+    },
+    /**
+     * Which of this vault's statements a beneficiary's signature holds as: 'v2' over the row as it
+     * is at its sequence, 'v1' over its key and address only (a row from before 0.3, to be restated),
+     * or null (unsigned, or signed by nothing of this vault's). The high-water rule is the caller's
+     * (web/features/circle/statements.ts).
+     */
+    async checkStatement(b: SignedBeneficiaryKey): Promise<StatementCheck> {
+      if (!key) throw new VaultLockedError()
+      if (!signing || !b.keySignature) return null
+      if (b.statementSequence !== null) {
+        const text = beneficiaryStatement({
+          ownerId: signing.ownerId,
+          sequence: b.statementSequence,
+          beneficiaryId: b.id,
+          fullName: b.fullName,
+          relationship: b.relationship,
+          email: b.email,
+          keyVersion: b.keyVersion,
+          publicKey: b.publicKey,
+        })
+        return (await verifyStatement(signing.publicKey, text, b.keySignature)) ? 'v2' : null
+      }
+      const v1 = { ownerId: signing.ownerId, email: b.email, keyVersion: b.keyVersion, publicKey: b.publicKey }
+      return (await verifyKeyStatement(signing.publicKey, v1, b.keySignature)) ? 'v1' : null
+    },
+    /** Whether a beneficiary's statement (v2, or v1 not yet restated) carries this vault's signature. */
+    async isSignedKey(b: SignedBeneficiaryKey): Promise<boolean> {
+      return (await session.checkStatement(b)) !== null
     },
     lock() {
       const wasUnlocked = key !== null
