@@ -296,7 +296,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: (f) => ({ grants: [{ beneficiaryId: f.beneficiaryId, wrappedKey: wrapped }], grantsSignature: WELL_FORMED_SIGNATURE }),
     params: (f) => ({ id: f.itemId }),
   },
-  'GET /api/vault/seal': { access: 'owner' },
+  'GET /api/vault/seal': { access: 'owner', query: { after: '00000000-0000-4000-8000-000000000000' } },
   'POST /api/vault/items/:id/seal': {
     access: 'owner',
     body: 'json',
