@@ -434,7 +434,7 @@ export class OwnerVault extends DurableObject<Env> {
 
   /** 400 naming `field` unless `signature` is the vault's over `text`; 409 for a vault without a signing key. */
   private async checkVaultSignature(text: string, signature: string, field: string, message: string): Promise<void> {
-    if (!(await verifyVaultSignature(signingPublicKeyOf(this.ctx.storage), text, signature))) throw badRequest(`${field}: ${message}`)
+    if (!(await verifyVaultSignature(signingPublicKeyOf(this.ctx.storage), text, signature))) throw badRequest(`${field}: ${message}`, { errors: [{ field, message }] })
   }
 
   /**
@@ -682,6 +682,13 @@ export class OwnerVault extends DurableObject<Env> {
       const n = this.ctx.storage.sql.exec('update beneficiaries set key_signature = null').rowsWritten
       return { beneficiaries: n }
     })
+  }
+
+  /** Local only (the dev route checks): every item as one stored before manifests, not yet sealed. */
+  async devUnsealItems(): Promise<number> {
+    const n = this.ctx.storage.sql.exec('update vault_items set manifest = null, manifest_signature = null, content_digest = null').rowsWritten
+    this.itemList = null
+    return n
   }
 
   /**
