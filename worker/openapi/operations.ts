@@ -231,7 +231,7 @@ export const OPERATIONS: Record<string, Operation> = {
     answer: z.object({ beneficiaryIds: z.array(z.string()) }),
     errors: [409],
   },
-  'GET /api/vault/seal': { summary: 'A page of items stored before manifests, to be sealed by the vault', answer: sealPageSchema, errors: [409] },
+  'GET /api/vault/seal': { summary: 'A page of items stored before manifests, to be sealed by the vault', answer: sealPageSchema },
   'POST /api/vault/items/:id/seal': { summary: 'Seal an item stored before manifests: its manifest and re-wrapped grants', answer: vaultItemSchema, errors: [409] },
   'DELETE /api/vault/items/:id': { summary: 'Delete an item', answer: message },
 
