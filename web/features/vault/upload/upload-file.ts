@@ -76,7 +76,6 @@ export interface UploadFileInput {
   refreshBeneficiaries?: () => Promise<readonly UploadBeneficiary[]>
 }
 
-
 export interface UploadFileOptions {
   /** Plaintext bytes confirmed by the server so far, and the total. */
   onProgress?: (bytesDone: number, bytesTotal: number) => void
