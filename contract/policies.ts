@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ITEM_TYPES } from './vault-items'
+import { grantKeyVersionSchema, ITEM_TYPES } from './vault-items'
+import { isBase64, statementSignatureSchema } from './vault-statements'
 
 // Access policies (seeds 001 §2 'Access Policies page', §3 'Policy', §5 'Policy form', §9).
 // Which items a policy covers is decided in the browser: its selectors (tags, types) are
@@ -38,7 +39,7 @@ export interface PolicySelectors {
   tags: string[]
 }
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64')
+const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64').refine(isBase64, 'must be base64')
 
 export const policyFormSchema = z
   .object({
@@ -122,6 +123,8 @@ export const policyItemsBodySchema = z.object({ itemIds: z.array(z.uuid()).min(1
 export type PolicyItemsBody = z.infer<typeof policyItemsBodySchema>
 
 export const itemGrantsBodySchema = z.object({
-  grants: z.array(z.object({ beneficiaryId: z.uuid(), wrappedKey: base64.max(1024) })).min(1).max(200),
+  grants: z.array(z.object({ beneficiaryId: z.uuid(), wrappedKey: base64.max(1024), keyVersion: grantKeyVersionSchema })).min(1).max(200),
+  /** The vault's signature over `grantsStatement` of exactly these grants (contract/vault-statements.ts). */
+  grantsSignature: statementSignatureSchema,
 })
 export type ItemGrantsBody = z.infer<typeof itemGrantsBodySchema>

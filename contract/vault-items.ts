@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { FAILED_UNLOCK_TRIGGER_NAME } from './trigger-types'
+import { isBase64, statementSignatureSchema } from './vault-statements'
 
 // Vault items (seeds 001 §2 'Secure Vault page', §3 'Vault item', §5 'Upload files/form', §9).
 // The server sees type, sizes and times in clear; file name, MIME type, tags and password-entry
@@ -85,9 +86,18 @@ export const VAULT_ITEM_MESSAGES = {
   uploadsPausedForPayment:
     'New uploads are paused until your payment is restored. Everything already in your vault stays available.',
   grantsMustMatch: 'Each chosen beneficiary needs exactly one wrapped key.',
+  manifestInvalid: 'This item is not sealed by your vault: the seal does not match what was uploaded. Unlock your vault and upload it again.',
+  grantsSignatureInvalid: 'These grants are not signed by your vault. Unlock your vault and try again.',
+  keyChangedMeanwhile: 'One of the chosen beneficiaries was given a new key meanwhile. Please try again.',
+  sealGrantsChanged: 'Who this item is left to changed meanwhile. Reload and try again.',
+  alreadySealed: 'This item is already sealed by your vault.',
+  sealNotReady: 'This item is not ready to be sealed yet. Reload and try again.',
+  notYetSealed: 'Not yet sealed',
+  notYetSealedHint:
+    'This item was stored before items were sealed by your vault. It will be sealed the next time you unlock your vault, so your beneficiaries can check it really came from you.',
 } as const
 
-const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64')
+const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64').refine(isBase64, 'must be base64')
 
 export const uploadStartBodySchema = z.object({
   type: z.enum(ITEM_TYPES),
@@ -135,6 +145,12 @@ export const itemPolicySchema = z
  */
 export const GRANTS_BODY_MAX_BYTES = 320 * 1024
 
+/**
+ * The beneficiary's key version the browser wrapped for (and signed): one the server no longer
+ * has is a 409, so the browser can wrap and sign again rather than be told its seal is wrong.
+ */
+export const grantKeyVersionSchema = z.number().int().min(1).optional()
+
 export const uploadCompleteBodySchema = z.object({
   encryptedMetadata: base64.max(32 * 1024, 'encryptedMetadata is too large'),
   wrappedKey: base64.max(1024, 'wrappedKey is too long'),
@@ -144,6 +160,7 @@ export const uploadCompleteBodySchema = z.object({
       z.object({
         beneficiaryId: z.uuid(),
         wrappedKey: base64.max(1024),
+        keyVersion: grantKeyVersionSchema,
         // False for someone who receives the item only through an access policy: they get it when
         // that policy releases, not under the item's own protocol.
         direct: z.boolean().default(true),
@@ -153,6 +170,8 @@ export const uploadCompleteBodySchema = z.object({
     .max(200),
   /** Active policies whose (sealed) selectors the browser matched to this item. */
   policyIds: z.array(z.uuid()).max(100).default([]),
+  /** The vault's signature over the item's manifest (contract/vault-statements.ts `itemManifest`). */
+  manifestSignature: statementSignatureSchema,
 })
 export type UploadCompleteBody = z.input<typeof uploadCompleteBodySchema>
 
@@ -173,8 +192,53 @@ export const vaultItemSchema = z.object({
     scheduledAt: z.string().nullable(),
   }),
   beneficiaryIds: z.array(z.string()),
+  /** Whether the vault signed the item's manifest; false for an item stored before manifests, until it is sealed. */
+  sealed: z.boolean(),
 })
 export type VaultItem = z.infer<typeof vaultItemSchema>
+
+// Sealing items stored before manifests (GET /api/vault/seal, POST /api/vault/items/:id/seal), at the
+// owner's next unlock, a page at a time.
+
+export const SEAL_PAGE_SIZE = 20
+
+export const sealPageQuerySchema = z.object({
+  /** The last item id of the page before (pages go by id). */
+  after: z.uuid('after must be an item id').optional(),
+})
+
+/** What the browser needs to prove an unsealed item is the owner's and sign its manifest. */
+export const unsealedItemSchema = z.object({
+  id: z.string(),
+  type: z.enum(ITEM_TYPES),
+  plainSize: z.number().int(),
+  chunkCount: z.number().int(),
+  /** Computed by the server from the item's stored ciphertext, chunk by chunk. */
+  contentDigest: z.string(),
+  encryptedMetadata: z.string(),
+  wrappedKey: z.string(),
+  /** Who it is granted to, each with their current key version. */
+  grants: z.array(z.object({ beneficiaryId: z.string(), keyVersion: z.number().int() })),
+})
+export type UnsealedItem = z.infer<typeof unsealedItemSchema>
+
+export const sealPageSchema = z.object({
+  items: z.array(unsealedItemSchema),
+  /** Items whose stored ciphertext is gone: they cannot be sealed. */
+  missing: z.array(z.string()),
+  /** Pass as `after` for the next page; null after the last. */
+  next: z.string().nullable(),
+})
+export type SealPage = z.infer<typeof sealPageSchema>
+
+export const sealItemBodySchema = z.object({
+  /** The item's grants, wrapped again by the owner's browser for the same beneficiaries. */
+  grants: z
+    .array(z.object({ beneficiaryId: z.uuid(), wrappedKey: base64.max(1024), keyVersion: grantKeyVersionSchema }))
+    .max(200),
+  manifestSignature: statementSignatureSchema,
+})
+export type SealItemBody = z.infer<typeof sealItemBodySchema>
 
 /** What the browser encrypts into `encryptedMetadata`. */
 export interface ItemMetadata {

@@ -33,9 +33,12 @@ export function sha256Hex(data: Uint8Array | string): string {
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 const BASE64_VALUE = new Map([...BASE64].map((c, i) => [c, i]))
 
-/** Standard padded base64 to bytes; throws on anything else (callers validated it already). */
+/** Whether `value` is standard base64 (padding optional, as the API's schemas take it). */
+export const isBase64 = (value: string) => /^[A-Za-z0-9+/]*={0,2}$/.test(value) && value.replace(/=+$/, '').length % 4 !== 1
+
+/** Standard base64 to bytes, padded or not; throws on anything else (callers validated it already). */
 export function base64ToBytes(value: string): Uint8Array {
-  if (value.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw new Error('Invalid base64')
+  if (!isBase64(value)) throw new Error('Invalid base64')
   const body = value.replace(/=+$/, '')
   const out = new Uint8Array(Math.floor((body.length * 3) / 4))
   let bits = 0

@@ -2,7 +2,9 @@
 // beneficiaries with real RSA-OAEP public keys, and small items stored through the real upload
 // protocol (start → parts → complete). Each call comes from its own address so the per-address
 // rate limiters stay out of the measurements.
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
+
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest()
 
 /** Bytes a chunk adds to its plaintext: version (1) + IV (12) + GCM tag (16) (contract/vault-items.ts). */
 export const CHUNK_OVERHEAD_BYTES = 29
@@ -103,23 +105,36 @@ export function client(origin) {
 
   /**
    * One item through the upload protocol. The bytes are random stand-ins for ciphertext of the
-   * exact sizes the server expects; the keys and metadata are opaque base64 to the server.
+   * exact sizes the server expects; the keys and metadata are opaque base64 to the server. The
+   * manifest (web/crypto/FORMAT.md, "Item manifests") is signed as the browser signs it; grants
+   * are to beneficiaries at key version 1 unless they say otherwise.
    */
   async function uploadItem(token, { plainSize = 100, grants, policy = { protocol: 'VERIFIED_DEATH' }, policyIds = [] }) {
     const session = await json('POST', '/api/vault/uploads', { token, body: { type: 'doc', plainSize } })
+    const chunkDigests = []
     for (let n = 1; n <= session.partCount; n++) {
       const raw = randomBytes(partSize(session, plainSize, n))
+      chunkDigests.push(sha256(raw))
       await json('PUT', `/api/vault/uploads/${session.itemId}/parts/${n}`, { token, raw })
     }
+    const encryptedMetadata = randomBytes(120).toString('base64')
+    const { ownerId, privateKey } = await vaultSigner(token)
+    const manifest = [
+      'legacy-vault:item-manifest:v1',
+      `owner ${ownerId}`,
+      `item ${session.itemId}`,
+      'type doc',
+      `size ${plainSize}`,
+      `chunks ${session.partCount} ${sha256(Buffer.concat(chunkDigests)).toString('hex')}`,
+      `metadata ${sha256(Buffer.from(encryptedMetadata, 'base64')).toString('hex')}`,
+      ...grants
+        .map((g) => `grant ${g.beneficiaryId} ${g.keyVersion ?? 1} ${sha256(Buffer.from(g.wrappedKey, 'base64')).toString('hex')}`)
+        .sort((a, b) => (a.split(' ')[1] < b.split(' ')[1] ? -1 : 1)),
+    ].join('\n')
+    const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privateKey, new TextEncoder().encode(manifest))
     return json('POST', `/api/vault/uploads/${session.itemId}/complete`, {
       token,
-      body: {
-        encryptedMetadata: randomBytes(120).toString('base64'),
-        wrappedKey: randomBytes(60).toString('base64'),
-        policy,
-        grants,
-        policyIds,
-      },
+      body: { encryptedMetadata, wrappedKey: randomBytes(60).toString('base64'), policy, grants, policyIds, manifestSignature: Buffer.from(signature).toString('base64') },
     })
   }
 

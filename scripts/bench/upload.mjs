@@ -31,12 +31,33 @@ async function sha256File(path) {
   return hash.digest('hex')
 }
 
-/** The unencrypted reference upload: start, the same part sizes with the same concurrency, complete. */
+/**
+ * The unencrypted reference upload: start, the same part sizes with the same concurrency, complete.
+ * Like the app it hashes each part and signs the item's manifest (web/crypto/FORMAT.md), with the
+ * vault's signing key unwrapped here from the passphrase before the clock starts.
+ */
 async function rawUpload(page, { beneficiaryId, concurrency }) {
   return page.evaluate(
-    async ({ beneficiaryId, concurrency }) => {
+    async ({ beneficiaryId, concurrency, passphrase }) => {
       const file = document.getElementById('bench-file').files[0]
       const auth = { authorization: `Bearer ${localStorage.getItem('auth_token')}` }
+      const bytesOf = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))
+      const hex = (buffer) => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('')
+      const { user } = await (await fetch('/api/auth/me', { headers: auth })).json()
+      const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase.normalize('NFC')), 'PBKDF2', false, ['deriveKey'])
+      const master = await crypto.subtle.deriveKey({ name: 'PBKDF2', salt: bytesOf(user.vaultSalt), iterations: 600_000, hash: 'SHA-256' }, material, { name: 'AES-GCM', length: 256 }, false, ['unwrapKey'])
+      // FORMAT.md "AAD": field(purpose) || field(uint32 1); the envelope is version || iv (12) || body.
+      const purpose = new TextEncoder().encode('legacy-vault:signing-key-wrap')
+      const aad = new Uint8Array(10 + purpose.length)
+      const view = new DataView(aad.buffer)
+      aad[0] = 1
+      view.setUint32(1, purpose.length)
+      aad.set(purpose, 5)
+      aad[5 + purpose.length] = 2
+      view.setUint32(6 + purpose.length, 1)
+      const wrapped = bytesOf(user.vaultSigningKey.wrapped)
+      const signingKey = await crypto.subtle.unwrapKey('pkcs8', wrapped.subarray(13), master, { name: 'AES-GCM', iv: wrapped.subarray(1, 13), additionalData: aad }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])
+      const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
       const t0 = performance.now()
       const start = await fetch('/api/vault/uploads', {
         method: 'POST',
@@ -45,6 +66,7 @@ async function rawUpload(page, { beneficiaryId, concurrency }) {
       })
       if (start.status !== 201) throw new Error(`start: ${start.status} ${await start.text()}`)
       const { itemId, chunkBytes, partCount } = await start.json()
+      const digests = []
       let next = 1
       async function worker() {
         for (;;) {
@@ -54,21 +76,43 @@ async function rawUpload(page, { beneficiaryId, concurrency }) {
           // The same length as the encrypted part (29 bytes of framing), the plaintext as it is.
           const body = new Uint8Array(plain.length + 29)
           body.set(plain, 29)
+          digests[n - 1] = await sha256(body)
           const res = await fetch(`/api/vault/uploads/${itemId}/parts/${n}`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/octet-stream' }, body })
           if (!res.ok) throw new Error(`part ${n}: ${res.status} ${await res.text()}`)
           await res.body?.cancel()
         }
       }
       await Promise.all(Array.from({ length: concurrency }, worker))
+      const all = new Uint8Array(32 * partCount)
+      digests.forEach((d, i) => all.set(d, 32 * i))
+      const encryptedMetadata = btoa('bench metadata')
+      const grant = btoa('bench wrapped key')
+      const manifest = [
+        'legacy-vault:item-manifest:v1',
+        `owner ${user.id}`,
+        `item ${itemId}`,
+        'type doc',
+        `size ${file.size}`,
+        `chunks ${partCount} ${hex(await sha256(all))}`,
+        `metadata ${hex(await sha256(bytesOf(encryptedMetadata)))}`,
+        `grant ${beneficiaryId} 1 ${hex(await sha256(bytesOf(grant)))}`,
+      ].join('\n')
+      const signature = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, signingKey, new TextEncoder().encode(manifest)))
       const done = await fetch(`/api/vault/uploads/${itemId}/complete`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ encryptedMetadata: btoa('bench'), wrappedKey: btoa('bench'), policy: {}, grants: [{ beneficiaryId, wrappedKey: btoa('bench') }] }),
+        body: JSON.stringify({
+          encryptedMetadata,
+          wrappedKey: btoa('bench'),
+          policy: {},
+          grants: [{ beneficiaryId, wrappedKey: grant }],
+          manifestSignature: btoa(String.fromCharCode(...signature)),
+        }),
       })
       if (done.status !== 201) throw new Error(`complete: ${done.status} ${await done.text()}`)
       return { ms: performance.now() - t0, itemId }
     },
-    { beneficiaryId, concurrency },
+    { beneficiaryId, concurrency, passphrase: PASSPHRASE },
   )
 }
 

@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { crc32, deflateSync } from 'node:zlib'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { closeContext, launch, newPage, registerOwner, safeRoute, uniqueEmail, addBeneficiaryThroughUi, toastText } from './browser'
+import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
+import { addBeneficiaryThroughUi, baseUrl, closeContext, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail } from './browser'
 
 // Vault items in the browser: encrypted uploads of files and a password entry, the locked and
 // unlocked list, search and filter, download, preview, view and delete, and proof that nothing
@@ -338,7 +339,8 @@ describe('vault items', () => {
   it('keeps any file: a .zip, a .kdbx and a file with no extension go up and come back byte for byte, shown as documents', async () => {
     const { context, page } = await newPage(browser)
     diagnoseOnFailure(page, 'any-file')
-    await registerOwner(page, { email: uniqueEmail('any-file'), password: 'a sound password 1', passphrase: PASSPHRASE })
+    const email = uniqueEmail('any-file')
+    await registerOwner(page, { email, password: 'a sound password 1', passphrase: PASSPHRASE })
     await addBeneficiaryThroughUi(page, { fullName: 'Ada Heir' })
     await openVault(page)
     await page.getByRole('button', { name: 'Upload First Item' }).click()
@@ -361,6 +363,23 @@ describe('vault items', () => {
       expect(download.suggestedFilename()).toBe(file.name)
       expect(readFileSync((await download.path())!).equals(file.buffer)).toBe(true)
     }
+
+    // Sealed by the vault at upload, so nothing is marked. Items as if stored before manifests are
+    // marked "Not yet sealed" (locked or not), and the next unlock seals them in the background.
+    expect(await page.getByTestId('vault-item-unsealed').count()).toBe(0)
+    const made = await fetch(`${baseUrl()}/api/dev/unsealed-items`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) })
+    expect(made.status).toBe(200)
+    await page.reload()
+    await poll(() => page.getByTestId('vault-item-unsealed').count()).toBe(3)
+    const mark = page.getByTestId('vault-item-unsealed').first()
+    expect(await mark.textContent()).toContain('Not yet sealed')
+    expect(await mark.getAttribute('title')).toContain('sealed the next time you unlock your vault')
+    await page.screenshot({ path: `${SHOTS}/vault-not-yet-sealed-1280.png` })
+    await unlock(page)
+    await poll(() => page.getByTestId('vault-item-unsealed').count()).toBe(0)
+    const token = await page.evaluate((key) => localStorage.getItem(key), AUTH_TOKEN_STORAGE_KEY)
+    const listed = (await (await fetch(`${baseUrl()}/api/vault/items`, { headers: { Authorization: `Bearer ${token}` } })).json()) as Array<{ sealed: boolean }>
+    expect(listed.map((i) => i.sealed)).toEqual([true, true, true])
     await context.close()
   })
 

@@ -15,6 +15,7 @@ import {
   importBeneficiaryPublicKey,
   publicKeyFingerprint,
   unwrapDataKeyForBeneficiary,
+  verifyStatement,
   wrapDataKey,
   wrapDataKeyForBeneficiary,
   type BeneficiaryKeyPair,
@@ -23,6 +24,8 @@ import {
 import { applyPolicyGrants, rotateBeneficiaryKey, rotationGrants } from '@/features/policies/grants'
 import type { FetchLike } from '@/features/vault/items/http'
 import { VaultLockedError } from '@/features/vault/vault-session'
+import { grantsStatement } from '../../contract/vault-statements'
+import { testVault } from './vault-items-fake-api'
 
 // The grants a policy makes for existing items, and the re-wrapping of a key rotation, against an
 // in-memory API that stores what it is sent the way worker/services/vault-items.ts does.
@@ -46,13 +49,15 @@ beforeEach(() => {
 })
 
 let master: MasterKey
+let vault: Awaited<ReturnType<typeof testVault>>
 const pairs = new Map<string, BeneficiaryKeyPair>()
 beforeAll(async () => {
   master = await deriveMasterKey('correct horse battery staple 9!', generateVaultSalt())
+  vault = await testVault()
   for (const id of [ADA, BEN, CY]) pairs.set(id, await generateBeneficiaryKeyPair())
 })
 
-const recipient = (id: string) => ({ id, publicKey: pairs.get(id)!.publicKeySpki })
+const recipient = (id: string) => ({ id, publicKey: pairs.get(id)!.publicKeySpki, keyVersion: 1 })
 
 let nextItem = 1
 /** A stored item as the server returns it, with its grants (wrapped for real) kept beside it. */
@@ -71,6 +76,7 @@ async function makeItem(type: ItemType, tags: string[], grantedTo: string[]) {
     wrappedKey: await wrapDataKey(dek, master),
     accessPolicy: { name: 'Verified Death', protocol: 'VERIFIED_DEATH', requiresApprover: false, approverContact: null, scheduledAt: null },
     beneficiaryIds: [...grantedTo],
+    sealed: true,
   }
   const grants = new Map<string, string>()
   for (const b of grantedTo) grants.set(b, await wrapDataKeyForBeneficiary(dek, await importBeneficiaryPublicKey(pairs.get(b)!.publicKeySpki)))
@@ -124,6 +130,9 @@ class FakeApi {
       if (!parsed.success) return json(400, { message: parsed.error.issues[0]!.message })
       const held = this.grants.get(id)
       if (!held) return json(404, { message: 'Vault item not found.' })
+      // As the server: the vault's signature over exactly these grants, each at its key version (1 here).
+      const statement = grantsStatement(vault.ownerId, parsed.data.grants.map((g) => ({ itemId: id, beneficiaryId: g.beneficiaryId, keyVersion: 1, wrappedKey: g.wrappedKey })))
+      if (!(await verifyStatement(vault.publicKey, statement, parsed.data.grantsSignature))) return json(400, { message: 'grantsSignature: not the vault’s' })
       for (const g of parsed.data.grants) held.set(g.beneficiaryId, g.wrappedKey)
       return json(200, { beneficiaryIds: [...held.keys()] })
     }
@@ -196,6 +205,7 @@ describe('applyPolicyGrants', () => {
       items,
       master,
       fetch: api.fetch,
+      signer: vault.signer,
     })
 
     expect(result.matchedItemIds).toEqual([taxesForAda.item.id, taxesForBoth.item.id])
@@ -233,6 +243,7 @@ describe('applyPolicyGrants', () => {
       items: (await (await api.fetch('/api/vault/items')).json()) as VaultItem[],
       master,
       fetch: api.fetch,
+      signer: vault.signer,
     })
     expect(again).toMatchObject({ updatedItemIds: [], newGrants: 0 })
     expect(again.matchedItemIds).toHaveLength(2)
@@ -247,7 +258,7 @@ describe('applyPolicyGrants', () => {
     for (const e of [a, b, c]) api.add(e)
     // Metadata that cannot be opened does not matter when no tags are asked for.
     const items = [a.item, { ...b.item, encryptedMetadata: a.item.encryptedMetadata }, c.item]
-    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['photo'], tags: [] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['photo'], tags: [] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch, signer: vault.signer })
     expect(result.matchedItemIds).toEqual([a.item.id, b.item.id])
     expect(result.newGrants).toBe(2)
   })
@@ -260,7 +271,7 @@ describe('applyPolicyGrants', () => {
     for (const e of [a, b, c]) api.add(e)
     api.failGrantsFor.add(b.item.id)
     const items = [a.item, b.item, { ...c.item, wrappedKey: a.item.wrappedKey }]
-    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch })
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch, signer: vault.signer })
     expect(result.updatedItemIds).toEqual([a.item.id])
     expect(result.failed.map((f) => f.itemId).sort()).toEqual([b.item.id, c.item.id].sort())
     expect(result.newGrants).toBe(1)
@@ -271,7 +282,7 @@ describe('applyPolicyGrants', () => {
     const a = await makeItem('doc', [], [ADA])
     api.add(a)
     await expect(
-      applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: [] }, recipients: [{ id: BEN, publicKey: 'AAAA' }], items: [a.item], master, fetch: api.fetch }),
+      applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: [] }, recipients: [{ id: BEN, publicKey: 'AAAA', keyVersion: 1 }], items: [a.item], master, fetch: api.fetch, signer: vault.signer }),
     ).rejects.toThrow()
     expect(api.requests).toEqual([])
   })

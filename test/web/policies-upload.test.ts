@@ -14,7 +14,7 @@ import { encryptSelectors } from '@/features/policies/selectors'
 import { policyCoverage, readActivePolicies, recipientsFor, type ReadablePolicy } from '@/features/vault/upload/policy-recipients'
 import { UPLOAD_FORM_DEFAULTS, uploadFormSchema } from '@/features/vault/upload/upload-form'
 import { uploadFile } from '@/features/vault/upload/upload-file'
-import { FakeVaultApi } from './vault-items-fake-api'
+import { FakeVaultApi, testVault } from './vault-items-fake-api'
 
 // At upload time an item also goes to the beneficiaries of every active policy that covers it.
 
@@ -34,7 +34,7 @@ beforeAll(async () => {
   }
 })
 
-const known = () => [ADA, BEN, CY].map((id) => ({ id, publicKey: keys.get(id)!.publicKey }))
+const known = () => [ADA, BEN, CY].map((id) => ({ id, publicKey: keys.get(id)!.publicKey, keyVersion: 1 }))
 const only = (...ids: string[]) => known().filter((b) => ids.includes(b.id))
 
 let n = 0
@@ -107,7 +107,8 @@ describe('recipientsFor', () => {
   })
 
   it('feeds the upload: the stored item carries a grant for the policy beneficiary that opens the item', async () => {
-    const api = new FakeVaultApi(1024)
+    const vault = await testVault()
+    const api = new FakeVaultApi(1024, vault)
     const { readable } = await readActivePolicies([await policy({ types: ['doc'], tags: ['taxes'] }, [BEN])], master)
     const metadata: ItemMetadata = { filename: 'return-2024.pdf', mimetype: 'application/pdf', size: 5, tags: ['taxes'] }
     const recipients = recipientsFor({ type: 'doc', tags: metadata.tags }, only(ADA), readable, known())
@@ -119,7 +120,7 @@ describe('recipientsFor', () => {
         policy: { protocol: 'VERIFIED_DEATH', requiresApprover: false },
         beneficiaries: recipients.beneficiaries,
       },
-      { fetch: api.fetch, masterKey: master, backoffMs: () => 1 },
+      { fetch: api.fetch, masterKey: master, backoffMs: () => 1, signer: vault.signer },
     )
     expect(stored.beneficiaryIds).toEqual([ADA, BEN])
     const grant = api.completed.get(stored.id)!.body.grants.find((g) => g.beneficiaryId === BEN)!

@@ -18,7 +18,7 @@ import {
 } from '@/features/vault/items/stream-save'
 import { uploadFile } from '@/features/vault/upload/upload-file'
 import { PREVIEW_MAX_BYTES, PREVIEW_TOO_LARGE, previewRefusal } from '@/features/vault/upload/file-rules'
-import { FakeVaultApi } from './vault-items-fake-api'
+import { FakeVaultApi, testVault } from './vault-items-fake-api'
 
 // The streamed download (web/features/vault/items/stream-save.ts and web/public/downloads/sw.js):
 // a pull-based stream that reads ahead at most its high-water mark, errors that fail the download
@@ -225,14 +225,16 @@ describe('streaming to a download', () => {
 describe('the owner download through the stream', () => {
   const CHUNK = 1024
   let master: MasterKey
-  let beneficiary: { id: string; publicKey: string }
+  let beneficiary: { id: string; publicKey: string; keyVersion: number }
+  let vault: Awaited<ReturnType<typeof testVault>>
   beforeAll(async () => {
     master = await deriveMasterKey('correct horse battery staple 9!', generateVaultSalt())
-    beneficiary = { id: '11111111-1111-4111-8111-111111111111', publicKey: (await generateBeneficiaryKeyPair()).publicKeySpki }
+    beneficiary = { id: '11111111-1111-4111-8111-111111111111', publicKey: (await generateBeneficiaryKeyPair()).publicKeySpki, keyVersion: 1 }
+    vault = await testVault()
   })
 
   async function stored(bytes: Uint8Array<ArrayBuffer>) {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     const metadata: ItemMetadata = { filename: 'ledger 2024 – final.pdf', mimetype: 'application/pdf', size: bytes.length, tags: [] }
     const item = await uploadFile(
       {
@@ -242,7 +244,7 @@ describe('the owner download through the stream', () => {
         policy: { protocol: 'VERIFIED_DEATH', requiresApprover: true, approverContact: 'lawyer@example.com' },
         beneficiaries: [beneficiary],
       },
-      { fetch: api.fetch, masterKey: master, backoffMs: () => 1 },
+      { fetch: api.fetch, masterKey: master, backoffMs: () => 1, signer: vault.signer },
     )
     return { api, item, metadata }
   }

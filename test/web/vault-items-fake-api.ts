@@ -9,10 +9,16 @@ import {
   type UploadSession,
   type VaultItem,
 } from '../../contract/vault-items'
+import { contentDigestOf, digestOfBase64, itemManifest } from '../../contract/vault-statements'
+import { generateSigningKeyPair, signStatement, verifyStatement } from '@/crypto'
+import type { VaultSigner } from '@/features/vault/manifest'
 import type { FetchLike } from '@/features/vault/items/http'
 
 // An in-memory version of the vault upload API (worker/routes/vault-items.ts), strict where the
-// real one is: every part must be exactly partSize bytes, and completion needs every part.
+// real one is: every part must be exactly partSize bytes, and completion needs every part. With
+// `vault` set, completion also needs the vault's signature over the manifest rebuilt here, as the
+// server rebuilds it (worker/services/vault-items.ts): from the parts as received, the key versions
+// it holds (`keyVersions`, 1 unless set) and the body's metadata and wraps.
 
 export interface RecordedRequest {
   method: string
@@ -28,6 +34,12 @@ interface StoredUpload {
 
 /** What a PUT does on one attempt: answer normally, answer with an error, or lose the connection. */
 export type PutBehaviour = 'ok' | { status: number; message: string } | 'drop-before-store' | 'drop-after-store'
+
+/** A vault signing key for the tests: its public half for FakeVaultApi, and a signer for uploadFile. */
+export async function testVault(ownerId = '99999999-9999-4999-8999-999999999999'): Promise<{ ownerId: string; publicKey: string; signer: VaultSigner }> {
+  const pair = await generateSigningKeyPair()
+  return { ownerId, publicKey: pair.publicKey, signer: { ownerId, signText: (text) => signStatement(pair.privateKey, text) } }
+}
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -47,9 +59,20 @@ export class FakeVaultApi {
   putDelayMs = 2
   /** Sizes of the pieces the content response is cut into. */
   contentPieceBytes = 777
+  /** The owner and their vault's signing public key: completion then checks the manifest. */
+  vault: { ownerId: string; publicKey: string } | null = null
+  /** Beneficiaries' current key versions (1 when not listed). */
+  readonly keyVersions = new Map<string, number>()
+  /** Manifests verified at completion, by item. */
+  readonly manifests = new Map<string, string>()
   private nextId = 1
 
-  constructor(readonly chunkBytes: number) {}
+  constructor(
+    readonly chunkBytes: number,
+    vault: { ownerId: string; publicKey: string } | null = null,
+  ) {
+    this.vault = vault
+  }
 
   session(itemId: string): UploadSession {
     const upload = this.uploads.get(itemId)!
@@ -123,6 +146,27 @@ export class FakeVaultApi {
         content.set(part, offset)
         offset += part.length
       }
+      if (this.vault) {
+        const versionOf = (id: string) => this.keyVersions.get(id) ?? 1
+        if (parsed.data.grants.some((g) => g.keyVersion !== undefined && g.keyVersion !== versionOf(g.beneficiaryId))) {
+          return json(409, { message: VAULT_ITEM_MESSAGES.keyChangedMeanwhile })
+        }
+        const digests = await Promise.all(ordered.map(async (p) => new Uint8Array(await crypto.subtle.digest('SHA-256', new Uint8Array(p)))))
+        const manifest = itemManifest({
+          ownerId: this.vault.ownerId,
+          itemId,
+          type: upload.type,
+          plainSize: upload.plainSize,
+          chunkCount: count,
+          contentDigest: contentDigestOf(digests),
+          metadataDigest: digestOfBase64(parsed.data.encryptedMetadata),
+          grants: parsed.data.grants.map((g) => ({ beneficiaryId: g.beneficiaryId, keyVersion: versionOf(g.beneficiaryId), wrappedKeyDigest: digestOfBase64(g.wrappedKey) })),
+        })
+        if (!(await verifyStatement(this.vault.publicKey, manifest, parsed.data.manifestSignature))) {
+          return json(400, { message: `manifestSignature: ${VAULT_ITEM_MESSAGES.manifestInvalid}` })
+        }
+        this.manifests.set(itemId, manifest)
+      }
       const policy = parsed.data.policy
       const item: VaultItem = {
         id: itemId,
@@ -141,6 +185,7 @@ export class FakeVaultApi {
           scheduledAt: policy.scheduledAt ?? null,
         },
         beneficiaryIds: parsed.data.grants.map((g) => g.beneficiaryId),
+        sealed: this.vault !== null,
       }
       this.uploads.delete(itemId)
       this.completed.set(itemId, { body: JSON.parse(body as string) as UploadCompleteBody, content })

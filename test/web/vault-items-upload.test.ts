@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { partSize, VAULT_ITEM_MESSAGES, type ItemMetadata } from '../../contract/vault-items'
+import { contentDigestOf, parseItemManifest, sha256Hex } from '../../contract/vault-statements'
+import { sha256 } from '@noble/hashes/sha2.js'
 import {
   decryptChunks,
   decryptMetadata,
@@ -7,15 +9,18 @@ import {
   generateBeneficiaryKeyPair,
   generateVaultSalt,
   importBeneficiaryPrivateKey,
+  fromBase64,
   privateKeyToPem,
   unwrapDataKey,
+  verifyStatement,
   unwrapDataKeyForBeneficiary,
   type MasterKey,
 } from '@/crypto'
 import { decryptItemContent, downloadItem, type SaveFilePicker } from '@/features/vault/items/download'
 import type { FetchLike } from '@/features/vault/items/http'
 import { UploadError, uploadFile, type UploadFileInput } from '@/features/vault/upload/upload-file'
-import { FakeVaultApi } from './vault-items-fake-api'
+import { FakeVaultApi, testVault } from './vault-items-fake-api'
+import type { VaultSigner } from '@/features/vault/manifest'
 
 // The upload pipeline against an in-memory API: exact part sizes, retries, resume after a dropped
 // connection, abort, and what the server ends up holding (ciphertext that decrypts back, and
@@ -31,6 +36,8 @@ let beneficiary: { id: string; publicKey: string; privateKeyPem: string }
 
 beforeAll(async () => {
   master = await deriveMasterKey('correct horse battery staple 9!', generateVaultSalt())
+  vault = await testVault()
+  fast = { backoffMs: () => 1, signer: vault.signer }
   const pair = await generateBeneficiaryKeyPair()
   beneficiary = {
     id: '11111111-1111-4111-8111-111111111111',
@@ -69,12 +76,13 @@ function input(content: Blob, overrides: Partial<UploadFileInput> = {}): UploadF
     content,
     metadata,
     policy: { protocol: 'VERIFIED_DEATH', requiresApprover: true, approverContact: 'lawyer@example.com' },
-    beneficiaries: [{ id: beneficiary.id, publicKey: beneficiary.publicKey }],
+    beneficiaries: [{ id: beneficiary.id, publicKey: beneficiary.publicKey, keyVersion: 1 }],
     ...overrides,
   }
 }
 
-const fast = { backoffMs: () => 1 }
+let vault: Awaited<ReturnType<typeof testVault>>
+let fast: { backoffMs: () => number; signer: VaultSigner }
 
 function latin1(bytes: Uint8Array): string {
   let out = ''
@@ -84,7 +92,7 @@ function latin1(bytes: Uint8Array): string {
 
 describe('uploadFile', () => {
   it('sends each part at exactly partSize bytes, two at a time, reading one slice per part', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     const bytes = plaintext(5 * CHUNK + 300)
     const { source, reads } = recordingBlob(bytes)
     const progress: number[] = []
@@ -107,7 +115,7 @@ describe('uploadFile', () => {
   })
 
   it('stores ciphertext that decrypts back to the file, for the owner and for the beneficiary, and sends nothing in clear', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     const bytes = plaintext(3 * CHUNK + 17)
     const item = await uploadFile(input(new Blob([bytes])), { fetch: api.fetch, masterKey: master, ...fast })
     const stored = api.completed.get(item.id)!
@@ -147,12 +155,13 @@ describe('uploadFile', () => {
   })
 
   it('retries a failed part with backoff and succeeds', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     api.putBehaviour = (n, attempt) => (n === 2 && attempt <= 3 ? { status: 503, message: 'Storage is busy' } : 'ok')
     const delays: number[] = []
     const item = await uploadFile(input(new Blob([plaintext(3 * CHUNK)])), {
       fetch: api.fetch,
       masterKey: master,
+      signer: vault.signer,
       backoffMs: (retry) => {
         delays.push(retry)
         return 1
@@ -165,7 +174,7 @@ describe('uploadFile', () => {
   })
 
   it('resumes after a dropped connection from the parts the server already has', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     // Part 2's answer is lost although it was stored; part 3 is lost before it is stored.
     api.putBehaviour = (n, attempt) => {
       if (n === 2 && attempt === 1) return 'drop-after-store'
@@ -180,7 +189,7 @@ describe('uploadFile', () => {
   })
 
   it('gives up after five retries, deletes the upload and reports the server’s words', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     api.putBehaviour = (n) => (n === 1 ? { status: 503, message: 'Storage is unavailable right now.' } : 'ok')
     const error = await uploadFile(input(new Blob([plaintext(2 * CHUNK)])), { fetch: api.fetch, masterKey: master, ...fast }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UploadError)
@@ -192,7 +201,7 @@ describe('uploadFile', () => {
   })
 
   it('does not retry a refused part, and stops the other part in flight', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     api.putBehaviour = (n) => (n === 1 ? { status: 400, message: VAULT_ITEM_MESSAGES.partSizeMismatch(1) } : 'ok')
     const error = await uploadFile(input(new Blob([plaintext(6 * CHUNK)])), { fetch: api.fetch, masterKey: master, ...fast }).catch((e: unknown) => e)
     expect((error as Error).message).toBe(VAULT_ITEM_MESSAGES.partSizeMismatch(1))
@@ -202,7 +211,7 @@ describe('uploadFile', () => {
   })
 
   it('reports a refused start (plan limits) with the server’s message and stores nothing', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     api.startError = { status: 402, message: VAULT_ITEM_MESSAGES.itemLimit(10) }
     const error = await uploadFile(input(new Blob([plaintext(10)])), { fetch: api.fetch, masterKey: master, ...fast }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UploadError)
@@ -212,7 +221,7 @@ describe('uploadFile', () => {
   })
 
   it('aborts when asked: no more parts, the upload is deleted, and the promise rejects with AbortError', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     const controller = new AbortController()
     const error = await uploadFile(input(new Blob([plaintext(8 * CHUNK)])), {
       fetch: api.fetch,
@@ -230,8 +239,63 @@ describe('uploadFile', () => {
     expect(api.items).toHaveLength(0)
   })
 
+  it('signs the manifest the server rebuilds: every encrypted chunk hashed as sent, in order, with the metadata and each grant', async () => {
+    const api = new FakeVaultApi(CHUNK, vault)
+    const bytes = plaintext(3 * CHUNK + 5)
+    const item = await uploadFile(input(new Blob([bytes])), { fetch: api.fetch, masterKey: master, ...fast })
+    const stored = api.completed.get(item.id)!
+    const manifest = parseItemManifest(api.manifests.get(item.id)!)!
+    const chunks = [0, 1, 2, 3].map((i) => stored.content.subarray(i * (CHUNK + 29), (i + 1) * (CHUNK + 29)))
+    expect(manifest).toEqual({
+      ownerId: vault.ownerId,
+      itemId: item.id,
+      type: 'doc',
+      plainSize: bytes.length,
+      chunkCount: 4,
+      contentDigest: contentDigestOf(chunks.map((c) => sha256(c))),
+      metadataDigest: sha256Hex(fromBase64(stored.body.encryptedMetadata)),
+      grants: [{ beneficiaryId: beneficiary.id, keyVersion: 1, wrappedKeyDigest: sha256Hex(fromBase64(stored.body.grants[0]!.wrappedKey)) }],
+    })
+    expect(stored.body.grants[0]!.keyVersion).toBe(1)
+    expect(await verifyStatement(vault.publicKey, api.manifests.get(item.id)!, stored.body.manifestSignature)).toBe(true)
+  })
+
+  it('is refused when the signature is not the vault’s: the words shown, nothing stored, the upload deleted', async () => {
+    const api = new FakeVaultApi(CHUNK, vault)
+    const other = await testVault(vault.ownerId)
+    const error = await uploadFile(input(new Blob([plaintext(CHUNK + 1)])), { fetch: api.fetch, masterKey: master, ...fast, signer: other.signer }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UploadError)
+    expect((error as UploadError).status).toBe(400)
+    expect(api.items).toHaveLength(0)
+    expect(api.uploads.size).toBe(0)
+  })
+
+  it('wraps for the new key and signs once more when a beneficiary’s key was replaced during the upload', async () => {
+    const api = new FakeVaultApi(CHUNK, vault)
+    api.keyVersions.set(beneficiary.id, 2)
+    const replaced = await generateBeneficiaryKeyPair()
+    const refreshed: number[] = []
+    const withRefresh = input(new Blob([plaintext(CHUNK)]), {
+      refreshBeneficiaries: async () => {
+        refreshed.push(1)
+        return [{ id: beneficiary.id, publicKey: replaced.publicKeySpki, keyVersion: 2 }]
+      },
+    })
+    const item = await uploadFile(withRefresh, { fetch: api.fetch, masterKey: master, ...fast })
+    expect(refreshed).toHaveLength(1)
+    const grant = api.completed.get(item.id)!.body.grants[0]!
+    expect(grant.keyVersion).toBe(2)
+    const theirKey = await unwrapDataKeyForBeneficiary(grant.wrappedKey, await importBeneficiaryPrivateKey(privateKeyToPem(replaced.privateKeyPkcs8)))
+    expect(await decryptMetadata<ItemMetadata>(theirKey, item.id, api.completed.get(item.id)!.body.encryptedMetadata)).toMatchObject({ filename: FILENAME })
+
+    // Without a way to read the beneficiaries again, the 409 is the answer.
+    const error = await uploadFile(input(new Blob([plaintext(10)])), { fetch: api.fetch, masterKey: master, ...fast }).catch((e: unknown) => e)
+    expect((error as UploadError).status).toBe(409)
+    expect((error as UploadError).message).toBe(VAULT_ITEM_MESSAGES.keyChangedMeanwhile)
+  })
+
   it('uploads an empty file as one empty chunk', async () => {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     const item = await uploadFile(input(new Blob([])), { fetch: api.fetch, masterKey: master, ...fast })
     expect(api.completed.get(item.id)!.content.length).toBe(29)
     const pieces: Uint8Array[] = []
@@ -244,7 +308,7 @@ describe('downloading an item', () => {
   const metadata = { filename: FILENAME, mimetype: 'application/pdf' }
 
   async function stored(length: number) {
-    const api = new FakeVaultApi(CHUNK)
+    const api = new FakeVaultApi(CHUNK, vault)
     const bytes = plaintext(length)
     const item = await uploadFile(input(new Blob([bytes])), { fetch: api.fetch, masterKey: master, ...fast })
     return { api, bytes, item, contentGets: () => api.count('GET', /\/content$/) }

@@ -5,7 +5,7 @@ import type { Beneficiary } from '../../contract/circle'
 import type { IdentityDocument } from '../../contract/identity'
 import { b64, policyBody, policyCovering, verifiedApprover } from './engine-helpers'
 import { addApprover, addBeneficiary, call, freshIp, login, outboxFor, register, requestResetToken, rsaOaepPublicKey, uniqueEmail, waitFor } from './helpers'
-import { publicKey, uploadItem } from './vault-helpers'
+import { publicKey, signedGrantsBody, uploadItem } from './vault-helpers'
 import { signedRotation, signedUpdate, vaultSetupBody } from './vault-signing'
 
 // Every state-changing act of the owner lands in their audit chain (contract/audit.ts), with ids,
@@ -77,7 +77,7 @@ describe('audit of the owner’s acts', () => {
     })
     const { item: second } = await uploadItem(token, [beneficiary.id])
     const regrantKey = b64(`regrant ${crypto.randomUUID()}`)
-    await ok(await call(`/api/vault/items/${item.id}/grants`, { method: 'PUT', token, body: { grants: [{ beneficiaryId: beneficiary.id, wrappedKey: regrantKey }] } }))
+    await ok(await call(`/api/vault/items/${item.id}/grants`, { method: 'PUT', token, body: await signedGrantsBody(token, item.id, [{ beneficiaryId: beneficiary.id, wrappedKey: regrantKey }]) }))
 
     const policyKey = b64(`policy key ${crypto.randomUUID()}`)
     const policy = await policyCovering(token, beneficiary.id, [item.id, second.id], { wrappedKey: policyKey })

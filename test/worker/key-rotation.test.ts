@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CIRCLE_MESSAGES, type Beneficiary } from '../../contract/circle'
 import { partSize, type UploadSession } from '../../contract/vault-items'
 import { addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
+import { completeRaw } from './vault-helpers'
 import { ownerRows } from './owner-helpers'
 import { signedRotation } from './vault-signing'
 
@@ -15,10 +16,7 @@ async function itemFor(token: string, beneficiaryId: string): Promise<string> {
     headers: { 'content-type': 'application/octet-stream' },
     rawBody: new Uint8Array(partSize(1, 3)) as unknown as string,
   })
-  const res = await call(`/api/vault/uploads/${session.itemId}/complete`, {
-    token,
-    body: { encryptedMetadata: b64('m'), wrappedKey: b64('k'), policy: {}, grants: [{ beneficiaryId, wrappedKey: b64('old') }] },
-  })
+  const res = await completeRaw(token, session.itemId, { encryptedMetadata: b64('m'), wrappedKey: b64('k'), policy: {}, grants: [{ beneficiaryId, wrappedKey: b64('old') }] })
   expect(res.status).toBe(201)
   return session.itemId
 }

@@ -3,6 +3,7 @@ import { POLICY_MESSAGES, policySchema, type Policy } from '../../contract/polic
 import { partSize, type UploadSession } from '../../contract/vault-items'
 import { b64, policyBody } from './engine-helpers'
 import { addApprover, addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
+import { completeRaw, signedGrantsBody } from './vault-helpers'
 
 async function uploadedItem(token: string, beneficiaryId: string): Promise<string> {
   const session = (await (await call('/api/vault/uploads', { token, body: { type: 'doc', plainSize: 10 } })).json()) as UploadSession
@@ -12,10 +13,7 @@ async function uploadedItem(token: string, beneficiaryId: string): Promise<strin
     headers: { 'content-type': 'application/octet-stream' },
     rawBody: new Uint8Array(partSize(1, 10)) as unknown as string,
   })
-  const res = await call(`/api/vault/uploads/${session.itemId}/complete`, {
-    token,
-    body: { encryptedMetadata: b64('m'), wrappedKey: b64('k'), policy: {}, grants: [{ beneficiaryId, wrappedKey: b64('g') }] },
-  })
+  const res = await completeRaw(token, session.itemId, { encryptedMetadata: b64('m'), wrappedKey: b64('k'), policy: {}, grants: [{ beneficiaryId, wrappedKey: b64('g') }] })
   expect(res.status).toBe(201)
   return session.itemId
 }
@@ -99,7 +97,7 @@ describe('item grants', () => {
     const res = await call(`/api/vault/items/${itemId}/grants`, {
       method: 'PUT',
       token: owner.token,
-      body: { grants: [{ beneficiaryId: second.id, wrappedKey: b64('g2') }, { beneficiaryId: first.id, wrappedKey: b64('g1b') }] },
+      body: await signedGrantsBody(owner.token, itemId, [{ beneficiaryId: second.id, wrappedKey: b64('g2') }, { beneficiaryId: first.id, wrappedKey: b64('g1b') }]),
     })
     expect(res.status).toBe(200)
     expect(((await res.json()) as { beneficiaryIds: string[] }).beneficiaryIds.sort()).toEqual([first.id, second.id].sort())
@@ -109,13 +107,13 @@ describe('item grants', () => {
     const foreign = await call(`/api/vault/items/${itemId}/grants`, {
       method: 'PUT',
       token: owner.token,
-      body: { grants: [{ beneficiaryId: theirs.id, wrappedKey: b64('x') }] },
+      body: await signedGrantsBody(owner.token, itemId, [{ beneficiaryId: theirs.id, wrappedKey: b64('x') }]),
     })
     expect(foreign.status).toBe(400)
     const notTheirs = await call(`/api/vault/items/${itemId}/grants`, {
       method: 'PUT',
       token: stranger.token,
-      body: { grants: [{ beneficiaryId: theirs.id, wrappedKey: b64('x') }] },
+      body: await signedGrantsBody(stranger.token, itemId, [{ beneficiaryId: theirs.id, wrappedKey: b64('x') }]),
     })
     expect(notTheirs.status).toBe(404)
   })

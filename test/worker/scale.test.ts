@@ -10,13 +10,14 @@ import { publicKey } from './vault-helpers'
 
 const ITEMS = 300
 
-/** Copies of the owner's one real item (same ciphertext object), granted to every beneficiary, seeded in SQL. */
+/** Copies of the owner's one real item (same ciphertext object), granted to every beneficiary, seeded in SQL (not sealed: a manifest names its item). */
 async function cloneItems(ownerId: string, itemId: string, beneficiaryIds: string[], count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => crypto.randomUUID())
   const statements = ids.flatMap((id, i): Array<[string, ...unknown[]]> => [
     [
       `insert into vault_items select ?, type, status, plain_size, cipher_size, chunk_bytes, part_count, r2_key, upload_id,
-        encrypted_metadata, wrapped_key, ?, requires_approver, approver_contact, scheduled_at, created_at, completed_at
+        encrypted_metadata, wrapped_key, ?, requires_approver, approver_contact, scheduled_at, created_at, completed_at,
+        content_digest, null, null
        from vault_items where id = ?`,
       id,
       i % 2 ? 'MANUAL_RELEASE' : 'VERIFIED_DEATH',

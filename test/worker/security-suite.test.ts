@@ -18,7 +18,8 @@ import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, nextMessa
 import { ROUTES, type Access, type Fixture, type LinkSpec, type RouteSpec } from './security-suite-routes'
 import { stripeEnv } from './stripe-env'
 import { ownerRow, ownerRows } from './owner-helpers'
-import { publicKey, putPart, startUpload, uploadItem } from './vault-helpers'
+import { publicKey, putPart, startUpload, uploadItem, withManifestSignature } from './vault-helpers'
+import { WELL_FORMED_SIGNATURE } from './vault-signing'
 import { LINK_LIFETIME_SECONDS } from './link-lifetimes'
 
 // The security suite: every /api route (security-suite-routes.ts classifies them all) called
@@ -751,7 +752,7 @@ describe('security suite', () => {
       [
         'B grants their item to A’s beneficiary',
         `/api/vault/items/${B.itemId}/grants`,
-        { method: 'PUT', json: { grants: [{ beneficiaryId: f.beneficiaryId, wrappedKey }] } },
+        { method: 'PUT', json: { grants: [{ beneficiaryId: f.beneficiaryId, wrappedKey }], grantsSignature: WELL_FORMED_SIGNATURE } },
         [400],
       ],
       ['B’s policy assigns A’s beneficiary', '/api/policies', { method: 'POST', json: { ...policy, identityVerificationApprovers: [] } }, [400]],
@@ -782,7 +783,7 @@ describe('security suite', () => {
       [
         'B completes an upload granted to A’s beneficiary',
         `/api/vault/uploads/${B.uploadId}/complete`,
-        { method: 'POST', json: { encryptedMetadata: wrappedKey, wrappedKey, policy: {}, grants: [{ beneficiaryId: f.beneficiaryId, wrappedKey }] } },
+        { method: 'POST', json: { encryptedMetadata: wrappedKey, wrappedKey, policy: {}, grants: [{ beneficiaryId: f.beneficiaryId, wrappedKey }], manifestSignature: WELL_FORMED_SIGNATURE } },
         [400],
       ],
     ]
@@ -800,7 +801,7 @@ describe('security suite', () => {
     const complete = await send('POST /api/vault/uploads/:itemId/complete [B files their item under A’s policy]', `/api/vault/uploads/${B.uploadId}/complete`, {
       method: 'POST',
       token: B.owner.token,
-      json: { encryptedMetadata: wrappedKey, wrappedKey, policy: {}, grants: [{ beneficiaryId: B.beneficiaryId, wrappedKey }], policyIds: [f.policyId] },
+      json: await withManifestSignature(B.owner.token, B.uploadId, { encryptedMetadata: wrappedKey, wrappedKey, policy: {}, grants: [{ beneficiaryId: B.beneficiaryId, wrappedKey }], policyIds: [f.policyId] }),
     })
     findings.note(complete.label, notStatus(complete, 201) ?? leakIn(complete))
     for (const owner of [A.userId, B.owner.userId]) {

@@ -2,7 +2,7 @@ import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { cipherSize } from '../../contract/vault-items'
+import { cipherSize, type UploadCompleteBody } from '../../contract/vault-items'
 import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
 import { accountOf } from '../../worker/owner/account'
@@ -23,6 +23,7 @@ import {
   putAllParts,
   sameBytes,
   startUpload,
+  withManifestSignature,
 } from './vault-helpers'
 
 // Two completions of the same upload (a client retrying after a timeout, two tabs). Over HTTP the
@@ -37,7 +38,7 @@ async function raceSetup() {
   const session = await startUpload(token, 100)
   const [part] = await putAllParts(token, session, 100)
   const account = accountOf((await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) }))!)
-  const body = completeBody([beneficiary.id])
+  const body = (await withManifestSignature(token, session.itemId, completeBody([beneficiary.id]))) as UploadCompleteBody
   const winner = async () => {
     const res = await completeRaw(token, session.itemId, body)
     expect(res.status).toBe(201)

@@ -2,8 +2,10 @@ import { env } from 'cloudflare:workers'
 import { expect } from 'vitest'
 import type { PlanTier } from '../../contract/plans'
 import { partSize, type UploadCompleteBody, type UploadSession, type VaultItem } from '../../contract/vault-items'
+import { contentDigestOf, digestOfBase64, grantsStatement, itemManifest, type ItemManifestFields, type StatedGrant } from '../../contract/vault-statements'
 import { addBeneficiary, call, register, rsaOaepPublicKey, waitFor } from './helpers'
 import { ownerRow, ownerRows, SEED_PREFIX } from './owner-helpers'
+import { vaultSigner, WELL_FORMED_SIGNATURE } from './vault-signing'
 
 // Helpers for the vault upload/item tests (vault-*.test.ts). Storage is per test file, so every
 // test makes its own owner and reads counters for that owner only.
@@ -81,8 +83,8 @@ export async function putAllParts(token: string, session: UploadSession, plainSi
   return parts
 }
 
-/** A valid completion body granting the item to the given beneficiaries. */
-export function completeBody(beneficiaryIds: string[], overrides: Partial<UploadCompleteBody> = {}): UploadCompleteBody {
+/** A completion body granting the item to the given beneficiaries: completeRaw signs its manifest unless it carries a manifestSignature. */
+export function completeBody(beneficiaryIds: string[], overrides: Partial<UploadCompleteBody> = {}): Omit<UploadCompleteBody, 'manifestSignature'> & { manifestSignature?: string } {
   return {
     encryptedMetadata: btoa('encrypted metadata'),
     wrappedKey: btoa('wrapped data key'),
@@ -92,8 +94,75 @@ export function completeBody(beneficiaryIds: string[], overrides: Partial<Upload
   }
 }
 
-export function completeRaw(token: string, itemId: string, body: unknown): Promise<Response> {
-  return call(`/api/vault/uploads/${itemId}/complete`, { token, body })
+const toBase64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)))
+const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g)!, (h) => parseInt(h, 16))
+
+/** `token`'s vault signature over `text` (any statement of contract/vault-statements.ts). */
+export async function vaultSign(token: string, text: string): Promise<string> {
+  const signer = await vaultSigner(token)
+  return toBase64(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, signer.privateKey, new TextEncoder().encode(text)))
+}
+
+/** Current key versions of the owner's beneficiaries, read in their object. */
+export async function keyVersionsOf(ownerId: string): Promise<Map<string, number>> {
+  return new Map((await ownerRows<{ id: string; key_version: number }>(ownerId, 'select id, key_version from beneficiaries')).map((b) => [b.id, b.key_version]))
+}
+
+/**
+ * The manifest of an open upload as an honest browser would sign it: the item's row and the digests
+ * of the parts the server received (read in the owner's object), the body's metadata and wraps.
+ * Null when the upload is not the owner's.
+ */
+export async function uploadManifestFor(ownerId: string, itemId: string, body: { encryptedMetadata: string; grants: Array<{ beneficiaryId: string; wrappedKey: string }> }): Promise<string | null> {
+  const row = await ownerRow<{ type: string; plain_size: number; part_count: number }>(ownerId, 'select type, plain_size, part_count from vault_items where id = ?', itemId)
+  if (!row) return null
+  const parts = await ownerRows<{ digest: string | null }>(ownerId, 'select digest from upload_parts where item_id = ? order by part_number', itemId)
+  const versions = await keyVersionsOf(ownerId)
+  return itemManifest({
+    ownerId,
+    itemId,
+    type: row.type,
+    plainSize: row.plain_size,
+    chunkCount: row.part_count,
+    contentDigest: contentDigestOf(parts.map((p) => hexBytes(p.digest ?? '00'.repeat(32)))),
+    metadataDigest: digestOfBase64(body.encryptedMetadata),
+    grants: body.grants.map((g) => ({ beneficiaryId: g.beneficiaryId, keyVersion: versions.get(g.beneficiaryId) ?? 1, wrappedKeyDigest: digestOfBase64(g.wrappedKey) })),
+  })
+}
+
+/** The fields of a manifest, to build one that differs from what is sent. */
+export type ManifestFields = ItemManifestFields
+
+const ownerIdOf = (token: string) => (JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { sub: string }).sub
+
+/**
+ * The body with the vault's signature over its manifest, unless it has one (or cannot have one: not
+ * an object with metadata and grants, or an upload that is not the owner's, which gets a signature
+ * by nobody so that the server's own answer shows).
+ */
+export async function withManifestSignature(token: string, itemId: string, body: unknown): Promise<unknown> {
+  if (!body || typeof body !== 'object' || 'manifestSignature' in body) return body
+  const b = body as { encryptedMetadata?: unknown; grants?: unknown }
+  let manifest: string | null = null
+  try {
+    if (typeof b.encryptedMetadata === 'string' && Array.isArray(b.grants)) manifest = await uploadManifestFor(ownerIdOf(token), itemId, b as never)
+  } catch {
+    manifest = null
+  }
+  return { ...body, manifestSignature: manifest ? await vaultSign(token, manifest) : WELL_FORMED_SIGNATURE }
+}
+
+/** POST .../complete, signing the manifest as the owner's browser would (withManifestSignature). */
+export async function completeRaw(token: string, itemId: string, body: unknown): Promise<Response> {
+  return call(`/api/vault/uploads/${itemId}/complete`, { token, body: await withManifestSignature(token, itemId, body) })
+}
+
+/** A PUT /api/vault/items/:id/grants body signed by `token`'s vault over exactly these grants (key versions as stored). */
+export async function signedGrantsBody(token: string, itemId: string, grants: Array<{ beneficiaryId: string; wrappedKey: string }>) {
+  const ownerId = ownerIdOf(token)
+  const versions = await keyVersionsOf(ownerId)
+  const stated: StatedGrant[] = grants.map((g) => ({ itemId, beneficiaryId: g.beneficiaryId, keyVersion: versions.get(g.beneficiaryId) ?? 1, wrappedKey: g.wrappedKey }))
+  return { grants, grantsSignature: await vaultSign(token, grantsStatement(ownerId, stated)) }
 }
 
 /** Start, all parts, complete: expects 201 and returns the item, its session and its parts. */

@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { cipherSize, partCount, partSize, type UploadSession, type VaultItem } from '../../contract/vault-items'
 import { addBeneficiary, call, register, rsaOaepPublicKey } from './helpers'
+import { completeRaw } from './vault-helpers'
 
 const b64 = (s: string) => btoa(s)
 
@@ -27,19 +28,13 @@ describe('an upload, start to finish', () => {
 
     expect((await putPart(owner.token, session.itemId, 2, partSize(2, plainSize))).status).toBe(200)
     expect((await putPart(owner.token, session.itemId, 1, 100)).status).toBe(400) // wrong size
-    const early = await call(`/api/vault/uploads/${session.itemId}/complete`, {
-      token: owner.token,
-      body: { encryptedMetadata: b64('meta'), wrappedKey: b64('key'), policy: {}, grants: [{ beneficiaryId: beneficiary.id, wrappedKey: b64('g') }] },
-    })
+    const early = await completeRaw(owner.token, session.itemId, { encryptedMetadata: b64('meta'), wrappedKey: b64('key'), policy: {}, grants: [{ beneficiaryId: beneficiary.id, wrappedKey: b64('g') }] })
     expect(early.status).toBe(400)
     expect((await putPart(owner.token, session.itemId, 1, partSize(1, plainSize))).status).toBe(200)
     const resumed = (await (await call(`/api/vault/uploads/${session.itemId}`, { token: owner.token })).json()) as UploadSession
     expect(resumed.uploadedParts).toEqual([1, 2])
 
-    const done = await call(`/api/vault/uploads/${session.itemId}/complete`, {
-      token: owner.token,
-      body: { encryptedMetadata: b64('meta'), wrappedKey: b64('key'), policy: {}, grants: [{ beneficiaryId: beneficiary.id, wrappedKey: b64('g') }] },
-    })
+    const done = await completeRaw(owner.token, session.itemId, { encryptedMetadata: b64('meta'), wrappedKey: b64('key'), policy: {}, grants: [{ beneficiaryId: beneficiary.id, wrappedKey: b64('g') }] })
     expect(done.status).toBe(201)
     const item = (await done.json()) as VaultItem
     expect(item.accessPolicy).toMatchObject({ name: 'Verified Death', protocol: 'VERIFIED_DEATH', requiresApprover: false })
@@ -80,10 +75,10 @@ describe('a scheduled release', () => {
       policy: { protocol: 'SCHEDULED', scheduledAt },
       grants: [{ beneficiaryId: beneficiary.id, wrappedKey: b64('g') }],
     })
-    const past = await call(`/api/vault/uploads/${session.itemId}/complete`, { token: owner.token, body: body('2020-01-01T00:00:00Z') })
+    const past = await completeRaw(owner.token, session.itemId, body('2020-01-01T00:00:00Z'))
     expect(past.status).toBe(400)
     expect(await past.text()).toContain('Schedule date must be in the future')
-    const future = await call(`/api/vault/uploads/${session.itemId}/complete`, { token: owner.token, body: body('2099-01-01T00:00:00Z') })
+    const future = await completeRaw(owner.token, session.itemId, body('2099-01-01T00:00:00Z'))
     expect(future.status).toBe(201)
   })
 })

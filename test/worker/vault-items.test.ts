@@ -6,6 +6,7 @@ import { ownerExec } from './owner-helpers'
 import {
   blobDeletionKeys,
   blobOf,
+  completeRaw,
   content,
   counters,
   grantRows,
@@ -16,6 +17,7 @@ import {
   partRows,
   putAllParts,
   sameBytes,
+  signedGrantsBody,
   sleep,
   startUpload,
   uploadItem,
@@ -70,9 +72,9 @@ describe('GET /api/vault/items', () => {
     await putAllParts(token, startedFirst, 10)
     await putAllParts(token, startedSecond, 20)
     const body = { encryptedMetadata: btoa('m'), wrappedKey: btoa('k'), policy: {}, grants: [{ beneficiaryId: beneficiary.id, wrappedKey: btoa('g') }] }
-    expect((await call(`/api/vault/uploads/${startedSecond.itemId}/complete`, { token, body })).status).toBe(201)
+    expect((await completeRaw(token, startedSecond.itemId, body)).status).toBe(201)
     await sleep(5)
-    expect((await call(`/api/vault/uploads/${startedFirst.itemId}/complete`, { token, body })).status).toBe(201)
+    expect((await completeRaw(token, startedFirst.itemId, body)).status).toBe(201)
     expect((await listItems(token)).map((i) => i.id)).toEqual([startedFirst.itemId, startedSecond.itemId])
   })
 })
@@ -91,7 +93,7 @@ describe('the item list kept in the owner\'s object', () => {
     await ownerExec(ownerId, [`update vault_items set encrypted_metadata = 'Y2hhbmdlZA' where id = ?`, a.id])
     expect((await listItems(token)).find((i) => i.id === a.id)?.encryptedMetadata).toBe('Y2hhbmdlZA')
     const second = await addBeneficiary(token, beneficiary.publicKey)
-    const grants = await call(`/api/vault/items/${a.id}/grants`, { method: 'PUT', token, body: { grants: [{ beneficiaryId: second.id, wrappedKey: 'd3JhcHBlZA' }] } })
+    const grants = await call(`/api/vault/items/${a.id}/grants`, { method: 'PUT', token, body: await signedGrantsBody(token, a.id, [{ beneficiaryId: second.id, wrappedKey: 'd3JhcHBlZA' }]) })
     expect(grants.status).toBe(200)
     expect((await listItems(token)).find((i) => i.id === a.id)?.beneficiaryIds.sort()).toEqual([beneficiary.id, second.id].sort())
     expect((await deleteItem(token, b.id)).status).toBe(200)

@@ -23,7 +23,7 @@ import {
   unlockSuccessResultSchema,
   UNLOCK_FORGIVE_MS,
 } from '../../contract/triggers'
-import { uploadSessionSchema, vaultItemSchema } from '../../contract/vault-items'
+import { sealPageSchema, uploadSessionSchema, vaultItemSchema } from '../../contract/vault-items'
 import { registerKeyResponseSchema, secondFactorResponseSchema, securityKeyListSchema, securityKeySchema } from '../../contract/webauthn'
 import type { ErrorStatus } from './errors'
 
@@ -217,11 +217,22 @@ export const OPERATIONS: Record<string, Operation> = {
     body: binary('The part, exactly the size the upload session gives it.'),
     answer: z.object({ partNumber: z.number().int(), size: z.number().int() }),
   },
-  'POST /api/vault/uploads/:itemId/complete': { summary: 'Complete an upload with its metadata and grants', status: 201, answer: vaultItemSchema, errors: [413] },
+  'POST /api/vault/uploads/:itemId/complete': {
+    summary: 'Complete an upload with its metadata, grants and the manifest the vault signed',
+    status: 201,
+    answer: vaultItemSchema,
+    errors: [409, 413],
+  },
   'DELETE /api/vault/uploads/:itemId': { summary: 'Cancel an upload', answer: message },
   'GET /api/vault/items': { summary: 'Every item in the vault (ciphertext metadata)', answer: z.array(vaultItemSchema) },
   'GET /api/vault/items/:id/content': { summary: "An item's ciphertext", answer: binary('The encrypted content.') },
-  'PUT /api/vault/items/:id/grants': { summary: 'Replace who receives an item', answer: z.object({ beneficiaryIds: z.array(z.string()) }) },
+  'PUT /api/vault/items/:id/grants': {
+    summary: 'Add or replace grants on an item, signed by the vault',
+    answer: z.object({ beneficiaryIds: z.array(z.string()) }),
+    errors: [409],
+  },
+  'GET /api/vault/seal': { summary: 'A page of items stored before manifests, to be sealed by the vault', answer: sealPageSchema },
+  'POST /api/vault/items/:id/seal': { summary: 'Seal an item stored before manifests: its manifest and re-wrapped grants', answer: vaultItemSchema, errors: [409] },
   'DELETE /api/vault/items/:id': { summary: 'Delete an item', answer: message },
 
   // --- Beneficiaries ---
@@ -372,5 +383,6 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/dev/audit-fill': { summary: "Fill an owner's audit chain", answer: z.object({ appended: z.number().int() }) },
   'POST /api/dev/vault-fill': { summary: 'Fill a vault with contentless items', answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/legacy-vault': { summary: 'Make a vault as one made before signing keys', answer: z.object({ beneficiaries: z.number().int() }) },
+  'POST /api/dev/unsealed-items': { summary: "Make an owner's items as if stored before manifests", answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/sweep': { summary: "Run the cron's sweeps now" },
 }

@@ -6,7 +6,8 @@ import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type TriggerUpdateBody, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
-import type { UploadCompleteBody, UploadStartBody, VaultItem } from '../../contract/vault-items'
+import { CHUNK_OVERHEAD_BYTES, SEAL_PAGE_SIZE, VAULT_ITEM_MESSAGES, type SealItemBody, type SealPage, type UploadCompleteBody, type UploadStartBody, type VaultItem } from '../../contract/vault-items'
+import { contentDigestOf } from '../../contract/vault-statements'
 import { cancelReleases, cancelView } from '../engine/cancel'
 import { clockTimes, cycleOf, type ClockState, type Schedule } from '../engine/clock'
 import { fire } from '../engine/fire'
@@ -69,6 +70,8 @@ const MAIL_RETRY_MS = 60_000
 const BLOB_RETRY_MS = 5 * 60_000
 // The item list kept in memory up to this size (about 8 MB of text; some thousands of items).
 const ITEM_LIST_CACHE_MAX_CHARS = 4_000_000
+// Ciphertext read and hashed for one page of sealing, at most (about the time of a large upload).
+const SEAL_HASH_BUDGET_BYTES = 256 * 1024 * 1024
 
 const earliest = (...times: Array<number | null | undefined>): number | null => {
   const set = times.filter((t): t is number => typeof t === 'number')
@@ -429,13 +432,24 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => items.partTarget(this.db, itemId, partNumber))
   }
 
-  async recordPart(itemId: string, partNumber: number, etag: string, size: number) {
-    return settle(() => items.recordPart(this.db, itemId, partNumber, etag, size))
+  async recordPart(itemId: string, partNumber: number, etag: string, size: number, digest: string) {
+    return settle(() => items.recordPart(this.db, itemId, partNumber, etag, size, digest))
   }
 
+  /** 400 naming `field` unless `signature` is the vault's over `text`; 409 for a vault without a signing key. */
+  private async checkVaultSignature(text: string, signature: string, field: string, message: string): Promise<void> {
+    if (!(await verifyVaultSignature(signingPublicKeyOf(this.ctx.storage), text, signature))) throw badRequest(`${field}: ${message}`, { errors: [{ field, message }] })
+  }
+
+  /**
+   * Completes an upload only with the vault's signature over the manifest the object rebuilds from
+   * what it holds (checked before R2 assembles anything: a refused upload can still be retried or
+   * aborted), then again, without waiting, in the act that stores it.
+   */
   async completeUpload(account: Account, itemId: string, body: UploadCompleteBody) {
     return settle(async () => {
-      const { row, parts } = items.completionPlan(this.db, itemId, body)
+      const { row, parts, manifest } = items.completionPlan(this.db, this.ownerId, itemId, body)
+      await this.checkVaultSignature(manifest, body.manifestSignature, 'manifestSignature', VAULT_ITEM_MESSAGES.manifestInvalid)
       let size: number
       try {
         size = (await this.env.BLOBS.resumeMultipartUpload(row.r2Key, row.uploadId!).complete(parts)).size
@@ -444,7 +458,7 @@ export class OwnerVault extends DurableObject<Env> {
         items.findUpload(this.db, itemId)
         throw error
       }
-      const result = await this.act(account, (u) => items.activateUpload(u, itemId, body, size))
+      const result = await this.act(account, (u) => items.activateUpload(u, itemId, body, size, manifest))
       if (!result.ok) throw result.error
       return result.item
     })
@@ -477,8 +491,64 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => items.findActiveItem(this.db, itemId).r2Key)
   }
 
-  async putGrants(account: Account, itemId: string, grants: Array<{ beneficiaryId: string; wrappedKey: string }>) {
-    return settle(() => this.act(account, (u) => items.putGrants(u, itemId, grants)))
+  async putGrants(account: Account, itemId: string, body: { grants: Array<{ beneficiaryId: string; wrappedKey: string; keyVersion?: number | undefined }>; grantsSignature: string }) {
+    return settle(async () => {
+      const { statement } = items.grantsPlan(this.db, this.ownerId, itemId, body.grants)
+      await this.checkVaultSignature(statement, body.grantsSignature, 'grantsSignature', VAULT_ITEM_MESSAGES.grantsSignatureInvalid)
+      return this.act(account, (u) => items.putGrants(u, itemId, body.grants, statement))
+    })
+  }
+
+  /**
+   * A page of items stored before manifests, for the owner's browser to seal. An item's content
+   * digest is computed here from its R2 object the first time (and kept); an item whose object is
+   * gone is reported apart. Hashing stops for this page past SEAL_HASH_BUDGET_BYTES.
+   */
+  async sealPage(after: string | undefined) {
+    return settle(async (): Promise<SealPage> => {
+      const rows = items.unsealedRows(this.db, after)
+      const page: SealPage = { items: [], missing: [], next: rows.length === SEAL_PAGE_SIZE ? rows.at(-1)!.id : null }
+      let hashed = 0
+      for (const [i, row] of rows.entries()) {
+        if (!row.contentDigest) {
+          // Never at the first row (nothing hashed yet), so every page moves on.
+          if (hashed >= SEAL_HASH_BUDGET_BYTES) {
+            page.next = rows[i - 1]!.id
+            break
+          }
+          const digest = await this.storedContentDigest(row)
+          hashed += row.cipherSize
+          if (!digest) {
+            page.missing.push(row.id)
+            continue
+          }
+          items.recordContentDigest(this.db, row.id, digest)
+          row.contentDigest = digest
+        }
+        page.items.push(items.unsealedItem(this.db, row))
+      }
+      return page
+    })
+  }
+
+  /** The content digest of a stored item from its R2 object; null if the object is gone or not the item's size. */
+  private async storedContentDigest(row: { r2Key: string; cipherSize: number; chunkBytes: number; partCount: number }): Promise<string | null> {
+    const object = await this.env.BLOBS.get(row.r2Key)
+    if (!object) return null
+    if (object.size !== row.cipherSize) {
+      await object.body.cancel()
+      return null
+    }
+    const digests = await items.chunkDigests(object.body, row.chunkBytes + CHUNK_OVERHEAD_BYTES)
+    return digests.length === row.partCount ? contentDigestOf(digests) : null
+  }
+
+  async sealItem(account: Account, itemId: string, body: SealItemBody) {
+    return settle(async () => {
+      const { manifest } = items.sealPlan(this.db, this.ownerId, itemId, body)
+      await this.checkVaultSignature(manifest, body.manifestSignature, 'manifestSignature', VAULT_ITEM_MESSAGES.manifestInvalid)
+      return this.act(account, (u) => items.sealItem(u, itemId, body, manifest))
+    })
   }
 
   async deleteItem(account: Account, itemId: string) {
@@ -660,6 +730,13 @@ export class OwnerVault extends DurableObject<Env> {
       const n = this.ctx.storage.sql.exec('update beneficiaries set key_signature = null, statement_sequence = null, kit_has_vault_fingerprint = 0').rowsWritten
       return { beneficiaries: n }
     })
+  }
+
+  /** Local only (the dev route checks): every item as one stored before manifests, not yet sealed. */
+  async devUnsealItems(): Promise<number> {
+    const n = this.ctx.storage.sql.exec('update vault_items set manifest = null, manifest_signature = null, content_digest = null').rowsWritten
+    this.itemList = null
+    return n
   }
 
   /**

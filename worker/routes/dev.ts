@@ -53,6 +53,12 @@ export const devRoutes = new Hono<AppEnv>()
     if (!user) throw notFound('No account with that e-mail address.')
     return c.json(await ownerVault(c.env, user.id).devMakeLegacy())
   })
+  // The owner's items as if stored before manifests (not yet sealed): for the browser test of sealing at unlock.
+  .post('/unsealed-items', validate('json', devLegacyVaultSchema), async (c) => {
+    const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    return c.json({ items: await ownerVault(c.env, user.id).devUnsealItems() })
+  })
   // The cron's sweeps, now, with what they did and how long they took (npm run bench's sweep figures).
   .post('/sweep', async (c) => {
     const started = performance.now()

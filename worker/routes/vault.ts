@@ -1,9 +1,18 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { CHUNK_OVERHEAD_BYTES, UPLOAD_CHUNK_BYTES, uploadCompleteBodySchema, uploadStartBodySchema, VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
+import {
+  CHUNK_OVERHEAD_BYTES,
+  sealItemBodySchema,
+  sealPageQuerySchema,
+  UPLOAD_CHUNK_BYTES,
+  uploadCompleteBodySchema,
+  uploadStartBodySchema,
+  VAULT_ITEM_MESSAGES,
+} from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
 import { vaultSetupBodySchema } from '../../contract/vault'
 import { signingKeyBodySchema } from '../../contract/key-signing'
+import { bytesToHex as toHex } from '@noble/hashes/utils.js'
 import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
@@ -58,8 +67,10 @@ export const vaultRoutes = new Hono<AppEnv>()
     if (Number.isFinite(declared) && declared !== target.size) throw badRequest(VAULT_ITEM_MESSAGES.partSizeMismatch(target.size))
     const bytes = await c.req.arrayBuffer()
     if (bytes.byteLength !== target.size) throw badRequest(VAULT_ITEM_MESSAGES.partSizeMismatch(target.size))
+    // The manifest's content digest is checked against the parts as they arrived here.
+    const digest = toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)))
     const part = await c.env.BLOBS.resumeMultipartUpload(target.r2Key, target.uploadId).uploadPart(partNumber, bytes)
-    await ask(vault.recordPart(itemId, partNumber, part.etag, bytes.byteLength))
+    await ask(vault.recordPart(itemId, partNumber, part.etag, bytes.byteLength, digest))
     return c.json({ partNumber, size: bytes.byteLength })
   })
   .post('/uploads/:itemId/complete', grantsBodyLimit, validate('param', itemParam), validate('json', uploadCompleteBodySchema), async (c) =>
@@ -80,9 +91,14 @@ export const vaultRoutes = new Hono<AppEnv>()
     })
   })
   .put('/items/:id/grants', grantsBodyLimit, validate('param', idParam), validate('json', itemGrantsBodySchema), async (c) => {
-    const beneficiaryIds = await ask(vaultOf(c).putGrants(accountIn(c), c.req.valid('param').id, c.req.valid('json').grants))
+    const beneficiaryIds = await ask(vaultOf(c).putGrants(accountIn(c), c.req.valid('param').id, c.req.valid('json')))
     return c.json({ beneficiaryIds })
   })
+  // Items stored before manifests: a page to seal at a time, then each one sealed by the vault.
+  .get('/seal', validate('query', sealPageQuerySchema), async (c) => c.json(await ask(vaultOf(c).sealPage(c.req.valid('query').after))))
+  .post('/items/:id/seal', grantsBodyLimit, validate('param', idParam), validate('json', sealItemBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).sealItem(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
+  )
   .delete('/items/:id', validate('param', idParam), async (c) => {
     await ask(vaultOf(c).deleteItem(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Item deleted.' })

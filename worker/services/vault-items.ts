@@ -1,18 +1,23 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import { hexToBytes } from '@noble/hashes/utils.js'
 import { DAY_MS } from '../../contract/constants'
+import { contentDigestOf, digestOfBase64, grantsStatement, itemManifest } from '../../contract/vault-statements'
 import {
   cipherSize,
   partCount,
   partSize,
   RELEASE_PROTOCOL_LABELS,
+  SEAL_PAGE_SIZE,
   UPLOAD_CHUNK_BYTES,
   VAULT_ITEM_MESSAGES,
   type ReleaseProtocol,
+  type SealItemBody,
+  type UnsealedItem,
   type UploadCompleteBody,
   type UploadSession,
   type VaultItem,
 } from '../../contract/vault-items'
-import { ApiError, badRequest, notFound } from '../lib/errors'
+import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import type { Account } from '../owner/account'
 import { inSlices, type OwnerDb } from '../owner/db'
 import { beneficiaries, itemGrants, policies, policyItems, uploadParts, vaultItems, type VaultItemRow } from '../owner/schema'
@@ -45,6 +50,7 @@ export function toVaultItem(row: VaultItemRow, beneficiaryIds: string[]): VaultI
       scheduledAt: row.scheduledAt ? new Date(row.scheduledAt).toISOString() : null,
     },
     beneficiaryIds,
+    sealed: row.manifest !== null,
   }
 }
 
@@ -125,32 +131,64 @@ export function partTarget(db: OwnerDb, itemId: string, partNumber: number) {
   return { r2Key: row.r2Key, uploadId: row.uploadId!, size: partSize(partNumber, row.plainSize, row.chunkBytes) }
 }
 
-export function recordPart(db: OwnerDb, itemId: string, partNumber: number, etag: string, size: number): void {
+/** `digest`: hex SHA-256 of the part's bytes as the worker received them. */
+export function recordPart(db: OwnerDb, itemId: string, partNumber: number, etag: string, size: number, digest: string): void {
   findUpload(db, itemId)
   db.insert(uploadParts)
-    .values({ itemId, partNumber, etag, size })
-    .onConflictDoUpdate({ target: [uploadParts.itemId, uploadParts.partNumber], set: { etag, size } })
+    .values({ itemId, partNumber, etag, size, digest })
+    .onConflictDoUpdate({ target: [uploadParts.itemId, uploadParts.partNumber], set: { etag, size, digest } })
     .run()
 }
 
-/** The parts to assemble, after checking every one arrived and the grants name the owner's people. */
-export function completionPlan(db: OwnerDb, itemId: string, body: UploadCompleteBody) {
-  const row = findUpload(db, itemId)
-  const parts = db.select().from(uploadParts).where(eq(uploadParts.itemId, itemId)).orderBy(asc(uploadParts.partNumber)).all()
-  if (parts.length !== row.partCount || parts.some((p, i) => p.partNumber !== i + 1)) throw badRequest(VAULT_ITEM_MESSAGES.partsMissing)
-  beneficiaryKeyVersions(db, body.grants)
-  return { row, parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })) }
+type GrantIn = { beneficiaryId: string; wrappedKey: string; keyVersion?: number | undefined }
+
+/**
+ * The manifest an upload must carry, rebuilt from what the object knows: its row, the digests of
+ * the parts as they arrived, the beneficiaries' current key versions, and the body's metadata and
+ * wraps. A part recorded without a digest (before manifests) counts as not sent.
+ */
+function uploadManifest(db: OwnerDb, ownerId: string, row: VaultItemRow, body: UploadCompleteBody) {
+  const parts = db.select().from(uploadParts).where(eq(uploadParts.itemId, row.id)).orderBy(asc(uploadParts.partNumber)).all()
+  if (parts.length !== row.partCount || parts.some((p, i) => p.partNumber !== i + 1 || !p.digest)) throw badRequest(VAULT_ITEM_MESSAGES.partsMissing)
+  const contentDigest = contentDigestOf(parts.map((p) => hexToBytes(p.digest!)))
+  const versions = beneficiaryKeyVersions(db, body.grants)
+  const manifest = itemManifest({
+    ownerId,
+    itemId: row.id,
+    type: row.type,
+    plainSize: row.plainSize,
+    chunkCount: row.partCount,
+    contentDigest,
+    metadataDigest: digestOfBase64(body.encryptedMetadata),
+    grants: manifestGrants(body.grants, versions),
+  })
+  return { parts, contentDigest, manifest, versions }
 }
 
-/** Key versions of the beneficiaries the grants name; 400 unless each is the owner's, once. */
-function beneficiaryKeyVersions(db: OwnerDb, grants: Array<{ beneficiaryId: string }>): Map<string, number> {
+const manifestGrants = (grants: readonly GrantIn[], versions: Map<string, number>) =>
+  grants.map((g) => ({ beneficiaryId: g.beneficiaryId, keyVersion: versions.get(g.beneficiaryId)!, wrappedKeyDigest: digestOfBase64(g.wrappedKey) }))
+
+/** What a completion's signature must verify over, and the parts to assemble once it does. */
+export function completionPlan(db: OwnerDb, ownerId: string, itemId: string, body: UploadCompleteBody) {
+  const row = findUpload(db, itemId)
+  const { parts, manifest } = uploadManifest(db, ownerId, row, body)
+  return { row, manifest, parts: parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })) }
+}
+
+/**
+ * Key versions of the beneficiaries the grants name: 400 unless each is the owner's, once; 409 when
+ * a grant was wrapped (and signed) for a version the beneficiary no longer has.
+ */
+function beneficiaryKeyVersions(db: OwnerDb, grants: readonly GrantIn[]): Map<string, number> {
   const ids = [...new Set(grants.map((g) => g.beneficiaryId))]
   if (ids.length !== grants.length) throw badRequest(VAULT_ITEM_MESSAGES.grantsMustMatch)
   const owned = inSlices(ids, (slice) =>
     db.select({ id: beneficiaries.id, keyVersion: beneficiaries.keyVersion }).from(beneficiaries).where(inArray(beneficiaries.id, slice)).all(),
   )
   if (owned.length !== ids.length) throw badRequest(VAULT_ITEM_MESSAGES.unknownBeneficiary)
-  return new Map(owned.map((b) => [b.id, b.keyVersion]))
+  const versions = new Map(owned.map((b) => [b.id, b.keyVersion]))
+  if (grants.some((g) => g.keyVersion !== undefined && g.keyVersion !== versions.get(g.beneficiaryId))) throw conflict(VAULT_ITEM_MESSAGES.keyChangedMeanwhile)
+  return versions
 }
 
 export type CompletionResult = { ok: true; item: VaultItem } | { ok: false; error: ApiError }
@@ -161,15 +199,24 @@ export type CompletionResult = { ok: true; item: VaultItem } | { ok: false; erro
  * announced or the plan has no room left: the item goes and its object is let go, so nothing is
  * counted or stored (the caller throws the error after the act commits).
  */
-export function activateUpload(u: Unit, itemId: string, body: UploadCompleteBody, assembledSize: number): CompletionResult {
+export function activateUpload(u: Unit, itemId: string, body: UploadCompleteBody, assembledSize: number, verifiedManifest: string): CompletionResult {
   const { db, now } = u
   const row = findUpload(db, itemId)
-  const versions = beneficiaryKeyVersions(db, body.grants)
   const refuse = (error: ApiError): CompletionResult => {
     db.delete(vaultItems).where(eq(vaultItems.id, row.id)).run()
     u.releaseBlob(row.r2Key)
     return { ok: false, error }
   }
+  let expected: ReturnType<typeof uploadManifest>
+  try {
+    expected = uploadManifest(db, u.ownerId, row, body)
+  } catch (error) {
+    if (error instanceof ApiError) return refuse(error)
+    throw error
+  }
+  const { versions, contentDigest, manifest } = expected
+  // A key replaced while R2 assembled the parts: the signature was over the version before.
+  if (manifest !== verifiedManifest) return refuse(conflict(VAULT_ITEM_MESSAGES.keyChangedMeanwhile))
   if (assembledSize !== row.cipherSize) return refuse(badRequest(`The uploaded data is ${assembledSize} bytes; ${row.cipherSize} were expected.`))
   const limits = planLimitsFor(u.account)
   const usage = vaultUsage(db, ['active'])
@@ -190,6 +237,9 @@ export function activateUpload(u: Unit, itemId: string, body: UploadCompleteBody
       scheduledAt,
       uploadId: null,
       completedAt: now,
+      contentDigest,
+      manifest,
+      manifestSignature: body.manifestSignature,
     })
     .where(eq(vaultItems.id, row.id))
     .returning()
@@ -250,15 +300,30 @@ export function deleteItem(u: Unit, id: string): void {
 }
 
 /**
- * Adds or replaces grants on an item (a policy created later, a key rotation): each is the item's
- * data key wrapped, in the owner's browser, with one of the owner's beneficiaries' public keys.
+ * The statement a PUT of grants must be signed over: exactly the grants it would store, each with
+ * the beneficiary's current key version (contract/vault-statements.ts `grantsStatement`).
  */
-export function putGrants(u: Unit, itemId: string, grants: Array<{ beneficiaryId: string; wrappedKey: string }>): string[] {
-  const { db, now } = u
+export function grantsPlan(db: OwnerDb, ownerId: string, itemId: string, grants: readonly GrantIn[]) {
   findActiveItem(db, itemId)
   const versions = beneficiaryKeyVersions(db, grants)
+  const statement = grantsStatement(
+    ownerId,
+    grants.map((g) => ({ itemId, beneficiaryId: g.beneficiaryId, keyVersion: versions.get(g.beneficiaryId)!, wrappedKey: g.wrappedKey })),
+  )
+  return { statement, versions }
+}
+
+/**
+ * Adds or replaces grants on an item (a policy created later): each is the item's data key wrapped,
+ * in the owner's browser, with one of the owner's beneficiaries' public keys, and the set is signed
+ * by the vault (`verifiedStatement`, checked by the caller against grantsPlan).
+ */
+export function putGrants(u: Unit, itemId: string, grants: readonly GrantIn[], verifiedStatement: string): string[] {
+  const { db, now } = u
+  const { statement, versions } = grantsPlan(db, u.ownerId, itemId, grants)
+  if (statement !== verifiedStatement) throw conflict(VAULT_ITEM_MESSAGES.keyChangedMeanwhile)
   for (const g of grants) {
-    const keyVersion = versions.get(g.beneficiaryId) ?? 1
+    const keyVersion = versions.get(g.beneficiaryId)!
     db.insert(itemGrants)
       .values({ itemId, beneficiaryId: g.beneficiaryId, wrappedKey: g.wrappedKey, keyVersion, createdAt: now })
       .onConflictDoUpdate({ target: [itemGrants.itemId, itemGrants.beneficiaryId], set: { wrappedKey: g.wrappedKey, keyVersion, createdAt: now } })
@@ -267,4 +332,126 @@ export function putGrants(u: Unit, itemId: string, grants: Array<{ beneficiaryId
   const all = db.select({ id: itemGrants.beneficiaryId }).from(itemGrants).where(eq(itemGrants.itemId, itemId)).all().map((g) => g.id)
   u.audit({ actor: 'user', action: 'vault.grants_updated', details: { itemId, count: grants.length, total: all.length } })
   return all
+}
+
+// ---- Sealing items stored before manifests ----------------------------------------------------
+
+/**
+ * Active items without a manifest, by id after `after`. Only items with a data key wrapped by the
+ * owner and encrypted metadata: the owner's browser proves an item is theirs by opening both, so an
+ * item without them (the bench's empty ones) could never be sealed and is not offered.
+ */
+export function unsealedRows(db: OwnerDb, after: string | undefined, limit = SEAL_PAGE_SIZE): VaultItemRow[] {
+  return db
+    .select()
+    .from(vaultItems)
+    .where(
+      and(
+        eq(vaultItems.status, 'active'),
+        isNull(vaultItems.manifest),
+        isNotNull(vaultItems.wrappedKey),
+        isNotNull(vaultItems.encryptedMetadata),
+        after === undefined ? undefined : gt(vaultItems.id, after),
+      ),
+    )
+    .orderBy(asc(vaultItems.id))
+    .limit(limit)
+    .all()
+}
+
+/** Records the content digest computed from an old item's stored ciphertext (once: later pages reuse it). */
+export function recordContentDigest(db: OwnerDb, itemId: string, contentDigest: string): void {
+  db.update(vaultItems).set({ contentDigest }).where(and(eq(vaultItems.id, itemId), isNull(vaultItems.contentDigest))).run()
+}
+
+function grantedTo(db: OwnerDb, itemId: string) {
+  return db
+    .select({ beneficiaryId: itemGrants.beneficiaryId, keyVersion: beneficiaries.keyVersion })
+    .from(itemGrants)
+    .innerJoin(beneficiaries, eq(beneficiaries.id, itemGrants.beneficiaryId))
+    .where(eq(itemGrants.itemId, itemId))
+    .orderBy(asc(itemGrants.beneficiaryId))
+    .all()
+}
+
+/** An unsealed item as the browser needs it to seal it; its content digest must be known. */
+export function unsealedItem(db: OwnerDb, row: VaultItemRow): UnsealedItem {
+  return {
+    id: row.id,
+    type: row.type,
+    plainSize: row.plainSize,
+    chunkCount: row.partCount,
+    contentDigest: row.contentDigest!,
+    encryptedMetadata: row.encryptedMetadata!,
+    wrappedKey: row.wrappedKey!,
+    grants: grantedTo(db, row.id),
+  }
+}
+
+/**
+ * The manifest a seal must be signed over: the item as stored (its content digest, its metadata)
+ * and the new wraps, which must be for exactly the beneficiaries it is granted to now.
+ */
+export function sealPlan(db: OwnerDb, ownerId: string, itemId: string, body: SealItemBody) {
+  const row = findActiveItem(db, itemId)
+  if (row.manifest !== null) throw conflict(VAULT_ITEM_MESSAGES.alreadySealed)
+  if (!row.contentDigest || !row.encryptedMetadata || !row.wrappedKey) throw conflict(VAULT_ITEM_MESSAGES.sealNotReady)
+  const versions = beneficiaryKeyVersions(db, body.grants)
+  const current = grantedTo(db, itemId).map((g) => g.beneficiaryId)
+  if (current.length !== body.grants.length || current.some((id) => !versions.has(id))) throw conflict(VAULT_ITEM_MESSAGES.sealGrantsChanged)
+  const manifest = itemManifest({
+    ownerId,
+    itemId,
+    type: row.type,
+    plainSize: row.plainSize,
+    chunkCount: row.partCount,
+    contentDigest: row.contentDigest,
+    metadataDigest: digestOfBase64(row.encryptedMetadata),
+    grants: manifestGrants(body.grants, versions),
+  })
+  return { manifest, versions }
+}
+
+/** Replaces the item's wraps and stores its manifest, in one act, once the caller verified `verifiedManifest`. */
+export function sealItem(u: Unit, itemId: string, body: SealItemBody, verifiedManifest: string): VaultItem {
+  const { db, now } = u
+  const { manifest, versions } = sealPlan(db, u.ownerId, itemId, body)
+  if (manifest !== verifiedManifest) throw conflict(VAULT_ITEM_MESSAGES.sealGrantsChanged)
+  for (const g of body.grants) {
+    db.update(itemGrants)
+      .set({ wrappedKey: g.wrappedKey, keyVersion: versions.get(g.beneficiaryId)!, createdAt: now })
+      .where(and(eq(itemGrants.itemId, itemId), eq(itemGrants.beneficiaryId, g.beneficiaryId)))
+      .run()
+  }
+  const item = db.update(vaultItems).set({ manifest, manifestSignature: body.manifestSignature }).where(eq(vaultItems.id, itemId)).returning().get()!
+  u.audit({ actor: 'user', action: 'vault.item_sealed', details: { itemId, grants: body.grants.length } })
+  return toVaultItem(item, body.grants.map((g) => g.beneficiaryId))
+}
+
+/**
+ * The SHA-256 of each chunk of a stored item's ciphertext, in order: `chunkSize` bytes each
+ * (chunkBytes + the chunk overhead), the last shorter. One chunk in memory at a time.
+ */
+export async function chunkDigests(stream: ReadableStream<Uint8Array>, chunkSize: number): Promise<Uint8Array[]> {
+  const digests: Uint8Array[] = []
+  const buffer = new Uint8Array(chunkSize)
+  let fill = 0
+  const digest = async (bytes: Uint8Array) => digests.push(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)))
+  const reader = stream.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    for (let at = 0; at < value.length; ) {
+      const n = Math.min(chunkSize - fill, value.length - at)
+      buffer.set(value.subarray(at, at + n), fill)
+      fill += n
+      at += n
+      if (fill === chunkSize) {
+        await digest(buffer)
+        fill = 0
+      }
+    }
+  }
+  if (fill > 0 || digests.length === 0) await digest(buffer.subarray(0, fill))
+  return digests
 }

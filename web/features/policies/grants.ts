@@ -22,6 +22,8 @@ import {
 import { ApiRequestError } from '@/lib/api-client'
 import { defaultFetch, sendJson, type FetchLike } from '@/features/vault/items/http'
 import { VaultLockedError } from '@/features/vault/vault-session'
+import { vaultSigner, type VaultSigner } from '@/features/vault/manifest'
+import { grantsStatement } from '../../../contract/vault-statements'
 import { matches } from './selectors'
 
 // Grants: an item's data key wrapped with a beneficiary's public key, made here in the owner's
@@ -32,6 +34,8 @@ export interface GrantRecipient {
   id: string
   /** base64 SPKI, as the beneficiaries list returns it. */
   publicKey: string
+  /** The version of that key, named in the grants statement the vault signs. */
+  keyVersion: number
 }
 
 export interface PolicyGrantResult {
@@ -55,6 +59,8 @@ export interface ApplyPolicyGrantsInput {
   fetch?: FetchLike
   /** Item requests in flight at once. */
   concurrency?: number
+  /** Signs each item's grants statement; the unlocked vault unless a test passes another. */
+  signer?: VaultSigner
 }
 
 const POLICY_ITEMS_PER_REQUEST = 300
@@ -80,11 +86,13 @@ async function eachLimited<T>(list: readonly T[], limit: number, run: (value: T)
  * and each recipient without a grant yet (`item.beneficiaryIds`), the item's data key is
  * unwrapped with the master key and wrapped with the recipient's public key, then stored with
  * PUT /api/vault/items/:id/grants. Grants that exist are left as they are (the server adds or
- * replaces only the grants it is sent). A recipient key that cannot be used fails the whole call
- * before anything is sent; one item failing does not stop the others.
+ * replaces only the grants it is sent), each item's new grants signed by the vault (the grants
+ * statement). A recipient key that cannot be used fails the whole call before anything is sent;
+ * one item failing does not stop the others.
  */
 export async function applyPolicyGrants(input: ApplyPolicyGrantsInput): Promise<PolicyGrantResult> {
   const fetchFn = input.fetch ?? defaultFetch
+  const signer = input.signer ?? vaultSigner()
   const keys = await importRecipients(input.recipients)
   const result: PolicyGrantResult = { matchedItemIds: [], updatedItemIds: [], newGrants: 0, failed: [] }
   const candidates = input.items.filter((item) => input.selectors.types.includes(item.type))
@@ -100,11 +108,11 @@ export async function applyPolicyGrants(input: ApplyPolicyGrantsInput): Promise<
       result.matchedItemIds.push(item.id)
       const missing = input.recipients.filter((r) => !item.beneficiaryIds.includes(r.id))
       if (missing.length === 0) return
-      const body: ItemGrantsBody = {
-        grants: await Promise.all(
-          missing.map(async (r) => ({ beneficiaryId: r.id, wrappedKey: await wrapDataKeyForBeneficiary(dek, keys.get(r.id)!) })),
-        ),
-      }
+      const grants = await Promise.all(
+        missing.map(async (r) => ({ beneficiaryId: r.id, keyVersion: r.keyVersion, wrappedKey: await wrapDataKeyForBeneficiary(dek, keys.get(r.id)!) })),
+      )
+      const statement = grantsStatement(signer.ownerId, grants.map((g) => ({ itemId: item.id, ...g })))
+      const body: ItemGrantsBody = { grants, grantsSignature: await signer.signText(statement) }
       await sendJson<{ beneficiaryIds: string[] }>(fetchFn, 'PUT', grantsUrl(item.id), body)
       result.updatedItemIds.push(item.id)
       result.newGrants += missing.length

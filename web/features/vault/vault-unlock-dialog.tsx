@@ -10,6 +10,7 @@ import { currentUserKey, useCurrentUser } from '@/features/auth/api'
 import { reportFailedUnlock, reportUnlockSuccess } from '@/features/triggers/api'
 import { toast } from '@/lib/toast-store'
 import { addSigningKey, storedVault } from './api'
+import { sealInBackground } from './seal-items'
 import { vaultSession } from './vault-session'
 
 type Status = 'idle' | 'submitting' | 'error'
@@ -73,6 +74,8 @@ export function VaultUnlockDialog({
         return
       }
       reportUnlockSuccess('vault_unlock')
+      // Items stored before manifests get the vault's seal now, in the background.
+      if (!vaultSession.hasSigningProblem()) void sealInBackground(queryClient)
       if (vaultSession.hasSigningProblem()) toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
       else toast({ title: VAULT_MESSAGES.unlockedTitle, description: VAULT_MESSAGES.unlockedBody, variant: 'success' })
       setStatus('idle')

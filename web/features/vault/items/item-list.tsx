@@ -1,7 +1,7 @@
 import { Download, Eye, FolderLock, Image, KeyRound, Lock, LockOpen, Search, ShieldAlert, Tag, Trash2, TriangleAlert, Upload, X } from 'lucide-react'
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react'
 import type { ReadinessProblem } from '../../../../contract/readiness'
-import { ITEM_TYPES, type ItemMetadata, type ItemType, type VaultItem } from '../../../../contract/vault-items'
+import { ITEM_TYPES, VAULT_ITEM_MESSAGES, type ItemMetadata, type ItemType, type VaultItem } from '../../../../contract/vault-items'
 import { FixLink } from '@/features/readiness/fix-link'
 import { useReleaseReadiness } from '@/features/readiness/api'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
@@ -86,6 +86,12 @@ function ItemRow({
               {item.accessPolicy.requiresApprover && (
                 <Badge variant="warning" title={item.accessPolicy.approverContact ?? undefined}>
                   <ShieldAlert className="size-3" aria-hidden /> Requires Approval
+                </Badge>
+              )}
+              {!item.sealed && (
+                <Badge variant="outline" className="font-normal text-slate-600" title={VAULT_ITEM_MESSAGES.notYetSealedHint} data-testid="vault-item-unsealed">
+                  {VAULT_ITEM_MESSAGES.notYetSealed}
+                  <span className="sr-only">: {VAULT_ITEM_MESSAGES.notYetSealedHint}</span>
                 </Badge>
               )}
             </div>

@@ -23,7 +23,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { Switch } from '@/components/ui/switch'
 import { Textarea } from '@/components/ui/textarea'
-import { useBeneficiaries } from '@/features/circle/api'
+import { beneficiariesQuery, useBeneficiaries } from '@/features/circle/api'
 import { policiesQuery } from '@/features/policies/api'
 import { useSafetyWindowHours } from '@/features/policies/policy-earliest'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
@@ -189,7 +189,14 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
       return
     }
     const list = beneficiaries.data ?? []
-    const known: UploadBeneficiary[] = list.map((b) => ({ id: b.id, publicKey: b.publicKey }))
+    const known: UploadBeneficiary[] = list.map((b) => ({ id: b.id, publicKey: b.publicKey, keyVersion: b.keyVersion }))
+    // A key replaced while an item uploads: the list as it is now, each key checked again.
+    const refreshBeneficiaries = async () => {
+      const fresh = await queryClient.fetchQuery({ ...beneficiariesQuery, staleTime: 0 })
+      const wanted = fresh.filter((b) => recipientIds.has(b.id))
+      await assertTrustedKeys(wanted)
+      return wanted.map((b) => ({ id: b.id, publicKey: b.publicKey, keyVersion: b.keyVersion }))
+    }
     const chosen = known.filter((b) => values.beneficiaryIds.includes(b.id))
     // Every active policy that covers an item adds its beneficiaries (policy-recipients.ts). The
     // list is fetched fresh: a policy made in another tab counts too.
@@ -216,6 +223,7 @@ export function AddItemDialog({ open, onOpenChange }: { open: boolean; onOpenCha
         beneficiaries: recipients.beneficiaries,
         policyOnly: recipients.added.map((b) => b.id),
         policyIds: recipients.policies.map((p) => p.id),
+        refreshBeneficiaries,
       }
     }
     const inputs: UploadFileInput[] =

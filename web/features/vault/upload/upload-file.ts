@@ -7,8 +7,10 @@ import {
   type UploadCompleteBody,
   type UploadSession,
   type VaultItem,
+  VAULT_ITEM_MESSAGES,
 } from '../../../../contract/vault-items'
 import {
+  chunkDigest,
   encryptChunk,
   encryptMetadata,
   generateDataKey,
@@ -28,11 +30,13 @@ import {
   sendJson,
   type FetchLike,
 } from '../items/http'
+import { manifestText, vaultSigner, type VaultSigner } from '../manifest'
 import { vaultSession } from '../vault-session'
 
 // One item's upload (ARCHITECTURE §3): a fresh data key, the content encrypted chunk by chunk in
-// this browser and sent as the parts of a multipart upload, then the encrypted metadata and the
-// wrapped keys. Only ciphertext, sizes and the chosen policy ever leave the browser.
+// this browser and sent as the parts of a multipart upload, then the encrypted metadata, the
+// wrapped keys and the vault's signature over the item's manifest (each chunk's SHA-256 is taken
+// as it is encrypted). Only ciphertext, sizes and the chosen policy ever leave the browser.
 //
 // Memory stays near `concurrency` chunks: each worker reads one slice of the file, encrypts it,
 // sends it, and only then reads the next. A failed part is re-sent with exponential backoff; after
@@ -42,6 +46,8 @@ export interface UploadBeneficiary {
   id: string
   /** base64 SPKI, as the beneficiaries list returns it. */
   publicKey: string
+  /** The version of that key: the manifest names it beside the grant. */
+  keyVersion: number
 }
 
 export interface UploadPolicy {
@@ -63,6 +69,11 @@ export interface UploadFileInput {
   policyOnly?: readonly string[]
   /** The active policies that cover the item, so their releases include it. */
   policyIds?: readonly string[]
+  /**
+   * These beneficiaries as the server has them now, each key checked as trusted: called once when a
+   * key was replaced during the upload, to wrap and sign again for the new one.
+   */
+  refreshBeneficiaries?: () => Promise<readonly UploadBeneficiary[]>
 }
 
 export interface UploadFileOptions {
@@ -79,6 +90,8 @@ export interface UploadFileOptions {
   backoffMs?: (retry: number) => number
   /** Parts read, encrypted and in flight at once. */
   concurrency?: number
+  /** Defaults to the unlocked vault's signing key (VaultLockedError or SigningKeyProblemError without one). */
+  signer?: VaultSigner
 }
 
 export const UPLOAD_MAX_RETRIES = 5
@@ -134,6 +147,7 @@ const uploadUrl = (itemId: string) => `${uploadsUrl}/${encodeURIComponent(itemId
 export async function uploadFile(input: UploadFileInput, options: UploadFileOptions = {}): Promise<VaultItem> {
   const fetchFn = options.fetch ?? defaultFetch
   const master = options.masterKey ?? vaultSession.requireKey()
+  const signer = options.signer ?? vaultSigner()
   const maxRetries = options.maxRetries ?? UPLOAD_MAX_RETRIES
   const backoffMs = options.backoffMs ?? defaultBackoffMs
   const concurrency = Math.max(1, options.concurrency ?? UPLOAD_CONCURRENCY)
@@ -151,16 +165,7 @@ export async function uploadFile(input: UploadFileInput, options: UploadFileOpti
   try {
     // Keys first: a beneficiary key that cannot be used fails before anything is stored.
     const dek = await generateDataKey()
-    const [wrappedKey, grants] = await Promise.all([
-      wrapDataKey(dek, master),
-      Promise.all(
-        input.beneficiaries.map(async (b) => ({
-          beneficiaryId: b.id,
-          wrappedKey: await wrapDataKeyForBeneficiary(dek, await importBeneficiaryPublicKey(b.publicKey)),
-          direct: !input.policyOnly?.includes(b.id),
-        })),
-      ),
-    ])
+    const [wrappedKey, grants] = await Promise.all([wrapDataKey(dek, master), wrapGrants(dek, input.beneficiaries, input.policyOnly)])
     if (signal.aborted) throw abortError()
 
     const session = await sendJson<UploadSession>(fetchFn, 'POST', uploadsUrl, { type: input.type, plainSize }, signal)
@@ -170,16 +175,31 @@ export async function uploadFile(input: UploadFileInput, options: UploadFileOpti
     }
 
     options.onProgress?.(0, plainSize)
-    await sendParts({ input, dek, session, fetchFn, signal, controller, maxRetries, backoffMs, concurrency, onProgress: options.onProgress })
+    const chunkDigests = await sendParts({ input, dek, session, fetchFn, signal, controller, maxRetries, backoffMs, concurrency, onProgress: options.onProgress })
 
-    const body: UploadCompleteBody = {
-      encryptedMetadata: await encryptMetadata(dek, session.itemId, input.metadata),
+    const encryptedMetadata = await encryptMetadata(dek, session.itemId, input.metadata)
+    const signed = async (forGrants: UploadGrant[]): Promise<UploadCompleteBody> => ({
+      encryptedMetadata,
       wrappedKey,
       policy: input.policy,
-      grants,
+      grants: forGrants,
       policyIds: [...(input.policyIds ?? [])],
+      manifestSignature: await signer.signText(
+        manifestText({ ownerId: signer.ownerId, itemId: session.itemId, type: input.type, plainSize, content: { chunkDigests }, encryptedMetadata, grants: forGrants }),
+      ),
+    })
+    const completeWith = async (forGrants: UploadGrant[]) =>
+      complete({ fetchFn, itemId: session.itemId, body: await signed(forGrants), signal, maxRetries, backoffMs })
+    try {
+      return await completeWith(grants)
+    } catch (error) {
+      // A key replaced while this uploaded: wrap for the beneficiaries as they are now and sign once more.
+      const keyChanged = error instanceof ApiRequestError && error.status === 409 && error.detail === VAULT_ITEM_MESSAGES.keyChangedMeanwhile
+      if (!keyChanged || !input.refreshBeneficiaries) throw error
+      const current = await input.refreshBeneficiaries()
+      const ids = new Set(input.beneficiaries.map((b) => b.id))
+      return await completeWith(await wrapGrants(dek, current.filter((b) => ids.has(b.id)), input.policyOnly))
     }
-    return await complete({ fetchFn, itemId: session.itemId, body, signal, maxRetries, backoffMs })
   } catch (error) {
     if (itemId) await discard(fetchFn, itemId)
     if (userAborted() || isAbortError(error)) throw abortError()
@@ -190,6 +210,19 @@ export async function uploadFile(input: UploadFileInput, options: UploadFileOpti
   } finally {
     options.signal?.removeEventListener('abort', forwardAbort)
   }
+}
+
+type UploadGrant = UploadCompleteBody['grants'][number] & { keyVersion: number }
+
+function wrapGrants(dek: DataKey, beneficiaries: readonly UploadBeneficiary[], policyOnly: readonly string[] | undefined): Promise<UploadGrant[]> {
+  return Promise.all(
+    beneficiaries.map(async (b) => ({
+      beneficiaryId: b.id,
+      wrappedKey: await wrapDataKeyForBeneficiary(dek, await importBeneficiaryPublicKey(b.publicKey)),
+      keyVersion: b.keyVersion,
+      direct: !policyOnly?.includes(b.id),
+    })),
+  )
 }
 
 /** Best effort: an upload left behind would expire on the server anyway. */
@@ -214,11 +247,13 @@ interface PartsContext {
   onProgress?: (bytesDone: number, bytesTotal: number) => void
 }
 
-async function sendParts(ctx: PartsContext): Promise<void> {
+/** Sends every part; resolves with the SHA-256 of each encrypted chunk, in order. */
+async function sendParts(ctx: PartsContext): Promise<Uint8Array[]> {
   const { input, dek, session, fetchFn, signal, maxRetries, backoffMs } = ctx
   const { itemId, chunkBytes, partCount } = session
   const plainSize = input.content.size
   const plainBytesOf = (n: number) => Math.min(chunkBytes, plainSize - (n - 1) * chunkBytes)
+  const digests: Array<Uint8Array | undefined> = new Array(partCount)
 
   // Parts the server is known to hold; progress counts each once.
   const stored = new Set<number>()
@@ -251,6 +286,7 @@ async function sendParts(ctx: PartsContext): Promise<void> {
     if (cipher.length !== partSize(n, plainSize, chunkBytes)) {
       throw new UploadError('Encrypted part has an unexpected size. Please try again.')
     }
+    digests[n - 1] = await chunkDigest(cipher)
     for (let retry = 0; ; retry++) {
       let dropped = false
       try {
@@ -307,6 +343,9 @@ async function sendParts(ctx: PartsContext): Promise<void> {
     // Only reachable if the server forgot parts it had confirmed; let completion report it.
     await refreshStored()
   }
+  // Every part of a new upload was encrypted here, so every digest is known.
+  if (digests.some((d) => d === undefined)) throw new UploadError('Some parts of this upload were not sent from here. Please try again.')
+  return digests as Uint8Array[]
 }
 
 async function complete({
