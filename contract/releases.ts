@@ -76,6 +76,10 @@ export interface ReleasedAsset {
     /** The item's data key wrapped with this beneficiary's public key (RSA-OAEP). */
     wrappedKey: string
     plainSize: number
+    /** The item manifest the owner's vault signed (contract/vault-statements.ts), verbatim; null until the item is sealed. */
+    manifest: string | null
+    /** The vault's signature over `manifest`; null with it. */
+    manifestSignature: string | null
   }
 }
 
@@ -88,6 +92,8 @@ export interface BeneficiaryPortalView {
   identityRequired: boolean
   /** Whether anyone can review this beneficiary's identity document today (a verified approver). */
   reviewerReady: boolean
+  /** The owner's vault signing public key (base64 SPKI), which seals every item; null for a vault without one. */
+  vaultSigningKey: string | null
 }
 
 /**

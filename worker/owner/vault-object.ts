@@ -1012,7 +1012,10 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   async portalView(beneficiaryId: string) {
-    return settle(async () => releaseLinks.portalView(this.db, (await this.linkOwner()).displayName, beneficiaryId))
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return releaseLinks.portalView(this.db, owner.displayName, vaultKeysOf(this.ctx.storage)?.signing?.publicKey ?? null, beneficiaryId)
+    })
   }
 
   /** The beneficiary's identity status as the portal's upload needs it. */

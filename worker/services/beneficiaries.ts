@@ -88,6 +88,8 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
       keySignature: body.keySignature,
       sendAssetNotifications: body.sendAssetNotifications ?? true,
       delayNotifications: body.delayNotifications ?? false,
+      // The kit made with this key carries the vault's fingerprint (web/features/circle/access-kit.ts).
+      kitHasVaultFingerprint: true,
       verificationNonce: randomToken(),
       createdAt: now,
       updatedAt: now,
@@ -221,7 +223,7 @@ function switchKey(
 ): Beneficiary {
   const row = u.db
     .update(beneficiaries)
-    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion: key.keyVersion, updatedAt: u.now })
+    .set({ publicKey: key.publicKey, publicKeyFingerprint: key.fingerprint, keySignature: key.keySignature, keyVersion: key.keyVersion, kitHasVaultFingerprint: true, updatedAt: u.now })
     .where(eq(beneficiaries.id, current.id))
     .returning()
     .get()!
