@@ -1,7 +1,6 @@
-import { sha256 } from '@noble/hashes/sha2.js'
 import { KIT_VAULT_FINGERPRINT_LABEL, type ReleasedAsset } from '../../../contract/releases'
 import { contentDigestOf, digestOfBase64, keyFingerprint, parseItemManifest, type ItemManifestFields } from '../../../contract/vault-statements'
-import { verifyStatement } from '@/crypto'
+import { chunkDigest, verifyStatement } from '@/crypto'
 
 // The heir's check that what the portal lists really comes from the owner's vault (0.3 · 3 of 7),
 // made before anything is decrypted: the Access Kit names the vault's signing key by its
@@ -11,7 +10,7 @@ import { verifyStatement } from '@/crypto'
 // ---- The vault fingerprint the heir brings ------------------------------------------------------
 
 /** "Vault fingerprint:" (the kit's label) and 16 groups of 4 hex digits, spaced or wrapped in any way (a kit copied from paper). */
-const FINGERPRINT = new RegExp(`${KIT_VAULT_FINGERPRINT_LABEL}:\\s*((?:[0-9A-Fa-f]{4}\\s*){15}[0-9A-Fa-f]{4})(?![0-9A-Fa-f])`, 'g')
+const FINGERPRINT = new RegExp(`${KIT_VAULT_FINGERPRINT_LABEL}:\\s*((?:[0-9A-Fa-f]{4}\\s*){15}[0-9A-Fa-f]{4})(?![ \\t]*[0-9A-Fa-f])`, 'g')
 
 /** Upper-case hex in groups of 4, the form keyFingerprint gives. */
 const normalise = (hex: string) => hex.replace(/\s+/g, '').toUpperCase().match(/.{4}/g)!.join(' ')
@@ -121,9 +120,9 @@ export class ContentNotSealedError extends Error {
 export function contentCheck(manifest: Pick<ItemManifestFields, 'chunkCount' | 'contentDigest'>) {
   const digests: Uint8Array[] = []
   return {
-    see(chunk: Uint8Array) {
+    async see(chunk: Uint8Array) {
       if (digests.length >= manifest.chunkCount) throw new ContentNotSealedError()
-      digests.push(sha256(chunk))
+      digests.push(await chunkDigest(chunk))
     },
     async *hold<T>(pieces: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
       let held: { value: T } | null = null

@@ -52,7 +52,7 @@ export interface DecryptOptions {
   /** Wait before re-fetch n (1-based); one second times n by default. */
   retryDelayMs?: (retry: number) => number
   /** Sees each encrypted chunk, in order, before it is decrypted (the heir's seal check); throwing stops the download. */
-  onEncryptedChunk?: (chunk: Uint8Array) => void
+  onEncryptedChunk?: (chunk: Uint8Array) => void | Promise<void>
 }
 
 /** Where an item's ciphertext comes from, and what its chunks are sealed to. */
@@ -141,9 +141,9 @@ export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T,
   }
 }
 
-async function* seeing<T>(source: AsyncIterable<T>, see: (item: T) => void): AsyncGenerator<T, void, undefined> {
+async function* seeing<T>(source: AsyncIterable<T>, see: (item: T) => void | Promise<void>): AsyncGenerator<T, void, undefined> {
   for await (const item of source) {
-    see(item)
+    await see(item)
     yield item
   }
 }
