@@ -58,7 +58,7 @@ export const RELEASE_MESSAGES = {
   sealMismatchRefused: (item: string) => `${item} has not been opened: this site’s vault key is not the one in your Access Kit.`,
   notSealed: 'Not sealed',
   notSealedBody: (ownerName: string) =>
-    `${ownerName}’s vault had not sealed this item yet, so this site cannot prove that it is theirs. Items stored before sealing existed stay unsealed until ${ownerName} next opens their vault. Open it only if you expected something like it from ${ownerName}.`,
+    `${ownerName}’s vault never sealed this item, so this site cannot prove that it is theirs. Items stored before vaults sealed what they hold stay unsealed until the owner opens their vault again, which ${ownerName} may not have done. Open it only if you expected something like it from ${ownerName}.`,
   openUnsealed: 'Open it anyway',
   contentNotSealed: (ownerName: string) =>
     `This file is not the one ${ownerName}’s vault sealed, so it was not completed. Do not use any part of it that was saved.`,

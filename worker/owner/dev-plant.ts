@@ -21,7 +21,8 @@ export const devPlantItemSchema = z.object({
   content: base64.max(8192),
   /** The planter's own data key, raw (32 bytes). */
   dataKey: base64.length(44),
-  manifest: z.string().max(4096).nullable().default(null),
+  /** The manifest's UTF-8 text in base64 (the API's text rule refuses line breaks in strings). */
+  manifest: base64.max(8192).nullable().default(null),
   manifestSignature: z.string().max(200).nullable().default(null),
 })
 export type DevPlantedItem = z.infer<typeof devPlantItemSchema>
@@ -53,7 +54,7 @@ export async function plantItem(storage: DurableObjectStorage, blobs: R2Bucket, 
       item.encryptedMetadata,
       now,
       now,
-      item.manifest,
+      item.manifest === null ? null : new TextDecoder().decode(fromBase64(item.manifest)),
       item.manifestSignature,
     )
     for (const g of grants) {

@@ -44,7 +44,7 @@ export function AssetCard({
           <Icon className="size-5" aria-hidden />
         </span>
         <div className="grid min-w-0 flex-1 gap-1">
-          <h3 className="truncate font-medium text-slate-900" title={model.title}>
+          <h3 className="line-clamp-2 break-words font-medium text-slate-900" title={model.title}>
             {model.title}
           </h3>
           <Badge variant={model.statusVariant} className="justify-self-start">
