@@ -1596,4 +1596,13 @@ export const MUTATIONS = [
     tests: [B('releases-seals')],
     by: /not completed when the content differs/,
   },
+  {
+    id: 'heir.refused-not-decrypted',
+    rule: 'an item whose seal fails is never decrypted, not even its name',
+    file: 'web/features/releases/portal.ts',
+    from: "      if (!mayOpen({ verdict, opened: openedUnsealed.has(asset.id) })) return { id: asset.id, verdict, tried: false, opened: false, name: null }\n",
+    to: '',
+    tests: [B('releases-seals')],
+    by: /never unwraps a key for the others/,
+  },
 ]

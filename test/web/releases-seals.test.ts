@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { RELEASE_MESSAGES, type ReleasedAsset } from '../../contract/releases'
 import { itemManifest, keyFingerprint, parseItemManifest } from '../../contract/vault-statements'
 import {
@@ -14,7 +14,7 @@ import {
 } from '@/crypto'
 import type { SaveFilePicker } from '@/features/vault/items/download'
 import { accessKitText } from '@/features/circle/access-kit'
-import { assetCardModel, downloadErrorText, downloadReleasedAsset, loadPrivateKey, mayOpen } from '@/features/releases/portal'
+import { assetCardModel, downloadErrorText, downloadReleasedAsset, loadPrivateKey, mayOpen, sealsAndNames } from '@/features/releases/portal'
 import { checkSeal, ContentNotSealedError, kitVaultFingerprints, sealVerdict, vaultTrust, type SealCheck, type VaultTrust } from '@/features/releases/seals'
 import { CHUNK, FakePortalApi, LINK, once, OWNER_ID, pattern } from './released-fake-api'
 
@@ -177,6 +177,52 @@ describe('what the portal does with each item', () => {
       seal: { tone: 'sealed', label: 'Sealed by Grace’s vault' },
     })
     expect(assetCardModel(will, { name: 'will.pdf', ownerName: 'Grace', seal: { verdict, trust: older, opened: false } }).seal?.label).toBe(RELEASE_MESSAGES.sealedByFingerprint('Grace'))
+  })
+})
+
+describe('the listed items, once the kit is loaded', () => {
+  afterEach(() => vi.restoreAllMocks())
+
+  /** The owner's sealed will, an item planted under the attacker's own data key with no manifest, and one with the attacker's seal. */
+  async function listed() {
+    const api = new FakePortalApi()
+    const will = await api.add('a1', 'doc', pattern(20), meta('will.pdf', 20), alice.publicKey, owner())
+    const planted = await api.add('a2', 'doc', pattern(20, 3), meta('Last will and testament.txt', 20), alice.publicKey)
+    const forged = await api.add('a3', 'doc', pattern(20, 4), meta('Bank details.txt', 20), alice.publicKey, { ownerId: OWNER_ID, privateKey: attacker.privateKey })
+    return [will, planted, forged]
+  }
+
+  it('with a new kit: names the sealed item only, and never unwraps a key for the others', async () => {
+    const list = await listed()
+    const unwrap = vi.spyOn(globalThis.crypto.subtle, 'unwrapKey')
+    const result = await sealsAndNames(list, aliceKey, vaultTrust([keyFingerprint(vault.publicKey)], vault.publicKey), vault.publicKey)
+    expect(result.names).toEqual({ a1: 'will.pdf', a2: null, a3: null })
+    expect(Object.values(result.verdicts).map((v) => v.state)).toEqual(['sealed', 'refused', 'refused'])
+    expect(result.mismatch).toBe(false)
+    // One grant unwrapped: the sealed item's. The planted ones were not touched.
+    expect(unwrap).toHaveBeenCalledTimes(1)
+  })
+
+  it('with an older kit: names the unsealed item only once the heir chooses to open it, never the forged one', async () => {
+    const list = await listed()
+    const older = vaultTrust([], vault.publicKey)
+    expect((await sealsAndNames(list, aliceKey, older, vault.publicKey)).names).toEqual({ a1: 'will.pdf', a2: null, a3: null })
+    const chosen = await sealsAndNames(list, aliceKey, older, vault.publicKey, new Set(['a2', 'a3']))
+    expect(chosen.names).toEqual({ a1: 'will.pdf', a2: 'Last will and testament.txt', a3: null })
+  })
+
+  it('with a kit naming another vault key: opens nothing at all', async () => {
+    const list = await listed()
+    const unwrap = vi.spyOn(globalThis.crypto.subtle, 'unwrapKey')
+    const result = await sealsAndNames(list, aliceKey, vaultTrust([keyFingerprint(attacker.publicKey)], vault.publicKey), vault.publicKey, new Set(['a2']))
+    expect(result).toEqual({ verdicts: { a1: { state: 'refused' }, a2: { state: 'refused' }, a3: { state: 'refused' } }, names: { a1: null, a2: null, a3: null }, mismatch: false })
+    expect(unwrap).not.toHaveBeenCalled()
+  })
+
+  it("says the key fits nothing only when it opened none of what it was tried on", async () => {
+    const list = await listed()
+    const bobKey = await importBeneficiaryPrivateKey(privateKeyToPem((await generateBeneficiaryKeyPair()).privateKeyPkcs8))
+    expect((await sealsAndNames(list, bobKey, vaultTrust([keyFingerprint(vault.publicKey)], vault.publicKey), vault.publicKey)).mismatch).toBe(true)
   })
 })
 

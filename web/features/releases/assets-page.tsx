@@ -22,19 +22,19 @@ import { PasswordEntryDialog } from './password-dialog'
 import { PrivateKeyCard } from './private-key-card'
 import {
   assetCardModel,
-  decryptAssetName,
   downloadErrorText,
   downloadReleasedAsset,
   identityStep,
   loadPrivateKey,
   loadPrivateKeyFile,
   mayOpen,
+  sealsAndNames,
   withCounts,
   type BeneficiaryLink,
   type CardSeal,
   type KeyResult,
 } from './portal'
-import { checkSeal, sealVerdict, vaultTrust, type SealVerdict, type VaultTrust } from './seals'
+import { vaultTrust, type VaultTrust } from './seals'
 
 /**
  * The beneficiary portal's assets view (/beneficiary-portal?id=…&token=…&view=assets, the link in
@@ -85,22 +85,7 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
   // Each item's seal is checked before its name is decrypted; one that fails is never decrypted.
   const names = useQuery({
     queryKey: ['beneficiary-asset-names', link.id, key?.epoch ?? 0, portal.vaultSigningKey, list.map((a) => a.id).join(','), [...openedUnsealed].join(',')],
-    queryFn: async () => {
-      const results = await Promise.all(
-        list.map(async (asset) => {
-          const verdict = sealVerdict(await checkSeal(asset.vaultItem, portal.vaultSigningKey), trust!)
-          if (!mayOpen({ verdict, opened: openedUnsealed.has(asset.id) })) return [asset.id, verdict, undefined] as const
-          return [asset.id, verdict, await decryptAssetName(asset, key!.value).then((name) => ({ name }), () => null)] as const
-        }),
-      )
-      const tried = results.filter(([, , r]) => r !== undefined)
-      return {
-        verdicts: Object.fromEntries(results.map(([assetId, verdict]) => [assetId, verdict])) as Record<string, SealVerdict>,
-        names: Object.fromEntries(results.map(([assetId, , r]) => [assetId, r?.name ?? null])),
-        // The key opened none of what it was tried on.
-        mismatch: tried.length > 0 && tried.every(([, , r]) => r === null),
-      }
-    },
+    queryFn: () => sealsAndNames(list, key!.value, trust!, portal.vaultSigningKey, openedUnsealed),
     enabled: key !== null && list.length > 0,
     staleTime: Infinity,
     gcTime: 0,

@@ -30,7 +30,7 @@ import {
 } from '@/features/vault/items/download'
 import { isAbortError, type FetchLike } from '@/features/vault/items/http'
 import { linkForm, linkJson } from './http'
-import { ContentNotSealedError, contentCheck, kitVaultFingerprints, manifestStates, type SealVerdict, type VaultTrust } from './seals'
+import { checkSeal, ContentNotSealedError, contentCheck, kitVaultFingerprints, manifestStates, sealVerdict, type SealVerdict, type VaultTrust } from './seals'
 
 // The beneficiary portal's logic (seeds 001 §2 assets view, §5 'Beneficiary decrypt', §7): the
 // released assets, the private key from the Access Kit, and the download that decrypts in this
@@ -258,6 +258,41 @@ async function openListed({ vaultItem }: Pick<ReleasedAsset, 'vaultItem'>, key: 
 /** The asset's real file name (null when it has none); rejects when the key does not open it. */
 export async function decryptAssetName(asset: Pick<ReleasedAsset, 'vaultItem'>, key: BeneficiaryPrivateKey): Promise<string | null> {
   return (await openListed(asset, key)).metadata.filename || null
+}
+
+export interface SealedNames {
+  verdicts: Record<string, SealVerdict>
+  /** The real names of the items opened (null: none, or the key did not open it); nothing for the others. */
+  names: Record<string, string | null>
+  /** The key opened none of the items it was tried on. */
+  mismatch: boolean
+}
+
+/**
+ * Each listed item's seal, checked first, then the names of those it lets open (and of unsealed
+ * ones the heir chose to open): an item refused is never decrypted, not even its name.
+ */
+export async function sealsAndNames(
+  list: readonly Pick<ReleasedAsset, 'id' | 'vaultItem'>[],
+  key: BeneficiaryPrivateKey,
+  trust: VaultTrust,
+  vaultSigningKey: string | null,
+  openedUnsealed: ReadonlySet<string> = new Set(),
+): Promise<SealedNames> {
+  const results = await Promise.all(
+    list.map(async (asset) => {
+      const verdict = sealVerdict(await checkSeal(asset.vaultItem, vaultSigningKey), trust)
+      if (!mayOpen({ verdict, opened: openedUnsealed.has(asset.id) })) return { id: asset.id, verdict, tried: false, opened: false, name: null }
+      const name = await decryptAssetName(asset, key).then((n) => ({ n }), () => null)
+      return { id: asset.id, verdict, tried: true, opened: name !== null, name: name?.n ?? null }
+    }),
+  )
+  const tried = results.filter((r) => r.tried)
+  return {
+    verdicts: Object.fromEntries(results.map((r) => [r.id, r.verdict])),
+    names: Object.fromEntries(results.map((r) => [r.id, r.name])),
+    mismatch: tried.length > 0 && tried.every((r) => !r.opened),
+  }
 }
 
 /** Re-fetches of a content ticket's URL after a network error; the ticket outlives them (RELEASE_LIMITS). */
