@@ -3,6 +3,8 @@ import { useState } from 'react'
 import type { Beneficiary } from '../../../contract/circle'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { useVaultUnlocked } from '@/features/vault/vault-session'
+import { currentVaultFingerprint } from './access-kit'
 import { useBeneficiaries } from './api'
 import { RotateKeyDialog } from './rotate-key-dialog'
 
@@ -10,6 +12,7 @@ export const OLDER_KITS_COPY = {
   title: 'Some Access Kits can be made safer',
   text: 'These kits were printed before Access Kits carried your vault’s fingerprint. They still open what you leave, but the beneficiary portal cannot check for their holders that what it lists really comes from your vault; they would have to compare the fingerprint by hand. A new kit carries it. Issuing one replaces the person’s key, so their old kit stops working: hand over the new one in its place.',
   action: 'Issue a new kit',
+  fingerprint: 'Until then, they can compare by hand with your vault’s fingerprint, which you can give them in writing:',
 } as const
 
 /**
@@ -20,6 +23,9 @@ export function OlderKitsNotice() {
   const { data } = useBeneficiaries()
   const [rotating, setRotating] = useState<Beneficiary | null>(null)
   const older = (data ?? []).filter((b) => !b.kitHasVaultFingerprint)
+  // Known only while the vault is unlocked (the browser then holds the key it verified).
+  const unlocked = useVaultUnlocked()
+  const fingerprint = unlocked ? currentVaultFingerprint() : ''
   return (
     <>
       {older.length > 0 && (
@@ -38,6 +44,14 @@ export function OlderKitsNotice() {
                 </li>
               ))}
             </ul>
+            {fingerprint && (
+              <p>
+                {OLDER_KITS_COPY.fingerprint}{' '}
+                <span className="break-all font-mono text-xs" data-testid="owner-vault-fingerprint">
+                  {fingerprint}
+                </span>
+              </p>
+            )}
           </AlertDescription>
         </Alert>
       )}
