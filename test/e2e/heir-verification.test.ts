@@ -85,7 +85,10 @@ async function plantItem(ownerEmail: string, filename: string, text: string, for
   const raw = crypto.getRandomValues(new Uint8Array(32))
   const dek = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt'])
   const plain = new Uint8Array(Buffer.from(text, 'utf8'))
-  const chunk = await seal(dek, plain, aad('legacy-vault:chunk', id, 0, true))
+  // FORMAT.md: max(1, ceil(n / chunkBytes)) chunks, only the last marked last.
+  const count = Math.max(1, Math.ceil(plain.length / 1024))
+  const chunks = await Promise.all(Array.from({ length: count }, (_, i) => seal(dek, plain.slice(i * 1024, (i + 1) * 1024), aad('legacy-vault:chunk', id, i, i === count - 1))))
+  const content = new Uint8Array(Buffer.concat(chunks))
   const encryptedMetadata = b64(await seal(dek, new TextEncoder().encode(JSON.stringify({ filename, mimetype: 'text/plain' })), aad('legacy-vault:metadata', id)))
   let manifest: string | null = null
   let manifestSignature: string | null = null
@@ -96,8 +99,8 @@ async function plantItem(ownerEmail: string, filename: string, text: string, for
       itemId: id,
       type: 'doc',
       plainSize: plain.length,
-      chunkCount: 1,
-      contentDigest: contentDigestOf([new Uint8Array(await crypto.subtle.digest('SHA-256', chunk))]),
+      chunkCount: count,
+      contentDigest: contentDigestOf(await Promise.all(chunks.map(async (c) => new Uint8Array(await crypto.subtle.digest('SHA-256', c))))),
       metadataDigest: digestOfBase64(encryptedMetadata),
       grants: [],
     })
@@ -106,7 +109,7 @@ async function plantItem(ownerEmail: string, filename: string, text: string, for
   const res = await fetch(`${baseUrl()}/api/dev/plant-item`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ownerEmail, id, type: 'doc', plainSize: plain.length, chunkBytes: 1024, encryptedMetadata, content: b64(chunk), dataKey: b64(raw), manifest: manifest && b64(new TextEncoder().encode(manifest)), manifestSignature }),
+    body: JSON.stringify({ email: ownerEmail, id, type: 'doc', plainSize: plain.length, chunkBytes: 1024, encryptedMetadata, content: b64(content), dataKey: b64(raw), manifest: manifest && b64(new TextEncoder().encode(manifest)), manifestSignature }),
   })
   if (res.status !== 200) throw new Error(`plant-item: ${res.status} ${await res.text()}`)
 }
