@@ -14,6 +14,9 @@ export const RELEASE_LIMITS = {
   contentTicketMinutes: 30,
 } as const
 
+/** How an Access Kit labels the vault's fingerprint, and how the portal finds it in a kit or a pasted key block. */
+export const KIT_VAULT_FINGERPRINT_LABEL = 'Vault fingerprint'
+
 export const RELEASE_MESSAGES = {
   noReviewerYet: (ownerName: string) =>
     `Your identity is checked by someone ${ownerName} trusts, and none of them can review documents yet. You can send your document now: it will be reviewed as soon as one of them confirms their e-mail address, and we will e-mail you when your items open. Nothing is lost in the meantime.`,
@@ -48,6 +51,27 @@ export const RELEASE_MESSAGES = {
   certificateRequired: 'Certificate number is required',
   dateOfDeathRequired: 'Date of death is required',
   attestationRequired: 'You must confirm that you have seen the death certificate',
+  // The heir's check of each item's seal (web/features/releases/seals.ts). `item` is describeReleasedItem's.
+  sealedBy: (ownerName: string) => `Sealed by ${ownerName}’s vault`,
+  sealedByFingerprint: (ownerName: string) => `Sealed by the vault with the fingerprint above, which should be ${ownerName}’s`,
+  sealRefused: (ownerName: string, item: string) => `${item} was not sealed by ${ownerName}’s vault, so it may not be theirs. It has not been opened.`,
+  sealMismatchRefused: (item: string) => `${item} has not been opened: this site’s vault key is not the one in your Access Kit.`,
+  notSealed: 'Not sealed',
+  notSealedBody: (ownerName: string) =>
+    `${ownerName}’s vault never sealed this item, so this site cannot prove that it is theirs. Items stored before vaults sealed what they hold stay unsealed until the owner opens their vault again, which ${ownerName} may not have done. Open it only if you expected something like it from ${ownerName}.`,
+  openUnsealed: 'Open it anyway',
+  contentNotSealed: (ownerName: string) =>
+    `This file is not the one ${ownerName}’s vault sealed, so it was not completed. Do not use any part of it that was saved.`,
+  vaultKeyMismatchTitle: 'This is not the vault your Access Kit names',
+  vaultKeyMismatch: (ownerName: string) =>
+    `The vault key this site shows for ${ownerName} is not the one in your Access Kit, so nothing has been opened. Do not trust anything listed here, and tell the executor or ${ownerName}’s family before you act on it.`,
+  vaultKeyMatched: (ownerName: string) =>
+    `Your Access Kit names ${ownerName}’s vault, and it matches: each item below opens only if that vault sealed it.`,
+  oldKitTitle: 'Check the vault fingerprint',
+  oldKit: (ownerName: string) =>
+    `Your Access Kit was printed before kits carried the fingerprint of ${ownerName}’s vault, so this site cannot check for you that the items below come from it. Compare this fingerprint with one you trust: the “Vault fingerprint” on a newer Access Kit another of ${ownerName}’s beneficiaries holds, or one ${ownerName} wrote down for you. All 16 groups must be the same. If any differs, do not trust what is listed here.`,
+  oldKitNoVaultKey: (ownerName: string) =>
+    `Your Access Kit was printed before kits carried the fingerprint of ${ownerName}’s vault, and this vault shows none, so nothing listed here carries ${ownerName}’s seal. Open an item only if you expected something like it from ${ownerName}.`,
 } as const
 
 /** POST /api/beneficiary-portal/link: an heir who lost their e-mail asks for a new portal link. */
@@ -76,6 +100,10 @@ export interface ReleasedAsset {
     /** The item's data key wrapped with this beneficiary's public key (RSA-OAEP). */
     wrappedKey: string
     plainSize: number
+    /** The item manifest the owner's vault signed (contract/vault-statements.ts), verbatim; null until the item is sealed. */
+    manifest: string | null
+    /** The vault's signature over `manifest`; null with it. */
+    manifestSignature: string | null
   }
 }
 
@@ -88,6 +116,8 @@ export interface BeneficiaryPortalView {
   identityRequired: boolean
   /** Whether anyone can review this beneficiary's identity document today (a verified approver). */
   reviewerReady: boolean
+  /** The owner's vault signing public key (base64 SPKI), which seals every item; null for a vault without one. */
+  vaultSigningKey: string | null
 }
 
 /**
@@ -188,6 +218,11 @@ export interface CancelLinkResult extends CancelOutcome {
 
 const ITEM_NOUNS: Record<ItemType, string> = { doc: 'A document', photo: 'A photo', video: 'A video', password: 'A password entry' }
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' })
+
+/** "A document (2.1 MB, released 3 Nov 2026)": a released item named without decrypting anything. */
+export function describeReleasedItem(asset: { releasedAt: string; vaultItem: { type: ItemType; plainSize: number } }): string {
+  return `${ITEM_NOUNS[asset.vaultItem.type] ?? 'An item'} (${formatBytes(asset.vaultItem.plainSize)}, released ${day(asset.releasedAt)})`
+}
 
 /** "A document (2.1 MB, added 3 Nov 2026)": an item as the server can name it (its name is sealed). */
 export function describeCopyItem(copy: Pick<DownloadedCopy, 'itemType' | 'plainSize' | 'itemAddedAt'>): string {

@@ -1,128 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { RELEASE_MESSAGES, type AssetDownload, type ReleasedAsset } from '../../contract/releases'
-import type { ItemMetadata, ItemType, PasswordEntry } from '../../contract/vault-items'
-import {
-  encryptMetadata,
-  encryptStream,
-  generateBeneficiaryKeyPair,
-  generateDataKey,
-  importBeneficiaryPrivateKey,
-  privateKeyToPem,
-  wrapDataKeyForBeneficiary,
-  type BeneficiaryKeyPair,
-  type BeneficiaryPrivateKey,
-} from '@/crypto'
+import { RELEASE_MESSAGES } from '../../contract/releases'
+import type { PasswordEntry } from '../../contract/vault-items'
+import { generateBeneficiaryKeyPair, importBeneficiaryPrivateKey, privateKeyToPem, type BeneficiaryKeyPair, type BeneficiaryPrivateKey } from '@/crypto'
 import type { SaveFilePicker } from '@/features/vault/items/download'
-import type { FetchLike } from '@/features/vault/items/http'
-import {
-  CONTENT_RETRIES,
-  decryptAssetName,
-  downloadErrorText,
-  downloadReleasedAsset,
-  WRONG_KEY_TEXT,
-  type BeneficiaryLink,
-} from '@/features/releases/portal'
+import { CONTENT_RETRIES, decryptAssetName, downloadErrorText, downloadReleasedAsset, WRONG_KEY_TEXT } from '@/features/releases/portal'
+import { CHUNK, FakePortalApi, LINK, pattern } from './released-fake-api'
 
 // The beneficiary's download end to end: the owner's browser encrypts an item and grants it to
-// the beneficiary's public key (as web/features/vault/upload does), a fake API serves it the way
-// the release API does, and the portal's download decrypts it with the Access Kit's private key.
-
-const CHUNK = 1000
-const LINK: BeneficiaryLink = { id: 'ben-1', token: 'access-token-0123456789' }
-
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-
-function pattern(length: number, seed = 7): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(length)
-  let x = seed
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) >>> 0
-    out[i] = x >>> 24
-  }
-  return out
-}
-
-async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  yield bytes
-}
-
-interface Stored {
-  asset: ReleasedAsset
-  itemId: string
-  cipher: Uint8Array
-  download: Omit<AssetDownload, 'downloadCount' | 'maxDownloads'>
-}
-
-/** What the owner's upload produces, and the release API's three calls over it. */
-class FakePortalApi {
-  readonly stored = new Map<string, Stored>()
-  readonly requests: string[] = []
-  pieceBytes = 333
-  /** Decides each content fetch (1-based): answer, lose the connection before any byte, or after `after` bytes. */
-  contentBehaviour: (attempt: number) => 'ok' | 'refuse' | 'drop' | { dropAfter: number } = () => 'ok'
-  private contentAttempts = 0
-
-  async add(assetId: string, type: ItemType, plain: Uint8Array, metadata: ItemMetadata, publicKey: BeneficiaryKeyPair['publicKey']) {
-    const itemId = `item-${assetId}`
-    const dek = await generateDataKey()
-    const chunks: Uint8Array[] = []
-    for await (const c of encryptStream(dek, itemId, once(plain), CHUNK)) chunks.push(c)
-    const cipher = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
-    chunks.reduce((o, c) => (cipher.set(c, o), o + c.length), 0)
-    const encryptedMetadata = await encryptMetadata(dek, itemId, metadata)
-    const wrappedKey = await wrapDataKeyForBeneficiary(dek, publicKey)
-    const asset: ReleasedAsset = {
-      id: assetId,
-      status: 'available',
-      downloadCount: 0,
-      maxDownloads: 5,
-      expiresAt: null,
-      releasedAt: new Date().toISOString(),
-      vaultItem: { id: itemId, type, encryptedMetadata, wrappedKey, plainSize: plain.length },
-    }
-    const download = {
-      encryptedMasterKey: wrappedKey,
-      item: { id: itemId, type, encryptedMetadata, plainSize: plain.length, cipherSize: cipher.length, chunkBytes: CHUNK, partCount: chunks.length },
-      contentUrl: `/api/release-content/${assetId}?ticket=t-${assetId}`,
-    }
-    this.stored.set(assetId, { asset, itemId, cipher, download })
-    return asset
-  }
-
-  readonly fetch: FetchLike = async (url, init = {}) => {
-    this.requests.push(`${init.method ?? 'GET'} ${url}`)
-    const headers = new Headers(init.headers)
-    if (headers.has('Authorization')) return json(400, { message: 'no session expected' })
-    let m: RegExpMatchArray | null
-    if ((m = url.match(/^\/api\/beneficiaries\/([^/]+)\/assets\/([^/]+)\/download\?token=(.+)$/))) {
-      if (m[1] !== LINK.id || decodeURIComponent(m[3]!) !== LINK.token) return json(404, { message: RELEASE_MESSAGES.linkInvalid })
-      const s = this.stored.get(m[2]!)
-      if (!s) return json(404, { message: RELEASE_MESSAGES.assetNotFound })
-      if (s.asset.downloadCount >= s.asset.maxDownloads) return json(403, { message: RELEASE_MESSAGES.downloadLimit })
-      s.asset.downloadCount++
-      return json(200, { ...s.download, downloadCount: s.asset.downloadCount, maxDownloads: s.asset.maxDownloads })
-    }
-    if ((m = url.match(/^\/api\/release-content\/([^?]+)\?ticket=/))) {
-      const s = this.stored.get(m[1]!)!
-      const behaviour = this.contentBehaviour(++this.contentAttempts)
-      if (behaviour === 'drop') throw new TypeError('Failed to fetch')
-      if (behaviour === 'refuse') return json(410, { message: RELEASE_MESSAGES.linkExpired })
-      const dropAfter = typeof behaviour === 'object' ? behaviour.dropAfter : Infinity
-      let offset = 0
-      const pieceBytes = this.pieceBytes
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (offset >= dropAfter) return controller.error(new TypeError('network error'))
-          if (offset >= s.cipher.length) return controller.close()
-          controller.enqueue(s.cipher.slice(offset, offset + pieceBytes))
-          offset += pieceBytes
-        },
-      })
-      return new Response(body, { status: 200 })
-    }
-    return json(404, { message: `No route for ${url}` })
-  }
-}
+// the beneficiary's public key, a fake API serves it the way the release API does
+// (released-fake-api.ts), and the portal's download decrypts it with the Access Kit's private key.
 
 let alice: BeneficiaryKeyPair
 let bob: BeneficiaryKeyPair

@@ -32,7 +32,7 @@ function asset(overrides: Partial<ReleasedAsset> = {}, type: string = 'doc'): Re
     maxDownloads: 5,
     expiresAt: '2099-06-30T12:00:00.000Z',
     releasedAt: '2025-01-01T00:00:00.000Z',
-    vaultItem: { id: 'item-1', type: type as ReleasedAsset['vaultItem']['type'], encryptedMetadata: 'AA==', wrappedKey: 'AA==', plainSize: 10 },
+    vaultItem: { id: 'item-1', type: type as ReleasedAsset['vaultItem']['type'], encryptedMetadata: 'AA==', wrappedKey: 'AA==', plainSize: 10, manifest: null, manifestSignature: null },
     ...overrides,
   }
 }
@@ -60,6 +60,7 @@ describe('the private key entry', () => {
       ownerName: 'Charles Babbage',
       createdAt: new Date('2025-01-01'),
       fingerprint: 'A1B2',
+      vaultFingerprint: 'C3D4',
       portalUrl: 'https://example.com/beneficiary-portal',
       privateKeyPem: privateKeyToPem(alice.privateKeyPkcs8),
     })

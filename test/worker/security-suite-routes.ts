@@ -466,4 +466,19 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/dev/vault-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, items: 1 }) },
   'POST /api/dev/legacy-vault': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
   'POST /api/dev/unsealed-items': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
+  'POST /api/dev/plant-item': {
+    access: 'dev',
+    body: 'json',
+    sample: (f) => ({
+      email: f.targetEmail,
+      id: crypto.randomUUID(),
+      type: 'doc',
+      plainSize: 1,
+      chunkBytes: 1024,
+      encryptedMetadata: btoa('metadata'),
+      content: btoa('content'),
+      dataKey: btoa('k'.repeat(32)),
+    }),
+  },
+  'POST /api/dev/older-kits': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
 }

@@ -52,4 +52,4 @@ export {
 export type { ByteSource } from '@/lib/byte-source'
 export { decryptMetadata, encryptMetadata } from './metadata'
 export { sha256Hex } from './audit-hash'
-export { chunkDigest } from './manifest'
+export { chunkDigest } from './chunk-digest'

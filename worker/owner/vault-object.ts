@@ -38,6 +38,7 @@ import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schem
 import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } from '../services/sooner'
 import { createUnit, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
+import { plantItem, type DevPlantedItem } from './dev-plant'
 import { addSigningKey, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
@@ -739,6 +740,17 @@ export class OwnerVault extends DurableObject<Env> {
     return n
   }
 
+  /** Local only (the dev route checks): an item planted as a hostile server could (dev-plant.ts). */
+  async devPlantItem(item: DevPlantedItem): Promise<void> {
+    await plantItem(this.ctx.storage, this.env.BLOBS, this.ownerId, item)
+    await this.updateDirectory(true)
+  }
+
+  /** Local only (the dev route checks): every beneficiary's kit as one printed before kits carried the vault's fingerprint. */
+  async devOlderKits(): Promise<{ beneficiaries: number }> {
+    return { beneficiaries: this.ctx.storage.sql.exec('update beneficiaries set kit_has_vault_fingerprint = 0').rowsWritten }
+  }
+
   /**
    * Local only (the dev route checks): `count` active items with no content, each granted directly
    * to every beneficiary, written in SQL in one transaction: a large vault for the bench.
@@ -1137,7 +1149,10 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   async portalView(beneficiaryId: string) {
-    return settle(async () => releaseLinks.portalView(this.db, (await this.linkOwner()).displayName, beneficiaryId))
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return releaseLinks.portalView(this.db, owner.displayName, vaultKeysOf(this.ctx.storage)?.signing?.publicKey ?? null, beneficiaryId)
+    })
   }
 
   /** The beneficiary's identity status as the portal's upload needs it. */

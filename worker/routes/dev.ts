@@ -11,6 +11,7 @@ import { listOutbox } from '../mail/outbox'
 import { withFacts } from '../openapi/facts'
 import type { AppEnv } from '../types'
 import { GENERIC_ERRORS } from '../../contract/messages'
+import { devPlantItemSchema } from '../owner/dev-plant'
 
 const devVaultFillSchema = z.object({ email: z.email(), items: z.number().int().min(1).max(5000) })
 const devLegacyVaultSchema = z.object({ email: z.email() })
@@ -58,6 +59,22 @@ export const devRoutes = new Hono<AppEnv>()
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
     return c.json({ items: await ownerVault(c.env, user.id).devUnsealItems() })
+  })
+  // An item planted in an owner's vault as a hostile server could (worker/owner/dev-plant.ts): for
+  // the browser test of the heir's seal check.
+  .post('/plant-item', validate('json', devPlantItemSchema), async (c) => {
+    const { email, ...item } = c.req.valid('json')
+    const user = await findUserByEmail(c.var.db, email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    await ownerVault(c.env, user.id).devPlantItem({ email, ...item })
+    return c.json({ id: item.id })
+  })
+  // Every beneficiary's kit as one printed before kits carried the vault's fingerprint: for the
+  // browser test of the Beneficiaries page's offer of new kits.
+  .post('/older-kits', validate('json', devLegacyVaultSchema), async (c) => {
+    const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    return c.json(await ownerVault(c.env, user.id).devOlderKits())
   })
   // The cron's sweeps, now, with what they did and how long they took (npm run bench's sweep figures).
   .post('/sweep', async (c) => {

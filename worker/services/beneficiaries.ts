@@ -135,9 +135,10 @@ export function createBeneficiary(u: Unit, body: NewBeneficiary, sendVerificatio
       publicKeyFingerprint: body.publicKeyFingerprint,
       keySignature: body.keySignature,
       statementSequence: stated.sequence,
-      kitHasVaultFingerprint: true,
       sendAssetNotifications: body.sendAssetNotifications ?? true,
       delayNotifications: body.delayNotifications ?? false,
+      // The kit made with this key carries the vault's fingerprint (web/features/circle/access-kit.ts).
+      kitHasVaultFingerprint: true,
       verificationNonce: randomToken(),
       createdAt: now,
       updatedAt: now,

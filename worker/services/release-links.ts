@@ -175,14 +175,14 @@ function reviewerReady(db: OwnerDb, beneficiaryId: string): boolean {
   }
 }
 
-export function portalView(db: OwnerDb, ownerName: string, beneficiaryId: string): BeneficiaryPortalView {
+export function portalView(db: OwnerDb, ownerName: string, vaultSigningKey: string | null, beneficiaryId: string): BeneficiaryPortalView {
   const b = portalBeneficiary(db, beneficiaryId)
   const pending = db
     .select({ id: releasedAssets.id })
     .from(releasedAssets)
     .where(and(eq(releasedAssets.beneficiaryId, b.id), eq(releasedAssets.status, 'pending_identity')))
     .get()
-  return { fullName: b.fullName, ownerName, identityStatus: b.identityStatus, identityRequired: !!pending, reviewerReady: reviewerReady(db, b.id) }
+  return { fullName: b.fullName, ownerName, identityStatus: b.identityStatus, identityRequired: !!pending, reviewerReady: reviewerReady(db, b.id), vaultSigningKey }
 }
 
 function assetStatus(a: { status: string; downloadCount: number; maxDownloads: number; expiresAt: number | null }, now: number): ReleasedAsset['status'] {
@@ -210,7 +210,15 @@ export function listAssets(db: OwnerDb, beneficiaryId: string, now: number): Rel
       maxDownloads: a.maxDownloads,
       expiresAt: a.expiresAt === null ? null : new Date(a.expiresAt).toISOString(),
       releasedAt: new Date(a.createdAt).toISOString(),
-      vaultItem: { id: v.id, type: v.type, encryptedMetadata: v.encryptedMetadata ?? '', wrappedKey, plainSize: v.plainSize },
+      vaultItem: {
+        id: v.id,
+        type: v.type,
+        encryptedMetadata: v.encryptedMetadata ?? '',
+        wrappedKey,
+        plainSize: v.plainSize,
+        manifest: v.manifest,
+        manifestSignature: v.manifest === null ? null : v.manifestSignature,
+      },
     }))
 }
 

@@ -1,4 +1,5 @@
 import { createPortal } from 'react-dom'
+import { KIT_VAULT_FINGERPRINT_LABEL } from '../../../contract/releases'
 import { accessKitContent, type AccessKit } from './access-kit'
 
 const PRINT_ROOT_ID = 'access-kit-print'
@@ -19,7 +20,7 @@ export function AccessKitPrintView({ kit }: { kit: AccessKit }) {
         {c.facts.map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="font-semibold">{label}</dt>
-            <dd className={label === 'Key fingerprint' ? 'font-mono' : undefined}>{value}</dd>
+            <dd className={label === 'Key fingerprint' || label === KIT_VAULT_FINGERPRINT_LABEL ? 'font-mono' : undefined}>{value}</dd>
           </div>
         ))}
       </dl>
@@ -38,7 +39,7 @@ export function AccessKitPrintView({ kit }: { kit: AccessKit }) {
       <section className="mt-6 break-inside-avoid">
         <h2 className="text-lg font-semibold">{c.keyHeading}</h2>
         <p className="mt-1 text-sm">{c.keyIntro}</p>
-        <pre className="mt-2 whitespace-pre-wrap break-all border border-slate-400 p-3 font-mono text-[10pt] leading-snug">{c.pem}</pre>
+        <pre className="mt-2 whitespace-pre-wrap break-all border border-slate-400 p-3 font-mono text-[10pt] leading-snug">{`${c.vaultLine}\n${c.pem}`}</pre>
       </section>
     </div>,
     document.body,

@@ -1,4 +1,7 @@
 import { PRODUCT_NAME } from '../../../contract/constants'
+import { KIT_VAULT_FINGERPRINT_LABEL } from '../../../contract/releases'
+import { keyFingerprint } from '../../../contract/vault-statements'
+import { vaultSession } from '@/features/vault/vault-session'
 
 // The Beneficiary Access Kit (ARCHITECTURE.md §3): the only copy of a beneficiary's private key,
 // made in the owner's browser and handed over outside the service. One description of its
@@ -10,6 +13,8 @@ export interface AccessKit {
   ownerName: string
   createdAt: Date
   fingerprint: string
+  /** keyFingerprint of the owner's vault signing key: the portal checks every item's seal against it. */
+  vaultFingerprint: string
   portalUrl: string
   privateKeyPem: string
 }
@@ -23,6 +28,19 @@ export interface AccessKitContent {
   keyHeading: string
   keyIntro: string
   pem: string
+  /** The vault fingerprint's line, printed right above the key so that whoever copies the key copies it too. */
+  vaultLine: string
+}
+
+
+/**
+ * The unlocked vault's fingerprint for a kit made now. The vault has just signed the kit's key, so
+ * it has one; were it somehow gone, the kit is still made (its key must not be lost) and reads as
+ * one printed before kits carried the fingerprint.
+ */
+export function currentVaultFingerprint(): string {
+  const signer = vaultSession.signer()
+  return signer ? keyFingerprint(signer.publicKey) : ''
 }
 
 export function accessKitContent(kit: AccessKit): AccessKitContent {
@@ -36,6 +54,7 @@ export function accessKitContent(kit: AccessKit): AccessKitContent {
       ['Vault owner', kit.ownerName],
       ['Date', date],
       ['Key fingerprint', kit.fingerprint],
+      [KIT_VAULT_FINGERPRINT_LABEL, kit.vaultFingerprint],
       ['Beneficiary portal', kit.portalUrl],
     ],
     about: [
@@ -46,12 +65,14 @@ export function accessKitContent(kit: AccessKit): AccessKitContent {
       'Keep this kit somewhere safe and private: with your important papers, in a safe, or with your lawyer. Do not e-mail it, photograph it or upload it anywhere.',
       `Confirm your e-mail address with the link ${PRODUCT_NAME} sent to ${kit.email}. If you did not receive it, ask ${kit.ownerName} to send it again.`,
       `When the time comes you will receive an e-mail from ${PRODUCT_NAME}. Follow its link to the beneficiary portal (${kit.portalUrl}). You may be asked to verify your identity first.`,
-      'When the portal asks for your private key, give it the whole block below, from the BEGIN line to the END line, or load the kit’s text file. The key is used only inside your own browser and is never sent to us.',
+      `When the portal asks for your private key, give it the whole block below, from the “${KIT_VAULT_FINGERPRINT_LABEL}” line to the END line, or load the kit’s text file. The key is used only inside your own browser and is never sent to us.`,
       `The key fingerprint above identifies this kit. ${kit.ownerName} sees the same fingerprint in their account, so you can check together that you hold the right kit.`,
+      `The vault fingerprint identifies ${kit.ownerName}’s vault. ${kit.ownerName}’s vault seals every item it holds, and the portal uses this fingerprint to check that each item it shows you really comes from that vault: anything that does not is refused, not opened. If the portal ever says its vault key is not the one in your kit, do not trust what it lists.`,
     ],
     keyHeading: 'Private key',
-    keyIntro: 'Copy exactly, including the BEGIN and END lines.',
+    keyIntro: `Copy exactly, from the “${KIT_VAULT_FINGERPRINT_LABEL}” line to the END line.`,
     pem: kit.privateKeyPem.trimEnd(),
+    vaultLine: `${KIT_VAULT_FINGERPRINT_LABEL}: ${kit.vaultFingerprint}`,
   }
 }
 
@@ -75,6 +96,7 @@ export function accessKitText(kit: AccessKit): string {
     c.keyHeading.toUpperCase(),
     c.keyIntro,
     '',
+    c.vaultLine,
     c.pem,
     '',
   ].join('\n')

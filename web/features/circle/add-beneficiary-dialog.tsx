@@ -16,7 +16,7 @@ import { useCurrentUser } from '@/features/auth/api'
 import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
 import { VaultLockedAlert } from '@/features/vault/vault-locked-alert'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
-import { accessKitFileName, downloadAccessKit, type AccessKit } from './access-kit'
+import { accessKitFileName, currentVaultFingerprint, downloadAccessKit, type AccessKit } from './access-kit'
 import { AccessKitPrintView } from './access-kit-print'
 import { useBeneficiaries, useCreateBeneficiary } from './api'
 import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, emailNotSentText, invitationOutcomeText } from './copy'
@@ -274,6 +274,7 @@ export function AddBeneficiaryDialog({
           ownerName,
           createdAt: new Date(),
           fingerprint,
+          vaultFingerprint: currentVaultFingerprint(),
           portalUrl: `${window.location.origin}/beneficiary-portal`,
           privateKeyPem: privateKeyToPem(pair.privateKeyPkcs8),
         },

@@ -8,6 +8,7 @@ import { AddBeneficiaryDialog } from './add-beneficiary-dialog'
 import { ApproversSection } from './approvers-section'
 import { BeneficiaryList } from './beneficiary-list'
 import { HOW_ACCESS_WORKS } from './copy'
+import { OlderKitsNotice } from './older-kits-notice'
 
 /** /beneficiaries (seeds 001 §2): the people who inherit, their approvers, and how access works. */
 export function BeneficiariesPage() {
@@ -26,6 +27,8 @@ export function BeneficiariesPage() {
       </PageHeader>
 
       <EmailConfirmationNotice />
+
+      <OlderKitsNotice />
 
       <section aria-labelledby="beneficiaries-list-title">
         <h2 id="beneficiaries-list-title" className="sr-only">

@@ -12,6 +12,7 @@ import { useVaultItems, vaultItemsKey } from '@/features/vault/items/api'
 import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
 import { VaultLockedAlert } from '@/features/vault/vault-locked-alert'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
+import { currentVaultFingerprint } from './access-kit'
 import { AccessKitStep, useAccessKitGuard, type KitStep } from './add-beneficiary-dialog'
 import { beneficiariesKey, useBeneficiaries } from './api'
 import { toastFailure, toastSuccess } from './notify'
@@ -116,6 +117,7 @@ export function RotateKeyDialog({
           ownerName: user?.displayName ?? '',
           createdAt: new Date(),
           fingerprint,
+          vaultFingerprint: currentVaultFingerprint(),
           portalUrl: `${window.location.origin}/beneficiary-portal`,
           privateKeyPem: privateKeyToPem(pair.privateKeyPkcs8),
         },

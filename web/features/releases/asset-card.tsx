@@ -1,8 +1,9 @@
-import { Download, File, FileText, Image, KeyRound, Video, type LucideIcon } from 'lucide-react'
+import { Download, File, FileText, Image, KeyRound, ShieldAlert, ShieldCheck, ShieldQuestion, Video, type LucideIcon } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { cn } from '@/lib/utils'
+import { RELEASE_MESSAGES } from '../../../contract/releases'
 import type { AssetCardModel, AssetIconKind } from './portal'
 
 const ICONS: Record<AssetIconKind, { icon: LucideIcon; tile: string }> = {
@@ -13,18 +14,27 @@ const ICONS: Record<AssetIconKind, { icon: LucideIcon; tile: string }> = {
   other: { icon: File, tile: 'bg-slate-100 text-slate-700' },
 }
 
-/** One released asset (seeds 001 §2): icon, name, status, type, downloads, expiry, and the button. */
+const SEAL_LOOK = {
+  sealed: { icon: ShieldCheck, className: 'text-emerald-700' },
+  unsealed: { icon: ShieldQuestion, className: 'text-amber-800' },
+  refused: { icon: ShieldAlert, className: 'text-red-700' },
+} as const
+
+/** One released asset (seeds 001 §2): icon, name, status, seal, type, downloads, expiry, and the button. */
 export function AssetCard({
   model,
   busy,
   progress,
   onDownload,
+  onOpenUnsealed,
 }: {
   model: AssetCardModel
   /** This asset is the one being downloaded. */
   busy: boolean
   progress: number | null
   onDownload: () => void
+  /** The heir chose to open an item the vault never sealed (an older kit). */
+  onOpenUnsealed: () => void
 }) {
   const { icon: Icon, tile } = ICONS[model.icon]
   return (
@@ -34,7 +44,7 @@ export function AssetCard({
           <Icon className="size-5" aria-hidden />
         </span>
         <div className="grid min-w-0 flex-1 gap-1">
-          <h3 className="truncate font-medium text-slate-900" title={model.title}>
+          <h3 className="line-clamp-2 break-words font-medium text-slate-900" title={model.title}>
             {model.title}
           </h3>
           <Badge variant={model.statusVariant} className="justify-self-start">
@@ -56,11 +66,28 @@ export function AssetCard({
           <dd>{model.expiresText}</dd>
         </div>
       </dl>
-      {model.blockedReason && <p className="text-xs text-slate-500">{model.blockedReason}</p>}
+      {model.seal && <SealLine seal={model.seal} />}
+      {model.seal?.tone === 'unsealed' && model.seal.detail && <p className="text-xs text-slate-600">{model.seal.detail}</p>}
+      {model.blockedReason && <p className={cn('text-xs', model.seal?.tone === 'refused' ? 'text-red-700' : 'text-slate-500')}>{model.blockedReason}</p>}
+      {model.canOpenUnsealed && (
+        <Button variant="outline" onClick={onOpenUnsealed}>
+          {RELEASE_MESSAGES.openUnsealed}
+        </Button>
+      )}
       <Button className="mt-auto" onClick={onDownload} disabled={!model.canDownload} aria-busy={busy}>
         <Download aria-hidden />
         {busy ? (progress === null ? 'Decrypting...' : `Decrypting... ${progress}%`) : 'Download & Decrypt'}
       </Button>
     </Card>
+  )
+}
+
+function SealLine({ seal }: { seal: NonNullable<AssetCardModel['seal']> }) {
+  const { icon: Icon, className } = SEAL_LOOK[seal.tone]
+  return (
+    <p className={cn('flex items-start gap-1.5 text-sm font-medium', className)} data-testid="asset-seal">
+      <Icon className="mt-0.5 size-4 shrink-0" aria-hidden />
+      {seal.label}
+    </p>
   )
 }

@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { ArrowLeft, Inbox, Info } from 'lucide-react'
+import { ArrowLeft, Inbox, Info, ShieldAlert, ShieldCheck } from 'lucide-react'
 import { useMemo, useRef, useState } from 'react'
 import { RELEASE_MESSAGES, type BeneficiaryPortalView, type ReleasedAsset } from '../../../contract/releases'
 import type { PasswordEntry } from '../../../contract/vault-items'
 import { PublicLayout } from '@/components/layout/public-layout'
-import { Alert, AlertDescription } from '@/components/ui/alert'
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
@@ -22,16 +22,19 @@ import { PasswordEntryDialog } from './password-dialog'
 import { PrivateKeyCard } from './private-key-card'
 import {
   assetCardModel,
-  decryptAssetName,
   downloadErrorText,
   downloadReleasedAsset,
   identityStep,
   loadPrivateKey,
   loadPrivateKeyFile,
+  mayOpen,
+  sealsAndNames,
   withCounts,
   type BeneficiaryLink,
+  type CardSeal,
   type KeyResult,
 } from './portal'
+import { vaultTrust, type VaultTrust } from './seals'
 
 /**
  * The beneficiary portal's assets view (/beneficiary-portal?id=…&token=…&view=assets, the link in
@@ -69,35 +72,38 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
   const queryClient = useQueryClient()
   const assets = useQuery(assetsQuery(link))
   // The key exists only here, in memory; `epoch` tells one loaded key from the next.
-  const [key, setKey] = useState<{ value: BeneficiaryPrivateKey; epoch: number } | null>(null)
+  const [key, setKey] = useState<{ value: BeneficiaryPrivateKey; epoch: number; vaultFingerprints: string[] } | null>(null)
+  // Unsealed items the heir chose to open (an older kit only): a new key starts over.
+  const [openedUnsealed, setOpenedUnsealed] = useState<ReadonlySet<string>>(new Set())
   const [keyError, setKeyError] = useState<string | null>(null)
   const keyInput = useRef<HTMLTextAreaElement>(null)
   const [busy, setBusy] = useState<{ assetId: string; progress: number | null } | null>(null)
   const [password, setPassword] = useState<{ title: string; entry: PasswordEntry } | null>(null)
 
   const list = assets.data ?? []
+  const trust: VaultTrust | null = key && vaultTrust(key.vaultFingerprints, portal.vaultSigningKey)
+  // Each item's seal is checked before its name is decrypted; one that fails is never decrypted.
   const names = useQuery({
-    queryKey: ['beneficiary-asset-names', link.id, key?.epoch ?? 0, list.map((a) => a.id).join(',')],
-    queryFn: async () => {
-      const results = await Promise.all(
-        list.map(async (asset) => [asset.id, await decryptAssetName(asset, key!.value).then((name) => ({ name }), () => null)] as const),
-      )
-      const opened = results.filter(([, r]) => r !== null).length
-      return { names: Object.fromEntries(results.map(([assetId, r]) => [assetId, r?.name ?? null])), mismatch: opened === 0 }
-    },
+    queryKey: ['beneficiary-asset-names', link.id, key?.epoch ?? 0, portal.vaultSigningKey, list.map((a) => a.id).join(','), [...openedUnsealed].join(',')],
+    queryFn: () => sealsAndNames(list, key!.value, trust!, portal.vaultSigningKey, openedUnsealed),
     enabled: key !== null && list.length > 0,
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
   })
   const nameOf = (assetId: string) => (key ? names.data?.names[assetId] : null) ?? null
+  const sealOf = (assetId: string): CardSeal | null => {
+    const verdict = key && trust && names.data?.verdicts[assetId]
+    return verdict ? { verdict, trust: trust!, opened: openedUnsealed.has(assetId) } : null
+  }
 
   const applyKey = (result: KeyResult): boolean => {
     if (!result.ok) {
       setKeyError(result.error)
       return false
     }
-    setKey((previous) => ({ value: result.key, epoch: (previous?.epoch ?? 0) + 1 }))
+    setKey((previous) => ({ value: result.key, epoch: (previous?.epoch ?? 0) + 1, vaultFingerprints: result.vaultFingerprints }))
+    setOpenedUnsealed(new Set())
     setKeyError(null)
     return true
   }
@@ -110,16 +116,20 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
       keyInput.current?.focus()
       return
     }
+    const seal = sealOf(asset.id)
+    // Nothing is decrypted before its seal is known and allows it.
+    if (!seal || !mayOpen(seal)) return
     setBusy({ assetId: asset.id, progress: null })
     try {
       const outcome = await downloadReleasedAsset(link, asset, key.value, {
+        seal: seal.verdict.state === 'sealed' ? seal.verdict.manifest : undefined,
         onProgress: (received, total) => setBusy({ assetId: asset.id, progress: total > 0 ? Math.min(100, Math.round((received / total) * 100)) : null }),
         onCounted: (counts) => queryClient.setQueryData<ReleasedAsset[]>(assetsKey(link), (old) => old && withCounts(old, asset.id, counts)),
       })
       if (outcome.kind === 'password') setPassword({ title: outcome.title, entry: outcome.entry })
       else if (outcome.kind === 'saved') toast({ title: 'Download complete', description: `${outcome.filename} was decrypted and saved.`, variant: 'success' })
     } catch (error) {
-      toast({ title: RELEASE_MESSAGES.downloadFailed, description: downloadErrorText(error), variant: 'destructive' })
+      toast({ title: RELEASE_MESSAGES.downloadFailed, description: downloadErrorText(error, portal.ownerName), variant: 'destructive' })
       // Refused (limit, expiry, identity): the list catches up with the server's view.
       if (error instanceof ApiRequestError) void queryClient.invalidateQueries({ queryKey: assetsKey(link) })
     } finally {
@@ -171,6 +181,8 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
             onForget={() => setKey(null)}
           />
 
+          {trust && list.length > 0 && <VaultTrustNotice trust={trust} ownerName={portal.ownerName} />}
+
           {assets.isPending ? (
             <div className="flex justify-center py-10">
               <Spinner className="size-7" label="Loading your assets" />
@@ -193,10 +205,17 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
               {list.map((asset) => (
                 <AssetCard
                   key={asset.id}
-                  model={assetCardModel(asset, { name: nameOf(asset.id), busy: busy !== null, ownerName: portal.ownerName })}
+                  model={assetCardModel(asset, {
+                    name: nameOf(asset.id),
+                    // With a key loaded, nothing opens until its seal has been checked.
+                    busy: busy !== null || (key !== null && !names.data),
+                    ownerName: portal.ownerName,
+                    seal: sealOf(asset.id),
+                  })}
                   busy={busy?.assetId === asset.id}
                   progress={busy?.assetId === asset.id ? busy.progress : null}
                   onDownload={() => void download(asset)}
+                  onOpenUnsealed={() => setOpenedUnsealed((opened) => new Set(opened).add(asset.id))}
                 />
               ))}
             </section>
@@ -205,5 +224,47 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
       </div>
       <PasswordEntryDialog entry={password?.entry ?? null} title={password?.title ?? ''} onClose={() => setPassword(null)} />
     </PublicLayout>
+  )
+}
+
+/** What the heir's kit lets them trust, above the items: a match, a mismatch, or a fingerprint to compare (an older kit). */
+function VaultTrustNotice({ trust, ownerName }: { trust: VaultTrust; ownerName: string }) {
+  if (trust.kind === 'kit') {
+    return (
+      <Alert variant="success" data-testid="vault-trust">
+        <ShieldCheck aria-hidden />
+        <AlertDescription>{RELEASE_MESSAGES.vaultKeyMatched(ownerName)}</AlertDescription>
+      </Alert>
+    )
+  }
+  if (trust.kind === 'mismatch') {
+    return (
+      <Alert variant="destructive" data-testid="vault-trust">
+        <ShieldAlert aria-hidden />
+        <AlertTitle>{RELEASE_MESSAGES.vaultKeyMismatchTitle}</AlertTitle>
+        <AlertDescription>{RELEASE_MESSAGES.vaultKeyMismatch(ownerName)}</AlertDescription>
+      </Alert>
+    )
+  }
+  return (
+    <Alert variant="warning" data-testid="vault-trust">
+      <ShieldAlert aria-hidden />
+      <AlertTitle>{RELEASE_MESSAGES.oldKitTitle}</AlertTitle>
+      <AlertDescription className="grid gap-2">
+        {trust.fingerprint ? (
+          <>
+            <p>{RELEASE_MESSAGES.oldKit(ownerName)}</p>
+            <p>
+              <span className="font-medium">Vault fingerprint of {ownerName}’s vault: </span>
+              <span className="break-all font-mono" data-testid="vault-fingerprint">
+                {trust.fingerprint}
+              </span>
+            </p>
+          </>
+        ) : (
+          <p>{RELEASE_MESSAGES.oldKitNoVaultKey(ownerName)}</p>
+        )}
+      </AlertDescription>
+    </Alert>
   )
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
 import {
+  describeReleasedItem,
   RELEASE_MESSAGES,
   type AssetDownload,
   type AssetStatus,
@@ -8,6 +9,7 @@ import {
   type ReleasedAsset,
 } from '../../../contract/releases'
 import type { PasswordEntry } from '../../../contract/vault-items'
+import type { ItemManifestFields } from '../../../contract/vault-statements'
 import {
   DecryptionError,
   decryptMetadata,
@@ -28,6 +30,7 @@ import {
 } from '@/features/vault/items/download'
 import { isAbortError, type FetchLike } from '@/features/vault/items/http'
 import { linkForm, linkJson } from './http'
+import { checkSeal, ContentNotSealedError, contentCheck, kitVaultFingerprints, manifestStates, sealVerdict, type SealVerdict, type VaultTrust } from './seals'
 
 // The beneficiary portal's logic (seeds 001 §2 assets view, §5 'Beneficiary decrypt', §7): the
 // released assets, the private key from the Access Kit, and the download that decrypts in this
@@ -81,7 +84,8 @@ export function uploadIdentityDocument(link: BeneficiaryLink, upload: IdentityUp
 
 // ---- The private key ----
 
-export type KeyResult = { ok: true; key: BeneficiaryPrivateKey } | { ok: false; error: string }
+/** `vaultFingerprints`: what the kit says the owner's vault key is (none on a kit printed before 0.3). */
+export type KeyResult = { ok: true; key: BeneficiaryPrivateKey; vaultFingerprints: string[] } | { ok: false; error: string }
 
 /** An Access Kit is a few kilobytes; anything much larger is not one. */
 export const MAX_KIT_FILE_BYTES = 64 * 1024
@@ -89,7 +93,7 @@ export const MAX_KIT_FILE_BYTES = 64 * 1024
 /** The pasted key, a PEM block or a whole Access Kit's text, with the spec's two messages. */
 export async function loadPrivateKey(text: string): Promise<KeyResult> {
   try {
-    return { ok: true, key: await importBeneficiaryPrivateKey(text) }
+    return { ok: true, key: await importBeneficiaryPrivateKey(text), vaultFingerprints: kitVaultFingerprints(text) }
   } catch (error) {
     return { ok: false, error: error instanceof MissingPrivateKeyError ? RELEASE_MESSAGES.privateKeyRequired : RELEASE_MESSAGES.privateKeyInvalid }
   }
@@ -152,6 +156,32 @@ export interface AssetCardModel {
   canDownload: boolean
   /** Why the asset cannot be downloaded at all (not shown for a merely busy page). */
   blockedReason: string | null
+  /** What its seal says, once the heir's kit is loaded. */
+  seal: { tone: 'sealed' | 'unsealed' | 'refused'; label: string; detail: string | null } | null
+  /** An unsealed item the heir may choose to open (an older kit). */
+  canOpenUnsealed: boolean
+}
+
+/** An item's seal as the card shows it: the verdict, what the heir's kit can check, and whether they chose to open an unsealed one. */
+export interface CardSeal {
+  verdict: SealVerdict
+  trust: VaultTrust
+  opened: boolean
+}
+
+function sealView(asset: ReleasedAsset, { verdict, trust, opened }: CardSeal, ownerName: string): NonNullable<AssetCardModel['seal']> {
+  if (verdict.state === 'sealed') {
+    return { tone: 'sealed', label: trust.kind === 'kit' ? RELEASE_MESSAGES.sealedBy(ownerName) : RELEASE_MESSAGES.sealedByFingerprint(ownerName), detail: null }
+  }
+  if (verdict.state === 'unsealed') return { tone: 'unsealed', label: RELEASE_MESSAGES.notSealed, detail: opened ? null : RELEASE_MESSAGES.notSealedBody(ownerName) }
+  const item = describeReleasedItem(asset)
+  const detail = trust.kind === 'mismatch' ? RELEASE_MESSAGES.sealMismatchRefused(item) : RELEASE_MESSAGES.sealRefused(ownerName, item)
+  return { tone: 'refused', label: 'Not opened', detail }
+}
+
+/** Whether the item may be decrypted: sealed, or unsealed and chosen by the heir. */
+export function mayOpen(seal: Pick<CardSeal, 'verdict' | 'opened'>): boolean {
+  return seal.verdict.state === 'sealed' || (seal.verdict.state === 'unsealed' && seal.opened)
 }
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
@@ -166,14 +196,23 @@ export function effectiveStatus(asset: Pick<ReleasedAsset, 'status' | 'downloadC
 
 export function assetCardModel(
   asset: ReleasedAsset,
-  { name, busy = false, now = new Date(), ownerName = 'The owner' }: { name?: string | null; busy?: boolean; now?: Date; ownerName?: string } = {},
+  {
+    name,
+    busy = false,
+    now = new Date(),
+    ownerName = 'The owner',
+    seal = null,
+  }: { name?: string | null; busy?: boolean; now?: Date; ownerName?: string; seal?: CardSeal | null } = {},
 ): AssetCardModel {
   const type = TYPE_INFO[asset.vaultItem.type] ?? { icon: 'other' as const, label: 'Other' }
   const status = effectiveStatus(asset, now)
   const expires = asset.expiresAt ? new Date(asset.expiresAt) : null
+  const open = seal === null || mayOpen(seal)
+  const sealed = seal && sealView(asset, seal, ownerName)
   return {
     id: asset.id,
-    title: name?.trim() || RELEASE_MESSAGES.untitled,
+    // An item not opened is named by what the server knows of it; its real name stays sealed.
+    title: open ? name?.trim() || RELEASE_MESSAGES.untitled : describeReleasedItem(asset),
     icon: type.icon,
     typeLabel: type.label,
     status,
@@ -182,8 +221,10 @@ export function assetCardModel(
     downloadsText: `Downloads: ${asset.downloadCount}/${asset.maxDownloads}`,
     // A withdrawn item no longer expires: it is gone.
     expiresText: status === 'withdrawn' ? 'No longer available' : expires && !Number.isNaN(expires.getTime()) ? `Expires ${dateFormat.format(expires)}` : 'No expiry date',
-    canDownload: status === 'available' && !busy,
-    blockedReason: status === 'available' ? null : BLOCKED_REASONS[status](ownerName),
+    canDownload: status === 'available' && !busy && open,
+    blockedReason: status === 'available' ? (sealed?.tone === 'refused' ? sealed.detail : null) : BLOCKED_REASONS[status](ownerName),
+    seal: sealed,
+    canOpenUnsealed: seal !== null && seal.verdict.state === 'unsealed' && !seal.opened,
   }
 }
 
@@ -219,6 +260,41 @@ export async function decryptAssetName(asset: Pick<ReleasedAsset, 'vaultItem'>, 
   return (await openListed(asset, key)).metadata.filename || null
 }
 
+export interface SealedNames {
+  verdicts: Record<string, SealVerdict>
+  /** The real names of the items opened (null: none, or the key did not open it); nothing for the others. */
+  names: Record<string, string | null>
+  /** The key opened none of the items it was tried on. */
+  mismatch: boolean
+}
+
+/**
+ * Each listed item's seal, checked first, then the names of those it lets open (and of unsealed
+ * ones the heir chose to open): an item refused is never decrypted, not even its name.
+ */
+export async function sealsAndNames(
+  list: readonly Pick<ReleasedAsset, 'id' | 'vaultItem'>[],
+  key: BeneficiaryPrivateKey,
+  trust: VaultTrust,
+  vaultSigningKey: string | null,
+  openedUnsealed: ReadonlySet<string> = new Set(),
+): Promise<SealedNames> {
+  const results = await Promise.all(
+    list.map(async (asset) => {
+      const verdict = sealVerdict(await checkSeal(asset.vaultItem, vaultSigningKey), trust)
+      if (!mayOpen({ verdict, opened: openedUnsealed.has(asset.id) })) return { id: asset.id, verdict, tried: false, opened: false, name: null }
+      const name = await decryptAssetName(asset, key).then((n) => ({ n }), () => null)
+      return { id: asset.id, verdict, tried: true, opened: name !== null, name: name?.n ?? null }
+    }),
+  )
+  const tried = results.filter((r) => r.tried)
+  return {
+    verdicts: Object.fromEntries(results.map((r) => [r.id, r.verdict])),
+    names: Object.fromEntries(results.map((r) => [r.id, r.name])),
+    mismatch: tried.length > 0 && tried.every((r) => !r.opened),
+  }
+}
+
 /** Re-fetches of a content ticket's URL after a network error; the ticket outlives them (RELEASE_LIMITS). */
 export const CONTENT_RETRIES = 2
 
@@ -237,6 +313,11 @@ export type DownloadOutcome =
 export interface AssetDownloadOptions extends DecryptOptions, SaveTargetOptions {
   /** Called once the ticket is issued (its first fetch counts the download), before the content arrives. */
   onCounted?: (counts: DownloadCounts, metadata: AssetMetadata) => void
+  /**
+   * The item's verified manifest (seals.ts): the download must state the same item, and the file
+   * is completed only if its ciphertext is the one sealed. Absent only for an unsealed item the heir chose to open.
+   */
+  seal?: ItemManifestFields
 }
 
 /**
@@ -253,6 +334,7 @@ export async function downloadReleasedAsset(
   key: BeneficiaryPrivateKey,
   options: AssetDownloadOptions = {},
 ): Promise<DownloadOutcome> {
+  if (options.seal && !manifestStates(options.seal, asset.vaultItem)) throw new ContentNotSealedError()
   const listed = await openListed(asset, key)
   const listedName = listed.metadata.filename
   const target =
@@ -260,11 +342,13 @@ export async function downloadReleasedAsset(
   if (target === 'cancelled') return { kind: 'cancelled' }
 
   const download = await linkJson<AssetDownload>('GET', portalUrls.download(link, asset.id), undefined, options.fetch)
+  if (options.seal && !manifestStates(options.seal, download.item)) throw new ContentNotSealedError()
   const counts = { downloadCount: download.downloadCount, maxDownloads: download.maxDownloads }
   const dek = download.encryptedMasterKey === asset.vaultItem.wrappedKey ? listed.dek : await unwrapDataKeyForBeneficiary(download.encryptedMasterKey, key)
   const metadata = await openMetadata(dek, download.item.id, download.item.encryptedMetadata)
   options.onCounted?.(counts, metadata)
-  const content = decryptAssetContent(download, dek, options)
+  const check = options.seal && contentCheck(options.seal)
+  const content = check ? check.hold(decryptAssetContent(download, dek, { ...options, onEncryptedChunk: check.see })) : decryptAssetContent(download, dek, options)
 
   if (!target) {
     const text = await (await collectBlob(content)).text()
@@ -286,7 +370,8 @@ export const WRONG_KEY_TEXT =
   'This asset could not be decrypted with the private key you loaded. Check that it is the key from the Access Kit made for you.'
 
 /** The words under a 'Download Failed' toast. */
-export function downloadErrorText(error: unknown): string {
+export function downloadErrorText(error: unknown, ownerName = 'The owner'): string {
+  if (error instanceof ContentNotSealedError) return RELEASE_MESSAGES.contentNotSealed(ownerName)
   if (error instanceof DecryptionError) return WRONG_KEY_TEXT
   if (error instanceof ApiRequestError) return error.detail || DOWNLOAD_FALLBACK
   if (error instanceof TypeError) return CIRCLE_MESSAGES.networkError

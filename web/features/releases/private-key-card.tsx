@@ -74,8 +74,9 @@ export function PrivateKeyCard({
   return (
     <Card className="grid gap-4 p-5 sm:p-6">
       <IconHeading icon={KeyRound} size="card" title="Your private key">
-        Paste the private key from your Beneficiary Access Kit, from the BEGIN line to the END line, or load the kit’s text file. It is
-        used only in this browser to decrypt what was left to you, and is never sent or stored.
+        Paste the private key from your Beneficiary Access Kit, from the “Vault fingerprint” line above it (older kits have none: then
+        from the BEGIN line) to the END line, or load the kit’s text file. It is used only in this browser to decrypt what was left to
+        you, and is never sent or stored.
       </IconHeading>
       <form
         className="grid gap-3"
@@ -93,7 +94,7 @@ export function PrivateKeyCard({
             rows={6}
             value={text}
             onChange={(e) => setText(e.target.value)}
-            placeholder={'-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----'}
+            placeholder={'Vault fingerprint: …\n-----BEGIN PRIVATE KEY-----\n…\n-----END PRIVATE KEY-----'}
             className="font-mono text-xs sm:text-xs"
             autoComplete="off"
             autoCorrect="off"

@@ -51,6 +51,8 @@ export interface DecryptOptions {
   retries?: number
   /** Wait before re-fetch n (1-based); one second times n by default. */
   retryDelayMs?: (retry: number) => number
+  /** Sees each encrypted chunk, in order, before it is decrypted (the heir's seal check); throwing stops the download. */
+  onEncryptedChunk?: (chunk: Uint8Array) => void | Promise<void>
 }
 
 /** Where an item's ciphertext comes from, and what its chunks are sealed to. */
@@ -139,10 +141,17 @@ export async function* readAhead<T>(source: AsyncIterable<T>): AsyncGenerator<T,
   }
 }
 
+async function* seeing<T>(source: AsyncIterable<T>, see: (item: T) => void | Promise<void>): AsyncGenerator<T, void, undefined> {
+  for await (const item of source) {
+    await see(item)
+    yield item
+  }
+}
+
 /** The plaintext behind a content URL, piece by piece, each authenticated before it is yielded. */
 export async function* decryptContent(content: EncryptedContent, dek: DataKey, options: DecryptOptions = {}): AsyncGenerator<Bytes, void, undefined> {
   const chunks = readAhead(rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes)))
-  yield* decryptStream(dek, content.itemId, chunks)
+  yield* decryptStream(dek, content.itemId, options.onEncryptedChunk ? seeing(chunks, options.onEncryptedChunk) : chunks)
 }
 
 /** All of a plaintext's pieces as one Blob. */
