@@ -43,4 +43,8 @@ export const VAULT_MESSAGES = {
   registrationTooShort: 'Passphrase too short',
   registrationSetupFailed: 'Passphrase setup failed',
   setupComplete: 'Setup complete!',
+  // A new passphrase judged by the guessing estimator (web/features/vault/passphrase-guessing.ts).
+  tooGuessable: 'This passphrase would be too easy to guess for someone who has a copy of your encrypted vault.',
+  guessingLonger: 'Add another word or two that do not usually go together, or make it longer.',
+  guessingUnavailable: 'The passphrase could not be checked. Check your connection and try again.',
 } as const

@@ -1485,6 +1485,25 @@ export const MUTATIONS = [
     tests: [W('fresh-proof')],
     by: /counted like a failed sign-in/,
   },
+  // --- 0.3 · 4 of 7: passphrases that resist guessing -----------------------------------------------
+  {
+    id: 'guessing.threshold',
+    rule: 'a new vault passphrase needs 10^12 guesses by the estimator, not merely its top score',
+    file: 'web/features/vault/passphrase-guessing.ts',
+    from: '  if (result.guesses >= MIN_GUESSES) return { ok: true, advice: [] }',
+    to: '  if (result.score >= 3) return { ok: true, advice: [] }',
+    tests: [B('passphrase-guessing')],
+    by: /asks for 10\^12 guesses/,
+  },
+  {
+    id: 'guessing.personal',
+    rule: "what is personal to the owner counts as easy to guess",
+    file: 'web/features/vault/passphrase-guessing.ts',
+    from: '  const result = estimator.check(passphrase, personal.flatMap',
+    to: '  const result = estimator.check(passphrase, [].flatMap',
+    tests: [B('passphrase-guessing')],
+    by: /personal to the owner/,
+  },
   {
     id: 'proof.legacy-signing-key',
     rule: "a vault made before signing keys gets its one only with fresh proof, not a session's word",

@@ -21,6 +21,8 @@ import { planName, pendingSubscriptionStore, registrationExtras } from '@/featur
 import { useAddSecurityKey } from '@/features/security-keys/api'
 import { securityKeysSupported, setupFailureToast } from '@/features/security-keys/ceremonies'
 import { useCreateVault } from '@/features/vault/api'
+import { PassphraseAdvice } from '@/features/vault/passphrase-advice'
+import { checkGuessing, GUESSING_MESSAGES, usePassphraseGuessing } from '@/features/vault/passphrase-guessing'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 
@@ -144,11 +146,19 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
   const [passphrase, setPassphrase] = useState('')
   const [confirmation, setConfirmation] = useState('')
   const createVault = useCreateVault()
+  const { data: user } = useCurrentUser()
+  const personal = user ? [user.email, user.displayName ?? ''] : []
+  const guessing = usePassphraseGuessing(passphrase.length >= VAULT_PASSPHRASE_MIN ? passphrase : '', personal)
+  const [checking, setChecking] = useState(false)
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     if (passphrase !== confirmation) return toast({ title: VAULT_MESSAGES.registrationMismatch, variant: 'destructive' })
     if (passphrase.length < VAULT_PASSPHRASE_MIN) return toast({ title: VAULT_MESSAGES.registrationTooShort, variant: 'destructive' })
+    setChecking(true)
+    const verdict = await checkGuessing(passphrase, personal)
+    setChecking(false)
+    if (!verdict.ok) return toast({ title: GUESSING_MESSAGES.tooGuessable, description: verdict.advice.join(' '), variant: 'destructive' })
     createVault.mutate(passphrase, {
       onSuccess: () => {
         toast({ title: VAULT_MESSAGES.setupComplete, variant: 'success' })
@@ -160,12 +170,13 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+    <form onSubmit={(e) => void onSubmit(e)} className="grid gap-4" noValidate>
       <Field label="Vault passphrase" hint={`At least ${VAULT_PASSPHRASE_MIN} characters. Different from your account password.`}>
         {({ id, describedBy }) => (
           <PasswordInput id={id} autoComplete="new-password" aria-describedby={describedBy} value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
         )}
       </Field>
+      <PassphraseAdvice verdict={guessing} />
       <Field label="Confirm vault passphrase">
         {({ id }) => (
           <PasswordInput id={id} autoComplete="new-password" value={confirmation} onChange={(e) => setConfirmation(e.target.value)} />
@@ -181,7 +192,7 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
         <Button variant="outline" className="flex-1" onClick={onBack} disabled={createVault.isPending}>
           Back
         </Button>
-        <Button type="submit" className="flex-1" disabled={!passphrase || !confirmation || createVault.isPending}>
+        <Button type="submit" className="flex-1" disabled={!passphrase || !confirmation || guessing?.ok === false || checking || createVault.isPending}>
           {createVault.isPending ? 'Creating...' : 'Create Passphrase'}
         </Button>
       </div>

@@ -7,6 +7,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { PasswordField } from '@/components/ui/form-field'
 import { errorText } from '@/lib/api-client'
 import { useCreateVault } from './api'
+import { useCurrentUser } from '@/features/auth/api'
+import { PassphraseAdvice } from './passphrase-advice'
+import { checkGuessing, GUESSING_MESSAGES, usePassphraseGuessing } from './passphrase-guessing'
 import { scorePassphrase, STRENGTH_MIN } from './passphrase-strength'
 import { StrengthMeter } from './strength-meter'
 
@@ -17,6 +20,10 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
   const [error, setError] = useState<string | null>(null)
   const createVault = useCreateVault()
   const strength = scorePassphrase(passphrase)
+  const { data: user } = useCurrentUser()
+  const personal = user ? [user.email, user.displayName ?? ''] : []
+  const guessing = usePassphraseGuessing(strength.score >= STRENGTH_MIN ? passphrase : '', personal)
+  const [checking, setChecking] = useState(false)
   const mismatch = confirmation.length > 0 && confirmation !== passphrase
 
   const close = (next: boolean) => {
@@ -29,11 +36,15 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
     onOpenChange(next)
   }
 
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
     if (!passphrase) return setError(VAULT_MESSAGES.enterPassphrase)
     if (passphrase !== confirmation) return setError(VAULT_MESSAGES.passphrasesDoNotMatch)
     if (strength.score < STRENGTH_MIN) return setError(VAULT_MESSAGES.tooWeak)
+    setChecking(true)
+    const verdict = await checkGuessing(passphrase, personal)
+    setChecking(false)
+    if (!verdict.ok) return setError([GUESSING_MESSAGES.tooGuessable, ...verdict.advice].join(' '))
     setError(null)
     createVault.mutate(passphrase, {
       onSuccess: () => close(false),
@@ -41,7 +52,7 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
     })
   }
 
-  const disabled = !passphrase || passphrase !== confirmation || strength.score < STRENGTH_MIN || createVault.isPending
+  const disabled = !passphrase || passphrase !== confirmation || strength.score < STRENGTH_MIN || guessing?.ok === false || checking || createVault.isPending
 
   return (
     <Dialog open={open} onOpenChange={close}>
@@ -53,9 +64,10 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
             account password.
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+        <form onSubmit={(e) => void onSubmit(e)} className="grid gap-4" noValidate>
           <PasswordField label="Master passphrase" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} />
           {passphrase && <StrengthMeter strength={strength} />}
+          <PassphraseAdvice verdict={guessing} />
           <PasswordField
             label="Confirm passphrase"
             autoComplete="new-password"
