@@ -30,6 +30,7 @@ const TABLES = [
   schema.itemGrants,
   schema.keyRotations,
   schema.rotationGrants,
+  schema.vaultKeyStaging,
   schema.policies,
   schema.policyBeneficiaries,
   schema.policyItems,

@@ -72,6 +72,13 @@ export const beneficiaries = sqliteTable(
     statementSequence: integer('statement_sequence'),
     // Whether the Access Kit of the current key carries the vault's fingerprint (kits made from 0.3 on).
     kitHasVaultFingerprint: integer('kit_has_vault_fingerprint', { mode: 'boolean' }).notNull().default(false),
+    // The beneficiary's own backup of their private key (0.3 · 4 of 7): the PKCS#8 key wrapped in their
+    // browser under a key from a passphrase of their own (PBKDF2 with this salt), for the key version
+    // it was made for. Null: they rely on the Access Kit alone.
+    keyBackup: text('key_backup'),
+    keyBackupSalt: text('key_backup_salt'),
+    keyBackupVersion: integer('key_backup_version'),
+    keyBackupAt: integer('key_backup_at'),
     emailVerifiedAt: integer('email_verified_at'),
     // Rotated on every (re)send and cleared on use: only the newest link works, and only once.
     verificationNonce: text('verification_nonce'),
@@ -151,6 +158,22 @@ export const keyRotations = sqliteTable('key_rotations', {
   keyVersion: integer('key_version').notNull(),
   createdAt: integer('created_at').notNull(),
 })
+
+/**
+ * A vault moving to a vault key (0.3 · 4 of 7), sent in pages: each item's or policy's data key
+ * re-wrapped under the new vault key. Nothing changes until the commit swaps every wrap and the
+ * vault key's own wrap in one transaction; until then the old wraps stay in force.
+ */
+export const vaultKeyStaging = sqliteTable(
+  'vault_key_staging',
+  {
+    kind: text('kind', { enum: ['item', 'policy'] }).notNull(),
+    refId: text('ref_id').notNull(),
+    wrappedKey: text('wrapped_key').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.refId] })],
+)
 
 export const rotationGrants = sqliteTable(
   'rotation_grants',

@@ -8,6 +8,7 @@ import m0005 from './0005_third_party_mail.sql';
 import m0006 from './0006_held_invitations.sql';
 import m0007 from './0007_release_withdrawal.sql';
 import m0008 from './0008_sealed_statements.sql';
+import m0009 from './0009_vault_key_and_heir_backup.sql';
 
   export default {
     journal,
@@ -20,7 +21,8 @@ m0004,
 m0005,
 m0006,
 m0007,
-m0008
+m0008,
+m0009
     }
   }
   
