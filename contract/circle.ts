@@ -154,6 +154,8 @@ export const beneficiarySchema = z.object({
   statementSequence: z.number().int().nullable(),
   /** Whether the Access Kit of the current key carries the vault's fingerprint (kits made from 0.3 on). */
   kitHasVaultFingerprint: z.boolean(),
+  /** Whether the beneficiary protected a copy of their current key with a passphrase of their own (contract/heir-key-backup.ts). */
+  hasKeyBackup: z.boolean(),
   /** Asked for before the owner confirmed their own address: it goes out once they do. */
   invitationHeld: z.boolean(),
   createdAt: z.string(),

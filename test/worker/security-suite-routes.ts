@@ -178,6 +178,13 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({}),
     link: { purpose: 'beneficiaryNotifications', in: 'body', subject: (f) => f.beneficiaryId },
   },
+  'GET /api/beneficiary-key-backup': { access: 'link', link: { purpose: 'beneficiaryNotifications', in: 'query', subject: (f) => f.beneficiaryId } },
+  'PUT /api/beneficiary-key-backup': {
+    access: 'link',
+    body: 'json',
+    sample: () => ({ keyVersion: 1, backup: 'A'.repeat(64), salt: 'A'.repeat(43) + '=' }),
+    link: { purpose: 'beneficiaryNotifications', in: 'body', subject: (f) => f.beneficiaryId },
+  },
   'GET /api/identity-reviews': { access: 'link', link: { purpose: 'identityReview', in: 'query', subject: (f) => `${f.documentId}:${f.approverId}` } },
   'GET /api/identity-reviews/file/:side': {
     access: 'link',
@@ -212,6 +219,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({ certificateNumber: 'C-1', dateOfDeath: '2030-01-01', issuingAuthority: 'Registry', attest: true }),
     link: { purpose: 'deathReport', in: 'body', subject: (f) => f.approverId },
   },
+  'GET /api/beneficiaries/:id/key-backup': { access: 'link', params: beneficiary, link: portalLink },
   'GET /api/beneficiaries/:id/portal': { access: 'link', params: beneficiary, link: portalLink },
   'GET /api/beneficiaries/:id/assets': { access: 'link', params: beneficiary, link: portalLink },
   'GET /api/beneficiaries/:id/assets/:assetId/download': { access: 'link', params: asset, link: portalLink },

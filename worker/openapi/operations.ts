@@ -253,6 +253,12 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /api/beneficiary-notifications': { summary: "A beneficiary's notification choice (link token)" },
   'POST /api/beneficiary-notifications/opt-in': { summary: 'Opt in to notifications (link token)', answer: z.object({ status: z.literal('opted_in') }) },
+  'GET /api/beneficiary-key-backup': { summary: "What an heir's browser needs to protect their key with a passphrase (invitation link token)" },
+  'PUT /api/beneficiary-key-backup': {
+    summary: "Store the heir's passphrase-wrapped key (invitation link token), before anything is released to them",
+    answer: z.object({ keyBackupAt: z.string() }),
+    errors: [409],
+  },
   'POST /api/beneficiary-notifications/unsubscribe': {
     summary: 'Unsubscribe from notifications (link token)',
     answer: z.object({ status: z.literal('unsubscribed'), alreadyUnsubscribed: z.boolean() }),
@@ -344,6 +350,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/death-reports': { summary: 'The death report an approver is asked for (link token)' },
   'POST /api/death-reports': { summary: "An approver's confirmation of the owner's death (link token)", answer: message, errors: [409] },
   'POST /api/beneficiary-portal/link': { summary: 'E-mail a new portal link', description: 'The same answer whoever asks.', answer: message },
+  'GET /api/beneficiaries/:id/key-backup': { summary: "The heir's passphrase-wrapped key, for the portal without the kit (link token)", errors: [403, 404] },
   'GET /api/beneficiaries/:id/portal': { summary: "The beneficiary portal's summary (link token)", errors: [403] },
   'GET /api/beneficiaries/:id/assets': { summary: 'The items released to a beneficiary (link token)', errors: [403] },
   'GET /api/beneficiaries/:id/assets/:assetId/download': { summary: 'A download ticket for a released item (link token)', errors: [403, 409, 410] },

@@ -3,6 +3,7 @@ import { eq, gt, min, sql } from 'drizzle-orm'
 import { DAY_MS } from '../../contract/constants'
 import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
+import type { HeirKeyBackup } from '../../contract/heir-key-backup'
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type TriggerUpdateBody, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
@@ -17,6 +18,7 @@ import { badRequest, conflict, notFound } from '../lib/errors'
 import * as approversService from '../services/approvers'
 import * as beneficiariesService from '../services/beneficiaries'
 import * as circleLinks from '../services/circle-links'
+import * as heirBackups from '../services/heir-key-backup'
 import * as identity from '../services/identity'
 import * as monitor from '../services/engine-monitor'
 import * as policiesService from '../services/policies'
@@ -1122,6 +1124,28 @@ export class OwnerVault extends DurableObject<Env> {
       const before = circleLinks.setNotificationStatus(this.db, beneficiaryId, status, Date.now())
       await this.updateDirectory()
       return before
+    })
+  }
+
+  // An heir's passphrase backup of their key (0.3 · 4 of 7): made from the invitation link, read at the portal.
+  async heirBackupContext(beneficiaryId: string) {
+    return settle(async () => {
+      await this.linkOwner()
+      return heirBackups.backupContext(this.db, this.ownerId, beneficiaryId)
+    })
+  }
+
+  async storeHeirBackup(beneficiaryId: string, body: HeirKeyBackup) {
+    return settle(async () => {
+      await this.linkOwner()
+      return heirBackups.storeBackup(this.db, beneficiaryId, body, Date.now())
+    })
+  }
+
+  async portalKeyBackup(beneficiaryId: string) {
+    return settle(async () => {
+      await this.linkOwner()
+      return heirBackups.portalBackup(this.db, this.ownerId, beneficiaryId)
     })
   }
 

@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { beneficiaryVerifyBodySchema, CIRCLE_MESSAGES, linkTokenBodySchema, linkTokenQuerySchema } from '../../contract/circle'
+import { heirKeyBackupBodySchema } from '../../contract/heir-key-backup'
 import { badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { jsonBodyLimit } from '../middleware/body-limit'
@@ -49,4 +50,14 @@ export const linkRoutes = new Hono<AppEnv>()
     const link = await linkOf(c.env, 'beneficiaryNotifications', c.req.valid('json').token)
     const before = await ask(link.vault.setNotificationStatus(link.subject, 'unsubscribed'))
     return c.json({ status: 'unsubscribed' as const, alreadyUnsubscribed: before === 'unsubscribed' })
+  })
+  // The heir's own passphrase backup of their key, from the invitation's link, until items are released to them.
+  .get('/beneficiary-key-backup', linkLimit, validate('query', linkTokenQuerySchema), async (c) => {
+    const link = await linkOf(c.env, 'beneficiaryNotifications', c.req.valid('query').token)
+    return c.json(await ask(link.vault.heirBackupContext(link.subject)))
+  })
+  .put('/beneficiary-key-backup', linkLimit, jsonBodyLimit, validate('json', heirKeyBackupBodySchema), async (c) => {
+    const { token, ...backup } = c.req.valid('json')
+    const link = await linkOf(c.env, 'beneficiaryNotifications', token)
+    return c.json(await ask(link.vault.storeHeirBackup(link.subject, backup)))
   })

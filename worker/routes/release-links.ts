@@ -142,6 +142,12 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(object.size), 'cache-control': 'no-store' },
     })
   })
+  // The heir's passphrase backup of their key, for a portal opened without the kit.
+  .get('/beneficiaries/:id/key-backup', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
+    const { id } = c.req.valid('param')
+    const link = await portalLink(c.env, id, c.req.valid('query').token)
+    return c.json(await ask(link.vault.portalKeyBackup(id)))
+  })
   .post('/beneficiaries/:id/identity-document', linkLimit, uploadLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)

@@ -14,6 +14,7 @@ import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import { randomToken } from '../lib/crypto'
 import type { OwnerDb } from '../owner/db'
 import { beneficiaries, itemGrants, keyRotations, rotationGrants, type BeneficiaryRow, type KeyRotationRow } from '../owner/schema'
+import { CLEARED_BACKUP } from './heir-key-backup'
 import type { Unit } from '../owner/unit'
 import { beneficiaryChangedOldAddressEmail, beneficiaryChangedOwnerEmail } from '../mail/templates'
 import { sendBeneficiaryInvitation } from './invitations'
@@ -45,6 +46,7 @@ export function toBeneficiary(row: BeneficiaryRow): Beneficiary {
     keySignature: row.keySignature,
     statementSequence: row.statementSequence,
     kitHasVaultFingerprint: row.kitHasVaultFingerprint,
+    hasKeyBackup: row.keyBackup !== null && row.keyBackupVersion === row.keyVersion,
     invitationHeld: row.invitationHeldAt !== null,
     createdAt: new Date(row.createdAt).toISOString(),
   }
@@ -295,6 +297,7 @@ function switchKey(
       statementSequence: key.statementSequence,
       kitHasVaultFingerprint: true,
       keyVersion: key.keyVersion,
+      ...CLEARED_BACKUP,
       updatedAt: u.now,
     })
     .where(eq(beneficiaries.id, current.id))
