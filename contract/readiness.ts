@@ -31,6 +31,8 @@ export const READINESS_KINDS = [
   'beneficiary_unsubscribed',
   /** E-mail to a beneficiary something is left to could not be delivered (it bounced, retries ran out). */
   'beneficiary_undeliverable',
+  /** A beneficiary something is left to can open it only with their Access Kit: they made no passphrase backup of their key. */
+  'beneficiary_kit_only',
   /** A verified-death trigger is active, and no verified approver holds a link to report a death. */
   'death_link_unsent',
 ] as const

@@ -53,7 +53,7 @@ export async function importBeneficiaryPublicKey(spkiB64: string): Promise<Benef
 }
 
 /** The base64 pkcs8 inside whatever the beneficiary pasted or uploaded. */
-function pkcs8FromInput(input: string): string {
+export function pkcs8FromInput(input: string): string {
   const pem = PEM_PRIVATE_KEY.exec(input)
   if (pem) return (pem[1] ?? '').replace(/\s+/g, '')
   if (input.includes('-----BEGIN')) throw new InvalidPrivateKeyError() // e.g. PKCS#1 or encrypted PEM

@@ -28,3 +28,11 @@ export class MissingPrivateKeyError extends Error {
     this.name = 'MissingPrivateKeyError'
   }
 }
+
+/** A private key that does not belong to the public key the vault holds for the beneficiary. */
+export class KeyMismatchError extends Error {
+  constructor() {
+    super('The private key does not match the public key the vault holds')
+    this.name = 'KeyMismatchError'
+  }
+}

@@ -2,7 +2,7 @@
 // "Bitwarden clients"). Import from '@/crypto', not from its files. Wire format: FORMAT.md.
 
 export type { BeneficiaryPrivateKey, BeneficiaryPublicKey, DataKey, MasterKey, SigningPrivateKey } from './keys'
-export { DecryptionError, InvalidPrivateKeyError, MissingPrivateKeyError } from './errors'
+export { DecryptionError, InvalidPrivateKeyError, KeyMismatchError, MissingPrivateKeyError } from './errors'
 export {
   AES_KEY_BITS,
   CRYPTO_FORMAT_VERSION,
@@ -53,3 +53,4 @@ export type { ByteSource } from '@/lib/byte-source'
 export { decryptMetadata, encryptMetadata } from './metadata'
 export { sha256Hex } from './audit-hash'
 export { chunkDigest } from './chunk-digest'
+export { createHeirKeyBackup, openHeirKeyBackup, privateKeyMatches, type HeirBackupBinding, type HeirKeyBackupBytes } from './heir-key-backup'

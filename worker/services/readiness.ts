@@ -71,6 +71,7 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
       email: beneficiaries.email,
       verifiedAt: beneficiaries.emailVerifiedAt,
       notifications: beneficiaries.notificationStatus,
+      hasKeyBackup: sql<number>`${beneficiaries.keyBackup} is not null and ${beneficiaries.keyBackupVersion} = ${beneficiaries.keyVersion}`,
     })
     .from(beneficiaries)
     .all()
@@ -222,6 +223,14 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
         severity: 'warning',
         subject: { type: 'beneficiary', id: person.id },
         message: `${person.fullName} asked for no e-mails from us. The release e-mail will still be sent, but they may not be looking for it.`,
+        fix: { label: 'Review your beneficiaries', href: '/beneficiaries' },
+      })
+    } else if (!person.hasKeyBackup) {
+      problems.push({
+        kind: 'beneficiary_kit_only',
+        severity: 'warning',
+        subject: { type: 'beneficiary', id: person.id },
+        message: `${person.fullName} can open what you leave them only with their Access Kit. If they lose it, they lose everything left to them. They can add a passphrase of their own from their invitation e-mail.`,
         fix: { label: 'Review your beneficiaries', href: '/beneficiaries' },
       })
     }
