@@ -9,6 +9,14 @@ export const HEIR_BACKUP_MESSAGES = {
   alreadyReleased: 'Items have already been released to you, so the backup can no longer be changed. Open them at the portal.',
   noBackup: 'No passphrase backup was made for this key. Use the Access Kit instead.',
   backupInvalid: 'The backup is not in the expected form.',
+  // In the heir's browser:
+  kitNotYours: "This Access Kit's key is not the one the vault holds for you. Load the newest kit the owner gave you.",
+  wrongPassphrase:
+    'This passphrase does not open your backup. Check it and try again. If you are sure it is right, the stored backup has been changed: use your Access Kit instead.',
+  backupNotYours: 'The stored backup holds a key that is not yours, so it was not used. Use your Access Kit instead.',
+  enterPassphrase: 'Please enter the passphrase you chose for your backup.',
+  saved: 'Your passphrase backup is saved. You can now open what is left to you with your Access Kit or with this passphrase.',
+  replacedKitNote: 'If you are ever given a new Access Kit, this backup stops working: come back here and make a new one with the new kit.',
 } as const
 
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/

@@ -9,6 +9,7 @@ const SAME_SUBJECT: Record<string, string> = {
   'create-subscription': 'billing',
   'create-subscription-guest': 'billing',
   'beneficiary-notifications': 'beneficiaries',
+  'beneficiary-key-backup': 'beneficiaries',
   'identity-verification': 'identity',
   'identity-documents': 'identity',
   'identity-reviews': 'identity',

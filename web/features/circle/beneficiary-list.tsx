@@ -144,6 +144,15 @@ function BeneficiaryCard({
             </Badge>
           )}
           <KeyTrust beneficiary={b} />
+          {b.hasKeyBackup ? (
+            <Badge variant="outline" title="They can open what you leave them with their Access Kit or with a passphrase of their own">
+              Passphrase backup
+            </Badge>
+          ) : (
+            <Badge variant="outline" title="Only their Access Kit opens what you leave them; they can add a passphrase backup from their invitation e-mail">
+              Access Kit only
+            </Badge>
+          )}
         </div>
         <p className="mt-auto flex items-center gap-1.5 text-xs text-slate-500" title={b.publicKeyFingerprint}>
           <KeyRound className="size-3.5 shrink-0" aria-hidden />

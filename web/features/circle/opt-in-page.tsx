@@ -4,6 +4,7 @@ import { useState } from 'react'
 import type { NotificationPreferences } from '../../../contract/circle'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
+import { HeirBackupCard } from '@/features/releases/heir-backup-card'
 import { PageSpinner } from '@/components/ui/spinner'
 import { ApiRequestError } from '@/lib/api-client'
 import { linkErrorText, useNotificationPreferences, useOptInToNotifications, useUnsubscribeFromNotifications } from './api'
@@ -36,6 +37,7 @@ function OptedIn({ token }: { token: string }) {
       title="You're All Set!"
       description="You have opted in. We will e-mail you if items are ever released to you, and at no other time."
     >
+      <HeirBackupCard token={token} />
       <ReturnHomeButton />
       <p className="text-center text-sm">
         <Link to="/unsubscribe" search={{ token }} className="text-slate-600 underline-offset-4 hover:text-slate-900 hover:underline">
@@ -114,9 +116,13 @@ export function OptInPage({ token }: { token?: string }) {
           <li>Nothing is shared with you now, and you do not need to do anything else today.</li>
           <li>Items become available only when the conditions {p.ownerName} set are met.</li>
           <li>If you opt in, we will e-mail you at that time, with a link to the beneficiary portal.</li>
-          <li>To open the items you will need the private key from the Access Kit {p.ownerName} gives you.</li>
+          <li>
+            To open the items you will need the private key from the Access Kit {p.ownerName} gives you, or a passphrase backup of it you
+            can set up below.
+          </li>
         </ul>
       </section>
+      <HeirBackupCard token={token} personal={[p.fullName]} />
       {p.secrecyMode && (
         <Alert variant="info">
           <EyeOff aria-hidden />

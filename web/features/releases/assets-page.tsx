@@ -19,6 +19,7 @@ import { isBadLink } from './http'
 import { IdentityPendingCard, IdentityUploadCard } from './identity-card'
 import { FAILURE_FALLBACK } from './link-parts'
 import { PasswordEntryDialog } from './password-dialog'
+import { loadPrivateKeyFromPassphrase } from './heir-backup'
 import { PrivateKeyCard } from './private-key-card'
 import {
   assetCardModel,
@@ -179,6 +180,7 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
             onText={async (text) => applyKey(await loadPrivateKey(text))}
             onFile={async (file) => applyKey(await loadPrivateKeyFile(file))}
             onForget={() => setKey(null)}
+            onPassphrase={async (passphrase) => applyKey(await loadPrivateKeyFromPassphrase(link, passphrase))}
           />
 
           {trust && list.length > 0 && <VaultTrustNotice trust={trust} ownerName={portal.ownerName} />}

@@ -56,6 +56,7 @@ export const portalUrls = {
   assets: (link: BeneficiaryLink) => beneficiaryUrl(link, '/assets'),
   download: (link: BeneficiaryLink, assetId: string) => beneficiaryUrl(link, `/assets/${encodeURIComponent(assetId)}/download`),
   identityDocument: (link: BeneficiaryLink) => beneficiaryUrl(link, '/identity-document'),
+  keyBackup: (link: BeneficiaryLink) => beneficiaryUrl(link, '/key-backup'),
 }
 
 export const fetchPortal = (link: BeneficiaryLink, fetchFn?: FetchLike) => linkJson<BeneficiaryPortalView>('GET', portalUrls.portal(link), undefined, fetchFn)

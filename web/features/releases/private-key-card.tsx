@@ -3,6 +3,7 @@ import { useId, useRef, useState, type Ref } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { IconHeading } from '@/components/ui/icon-heading'
+import { PasswordField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
 
@@ -19,6 +20,7 @@ export function PrivateKeyCard({
   onText,
   onFile,
   onForget,
+  onPassphrase,
   ref,
 }: {
   loaded: boolean
@@ -29,17 +31,24 @@ export function PrivateKeyCard({
   onText: (text: string) => Promise<boolean>
   onFile: (file: File) => Promise<boolean>
   onForget: () => void
+  /** Opens the heir's passphrase backup of their key instead of the kit. */
+  onPassphrase?: (passphrase: string) => Promise<boolean>
   ref?: Ref<HTMLTextAreaElement>
 }) {
   const id = useId()
   const [text, setText] = useState('')
   const [checking, setChecking] = useState(false)
+  const [usePassphrase, setUsePassphrase] = useState(false)
+  const [passphrase, setPassphrase] = useState('')
   const file = useRef<HTMLInputElement>(null)
 
   const run = async (load: () => Promise<boolean>) => {
     setChecking(true)
     try {
-      if (await load()) setText('')
+      if (await load()) {
+        setText('')
+        setPassphrase('')
+      }
     } finally {
       setChecking(false)
     }
@@ -67,6 +76,42 @@ export function PrivateKeyCard({
             This key does not open the assets released to you. Check that you loaded the Access Kit made for you.
           </p>
         )}
+      </Card>
+    )
+  }
+
+  if (usePassphrase && onPassphrase) {
+    return (
+      <Card className="grid gap-4 p-5 sm:p-6">
+        <IconHeading icon={KeyRound} size="card" title="Your passphrase backup">
+          If you set up a passphrase backup of your key from your invitation e-mail, your passphrase opens it here, in this browser. The
+          passphrase is never sent.
+        </IconHeading>
+        <form
+          className="grid gap-3"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault()
+            void run(() => onPassphrase(passphrase))
+          }}
+        >
+          <PasswordField
+            label="Backup passphrase"
+            autoComplete="current-password"
+            value={passphrase}
+            onChange={(e) => setPassphrase(e.target.value)}
+            error={error ?? undefined}
+            disabled={checking || disabled}
+          />
+          <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
+            <Button variant="outline" onClick={() => setUsePassphrase(false)} disabled={checking || disabled}>
+              Use my Access Kit instead
+            </Button>
+            <Button type="submit" disabled={checking || disabled}>
+              {checking ? 'Checking...' : 'Open with passphrase'}
+            </Button>
+          </div>
+        </form>
       </Card>
     )
   }
@@ -128,6 +173,11 @@ export function PrivateKeyCard({
             <FileKey aria-hidden />
             Load Access Kit file
           </Button>
+          {onPassphrase && (
+            <Button variant="ghost" onClick={() => setUsePassphrase(true)} disabled={checking || disabled}>
+              Use my passphrase instead
+            </Button>
+          )}
           <Button type="submit" disabled={checking || disabled}>
             {checking ? 'Checking...' : 'Use this key'}
           </Button>
