@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
+import { HEIR_BACKUP_MESSAGES } from '../../contract/heir-key-backup'
+import { GUESSING_MESSAGES } from '../../web/features/vault/passphrase-guessing'
+import { firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+
+// An heir key that survives a lost kit (0.3 · 4 of 7): the heir sets a passphrase backup of their
+// key from the invitation's link (a guessable passphrase is refused with advice), the owner sees it,
+// releases by hand, and the heir, without the kit, opens the portal with the passphrase and gets
+// back exactly the bytes uploaded.
+
+const PASSPHRASE = 'Lantern-Orchard-31-Pebble'
+const HEIR_PASSPHRASE = 'copper kestrel winters 84 lagoon'
+const FILE = { name: 'deeds-location.txt', mimeType: 'text/plain', buffer: Buffer.from('The deeds are with the notary on Elm Street.\n'.repeat(40)) }
+const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 })
+
+let browser: Browser
+beforeAll(async () => {
+  browser = await launch()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+function logOnFailure(page: Page, name: string) {
+  const logs: string[] = []
+  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
+  onTestFailed(() => console.error(`page log (${name}):\n${logs.join('\n')}`))
+}
+
+async function nav(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
+}
+
+async function api<T>(page: Page, method: string, path: string): Promise<T> {
+  const answer = await page.evaluate(
+    async ({ method, path, key }) => {
+      const res = await fetch(path, { method, headers: { authorization: `Bearer ${localStorage.getItem(key)}` } })
+      return { status: res.status, text: await res.text() }
+    },
+    { method, path, key: AUTH_TOKEN_STORAGE_KEY },
+  )
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`)
+  return JSON.parse(answer.text) as T
+}
+
+describe("an heir's passphrase backup in the browser", () => {
+  it('is set from the invitation link, shown to the owner, and opens the released item without the kit', async () => {
+    const { page } = await newPage(browser)
+    logOnFailure(page, 'owner')
+    const ownerEmail = uniqueEmail('backup-owner')
+    const heirEmail = uniqueEmail('backup-heir')
+    await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', passphrase: PASSPHRASE })
+    await nav(page, 'Beneficiaries')
+    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
+    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
+    const add = page.getByRole('dialog')
+    await add.getByLabel('Full name').fill('Nora Heir')
+    await add.getByLabel('Email').fill(heirEmail)
+    await add.getByLabel('Relationship').fill('Niece')
+    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
+    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
+    const [kit] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
+    const kitText = readFileSync((await kit.path())!, 'utf8')
+    await add.getByRole('button', { name: 'Done' }).click()
+    await add.waitFor({ state: 'detached' })
+    await page.getByText('Access Kit only').waitFor()
+
+    await nav(page, 'Vault')
+    await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
+    await page.getByRole('button', { name: 'Upload First Item' }).click()
+    const upload = page.getByRole('dialog', { name: 'Add Item' })
+    await upload.getByTestId('file-input').setInputFiles([FILE])
+    await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
+    await upload.getByRole('checkbox', { name: /Nora Heir/ }).check()
+    await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
+    await upload.waitFor({ state: 'detached', timeout: 30_000 })
+
+    // The heir, from the invitation: the kit's key and a passphrase of their own.
+    const invite = await waitForMail(heirEmail, /Named as a Beneficiary/)
+    const heir = await newPage(browser)
+    logOnFailure(heir.page, 'heir opt-in')
+    await heir.page.goto(firstLink(invite.text, '/beneficiary-opt-in'))
+    await heir.page.getByRole('button', { name: 'Set up a passphrase backup' }).click()
+    await heir.page.getByLabel('Your Access Kit').fill(kitText)
+    await heir.page.getByLabel('Backup passphrase', { exact: true }).fill('abcdefghijk1')
+    await poll(() => heir.page.getByTestId('passphrase-guessing').textContent()).toContain(GUESSING_MESSAGES.tooGuessable)
+    expect(await heir.page.getByRole('button', { name: 'Save passphrase backup' }).isDisabled()).toBe(true)
+    await heir.page.getByLabel('Backup passphrase', { exact: true }).fill(HEIR_PASSPHRASE)
+    await heir.page.getByLabel('Confirm backup passphrase').fill(HEIR_PASSPHRASE)
+    await poll(() => heir.page.getByTestId('passphrase-guessing').count()).toBe(0)
+    await heir.page.getByRole('button', { name: 'Save passphrase backup' }).click()
+    await heir.page.getByTestId('heir-backup-saved').waitFor({ timeout: 30_000 })
+    await heir.context.close()
+
+    // The owner sees it, then releases by hand.
+    await nav(page, 'Beneficiaries')
+    await page.reload()
+    await page.getByText('Passphrase backup', { exact: true }).waitFor()
+    expect((await api<Array<{ hasKeyBackup: boolean }>>(page, 'GET', '/api/beneficiaries'))[0]!.hasKeyBackup).toBe(true)
+    await nav(page, 'Triggers')
+    await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
+    const create = page.getByRole('dialog', { name: 'Create Trigger' })
+    await create.getByRole('button', { name: 'Create Trigger' }).click()
+    await create.waitFor({ state: 'detached' })
+    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
+    await page.getByTestId('manual-trigger-select').selectOption({ index: 1 })
+    await page.getByLabel('Reason').fill('Handing over the deeds')
+    await page.getByRole('button', { name: 'Release Now' }).click()
+    const confirm = page.getByRole('dialog', { name: 'Release now?' })
+    await confirm.getByLabel('Type RELEASE to confirm').fill('RELEASE')
+    await confirm.getByRole('button', { name: 'Release Now' }).click()
+    await poll(() => toastText(page)).toContain('1 release started')
+
+    // The heir, the kit lost: the passphrase opens the portal.
+    const released = await waitForMail(heirEmail, /left something for you/)
+    const portal = await newPage(browser)
+    logOnFailure(portal.page, 'heir portal')
+    await portal.page.goto(firstLink(released.text, '/beneficiary-portal'))
+    const card = portal.page.getByTestId('released-asset')
+    await card.waitFor()
+    await portal.page.getByRole('button', { name: 'Use my passphrase instead' }).click()
+    await portal.page.getByLabel('Backup passphrase').fill('copper kestrel winters 85 lagoon')
+    await portal.page.getByRole('button', { name: 'Open with passphrase' }).click()
+    await poll(() => portal.page.getByRole('alert').first().textContent()).toContain(HEIR_BACKUP_MESSAGES.wrongPassphrase)
+    await portal.page.getByLabel('Backup passphrase').fill(HEIR_PASSPHRASE)
+    await portal.page.getByRole('button', { name: 'Open with passphrase' }).click()
+    await card.getByText(FILE.name).waitFor({ timeout: 30_000 })
+    const [file] = await Promise.all([portal.page.waitForEvent('download'), card.getByRole('button', { name: 'Download & Decrypt' }).click()])
+    expect(readFileSync((await file.path())!).equals(FILE.buffer)).toBe(true)
+  }, 240_000)
+})
