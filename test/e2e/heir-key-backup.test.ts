@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { HEIR_BACKUP_MESSAGES } from '../../contract/heir-key-backup'
 import { GUESSING_MESSAGES } from '../../web/features/vault/passphrase-guessing'
+import { seriousViolations } from './axe'
 import { firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 
 // An heir key that survives a lost kit (0.3 · 4 of 7): the heir sets a passphrase backup of their
@@ -91,6 +92,7 @@ describe("an heir's passphrase backup in the browser", () => {
     await heir.page.getByLabel('Backup passphrase', { exact: true }).fill(HEIR_PASSPHRASE)
     await heir.page.getByLabel('Confirm backup passphrase').fill(HEIR_PASSPHRASE)
     await poll(() => heir.page.getByTestId('passphrase-guessing').count()).toBe(0)
+    expect(await seriousViolations(heir.page, 'heir backup form')).toEqual([])
     await heir.page.getByRole('button', { name: 'Save passphrase backup' }).click()
     await heir.page.getByTestId('heir-backup-saved').waitFor({ timeout: 30_000 })
     await heir.context.close()
@@ -128,6 +130,7 @@ describe("an heir's passphrase backup in the browser", () => {
     await portal.page.getByLabel('Backup passphrase').fill(HEIR_PASSPHRASE)
     await portal.page.getByRole('button', { name: 'Open with passphrase' }).click()
     await card.getByText(FILE.name).waitFor({ timeout: 30_000 })
+    expect(await seriousViolations(portal.page, 'portal opened by passphrase')).toEqual([])
     const [file] = await Promise.all([portal.page.waitForEvent('download'), card.getByRole('button', { name: 'Download & Decrypt' }).click()])
     expect(readFileSync((await file.path())!).equals(FILE.buffer)).toBe(true)
   }, 240_000)
