@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { HEIR_BACKUP_MESSAGES } from '../../contract/heir-key-backup'
-import { GUESSING_MESSAGES } from '../../web/features/vault/passphrase-guessing'
+import { VAULT_MESSAGES } from '../../contract/vault'
 import { seriousViolations } from './axe'
 import { firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 
@@ -87,7 +87,7 @@ describe("an heir's passphrase backup in the browser", () => {
     await heir.page.getByRole('button', { name: 'Set up a passphrase backup' }).click()
     await heir.page.getByLabel('Your Access Kit').fill(kitText)
     await heir.page.getByLabel('Backup passphrase', { exact: true }).fill('abcdefghijk1')
-    await poll(() => heir.page.getByTestId('passphrase-guessing').textContent()).toContain(GUESSING_MESSAGES.tooGuessable)
+    await poll(() => heir.page.getByTestId('passphrase-guessing').textContent()).toContain(VAULT_MESSAGES.tooGuessable)
     expect(await heir.page.getByRole('button', { name: 'Save passphrase backup' }).isDisabled()).toBe(true)
     await heir.page.getByLabel('Backup passphrase', { exact: true }).fill(HEIR_PASSPHRASE)
     await heir.page.getByLabel('Confirm backup passphrase').fill(HEIR_PASSPHRASE)
