@@ -259,10 +259,12 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({
       vaultSalt: btoa(String.fromCharCode(...new Uint8Array(32))),
       passphraseCheck: b64('a passphrase check value'),
+      wrappedVaultKey: btoa('k'.repeat(61)),
       signingPublicKey: SIGNING_KEY_SHAPED,
       wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN,
     }),
   },
+  'POST /api/vault/passphrase': { access: 'owner', body: 'json', sample: () => ({ vaultSalt: btoa('s'.repeat(32)), passphraseCheck: btoa('c'.repeat(45)), wrappedVaultKey: btoa('k'.repeat(61)) }) },
   'POST /api/vault/signing-key': { access: 'owner', body: 'json', sample: () => ({ signingPublicKey: SIGNING_KEY_SHAPED, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
   'POST /api/vault/uploads': { access: 'owner', body: 'json', sample: () => ({ type: 'doc', plainSize: 100 }) },
   'GET /api/vault/uploads/:itemId': { access: 'owner', params: (f) => ({ itemId: f.uploadId }) },

@@ -19,6 +19,7 @@ export const AAD_PURPOSE = {
   passphraseCheck: 'legacy-vault:passphrase-check',
   dataKeyWrap: 'legacy-vault:data-key-wrap',
   signingKeyWrap: 'legacy-vault:signing-key-wrap',
+  vaultKeyWrap: 'legacy-vault:vault-key-wrap',
 } as const
 
 type AadPurpose = (typeof AAD_PURPOSE)[keyof typeof AAD_PURPOSE]

@@ -208,7 +208,8 @@ export const OPERATIONS: Record<string, Operation> = {
   },
 
   // --- The vault ---
-  'POST /api/vault/setup': { summary: 'Set up the vault (salt, passphrase check, signing key)', answer: publicUserAnswer, errors: [409] },
+  'POST /api/vault/setup': { summary: 'Set up the vault (salt, passphrase check, vault key, signing key)', answer: publicUserAnswer, errors: [409] },
+  'POST /api/vault/passphrase': { summary: 'Change the vault passphrase: the vault key re-wrapped (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
   'POST /api/vault/signing-key': { summary: 'Add the signing key to a vault made before them (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
   'POST /api/vault/uploads': { summary: 'Start an encrypted upload', status: 201, answer: uploadSessionSchema, errors: [402, 413] },
   'GET /api/vault/uploads/:itemId': { summary: 'An open upload and the parts received', answer: uploadSessionSchema },

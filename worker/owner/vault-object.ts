@@ -4,6 +4,7 @@ import { DAY_MS } from '../../contract/constants'
 import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { ReleaseReadiness } from '../../contract/readiness'
+import type { PassphraseChangeBody } from '../../contract/vault'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type TriggerUpdateBody, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
 import { CHUNK_OVERHEAD_BYTES, SEAL_PAGE_SIZE, VAULT_ITEM_MESSAGES, type SealItemBody, type SealPage, type UploadCompleteBody, type UploadStartBody, type VaultItem } from '../../contract/vault-items'
@@ -39,7 +40,7 @@ import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } fro
 import { createUnit, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
 import { plantItem, type DevPlantedItem } from './dev-plant'
-import { addSigningKey, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
+import { addSigningKey, changePassphrase, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
 
@@ -392,8 +393,12 @@ export class OwnerVault extends DurableObject<Env> {
   // --- The vault's keys and its summary -------------------------------------------------------
 
   /** Sets up the vault once (its salt and passphrase check): a second time is a 409. */
-  async setupVault(account: Account, salt: string, check: string, signing: VaultSigningKey) {
-    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check, signing)))
+  async setupVault(account: Account, salt: string, check: string, signing: VaultSigningKey, vaultKey: string) {
+    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check, signing, vaultKey)))
+  }
+
+  async changePassphrase(account: Account, body: PassphraseChangeBody) {
+    return settle(() => this.act(account, (u) => changePassphrase(this.ctx.storage, u, body)))
   }
 
   async addSigningKey(account: Account, signing: VaultSigningKey) {
@@ -404,7 +409,7 @@ export class OwnerVault extends DurableObject<Env> {
   async vaultSummary(): Promise<VaultSummary> {
     const keys = vaultKeysOf(this.ctx.storage)
     const usage = items.vaultUsage(this.db, ['active'])
-    return { keys: keys && { salt: keys.salt, check: keys.check, signing: keys.signing }, itemCount: usage.items, storageUsed: usage.bytes }
+    return { keys: keys && { salt: keys.salt, check: keys.check, signing: keys.signing, vaultKey: keys.vaultKey }, itemCount: usage.items, storageUsed: usage.bytes }
   }
 
   // --- Vault items ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import {
   VAULT_ITEM_MESSAGES,
 } from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
-import { vaultSetupBodySchema } from '../../contract/vault'
+import { passphraseChangeBodySchema, VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
 import { signingKeyBodySchema } from '../../contract/key-signing'
 import { bytesToHex as toHex } from '@noble/hashes/utils.js'
 import { ApiError, badRequest } from '../lib/errors'
@@ -41,8 +41,19 @@ export const vaultRoutes = new Hono<AppEnv>()
   // would orphan every key wrapped under the first passphrase.
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const body = c.req.valid('json')
-    await ask(vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck, { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
+    await ask(
+      vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck, { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }, body.wrappedVaultKey),
+    )
     return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
+  })
+  // A new passphrase re-wraps the vault key only: one request whatever the vault holds. The server
+  // cannot check the old passphrase (it never sees it), so a session alone may not: fresh proof,
+  // and the owner is told. Whoever changed it without the old passphrase would only lock the owner
+  // out (their wrap does not hold the vault key), which the e-mail lets them notice at once.
+  .post('/passphrase', requireFreshProof, jsonBodyLimit, validate('json', passphraseChangeBodySchema), async (c) => {
+    await ask(vaultOf(c).changePassphrase(accountIn(c), c.req.valid('json')))
+    await tellOwner(c, c.var.user, 'passphrase_changed')
+    return c.json({ message: VAULT_MESSAGES.passphraseChanged, user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // A vault set up before signing keys gets its one at its next unlock. Whoever adds it decides which
   // beneficiary keys the owner's browser will trust, so a session alone may not: the server cannot
