@@ -24,6 +24,7 @@ import {
   UNLOCK_FORGIVE_MS,
 } from '../../contract/triggers'
 import { sealPageSchema, uploadSessionSchema, vaultItemSchema } from '../../contract/vault-items'
+import { keyMoveStateSchema } from '../../contract/vault-key-move'
 import { registerKeyResponseSchema, secondFactorResponseSchema, securityKeyListSchema, securityKeySchema } from '../../contract/webauthn'
 import type { ErrorStatus } from './errors'
 
@@ -210,6 +211,9 @@ export const OPERATIONS: Record<string, Operation> = {
   // --- The vault ---
   'POST /api/vault/setup': { summary: 'Set up the vault (salt, passphrase check, vault key, signing key)', answer: publicUserAnswer, errors: [409] },
   'POST /api/vault/passphrase': { summary: 'Change the vault passphrase: the vault key re-wrapped (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
+  'POST /api/vault/key-move': { summary: 'Start or resume the move of an older vault to a vault key', answer: keyMoveStateSchema, errors: [409] },
+  'PUT /api/vault/key-move/pages': { summary: 'Stage a page of data keys re-wrapped by the new vault key', answer: keyMoveStateSchema, errors: [404, 409] },
+  'POST /api/vault/key-move/commit': { summary: 'Swap every wrap to the vault key in one transaction (fresh proof)', answer: publicUserAnswer, errors: [403, 404, 409] },
   'POST /api/vault/signing-key': { summary: 'Add the signing key to a vault made before them (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
   'POST /api/vault/uploads': { summary: 'Start an encrypted upload', status: 201, answer: uploadSessionSchema, errors: [402, 413] },
   'GET /api/vault/uploads/:itemId': { summary: 'An open upload and the parts received', answer: uploadSessionSchema },

@@ -21,6 +21,8 @@ export interface VaultKeys {
    */
   vaultKey?: string
   format?: typeof VAULT_KEY_FORMAT
+  /** When a format-1 vault moved to its vault key (absent: made in format 2, or not moved). */
+  movedAt?: number
   /** When the passphrase last changed (absent: never). */
   passphraseChangedAt?: number
 }

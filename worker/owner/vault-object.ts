@@ -5,6 +5,8 @@ import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../c
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { ReleaseReadiness } from '../../contract/readiness'
 import type { PassphraseChangeBody } from '../../contract/vault'
+import type { KeyMovePageBody, KeyMoveStartBody } from '../../contract/vault-key-move'
+import { commitKeyMove, keyMoveDueAt, stageKeyMovePage, startKeyMove, sweepKeyMove } from './vault-key-move'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type TriggerUpdateBody, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
 import { CHUNK_OVERHEAD_BYTES, SEAL_PAGE_SIZE, VAULT_ITEM_MESSAGES, type SealItemBody, type SealPage, type UploadCompleteBody, type UploadStartBody, type VaultItem } from '../../contract/vault-items'
@@ -192,6 +194,7 @@ export class OwnerVault extends DurableObject<Env> {
     return earliest(
       oldest == null ? null : oldest + items.ABANDONED_UPLOAD_MS,
       rotation == null ? null : rotation + beneficiariesService.ROTATION_TTL_MS,
+      keyMoveDueAt(this.ctx.storage),
       blobs ? now + BLOB_RETRY_MS : null,
       hasPendingMail(this.db) ? now + MAIL_RETRY_MS : null,
     )
@@ -262,6 +265,7 @@ export class OwnerVault extends DurableObject<Env> {
     await this.deleteBlobs()
     await this.expireUploads(now)
     beneficiariesService.sweepRotations(this.db, now - beneficiariesService.ROTATION_TTL_MS)
+    sweepKeyMove(this.ctx.storage, now)
     await this.act(account, () => undefined, { now, tick: true, forceDirectory: true })
     return account
   }
@@ -399,6 +403,19 @@ export class OwnerVault extends DurableObject<Env> {
 
   async changePassphrase(account: Account, body: PassphraseChangeBody) {
     return settle(() => this.act(account, (u) => changePassphrase(this.ctx.storage, u, body)))
+  }
+
+  // The move of a format-1 vault to a vault key (worker/owner/vault-key-move.ts).
+  async startKeyMove(account: Account, body: KeyMoveStartBody) {
+    return settle(() => this.act(account, (u) => startKeyMove(this.ctx.storage, u, body)))
+  }
+
+  async stageKeyMovePage(account: Account, body: KeyMovePageBody) {
+    return settle(() => this.act(account, (u) => stageKeyMovePage(this.ctx.storage, u, body)))
+  }
+
+  async commitKeyMove(account: Account) {
+    return settle(() => this.act(account, (u) => commitKeyMove(this.ctx.storage, u)))
   }
 
   async addSigningKey(account: Account, signing: VaultSigningKey) {

@@ -11,6 +11,7 @@ import {
 } from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
 import { passphraseChangeBodySchema, VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
+import { KEY_MOVE_MESSAGES, keyMovePageBodySchema, keyMoveStartBodySchema } from '../../contract/vault-key-move'
 import { signingKeyBodySchema } from '../../contract/key-signing'
 import { bytesToHex as toHex } from '@noble/hashes/utils.js'
 import { ApiError, badRequest } from '../lib/errors'
@@ -64,6 +65,20 @@ export const vaultRoutes = new Hono<AppEnv>()
     await ask(vaultOf(c).addSigningKey(accountIn(c), { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
     await tellOwner(c, c.var.user, 'signing_key_added')
     return c.json({ message: 'Signing key added.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
+  })
+  // A vault of format 1 moves to a vault key at its next unlock: start (or resume), pages of
+  // re-wrapped keys, one commit. The commit decides what every data key is wrapped by, and the
+  // server cannot check a wrap, so like the signing key it needs fresh proof (a sign-in moments
+  // before the unlock counts); starting and staging change nothing in force.
+  .post('/key-move', jsonBodyLimit, validate('json', keyMoveStartBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).startKeyMove(accountIn(c), c.req.valid('json')))),
+  )
+  .put('/key-move/pages', grantsBodyLimit, validate('json', keyMovePageBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).stageKeyMovePage(accountIn(c), c.req.valid('json')))),
+  )
+  .post('/key-move/commit', requireFreshProof, async (c) => {
+    await ask(vaultOf(c).commitKeyMove(accountIn(c)))
+    return c.json({ message: KEY_MOVE_MESSAGES.moved, user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
   .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) =>
