@@ -32,6 +32,7 @@ export {
 } from './beneficiary-keys'
 export {
   generateSigningKeyPair,
+  rewrapSigningKey,
   signingKeyMatches,
   signKeyStatement,
   signStatement,

@@ -162,7 +162,7 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       passphrase: string,
       vault: StoredVault,
       addSigningKey: (body: SigningKeyBody) => Promise<void>,
-      moveToVaultKey?: (passphraseKey: PassphraseKey, master: MasterKey) => Promise<MasterKey>,
+      moveToVaultKey?: (passphraseKey: PassphraseKey, master: MasterKey, signingWrap: string) => Promise<MasterKey>,
     ): Promise<boolean> {
       let candidate: MasterKey
       if (vault.vaultKey) {
@@ -179,6 +179,7 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
         if (!(await verifyPassphrase(candidate, vault.check))) return false
       }
       let signed: Signing | null = null
+      let signingWrap = vault.signingKey?.wrapped ?? null
       if (vault.signingKey) {
         try {
           const privateKey = await unwrapSigningKey(vault.signingKey.wrapped, candidate)
@@ -190,13 +191,14 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
         const pair = await generateSigningKeyPair()
         const wrapped = await wrapSigningKey(pair.privateKey, candidate)
         await addSigningKey({ signingPublicKey: pair.publicKey, wrappedSigningKey: wrapped })
+        signingWrap = wrapped
         signed = { ownerId: vault.ownerId, publicKey: pair.publicKey, privateKey: await unwrapSigningKey(wrapped, candidate) }
       }
       // Format 1 moves to a vault key now (web/features/vault/key-move.ts); the vault opens with
       // the old key if the move cannot finish this time (its wraps stay in force until the commit).
-      if (!vault.vaultKey && moveToVaultKey && signed) {
+      if (!vault.vaultKey && moveToVaultKey && signed && signingWrap) {
         try {
-          candidate = await moveToVaultKey(await derivePassphraseKey(passphrase, vault.salt), candidate)
+          candidate = await moveToVaultKey(await derivePassphraseKey(passphrase, vault.salt), candidate, signingWrap)
           channel?.postMessage('lock')
         } catch (error) {
           console.warn('The move to a vault key did not finish; it resumes at the next unlock.', error)

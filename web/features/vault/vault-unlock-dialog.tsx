@@ -11,7 +11,8 @@ import { reportFailedUnlock, reportUnlockSuccess } from '@/features/triggers/api
 import { toast } from '@/lib/toast-store'
 import { addSigningKey, storedVault } from './api'
 import { sealInBackground } from './seal-items'
-import { vaultSession } from './vault-session'
+import { keyMoveApi, moveToVaultKey } from './key-move'
+import { vaultSession, VaultKeyProblemError } from './vault-session'
 
 type Status = 'idle' | 'submitting' | 'error'
 
@@ -60,9 +61,15 @@ export function VaultUnlockDialog({
     const thisAttempt = ++attempt.current
     setAttemptsNote(null)
     try {
-      const unlocked = await vaultSession.unlock(passphrase, vault, async (body) => {
-        queryClient.setQueryData(currentUserKey, await addSigningKey(body))
-      })
+      const moveApi = keyMoveApi((moved) => queryClient.setQueryData(currentUserKey, moved))
+      const unlocked = await vaultSession.unlock(
+        passphrase,
+        vault,
+        async (body) => {
+          queryClient.setQueryData(currentUserKey, await addSigningKey(body))
+        },
+        (passphraseKey, master, signingWrap) => moveToVaultKey(moveApi, passphraseKey, master, signingWrap),
+      )
       if (!unlocked) {
         // A wrong passphrase counts towards Failed unlock attempts triggers (unless a right one
         // follows soon); errors (not a wrong passphrase) do not.
@@ -81,9 +88,9 @@ export function VaultUnlockDialog({
       setStatus('idle')
       onUnlocked?.()
       close(false)
-    } catch {
+    } catch (error) {
       setStatus('error')
-      setError(VAULT_MESSAGES.unlockFailed)
+      setError(error instanceof VaultKeyProblemError ? error.message : VAULT_MESSAGES.unlockFailed)
     }
   }
 
