@@ -58,4 +58,5 @@ export const KEY_MOVE_MESSAGES = {
   incomplete: 'Some items of your vault were not updated yet. Unlock your vault again to finish.',
   notSetUp: 'Your vault is not set up yet.',
   moved: 'Vault updated.',
+  uploadedDuringMove: 'Your vault was updated while this item was uploading. Please add it again.',
 } as const

@@ -7,6 +7,7 @@ import { sweepKeyMove } from '../../worker/owner/vault-key-move'
 import { call, env, messageOf, register } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'
+import { completeBody, completeRaw, ownerWithBeneficiary, putAllParts, startUpload, uploadItem } from './vault-helpers'
 
 // The move of a vault of format 1 (0.2: the passphrase's key wraps every data key) to a vault
 // key: pages of re-wrapped keys staged, one commit that swaps them all, the old wraps in force
@@ -52,6 +53,14 @@ async function formatOneVault(items: number) {
     })
   })
   return { ...owner, setup }
+}
+
+/** A vault set up in format 2 read as one of format 1 (its vault key dropped). */
+async function toFormatOne(ownerId: string) {
+  await runInDurableObject(vaultOf(ownerId), async (_i: OwnerVault, state) => {
+    const { vaultKey: _k, format: _f, ...v1 } = state.storage.kv.get<Keys>('vaultKeys')!
+    state.storage.kv.put('vaultKeys', v1)
+  })
 }
 
 const startBody = () => ({ wrappedVaultKey: wrap(), wrappedSigningKey: b64(150) })
@@ -154,6 +163,21 @@ describe('the move of a vault of format 1 to a vault key', () => {
     await stage(owner.token, rewrap(state.missing, staged))
     expect((await commit(owner.token)).status).toBe(200)
     expect(await wrapsOf(owner.user.id)).toEqual(staged)
+  })
+
+  it('refuses to complete an upload reserved before the move committed (its key was wrapped by the old key)', async () => {
+    const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
+    await toFormatOne(ownerId)
+    const owner = { token }
+    const session = await startUpload(owner.token, 100)
+    await putAllParts(owner.token, session, 100)
+    expect((await start(owner.token)).remaining).toBe(0)
+    expect((await commit(owner.token)).status).toBe(200)
+    const res = await completeRaw(owner.token, session.itemId, completeBody([beneficiary.id]))
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(KEY_MOVE_MESSAGES.uploadedDuringMove)
+    // One reserved after the commit completes.
+    await uploadItem(owner.token, [beneficiary.id])
   })
 
   it('stages nothing of another owner’s vault, and another owner without a move gets 404', async () => {

@@ -132,3 +132,12 @@ export function keyMoveDueAt(storage: DurableObjectStorage): number | null {
   const move = moveOf(storage)
   return move ? move.startedAt + KEY_MOVE_TTL_MS : null
 }
+
+/**
+ * An upload reserved before the move committed was wrapped by the key in force then (the
+ * passphrase's), which the vault no longer uses for data keys: refused, so the browser adds it again.
+ */
+export function assertUploadAfterMove(storage: DurableObjectStorage, reservedAt: number): void {
+  const movedAt = vaultKeysOf(storage)?.movedAt
+  if (movedAt !== undefined && reservedAt < movedAt) throw conflict(KEY_MOVE_MESSAGES.uploadedDuringMove)
+}

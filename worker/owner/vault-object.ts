@@ -6,7 +6,7 @@ import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '
 import type { ReleaseReadiness } from '../../contract/readiness'
 import type { PassphraseChangeBody } from '../../contract/vault'
 import type { KeyMovePageBody, KeyMoveStartBody } from '../../contract/vault-key-move'
-import { commitKeyMove, keyMoveDueAt, stageKeyMovePage, startKeyMove, sweepKeyMove } from './vault-key-move'
+import { assertUploadAfterMove, commitKeyMove, keyMoveDueAt, stageKeyMovePage, startKeyMove, sweepKeyMove } from './vault-key-move'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type TriggerUpdateBody, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
 import { CHUNK_OVERHEAD_BYTES, SEAL_PAGE_SIZE, VAULT_ITEM_MESSAGES, type SealItemBody, type SealPage, type UploadCompleteBody, type UploadStartBody, type VaultItem } from '../../contract/vault-items'
@@ -471,6 +471,7 @@ export class OwnerVault extends DurableObject<Env> {
    */
   async completeUpload(account: Account, itemId: string, body: UploadCompleteBody) {
     return settle(async () => {
+      assertUploadAfterMove(this.ctx.storage, items.findUpload(this.db, itemId).createdAt)
       const { row, parts, manifest } = items.completionPlan(this.db, this.ownerId, itemId, body)
       await this.checkVaultSignature(manifest, body.manifestSignature, 'manifestSignature', VAULT_ITEM_MESSAGES.manifestInvalid)
       let size: number
