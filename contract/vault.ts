@@ -53,6 +53,12 @@ export const VAULT_MESSAGES = {
   // A vault of format 1 moves to a vault key at its next unlock; its passphrase changes after that.
   moveFirst: 'Your vault is being updated to allow passphrase changes. Unlock it once, then try again.',
   passphraseChanged: 'Vault passphrase changed.',
+  passphraseChangedBody: 'Use the new passphrase from now on. Your other open tabs were locked.',
+  enterCurrentPassphrase: 'Please enter your current vault passphrase',
+  currentPassphraseWrong: 'That is not your current vault passphrase.',
+  samePassphrase: 'The new passphrase is the same as the current one.',
+  changeNeedsUnlock: 'Unlock your vault to change its passphrase.',
+  changeFailed: 'The passphrase could not be changed. Please try again.',
   // Format 2: the passphrase check opened but the vault key did not, so the stored key is not this vault's.
   vaultKeyReplaced: 'Your vault’s key could not be opened although your passphrase is right. It may have been altered; contact support before adding anything.',
   // Seeds 001 §5, §8
