@@ -266,7 +266,12 @@ export const ROUTES: Record<string, RouteSpec> = {
   },
   'POST /api/vault/passphrase': { access: 'owner', body: 'json', sample: () => ({ vaultSalt: btoa('s'.repeat(32)), passphraseCheck: btoa('c'.repeat(45)), wrappedVaultKey: btoa('k'.repeat(61)) }) },
   'POST /api/vault/key-move': { access: 'owner', body: 'json', sample: () => ({ wrappedVaultKey: btoa('k'.repeat(61)), wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
-  'PUT /api/vault/key-move/pages': { access: 'owner', body: 'json', sample: () => ({ wraps: [{ kind: 'item', id: 'an-item', wrappedKey: btoa('k'.repeat(61)) }] }) },
+  'PUT /api/vault/key-move/pages': {
+    access: 'owner',
+    body: 'json',
+    bodyLimit: GRANTS_BODY_MAX_BYTES,
+    sample: () => ({ wraps: [{ kind: 'item', id: 'an-item', wrappedKey: btoa('k'.repeat(61)) }] }),
+  },
   'POST /api/vault/key-move/commit': { access: 'owner' },
   'POST /api/vault/signing-key': { access: 'owner', body: 'json', sample: () => ({ signingPublicKey: SIGNING_KEY_SHAPED, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
   'POST /api/vault/uploads': { access: 'owner', body: 'json', sample: () => ({ type: 'doc', plainSize: 100 }) },
