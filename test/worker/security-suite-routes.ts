@@ -475,6 +475,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/dev/audit-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.email, count: 1 }) },
   'POST /api/dev/vault-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, items: 1 }) },
   'POST /api/dev/legacy-vault': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
+  'POST /api/dev/format-one-vault': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, wrappedSigningKey: 'x', wraps: [] }) },
   'POST /api/dev/unsealed-items': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
   'POST /api/dev/plant-item': {
     access: 'dev',

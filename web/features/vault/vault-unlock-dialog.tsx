@@ -61,7 +61,11 @@ export function VaultUnlockDialog({
     const thisAttempt = ++attempt.current
     setAttemptsNote(null)
     try {
-      const moveApi = keyMoveApi((moved) => queryClient.setQueryData(currentUserKey, moved))
+      let moved = false
+      const moveApi = keyMoveApi((user) => {
+        moved = true
+        queryClient.setQueryData(currentUserKey, user)
+      })
       const unlocked = await vaultSession.unlock(
         passphrase,
         vault,
@@ -81,6 +85,8 @@ export function VaultUnlockDialog({
         return
       }
       reportUnlockSuccess('vault_unlock')
+      // Every wrap changed with the move: what was fetched before it holds the old ones.
+      if (moved) void queryClient.invalidateQueries()
       // Items stored before manifests get the vault's seal now, in the background.
       if (!vaultSession.hasSigningProblem()) void sealInBackground(queryClient)
       if (vaultSession.hasSigningProblem()) toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
