@@ -744,9 +744,10 @@ export class OwnerVault extends DurableObject<Env> {
   async devMakeFormatOne(wrappedSigningKey: string, wraps: Array<{ kind: 'item' | 'policy'; id: string; wrappedKey: string }>) {
     return settle(() => this.ctx.storage.transactionSync(() => {
       const keys = vaultKeysOf(this.ctx.storage)
-      if (!keys?.signing) throw conflict('No vault to make older.')
-      const { vaultKey: _k, format: _f, movedAt: _m, ...v1 } = keys
-      this.ctx.storage.kv.put(VAULT_KEYS, { ...v1, signing: { ...keys.signing, wrapped: wrappedSigningKey } })
+      if (keys?.signing) {
+        const { vaultKey: _k, format: _f, movedAt: _m, ...v1 } = keys
+        this.ctx.storage.kv.put(VAULT_KEYS, { ...v1, signing: { ...keys.signing, wrapped: wrappedSigningKey } })
+      }
       for (const w of wraps) this.ctx.storage.sql.exec(`update ${w.kind === 'item' ? 'vault_items' : 'policies'} set wrapped_key = ? where id = ?`, w.wrappedKey, w.id)
       return { wraps: wraps.length }
     }))
