@@ -388,6 +388,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/dev/audit-fill': { summary: "Fill an owner's audit chain", answer: z.object({ appended: z.number().int() }) },
   'POST /api/dev/vault-fill': { summary: 'Fill a vault with contentless items', answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/legacy-vault': { summary: 'Make a vault as one made before signing keys', answer: z.object({ beneficiaries: z.number().int() }) },
+  'POST /api/dev/format-one-vault': { summary: 'Make a vault of format 1 from wraps the caller computed', answer: z.object({ wraps: z.number().int() }) },
   'POST /api/dev/unsealed-items': { summary: "Make an owner's items as if stored before manifests", answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/sweep': { summary: "Run the cron's sweeps now" },
   'POST /api/dev/plant-item': { summary: 'Plant an item as a hostile server could', answer: z.object({ id: z.string() }) },
