@@ -32,7 +32,13 @@ export function VaultPassphraseCard() {
         </CardTitle>
         <CardDescription>Change the passphrase that opens your vault. Everything in it stays as it is.</CardDescription>
       </CardHeader>
-      <CardContent>{unlocked && user.vaultKey ? <ChangeForm user={user} /> : <p className="text-sm text-slate-700">{VAULT_MESSAGES.changeNeedsUnlock}</p>}</CardContent>
+      <CardContent>
+        {unlocked && user.vaultKey ? (
+          <ChangeForm user={user} />
+        ) : (
+          <p className="text-sm text-slate-700">{unlocked ? VAULT_MESSAGES.moveFirst : VAULT_MESSAGES.changeNeedsUnlock}</p>
+        )}
+      </CardContent>
     </Card>
   )
 }
