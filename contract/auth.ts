@@ -104,6 +104,8 @@ export const publicUserSchema = z.object({
   vaultCheck: z.string().nullable(),
   /** The vault's signing public key and its private key wrapped by the master key; null before the vault has one. */
   vaultSigningKey: z.object({ publicKey: z.string(), wrapped: z.string() }).nullable(),
+  /** The vault key wrapped by the passphrase's key (vault format 2); null for a vault of format 1 or none. */
+  vaultKey: z.string().nullable(),
   pingFrequency: z.number().int().nullable(),
   gracePeriod: z.number().int(),
   storageUsed: z.number().int(),

@@ -7,24 +7,60 @@ const base64 = /^[A-Za-z0-9+/]+={0,2}$/
 
 export const VAULT_SALT_BYTES = 32
 
-export const vaultSetupBodySchema = z.object({
-  vaultSalt: z
+const vaultSaltSchema = z
     .string({ error: 'vaultSalt is required' })
     .regex(base64, 'vaultSalt must be base64')
-    .refine((v) => Math.floor((v.replace(/=+$/, '').length * 3) / 4) === VAULT_SALT_BYTES, 'vaultSalt must encode 32 bytes'),
-  passphraseCheck: z
-    .string({ error: 'passphraseCheck is required' })
-    .regex(base64, 'passphraseCheck must be base64')
-    .min(24, 'passphraseCheck is too short')
-    .max(512, 'passphraseCheck is too long'),
+    .refine((v) => Math.floor((v.replace(/=+$/, '').length * 3) / 4) === VAULT_SALT_BYTES, 'vaultSalt must encode 32 bytes')
+const passphraseCheckSchema = z
+  .string({ error: 'passphraseCheck is required' })
+  .regex(base64, 'passphraseCheck must be base64')
+  .min(24, 'passphraseCheck is too short')
+  .max(512, 'passphraseCheck is too long')
+/** The vault key wrapped by the passphrase's key (web/crypto/vault-key.ts): 61 bytes, 84 base64 characters. */
+export const wrappedVaultKeySchema = z
+  .string({ error: 'wrappedVaultKey is required' })
+  .regex(base64, 'wrappedVaultKey must be base64')
+  .length(84, 'wrappedVaultKey must be a wrapped 256-bit key')
+
+/** The vault's format (web/crypto/params.ts VAULT_FORMAT_VERSION): 2 = a vault key under the passphrase. */
+export const VAULT_KEY_FORMAT = 2
+
+export const vaultSetupBodySchema = z.object({
+  vaultSalt: vaultSaltSchema,
+  passphraseCheck: passphraseCheckSchema,
+  // Format 2: the check is under the passphrase's key, everything else under the vault key.
+  wrappedVaultKey: wrappedVaultKeySchema,
   // The vault's signing key (contract/key-signing.ts): every beneficiary key is signed with it.
   signingPublicKey: signingPublicKeySchema,
   wrappedSigningKey: wrappedSigningKeySchema,
 })
 export type VaultSetupBody = z.infer<typeof vaultSetupBodySchema>
 
+/**
+ * POST /api/vault/passphrase: a new salt, the check under the new passphrase's key, and the same
+ * vault key wrapped by it. Nothing else changes, so it is one request whatever the vault holds.
+ */
+export const passphraseChangeBodySchema = z.object({
+  vaultSalt: vaultSaltSchema,
+  passphraseCheck: passphraseCheckSchema,
+  wrappedVaultKey: wrappedVaultKeySchema,
+})
+export type PassphraseChangeBody = z.infer<typeof passphraseChangeBodySchema>
+
 export const VAULT_MESSAGES = {
-  alreadySetUp: 'Your vault is already set up. Its passphrase cannot be replaced without losing access to what it protects.',
+  alreadySetUp: 'Your vault is already set up. To use another passphrase, change it from Settings.',
+  notSetUp: 'Your vault is not set up yet.',
+  // A vault of format 1 moves to a vault key at its next unlock; its passphrase changes after that.
+  moveFirst: 'Your vault is being updated to allow passphrase changes. Unlock it once, then try again.',
+  passphraseChanged: 'Vault passphrase changed.',
+  passphraseChangedBody: 'Use the new passphrase from now on. Your other open tabs were locked.',
+  enterCurrentPassphrase: 'Please enter your current vault passphrase',
+  currentPassphraseWrong: 'That is not your current vault passphrase.',
+  samePassphrase: 'The new passphrase is the same as the current one.',
+  changeNeedsUnlock: 'Unlock your vault to change its passphrase.',
+  changeFailed: 'The passphrase could not be changed. Please try again.',
+  // Format 2: the passphrase check opened but the vault key did not, so the stored key is not this vault's.
+  vaultKeyReplaced: 'Your vault’s key could not be opened although your passphrase is right. It may have been altered; contact support before adding anything.',
   // Seeds 001 §5, §8
   enterPassphrase: 'Please enter a master passphrase',
   passphrasesDoNotMatch: 'Passphrases do not match',

@@ -1808,4 +1808,32 @@ export const MUTATIONS = [
     tests: [W('heir-key-backup')],
     by: /for the key in force/,
   },
+  // vaultkey (0.3 · 4 of 7): the vault key and its move
+  {
+    id: 'vaultkey.commit-incomplete',
+    rule: 'the move commits only when every active item and policy has its staged wrap',
+    file: 'worker/owner/vault-key-move.ts',
+    from: '  if (remainingCount(storage) > 0) throw conflict(KEY_MOVE_MESSAGES.incomplete)\n',
+    to: '',
+    tests: [W('vault-key-move')],
+    by: /interrupted and resumed with the same vault key/,
+  },
+  {
+    id: 'vaultkey.resume-same-key',
+    rule: 'a resumed move keeps the vault key it started with, so wraps never mix',
+    file: 'worker/owner/vault-key-move.ts',
+    from: '  if (current) return stateOf(storage, current)\n',
+    to: '',
+    tests: [W('vault-key-move')],
+    by: /interrupted and resumed with the same vault key/,
+  },
+  {
+    id: 'vaultkey.swapped-wrap',
+    rule: 'a vault key wrap the right passphrase cannot open is refused, not worked around',
+    file: 'web/features/vault/vault-session.ts',
+    from: '          throw new VaultKeyProblemError()\n        }\n      } else {',
+    to: '          return false\n        }\n      } else {',
+    tests: [B('vault-key')],
+    by: /detects a swapped vault key wrap/,
+  },
 ]

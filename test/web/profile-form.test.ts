@@ -42,6 +42,7 @@ function user(overrides: Partial<PublicUser> = {}): PublicUser {
     vaultSalt: null,
     vaultCheck: null,
     vaultSigningKey: null,
+    vaultKey: null,
     pingFrequency: null,
     gracePeriod: 3,
     storageUsed: 0,

@@ -60,7 +60,7 @@ describe('vault session', () => {
   beforeAll(async () => {
     salt = generateVaultSalt()
     check = await createPassphraseCheck(await deriveMasterKey('the right passphrase!', salt))
-    legacy = { ownerId: 'owner-1', salt, check, signingKey: null }
+    legacy = { ownerId: 'owner-1', salt, check, signingKey: null, vaultKey: null }
   })
   afterEach(() => {
     vi.useRealTimers()
@@ -122,11 +122,17 @@ describe('vault session', () => {
     expect(session.isUnlocked()).toBe(true)
     // What reaches the server: the salt, the check value, the signing public key and its private
     // key wrapped by the master key. Never the passphrase.
-    expect(Object.keys(sent!).sort()).toEqual(['passphraseCheck', 'signingPublicKey', 'vaultSalt', 'wrappedSigningKey'])
+    expect(Object.keys(sent!).sort()).toEqual(['passphraseCheck', 'signingPublicKey', 'vaultSalt', 'wrappedSigningKey', 'wrappedVaultKey'])
     expect(JSON.stringify(sent)).not.toContain('a fine passphrase')
     const signature = await session.signKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'AAAA' })
     const other = createVaultSession({ storage: null, broadcast: false })
-    const stored: StoredVault = { ownerId: 'owner-1', salt: sent!.vaultSalt, check: sent!.passphraseCheck, signingKey: { publicKey: sent!.signingPublicKey, wrapped: sent!.wrappedSigningKey } }
+    const stored: StoredVault = {
+      ownerId: 'owner-1',
+      salt: sent!.vaultSalt,
+      check: sent!.passphraseCheck,
+      signingKey: { publicKey: sent!.signingPublicKey, wrapped: sent!.wrappedSigningKey },
+      vaultKey: sent!.wrappedVaultKey,
+    }
     expect(await other.unlock('a fine passphrase 1!', stored, noSigningKey)).toBe(true)
     expect(other.hasSigningProblem()).toBe(false)
     // Another tab of the same vault trusts what this one signed, and nothing else.
@@ -172,6 +178,7 @@ describe('vault session', () => {
       salt: ours!.vaultSalt,
       check: ours!.passphraseCheck,
       signingKey: { publicKey: theirs!.signingPublicKey, wrapped: ours!.wrappedSigningKey },
+      vaultKey: ours!.wrappedVaultKey,
     }
     const fooled = createVaultSession({ storage: null, broadcast: false })
     expect(await fooled.unlock('the right passphrase!', halves, noSigningKey)).toBe(true)

@@ -267,10 +267,20 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({
       vaultSalt: btoa(String.fromCharCode(...new Uint8Array(32))),
       passphraseCheck: b64('a passphrase check value'),
+      wrappedVaultKey: btoa('k'.repeat(61)),
       signingPublicKey: SIGNING_KEY_SHAPED,
       wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN,
     }),
   },
+  'POST /api/vault/passphrase': { access: 'owner', body: 'json', sample: () => ({ vaultSalt: btoa('s'.repeat(32)), passphraseCheck: btoa('c'.repeat(45)), wrappedVaultKey: btoa('k'.repeat(61)) }) },
+  'POST /api/vault/key-move': { access: 'owner', body: 'json', sample: () => ({ wrappedVaultKey: btoa('k'.repeat(61)), wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
+  'PUT /api/vault/key-move/pages': {
+    access: 'owner',
+    body: 'json',
+    bodyLimit: GRANTS_BODY_MAX_BYTES,
+    sample: () => ({ wraps: [{ kind: 'item', id: 'an-item', wrappedKey: btoa('k'.repeat(61)) }] }),
+  },
+  'POST /api/vault/key-move/commit': { access: 'owner' },
   'POST /api/vault/signing-key': { access: 'owner', body: 'json', sample: () => ({ signingPublicKey: SIGNING_KEY_SHAPED, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
   'POST /api/vault/uploads': { access: 'owner', body: 'json', sample: () => ({ type: 'doc', plainSize: 100 }) },
   'GET /api/vault/uploads/:itemId': { access: 'owner', params: (f) => ({ itemId: f.uploadId }) },
@@ -473,6 +483,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/dev/audit-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.email, count: 1 }) },
   'POST /api/dev/vault-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, items: 1 }) },
   'POST /api/dev/legacy-vault': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
+  'POST /api/dev/format-one-vault': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, wrappedSigningKey: 'x', wraps: [] }) },
   'POST /api/dev/unsealed-items': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
   'POST /api/dev/plant-item': {
     access: 'dev',

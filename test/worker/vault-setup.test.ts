@@ -15,7 +15,7 @@ function randomBase64(bytes: number): string {
 
 /** A body as the setup modal sends it: a 32-byte salt, a small AES-GCM check value and the signing key. */
 function setupBody(overrides: Record<string, unknown> = {}) {
-  return { vaultSalt: randomBase64(32), passphraseCheck: randomBase64(44), signingPublicKey: SIGNING_PUBLIC_KEY, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN, ...overrides }
+  return { vaultSalt: randomBase64(32), passphraseCheck: randomBase64(44), wrappedVaultKey: randomBase64(61), signingPublicKey: SIGNING_PUBLIC_KEY, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN, ...overrides }
 }
 
 function setUp(token: string | undefined, body: unknown) {
@@ -141,6 +141,8 @@ describe('POST /api/vault/setup', () => {
       ['a passphraseCheck that is not base64', { passphraseCheck: '%%%% definitely not base64 %%%%' }, 'passphraseCheck: passphraseCheck must be base64'],
       ['a passphraseCheck that is too short', { passphraseCheck: randomBase64(8) }, 'passphraseCheck: passphraseCheck is too short'],
       ['a passphraseCheck that is too long', { passphraseCheck: randomBase64(600) }, 'passphraseCheck: passphraseCheck is too long'],
+      ['a missing wrappedVaultKey', { wrappedVaultKey: undefined }, 'wrappedVaultKey: wrappedVaultKey is required'],
+      ['a wrappedVaultKey of another size', { wrappedVaultKey: randomBase64(60) }, 'wrappedVaultKey: wrappedVaultKey must be a wrapped 256-bit key'],
     ]
     for (const [name, overrides, message] of cases) {
       it(`refuses ${name}`, async () => {
@@ -162,7 +164,7 @@ describe('POST /api/vault/setup', () => {
       expect(res.status).toBe(400)
       const answer = (await res.json()) as { message: string; errors: Array<{ field: string }> }
       expect(answer.message).toBe('vaultSalt: vaultSalt is required')
-      expect(answer.errors.map((e) => e.field)).toEqual(['vaultSalt', 'passphraseCheck', 'signingPublicKey', 'wrappedSigningKey'])
+      expect(answer.errors.map((e) => e.field)).toEqual(['vaultSalt', 'passphraseCheck', 'wrappedVaultKey', 'signingPublicKey', 'wrappedSigningKey'])
     })
 
     it('refuses a body that is not JSON', async () => {

@@ -35,6 +35,7 @@ export async function vaultSetupBody(token: string, overrides: Record<string, un
   return {
     vaultSalt: toBase64(crypto.getRandomValues(new Uint8Array(32))),
     passphraseCheck: toBase64(crypto.getRandomValues(new Uint8Array(45))),
+    wrappedVaultKey: toBase64(crypto.getRandomValues(new Uint8Array(61))),
     signingPublicKey: pair.publicKey,
     wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN,
     ...overrides,

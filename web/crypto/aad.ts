@@ -20,6 +20,7 @@ export const AAD_PURPOSE = {
   dataKeyWrap: 'legacy-vault:data-key-wrap',
   signingKeyWrap: 'legacy-vault:signing-key-wrap',
   heirKeyBackup: 'legacy-vault:heir-key-backup',
+  vaultKeyWrap: 'legacy-vault:vault-key-wrap',
 } as const
 
 type AadPurpose = (typeof AAD_PURPOSE)[keyof typeof AAD_PURPOSE]

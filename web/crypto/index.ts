@@ -1,7 +1,7 @@
 // The vault's crypto module: the only code in the app that touches crypto.subtle (STYLE.md,
 // "Bitwarden clients"). Import from '@/crypto', not from its files. Wire format: FORMAT.md.
 
-export type { BeneficiaryPrivateKey, BeneficiaryPublicKey, DataKey, MasterKey, SigningPrivateKey } from './keys'
+export type { BeneficiaryPrivateKey, BeneficiaryPublicKey, DataKey, MasterKey, PassphraseKey, SigningPrivateKey } from './keys'
 export { DecryptionError, InvalidPrivateKeyError, KeyMismatchError, MissingPrivateKeyError } from './errors'
 export {
   AES_KEY_BITS,
@@ -14,9 +14,11 @@ export {
   RSA_HASH,
   RSA_MODULUS_BITS,
   SALT_BYTES,
+  VAULT_FORMAT_VERSION,
 } from './params'
 export { fromBase64, toBase64, utf8 } from './encoding'
-export { createPassphraseCheck, deriveMasterKey, generateVaultSalt, verifyPassphrase } from './master-key'
+export { createPassphraseCheck, deriveMasterKey, derivePassphraseKey, generateVaultSalt, verifyPassphrase } from './master-key'
+export { generateVaultKey, unwrapVaultKey, wrapVaultKey } from './vault-key'
 export { generateDataKey, unwrapDataKey, wrapDataKey } from './data-key'
 export {
   generateBeneficiaryKeyPair,
@@ -30,6 +32,7 @@ export {
 } from './beneficiary-keys'
 export {
   generateSigningKeyPair,
+  rewrapSigningKey,
   signingKeyMatches,
   signKeyStatement,
   signStatement,

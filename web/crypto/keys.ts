@@ -3,8 +3,18 @@
 // key cannot be used for a job it was not made for. Only this module mints them (by casting the
 // result of crypto.subtle), so holding one means it has the algorithm and usages documented here.
 
-/** AES-GCM-256 from PBKDF2(passphrase); non-extractable; wraps data keys and the passphrase check. */
+/**
+ * The key that wraps a vault's data keys, signing key and policies' keys: the random vault key
+ * (vault format 2, FORMAT.md), non-extractable once unwrapped. A vault of format 1 has none: there
+ * the PBKDF2 key itself wraps everything, and deriveMasterKey mints it as this type.
+ */
 export type MasterKey = CryptoKey & { readonly __brand: 'MasterKey' }
+
+/**
+ * AES-GCM-256 from PBKDF2(passphrase) of a format-2 vault; non-extractable; wraps only the vault
+ * key and the passphrase check, so it is refused wherever a MasterKey (vault key) belongs.
+ */
+export type PassphraseKey = CryptoKey & { readonly __brand: 'PassphraseKey' }
 
 /** One item's AES-GCM-256 key (DEK); encrypts its content chunks and metadata. */
 export type DataKey = CryptoKey & { readonly __brand: 'DataKey' }

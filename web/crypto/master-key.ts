@@ -2,7 +2,7 @@ import { AAD_PURPOSE, buildAad } from './aad'
 import { fromBase64, toBase64, utf8 } from './encoding'
 import { decodeEnvelope, openParts, seal, unframe } from './envelope'
 import { DecryptionError } from './errors'
-import type { MasterKey } from './keys'
+import type { MasterKey, PassphraseKey } from './keys'
 import { AES_KEY_BITS, PBKDF2_HASH, PBKDF2_ITERATIONS, SALT_BYTES } from './params'
 import { randomBytes, subtle } from './subtle'
 
@@ -22,6 +22,15 @@ export function generateVaultSalt(): string {
  * typed on keyboards that compose accents differently gives the same key.
  */
 export async function deriveMasterKey(passphrase: string, saltB64: string): Promise<MasterKey> {
+  return (await derive(passphrase, saltB64)) as MasterKey
+}
+
+/** The same derivation for a vault of format 2: this key only wraps the vault key and the check. */
+export async function derivePassphraseKey(passphrase: string, saltB64: string): Promise<PassphraseKey> {
+  return (await derive(passphrase, saltB64)) as PassphraseKey
+}
+
+async function derive(passphrase: string, saltB64: string): Promise<CryptoKey> {
   const salt = fromBase64(saltB64)
   if (salt.length !== SALT_BYTES) throw new Error(`Vault salt must be ${SALT_BYTES} bytes`)
   const material = await subtle().importKey('raw', utf8(passphrase.normalize('NFC')), 'PBKDF2', false, ['deriveKey'])
@@ -32,14 +41,16 @@ export async function deriveMasterKey(passphrase: string, saltB64: string): Prom
     false,
     ['encrypt', 'decrypt', 'wrapKey', 'unwrapKey'],
   )
-  return key as MasterKey
+  return key
 }
 
 /**
  * A value the server stores so the browser can tell a wrong passphrase from a right one before
- * it tries to unwrap anything: the known plaintext encrypted under the master key.
+ * it tries to unwrap anything: the known plaintext encrypted under the passphrase's key (the
+ * master key of a format-1 vault). In format 2 it is what tells a wrong passphrase (the check
+ * fails) from a swapped vault-key wrap (the check opens, the wrap does not).
  */
-export async function createPassphraseCheck(key: MasterKey): Promise<string> {
+export async function createPassphraseCheck(key: MasterKey | PassphraseKey): Promise<string> {
   return toBase64(await seal(key, utf8(PASSPHRASE_CHECK_PLAINTEXT), buildAad(AAD_PURPOSE.passphraseCheck)))
 }
 
@@ -48,7 +59,7 @@ export async function createPassphraseCheck(key: MasterKey): Promise<string> {
  * (or a check that fails authentication). Throws DecryptionError when `check` is not a check value
  * at all (bad base64, too short, unknown version): that is corruption, not a wrong passphrase.
  */
-export async function verifyPassphrase(key: MasterKey, check: string): Promise<boolean> {
+export async function verifyPassphrase(key: MasterKey | PassphraseKey, check: string): Promise<boolean> {
   const parts = unframe(decodeEnvelope(check))
   try {
     const plain = await openParts(key, parts, buildAad(AAD_PURPOSE.passphraseCheck))

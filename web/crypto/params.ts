@@ -18,3 +18,8 @@ export const RSA_HASH = 'SHA-256'
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024
 /** First byte of every envelope (version || iv || ciphertext) and part of every AAD. */
 export const CRYPTO_FORMAT_VERSION = 1
+/**
+ * The vault's key layout (FORMAT.md, "Vault formats"), distinct from the envelope version above:
+ * 1 = the passphrase's PBKDF2 key wraps every data key; 2 = it wraps a random vault key only.
+ */
+export const VAULT_FORMAT_VERSION = 2

@@ -61,6 +61,21 @@ export async function unwrapSigningKey(wrapped: string, master: MasterKey): Prom
   }
 }
 
+/**
+ * The wrapped private key moved from one wrapping key to another (a vault's move to a vault key):
+ * unwrapped extractable only inside this call, then wrapped again. DecryptionError as unwrapSigningKey.
+ */
+export async function rewrapSigningKey(wrapped: string, from: MasterKey, to: MasterKey): Promise<string> {
+  const { iv, body } = unframe(decodeEnvelope(wrapped))
+  let key: CryptoKey
+  try {
+    key = await subtle().unwrapKey('pkcs8', body, from, wrapParams(iv), SIGNING_KEY_ALGORITHM, true, ['sign'])
+  } catch (cause) {
+    throw new DecryptionError('Could not unwrap the signing key: wrong passphrase or data altered', { cause })
+  }
+  return wrapSigningKey(key as SigningPrivateKey, to)
+}
+
 /** ECDSA P-256 / SHA-256 over UTF-8 bytes; IEEE P1363 (r || s, 64 bytes) in base64 (88 chars). */
 export async function signStatement(privateKey: SigningPrivateKey, text: string): Promise<string> {
   return toBase64(new Uint8Array(await subtle().sign(SIGNATURE_ALGORITHM, privateKey, utf8(text))))

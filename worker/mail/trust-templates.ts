@@ -15,6 +15,10 @@ export const TRUST_CHANGES = {
     subject: 'Your vault was given its signing key',
     what: 'Your vault was given the signing key that vouches for your beneficiaries’ keys. This happens once, the first time a vault made before signing keys is unlocked.',
   },
+  passphrase_changed: {
+    subject: 'Your vault passphrase was changed',
+    what: 'The passphrase that opens your vault was changed. The old one no longer opens it.',
+  },
   deletion_requested: { subject: 'Your account is set to be deleted', what: 'Deleting your account was requested.' },
 } as const
 export type TrustChange = keyof typeof TRUST_CHANGES

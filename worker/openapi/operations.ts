@@ -24,6 +24,7 @@ import {
   UNLOCK_FORGIVE_MS,
 } from '../../contract/triggers'
 import { sealPageSchema, uploadSessionSchema, vaultItemSchema } from '../../contract/vault-items'
+import { keyMoveStateSchema } from '../../contract/vault-key-move'
 import { registerKeyResponseSchema, secondFactorResponseSchema, securityKeyListSchema, securityKeySchema } from '../../contract/webauthn'
 import type { ErrorStatus } from './errors'
 
@@ -208,7 +209,11 @@ export const OPERATIONS: Record<string, Operation> = {
   },
 
   // --- The vault ---
-  'POST /api/vault/setup': { summary: 'Set up the vault (salt, passphrase check, signing key)', answer: publicUserAnswer, errors: [409] },
+  'POST /api/vault/setup': { summary: 'Set up the vault (salt, passphrase check, vault key, signing key)', answer: publicUserAnswer, errors: [409] },
+  'POST /api/vault/passphrase': { summary: 'Change the vault passphrase: the vault key re-wrapped (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
+  'POST /api/vault/key-move': { summary: 'Start or resume the move of an older vault to a vault key', answer: keyMoveStateSchema, errors: [409] },
+  'PUT /api/vault/key-move/pages': { summary: 'Stage a page of data keys re-wrapped by the new vault key', answer: keyMoveStateSchema, errors: [404, 409] },
+  'POST /api/vault/key-move/commit': { summary: 'Swap every wrap to the vault key in one transaction (fresh proof)', answer: publicUserAnswer, errors: [403, 404, 409] },
   'POST /api/vault/signing-key': { summary: 'Add the signing key to a vault made before them (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
   'POST /api/vault/uploads': { summary: 'Start an encrypted upload', status: 201, answer: uploadSessionSchema, errors: [402, 413] },
   'GET /api/vault/uploads/:itemId': { summary: 'An open upload and the parts received', answer: uploadSessionSchema },
@@ -390,6 +395,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/dev/audit-fill': { summary: "Fill an owner's audit chain", answer: z.object({ appended: z.number().int() }) },
   'POST /api/dev/vault-fill': { summary: 'Fill a vault with contentless items', answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/legacy-vault': { summary: 'Make a vault as one made before signing keys', answer: z.object({ beneficiaries: z.number().int() }) },
+  'POST /api/dev/format-one-vault': { summary: 'Make a vault of format 1 from wraps the caller computed', answer: z.object({ wraps: z.number().int() }) },
   'POST /api/dev/unsealed-items': { summary: "Make an owner's items as if stored before manifests", answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/sweep': { summary: "Run the cron's sweeps now" },
   'POST /api/dev/plant-item': { summary: 'Plant an item as a hostile server could', answer: z.object({ id: z.string() }) },

@@ -1,4 +1,4 @@
-import { VAULT_MESSAGES } from '../../contract/vault'
+import { VAULT_KEY_FORMAT, VAULT_MESSAGES, type PassphraseChangeBody } from '../../contract/vault'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { conflict } from '../lib/errors'
 import type { Unit } from './unit'
@@ -15,6 +15,16 @@ export interface VaultKeys {
   setUpAt: number
   /** The vault's signing key (contract/key-signing.ts): public in clear, private wrapped by the master key. */
   signing?: VaultSigningKey
+  /**
+   * Format 2 (web/crypto/vault-key.ts): the vault key wrapped by the passphrase's key; it wraps
+   * the signing key and every data key. Absent: format 1, the passphrase's key wraps them itself.
+   */
+  vaultKey?: string
+  format?: typeof VAULT_KEY_FORMAT
+  /** When a format-1 vault moved to its vault key (absent: made in format 2, or not moved). */
+  movedAt?: number
+  /** When the passphrase last changed (absent: never). */
+  passphraseChangedAt?: number
 }
 
 export interface VaultSigningKey {
@@ -24,7 +34,7 @@ export interface VaultSigningKey {
 
 /** What the account's public view shows of the vault: its keys (once set up) and exact counts. */
 export interface VaultSummary {
-  keys: Pick<VaultKeys, 'salt' | 'check' | 'signing'> | null
+  keys: Pick<VaultKeys, 'salt' | 'check' | 'signing' | 'vaultKey'> | null
   itemCount: number
   storageUsed: number
 }
@@ -36,9 +46,9 @@ export function vaultKeysOf(storage: DurableObjectStorage): VaultKeys | null {
 }
 
 /** Sets the keys once: a second setup would orphan every key wrapped under the first passphrase. */
-export function setUpVault(storage: DurableObjectStorage, u: Unit, salt: string, check: string, signing: VaultSigningKey): void {
+export function setUpVault(storage: DurableObjectStorage, u: Unit, salt: string, check: string, signing: VaultSigningKey, vaultKey: string): void {
   if (vaultKeysOf(storage)) throw conflict(VAULT_MESSAGES.alreadySetUp)
-  storage.kv.put(VAULT_KEYS, { salt, check, setUpAt: u.now, signing } satisfies VaultKeys)
+  storage.kv.put(VAULT_KEYS, { salt, check, setUpAt: u.now, signing, vaultKey, format: VAULT_KEY_FORMAT } satisfies VaultKeys)
   u.audit({ actor: 'user', action: 'vault.setup', details: {} })
 }
 
@@ -60,4 +70,23 @@ export function signingPublicKeyOf(storage: DurableObjectStorage): string {
   const signing = vaultKeysOf(storage)?.signing
   if (!signing) throw conflict(KEY_SIGNING_MESSAGES.signingKeyMissing)
   return signing.publicKey
+}
+
+/**
+ * A new passphrase: only the salt, the check and the vault key's wrap change (the browser proved
+ * the old passphrase by unwrapping the vault key it re-wraps). A format-1 vault has no vault key
+ * to re-wrap: it moves at its next unlock first.
+ */
+export function changePassphrase(storage: DurableObjectStorage, u: Unit, body: PassphraseChangeBody): void {
+  const keys = vaultKeysOf(storage)
+  if (!keys) throw conflict(VAULT_MESSAGES.notSetUp)
+  if (keys.format !== VAULT_KEY_FORMAT || !keys.vaultKey) throw conflict(VAULT_MESSAGES.moveFirst)
+  storage.kv.put(VAULT_KEYS, {
+    ...keys,
+    salt: body.vaultSalt,
+    check: body.passphraseCheck,
+    vaultKey: body.wrappedVaultKey,
+    passphraseChangedAt: u.now,
+  } satisfies VaultKeys)
+  u.audit({ actor: 'user', action: 'vault.passphrase_changed', details: {} })
 }

@@ -5,6 +5,9 @@ import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../c
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { HeirKeyBackup } from '../../contract/heir-key-backup'
 import type { ReleaseReadiness } from '../../contract/readiness'
+import type { PassphraseChangeBody } from '../../contract/vault'
+import type { KeyMovePageBody, KeyMoveStartBody } from '../../contract/vault-key-move'
+import { assertUploadAfterMove, commitKeyMove, keyMoveDueAt, stageKeyMovePage, startKeyMove, sweepKeyMove } from './vault-key-move'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type ManualReleaseResult, type TriggerType, type TriggerUpdateBody, type UnlockFailureResult, type UnlockKind, type UnlockSuccessResult } from '../../contract/triggers'
 import { CHUNK_OVERHEAD_BYTES, SEAL_PAGE_SIZE, VAULT_ITEM_MESSAGES, type SealItemBody, type SealPage, type UploadCompleteBody, type UploadStartBody, type VaultItem } from '../../contract/vault-items'
@@ -41,7 +44,7 @@ import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } fro
 import { createUnit, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
 import { plantItem, type DevPlantedItem } from './dev-plant'
-import { addSigningKey, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
+import { addSigningKey, changePassphrase, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
 
@@ -193,6 +196,7 @@ export class OwnerVault extends DurableObject<Env> {
     return earliest(
       oldest == null ? null : oldest + items.ABANDONED_UPLOAD_MS,
       rotation == null ? null : rotation + beneficiariesService.ROTATION_TTL_MS,
+      keyMoveDueAt(this.ctx.storage),
       blobs ? now + BLOB_RETRY_MS : null,
       hasPendingMail(this.db) ? now + MAIL_RETRY_MS : null,
     )
@@ -263,6 +267,7 @@ export class OwnerVault extends DurableObject<Env> {
     await this.deleteBlobs()
     await this.expireUploads(now)
     beneficiariesService.sweepRotations(this.db, now - beneficiariesService.ROTATION_TTL_MS)
+    sweepKeyMove(this.ctx.storage, now)
     await this.act(account, () => undefined, { now, tick: true, forceDirectory: true })
     return account
   }
@@ -394,8 +399,25 @@ export class OwnerVault extends DurableObject<Env> {
   // --- The vault's keys and its summary -------------------------------------------------------
 
   /** Sets up the vault once (its salt and passphrase check): a second time is a 409. */
-  async setupVault(account: Account, salt: string, check: string, signing: VaultSigningKey) {
-    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check, signing)))
+  async setupVault(account: Account, salt: string, check: string, signing: VaultSigningKey, vaultKey: string) {
+    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check, signing, vaultKey)))
+  }
+
+  async changePassphrase(account: Account, body: PassphraseChangeBody) {
+    return settle(() => this.act(account, (u) => changePassphrase(this.ctx.storage, u, body)))
+  }
+
+  // The move of a format-1 vault to a vault key (worker/owner/vault-key-move.ts).
+  async startKeyMove(account: Account, body: KeyMoveStartBody) {
+    return settle(() => this.act(account, (u) => startKeyMove(this.ctx.storage, u, body)))
+  }
+
+  async stageKeyMovePage(account: Account, body: KeyMovePageBody) {
+    return settle(() => this.act(account, (u) => stageKeyMovePage(this.ctx.storage, u, body)))
+  }
+
+  async commitKeyMove(account: Account) {
+    return settle(() => this.act(account, (u) => commitKeyMove(this.ctx.storage, u)))
   }
 
   async addSigningKey(account: Account, signing: VaultSigningKey) {
@@ -406,7 +428,7 @@ export class OwnerVault extends DurableObject<Env> {
   async vaultSummary(): Promise<VaultSummary> {
     const keys = vaultKeysOf(this.ctx.storage)
     const usage = items.vaultUsage(this.db, ['active'])
-    return { keys: keys && { salt: keys.salt, check: keys.check, signing: keys.signing }, itemCount: usage.items, storageUsed: usage.bytes }
+    return { keys: keys && { salt: keys.salt, check: keys.check, signing: keys.signing, vaultKey: keys.vaultKey }, itemCount: usage.items, storageUsed: usage.bytes }
   }
 
   // --- Vault items ----------------------------------------------------------------------------
@@ -451,6 +473,7 @@ export class OwnerVault extends DurableObject<Env> {
    */
   async completeUpload(account: Account, itemId: string, body: UploadCompleteBody) {
     return settle(async () => {
+      assertUploadAfterMove(this.ctx.storage, items.findUpload(this.db, itemId).createdAt)
       const { row, parts, manifest } = items.completionPlan(this.db, this.ownerId, itemId, body)
       await this.checkVaultSignature(manifest, body.manifestSignature, 'manifestSignature', VAULT_ITEM_MESSAGES.manifestInvalid)
       let size: number
@@ -717,6 +740,19 @@ export class OwnerVault extends DurableObject<Env> {
 
   async resendApproverVerification(account: Account, id: string) {
     return settle(() => this.act(account, (u) => approversService.resendApproverVerification(u, id)))
+  }
+
+  /** Local only (the dev route checks): the vault as format 1 made it, with the wraps the browser test computed. */
+  async devMakeFormatOne(wrappedSigningKey: string, wraps: Array<{ kind: 'item' | 'policy'; id: string; wrappedKey: string }>) {
+    return settle(() => this.ctx.storage.transactionSync(() => {
+      const keys = vaultKeysOf(this.ctx.storage)
+      if (keys?.signing) {
+        const { vaultKey: _k, format: _f, movedAt: _m, ...v1 } = keys
+        this.ctx.storage.kv.put(VAULT_KEYS, { ...v1, signing: { ...keys.signing, wrapped: wrappedSigningKey } })
+      }
+      for (const w of wraps) this.ctx.storage.sql.exec(`update ${w.kind === 'item' ? 'vault_items' : 'policies'} set wrapped_key = ? where id = ?`, w.wrappedKey, w.id)
+      return { wraps: wraps.length }
+    }))
   }
 
   /**

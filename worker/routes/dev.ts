@@ -4,6 +4,7 @@ import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import { validate } from '../lib/validate'
 import { ownerVault } from '../owner/client'
+import { ask } from '../owner/outcome'
 import { findUserByEmail } from '../services/users'
 import { notFound } from '../lib/errors'
 import { runSweeps } from '../cron'
@@ -15,6 +16,11 @@ import { devPlantItemSchema } from '../owner/dev-plant'
 
 const devVaultFillSchema = z.object({ email: z.email(), items: z.number().int().min(1).max(5000) })
 const devLegacyVaultSchema = z.object({ email: z.email() })
+const devFormatOneSchema = z.object({
+  email: z.email(),
+  wrappedSigningKey: z.string(),
+  wraps: z.array(z.object({ kind: z.enum(['item', 'policy']), id: z.string(), wrappedKey: z.string() })),
+})
 const devAuditFillSchema = z.object({ email: z.email(), count: z.number().int().min(1).max(20_000) })
 
 export { isDevelopment }
@@ -53,6 +59,14 @@ export const devRoutes = new Hono<AppEnv>()
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
     return c.json(await ownerVault(c.env, user.id).devMakeLegacy())
+  })
+  // A vault of format 1 (before vault keys): the browser test computes the passphrase-key wraps
+  // (it knows the passphrase) and this writes them in place of the vault key's, for its move at unlock.
+  .post('/format-one-vault', validate('json', devFormatOneSchema), async (c) => {
+    const body = c.req.valid('json')
+    const user = await findUserByEmail(c.var.db, body.email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    return c.json(await ask(ownerVault(c.env, user.id).devMakeFormatOne(body.wrappedSigningKey, body.wraps)))
   })
   // The owner's items as if stored before manifests (not yet sealed): for the browser test of sealing at unlock.
   .post('/unsealed-items', validate('json', devLegacyVaultSchema), async (c) => {

@@ -10,7 +10,8 @@ import {
   VAULT_ITEM_MESSAGES,
 } from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
-import { vaultSetupBodySchema } from '../../contract/vault'
+import { passphraseChangeBodySchema, VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
+import { KEY_MOVE_MESSAGES, keyMovePageBodySchema, keyMoveStartBodySchema } from '../../contract/vault-key-move'
 import { signingKeyBodySchema } from '../../contract/key-signing'
 import { bytesToHex as toHex } from '@noble/hashes/utils.js'
 import { ApiError, badRequest } from '../lib/errors'
@@ -41,8 +42,19 @@ export const vaultRoutes = new Hono<AppEnv>()
   // would orphan every key wrapped under the first passphrase.
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const body = c.req.valid('json')
-    await ask(vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck, { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
+    await ask(
+      vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck, { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }, body.wrappedVaultKey),
+    )
     return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
+  })
+  // A new passphrase re-wraps the vault key only: one request whatever the vault holds. The server
+  // cannot check the old passphrase (it never sees it), so a session alone may not: fresh proof,
+  // and the owner is told. Whoever changed it without the old passphrase would only lock the owner
+  // out (their wrap does not hold the vault key), which the e-mail lets them notice at once.
+  .post('/passphrase', requireFreshProof, jsonBodyLimit, validate('json', passphraseChangeBodySchema), async (c) => {
+    await ask(vaultOf(c).changePassphrase(accountIn(c), c.req.valid('json')))
+    await tellOwner(c, c.var.user, 'passphrase_changed')
+    return c.json({ message: VAULT_MESSAGES.passphraseChanged, user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // A vault set up before signing keys gets its one at its next unlock. Whoever adds it decides which
   // beneficiary keys the owner's browser will trust, so a session alone may not: the server cannot
@@ -53,6 +65,20 @@ export const vaultRoutes = new Hono<AppEnv>()
     await ask(vaultOf(c).addSigningKey(accountIn(c), { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
     await tellOwner(c, c.var.user, 'signing_key_added')
     return c.json({ message: 'Signing key added.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
+  })
+  // A vault of format 1 moves to a vault key at its next unlock: start (or resume), pages of
+  // re-wrapped keys, one commit. The commit decides what every data key is wrapped by, and the
+  // server cannot check a wrap, so like the signing key it needs fresh proof (a sign-in moments
+  // before the unlock counts); starting and staging change nothing in force.
+  .post('/key-move', jsonBodyLimit, validate('json', keyMoveStartBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).startKeyMove(accountIn(c), c.req.valid('json')))),
+  )
+  .put('/key-move/pages', grantsBodyLimit, validate('json', keyMovePageBodySchema), async (c) =>
+    c.json(await ask(vaultOf(c).stageKeyMovePage(accountIn(c), c.req.valid('json')))),
+  )
+  .post('/key-move/commit', requireFreshProof, async (c) => {
+    await ask(vaultOf(c).commitKeyMove(accountIn(c)))
+    return c.json({ message: KEY_MOVE_MESSAGES.moved, user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
   .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) =>

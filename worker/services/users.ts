@@ -49,6 +49,7 @@ function toPublicUser(user: UserRow, securityKeyCount: number, authenticatorEnab
     vaultSalt: vault.keys?.salt ?? null,
     vaultCheck: vault.keys?.check ?? null,
     vaultSigningKey: vault.keys?.signing ?? null,
+    vaultKey: vault.keys?.vaultKey ?? null,
     pingFrequency: user.pingFrequency,
     gracePeriod: CHECKIN_GRACE_DAYS,
     storageUsed: vault.storageUsed,

@@ -23,6 +23,7 @@ import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
 import { useUpdatePingSettings } from './api'
 import { SafetyWindowCard } from './safety-window-card'
+import { VaultPassphraseCard } from './vault-passphrase-card'
 
 const linkClass = 'font-medium text-brand-700 underline-offset-4 hover:underline'
 
@@ -150,6 +151,7 @@ export function SettingsPage() {
         </CardContent>
       </Card>
       <SafetyWindowCard />
+      <VaultPassphraseCard />
       <Card>
         <CardHeader>
           <CardTitle>Current Settings Summary</CardTitle>

@@ -30,9 +30,9 @@ export function useCreateVault() {
 }
 
 /** The vault's keys as the signed-in user's view holds them, for unlocking. */
-export function storedVault(user: Pick<PublicUser, 'id' | 'vaultSalt' | 'vaultCheck' | 'vaultSigningKey'>): StoredVault | null {
+export function storedVault(user: Pick<PublicUser, 'id' | 'vaultSalt' | 'vaultCheck' | 'vaultSigningKey' | 'vaultKey'>): StoredVault | null {
   if (!user.vaultSalt || !user.vaultCheck) return null
-  return { ownerId: user.id, salt: user.vaultSalt, check: user.vaultCheck, signingKey: user.vaultSigningKey }
+  return { ownerId: user.id, salt: user.vaultSalt, check: user.vaultCheck, signingKey: user.vaultSigningKey, vaultKey: user.vaultKey ?? null }
 }
 
 /** A vault set up before signing keys gets its one at its next unlock (POST /api/vault/signing-key). */

@@ -1,10 +1,12 @@
 import { useSyncExternalStore } from 'react'
 import { KEY_SIGNING_MESSAGES, type KeyStatementFields, type SigningKeyBody } from '../../../contract/key-signing'
 import { beneficiaryStatement, grantsStatement, type BeneficiaryStatementFields, type StatedGrant } from '../../../contract/vault-statements'
-import type { VaultSetupBody } from '../../../contract/vault'
+import { VAULT_MESSAGES, type PassphraseChangeBody, type VaultSetupBody } from '../../../contract/vault'
 import {
   createPassphraseCheck,
   deriveMasterKey,
+  derivePassphraseKey,
+  generateVaultKey,
   generateSigningKeyPair,
   generateVaultSalt,
   signingKeyMatches,
@@ -14,8 +16,11 @@ import {
   verifyKeyStatement,
   verifyPassphrase,
   verifyStatement,
+  unwrapVaultKey,
   wrapSigningKey,
+  wrapVaultKey,
   type MasterKey,
+  type PassphraseKey,
   type SigningPrivateKey,
 } from '@/crypto'
 
@@ -47,11 +52,24 @@ export class SigningKeyProblemError extends Error {
   }
 }
 
+/**
+ * The passphrase opened the check but not the vault key: the stored wrap is not this vault's (a
+ * swapped or altered wrap). Refused, never worked around: nothing is unwrapped with another key.
+ */
+export class VaultKeyProblemError extends Error {
+  constructor() {
+    super(VAULT_MESSAGES.vaultKeyReplaced)
+    this.name = 'VaultKeyProblemError'
+  }
+}
+
 /** What the vault's keys look like on the server (the signed-in user's view). */
 export interface StoredVault {
   ownerId: string
   salt: string
   check: string
+  /** The vault key wrapped by the passphrase's key (format 2); null for a vault of format 1. */
+  vaultKey: string | null
   /** Null for a vault set up before signing keys: the first unlock makes one. */
   signingKey: { publicKey: string; wrapped: string } | null
 }
@@ -130,7 +148,7 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
 
   const session = {
     isUnlocked: () => key !== null,
-    /** The master key, or VaultLockedError: every encrypt/decrypt goes through here. */
+    /** The vault key (a format-1 vault's master key until it moves), or VaultLockedError: every encrypt/decrypt goes through here. */
     requireKey(): MasterKey {
       if (!key) throw new VaultLockedError()
       return key
@@ -140,10 +158,28 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
      * Then opens the vault's signing key, trusted only if this master key unwraps the private half
      * of the stored public key; a vault without one gets one now (`addSigningKey` stores it).
      */
-    async unlock(passphrase: string, vault: StoredVault, addSigningKey: (body: SigningKeyBody) => Promise<void>): Promise<boolean> {
-      const candidate = await deriveMasterKey(passphrase, vault.salt)
-      if (!(await verifyPassphrase(candidate, vault.check))) return false
+    async unlock(
+      passphrase: string,
+      vault: StoredVault,
+      addSigningKey: (body: SigningKeyBody) => Promise<void>,
+      moveToVaultKey?: (passphraseKey: PassphraseKey, master: MasterKey, signingWrap: string) => Promise<MasterKey>,
+    ): Promise<boolean> {
+      let candidate: MasterKey
+      if (vault.vaultKey) {
+        // Format 2: the check tells a wrong passphrase; a wrap the right passphrase cannot open was swapped.
+        const passphraseKey = await derivePassphraseKey(passphrase, vault.salt)
+        if (!(await verifyPassphrase(passphraseKey, vault.check))) return false
+        try {
+          candidate = await unwrapVaultKey(vault.vaultKey, passphraseKey)
+        } catch {
+          throw new VaultKeyProblemError()
+        }
+      } else {
+        candidate = await deriveMasterKey(passphrase, vault.salt)
+        if (!(await verifyPassphrase(candidate, vault.check))) return false
+      }
       let signed: Signing | null = null
+      let signingWrap = vault.signingKey?.wrapped ?? null
       if (vault.signingKey) {
         try {
           const privateKey = await unwrapSigningKey(vault.signingKey.wrapped, candidate)
@@ -155,9 +191,46 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
         const pair = await generateSigningKeyPair()
         const wrapped = await wrapSigningKey(pair.privateKey, candidate)
         await addSigningKey({ signingPublicKey: pair.publicKey, wrappedSigningKey: wrapped })
+        signingWrap = wrapped
         signed = { ownerId: vault.ownerId, publicKey: pair.publicKey, privateKey: await unwrapSigningKey(wrapped, candidate) }
       }
+      // Format 1 moves to a vault key now (web/features/vault/key-move.ts); the vault opens with
+      // the old key if the move cannot finish this time (its wraps stay in force until the commit).
+      if (!vault.vaultKey && moveToVaultKey && signed && signingWrap) {
+        try {
+          candidate = await moveToVaultKey(await derivePassphraseKey(passphrase, vault.salt), candidate, signingWrap)
+          channel?.postMessage('lock')
+        } catch (error) {
+          console.warn('The move to a vault key did not finish; it resumes at the next unlock.', error)
+        }
+      }
       open(candidate, vault.salt, signed)
+      return true
+    },
+    /**
+     * A new passphrase (vault format 2, vault unlocked): the old one re-entered opens the stored
+     * vault key (false when it is wrong), the new one wraps that same key under a fresh salt, and
+     * `persist` sends the salt, check and wrap in one request. This tab reopens with the key it
+     * just wrapped; every other tab locks.
+     */
+    async changePassphrase(oldPassphrase: string, newPassphrase: string, vault: StoredVault, persist: (body: PassphraseChangeBody) => Promise<void>): Promise<boolean> {
+      if (!key) throw new VaultLockedError()
+      if (!vault.vaultKey) throw new Error('A vault of format 1 moves to a vault key before its passphrase can change')
+      const oldKey = await derivePassphraseKey(oldPassphrase, vault.salt)
+      if (!(await verifyPassphrase(oldKey, vault.check))) return false
+      let vaultKey: MasterKey
+      try {
+        vaultKey = await unwrapVaultKey(vault.vaultKey, oldKey, true)
+      } catch {
+        throw new VaultKeyProblemError()
+      }
+      const salt = generateVaultSalt()
+      const newKey = await derivePassphraseKey(newPassphrase, salt)
+      const body = { vaultSalt: salt, passphraseCheck: await createPassphraseCheck(newKey), wrappedVaultKey: await wrapVaultKey(vaultKey, newKey) }
+      await persist(body)
+      const reopened = await unwrapVaultKey(body.wrappedVaultKey, newKey)
+      channel?.postMessage('lock')
+      open(reopened, salt, signing)
       return true
     },
     /**
@@ -166,11 +239,14 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
      */
     async create(passphrase: string, ownerId: string, persist: (setup: VaultSetupBody) => Promise<void>) {
       const salt = generateVaultSalt()
-      const master = await deriveMasterKey(passphrase, salt)
-      const passphraseCheck = await createPassphraseCheck(master)
+      const passphraseKey = await derivePassphraseKey(passphrase, salt)
+      const passphraseCheck = await createPassphraseCheck(passphraseKey)
+      const wrappedVaultKey = await wrapVaultKey(await generateVaultKey(), passphraseKey)
+      // The session keeps a non-extractable copy: the extractable one is dropped here.
+      const master = await unwrapVaultKey(wrappedVaultKey, passphraseKey)
       const pair = await generateSigningKeyPair()
       const wrappedSigningKey = await wrapSigningKey(pair.privateKey, master)
-      await persist({ vaultSalt: salt, passphraseCheck, signingPublicKey: pair.publicKey, wrappedSigningKey })
+      await persist({ vaultSalt: salt, passphraseCheck, wrappedVaultKey, signingPublicKey: pair.publicKey, wrappedSigningKey })
       open(master, salt, { ownerId, publicKey: pair.publicKey, privateKey: await unwrapSigningKey(wrappedSigningKey, master) })
     },
     /** Whether the vault is unlocked but its stored signing key is not one its passphrase opens. */

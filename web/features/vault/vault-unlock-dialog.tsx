@@ -11,7 +11,8 @@ import { reportFailedUnlock, reportUnlockSuccess } from '@/features/triggers/api
 import { toast } from '@/lib/toast-store'
 import { addSigningKey, storedVault } from './api'
 import { sealInBackground } from './seal-items'
-import { vaultSession } from './vault-session'
+import { keyMoveApi, moveToVaultKey } from './key-move'
+import { vaultSession, VaultKeyProblemError } from './vault-session'
 
 type Status = 'idle' | 'submitting' | 'error'
 
@@ -60,9 +61,19 @@ export function VaultUnlockDialog({
     const thisAttempt = ++attempt.current
     setAttemptsNote(null)
     try {
-      const unlocked = await vaultSession.unlock(passphrase, vault, async (body) => {
-        queryClient.setQueryData(currentUserKey, await addSigningKey(body))
+      let moved = false
+      const moveApi = keyMoveApi((user) => {
+        moved = true
+        queryClient.setQueryData(currentUserKey, user)
       })
+      const unlocked = await vaultSession.unlock(
+        passphrase,
+        vault,
+        async (body) => {
+          queryClient.setQueryData(currentUserKey, await addSigningKey(body))
+        },
+        (passphraseKey, master, signingWrap) => moveToVaultKey(moveApi, passphraseKey, master, signingWrap),
+      )
       if (!unlocked) {
         // A wrong passphrase counts towards Failed unlock attempts triggers (unless a right one
         // follows soon); errors (not a wrong passphrase) do not.
@@ -74,6 +85,8 @@ export function VaultUnlockDialog({
         return
       }
       reportUnlockSuccess('vault_unlock')
+      // Every wrap changed with the move: what was fetched before it holds the old ones.
+      if (moved) void queryClient.invalidateQueries()
       // Items stored before manifests get the vault's seal now, in the background.
       if (!vaultSession.hasSigningProblem()) void sealInBackground(queryClient)
       if (vaultSession.hasSigningProblem()) toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
@@ -81,9 +94,9 @@ export function VaultUnlockDialog({
       setStatus('idle')
       onUnlocked?.()
       close(false)
-    } catch {
+    } catch (error) {
       setStatus('error')
-      setError(VAULT_MESSAGES.unlockFailed)
+      setError(error instanceof VaultKeyProblemError ? error.message : VAULT_MESSAGES.unlockFailed)
     }
   }
 

@@ -47,7 +47,8 @@ export function useDecryptedMetadata(items: readonly VaultItem[] | undefined): M
   const list = items ?? []
   const results = useQueries({
     queries: list.map((item) => ({
-      queryKey: [...itemMetadataKeyRoot, item.id] as const,
+      // The wrap is part of the key: a vault's move to a vault key gives every item a new one.
+      queryKey: [...itemMetadataKeyRoot, item.id, item.wrappedKey] as const,
       queryFn: () => decryptItemMetadata(item, vaultSession.requireKey()),
       enabled: unlocked,
       staleTime: Infinity,
