@@ -86,6 +86,7 @@ export const VAULT_ITEM_MESSAGES = {
   uploadsPausedForPayment:
     'New uploads are paused until your payment is restored. Everything already in your vault stays available.',
   grantsMustMatch: 'Each chosen beneficiary needs exactly one wrapped key.',
+  vaultMovedElsewhere: 'Your vault was moved to its new vault key on another device. Lock your vault, unlock it again, then add this item again.',
   manifestInvalid: 'This item is not sealed by your vault: the seal does not match what was uploaded. Unlock your vault and upload it again.',
   grantsSignatureInvalid: 'These grants are not signed by your vault. Unlock your vault and try again.',
   keyChangedMeanwhile: 'One of the chosen beneficiaries was given a new key meanwhile. Please try again.',
@@ -101,6 +102,10 @@ const base64 = z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64').refi
 
 export const uploadStartBodySchema = z.object({
   type: z.enum(ITEM_TYPES),
+  // The vault format whose key this browser holds (1: the passphrase's key, 2: a vault key): a
+  // browser unlocked before the vault moved to a vault key on another device must not wrap with the
+  // old key, so the start is refused (VAULT_ITEM_MESSAGES.vaultMovedElsewhere).
+  vaultFormat: z.union([z.literal(1), z.literal(2)]).optional(),
   plainSize: z
     .number({ error: 'plainSize must be a number' })
     .int()

@@ -1810,6 +1810,15 @@ export const MUTATIONS = [
   },
   // vaultkey (0.3 · 4 of 7): the vault key and its move
   {
+    id: 'vaultkey.stale-upload',
+    rule: 'an upload from a browser holding the key of before the move is refused',
+    file: 'worker/owner/vault-object.ts',
+    from: '      if (body.vaultFormat !== undefined && body.vaultFormat !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)\n',
+    to: '',
+    tests: [W('vault-key-move')],
+    by: /still holding the key of before the move/,
+  },
+  {
     id: 'vaultkey.commit-incomplete',
     rule: 'the move commits only when every active item and policy has its staged wrap',
     file: 'worker/owner/vault-key-move.ts',

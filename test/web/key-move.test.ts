@@ -87,6 +87,8 @@ describe('an older vault moves to a vault key at its unlock', () => {
     expect(server.vault.vaultKey).toBeNull()
     expect(server.staged.size).toBe(PAGE)
     await opensAll(first.requireKey())
+    // Still on the old key: its uploads say format 1, so a server already moved refuses them.
+    expect(first.vaultFormat()).toBe(1)
     const startedWith = server.move!.wrappedVaultKey
 
     server.failStageAfter = Infinity
@@ -94,6 +96,7 @@ describe('an older vault moves to a vault key at its unlock', () => {
     expect(await second.unlock(PASSPHRASE, server.vault, noSigningKey, unlockWith(api))).toBe(true)
     expect(server.vault.vaultKey).toBe(startedWith)
     await opensAll(second.requireKey())
+    expect(second.vaultFormat()).toBe(2)
     expect(second.hasSigningProblem()).toBe(false)
 
     // Moved: the next unlock reads format 2.

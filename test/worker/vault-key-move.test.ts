@@ -7,7 +7,8 @@ import { sweepKeyMove } from '../../worker/owner/vault-key-move'
 import { call, env, messageOf, register } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'
-import { completeBody, completeRaw, ownerWithBeneficiary, putAllParts, startUpload, uploadItem } from './vault-helpers'
+import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
+import { completeBody, completeRaw, ownerWithBeneficiary, putAllParts, startUpload, startUploadRaw, uploadItem } from './vault-helpers'
 
 // The move of a vault of format 1 (0.2: the passphrase's key wraps every data key) to a vault
 // key: pages of re-wrapped keys staged, one commit that swaps them all, the old wraps in force
@@ -178,6 +179,18 @@ describe('the move of a vault of format 1 to a vault key', () => {
     expect(await messageOf(res)).toBe(KEY_MOVE_MESSAGES.uploadedDuringMove)
     // One reserved after the commit completes.
     await uploadItem(owner.token, [beneficiary.id])
+  })
+
+  it('refuses an upload from a browser still holding the key of before the move (unlocked on another device), and takes one that says the new format', async () => {
+    const { token, ownerId } = await ownerWithBeneficiary()
+    await toFormatOne(ownerId)
+    expect((await startUploadRaw(token, { type: 'doc', plainSize: 10, vaultFormat: 1 })).status).toBe(201)
+    expect((await start(token)).remaining).toBe(0)
+    expect((await commit(token)).status).toBe(200)
+    const stale = await startUploadRaw(token, { type: 'doc', plainSize: 10, vaultFormat: 1 })
+    expect(stale.status).toBe(409)
+    expect(await messageOf(stale)).toBe(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)
+    expect((await startUploadRaw(token, { type: 'doc', plainSize: 10, vaultFormat: 2 })).status).toBe(201)
   })
 
   it('stages nothing of another owner’s vault, and another owner without a move gets 404', async () => {

@@ -435,6 +435,8 @@ export class OwnerVault extends DurableObject<Env> {
 
   async startUpload(account: Account, body: UploadStartBody) {
     return settle(async () => {
+      const format = vaultKeysOf(this.ctx.storage)?.vaultKey ? 2 : 1
+      if (body.vaultFormat !== undefined && body.vaultFormat !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)
       items.assertUploadRoom(this.db, account, body.plainSize)
       const itemId = crypto.randomUUID()
       const r2Key = items.itemBlobKey(this.ownerId, itemId)

@@ -108,6 +108,8 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
   const storage = options.storage === undefined ? (globalThis.sessionStorage ?? null) : options.storage
   const channel = options.broadcast !== false && typeof BroadcastChannel !== 'undefined' ? new BroadcastChannel(CHANNEL) : null
   let key: MasterKey | null = null
+  // 2 when `key` is a vault key, 1 when it is a format-1 vault's passphrase key.
+  let format: 1 | 2 = 2
   // The signing key this passphrase opened (null: locked, or a stored key it does not open).
   let signing: Signing | null = null
   let signingProblem = false
@@ -136,8 +138,9 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
     idleTimer = setTimeout(() => session.lock(), idleMs)
   }
 
-  function open(master: MasterKey, salt: string, signed: Signing | null) {
+  function open(master: MasterKey, salt: string, signed: Signing | null, keyFormat: 1 | 2 = 2) {
     key = master
+    format = keyFormat
     signing = signed
     signingProblem = signed === null
     storage?.setItem(SESSION_SALT_KEY, salt)
@@ -153,6 +156,10 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       if (!key) throw new VaultLockedError()
       return key
     },
+    /** Which vault format the key held belongs to (null while locked): uploads say it, so a stale key is refused. */
+    vaultFormat(): 1 | 2 | null {
+      return key ? format : null
+    },
     /**
      * Derives the key and checks it against the stored check value; false for a wrong passphrase.
      * Then opens the vault's signing key, trusted only if this master key unwraps the private half
@@ -165,6 +172,7 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       moveToVaultKey?: (passphraseKey: PassphraseKey, master: MasterKey, signingWrap: string) => Promise<MasterKey>,
     ): Promise<boolean> {
       let candidate: MasterKey
+      let keyFormat: 1 | 2 = vault.vaultKey ? 2 : 1
       if (vault.vaultKey) {
         // Format 2: the check tells a wrong passphrase; a wrap the right passphrase cannot open was swapped.
         const passphraseKey = await derivePassphraseKey(passphrase, vault.salt)
@@ -199,12 +207,13 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       if (!vault.vaultKey && moveToVaultKey && signed && signingWrap) {
         try {
           candidate = await moveToVaultKey(await derivePassphraseKey(passphrase, vault.salt), candidate, signingWrap)
+          keyFormat = 2
           channel?.postMessage('lock')
         } catch (error) {
           console.warn('The move to a vault key did not finish; it resumes at the next unlock.', error)
         }
       }
-      open(candidate, vault.salt, signed)
+      open(candidate, vault.salt, signed, keyFormat)
       return true
     },
     /**

@@ -168,7 +168,9 @@ export async function uploadFile(input: UploadFileInput, options: UploadFileOpti
     const [wrappedKey, grants] = await Promise.all([wrapDataKey(dek, master), wrapGrants(dek, input.beneficiaries, input.policyOnly)])
     if (signal.aborted) throw abortError()
 
-    const session = await sendJson<UploadSession>(fetchFn, 'POST', uploadsUrl, { type: input.type, plainSize }, signal)
+    // The format of the key held here: one made stale by a move on another device is refused before anything is sent.
+    const vaultFormat = options.masterKey ? undefined : (vaultSession.vaultFormat() ?? undefined)
+    const session = await sendJson<UploadSession>(fetchFn, 'POST', uploadsUrl, { type: input.type, plainSize, vaultFormat }, signal)
     itemId = session.itemId
     if (session.partCount !== expectedPartCount(plainSize, session.chunkBytes)) {
       throw new UploadError('The server proposed an upload that does not match this file. Please try again.')
