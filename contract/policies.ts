@@ -81,6 +81,8 @@ export const policyCreateBodySchema = z
     }),
     encryptedSelectors: base64.max(8 * 1024),
     wrappedKey: base64.max(1024),
+    // As for an upload (contract/vault-items.ts): the vault format whose key wrapped `wrappedKey`.
+    vaultFormat: z.union([z.literal(1), z.literal(2)]).optional(),
     requiresApprover: z.boolean().default(false),
     approverContact: z.email(POLICY_MESSAGES.approverContactRequired).max(254).optional().or(z.literal('').transform(() => undefined)),
     requiresIdentityVerification: z.boolean().default(false),

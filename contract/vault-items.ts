@@ -86,7 +86,7 @@ export const VAULT_ITEM_MESSAGES = {
   uploadsPausedForPayment:
     'New uploads are paused until your payment is restored. Everything already in your vault stays available.',
   grantsMustMatch: 'Each chosen beneficiary needs exactly one wrapped key.',
-  vaultMovedElsewhere: 'Your vault was moved to its new vault key on another device. Lock your vault, unlock it again, then add this item again.',
+  vaultMovedElsewhere: 'Your vault was moved to its new vault key on another device. Lock your vault, unlock it again, then try again.',
   manifestInvalid: 'This item is not sealed by your vault: the seal does not match what was uploaded. Unlock your vault and upload it again.',
   grantsSignatureInvalid: 'These grants are not signed by your vault. Unlock your vault and try again.',
   keyChangedMeanwhile: 'One of the chosen beneficiaries was given a new key meanwhile. Please try again.',

@@ -1813,7 +1813,7 @@ export const MUTATIONS = [
     id: 'vaultkey.stale-upload',
     rule: 'an upload from a browser holding the key of before the move is refused',
     file: 'worker/owner/vault-object.ts',
-    from: '      if (body.vaultFormat !== undefined && body.vaultFormat !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)\n',
+    from: '    if (claimed !== undefined && claimed !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)\n',
     to: '',
     tests: [W('vault-key-move')],
     by: /still holding the key of before the move/,

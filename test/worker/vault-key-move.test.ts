@@ -8,6 +8,7 @@ import { call, env, messageOf, register } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'
 import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
+import { policyBody } from './engine-helpers'
 import { completeBody, completeRaw, ownerWithBeneficiary, putAllParts, startUpload, startUploadRaw, uploadItem } from './vault-helpers'
 
 // The move of a vault of format 1 (0.2: the passphrase's key wraps every data key) to a vault
@@ -181,8 +182,8 @@ describe('the move of a vault of format 1 to a vault key', () => {
     await uploadItem(owner.token, [beneficiary.id])
   })
 
-  it('refuses an upload from a browser still holding the key of before the move (unlocked on another device), and takes one that says the new format', async () => {
-    const { token, ownerId } = await ownerWithBeneficiary()
+  it('refuses an upload or a policy from a browser still holding the key of before the move (unlocked on another device), and takes one that says the new format', async () => {
+    const { token, ownerId, beneficiary } = await ownerWithBeneficiary()
     await toFormatOne(ownerId)
     expect((await startUploadRaw(token, { type: 'doc', plainSize: 10, vaultFormat: 1 })).status).toBe(201)
     expect((await start(token)).remaining).toBe(0)
@@ -191,6 +192,11 @@ describe('the move of a vault of format 1 to a vault key', () => {
     expect(stale.status).toBe(409)
     expect(await messageOf(stale)).toBe(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)
     expect((await startUploadRaw(token, { type: 'doc', plainSize: 10, vaultFormat: 2 })).status).toBe(201)
+    // A policy's key, wrapped the same way, likewise.
+    const stalePolicy = await call('/api/policies', { token, body: policyBody(beneficiary.id, { vaultFormat: 1 }) })
+    expect(stalePolicy.status).toBe(409)
+    expect(await messageOf(stalePolicy)).toBe(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)
+    expect((await call('/api/policies', { token, body: policyBody(beneficiary.id, { vaultFormat: 2 }) })).status).toBe(201)
   })
 
   it('stages nothing of another owner’s vault, and another owner without a move gets 404', async () => {

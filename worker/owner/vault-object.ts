@@ -433,10 +433,18 @@ export class OwnerVault extends DurableObject<Env> {
 
   // --- Vault items ----------------------------------------------------------------------------
 
+  /**
+   * A key wrapped by a browser still holding the key of before the vault's move (unlocked on
+   * another device before the commit) is refused: the app could no longer open it.
+   */
+  private assertVaultFormat(claimed: 1 | 2 | undefined): void {
+    const format = vaultKeysOf(this.ctx.storage)?.vaultKey ? 2 : 1
+    if (claimed !== undefined && claimed !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)
+  }
+
   async startUpload(account: Account, body: UploadStartBody) {
     return settle(async () => {
-      const format = vaultKeysOf(this.ctx.storage)?.vaultKey ? 2 : 1
-      if (body.vaultFormat !== undefined && body.vaultFormat !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)
+      this.assertVaultFormat(body.vaultFormat)
       items.assertUploadRoom(this.db, account, body.plainSize)
       const itemId = crypto.randomUUID()
       const r2Key = items.itemBlobKey(this.ownerId, itemId)
@@ -854,7 +862,10 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   async createPolicy(account: Account, body: Parameters<typeof policiesService.createPolicy>[1]) {
-    return settle(() => this.act(account, (u) => policiesService.createPolicy(u, body)))
+    return settle(() => {
+      this.assertVaultFormat(body.vaultFormat)
+      return this.act(account, (u) => policiesService.createPolicy(u, body))
+    })
   }
 
   async setPolicyStatus(account: Account, id: string, status: 'active' | 'draft' | 'inactive') {

@@ -126,7 +126,7 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
       setPhase('sealing')
       const sealed = await encryptSelectors(selectors, master)
       setPhase('saving')
-      created = await create.mutateAsync(createBodyFrom(values, sealed))
+      created = await create.mutateAsync({ ...createBodyFrom(values, sealed), vaultFormat: vaultSession.vaultFormat() ?? undefined })
     } catch (error) {
       setPhase('idle')
       if (!(error instanceof PaymentRedirectError)) {
