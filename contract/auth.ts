@@ -106,6 +106,8 @@ export const publicUserSchema = z.object({
   vaultSigningKey: z.object({ publicKey: z.string(), wrapped: z.string() }).nullable(),
   /** The vault key wrapped by the passphrase's key (vault format 2); null for a vault of format 1 or none. */
   vaultKey: z.string().nullable(),
+  /** The vault key wrapped under the owner's recovery code (contract/vault-recovery.ts), and when it was made; null without one. */
+  vaultRecovery: z.object({ salt: z.string(), wrappedVaultKey: z.string(), madeAt: z.string() }).nullable(),
   pingFrequency: z.number().int().nullable(),
   gracePeriod: z.number().int(),
   storageUsed: z.number().int(),

@@ -7,10 +7,12 @@ const base64 = /^[A-Za-z0-9+/]+={0,2}$/
 
 export const VAULT_SALT_BYTES = 32
 
-const vaultSaltSchema = z
-    .string({ error: 'vaultSalt is required' })
-    .regex(base64, 'vaultSalt must be base64')
-    .refine((v) => Math.floor((v.replace(/=+$/, '').length * 3) / 4) === VAULT_SALT_BYTES, 'vaultSalt must encode 32 bytes')
+const saltSchemaFor = (name: string) =>
+  z
+    .string({ error: `${name} is required` })
+    .regex(base64, `${name} must be base64`)
+    .refine((v) => Math.floor((v.replace(/=+$/, '').length * 3) / 4) === VAULT_SALT_BYTES, `${name} must encode 32 bytes`)
+const vaultSaltSchema = saltSchemaFor('vaultSalt')
 const passphraseCheckSchema = z
   .string({ error: 'passphraseCheck is required' })
   .regex(base64, 'passphraseCheck must be base64')
@@ -21,6 +23,16 @@ export const wrappedVaultKeySchema = z
   .string({ error: 'wrappedVaultKey is required' })
   .regex(base64, 'wrappedVaultKey must be base64')
   .length(84, 'wrappedVaultKey must be a wrapped 256-bit key')
+
+/**
+ * The vault key wrapped under the owner's recovery code (web/crypto/recovery-code.ts, contract/
+ * vault-recovery.ts): the code's own salt and the wrap. A new one replaces (voids) the one before.
+ */
+export const recoveryWrapSchema = z.object({
+  recoverySalt: saltSchemaFor('recoverySalt'),
+  wrappedVaultKey: wrappedVaultKeySchema,
+})
+export type RecoveryWrapBody = z.infer<typeof recoveryWrapSchema>
 
 /** The vault's format (web/crypto/params.ts VAULT_FORMAT_VERSION): 2 = a vault key under the passphrase. */
 export const VAULT_KEY_FORMAT = 2
@@ -33,6 +45,8 @@ export const vaultSetupBodySchema = z.object({
   // The vault's signing key (contract/key-signing.ts): every beneficiary key is signed with it.
   signingPublicKey: signingPublicKeySchema,
   wrappedSigningKey: wrappedSigningKeySchema,
+  // The first recovery code's wrap, made with the vault (the app always sends it).
+  recovery: recoveryWrapSchema.optional(),
 })
 export type VaultSetupBody = z.infer<typeof vaultSetupBodySchema>
 
@@ -44,6 +58,9 @@ export const passphraseChangeBodySchema = z.object({
   vaultSalt: vaultSaltSchema,
   passphraseCheck: passphraseCheckSchema,
   wrappedVaultKey: wrappedVaultKeySchema,
+  // How the browser opened the vault key it re-wraps: the old passphrase, or the recovery code
+  // (the owner is told which). The server cannot tell; it only words the record and the e-mail.
+  via: z.enum(['passphrase', 'recovery_code'], { error: 'via must be passphrase or recovery_code' }).optional(),
 })
 export type PassphraseChangeBody = z.infer<typeof passphraseChangeBodySchema>
 

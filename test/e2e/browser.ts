@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Request, type Route } from 'playwright-core'
 import { inject } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
+import { RECOVERY_MESSAGES } from '../../contract/vault-recovery'
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -158,21 +159,37 @@ export async function confirmOwnerEmail(email: string, base = baseUrl()): Promis
   if (!res.ok) throw new Error(`confirm-email: ${res.status} ${await res.text()}`)
 }
 
-/** Registration steps 1–3 through the form, ending on the dashboard; the address confirmed unless `unconfirmed`. */
-export async function registerOwner(page: Page, owner: OwnerDetails): Promise<void> {
+/**
+ * Registration steps 1–3 through the form, ending on the dashboard; the address confirmed unless
+ * `unconfirmed`. With a passphrase, answers the recovery code the vault was made with.
+ */
+export async function registerOwner(page: Page, owner: OwnerDetails): Promise<string | null> {
   await fillRegistrationForm(page, owner)
   await page.getByRole('heading', { name: 'Set Up Security' }).waitFor()
+  let recoveryCode: string | null = null
   if (owner.passphrase) {
     await page.getByRole('button', { name: /Choose a secure passphrase/ }).click()
     await page.getByLabel('Vault passphrase', { exact: true }).fill(owner.passphrase)
     await page.getByLabel('Confirm vault passphrase').fill(owner.passphrase)
     await page.getByRole('button', { name: 'Create Passphrase' }).click()
+    recoveryCode = await keepRecoveryKit(page, 'Continue')
   } else {
     await page.getByRole('button', { name: 'Skip for now (less secure)' }).click()
   }
   await page.waitForURL('**/dashboard')
   // The server the page is on (the suite's, or another one a test started).
   if (!owner.unconfirmed) await confirmOwnerEmail(owner.email, new URL(page.url()).origin)
+  return recoveryCode
+}
+
+/** A recovery code just made, as its panel shows it: read, said to be saved, and left with `doneLabel`. */
+export async function keepRecoveryKit(page: Page, doneLabel: string): Promise<string> {
+  const kit = page.getByTestId('recovery-kit')
+  await kit.waitFor()
+  const code = (await kit.getByTestId('recovery-code').textContent())!.trim()
+  await kit.getByLabel(RECOVERY_MESSAGES.savedConfirmation).check()
+  await kit.getByRole('button', { name: doneLabel }).click()
+  return code
 }
 
 /** Registration step 1 only (for tests of the form itself). */

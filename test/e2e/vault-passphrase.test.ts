@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { VAULT_MESSAGES } from '../../contract/vault'
 import { seriousViolations } from './axe'
-import { fillRegistrationForm, launch, newPage, registerOwner, uniqueEmail } from './browser'
+import { fillRegistrationForm, keepRecoveryKit, launch, newPage, registerOwner, uniqueEmail } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -48,6 +48,7 @@ describe('the vault passphrase', () => {
     await page.getByLabel('Vault passphrase', { exact: true }).fill(passphrase)
     await page.getByLabel('Confirm vault passphrase').fill(passphrase)
     await page.getByRole('button', { name: 'Create Passphrase' }).click()
+    await keepRecoveryKit(page, 'Continue')
     await page.waitForURL('**/dashboard')
     await expect.poll(() => toastText(page)).toContain('Setup complete!')
 
@@ -110,9 +111,17 @@ describe('the vault passphrase', () => {
     expect(await createVault.isDisabled()).toBe(true)
     await dialog.getByLabel('Confirm passphrase').fill(strong)
     await createVault.click()
-    await dialog.waitFor({ state: 'detached' })
+    // The vault is made with its first recovery code, shown once; the dialog closes only once it is kept.
+    const kept = page.getByRole('dialog', { name: 'Save Your Recovery Code' })
+    await kept.waitFor()
+    await page.keyboard.press('Escape')
+    expect(await kept.getByTestId('recovery-kit').isVisible()).toBe(true)
+    expect(await seriousViolations(page, 'the setup dialog showing the recovery code')).toEqual([])
+    const code = await keepRecoveryKit(page, 'Done')
+    await kept.waitFor({ state: 'detached' })
     await expect.poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
     expect(sent.filter((entry) => entry.includes(strong))).toEqual([])
+    expect(sent.filter((entry) => entry.includes(code) || entry.includes(code.replace(/-/g, '')))).toEqual([])
 
     // Logging out locks the vault too.
     await page.getByRole('button', { name: 'Account menu' }).click()
@@ -131,6 +140,7 @@ describe('the vault passphrase', () => {
     await page.getByLabel('Vault passphrase', { exact: true }).fill(passphrase)
     await page.getByLabel('Confirm vault passphrase').fill(passphrase)
     await page.getByRole('button', { name: 'Create Passphrase' }).click()
+    await keepRecoveryKit(page, 'Continue')
     await page.waitForURL('**/dashboard')
 
     // Before any such trigger, a wrong passphrase says only that.

@@ -43,6 +43,7 @@ function user(overrides: Partial<PublicUser> = {}): PublicUser {
     vaultCheck: null,
     vaultSigningKey: null,
     vaultKey: null,
+    vaultRecovery: null,
     pingFrequency: null,
     gracePeriod: 3,
     storageUsed: 0,

@@ -281,6 +281,7 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({ wraps: [{ kind: 'item', id: 'an-item', wrappedKey: btoa('k'.repeat(61)) }] }),
   },
   'POST /api/vault/key-move/commit': { access: 'owner' },
+  'PUT /api/vault/recovery': { access: 'owner', body: 'json', sample: () => ({ recoverySalt: btoa('r'.repeat(32)), wrappedVaultKey: btoa('k'.repeat(61)) }) },
   'POST /api/vault/signing-key': { access: 'owner', body: 'json', sample: () => ({ signingPublicKey: SIGNING_KEY_SHAPED, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
   'POST /api/vault/uploads': { access: 'owner', body: 'json', sample: () => ({ type: 'doc', plainSize: 100 }) },
   'GET /api/vault/uploads/:itemId': { access: 'owner', params: (f) => ({ itemId: f.uploadId }) },

@@ -21,6 +21,7 @@ export const AAD_PURPOSE = {
   signingKeyWrap: 'legacy-vault:signing-key-wrap',
   heirKeyBackup: 'legacy-vault:heir-key-backup',
   vaultKeyWrap: 'legacy-vault:vault-key-wrap',
+  recoveryKeyWrap: 'legacy-vault:recovery-key-wrap',
 } as const
 
 type AadPurpose = (typeof AAD_PURPOSE)[keyof typeof AAD_PURPOSE]

@@ -19,6 +19,14 @@ export {
 export { fromBase64, toBase64, utf8 } from './encoding'
 export { createPassphraseCheck, deriveMasterKey, derivePassphraseKey, generateVaultSalt, verifyPassphrase } from './master-key'
 export { generateVaultKey, unwrapVaultKey, wrapVaultKey } from './vault-key'
+export {
+  deriveRecoveryKey,
+  generateRecoveryCode,
+  generateRecoverySalt,
+  unwrapVaultKeyWithRecovery,
+  wrapVaultKeyForRecovery,
+  type RecoveryKey,
+} from './recovery-code'
 export { generateDataKey, unwrapDataKey, wrapDataKey } from './data-key'
 export {
   generateBeneficiaryKeyPair,

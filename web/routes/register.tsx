@@ -23,6 +23,8 @@ import { securityKeysSupported, setupFailureToast } from '@/features/security-ke
 import { useCreateVault } from '@/features/vault/api'
 import { PassphraseAdvice } from '@/features/vault/passphrase-advice'
 import { checkGuessing, GUESSING_MESSAGES, usePassphraseGuessing } from '@/features/vault/passphrase-guessing'
+import { RecoveryKitPanel, recoveryKitFor } from '@/features/vault/recovery/recovery-kit-panel'
+import type { RecoveryKit } from '@/features/vault/recovery/recovery-kit'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 
@@ -150,6 +152,7 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
   const personal = user ? [user.email, user.displayName ?? ''] : []
   const guessing = usePassphraseGuessing(passphrase.length >= VAULT_PASSPHRASE_MIN ? passphrase : '', personal)
   const [checking, setChecking] = useState(false)
+  const [kit, setKit] = useState<RecoveryKit | null>(null)
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -160,13 +163,24 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
     setChecking(false)
     if (!verdict.ok) return toast({ title: GUESSING_MESSAGES.tooGuessable, description: verdict.advice.join(' '), variant: 'destructive' })
     createVault.mutate(passphrase, {
-      onSuccess: () => {
+      onSuccess: ({ user: created, recoveryCode }) => {
         toast({ title: VAULT_MESSAGES.setupComplete, variant: 'success' })
-        onDone()
+        setKit(recoveryKitFor(created, recoveryCode))
       },
       onError: (error) =>
         toast({ title: VAULT_MESSAGES.registrationSetupFailed, description: errorText(error, VAULT_MESSAGES.setupFailed), variant: 'destructive' }),
     })
+  }
+
+  if (kit) {
+    return (
+      <section aria-labelledby="recovery-kit-heading" className="grid gap-3">
+        <h2 id="recovery-kit-heading" className="text-lg font-semibold">
+          Save your recovery code
+        </h2>
+        <RecoveryKitPanel kit={kit} doneLabel="Continue" onDone={onDone} />
+      </section>
+    )
   }
 
   return (
@@ -185,7 +199,7 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
       <Alert variant="warning">
         <AlertTriangle aria-hidden />
         <AlertDescription>
-          Write it down and keep it safe. If it is lost, nobody — including us — can decrypt your vault.
+          Write it down and keep it safe. Next you get a recovery code, the only other way in if you forget it.
         </AlertDescription>
       </Alert>
       <div className="flex gap-3">

@@ -19,6 +19,14 @@ export const TRUST_CHANGES = {
     subject: 'Your vault passphrase was changed',
     what: 'The passphrase that opens your vault was changed. The old one no longer opens it.',
   },
+  recovery_code_made: {
+    subject: 'A new recovery code was made for your vault',
+    what: 'A new recovery code was made for your vault. The code made before it no longer opens your vault.',
+  },
+  vault_recovered: {
+    subject: 'Your vault was opened with its recovery code',
+    what: 'Your vault was opened with its recovery code and given a new passphrase. The old passphrase no longer opens it.',
+  },
   deletion_requested: { subject: 'Your account is set to be deleted', what: 'Deleting your account was requested.' },
 } as const
 export type TrustChange = keyof typeof TRUST_CHANGES

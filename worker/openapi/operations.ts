@@ -214,6 +214,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/vault/key-move': { summary: 'Start or resume the move of an older vault to a vault key', answer: keyMoveStateSchema, errors: [409] },
   'PUT /api/vault/key-move/pages': { summary: 'Stage a page of data keys re-wrapped by the new vault key', answer: keyMoveStateSchema, errors: [404, 409] },
   'POST /api/vault/key-move/commit': { summary: 'Swap every wrap to the vault key in one transaction (fresh proof)', answer: publicUserAnswer, errors: [403, 404, 409] },
+  'PUT /api/vault/recovery': { summary: 'A new recovery code’s wrap of the vault key, voiding the one before (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
   'POST /api/vault/signing-key': { summary: 'Add the signing key to a vault made before them (fresh proof)', answer: publicUserAnswer, errors: [403, 409] },
   'POST /api/vault/uploads': { summary: 'Start an encrypted upload', status: 201, answer: uploadSessionSchema, errors: [402, 413] },
   'GET /api/vault/uploads/:itemId': { summary: 'An open upload and the parts received', answer: uploadSessionSchema },

@@ -1,4 +1,4 @@
-import { VAULT_KEY_FORMAT, VAULT_MESSAGES, type PassphraseChangeBody } from '../../contract/vault'
+import { VAULT_KEY_FORMAT, VAULT_MESSAGES, type PassphraseChangeBody, type RecoveryWrapBody } from '../../contract/vault'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { conflict } from '../lib/errors'
 import type { Unit } from './unit'
@@ -25,6 +25,14 @@ export interface VaultKeys {
   movedAt?: number
   /** When the passphrase last changed (absent: never). */
   passphraseChangedAt?: number
+  /** The vault key wrapped under the owner's recovery code (format 2 only); absent: no code. */
+  recovery?: RecoveryWrap
+}
+
+export interface RecoveryWrap {
+  salt: string
+  wrapped: string
+  madeAt: number
 }
 
 export interface VaultSigningKey {
@@ -34,7 +42,7 @@ export interface VaultSigningKey {
 
 /** What the account's public view shows of the vault: its keys (once set up) and exact counts. */
 export interface VaultSummary {
-  keys: Pick<VaultKeys, 'salt' | 'check' | 'signing' | 'vaultKey'> | null
+  keys: Pick<VaultKeys, 'salt' | 'check' | 'signing' | 'vaultKey' | 'recovery'> | null
   itemCount: number
   storageUsed: number
 }
@@ -46,10 +54,34 @@ export function vaultKeysOf(storage: DurableObjectStorage): VaultKeys | null {
 }
 
 /** Sets the keys once: a second setup would orphan every key wrapped under the first passphrase. */
-export function setUpVault(storage: DurableObjectStorage, u: Unit, salt: string, check: string, signing: VaultSigningKey, vaultKey: string): void {
+export function setUpVault(
+  storage: DurableObjectStorage,
+  u: Unit,
+  salt: string,
+  check: string,
+  signing: VaultSigningKey,
+  vaultKey: string,
+  recovery?: RecoveryWrapBody,
+): void {
   if (vaultKeysOf(storage)) throw conflict(VAULT_MESSAGES.alreadySetUp)
-  storage.kv.put(VAULT_KEYS, { salt, check, setUpAt: u.now, signing, vaultKey, format: VAULT_KEY_FORMAT } satisfies VaultKeys)
-  u.audit({ actor: 'user', action: 'vault.setup', details: {} })
+  const keys: VaultKeys = { salt, check, setUpAt: u.now, signing, vaultKey, format: VAULT_KEY_FORMAT }
+  if (recovery) keys.recovery = { salt: recovery.recoverySalt, wrapped: recovery.wrappedVaultKey, madeAt: u.now }
+  storage.kv.put(VAULT_KEYS, keys)
+  u.audit({ actor: 'user', action: 'vault.setup', details: { recoveryCode: recovery !== undefined } })
+}
+
+/**
+ * A new recovery code: its wrap of the vault key replaces the one before, so the old code no
+ * longer opens the vault. The server cannot check the wrap (it never sees the code or the key);
+ * the route asks for fresh proof and tells the owner, and the browser that uses a code checks
+ * what it opens against the vault's signing key (web/features/vault/vault-session.ts).
+ */
+export function setRecoveryCode(storage: DurableObjectStorage, u: Unit, body: RecoveryWrapBody): void {
+  const keys = vaultKeysOf(storage)
+  if (!keys) throw conflict(VAULT_MESSAGES.notSetUp)
+  if (keys.format !== VAULT_KEY_FORMAT || !keys.vaultKey) throw conflict(VAULT_MESSAGES.moveFirst)
+  storage.kv.put(VAULT_KEYS, { ...keys, recovery: { salt: body.recoverySalt, wrapped: body.wrappedVaultKey, madeAt: u.now } } satisfies VaultKeys)
+  u.audit({ actor: 'user', action: 'vault.recovery_code_made', details: { replaced: keys.recovery !== undefined } })
 }
 
 /**
@@ -88,5 +120,5 @@ export function changePassphrase(storage: DurableObjectStorage, u: Unit, body: P
     vaultKey: body.wrappedVaultKey,
     passphraseChangedAt: u.now,
   } satisfies VaultKeys)
-  u.audit({ actor: 'user', action: 'vault.passphrase_changed', details: {} })
+  u.audit({ actor: 'user', action: body.via === 'recovery_code' ? 'vault.recovered' : 'vault.passphrase_changed', details: {} })
 }

@@ -5,7 +5,7 @@ import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../c
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { HeirKeyBackup } from '../../contract/heir-key-backup'
 import type { ReleaseReadiness } from '../../contract/readiness'
-import type { PassphraseChangeBody } from '../../contract/vault'
+import type { PassphraseChangeBody, RecoveryWrapBody } from '../../contract/vault'
 import type { KeyMovePageBody, KeyMoveStartBody } from '../../contract/vault-key-move'
 import { assertUploadAfterMove, commitKeyMove, keyMoveDueAt, stageKeyMovePage, startKeyMove, sweepKeyMove } from './vault-key-move'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelView } from '../../contract/releases'
@@ -44,7 +44,7 @@ import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } fro
 import { createUnit, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
 import { plantItem, type DevPlantedItem } from './dev-plant'
-import { addSigningKey, changePassphrase, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
+import { addSigningKey, changePassphrase, setRecoveryCode, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
 
@@ -399,8 +399,13 @@ export class OwnerVault extends DurableObject<Env> {
   // --- The vault's keys and its summary -------------------------------------------------------
 
   /** Sets up the vault once (its salt and passphrase check): a second time is a 409. */
-  async setupVault(account: Account, salt: string, check: string, signing: VaultSigningKey, vaultKey: string) {
-    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check, signing, vaultKey)))
+  async setupVault(account: Account, salt: string, check: string, signing: VaultSigningKey, vaultKey: string, recovery?: RecoveryWrapBody) {
+    return settle(() => this.act(account, (u) => setUpVault(this.ctx.storage, u, salt, check, signing, vaultKey, recovery)))
+  }
+
+  /** A new recovery code's wrap of the vault key, in place of the one before (which no longer opens it). */
+  async setRecoveryCode(account: Account, body: RecoveryWrapBody) {
+    return settle(() => this.act(account, (u) => setRecoveryCode(this.ctx.storage, u, body)))
   }
 
   async changePassphrase(account: Account, body: PassphraseChangeBody) {
@@ -428,7 +433,7 @@ export class OwnerVault extends DurableObject<Env> {
   async vaultSummary(): Promise<VaultSummary> {
     const keys = vaultKeysOf(this.ctx.storage)
     const usage = items.vaultUsage(this.db, ['active'])
-    return { keys: keys && { salt: keys.salt, check: keys.check, signing: keys.signing, vaultKey: keys.vaultKey }, itemCount: usage.items, storageUsed: usage.bytes }
+    return { keys: keys && { salt: keys.salt, check: keys.check, signing: keys.signing, vaultKey: keys.vaultKey, recovery: keys.recovery }, itemCount: usage.items, storageUsed: usage.bytes }
   }
 
   // --- Vault items ----------------------------------------------------------------------------

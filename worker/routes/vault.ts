@@ -10,7 +10,8 @@ import {
   VAULT_ITEM_MESSAGES,
 } from '../../contract/vault-items'
 import { itemGrantsBodySchema } from '../../contract/policies'
-import { passphraseChangeBodySchema, VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
+import { passphraseChangeBodySchema, recoveryWrapSchema, VAULT_MESSAGES, vaultSetupBodySchema } from '../../contract/vault'
+import { RECOVERY_MESSAGES } from '../../contract/vault-recovery'
 import { KEY_MOVE_MESSAGES, keyMovePageBodySchema, keyMoveStartBodySchema } from '../../contract/vault-key-move'
 import { signingKeyBodySchema } from '../../contract/key-signing'
 import { bytesToHex as toHex } from '@noble/hashes/utils.js'
@@ -43,7 +44,14 @@ export const vaultRoutes = new Hono<AppEnv>()
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const body = c.req.valid('json')
     await ask(
-      vaultOf(c).setupVault(accountIn(c), body.vaultSalt, body.passphraseCheck, { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }, body.wrappedVaultKey),
+      vaultOf(c).setupVault(
+        accountIn(c),
+        body.vaultSalt,
+        body.passphraseCheck,
+        { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey },
+        body.wrappedVaultKey,
+        body.recovery,
+      ),
     )
     return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
@@ -52,9 +60,17 @@ export const vaultRoutes = new Hono<AppEnv>()
   // and the owner is told. Whoever changed it without the old passphrase would only lock the owner
   // out (their wrap does not hold the vault key), which the e-mail lets them notice at once.
   .post('/passphrase', requireFreshProof, jsonBodyLimit, validate('json', passphraseChangeBodySchema), async (c) => {
-    await ask(vaultOf(c).changePassphrase(accountIn(c), c.req.valid('json')))
-    await tellOwner(c, c.var.user, 'passphrase_changed')
+    const body = c.req.valid('json')
+    await ask(vaultOf(c).changePassphrase(accountIn(c), body))
+    await tellOwner(c, c.var.user, body.via === 'recovery_code' ? 'vault_recovered' : 'passphrase_changed')
     return c.json({ message: VAULT_MESSAGES.passphraseChanged, user: await publicUserOf(c.env, c.var.db, c.var.user) })
+  })
+  // A new recovery code opens the vault as the passphrase does, and voids the one before: like a
+  // passphrase change, fresh proof and the owner is told.
+  .put('/recovery', requireFreshProof, jsonBodyLimit, validate('json', recoveryWrapSchema), async (c) => {
+    await ask(vaultOf(c).setRecoveryCode(accountIn(c), c.req.valid('json')))
+    await tellOwner(c, c.var.user, 'recovery_code_made')
+    return c.json({ message: RECOVERY_MESSAGES.made, user: await publicUserOf(c.env, c.var.db, c.var.user) })
   })
   // A vault set up before signing keys gets its one at its next unlock. Whoever adds it decides which
   // beneficiary keys the owner's browser will trust, so a session alone may not: the server cannot

@@ -50,6 +50,9 @@ function toPublicUser(user: UserRow, securityKeyCount: number, authenticatorEnab
     vaultCheck: vault.keys?.check ?? null,
     vaultSigningKey: vault.keys?.signing ?? null,
     vaultKey: vault.keys?.vaultKey ?? null,
+    vaultRecovery: vault.keys?.recovery
+      ? { salt: vault.keys.recovery.salt, wrappedVaultKey: vault.keys.recovery.wrapped, madeAt: new Date(vault.keys.recovery.madeAt).toISOString() }
+      : null,
     pingFrequency: user.pingFrequency,
     gracePeriod: CHECKIN_GRACE_DAYS,
     storageUsed: vault.storageUsed,

@@ -24,6 +24,7 @@ import { cn } from '@/lib/utils'
 import { useUpdatePingSettings } from './api'
 import { SafetyWindowCard } from './safety-window-card'
 import { VaultPassphraseCard } from './vault-passphrase-card'
+import { VaultRecoveryCard } from './vault-recovery-card'
 
 const linkClass = 'font-medium text-brand-700 underline-offset-4 hover:underline'
 
@@ -152,6 +153,7 @@ export function SettingsPage() {
       </Card>
       <SafetyWindowCard />
       <VaultPassphraseCard />
+      <VaultRecoveryCard />
       <Card>
         <CardHeader>
           <CardTitle>Current Settings Summary</CardTitle>

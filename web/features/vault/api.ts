@@ -20,19 +20,26 @@ export function useCreateVault() {
     mutationFn: async (passphrase: string) => {
       const owner = await signedInUser(queryClient.getQueryData<PublicUser>(currentUserKey))
       let user: PublicUser | undefined
-      await vaultSession.create(passphrase, owner.id, async (setup: VaultSetupBody) => {
+      const recoveryCode = await vaultSession.create(passphrase, owner.id, async (setup: VaultSetupBody) => {
         user = (await apiJson<{ user: PublicUser }>('POST', '/api/vault/setup', setup)).user
       })
-      return user!
+      return { user: user!, recoveryCode }
     },
-    onSuccess: (user) => queryClient.setQueryData(currentUserKey, user),
+    onSuccess: ({ user }) => queryClient.setQueryData(currentUserKey, user),
   })
 }
 
 /** The vault's keys as the signed-in user's view holds them, for unlocking. */
-export function storedVault(user: Pick<PublicUser, 'id' | 'vaultSalt' | 'vaultCheck' | 'vaultSigningKey' | 'vaultKey'>): StoredVault | null {
+export function storedVault(user: Pick<PublicUser, 'id' | 'vaultSalt' | 'vaultCheck' | 'vaultSigningKey' | 'vaultKey' | 'vaultRecovery'>): StoredVault | null {
   if (!user.vaultSalt || !user.vaultCheck) return null
-  return { ownerId: user.id, salt: user.vaultSalt, check: user.vaultCheck, signingKey: user.vaultSigningKey, vaultKey: user.vaultKey ?? null }
+  return {
+    ownerId: user.id,
+    salt: user.vaultSalt,
+    check: user.vaultCheck,
+    signingKey: user.vaultSigningKey,
+    vaultKey: user.vaultKey ?? null,
+    recovery: user.vaultRecovery ?? null,
+  }
 }
 
 /** A vault set up before signing keys gets its one at its next unlock (POST /api/vault/signing-key). */

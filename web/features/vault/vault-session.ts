@@ -1,11 +1,17 @@
 import { useSyncExternalStore } from 'react'
 import { KEY_SIGNING_MESSAGES, type KeyStatementFields, type SigningKeyBody } from '../../../contract/key-signing'
 import { beneficiaryStatement, grantsStatement, type BeneficiaryStatementFields, type StatedGrant } from '../../../contract/vault-statements'
-import { VAULT_MESSAGES, type PassphraseChangeBody, type VaultSetupBody } from '../../../contract/vault'
+import { VAULT_MESSAGES, type PassphraseChangeBody, type RecoveryWrapBody, type VaultSetupBody } from '../../../contract/vault'
 import {
   createPassphraseCheck,
+  DecryptionError,
   deriveMasterKey,
   derivePassphraseKey,
+  deriveRecoveryKey,
+  generateRecoveryCode,
+  generateRecoverySalt,
+  unwrapVaultKeyWithRecovery,
+  wrapVaultKeyForRecovery,
   generateVaultKey,
   generateSigningKeyPair,
   generateVaultSalt,
@@ -72,6 +78,8 @@ export interface StoredVault {
   vaultKey: string | null
   /** Null for a vault set up before signing keys: the first unlock makes one. */
   signingKey: { publicKey: string; wrapped: string } | null
+  /** The vault key wrapped under the owner's recovery code (absent or null: no code). */
+  recovery?: { salt: string; wrappedVaultKey: string } | null
 }
 
 interface Signing {
@@ -243,20 +251,86 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       return true
     },
     /**
-     * Makes a new vault: a fresh salt, the key, the check value and the signing key pair, then
-     * stores them on the server through `persist`. The keys are kept only if the server accepted them.
+     * Makes a new vault: a fresh salt, the key, the check value, the signing key pair and the first
+     * recovery code's wrap, then stores them on the server through `persist`. The keys are kept
+     * only if the server accepted them. Answers the recovery code, for the owner to print: it is
+     * nowhere else.
      */
-    async create(passphrase: string, ownerId: string, persist: (setup: VaultSetupBody) => Promise<void>) {
+    async create(passphrase: string, ownerId: string, persist: (setup: VaultSetupBody) => Promise<void>): Promise<string> {
       const salt = generateVaultSalt()
       const passphraseKey = await derivePassphraseKey(passphrase, salt)
       const passphraseCheck = await createPassphraseCheck(passphraseKey)
-      const wrappedVaultKey = await wrapVaultKey(await generateVaultKey(), passphraseKey)
+      const vaultKey = await generateVaultKey()
+      const wrappedVaultKey = await wrapVaultKey(vaultKey, passphraseKey)
+      const code = generateRecoveryCode()
+      const recovery = await recoveryWrapOf(vaultKey, code)
       // The session keeps a non-extractable copy: the extractable one is dropped here.
       const master = await unwrapVaultKey(wrappedVaultKey, passphraseKey)
       const pair = await generateSigningKeyPair()
       const wrappedSigningKey = await wrapSigningKey(pair.privateKey, master)
-      await persist({ vaultSalt: salt, passphraseCheck, wrappedVaultKey, signingPublicKey: pair.publicKey, wrappedSigningKey })
+      await persist({ vaultSalt: salt, passphraseCheck, wrappedVaultKey, signingPublicKey: pair.publicKey, wrappedSigningKey, recovery })
       open(master, salt, { ownerId, publicKey: pair.publicKey, privateKey: await unwrapSigningKey(wrappedSigningKey, master) })
+      return code
+    },
+    /**
+     * A new recovery code (vault format 2, unlocked): the passphrase re-entered opens an
+     * extractable copy of the vault key (null when it is wrong), a fresh code wraps it, and
+     * `persist` stores the wrap in place of the old one. Answers the code, for the owner to print.
+     */
+    async makeRecoveryCode(passphrase: string, vault: StoredVault, persist: (body: RecoveryWrapBody) => Promise<void>): Promise<string | null> {
+      if (!key) throw new VaultLockedError()
+      if (!vault.vaultKey) throw new Error('A vault of format 1 moves to a vault key before it can have a recovery code')
+      const passphraseKey = await derivePassphraseKey(passphrase, vault.salt)
+      if (!(await verifyPassphrase(passphraseKey, vault.check))) return null
+      let vaultKey: MasterKey
+      try {
+        vaultKey = await unwrapVaultKey(vault.vaultKey, passphraseKey, true)
+      } catch {
+        throw new VaultKeyProblemError()
+      }
+      const code = generateRecoveryCode()
+      await persist(await recoveryWrapOf(vaultKey, code))
+      return code
+    },
+    /**
+     * Whether `code` opens this vault's recovery wrap (false for another or an older code). The
+     * code's own typing mistakes are the caller's to catch first (parseRecoveryCode).
+     */
+    async checkRecoveryCode(code: string, vault: StoredVault): Promise<boolean> {
+      return (await openWithRecovery(code, vault, false)) !== null
+    },
+    /**
+     * Forgot the passphrase: the recovery code opens the vault key, which must also open the
+     * vault's own signing key (else the wrap was swapped: VaultKeyProblemError, nothing set), and
+     * a new passphrase wraps it as a passphrase change does (`persist`, `via: 'recovery_code'`).
+     * False when the code does not open the wrap. The vault is unlocked here; other tabs lock.
+     */
+    async recover(code: string, newPassphrase: string, vault: StoredVault, persist: (body: PassphraseChangeBody) => Promise<void>): Promise<boolean> {
+      const vaultKey = await openWithRecovery(code, vault, true)
+      if (!vaultKey) return false
+      let signed: Signing | null = null
+      if (vault.signingKey) {
+        try {
+          const privateKey = await unwrapSigningKey(vault.signingKey.wrapped, vaultKey)
+          if (await signingKeyMatches(privateKey, vault.signingKey.publicKey)) signed = { ownerId: vault.ownerId, publicKey: vault.signingKey.publicKey, privateKey }
+        } catch {
+          signed = null
+        }
+        if (!signed) throw new VaultKeyProblemError()
+      }
+      const salt = generateVaultSalt()
+      const newKey = await derivePassphraseKey(newPassphrase, salt)
+      const body: PassphraseChangeBody = {
+        vaultSalt: salt,
+        passphraseCheck: await createPassphraseCheck(newKey),
+        wrappedVaultKey: await wrapVaultKey(vaultKey, newKey),
+        via: 'recovery_code',
+      }
+      await persist(body)
+      const reopened = await unwrapVaultKey(body.wrappedVaultKey, newKey)
+      channel?.postMessage('lock')
+      open(reopened, salt, signed)
+      return true
     },
     /** Whether the vault is unlocked but its stored signing key is not one its passphrase opens. */
     hasSigningProblem: () => key !== null && signingProblem,
@@ -332,6 +406,23 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
     },
   }
   return session
+}
+
+/** A recovery code's wrap of the vault key (extractable), under a fresh salt of its own. */
+async function recoveryWrapOf(vaultKey: MasterKey, code: string): Promise<RecoveryWrapBody> {
+  const recoverySalt = generateRecoverySalt()
+  return { recoverySalt, wrappedVaultKey: await wrapVaultKeyForRecovery(vaultKey, await deriveRecoveryKey(code, recoverySalt)) }
+}
+
+/** The vault key from the recovery wrap, or null when the code does not open it. */
+async function openWithRecovery(code: string, vault: StoredVault, extractable: boolean): Promise<MasterKey | null> {
+  if (!vault.recovery) return null
+  try {
+    return await unwrapVaultKeyWithRecovery(vault.recovery.wrappedVaultKey, await deriveRecoveryKey(code, vault.recovery.salt), extractable)
+  } catch (error) {
+    if (error instanceof DecryptionError || error instanceof RangeError) return null
+    throw error
+  }
 }
 
 export type VaultSession = ReturnType<typeof createVaultSession>

@@ -13,6 +13,8 @@ import { addSigningKey, storedVault } from './api'
 import { sealInBackground } from './seal-items'
 import { keyMoveApi, moveToVaultKey } from './key-move'
 import { vaultSession, VaultKeyProblemError } from './vault-session'
+import { RECOVERY_MESSAGES } from '../../../contract/vault-recovery'
+import { RecoverWithCode } from './recovery/recover-with-code'
 
 type Status = 'idle' | 'submitting' | 'error'
 
@@ -37,10 +39,13 @@ export function VaultUnlockDialog({
   const attempt = useRef(0)
   // Remounting the field on close also hides a passphrase that was shown.
   const [fieldKey, setFieldKey] = useState(0)
+  // "Forgot your vault passphrase?" opens the recovery code's steps in this dialog.
+  const [recovering, setRecovering] = useState(false)
 
   const close = (next: boolean) => {
     if (status === 'submitting') return
     if (!next) {
+      setRecovering(false)
       attempt.current++
       setPassphrase('')
       setError(null)
@@ -89,7 +94,8 @@ export function VaultUnlockDialog({
       if (moved) void queryClient.invalidateQueries()
       // Items stored before manifests get the vault's seal now, in the background.
       if (!vaultSession.hasSigningProblem()) void sealInBackground(queryClient)
-      if (vaultSession.hasSigningProblem()) toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
+      if (vaultSession.hasSigningProblem())
+        toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
       else toast({ title: VAULT_MESSAGES.unlockedTitle, description: VAULT_MESSAGES.unlockedBody, variant: 'success' })
       setStatus('idle')
       onUnlocked?.()
@@ -104,40 +110,62 @@ export function VaultUnlockDialog({
   return (
     <Dialog open={open} onOpenChange={close}>
       <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Unlock Your Vault</DialogTitle>
-          <DialogDescription>Enter your vault passphrase to decrypt your vault in this browser.</DialogDescription>
-        </DialogHeader>
-        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
-          <Field label="Vault passphrase" error={error ?? undefined}>
-            {({ id, describedBy, invalid }) => (
-              <PasswordInput
-                key={fieldKey}
-                id={id}
-                autoComplete="current-password"
-                autoFocus
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                value={passphrase}
-                onChange={(e) => setPassphrase(e.target.value)}
-              />
-            )}
-          </Field>
-          {attemptsNote && (
-            <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="unlock-attempts-left">
-              {attemptsNote}
-            </p>
-          )}
-          <p className="text-xs text-slate-500">Your passphrase never leaves your device and is not stored on our servers.</p>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => close(false)} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={!passphrase.trim() || busy}>
-              {busy ? 'Unlocking...' : 'Unlock Vault'}
-            </Button>
-          </DialogFooter>
-        </form>
+        {recovering && user ? (
+          <RecoverWithCode
+            user={user}
+            onBack={() => setRecovering(false)}
+            onRecovered={() => {
+              onUnlocked?.()
+              close(false)
+            }}
+          />
+        ) : (
+          <>
+            <DialogHeader>
+              <DialogTitle>Unlock Your Vault</DialogTitle>
+              <DialogDescription>Enter your vault passphrase to decrypt your vault in this browser.</DialogDescription>
+            </DialogHeader>
+            <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+              <Field label="Vault passphrase" error={error ?? undefined}>
+                {({ id, describedBy, invalid }) => (
+                  <PasswordInput
+                    key={fieldKey}
+                    id={id}
+                    autoComplete="current-password"
+                    autoFocus
+                    aria-describedby={describedBy}
+                    aria-invalid={invalid}
+                    value={passphrase}
+                    onChange={(e) => setPassphrase(e.target.value)}
+                  />
+                )}
+              </Field>
+              {attemptsNote && (
+                <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="unlock-attempts-left">
+                  {attemptsNote}
+                </p>
+              )}
+              <p className="text-xs text-slate-500">Your passphrase never leaves your device and is not stored on our servers.</p>
+              <Button
+                type="button"
+                variant="link"
+                className="h-auto justify-self-start p-0"
+                onClick={() => setRecovering(true)}
+                disabled={busy}
+              >
+                {RECOVERY_MESSAGES.forgotLink}
+              </Button>
+              <DialogFooter>
+                <Button variant="outline" onClick={() => close(false)} disabled={busy}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={!passphrase.trim() || busy}>
+                  {busy ? 'Unlocking...' : 'Unlock Vault'}
+                </Button>
+              </DialogFooter>
+            </form>
+          </>
+        )}
       </DialogContent>
     </Dialog>
   )
