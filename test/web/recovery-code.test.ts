@@ -124,7 +124,7 @@ describe('recovery wrap', () => {
   })
 })
 
-describe('vault session: the recovery code', () => {
+describe('vault session: the recovery code', { timeout: 20_000 }, () => {
   const session = () => createVaultSession({ storage: null, broadcast: false })
 
   /** A vault made by the session as the app makes it, and its stored form as the server then shows it. */
@@ -238,5 +238,36 @@ describe('vault session: the recovery code', () => {
     const later = session()
     expect(await later.unlock(NEW_PASSPHRASE, { ...vault, salt: sent!.vaultSalt, check: sent!.passphraseCheck, vaultKey: sent!.wrappedVaultKey }, noSigningKey)).toBe(true)
     await expect(unwrapDataKey(wrappedDataKey, later.requireKey())).resolves.toBeDefined()
+  })
+})
+
+describe('the recovery wrap as FORMAT.md writes it', () => {
+  it('opens with nothing but the document: Luhn mod 32, HKDF-SHA256 over the 27 symbols, the 45-byte AAD', async () => {
+    const vaultKey = await generateVaultKey()
+    const code = generateRecoveryCode()
+    const salt = generateRecoverySalt()
+    const wrapped = await wrapVaultKeyForRecovery(vaultKey, await deriveRecoveryKey(code, salt))
+
+    // The check symbol, by hand.
+    const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+    const symbols = compact(code)
+    let sum = 0
+    for (let i = 26, factor = 2; i >= 0; i--, factor = 3 - factor) {
+      const product = factor * alphabet.indexOf(symbols[i]!)
+      sum += Math.floor(product / 32) + (product % 32)
+    }
+    expect(alphabet[(32 - (sum % 32)) % 32]).toBe(symbols[27])
+
+    const enc = new TextEncoder()
+    const material = await crypto.subtle.importKey('raw', enc.encode(symbols.slice(0, 27)), 'HKDF', false, ['deriveKey'])
+    const saltBytes = Uint8Array.from(atob(salt), (c) => c.charCodeAt(0))
+    const key = await crypto.subtle.deriveKey({ name: 'HKDF', hash: 'SHA-256', salt: saltBytes, info: enc.encode('legacy-vault:recovery-code') }, material, { name: 'AES-GCM', length: 256 }, false, ['decrypt'])
+    const tag = enc.encode('legacy-vault:recovery-key-wrap')
+    const aad = new Uint8Array([0x01, 0, 0, 0, tag.length, ...tag, 0x02, 0, 0, 0, 1, 0x02, 0, 0, 0, 2])
+    expect(aad).toHaveLength(45)
+    const bytes = Uint8Array.from(atob(wrapped), (c) => c.charCodeAt(0))
+    expect(bytes[0]).toBe(1)
+    const raw = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(1, 13), additionalData: aad }, key, bytes.slice(13))
+    expect(new Uint8Array(raw)).toEqual(new Uint8Array(await crypto.subtle.exportKey('raw', vaultKey)))
   })
 })

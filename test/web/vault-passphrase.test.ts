@@ -122,7 +122,7 @@ describe('vault session', () => {
     expect(session.isUnlocked()).toBe(true)
     // What reaches the server: the salt, the check value, the signing public key and its private
     // key wrapped by the master key. Never the passphrase.
-    expect(Object.keys(sent!).sort()).toEqual(['passphraseCheck', 'signingPublicKey', 'vaultSalt', 'wrappedSigningKey', 'wrappedVaultKey'])
+    expect(Object.keys(sent!).sort()).toEqual(['passphraseCheck', 'recovery', 'signingPublicKey', 'vaultSalt', 'wrappedSigningKey', 'wrappedVaultKey'])
     expect(JSON.stringify(sent)).not.toContain('a fine passphrase')
     const signature = await session.signKey({ email: 'heir@example.com', keyVersion: 1, publicKey: 'AAAA' })
     const other = createVaultSession({ storage: null, broadcast: false })

@@ -197,12 +197,7 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       let signed: Signing | null = null
       let signingWrap = vault.signingKey?.wrapped ?? null
       if (vault.signingKey) {
-        try {
-          const privateKey = await unwrapSigningKey(vault.signingKey.wrapped, candidate)
-          if (await signingKeyMatches(privateKey, vault.signingKey.publicKey)) signed = { ownerId: vault.ownerId, publicKey: vault.signingKey.publicKey, privateKey }
-        } catch {
-          signed = null
-        }
+        signed = await openSigningKey(vault, candidate)
       } else {
         const pair = await generateSigningKeyPair()
         const wrapped = await wrapSigningKey(pair.privateKey, candidate)
@@ -308,16 +303,8 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
     async recover(code: string, newPassphrase: string, vault: StoredVault, persist: (body: PassphraseChangeBody) => Promise<void>): Promise<boolean> {
       const vaultKey = await openWithRecovery(code, vault, true)
       if (!vaultKey) return false
-      let signed: Signing | null = null
-      if (vault.signingKey) {
-        try {
-          const privateKey = await unwrapSigningKey(vault.signingKey.wrapped, vaultKey)
-          if (await signingKeyMatches(privateKey, vault.signingKey.publicKey)) signed = { ownerId: vault.ownerId, publicKey: vault.signingKey.publicKey, privateKey }
-        } catch {
-          signed = null
-        }
-        if (!signed) throw new VaultKeyProblemError()
-      }
+      const signed = vault.signingKey ? await openSigningKey(vault, vaultKey) : null
+      if (vault.signingKey && !signed) throw new VaultKeyProblemError()
       const salt = generateVaultSalt()
       const newKey = await derivePassphraseKey(newPassphrase, salt)
       const body: PassphraseChangeBody = {
@@ -406,6 +393,21 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
     },
   }
   return session
+}
+
+/**
+ * The vault's stored signing key, trusted only if `key` opens the private half of its public key
+ * (null otherwise: a key replaced outside the vault, or a vault key that is not this vault's).
+ */
+async function openSigningKey(vault: StoredVault, key: MasterKey): Promise<Signing | null> {
+  if (!vault.signingKey) return null
+  try {
+    const privateKey = await unwrapSigningKey(vault.signingKey.wrapped, key)
+    if (await signingKeyMatches(privateKey, vault.signingKey.publicKey)) return { ownerId: vault.ownerId, publicKey: vault.signingKey.publicKey, privateKey }
+  } catch {
+    // Not opened: not trusted.
+  }
+  return null
 }
 
 /** A recovery code's wrap of the vault key (extractable), under a fresh salt of its own. */
