@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { VAULT_MESSAGES } from '../../contract/vault'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
-import { addBeneficiaryThroughUi, baseUrl, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, keepRecoveryKit, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 
 // The vault key (vault format 2): the owner changes the passphrase from Settings, then the vault
 // opens with the new one only.
@@ -167,6 +167,18 @@ describe('an older vault', () => {
     expect(await unlockOnVaultPage(page, 'not the passphrase at all')).toBe('refused')
     expect(await unlockOnVaultPage(page, passphrase)).toBe('unlocked')
     await page.getByText('will.txt').first().waitFor()
+
+    // Made before recovery codes, it has none: the vault page says so and Settings makes one.
+    await page.getByTestId('no-recovery-code').getByRole('link', { name: 'Make a recovery code in Settings' }).click()
+    await expect.poll(() => page.getByTestId('recovery-status').textContent()).toBe('Your vault has no recovery code yet.')
+    const make = page.getByRole('form', { name: 'Make a new recovery code' })
+    await make.getByLabel('Current vault passphrase').fill(passphrase)
+    await make.getByRole('button', { name: 'Make a recovery code' }).click()
+    await keepRecoveryKit(page, 'Done')
+    await expect.poll(() => page.getByTestId('recovery-status').textContent()).toMatch(/^Your current recovery code was made on /)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Vault' }).click()
+    await page.getByText('will.txt').first().waitFor()
+    expect(await page.getByTestId('no-recovery-code').count()).toBe(0)
     await context.close()
   })
 })

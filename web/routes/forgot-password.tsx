@@ -92,8 +92,9 @@ function ForgotPasswordPage() {
         <Alert variant="warning">
           <AlertTriangle aria-hidden />
           <AlertDescription>
-            A password reset restores access to your account only. If you have lost your vault passphrase, your vault data
-            cannot be recovered: it is encrypted with a key that only your passphrase can make.
+            A password reset restores access to your account only, not to your vault. If you have also forgotten your vault
+            passphrase, sign in and use the recovery code from your Recovery Kit. Without the passphrase or that code, nobody —
+            including us — can decrypt your vault.
           </AlertDescription>
         </Alert>
         <Button type="submit" size="lg" disabled={!email.trim() || forgot.isPending}>

@@ -762,7 +762,7 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => this.ctx.storage.transactionSync(() => {
       const keys = vaultKeysOf(this.ctx.storage)
       if (keys?.signing) {
-        const { vaultKey: _k, format: _f, movedAt: _m, ...v1 } = keys
+        const { vaultKey: _k, format: _f, movedAt: _m, recovery: _r, ...v1 } = keys
         this.ctx.storage.kv.put(VAULT_KEYS, { ...v1, signing: { ...keys.signing, wrapped: wrappedSigningKey } })
       }
       for (const w of wraps) this.ctx.storage.sql.exec(`update ${w.kind === 'item' ? 'vault_items' : 'policies'} set wrapped_key = ? where id = ?`, w.wrappedKey, w.id)

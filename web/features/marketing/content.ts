@@ -222,7 +222,7 @@ export interface Faq {
 export const FAQS: Faq[] = [
   {
     question: 'How secure is my data?',
-    answer: `Your vault is encrypted in your browser with AES-256 before anything is uploaded, using a key derived from a passphrase that never leaves your device. ${PRODUCT_NAME} stores only encrypted data, and every significant action is recorded in a tamper-evident, hash-chained audit trail. Because we never hold your passphrase, we cannot read your vault, and we cannot recover it if you lose the passphrase.`,
+    answer: `Your vault is encrypted in your browser with AES-256 before anything is uploaded, using a key derived from a passphrase that never leaves your device. ${PRODUCT_NAME} stores only encrypted data, and every significant action is recorded in a tamper-evident, hash-chained audit trail. Because we never hold your passphrase or your recovery code, we cannot read your vault, and we cannot open it for you if you lose both.`,
   },
   {
     question: 'What happens if I miss a check-in?',
@@ -240,7 +240,7 @@ export const FAQS: Faq[] = [
   {
     question: 'Can you recover my vault if I forget my passphrase?',
     answer:
-      'No. This is the cost of zero-knowledge encryption: only your passphrase can decrypt your vault. Resetting your account password restores access to your account, not to encrypted vault contents. Keep your passphrase somewhere safe.',
+      'We cannot: only your passphrase, or the recovery code you print when you set up your vault, can decrypt it. If you forget your passphrase, choose “Forgot your vault passphrase?” when you unlock, type your recovery code and choose a new passphrase. Resetting your account password restores access to your account, not to encrypted vault contents. Keep your passphrase and your Recovery Kit somewhere safe, apart.',
   },
   {
     question: 'Is Legacy Vault a replacement for a will?',

@@ -118,7 +118,8 @@ function PrivacySection() {
       <Alert variant="warning" className="mx-auto mt-8 max-w-3xl">
         <AlertTitle>Keep your passphrase safe</AlertTitle>
         <AlertDescription>
-          Because only you hold the key, we cannot recover your vault if you lose your passphrase. Resetting your
+          Because only you hold the key, we cannot recover your vault for you. If you forget your passphrase, the
+          recovery code you print when you set up your vault opens it; without either, nothing can. Resetting your
           account password restores access to your account, not to encrypted vault contents.
         </AlertDescription>
       </Alert>

@@ -1,4 +1,4 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, Link } from '@tanstack/react-router'
 import { Lock, LockOpen, Plus, ShieldCheck } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { Button } from '@/components/ui/button'
@@ -96,6 +96,14 @@ function VaultPage() {
               </p>
             </div>
           </div>
+          {unlocked && user.vaultKey && !user.vaultRecovery && (
+            <p className="rounded-xl border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900" data-testid="no-recovery-code">
+              Your vault has no recovery code: if you forget its passphrase, nothing else opens it.{' '}
+              <Link to="/settings" className="font-medium underline underline-offset-4">
+                Make a recovery code in Settings
+              </Link>
+            </p>
+          )}
           <VaultItemList unlocked={unlocked} onAdd={() => setAddOpen(true)} onUnlock={() => setUnlockOpen(true)} />
           <AddItemDialog open={addOpen} onOpenChange={setAddOpen} />
         </>

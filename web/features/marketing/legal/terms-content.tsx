@@ -118,8 +118,8 @@ function sections(privacyPath: PrivacyPath): LegalSection[] {
             <li>we cannot read, scan or index the contents of your vault;</li>
             <li>
               <strong>
-                we cannot recover your data if you lose or forget your passphrase, and no one at {PRODUCT_NAME} can
-                reset it for you
+                we cannot recover your data if you lose or forget both your passphrase and your recovery code, and no
+                one at {PRODUCT_NAME} can reset either for you
               </strong>
               ; and
             </li>
