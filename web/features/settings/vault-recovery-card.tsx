@@ -29,7 +29,7 @@ export function VaultRecoveryCard() {
     <Card>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
-          <LifeBuoy className="size-5 text-brand-700" aria-hidden /> Recovery code
+          <LifeBuoy className="size-5 text-brand-700" aria-hidden /> Vault recovery code
         </CardTitle>
         <CardDescription>If you forget your vault passphrase, your recovery code opens your vault and lets you choose a new one.</CardDescription>
       </CardHeader>
