@@ -85,6 +85,9 @@ describe("an heir's passphrase backup in the browser", () => {
     logOnFailure(heir.page, 'heir opt-in')
     await heir.page.goto(firstLink(invite.text, '/beneficiary-opt-in'))
     await heir.page.getByRole('button', { name: 'Set up a passphrase backup' }).click()
+    // A file far larger than any kit is refused with a message, not ignored.
+    await heir.page.locator('input[type=file]').setInputFiles({ name: 'holiday.txt', mimeType: 'text/plain', buffer: Buffer.alloc(70 * 1024, 'x') })
+    await heir.page.getByText('Invalid private key format').waitFor()
     await heir.page.getByLabel('Your Access Kit').fill(kitText)
     await heir.page.getByLabel('Backup passphrase', { exact: true }).fill('abcdefghijk1')
     await poll(() => heir.page.getByTestId('passphrase-guessing').textContent()).toContain(VAULT_MESSAGES.tooGuessable)

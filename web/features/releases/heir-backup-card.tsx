@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { CircleCheckBig, FileKey, ShieldCheck } from 'lucide-react'
-import { useRef, useState, type FormEvent } from 'react'
+import { CircleCheckBig, ShieldCheck } from 'lucide-react'
+import { useState, type FormEvent } from 'react'
 import { HEIR_BACKUP_MESSAGES } from '../../../contract/heir-key-backup'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -14,8 +14,9 @@ import { usePassphraseGuessing } from '@/features/vault/passphrase-guessing'
 import { scorePassphrase, STRENGTH_MIN } from '@/features/vault/passphrase-strength'
 import { StrengthMeter } from '@/features/vault/strength-meter'
 import { fetchBackupContext, saveHeirBackup } from './heir-backup'
-import { KIT_FILE_ACCEPT } from './private-key-card'
+import { KitFileButton } from './kit-file-button'
 import { MAX_KIT_FILE_BYTES } from './portal'
+import { RELEASE_MESSAGES } from '../../../contract/releases'
 
 // On the invitation's opt-in page: the heir protects a copy of their key with a passphrase of their
 // own, so a lost Access Kit does not lose what is left to them. The kit's text is read here and
@@ -30,7 +31,6 @@ export function HeirBackupCard({ token, personal = [] }: { token: string; person
   const [saving, setSaving] = useState(false)
   const [saved, setSaved] = useState(false)
   const [open, setOpen] = useState(false)
-  const file = useRef<HTMLInputElement>(null)
   const strength = scorePassphrase(passphrase)
   const guessing = usePassphraseGuessing(strength.score >= STRENGTH_MIN ? passphrase : '', personal)
 
@@ -95,23 +95,17 @@ export function HeirBackupCard({ token, personal = [] }: { token: string; person
               spellCheck={false}
               disabled={saving}
             />
-            <input
-              ref={file}
-              type="file"
-              accept={KIT_FILE_ACCEPT}
-              className="hidden"
-              aria-hidden
-              tabIndex={-1}
-              onChange={(event) => {
-                const chosen = event.currentTarget.files?.[0]
-                event.currentTarget.value = ''
-                if (chosen && chosen.size <= MAX_KIT_FILE_BYTES) void chosen.text().then(setKitText)
+            <KitFileButton
+              size="sm"
+              className="justify-self-start"
+              disabled={saving}
+              onFile={(chosen) => {
+                // An Access Kit is a few kilobytes: a larger file is not one, and saying so beats ignoring it.
+                if (chosen.size > MAX_KIT_FILE_BYTES) return setError(RELEASE_MESSAGES.privateKeyInvalid)
+                setError(null)
+                void chosen.text().then(setKitText)
               }}
             />
-            <Button variant="outline" size="sm" className="justify-self-start" onClick={() => file.current?.click()} disabled={saving}>
-              <FileKey aria-hidden />
-              Load Access Kit file
-            </Button>
           </div>
           <PasswordField label="Backup passphrase" autoComplete="new-password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} disabled={saving} />
           {passphrase && <StrengthMeter strength={strength} />}

@@ -1,16 +1,16 @@
-import { CircleCheckBig, FileKey, KeyRound } from 'lucide-react'
-import { useId, useRef, useState, type Ref } from 'react'
+import { CircleCheckBig, KeyRound } from 'lucide-react'
+import { useId, useState, type Ref } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { IconHeading } from '@/components/ui/icon-heading'
 import { PasswordField } from '@/components/ui/form-field'
 import { Label } from '@/components/ui/label'
 import { Textarea } from '@/components/ui/textarea'
+import { KitFileButton } from './kit-file-button'
 
 // The beneficiary's private key: pasted, or read from the Access Kit's text file. Only the imported
 // (non-extractable) key is kept, by the page, in memory; the text is cleared once it is imported.
 
-export const KIT_FILE_ACCEPT = '.txt,.pem,.key,text/plain'
 
 export function PrivateKeyCard({
   loaded,
@@ -40,7 +40,6 @@ export function PrivateKeyCard({
   const [checking, setChecking] = useState(false)
   const [usePassphrase, setUsePassphrase] = useState(false)
   const [passphrase, setPassphrase] = useState('')
-  const file = useRef<HTMLInputElement>(null)
 
   const run = async (load: () => Promise<boolean>) => {
     setChecking(true)
@@ -156,23 +155,7 @@ export function PrivateKeyCard({
           )}
         </div>
         <div className="flex flex-col gap-2 sm:flex-row sm:justify-end">
-          <input
-            ref={file}
-            type="file"
-            accept={KIT_FILE_ACCEPT}
-            className="hidden"
-            aria-hidden
-            tabIndex={-1}
-            onChange={(event) => {
-              const chosen = event.currentTarget.files?.[0]
-              event.currentTarget.value = ''
-              if (chosen) void run(() => onFile(chosen))
-            }}
-          />
-          <Button variant="outline" onClick={() => file.current?.click()} disabled={checking || disabled}>
-            <FileKey aria-hidden />
-            Load Access Kit file
-          </Button>
+          <KitFileButton onFile={(chosen) => void run(() => onFile(chosen))} disabled={checking || disabled} />
           {onPassphrase && (
             <Button variant="ghost" onClick={() => setUsePassphrase(true)} disabled={checking || disabled}>
               Use my passphrase instead
