@@ -106,6 +106,8 @@ async function ownerWithVault(label: string, items: number): Promise<Owner> {
   await session.create(PASSPHRASES[0], user.id, async (body) => void (await json('POST', '/api/vault/setup', { token, body })))
   session.lock()
   for (let left = items; left > 0; left -= FILL_MAX) await json('POST', '/api/dev/vault-fill', { body: { email, items: Math.min(left, FILL_MAX) } })
+  const held = (await json<unknown[]>('GET', '/api/vault/items', { token })).length
+  if (held !== items) throw new Error(`the vault holds ${held} items, expected ${items}`)
   return { email, token }
 }
 
