@@ -270,6 +270,18 @@ async function measurePbkdf2(): Promise<number[]> {
   return samples
 }
 
+// `vault-keys.ts <origin> format-one <email> <password> <items>`: only make an owner's vault (its
+// passphrase PASSPHRASES[0]) one of format 1 holding `items` items, for the move through the vault
+// page in Chromium (vault-keys.mjs).
+if (process.argv[3] === 'format-one') {
+  const o: Owner = { email: process.argv[4]!, token: '' }
+  const items = Number(process.argv[6])
+  o.token = (await json<{ token: string }>('POST', '/api/auth/login', { body: { email: o.email, password: process.argv[5] } })).token
+  for (let left = items; left > 0; left -= FILL_MAX) await json('POST', '/api/dev/vault-fill', { body: { email: o.email, items: Math.min(left, FILL_MAX) } })
+  console.log(JSON.stringify({ wraps: await makeFormatOne(o) }))
+  process.exit(0)
+}
+
 const began = performance.now()
 const pbkdf2 = await measurePbkdf2()
 const change = await measureChange()
