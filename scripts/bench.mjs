@@ -1,4 +1,4 @@
-// `npm run bench [-- api upload unlock chunks signin forgot fanout sweep audit readiness lighthouse capacity bundle]`: figures
+// `npm run bench [-- api upload unlock chunks signin forgot fanout sweep audit readiness vaultkeys lighthouse capacity bundle]`: figures
 // measured side by side in one run on this machine, printed as one table with ratios where a
 // reference exists (absolute times here are noisy; the ratios are what to compare between runs).
 // The product is started like `npm start` on its own port with fresh state, and stopped at the end.
@@ -25,6 +25,7 @@ import { measureSweep } from './bench/sweep.mjs'
 import { measureReadiness } from './bench/readiness.mjs'
 import { measureUnlock } from './bench/unlock.mjs'
 import { measureUpload } from './bench/upload.mjs'
+import { measureVaultKeys } from './bench/vault-keys.mjs'
 
 // In this order: the server-side load first, the browser next, the long fan-out, then what runs
 // without the server (the bundle builds after it has stopped).
@@ -39,6 +40,7 @@ const MEASUREMENTS = {
   sweep: { run: measureSweep, server: true, title: 'Cron sweep with 100 and 10 000 idle owners' },
   audit: { run: measureAudit, server: true, title: 'Audit chain verification' },
   readiness: { run: measureReadiness, server: true, title: 'Release readiness on 1 000 items' },
+  vaultkeys: { run: measureVaultKeys, server: true, title: 'Passphrase change at 10 000 items, move to a vault key at 1 000 items' },
   lighthouse: { run: measureLighthouse, server: true, title: 'Lighthouse (mobile) on /, /login and /pricing' },
   capacity: { run: measureCapacity, server: false, title: 'Capacity: bytes per owner, 0.1 and 0.2' },
   bundle: { run: measureBundle, server: false, title: 'Bundle sizes' },
