@@ -209,7 +209,8 @@ export function createVaultSession(options: VaultSessionOptions = {}) {
       // the old key if the move cannot finish this time (its wraps stay in force until the commit).
       if (!vault.vaultKey && moveToVaultKey && signed && signingWrap) {
         try {
-          candidate = await moveToVaultKey(await derivePassphraseKey(passphrase, vault.salt), candidate, signingWrap)
+          // In format 1 the master key is the passphrase's PBKDF2 key itself: no second derivation.
+          candidate = await moveToVaultKey(candidate as unknown as PassphraseKey, candidate, signingWrap)
           keyFormat = 2
           channel?.postMessage('lock')
         } catch (error) {
