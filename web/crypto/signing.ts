@@ -84,11 +84,26 @@ export async function signStatement(privateKey: SigningPrivateKey, text: string)
 /** false, never an exception, for a malformed key or signature: neither is to be trusted. */
 export async function verifyStatement(signingPublicKey: string, text: string, signature: string): Promise<boolean> {
   try {
-    const key = await subtle().importKey('spki', fromBase64(signingPublicKey), SIGNING_KEY_ALGORITHM, false, ['verify'])
-    return await subtle().verify(SIGNATURE_ALGORITHM, key, fromBase64(signature), utf8(text))
+    return await subtle().verify(SIGNATURE_ALGORITHM, await verifyingKey(signingPublicKey), fromBase64(signature), utf8(text))
   } catch {
     return false
   }
+}
+
+// A portal checks every released item's seal against one vault key, and the owner's browser every
+// beneficiary's statement: each public key is imported once, not once per statement. Public keys
+// only, and few (the last VERIFYING_KEYS_KEPT); a key that fails to import is not kept.
+const VERIFYING_KEYS_KEPT = 8
+const verifyingKeys = new Map<string, Promise<CryptoKey>>()
+
+function verifyingKey(signingPublicKey: string): Promise<CryptoKey> {
+  const known = verifyingKeys.get(signingPublicKey)
+  if (known) return known
+  const imported = subtle().importKey('spki', fromBase64(signingPublicKey), SIGNING_KEY_ALGORITHM, false, ['verify'])
+  verifyingKeys.set(signingPublicKey, imported)
+  imported.catch(() => verifyingKeys.delete(signingPublicKey))
+  if (verifyingKeys.size > VERIFYING_KEYS_KEPT) verifyingKeys.delete(verifyingKeys.keys().next().value!)
+  return imported
 }
 
 /** The owner's signature over keyStatement(fields): base64 IEEE P1363 (88 characters). */
