@@ -50,7 +50,7 @@ export async function sendBackupLink(env: Env, ctx: Pick<ExecutionContext, 'wait
   if ((recent?.n ?? 0) >= CHANNEL_MESSAGES.backupPerHour) throw tooManyRequests(CHANNEL_MESSAGES.backupLimit)
   // The address is the nonce: a link confirms only the address it was sent to, while it is the backup.
   const token = signLinkToken(env, 'backupEmailVerify', user.id, { owner: user.id, nonce: address }, now)
-  const verifyUrl = `${env.APP_ORIGIN}/settings?${new URLSearchParams({ backupToken: token }).toString()}`
+  const verifyUrl = `${env.APP_ORIGIN}/verify-backup-email?${new URLSearchParams({ token }).toString()}`
   await sendEmail(env, ctx, db, { to: address, kind: VERIFY_KIND, ...backupEmailVerifyEmail({ displayName: user.displayName, verifyUrl }) })
 }
 
