@@ -1,29 +1,13 @@
 import { z } from 'zod'
 import { emailField } from './auth'
+import { CHANNEL_MESSAGES } from './channels-constants'
 import { PROFILE_MESSAGES } from './profile'
+
+export { CHANNEL_BOUNCING, CHANNEL_COPY, CHANNEL_MESSAGES } from './channels-constants'
 
 // The owner's second channel (issue 0.3 · 5 of 7, item 3): a backup address of their own, verified
 // through a link, and an emergency contact who may be told (only) that the owner has not answered.
 // Who hears what is one rule: worker/mail/channels.ts.
-
-export const CHANNEL_MESSAGES = {
-  backupSameAsPrimary: 'Your backup address must be different from the address you sign in with.',
-  backupSent: (email: string) => `We sent a link to ${email}. It receives nothing from us until you follow it.`,
-  backupVerified: 'Your backup address is confirmed. It now receives your check-ins and is told at once if a release starts.',
-  backupAlreadyVerified: 'Your backup address is already confirmed.',
-  backupRemoved: 'Your backup address was removed. It will receive nothing more from us.',
-  backupNone: 'You have no backup address.',
-  /** Links sent to one backup address an hour, at most. */
-  backupPerHour: 3,
-  backupLimit: 'We have sent three links to your backup address in the last hour. Please check its inbox (and spam folder), or try again later.',
-  linkInvalid: 'This link no longer works. Ask for a new one from Settings.',
-  linkExpired: 'This link has expired. Ask for a new one from Settings.',
-  contactAlertsNeedAddress: 'Add your emergency contact’s e-mail address to have them told.',
-  contactAlertsInvalid: 'Telling your emergency contact must be on or off.',
-  contactSaved: 'Your emergency contact was saved.',
-  webhookSignatureInvalid: 'The event’s signature does not match.',
-  webhookBodyInvalid: 'The event is not one we can read.',
-} as const
 
 export const backupEmailBodySchema = z.object({ email: emailField })
 export type BackupEmailBody = z.input<typeof backupEmailBodySchema>
@@ -65,9 +49,3 @@ export const channelsResponseSchema = z.object({
   contact: z.object({ address: z.string(), alerts: z.boolean(), bouncing: z.boolean() }).nullable(),
 }) satisfies z.ZodType<ChannelsView>
 
-/** A channel's words on readiness when the mail provider reports it bouncing. */
-export const CHANNEL_BOUNCING = {
-  primary: 'E-mail to the address you sign in with is bouncing, so check-ins and the link that cancels a release may not reach you. Check the address, or add a backup address.',
-  backup: 'E-mail to your backup address is bouncing, so it may not hear of a check-in or a release. Check it, or replace it.',
-  contact: 'E-mail to your emergency contact is bouncing, so they may not hear if you stop answering. Check their address.',
-} as const
