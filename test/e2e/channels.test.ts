@@ -21,7 +21,7 @@ describe('the backup address', () => {
     const backup = uniqueEmail('backup')
     await page.goto(`${baseUrl()}/settings`)
     const card = page.getByTestId('channels-card')
-    await card.getByLabel(CHANNEL_COPY.backupLabel, { exact: true }).fill(backup)
+    await card.getByRole('textbox', { name: CHANNEL_COPY.backupLabel, exact: true }).fill(backup)
     await card.getByRole('button', { name: CHANNEL_COPY.backupAdd }).click()
     await expect.poll(() => toastText(page)).toContain(`We sent a link to ${backup}`)
     await expect.poll(() => card.getByTestId('backup-status').textContent()).toContain(CHANNEL_COPY.waiting)
