@@ -35,6 +35,8 @@ export const READINESS_KINDS = [
   'beneficiary_kit_only',
   /** A verified-death trigger is active, and no verified approver holds a link to report a death. */
   'death_link_unsent',
+  /** The mail provider reports one of the owner's channels (their address, backup, emergency contact) bouncing. */
+  'channel_bouncing',
 ] as const
 export type ReadinessKind = (typeof READINESS_KINDS)[number]
 

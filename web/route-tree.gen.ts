@@ -38,6 +38,7 @@ import { Route as SubscribeRouteImport } from './routes/subscribe'
 import { Route as TermsRouteImport } from './routes/terms'
 import { Route as UnsubscribeRouteImport } from './routes/unsubscribe'
 import { Route as VerifyApproverRouteImport } from './routes/verify-approver'
+import { Route as VerifyBackupEmailRouteImport } from './routes/verify-backup-email'
 import { Route as VerifyBeneficiaryRouteImport } from './routes/verify-beneficiary'
 import { Route as AppAuditRouteImport } from './routes/_app/audit'
 import { Route as AppBeneficiariesRouteImport } from './routes/_app/beneficiaries'
@@ -195,6 +196,11 @@ const VerifyApproverRoute = VerifyApproverRouteImport.update({
   path: '/verify-approver',
   getParentRoute: () => rootRouteImport,
 } as any)
+const VerifyBackupEmailRoute = VerifyBackupEmailRouteImport.update({
+  id: '/verify-backup-email',
+  path: '/verify-backup-email',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const VerifyBeneficiaryRoute = VerifyBeneficiaryRouteImport.update({
   id: '/verify-beneficiary',
   path: '/verify-beneficiary',
@@ -285,6 +291,7 @@ export interface FileRoutesByFullPath {
   '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/verify-approver': typeof VerifyApproverRoute
+  '/verify-backup-email': typeof VerifyBackupEmailRoute
   '/verify-beneficiary': typeof VerifyBeneficiaryRoute
   '/audit': typeof AppAuditRoute
   '/beneficiaries': typeof AppBeneficiariesRoute
@@ -327,6 +334,7 @@ export interface FileRoutesByTo {
   '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/verify-approver': typeof VerifyApproverRoute
+  '/verify-backup-email': typeof VerifyBackupEmailRoute
   '/verify-beneficiary': typeof VerifyBeneficiaryRoute
   '/audit': typeof AppAuditRoute
   '/beneficiaries': typeof AppBeneficiariesRoute
@@ -371,6 +379,7 @@ export interface FileRoutesById {
   '/terms': typeof TermsRoute
   '/unsubscribe': typeof UnsubscribeRoute
   '/verify-approver': typeof VerifyApproverRoute
+  '/verify-backup-email': typeof VerifyBackupEmailRoute
   '/verify-beneficiary': typeof VerifyBeneficiaryRoute
   '/_app/audit': typeof AppAuditRoute
   '/_app/beneficiaries': typeof AppBeneficiariesRoute
@@ -415,6 +424,7 @@ export interface FileRouteTypes {
     | '/terms'
     | '/unsubscribe'
     | '/verify-approver'
+    | '/verify-backup-email'
     | '/verify-beneficiary'
     | '/audit'
     | '/beneficiaries'
@@ -457,6 +467,7 @@ export interface FileRouteTypes {
     | '/terms'
     | '/unsubscribe'
     | '/verify-approver'
+    | '/verify-backup-email'
     | '/verify-beneficiary'
     | '/audit'
     | '/beneficiaries'
@@ -500,6 +511,7 @@ export interface FileRouteTypes {
     | '/terms'
     | '/unsubscribe'
     | '/verify-approver'
+    | '/verify-backup-email'
     | '/verify-beneficiary'
     | '/_app/audit'
     | '/_app/beneficiaries'
@@ -544,6 +556,7 @@ export interface RootRouteChildren {
   TermsRoute: typeof TermsRoute
   UnsubscribeRoute: typeof UnsubscribeRoute
   VerifyApproverRoute: typeof VerifyApproverRoute
+  VerifyBackupEmailRoute: typeof VerifyBackupEmailRoute
   VerifyBeneficiaryRoute: typeof VerifyBeneficiaryRoute
   DevMailboxRoute: typeof DevMailboxRoute
 }
@@ -753,6 +766,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof VerifyApproverRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/verify-backup-email': {
+      id: '/verify-backup-email'
+      path: '/verify-backup-email'
+      fullPath: '/verify-backup-email'
+      preLoaderRoute: typeof VerifyBackupEmailRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/verify-beneficiary': {
       id: '/verify-beneficiary'
       path: '/verify-beneficiary'
@@ -898,6 +918,7 @@ const rootRouteChildren: RootRouteChildren = {
   TermsRoute: TermsRoute,
   UnsubscribeRoute: UnsubscribeRoute,
   VerifyApproverRoute: VerifyApproverRoute,
+  VerifyBackupEmailRoute: VerifyBackupEmailRoute,
   VerifyBeneficiaryRoute: VerifyBeneficiaryRoute,
   DevMailboxRoute: DevMailboxRoute,
 }

@@ -7,6 +7,7 @@ import { securityHeaders } from './middleware/security-headers'
 import { serverTiming } from './middleware/server-timing'
 import { apiReferenceRoutes } from './routes/api-reference'
 import { authRoutes } from './routes/auth'
+import { channelRoutes, mailEventRoutes } from './routes/channels'
 import { authenticatorRoutes } from './routes/authenticator'
 import { approverRoutes } from './routes/approvers'
 import { beneficiaryRoutes } from './routes/beneficiaries'
@@ -47,6 +48,8 @@ app.get('/api/health', (c) => c.json({ ok: true }))
 app.route('/api', apiReferenceRoutes(app))
 // Stripe's signed webhooks read the raw body themselves (no JSON body limit or parsing before).
 app.route('/api/stripe', stripeWebhookRoutes)
+// The mail provider's signed events (bounces), likewise.
+app.route('/api/mail', mailEventRoutes)
 app.route('/api/auth', authRoutes)
 app.route('/api/auth', securityKeyRoutes)
 app.route('/api/auth', authenticatorRoutes)
@@ -65,6 +68,7 @@ app.route('/api/policies', policyRoutes)
 app.route('/api/user', userRoutes)
 app.route('/api/triggers', triggerRoutes)
 app.route('/api/profile', profileRoutes)
+app.route('/api/channels', channelRoutes)
 app.route('/api/account', accountRoutes)
 app.route('/api/account', accountBillingRoutes)
 app.route('/api', billingRoutes)

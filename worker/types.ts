@@ -30,10 +30,18 @@ export interface StripeEnv {
   STRIPE_API_BASE?: string
 }
 
+/**
+ * The mail provider's signing secret for its events (`whsec_…`, worker/routes/channels.ts), a
+ * secret or `.dev.vars` entry; without it the bounce webhook answers 404.
+ */
+export interface MailEventsEnv {
+  MAIL_WEBHOOK_SECRET?: string
+}
+
 declare global {
   // Both the global Env and Cloudflare.Env (cloudflare:workers' env) of worker-configuration.d.ts.
-  interface Env extends StripeEnv {}
+  interface Env extends StripeEnv, MailEventsEnv {}
   namespace Cloudflare {
-    interface Env extends StripeEnv {}
+    interface Env extends StripeEnv, MailEventsEnv {}
   }
 }

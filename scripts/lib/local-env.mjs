@@ -12,7 +12,12 @@ const devVarsPath = `${root}/.dev.vars`
  * also what switches the worker into local mode (ENVIRONMENT=development: the local mailbox).
  */
 export function ensureDevVars() {
-  const wanted = { ENVIRONMENT: 'development', JWT_SECRET: randomBytes(48).toString('base64url') }
+  const wanted = {
+    ENVIRONMENT: 'development',
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    // The mail provider's signing secret for its bounce events (POST /api/mail/events).
+    MAIL_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}`,
+  }
   const current = existsSync(devVarsPath) ? readFileSync(devVarsPath, 'utf8') : ''
   const missing = Object.entries(wanted).filter(([key]) => !new RegExp(`^${key}=`, 'm').test(current))
   if (missing.length === 0) return

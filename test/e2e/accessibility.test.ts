@@ -41,6 +41,7 @@ const PUBLIC_ROUTES = [
   '/confirm-death',
   '/review-identity',
   '/confirm-email',
+  '/verify-backup-email',
   '/no-such-page',
   // The API reference, served by the worker.
   '/api/docs',

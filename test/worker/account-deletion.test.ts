@@ -32,6 +32,8 @@ const BY_VALUE: Record<string, (o: Owner) => [string, unknown[]]> = {
   blob_deletions: (o) => ['substr(r2_key, 1, ?) = ? or substr(r2_key, 1, ?) = ?', ownerBlobPrefixes(o.id).flatMap((p) => [p.length, p])],
   heir_index: (o) => ["hex(owner_id) = upper(replace(?, '-', ''))", [o.id]],
   sign_in_failures: (o) => ['email = ?', [o.email.toLowerCase()]],
+  // What the mail provider reported of the owner's own address.
+  mail_bounces: (o) => ['address = ?', [o.email.toLowerCase()]],
 }
 /** Tables an owner's rows reach only while their account is being deleted (and after, if R2 failed). */
 const FILLED_BY_DELETION = ['blob_deletions']
@@ -186,6 +188,8 @@ async function fullOwner() {
   expect((await callSettled('/api/auth/forgot-password', { body: { email: s.owner.email } })).status).toBe(200)
   // A failed sign-in, counted against the account's address.
   expect((await call('/api/auth/login', { body: { email: s.owner.email, password: 'not the password' } })).status).toBe(401)
+  // The mail provider reported the owner's address bouncing (POST /api/mail/events records these).
+  await env.DB.prepare(`insert into mail_bounces (address, bounced_at, reason) values (?, ?, 'Mailbox full')`).bind(s.owner.email.toLowerCase(), Date.now()).run()
   // A subscription of the owner's (billing creates these; with billing off, none is made here).
   await env.DB.prepare(`insert into subscriptions (id, email, user_id, plan, status, created_at) values (?, ?, ?, 'basic', 'active', ?)`)
     .bind(crypto.randomUUID(), s.owner.email, ownerId, Date.now())

@@ -18,6 +18,8 @@ export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   ownerEmailConfirm: 7 * DAY_S,
   // Not in the spec: "This wasn't me" in the e-mail about a change of trust, a month.
   notMe: 30 * DAY_S,
+  // Not in the spec (issue 0.3 · 5 of 7): the backup address's confirmation, a week like the owner's own.
+  backupEmailVerify: 7 * DAY_S,
   beneficiaryAccess: 365 * DAY_S,
   assetContent: 30 * 60,
 }

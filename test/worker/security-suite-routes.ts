@@ -134,6 +134,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /api/docs': { access: 'public' },
   'GET /api/docs/app.js': { access: 'public' },
   'POST /api/stripe/webhook': { access: 'public', body: 'raw', sample: () => ({ id: 'evt_probe', type: 'invoice.paid' }) },
+  'POST /api/mail/events': { access: 'public', body: 'raw', sample: (f) => ({ type: 'email.bounced', data: { to: [f.email] } }) },
   'POST /api/auth/register': {
     access: 'public',
     body: 'json',
@@ -399,6 +400,12 @@ export const ROUTES: Record<string, RouteSpec> = {
   'DELETE /api/policies/:id': { access: 'owner', params: (f) => ({ id: f.policyId }) },
   'GET /api/user/safety-window': { access: 'owner' },
   'PUT /api/user/safety-window': { access: 'owner', body: 'json', sample: () => ({ hours: 48 }) },
+  'GET /api/channels': { access: 'owner' },
+  'PUT /api/channels/backup': { access: 'owner', body: 'json', sample: () => ({ email: uniqueEmail('backup') }) },
+  'POST /api/channels/backup/resend': { access: 'owner' },
+  'POST /api/channels/backup/verify': { access: 'owner', body: 'json', sample: () => ({ token: 'x'.repeat(40) }) },
+  'DELETE /api/channels/backup': { access: 'owner' },
+  'PUT /api/channels/contact': { access: 'owner', body: 'json', sample: () => ({ email: uniqueEmail('contact'), alerts: true }) },
   'PUT /api/user/ping-settings': { access: 'owner', body: 'json', sample: () => ({ pingFrequency: 30, gracePeriod: 3 }) },
   'GET /api/triggers': { access: 'owner' },
   'POST /api/triggers': {

@@ -36,6 +36,13 @@ export const users = sqliteTable(
     country: text('country').notNull().default('US'),
     timezone: text('timezone').notNull().default('America/New_York'),
     emergencyContact: text('emergency_contact'),
+    // The owner chose to have their emergency contact told when a release starts without them
+    // (worker/mail/channels.ts); the notice names no item and carries no link.
+    emergencyContactAlerts: integer('emergency_contact_alerts', { mode: 'boolean' }).notNull().default(false),
+    // A second address of the owner's own: it hears what the first does (check-ins, a release
+    // starting, its cancel link) once the link sent to it was followed, and nothing before.
+    backupEmail: text('backup_email'),
+    backupEmailVerifiedAt: integer('backup_email_verified_at'),
     emailNotifications: integer('email_notifications', { mode: 'boolean' }).notNull().default(true),
     twoFactorEnabled: integer('two_factor_enabled', { mode: 'boolean' }).notNull().default(false),
     // When the owner asked for their account to be deleted (after fresh proof). Until
@@ -395,3 +402,14 @@ export const adminActions = sqliteTable(
   },
   (t) => [index('admin_actions_created_idx').on(t.createdAt)],
 )
+
+/**
+ * Addresses the mail provider reported as bouncing (POST /api/mail/events), lower case. Readiness
+ * warns of an owner's channel found here; following a verification link sent to it clears it.
+ */
+export const mailBounces = sqliteTable('mail_bounces', {
+  address: text('address').primaryKey(),
+  bouncedAt: integer('bounced_at').notNull(),
+  /** The provider's words for it, kept short (never shown to people). */
+  reason: text('reason'),
+})

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { AuditActor } from '../../contract/audit'
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
+import { ownerUnansweredEmail } from '../mail/channel-templates'
 import { releaseApprovalRequestEmail, releaseNoticeEmail, releaseStartedOwnerEmail } from '../mail/release-templates'
 import { inSlices, jsonSlices } from '../owner/db'
 import { beneficiaries, firingRecipients, firings, releases, releaseSignoffs, triggers, type TriggerRow } from '../owner/schema'
@@ -121,9 +122,10 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
   const { db, now, account } = u
   const label = TRIGGER_TYPE_LABELS[req.trigger?.type ?? 'scheduled'].title
   const waits = plans.filter((p) => p.releaseAt > now || p.requiredApprovals > 0)
-  // Whatever caused it, the owner hears at once of every firing that hands anything over.
+  // Whatever caused it, the owner hears at once of every firing that hands anything over, at each
+  // of their own addresses; the emergency contact the owner opted in, when it was not the owner.
   if (plans.length > 0) {
-    u.mail(account.email, 'release_started', releaseStartedOwnerEmail({
+    u.tell('release_started', releaseStartedOwnerEmail({
       displayName: account.displayName,
       triggerLabel: label,
       reason: req.reason,
@@ -131,6 +133,9 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
       cancelUrl: u.signedLink('/cancel-release', 'releaseCancel', firingId),
       waiting: waits.length > 0,
     }))
+    if (!ownerActingNow(req.kind)) {
+      u.tell('owner_unanswered', ownerUnansweredEmail({ ownerName: account.displayName, ownerEmail: account.email, ownerPhone: account.phoneNumber }))
+    }
   }
   for (const [i, p] of plans.entries()) {
     for (const s of p.signers) {

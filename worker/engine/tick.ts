@@ -50,7 +50,7 @@ export function tickOwner(u: Unit, clock: ClockState): TickResult {
       }
       if (action === 'send_checkin') state = { ...state, phase: 'checkin_sent', checkInSentAt: now, scheduleKey: schedule.key }
       else state = { ...state, phase: 'reminder_sent' }
-      u.mail(account.email, action === 'send_checkin' ? 'check_in' : 'check_in_reminder', checkInEmail({
+      u.tell(action === 'send_checkin' ? 'check_in' : 'check_in_reminder', checkInEmail({
         displayName: account.displayName,
         checkInUrl: u.signedLink('/check-in', 'checkIn', u.ownerId),
         deadline: clockTimes(state, schedule).firesAt,

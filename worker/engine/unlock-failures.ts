@@ -138,8 +138,7 @@ function warnOnce(u: Unit, t: TriggerRow, s: WindowStats): void {
     select count(*) as n from audit
     where action = ${UNLOCK_AUDIT_ACTIONS.warned} and json_extract(details, '$.triggerId') = ${t.id} and created_at >= ${since}`)
   if (warned.n > 0) return
-  u.mail(
-    u.account.email,
+  u.tell(
     'unlock_warning',
     unlockWarningEmail({
       displayName: u.account.displayName,

@@ -27,6 +27,14 @@ export const TRUST_CHANGES = {
     subject: 'Your vault was opened with its recovery code',
     what: 'Your vault was opened with its recovery code and given a new passphrase. The old passphrase no longer opens it.',
   },
+  backup_email_added: {
+    subject: 'A backup address was added to your account',
+    what: 'A backup address was added to your account. Once confirmed, it receives your check-ins and the link that cancels a release.',
+  },
+  backup_email_removed: {
+    subject: 'The backup address was removed from your account',
+    what: 'The backup address was removed from your account. It no longer hears of check-ins or releases.',
+  },
   deletion_requested: { subject: 'Your account is set to be deleted', what: 'Deleting your account was requested.' },
 } as const
 export type TrustChange = keyof typeof TRUST_CHANGES

@@ -11,6 +11,7 @@ import {
 } from '../../contract/circle'
 import { ID_DOCUMENT_MIME_TYPES, identityDocumentFieldsSchema, identityDocumentSchema } from '../../contract/identity'
 import { policySchema } from '../../contract/policies'
+import { channelsResponseSchema } from '../../contract/channels'
 import { changePasswordResponseSchema, profileResponseSchema } from '../../contract/profile'
 import { revokeSessionResponseSchema, sessionListSchema, signOutOthersResponseSchema } from '../../contract/sessions'
 import {
@@ -169,6 +170,33 @@ export const OPERATIONS: Record<string, Operation> = {
   'PUT /api/user/ping-settings': { summary: 'Set the check-in frequency', answer: publicUserAnswer },
   'GET /api/user/safety-window': { summary: 'The safety window before automatic releases', answer: z.object({ hours: z.number() }) },
   'PUT /api/user/safety-window': { summary: 'Set the safety window', answer: z.object({ hours: z.number(), message: z.string() }) },
+  'GET /api/channels': { summary: "The owner's channels: address, backup address, emergency contact (and which bounce)", answer: channelsResponseSchema },
+  'PUT /api/channels/backup': {
+    summary: 'Name a backup address (fresh proof); a link is sent to it',
+    description: 'It receives nothing but that link until the owner, signed in, follows it. The owner is e-mailed at once. 400 if it is the address they sign in with; 429 past three links an hour.',
+    answer: z.object({ message: z.string(), channels: channelsResponseSchema }),
+    errors: [429],
+  },
+  'POST /api/channels/backup/resend': { summary: 'Send the backup address a new link', answer: message, errors: [404, 409, 429] },
+  'POST /api/channels/backup/verify': {
+    summary: 'Confirm the backup address (its link token, signed in)',
+    description: "404 for a link of another account; 400 for one sent to an address that is no longer the backup.",
+    answer: z.object({ message: z.string(), channels: channelsResponseSchema }),
+    errors: [404],
+  },
+  'DELETE /api/channels/backup': { summary: 'Remove the backup address (fresh proof)', answer: z.object({ message: z.string(), channels: channelsResponseSchema }), errors: [404] },
+  'PUT /api/channels/contact': {
+    summary: "The emergency contact's address, and whether they are told when a release starts without the owner",
+    description: 'They are told only that the owner has not answered and how to reach them: no link, no item.',
+    answer: z.object({ message: z.string(), channels: channelsResponseSchema }),
+  },
+  'POST /api/mail/events': {
+    summary: "The mail provider's signed events (bounces)",
+    description:
+      'Only with MAIL_WEBHOOK_SECRET configured (404 otherwise). Standard Webhooks framing: webhook-id, webhook-timestamp (within 5 minutes) and webhook-signature (v1, HMAC-SHA256). An `email.bounced` event marks its recipients as bouncing; other events change nothing.',
+    body: { type: 'application/json', description: 'The event exactly as the provider sent it: `{ type, created_at, data: { to, bounce } }`.' },
+    answer: z.object({ received: z.literal(true), bounced: z.number() }),
+  },
   'DELETE /api/account/delete': {
     summary: 'Delete the account and everything in it, after 7 days',
     description:

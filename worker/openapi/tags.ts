@@ -19,6 +19,7 @@ const SAME_SUBJECT: Record<string, string> = {
   'release-approvals': 'releases',
   'death-reports': 'releases',
   'beneficiary-portal': 'releases',
+  mail: 'channels',
 }
 
 export const TAGS: Array<{ name: string; description: string }> = [
@@ -27,6 +28,7 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'auth', description: 'Accounts, sessions, e-mail confirmation, passwords and security keys.' },
   { name: 'profile', description: "The signed-in owner's profile and password." },
   { name: 'user', description: 'Check-in frequency and the safety window.' },
+  { name: 'channels', description: "Who hears if the owner goes quiet: a verified backup address, the emergency contact's opt-in, and the mail provider's bounce reports." },
   { name: 'account', description: 'The subscription, and deleting the account.' },
   { name: 'billing', description: "Plans and payments; Stripe's webhook when Stripe is configured." },
   { name: 'vault', description: 'Encrypted items: uploads in parts, content, grants. The server holds ciphertext only.' },

@@ -20,6 +20,12 @@ export interface Account {
   pingFrequency: number | null
   /** The owner asked for the account to be deleted: it is frozen, nothing fires, until it goes or is kept. */
   deletionRequestedAt: number | null
+  /** The owner's second address, once verified (null before: it hears nothing but its verification). */
+  backupEmail: string | null
+  /** The emergency contact's address, when the owner opted in to having them told (worker/mail/channels.ts). */
+  alertContact: string | null
+  /** Given in the profile; the emergency contact's notice says it, to reach the owner by. */
+  phoneNumber: string | null
 }
 
 export function accountOf(user: UserRow): Account {
@@ -34,6 +40,9 @@ export function accountOf(user: UserRow): Account {
     paymentGraceUntil: user.paymentGraceUntil,
     pingFrequency: user.pingFrequency,
     deletionRequestedAt: user.deletionRequestedAt,
+    backupEmail: user.backupEmailVerifiedAt !== null ? user.backupEmail : null,
+    alertContact: user.emergencyContactAlerts ? user.emergencyContact : null,
+    phoneNumber: user.phoneNumber,
   }
 }
 

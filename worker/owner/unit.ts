@@ -1,5 +1,6 @@
 import { HOUR_MS } from '../../contract/constants'
 import { SAFETY_WINDOW } from '../../contract/settings'
+import { ownerAddresses, recipientsFor, type ChannelMessage } from '../mail/channels'
 import type { RenderedEmail } from '../mail/templates'
 import { signLinkToken, type LinkPurpose } from '../services/link-tokens'
 import type { Account } from './account'
@@ -33,6 +34,8 @@ export interface Unit {
   auditMany(entries: readonly AuditInput[]): void
   /** Kept with the act, handed to D1's outbox once it commits (worker/owner/pending-mail.ts). */
   mail(to: string, kind: string, message: RenderedEmail): void
+  /** The message to every address the channel rule names for its kind (worker/mail/channels.ts). */
+  tell(kind: ChannelMessage, message: RenderedEmail): void
   /** An absolute link to `path` carrying a token for `purpose` that names `subject` and this owner. */
   signedLink(path: string, purpose: LinkPurpose, subject: string, params?: Record<string, string>, nonce?: string): string
   /** Something falls due then: the object's alarm will ring no later. */
@@ -84,11 +87,14 @@ export function createUnit(
     audit: (entry) => void appendAudit(storage, db, entry),
     auditMany: (entries) => appendAuditMany(storage, db, entries),
     mail(to, kind, message) {
-      if (to.toLowerCase() !== account.email.toLowerCase()) recordThirdPartyMail(db, to, now)
+      if (!ownerAddresses(account).some((own) => own.toLowerCase() === to.toLowerCase())) recordThirdPartyMail(db, to, now)
       db.insert(pendingMail)
         .values({ id: crypto.randomUUID(), toAddress: to, kind, subject: message.subject, text: message.text, html: message.html, createdAt: now })
         .run()
       effects.mails++
+    },
+    tell(kind, message) {
+      for (const to of recipientsFor(kind, account)) unit.mail(to, kind, message)
     },
     signedLink(path, purpose, subject, params = {}, nonce) {
       const token = signLinkToken(env, purpose, subject, { owner: ownerId, nonce }, now)

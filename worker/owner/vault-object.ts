@@ -26,6 +26,8 @@ import * as identity from '../services/identity'
 import * as monitor from '../services/engine-monitor'
 import * as policiesService from '../services/policies'
 import { releaseReadiness } from '../services/readiness'
+import { getDb } from '../db/client'
+import { bouncingChannelsOf } from '../services/channels'
 import * as releaseLinks from '../services/release-links'
 import * as triggersService from '../services/triggers'
 import * as items from '../services/vault-items'
@@ -849,6 +851,7 @@ export class OwnerVault extends DurableObject<Env> {
       owner: { id: this.ownerId, confirmed: ownerConfirmedIn(this.ctx.storage, account) },
       now: Date.now(),
       undeliverable: new Set(failed),
+      bouncingChannels: await bouncingChannelsOf(getDb(this.env), account),
     })
   }
 

@@ -4,7 +4,7 @@ import { cancelBillingOnDelete } from '../billing/on-delete'
 import { accountOf } from '../owner/account'
 import { auditOwner } from './audit'
 import type { Db } from '../db/client'
-import { blobDeletions, emailOutbox, signInFailures, users, type UserRow } from '../db/schema'
+import { blobDeletions, emailOutbox, mailBounces, signInFailures, users, type UserRow } from '../db/schema'
 import { conflict } from '../lib/errors'
 import { ownerVault } from '../owner/client'
 import { forgetHeirs } from '../owner/directory'
@@ -49,13 +49,15 @@ export async function deleteAccount(env: Env, db: Db, user: UserRow, now = Date.
   const vault = ownerVault(env, ownerId)
   const prefixes = ownerBlobPrefixes(ownerId)
   const allowed = sql`exists (select 1 from ${users} where ${users.id} = ${ownerId} and (${users.role} <> 'admin' or (select count(*) from ${users} where ${users.role} = 'admin') > 1))`
-  const toOwner = sql`lower(${emailOutbox.toAddress}) = ${user.email.toLowerCase()}`
+  // The owner's own addresses: the one they sign in with and their backup (contact/channels).
+  const own = JSON.stringify([user.email, user.backupEmail].filter((a): a is string => !!a).map((a) => a.toLowerCase()))
+  const toOwner = sql`lower(${emailOutbox.toAddress}) in (select value from json_each(${own}))`
 
   // 1. What lives outside the object.
   const manifest = await vault.deletionManifest()
 
   // 2. D1.
-  const [, , , deleted] = await db.batch([
+  const [, , , , deleted] = await db.batch([
     db
       .insert(blobDeletions)
       .select(
@@ -67,6 +69,7 @@ export async function deleteAccount(env: Env, db: Db, user: UserRow, now = Date.
       .onConflictDoNothing(),
     db.delete(emailOutbox).where(and(toOwner, allowed)),
     db.delete(signInFailures).where(and(eq(signInFailures.email, user.email.toLowerCase()), allowed)),
+    db.delete(mailBounces).where(and(sql`${mailBounces.address} in (select value from json_each(${own}))`, allowed)),
     db.delete(users).where(and(eq(users.id, ownerId), allowed)).returning({ id: users.id }),
   ])
   if (deleted.length === 0) {

@@ -29,6 +29,8 @@ export const LINK_PURPOSES = {
   deathReport: { audience: 'legacy-vault:link:death-report', ttlSeconds: 5 * 365 * 24 * 3600 },
   // Subject: owner id; nonce: the address it was sent to. The owner confirms their own address.
   ownerEmailConfirm: { audience: 'legacy-vault:link:owner-email-confirm', ttlSeconds: 7 * 24 * 3600 },
+  // Subject: owner id; nonce: the backup address it was sent to. The owner confirms it, signed in.
+  backupEmailVerify: { audience: 'legacy-vault:link:backup-email-verify', ttlSeconds: 7 * 24 * 3600 },
   // Subject: beneficiary id. The portal of released assets.
   beneficiaryAccess: { audience: 'legacy-vault:link:beneficiary-access', ttlSeconds: 365 * 24 * 3600 },
   // Subject "assetId:beneficiaryId": fetches the ciphertext of one counted download.

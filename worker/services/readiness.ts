@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { CHANNEL_BOUNCING } from '../../contract/channels'
 import {
   NOT_PROTECTED,
   OWNER_UNCONFIRMED,
@@ -41,6 +42,8 @@ export interface ReadinessContext {
   now: number
   /** Addresses (lower case) whose e-mail the outbox gave up on lately; the object reads them from D1. */
   undeliverable?: ReadonlySet<string>
+  /** The owner's channels in use that the mail provider reports bouncing (worker/mail/channels.ts). */
+  bouncingChannels?: ReadonlyArray<keyof typeof CHANNEL_BOUNCING>
 }
 
 /**
@@ -61,7 +64,7 @@ function nothingProtected(
   return NOT_PROTECTED.noRoute
 }
 
-export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new Set() }: ReadinessContext): ReleaseReadiness {
+export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new Set(), bouncingChannels = [] }: ReadinessContext): ReleaseReadiness {
   const triggerRows = db.select({ id: triggers.id, type: triggers.type, status: triggers.status, config: triggers.config }).from(triggers).all()
   const approverRows = db.select({ id: approvers.id, email: approvers.email, verifiedAt: approvers.emailVerifiedAt, linkOpen: approvers.deathLinkNonce }).from(approvers).all()
   const people = db
@@ -247,6 +250,16 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
           ? 'Your Verified Death trigger needs a verified approver to report a death, and you have none yet.'
           : 'None of your verified approvers holds a working link to report a death (each link reports once, and a cancelled release voids them).',
       fix: verified.length === 0 ? { label: 'Add or verify approvers', href: '/beneficiaries' } : { label: 'Resend report links', href: '/triggers' },
+    })
+  }
+
+  for (const channel of bouncingChannels) {
+    problems.push({
+      kind: 'channel_bouncing',
+      severity: 'warning',
+      subject: account,
+      message: CHANNEL_BOUNCING[channel],
+      fix: channel === 'contact' ? { label: 'Check your emergency contact', href: '/settings' } : { label: 'Check your addresses', href: '/settings' },
     })
   }
 

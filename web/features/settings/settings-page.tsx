@@ -15,6 +15,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useCurrentUser } from '@/features/auth/api'
+import { ChannelsCard } from '@/features/channels/channels-card'
 import { useEngineStatus, useTriggers } from '@/features/triggers/api'
 import { formatWhen, noClockText, scheduleText } from '@/features/triggers/copy'
 import { Fact } from '@/features/triggers/trigger-parts'
@@ -152,6 +153,7 @@ export function SettingsPage() {
         </CardContent>
       </Card>
       <SafetyWindowCard />
+      <ChannelsCard />
       <VaultPassphraseCard />
       <VaultRecoveryCard />
       <Card>

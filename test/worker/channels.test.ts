@@ -1,0 +1,286 @@
+import { runDurableObjectAlarm } from 'cloudflare:test'
+import { describe, expect, it } from 'vitest'
+import { CHANNEL_BOUNCING, CHANNEL_MESSAGES, type ChannelsView } from '../../contract/channels'
+import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
+import { PRODUCT_NAME } from '../../contract/constants'
+import { GENERIC_ERRORS } from '../../contract/messages'
+import type { OutboxMessage } from '../../contract/auth'
+import type { ReleaseReadiness } from '../../contract/readiness'
+import { createTrigger, DAY_MS, firingCount, guard, manualReleaseOk, ownerWithItem, setClock } from './engine-helpers'
+import { call, callSettled, env, linkTokenIn, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
+
+// A second channel (issue 0.3 · 5 of 7, item 3): a verified backup address hears what the owner's
+// own address hears (check-ins, reminders, a release starting with its cancel link); an emergency
+// contact the owner opted in is told only that the owner has not answered, and only when a release
+// starts without the owner; a channel the mail provider reports bouncing shows on readiness.
+
+const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+
+async function setBackup(token: string, email: string) {
+  const res = await call('/api/channels/backup', { method: 'PUT', token, body: { email } })
+  expect(res.status, await res.clone().text()).toBe(200)
+  return (await res.json()) as { message: string; channels: ChannelsView }
+}
+
+const verifyMail = (address: string) => waitFor(async () => (await outboxFor(address)).find((m) => m.text.includes('/verify-backup-email')))
+
+async function verifyBackup(token: string, address: string) {
+  const res = await call('/api/channels/backup/verify', { token, body: { token: linkTokenIn(await verifyMail(address), '/verify-backup-email') } })
+  expect(res.status, await res.clone().text()).toBe(200)
+  return (await res.json()) as { message: string; channels: ChannelsView }
+}
+
+async function setContact(token: string, email: string | null, alerts: boolean) {
+  return call('/api/channels/contact', { method: 'PUT', token, body: { email, alerts } })
+}
+
+/** No link of any kind in a message: no address to open, no button, no token. */
+function expectNoLink(m: OutboxMessage) {
+  expect(m.text).not.toMatch(/https?:\/\//)
+  expect(m.text).not.toMatch(/token=/)
+  expect(m.html).not.toMatch(/<a\s|href=/i)
+}
+
+describe('the backup address', () => {
+  it('needs fresh proof to be named or removed, and the owner is told by a trust e-mail', async () => {
+    const owner = await register()
+    const backup = uniqueEmail('backup')
+    await stale(owner.user.id)
+    const refused = await call('/api/channels/backup', { method: 'PUT', token: owner.token, body: { email: backup } })
+    expect(refused.status).toBe(403)
+    expect(await messageOf(refused)).toBe(FRESH_PROOF_MESSAGES.required)
+    expect(await outboxFor(backup)).toEqual([])
+    expect(((await (await call('/api/channels', { token: owner.token })).json()) as ChannelsView).backup).toBeNull()
+
+    const again = await register()
+    const named = await setBackup(again.token, backup)
+    expect(named.message).toBe(CHANNEL_MESSAGES.backupSent(backup))
+    expect(named.channels.backup).toEqual({ address: backup, verified: false, bouncing: false })
+    const trust = await waitFor(async () => (await outboxFor(again.email)).find((m) => m.subject === 'A backup address was added to your account'))
+    expect(trust.text).toContain('This wasn’t me')
+
+    await stale(again.user.id)
+    const removeRefused = await call('/api/channels/backup', { method: 'DELETE', token: again.token })
+    expect(removeRefused.status).toBe(403)
+    expect(((await (await call('/api/channels', { token: again.token })).json()) as ChannelsView).backup?.address).toBe(backup)
+  })
+
+  it('is validated with clear words, and is not the address the owner signs in with', async () => {
+    const owner = await register()
+    for (const [email, message] of [
+      ['not an address', 'email: Please enter a valid email address'],
+      [owner.email.toUpperCase(), `email: ${CHANNEL_MESSAGES.backupSameAsPrimary}`],
+    ] as const) {
+      const res = await call('/api/channels/backup', { method: 'PUT', token: owner.token, body: { email } })
+      expect(res.status, email).toBe(400)
+      expect(await messageOf(res)).toBe(message)
+    }
+    const none = await call('/api/channels/backup', { method: 'DELETE', token: owner.token })
+    expect(none.status).toBe(404)
+    expect(await messageOf(none)).toBe(CHANNEL_MESSAGES.backupNone)
+    expect((await call('/api/channels/backup/resend', { body: {}, token: owner.token })).status).toBe(404)
+  })
+
+  it('is confirmed only by its own owner, signed in, through the link sent to it; another account’s link is not found', async () => {
+    const owner = await register()
+    const other = await register()
+    const backup = uniqueEmail('backup')
+    await setBackup(owner.token, backup)
+    const link = linkTokenIn(await verifyMail(backup), '/verify-backup-email')
+
+    const foreign = await call('/api/channels/backup/verify', { token: other.token, body: { token: link } })
+    expect(foreign.status).toBe(404)
+    expect(await messageOf(foreign)).toBe(GENERIC_ERRORS.notFound)
+    expect((await call('/api/channels/backup/verify', { body: { token: link } })).status).toBe(401)
+
+    const ok = await call('/api/channels/backup/verify', { token: owner.token, body: { token: link } })
+    expect(ok.status).toBe(200)
+    expect(((await ok.json()) as { channels: ChannelsView }).channels.backup).toEqual({ address: backup, verified: true, bouncing: false })
+    // Another owner's view of their own channels is untouched.
+    expect(((await (await call('/api/channels', { token: other.token })).json()) as ChannelsView).backup).toBeNull()
+
+    // A link sent to an earlier backup address no longer works once the backup is another.
+    const next = uniqueEmail('backup-next')
+    await setBackup(owner.token, next)
+    const old = await call('/api/channels/backup/verify', { token: owner.token, body: { token: link } })
+    expect(old.status).toBe(400)
+    expect(await messageOf(old)).toBe(CHANNEL_MESSAGES.linkInvalid)
+    const garbage = await call('/api/channels/backup/verify', { token: owner.token, body: { token: 'x'.repeat(40) } })
+    expect(garbage.status).toBe(400)
+  })
+})
+
+describe('who hears what', () => {
+  it('check-in e-mails go to the backup address only once it is verified; the reminder goes to both', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const backup = uniqueEmail('backup')
+    await setBackup(s.token, backup)
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 3 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 31 * DAY_MS })
+    await runDurableObjectAlarm(guard(s.ownerId))
+    await waitFor(async () => (await outboxFor(s.owner.email)).find((m) => m.subject.includes('check in')))
+    // Unverified: it has received its link and nothing else.
+    expect((await outboxFor(backup)).map((m) => m.subject)).toEqual([`Confirm your backup address for ${PRODUCT_NAME}`])
+
+    await verifyBackup(s.token, backup)
+    await setClock(s.ownerId, { checkInSentAt: Date.now() - 2 * DAY_MS - 1000 })
+    await runDurableObjectAlarm(guard(s.ownerId))
+    for (const address of [s.owner.email, backup]) {
+      const reminder = await waitFor(async () => (await outboxFor(address)).find((m) => m.subject.startsWith('Reminder: please check in')))
+      expect(linkTokenIn(reminder, '/check-in'), address).toBeTruthy()
+    }
+  })
+
+  it('a release silence starts: the backup gets the cancel link, the contact only that the owner has not answered', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const backup = uniqueEmail('backup')
+    const contact = uniqueEmail('contact')
+    await setBackup(s.token, backup)
+    await verifyBackup(s.token, backup)
+    expect((await setContact(s.token, contact, true)).status).toBe(200)
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 31 * DAY_MS })
+    await runDurableObjectAlarm(guard(s.ownerId))
+    await waitFor(async () => (await outboxFor(backup)).find((m) => m.subject.includes('check in')))
+    // The check-in is the owner's: the contact hears nothing of it.
+    expect(await outboxFor(contact)).toEqual([])
+
+    await setClock(s.ownerId, { checkInSentAt: Date.now() - DAY_MS - 1000 })
+    await runDurableObjectAlarm(guard(s.ownerId))
+    expect(await firingCount(s.ownerId)).toBe(1)
+    const started = await waitFor(async () => (await outboxFor(backup)).find((m) => m.text.includes('/cancel-release')))
+    expect(started.subject).toBe('A release of your vault has started')
+
+    const [told, ...more] = await waitFor(async () => {
+      const mail = await outboxFor(contact)
+      return mail.length > 0 && mail
+    })
+    expect(more).toEqual([])
+    expect(told!.subject).toBe(`${s.owner.user.displayName} has not answered`)
+    expect(told!.text).toContain(s.owner.email)
+    expectNoLink(told!)
+    for (const word of ['cancel', 'release', 'item', 'beneficiar', s.beneficiary.fullName]) expect(told!.text.toLowerCase(), word).not.toContain(word.toLowerCase())
+
+    // The backup's cancel link is the owner's own: it cancels.
+    const cancelled = await call('/api/releases/cancel', { body: { token: linkTokenIn(started, '/cancel-release') } })
+    expect(await cancelled.json()).toMatchObject({ cancelledReleases: 1 })
+  })
+
+  it('the owner’s own manual release tells the backup, never the contact; a contact not opted in is never told', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const backup = uniqueEmail('backup')
+    const contact = uniqueEmail('contact')
+    await setBackup(s.token, backup)
+    await verifyBackup(s.token, backup)
+    expect((await setContact(s.token, contact, true)).status).toBe(200)
+    const trigger = await createTrigger(s.token, { type: 'manual_release', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    await waitFor(async () => (await outboxFor(backup)).find((m) => m.subject === 'A release of your vault has started'))
+    expect(await outboxFor(contact)).toEqual([])
+
+    // Not opted in: a death report's release tells the owner's addresses and not the contact.
+    const quiet = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const quietContact = uniqueEmail('contact')
+    expect((await setContact(quiet.token, quietContact, false)).status).toBe(200)
+    await createTrigger(quiet.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(quiet.ownerId, { lastCheckInAt: Date.now() - 31 * DAY_MS, phase: 'checkin_sent', checkInSentAt: Date.now() - 2 * DAY_MS })
+    await runDurableObjectAlarm(guard(quiet.ownerId))
+    expect(await firingCount(quiet.ownerId)).toBe(1)
+    await waitFor(async () => (await outboxFor(quiet.owner.email)).find((m) => m.text.includes('/cancel-release')))
+    expect(await outboxFor(quietContact)).toEqual([])
+  })
+
+  it('the emergency contact: telling them needs an address, and the address is checked', async () => {
+    const owner = await register()
+    const none = await setContact(owner.token, null, true)
+    expect(none.status).toBe(400)
+    expect(await messageOf(none)).toBe(`alerts: ${CHANNEL_MESSAGES.contactAlertsNeedAddress}`)
+    const bad = await setContact(owner.token, 'nobody', true)
+    expect(bad.status).toBe(400)
+    expect(await messageOf(bad)).toBe('email: Emergency contact must be a valid email address')
+    const notBool = await call('/api/channels/contact', { method: 'PUT', token: owner.token, body: { email: 'a@example.com', alerts: 'yes' } })
+    expect(notBool.status).toBe(400)
+    const ok = await setContact(owner.token, 'Friend@Example.com', true)
+    expect(((await ok.json()) as { channels: ChannelsView }).channels.contact).toEqual({ address: 'friend@example.com', alerts: true, bouncing: false })
+  })
+})
+
+const SECRET_BYTES = new TextEncoder().encode('a mail provider signing secret, 32+')
+const SECRET = `whsec_${btoa(String.fromCharCode(...SECRET_BYTES))}`
+const mailEnv: Env = { ...env, MAIL_WEBHOOK_SECRET: SECRET }
+
+async function signed(body: string, { id = crypto.randomUUID(), at = Math.floor(Date.now() / 1000), key = SECRET_BYTES } = {}) {
+  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(`${id}.${at}.${body}`)))
+  return { 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${btoa(String.fromCharCode(...mac))}` }
+}
+
+async function bounce(to: string[], headers?: Record<string, string>, requestEnv: Env = mailEnv) {
+  const rawBody = JSON.stringify({ type: 'email.bounced', created_at: new Date().toISOString(), data: { to, bounce: { type: 'Permanent', message: 'Mailbox does not exist' } } })
+  return callSettled('/api/mail/events', { rawBody, headers: headers ?? (await signed(rawBody)) }, requestEnv)
+}
+
+async function channelWarnings(token: string) {
+  const r = (await (await call('/api/release-readiness', { token })).json()) as ReleaseReadiness
+  return r.problems.filter((p) => p.kind === 'channel_bouncing')
+}
+
+describe('bounces', () => {
+  it('the provider’s signed event marks a channel bouncing; readiness warns of it in plain words', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const other = await register()
+    const backup = uniqueEmail('backup')
+    const contact = uniqueEmail('contact')
+    await setBackup(s.token, backup)
+    await verifyBackup(s.token, backup)
+    expect((await setContact(s.token, contact, true)).status).toBe(200)
+    expect(await channelWarnings(s.token)).toEqual([])
+
+    const res = await bounce([s.owner.email.toUpperCase()])
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ received: true, bounced: 1 })
+    const [primary, ...rest] = await channelWarnings(s.token)
+    expect(rest).toEqual([])
+    expect(primary).toMatchObject({ severity: 'warning', message: CHANNEL_BOUNCING.primary, subject: { type: 'account', id: s.ownerId } })
+    expect(primary!.message).not.toMatch(/@|bounce_|channel_/)
+    // Only this owner's: another owner's readiness is untouched.
+    expect(await channelWarnings(other.token)).toEqual([])
+
+    await bounce([backup, contact])
+    expect((await channelWarnings(s.token)).map((p) => p.message)).toEqual([CHANNEL_BOUNCING.primary, CHANNEL_BOUNCING.backup, CHANNEL_BOUNCING.contact])
+    expect(((await (await call('/api/channels', { token: s.token })).json()) as ChannelsView).backup?.bouncing).toBe(true)
+    // A contact no longer told is no channel: its bounce no longer shows on readiness.
+    await setContact(s.token, contact, false)
+    expect((await channelWarnings(s.token)).map((p) => p.message)).toEqual([CHANNEL_BOUNCING.primary, CHANNEL_BOUNCING.backup])
+  })
+
+  it('refuses an event without the right signature, a stale one, and answers 404 with no secret configured', async () => {
+    const owner = await register()
+    const rawBody = JSON.stringify({ type: 'email.bounced', data: { to: [owner.email] } })
+    const wrongKey = await signed(rawBody, { key: new TextEncoder().encode('another secret entirely') })
+    for (const headers of [{}, wrongKey, await signed(rawBody, { at: Math.floor(Date.now() / 1000) - 600 }), { ...(await signed(rawBody)), 'webhook-id': 'other' }]) {
+      const res = await callSettled('/api/mail/events', { rawBody, headers }, mailEnv)
+      expect(res.status).toBe(400)
+      expect(await messageOf(res)).toBe(CHANNEL_MESSAGES.webhookSignatureInvalid)
+    }
+    const notJson = 'not json'
+    const unreadable = await callSettled('/api/mail/events', { rawBody: notJson, headers: await signed(notJson) }, mailEnv)
+    expect(unreadable.status).toBe(400)
+    expect(await messageOf(unreadable)).toBe(CHANNEL_MESSAGES.webhookBodyInvalid)
+    expect((await bounce([owner.email], undefined, env)).status).toBe(404)
+    expect(await channelWarnings(owner.token)).toEqual([])
+    // Other events change nothing.
+    const delivered = JSON.stringify({ type: 'email.delivered', data: { to: [owner.email] } })
+    expect(await (await callSettled('/api/mail/events', { rawBody: delivered, headers: await signed(delivered) }, mailEnv)).json()).toEqual({ received: true, bounced: 0 })
+  })
+
+  it('following a new link sent to a bouncing backup address clears it', async () => {
+    const owner = await register()
+    const backup = uniqueEmail('backup')
+    await setBackup(owner.token, backup)
+    await bounce([backup])
+    expect(((await (await call('/api/channels', { token: owner.token })).json()) as ChannelsView).backup).toMatchObject({ verified: false, bouncing: true })
+    const { channels } = await verifyBackup(owner.token, backup)
+    expect(channels.backup).toEqual({ address: backup, verified: true, bouncing: false })
+  })
+})

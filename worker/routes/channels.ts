@@ -1,0 +1,90 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { backupEmailBodySchema, backupVerifyBodySchema, CHANNEL_MESSAGES, emergencyContactBodySchema } from '../../contract/channels'
+import { GENERIC_ERRORS } from '../../contract/messages'
+import { badRequest, notFound } from '../lib/errors'
+import { validate } from '../lib/validate'
+import { requireUser } from '../middleware/auth'
+import { jsonBodyLimit, limitBody } from '../middleware/body-limit'
+import { assertFreshProof, requireFreshProof } from '../middleware/fresh-proof'
+import { audit } from '../services/audit'
+import { channelsOf, recordBounces, removeBackup, sendBackupLink, setBackup, setEmergencyContact, verifyBackup } from '../services/channels'
+import { tellOwner } from '../services/trust-mail'
+import { verifyStandardWebhook } from '../services/webhook-signature'
+import type { AppEnv } from '../types'
+
+// The owner's channels: GET /api/channels, the backup address (set and removed with fresh proof:
+// it changes who is told of a release and who holds its cancel link), its verification, and the
+// emergency contact's opt-in. Routes name no id: each acts on the signed-in owner's own account.
+export const channelRoutes = new Hono<AppEnv>()
+  .use(requireUser)
+  .use(jsonBodyLimit)
+  .get('/', async (c) => c.json(await channelsOf(c.var.db, c.var.user)))
+  .put('/backup', validate('json', backupEmailBodySchema), async (c) => {
+    await assertFreshProof(c)
+    const { email } = c.req.valid('json')
+    const user = await setBackup(c.var.db, c.var.user, email)
+    await sendBackupLink(c.env, c.executionCtx, c.var.db, user)
+    await audit(c, 'account.backup_email_set', {})
+    await tellOwner(c, user, 'backup_email_added')
+    return c.json({ message: CHANNEL_MESSAGES.backupSent(email), channels: await channelsOf(c.var.db, user) })
+  })
+  .post('/backup/resend', async (c) => {
+    await sendBackupLink(c.env, c.executionCtx, c.var.db, c.var.user)
+    return c.json({ message: CHANNEL_MESSAGES.backupSent(c.var.user.backupEmail!) })
+  })
+  .post('/backup/verify', validate('json', backupVerifyBodySchema), async (c) => {
+    const { message, already } = await verifyBackup(c.env, c.var.db, c.var.user, c.req.valid('json').token)
+    if (!already) await audit(c, 'account.backup_email_verified', {})
+    const user = (await c.var.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, c.var.user.id) }))!
+    return c.json({ message, channels: await channelsOf(c.var.db, user) })
+  })
+  .delete('/backup', requireFreshProof, async (c) => {
+    await removeBackup(c.var.db, c.var.user)
+    await audit(c, 'account.backup_email_removed', {})
+    await tellOwner(c, c.var.user, 'backup_email_removed')
+    const user = (await c.var.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, c.var.user.id) }))!
+    return c.json({ message: CHANNEL_MESSAGES.backupRemoved, channels: await channelsOf(c.var.db, user) })
+  })
+  .put('/contact', validate('json', emergencyContactBodySchema), async (c) => {
+    const user = await setEmergencyContact(c.var.db, c.var.user, c.req.valid('json'))
+    await audit(c, 'account.emergency_contact_set', { alerts: user.emergencyContactAlerts })
+    return c.json({ message: CHANNEL_MESSAGES.contactSaved, channels: await channelsOf(c.var.db, user) })
+  })
+
+// A bounce as the mail provider reports it: Standard Webhooks framing (webhook-id,
+// webhook-timestamp, webhook-signature `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`, secret
+// `whsec_…` in MAIL_WEBHOOK_SECRET), with a Resend-shaped event. Only with the secret configured.
+const mailEventSchema = z.object({
+  type: z.string().max(100),
+  created_at: z.string().max(100).optional(),
+  data: z
+    .object({
+      to: z.union([z.string().max(320), z.array(z.string().max(320)).max(50)]),
+      bounce: z.object({ type: z.string().max(100).optional(), message: z.string().max(2000).optional() }).optional(),
+    })
+    .passthrough(),
+})
+
+export const mailEventRoutes = new Hono<AppEnv>().post('/events', limitBody(64 * 1024, 'Webhook body too large'), async (c) => {
+  const secret = c.env.MAIL_WEBHOOK_SECRET
+  if (!secret) throw notFound(GENERIC_ERRORS.apiRouteNotFound)
+  const body = await c.req.text()
+  const ok = await verifyStandardWebhook(secret, body, {
+    id: c.req.header('webhook-id'),
+    timestamp: c.req.header('webhook-timestamp'),
+    signature: c.req.header('webhook-signature'),
+  })
+  if (!ok) throw badRequest(CHANNEL_MESSAGES.webhookSignatureInvalid)
+  let event: z.infer<typeof mailEventSchema>
+  try {
+    event = mailEventSchema.parse(JSON.parse(body))
+  } catch {
+    throw badRequest(CHANNEL_MESSAGES.webhookBodyInvalid)
+  }
+  // Other events (delivered, opened…) change nothing here.
+  if (event.type !== 'email.bounced') return c.json({ received: true, bounced: 0 })
+  const to = typeof event.data.to === 'string' ? [event.data.to] : event.data.to
+  const bounced = await recordBounces(c.var.db, to, event.data.bounce?.message ?? event.data.bounce?.type ?? null)
+  return c.json({ received: true, bounced })
+})
