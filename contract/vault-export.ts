@@ -33,6 +33,7 @@ export const EXPORT_MESSAGES = {
   needsUnlock: 'Unlock your vault to download everything in it.',
   empty: 'Your vault is empty: there is nothing to download yet.',
   progress: (done: number, total: number) => `${done} of ${total} ${total === 1 ? 'item' : 'items'}`,
+  willHold: (n: number) => `The file will hold ${n} ${n === 1 ? 'item' : 'items'}.`,
   cancelled: 'The download was cancelled. Nothing was saved.',
   doneTitle: 'Vault downloaded',
   doneBody: (included: number) => `${included} ${included === 1 ? 'item was' : 'items were'} decrypted and saved in one ZIP file.`,
@@ -46,6 +47,7 @@ export const EXPORT_MESSAGES = {
   heirCounts: 'Each item saved counts as one of its downloads, as a single download does.',
   heirNeedsKey: 'Load your private key above to download everything at once.',
   heirNothing: 'None of these items can be downloaded now.',
-  heirNotIncluded: 'Not included:',
+  heirNotIncluded: 'Not included',
+  heirUnencrypted: 'The ZIP file holds them decrypted: anyone who can open the file can read them. Keep it somewhere safe.',
   heirDoneBody: (included: number) => `${included} ${included === 1 ? 'item was' : 'items were'} decrypted and saved in one ZIP file.`,
 } as const

@@ -23,7 +23,11 @@ export interface ExportSource {
   label: string
   type: ItemType
   createdAt: string | null
+  /** When it was released (an heir's item). */
+  releasedAt?: string
   open(): Promise<OpenedItem>
+  /** Why it is left out without being opened (an heir's item that cannot be downloaded now). */
+  leaveOut?: string
 }
 
 /** An item opened: its decrypted metadata and its plaintext, each piece authenticated before it is yielded. */
@@ -43,6 +47,7 @@ export interface ManifestEntry {
   /** Plaintext bytes written (a password entry: its text file's); null when left out. */
   size: number | null
   createdAt: string | null
+  releasedAt?: string
   tags: string[]
   /** Why it is not in the ZIP. */
   problem?: string
@@ -155,8 +160,8 @@ function csvCell(value: string | number | null): string {
 
 /** The manifest as CSV (UTF-8 with a byte-order mark, so spreadsheets read names in any script). */
 export function manifestCsv(manifest: ExportManifest): string {
-  const rows: (string | number | null)[][] = [['name', 'file', 'type', 'mimetype', 'size', 'createdAt', 'tags', 'problem']]
-  for (const e of manifest.items) rows.push([e.name, e.file, e.type, e.mimetype, e.size, e.createdAt, e.tags.join('; '), e.problem ?? null])
+  const rows: (string | number | null)[][] = [['name', 'file', 'type', 'mimetype', 'size', 'createdAt', 'releasedAt', 'tags', 'problem']]
+  for (const e of manifest.items) rows.push([e.name, e.file, e.type, e.mimetype, e.size, e.createdAt, e.releasedAt ?? null, e.tags.join('; '), e.problem ?? null])
   return `\uFEFF${rows.map((r) => r.map(csvCell).join(',')).join('\r\n')}\r\n`
 }
 
@@ -185,7 +190,11 @@ async function* rest(first: IteratorResult<Bytes>, iterator: AsyncIterator<Bytes
   }
 }
 
+/** An item left out for a reason known before it is opened. */
+class LeftOut extends Error {}
+
 function problemText(error: unknown, describe: (error: unknown) => string): string {
+  if (error instanceof LeftOut) return error.message
   return describe(error) || EXPORT_MESSAGES.itemFailed
 }
 
@@ -230,13 +239,14 @@ export function exportFiles(sources: readonly ExportSource[], options: ExportOpt
       for (const [index, source] of sources.entries()) {
         options.signal?.throwIfAborted()
         options.onProgress?.({ done: index, total, current: source.label })
-        const base = { type: source.type, createdAt: source.createdAt }
+        const base = { type: source.type, createdAt: source.createdAt, ...(source.releasedAt ? { releasedAt: source.releasedAt } : {}) }
         let opened: OpenedItem | null = null
         try {
+          if (source.leaveOut) throw new LeftOut(source.leaveOut)
           opened = await source.open()
           const title = opened.filename.trim() || source.label
           options.onProgress?.({ done: index, total, current: title })
-          const lastModified = dateOf(source.createdAt, exportedAt)
+          const lastModified = dateOf(source.createdAt ?? source.releasedAt ?? null, exportedAt)
           const tags = [...opened.tags]
           if (source.type === 'password') {
             const text = passwordEntryText(title, options.parsePassword(await collectText(opened.content, MAX_PASSWORD_ENTRY_BYTES)))
