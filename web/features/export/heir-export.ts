@@ -40,7 +40,7 @@ export function heirExportPlan(
   return plan
 }
 
-/** The plan as the export's sources: the items left out come first in nothing, they are listed in the manifest in the page's order. */
+/** The plan as the export's sources, in the page's order: the items left out are listed in the manifest, never opened. */
 export function heirSources(
   link: BeneficiaryLink,
   key: BeneficiaryPrivateKey,
@@ -49,17 +49,19 @@ export function heirSources(
   options: { ownerName: string; fetch?: FetchLike; signal?: AbortSignal; onCounted?: (assetId: string, counts: DownloadCounts) => void },
 ): ExportSource[] {
   const included = new Map(plan.included.map((i) => [i.asset.id, i.seal]))
-  const leftOut = new Map(plan.notIncluded.map((n) => [n.asset.id, n.reason]))
+  const leftOut = new Map(plan.notIncluded.map((n) => [n.asset.id, n]))
   return assets
     .filter((asset) => included.has(asset.id) || leftOut.has(asset.id))
     .map((asset) => {
       const seal = included.get(asset.id)
+      const left = leftOut.get(asset.id)
       return {
-        label: describeReleasedItem(asset),
+        // A name the heir's key opened is shown on the card already; otherwise what the server knows.
+        label: left?.title ?? describeReleasedItem(asset),
         type: asset.vaultItem.type,
         createdAt: null,
         releasedAt: asset.releasedAt,
-        leaveOut: seal ? undefined : leftOut.get(asset.id),
+        leaveOut: seal ? undefined : left?.reason,
         async open() {
           const opened = await openReleasedAsset(link, asset, key, {
             seal: seal!.verdict.state === 'sealed' ? seal!.verdict.manifest : undefined,
