@@ -7,7 +7,7 @@ import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { EXPORT_MESSAGES } from '../../contract/vault-export'
 import type { ExportManifest } from '../../web/features/export/vault-zip'
 import { seriousViolations } from './axe'
-import { firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { firstLink, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail } from './browser'
 import { readZip, type ZipEntry } from '../web/zip-reader'
 
 // Taking the vault out (0.3 · 5 of 7): the owner's "Download my vault" on /settings and the heir's
@@ -173,6 +173,31 @@ describe('taking the vault out', () => {
     expect(chain.filter((e) => e.action === 'vault.exported').map((e) => e.details)).toEqual([{ included: 4, leftOut: 0 }])
     const body = sent.join('\n')
     for (const secret of [LETTER.name, NOTES.name, ENTRY.password, LETTER.buffer.subarray(5000, 5064).toString('latin1')]) expect(body).not.toContain(secret)
+
+    // Cancelled while the second item is on its way: the progress says where it is, nothing is
+    // saved as complete, and nothing more is recorded.
+    let contentFetches = 0
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await safeRoute(page, '**/api/vault/items/*/content', async (route) => {
+      if (++contentFetches === 2) await held
+      // The held request was aborted by the cancel meanwhile.
+      await route.continue().catch(() => undefined)
+    })
+    await page.getByRole('button', { name: EXPORT_MESSAGES.ownerTitle }).click()
+    const started = page.waitForEvent('download', { timeout: 5_000 }).catch(() => null)
+    await dialog.getByRole('button', { name: 'Download', exact: true }).click()
+    await poll(() => dialog.getByTestId('export-progress').textContent()).toBe(EXPORT_MESSAGES.progress(1, 4))
+    expect(await seriousViolations(page, 'export in progress')).toEqual([])
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await poll(() => toastText(page)).toContain(EXPORT_MESSAGES.cancelled)
+    await dialog.waitFor({ state: 'detached' })
+    release()
+    const cut = await started
+    if (cut) expect(await cut.failure()).not.toBeNull()
+    await page.unroute('**/api/vault/items/*/content')
+    const after = await api<Array<{ action: string }>>(page, '/api/audit/export')
+    expect(after.filter((e) => e.action === 'vault.exported')).toHaveLength(1)
   }, 180_000)
 
   it("the heir's Download all: every released item checked against its seal, one streamed ZIP, each item counted once", async () => {
