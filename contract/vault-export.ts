@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { ItemType } from './vault-items'
 
 // Taking the vault out (0.3 · 5 of 7): the owner's "Download my vault" and the heir's "Download
 // all" write every item, decrypted in the browser, into one ZIP. The server never sees the ZIP;
@@ -15,6 +16,31 @@ export const exportRecordBodySchema = z.strictObject({
   leftOut: z.number({ error: 'leftOut must be a number' }).int().min(0).max(MAX_COUNT),
 })
 export type ExportRecordBody = z.infer<typeof exportRecordBodySchema>
+
+// The ZIP's manifest.json (its manifest.csv has the same columns).
+export interface ManifestEntry {
+  /** Its path in the ZIP; null when it was left out. */
+  file: string | null
+  name: string
+  type: ItemType
+  mimetype: string | null
+  /** Plaintext bytes written (a password entry: its text file's); null when left out. */
+  size: number | null
+  createdAt: string | null
+  releasedAt?: string
+  tags: string[]
+  /** Why it is not in the ZIP. */
+  problem?: string
+}
+
+export interface ExportManifest {
+  format: 'legacy-vault/export'
+  version: 1
+  exportedAt: string
+  included: number
+  leftOut: number
+  items: ManifestEntry[]
+}
 
 export const EXPORT_MESSAGES = {
   recorded: 'Export recorded.',

@@ -1899,7 +1899,7 @@ export const MUTATIONS = [
     from: "    .replace(/\\.{2,}/g, '.')\n",
     to: '',
     tests: [B('vault-export')],
-    by: /"\.\." becomes "Untitled"/,
+    by: /"\.\.\/\.\.\/etc\/passwd" becomes/,
   },
   {
     id: 'export.stop-on-cut-item',

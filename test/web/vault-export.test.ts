@@ -27,7 +27,7 @@ import {
 } from '@/features/export/vault-zip'
 import { mayOpen, sealsAndNames, type CardSeal } from '@/features/releases/portal'
 import { vaultTrust } from '@/features/releases/seals'
-import { parsePasswordEntry } from '@/features/vault/items/download'
+import { BLOB_SAVE_MAX_BYTES, parsePasswordEntry, TOO_LARGE_FOR_BROWSER } from '@/features/vault/items/download'
 import { keyFingerprint } from '../../contract/vault-statements'
 import { CHUNK, FakePortalApi, LINK, once, OWNER_ID, pattern } from './released-fake-api'
 import { collect, readZip } from './zip-reader'
@@ -251,6 +251,14 @@ describe('the ZIP', () => {
     expect(outcome).toEqual({ kind: 'cancelled' })
     expect(opened).toEqual(['a'])
     expect(saved).toEqual([])
+  })
+
+  it('refuses, before opening anything, a ZIP too large for a browser that can only save it from memory', async () => {
+    const opened: string[] = []
+    const sources = [source('big.mp4', 'video', pattern(10), { open: async () => (opened.push('big'), { filename: 'big.mp4', mimetype: '', tags: [], content: piecesOf(pattern(10), 5) }) })]
+    const error = await saveExport('vault.zip', async () => sources, { ...options, picker: null, stream: null, save: () => undefined, size: BLOB_SAVE_MAX_BYTES + 1 }).catch((e: unknown) => e)
+    expect((error as Error).message).toBe(TOO_LARGE_FOR_BROWSER)
+    expect(opened).toEqual([])
   })
 
   it('guards the CSV against formulas and quotes what needs quoting', () => {

@@ -65,6 +65,7 @@ export function HeirDownloadAll({
           start={({ signal, onProgress, onListed }) =>
             saveExport(exportFileName('released-items'), async () => heirSources(link, privateKey, assets, plan, { ownerName, signal, onCounted }), {
               ...heirExportOptions(ownerName),
+              size: plan.included.reduce((n, i) => n + i.asset.vaultItem.plainSize, 0),
               signal,
               onProgress,
               onListed,

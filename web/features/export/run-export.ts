@@ -14,7 +14,12 @@ export type ExportOutcome = { kind: 'saved'; report: ExportReport } | { kind: 'c
 export async function saveExport(
   filename: string,
   sources: () => Promise<readonly ExportSource[]>,
-  options: ExportOptions & SaveTargetOptions & { onListed?: (total: number) => void },
+  options: ExportOptions &
+    SaveTargetOptions & {
+      onListed?: (total: number) => void
+      /** The items' plaintext bytes as last listed: a browser that can only save a Blob refuses a ZIP too large for memory before anything is fetched. */
+      size?: number
+    },
 ): Promise<ExportOutcome> {
   const target = await chooseSaveTarget(filename, options)
   if (target === 'cancelled') return { kind: 'cancelled' }

@@ -1,7 +1,9 @@
 import { makeZip } from 'client-zip'
 import type { ItemType, PasswordEntry } from '../../../contract/vault-items'
 import { byteSource } from '@/lib/byte-source'
-import { EXPORT_MESSAGES } from '../../../contract/vault-export'
+import { EXPORT_MESSAGES, type ExportManifest, type ManifestEntry } from '../../../contract/vault-export'
+
+export type { ExportManifest, ManifestEntry }
 
 // Taking a vault out (issue 0.3 · 5 of 7): every item, decrypted in this browser, written one
 // after the other into one ZIP (client-zip: stored, streamed, ZIP64 past 4 GiB) that is pulled by
@@ -36,30 +38,6 @@ export interface OpenedItem {
   mimetype: string
   tags: readonly string[]
   content: AsyncIterable<Bytes>
-}
-
-export interface ManifestEntry {
-  /** Its path in the ZIP; null when it was left out. */
-  file: string | null
-  name: string
-  type: ItemType
-  mimetype: string | null
-  /** Plaintext bytes written (a password entry: its text file's); null when left out. */
-  size: number | null
-  createdAt: string | null
-  releasedAt?: string
-  tags: string[]
-  /** Why it is not in the ZIP. */
-  problem?: string
-}
-
-export interface ExportManifest {
-  format: 'legacy-vault/export'
-  version: 1
-  exportedAt: string
-  included: number
-  leftOut: number
-  items: ManifestEntry[]
 }
 
 export interface ExportProgress {

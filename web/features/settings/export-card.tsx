@@ -69,7 +69,7 @@ export function ExportCard() {
             exportFileName('vault-export'),
             // The list as it is now, not as the page last saw it.
             async () => ownerSources(await queryClient.fetchQuery({ ...vaultItemsQuery, staleTime: 0 }), master, { signal }),
-            { ...ownerExportOptions, signal, onProgress, onListed },
+            { ...ownerExportOptions, signal, onProgress, onListed, size: items.data?.reduce((n, item) => n + item.plainSize, 0) },
           )
           if (outcome.kind === 'saved') await recordExport({ included: outcome.report.manifest.included, leftOut: outcome.report.manifest.leftOut })
           return outcome
