@@ -74,6 +74,7 @@ export const EXPORT_MESSAGES = {
   heirNeedsKey: 'Load your private key above to download everything at once.',
   heirNothing: 'None of these items can be downloaded now.',
   heirNotIncluded: 'Not included',
+  heirSomeLeftOut: (n: number) => `${n === 1 ? '1 item' : `${n} items`} cannot be included now; ${n === 1 ? 'its card says' : 'their cards say'} why.`,
   heirUnencrypted: 'The ZIP file holds them decrypted: anyone who can open the file can read them. Keep it somewhere safe.',
   heirDoneBody: (included: number) => `${included} ${included === 1 ? 'item was' : 'items were'} decrypted and saved in one ZIP file.`,
 } as const

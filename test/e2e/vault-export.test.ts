@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import type { Browser, Download, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
+import { RELEASE_MESSAGES } from '../../contract/releases'
 import { EXPORT_MESSAGES, type ExportManifest } from '../../contract/vault-export'
 import { seriousViolations } from './axe'
 import { firstLink, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail } from './browser'
@@ -199,7 +200,7 @@ describe('taking the vault out', () => {
     expect(after.filter((e) => e.action === 'vault.exported')).toHaveLength(1)
   }, 180_000)
 
-  it("the heir's Download all: every released item checked against its seal, one streamed ZIP, each item counted once", async () => {
+  it("the heir's Download all: every released item checked against its seal, one streamed ZIP, each counted once, and one at its download limit left out and said so", async () => {
     expect(owner, 'the owner test ran first').toBeDefined()
     const page = owner
     await nav(page, 'Triggers')
@@ -229,21 +230,36 @@ describe('taking the vault out', () => {
     await ada.page.locator('input[type=file]').setInputFiles(kitPath)
     await ada.page.getByTestId('released-asset').filter({ hasText: LETTER.name }).waitFor({ timeout: 30_000 })
     await all.getByText(EXPORT_MESSAGES.heirBody(4)).waitFor()
+
+    // The notes downloaded on their own up to their limit (5): Download all says it cannot include them.
+    const notesCard = cards.filter({ hasText: NOTES.name })
+    for (let i = 1; i <= 5; i++) {
+      const [single] = await Promise.all([ada.page.waitForEvent('download', { timeout: 30_000 }), notesCard.getByRole('button', { name: 'Download & Decrypt' }).click()])
+      expect(readFileSync((await single.path())!).equals(NOTES.buffer)).toBe(true)
+      await poll(() => notesCard.textContent()).toContain(`Downloads: ${i}/5`)
+    }
+    await all.getByText(EXPORT_MESSAGES.heirBody(3)).waitFor()
+    await all.getByTestId('download-all-left-out').getByText(EXPORT_MESSAGES.heirSomeLeftOut(1)).waitFor()
     expect(await seriousViolations(ada.page, 'portal with Download all')).toEqual([])
 
     await all.getByRole('button', { name: EXPORT_MESSAGES.heirTitle }).click()
     const dialog = ada.page.getByRole('dialog', { name: EXPORT_MESSAGES.heirTitle })
     await dialog.getByText(EXPORT_MESSAGES.heirCounts).waitFor()
+    await dialog.getByTestId('export-left-out').getByText(RELEASE_MESSAGES.downloadLimit).waitFor()
     expect(await seriousViolations(ada.page, 'Download all confirmation')).toEqual([])
+    await ada.page.screenshot({ path: `${SHOTS}/heir-download-all-confirm-1280.png` })
     const [download] = await Promise.all([ada.page.waitForEvent('download', { timeout: 60_000 }), dialog.getByRole('button', { name: 'Download', exact: true }).click()])
     const { entries, manifest } = await savedZip(download, 'released-items')
     await poll(() => toastText(ada.page)).toContain(EXPORT_MESSAGES.doneTitle)
 
-    for (const f of FILES) expect(bytesOf(entries, `files/${f.name}`).equals(f.buffer), f.name).toBe(true)
+    expect(entries.map((e) => e.name).sort()).toEqual([`files/${LETTER.name}`, `files/${PHOTO.name}`, `passwords/${ENTRY.site}.txt`, 'manifest.json', 'manifest.csv'].sort())
+    for (const f of [LETTER, PHOTO]) expect(bytesOf(entries, `files/${f.name}`).equals(f.buffer), f.name).toBe(true)
     expect(bytesOf(entries, `passwords/${ENTRY.site}.txt`).toString('utf8')).toContain(ENTRY.password)
-    expect(manifest).toMatchObject({ included: 4, leftOut: 0 })
-    // One download counted per item, as four single downloads would.
-    for (let i = 0; i < 4; i++) await poll(() => cards.nth(i).textContent()).toContain('Downloads: 1/5')
+    expect(manifest).toMatchObject({ included: 3, leftOut: 1 })
+    expect(manifest.items.find((i) => i.name === NOTES.name)).toMatchObject({ file: null, problem: RELEASE_MESSAGES.downloadLimit })
+    // One download counted per item included, as single downloads would; the notes stay at their limit.
+    for (const f of [LETTER, PHOTO, { name: ENTRY.site }]) await poll(() => cards.filter({ hasText: f.name }).textContent()).toContain('Downloads: 1/5')
+    expect(await notesCard.textContent()).toContain('Downloads: 5/5')
     await ada.context.close()
     await page.context().close()
   }, 180_000)

@@ -50,6 +50,11 @@ export function HeirDownloadAll({
         <p className="text-sm text-slate-600">
           {!privateKey ? EXPORT_MESSAGES.heirNeedsKey : !plan ? 'Checking seals...' : count === 0 ? EXPORT_MESSAGES.heirNothing : EXPORT_MESSAGES.heirBody(count)}
         </p>
+        {notIncluded.length > 0 && count > 0 && (
+          <p className="text-sm text-amber-800" data-testid="download-all-left-out">
+            {EXPORT_MESSAGES.heirSomeLeftOut(notIncluded.length)}
+          </p>
+        )}
       </div>
       <Button className="shrink-0" onClick={() => setOpen(true)} disabled={disabled || !plan || count === 0}>
         <FolderDown aria-hidden /> {EXPORT_MESSAGES.heirTitle}
