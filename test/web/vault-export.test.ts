@@ -3,8 +3,10 @@ import { RELEASE_MESSAGES, type ReleasedAsset } from '../../contract/releases'
 import { EXPORT_MESSAGES } from '../../contract/vault-export'
 import type { ItemType } from '../../contract/vault-items'
 import {
+  deriveMasterKey,
   encryptStream,
   generateBeneficiaryKeyPair,
+  generateVaultSalt,
   generateSigningKeyPair,
   importBeneficiaryPrivateKey,
   privateKeyToPem,
@@ -13,6 +15,8 @@ import {
   type SigningKeyPair,
 } from '@/crypto'
 import { heirExportOptions, heirExportPlan, heirSources } from '@/features/export/heir-export'
+import { ownerExportOptions, ownerSources } from '@/features/export/owner-export'
+import { uploadFile } from '@/features/vault/upload/upload-file'
 import { saveExport } from '@/features/export/run-export'
 import {
   createNamer,
@@ -30,6 +34,7 @@ import { vaultTrust } from '@/features/releases/seals'
 import { BLOB_SAVE_MAX_BYTES, parsePasswordEntry, TOO_LARGE_FOR_BROWSER } from '@/features/vault/items/download'
 import { keyFingerprint } from '../../contract/vault-statements'
 import { CHUNK, FakePortalApi, LINK, once, OWNER_ID, pattern } from './released-fake-api'
+import { FakeVaultApi, testVault } from './vault-items-fake-api'
 import { collect, readZip } from './zip-reader'
 
 // Taking items out into one ZIP (web/features/export): safe and unique names, password entries as
@@ -374,5 +379,56 @@ describe("the heir's Download all", () => {
     expect((error as ExportStoppedError).itemName).toBe('will.pdf')
     // The deeds were never asked for.
     expect(api.requests.filter((r) => r.includes('/a2/'))).toEqual([])
+  })
+})
+
+describe("the owner's Download my vault", () => {
+  it('decrypts each stored item with the vault key into the ZIP; one whose first chunk fails is left out, one failing later stops the export', async () => {
+    const master = await deriveMasterKey('correct horse battery staple 9!', generateVaultSalt())
+    const vault = await testVault()
+    const api = new FakeVaultApi(CHUNK, vault)
+    const beneficiary = { id: '11111111-1111-4111-8111-111111111111', publicKey: (await generateBeneficiaryKeyPair()).publicKeySpki, keyVersion: 1 }
+    const store = (filename: string, type: ItemType, bytes: Uint8Array<ArrayBuffer>, tags: string[] = []) =>
+      uploadFile(
+        { type, content: new Blob([bytes]), metadata: { filename, mimetype: 'application/pdf', size: bytes.length, tags }, policy: { protocol: 'VERIFIED_DEATH', requiresApprover: false }, beneficiaries: [beneficiary] },
+        { fetch: api.fetch, masterKey: master, backoffMs: () => 1, signer: vault.signer },
+      )
+    const plain = { will: pattern(3 * CHUNK + 5), deeds: pattern(2 * CHUNK, 2), entry: new TextEncoder().encode(JSON.stringify({ site: 'bank', username: 'g', password: 'pw', notes: '' })) }
+    const will = await store('will.pdf', 'doc', plain.will, ['family'])
+    const deeds = await store('deeds.pdf', 'doc', plain.deeds)
+    const entry = await store('bank', 'password', plain.entry)
+
+    const run = async () => {
+      const saved: Blob[] = []
+      const outcome = await saveExport('vault.zip', async () => ownerSources([will, deeds, entry], master, { fetch: api.fetch }), {
+        ...ownerExportOptions,
+        picker: null,
+        stream: null,
+        save: (b) => saved.push(b),
+      })
+      return { outcome, saved }
+    }
+    const whole = await run()
+    expect(whole.outcome.kind).toBe('saved')
+    const entries = readZip(new Uint8Array(await whole.saved[0]!.arrayBuffer()))
+    expect(entries.map((e) => e.name)).toEqual(['files/will.pdf', 'files/deeds.pdf', 'passwords/bank.txt', 'manifest.json', 'manifest.csv'])
+    expect(entries[0]!.bytes).toEqual(plain.will)
+    expect(entries[1]!.bytes).toEqual(plain.deeds)
+    expect(text(entries[2]!.bytes)).toContain('Password: pw')
+    expect((JSON.parse(text(entries[3]!.bytes)) as ExportManifest).items[0]).toMatchObject({ name: 'will.pdf', tags: ['family'], createdAt: will.createdAt, size: plain.will.length })
+
+    // The deeds' first chunk altered: left out by name, the rest saved.
+    const deedsCipher = api.completed.get(deeds.id)!.content
+    deedsCipher[40]! ^= 1
+    const partial = await run()
+    expect(partial.outcome.kind === 'saved' && partial.outcome.report.leftOut.map((l) => l.name)).toEqual(['deeds.pdf'])
+    expect(readZip(new Uint8Array(await partial.saved[0]!.arrayBuffer())).map((e) => e.name)).toEqual(['files/will.pdf', 'passwords/bank.txt', 'manifest.json', 'manifest.csv'])
+    deedsCipher[40]! ^= 1
+
+    // The will's third chunk altered: the export stops there, naming it, and nothing is saved.
+    api.completed.get(will.id)!.content[2 * (CHUNK + 29) + 40]! ^= 1
+    const stopped = await run().catch((e: unknown) => e)
+    expect(stopped).toBeInstanceOf(ExportStoppedError)
+    expect((stopped as ExportStoppedError).itemName).toBe('will.pdf')
   })
 })
