@@ -78,6 +78,7 @@ describe('names in the ZIP', () => {
     ['con.txt', '_con.txt'],
     ['LPT1', '_LPT1'],
     ['tab\there\u0000.txt', 'tabhere.txt'],
+    ['invoice\u202Efdp.exe', 'invoicefdp.exe'],
     ['what?*:<>|".txt', 'what_______.txt'],
     ['.env', '.env'],
     ['Ünïcødé 日本.txt', 'Ünïcødé 日本.txt'],

@@ -77,13 +77,14 @@ const RESERVED_WINDOWS = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i
 
 /**
  * A name that is one safe path segment on any system: no slashes or characters Windows refuses,
- * no control characters, no runs of dots (so never "." or ".."), no trailing dot or space, not a
+ * no control characters or direction marks, no runs of dots (so never "." or ".."), no trailing dot or space, not a
  * reserved device name, and not too long. Empty: the fallback.
  */
 export function safeFileName(name: string, fallback: string = EXPORT_MESSAGES.untitled): string {
   let s = name
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    // Control characters, and the direction marks that can disguise an extension ("invoice‮fdp.exe").
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .replace(/[/\\:*?"<>|]/g, '_')
     .replace(/\.{2,}/g, '.')
     .trim()
