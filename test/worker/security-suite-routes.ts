@@ -284,6 +284,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/vault/key-move/commit': { access: 'owner' },
   'PUT /api/vault/recovery': { access: 'owner', body: 'json', sample: () => ({ recoverySalt: btoa('r'.repeat(32)), wrappedVaultKey: btoa('k'.repeat(61)) }) },
   'POST /api/vault/signing-key': { access: 'owner', body: 'json', sample: () => ({ signingPublicKey: SIGNING_KEY_SHAPED, wrappedSigningKey: WRAPPED_SIGNING_KEY_STANDIN }) },
+  'POST /api/vault/exports': { access: 'owner', body: 'json', sample: () => ({ included: 3, leftOut: 0 }) },
   'POST /api/vault/uploads': { access: 'owner', body: 'json', sample: () => ({ type: 'doc', plainSize: 100 }) },
   'GET /api/vault/uploads/:itemId': { access: 'owner', params: (f) => ({ itemId: f.uploadId }) },
   'PUT /api/vault/uploads/:itemId/parts/:partNumber': {

@@ -260,6 +260,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'DELETE /api/vault/uploads/:itemId': { summary: 'Cancel an upload', answer: message },
   'GET /api/vault/items': { summary: 'Every item in the vault (ciphertext metadata)', answer: z.array(vaultItemSchema) },
   'GET /api/vault/items/:id/content': { summary: "An item's ciphertext", answer: binary('The encrypted content.') },
+  'POST /api/vault/exports': { summary: 'Record a finished "Download my vault" in the audit chain (counts only)', status: 201, answer: message },
   'PUT /api/vault/items/:id/grants': {
     summary: 'Add or replace grants on an item, signed by the vault',
     answer: z.object({ beneficiaryIds: z.array(z.string()) }),

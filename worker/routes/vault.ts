@@ -14,6 +14,7 @@ import { passphraseChangeBodySchema, recoveryWrapSchema, VAULT_MESSAGES, vaultSe
 import { RECOVERY_MESSAGES } from '../../contract/vault-recovery'
 import { KEY_MOVE_MESSAGES, keyMovePageBodySchema, keyMoveStartBodySchema } from '../../contract/vault-key-move'
 import { signingKeyBodySchema } from '../../contract/key-signing'
+import { EXPORT_AUDIT_ACTION, EXPORT_MESSAGES, exportRecordBodySchema } from '../../contract/vault-export'
 import { bytesToHex as toHex } from '@noble/hashes/utils.js'
 import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
@@ -131,6 +132,12 @@ export const vaultRoutes = new Hono<AppEnv>()
     return new Response(object.body, {
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(object.size), 'cache-control': 'no-store' },
     })
+  })
+  // A finished "Download my vault": the ZIP was made in the browser, so only the browser can say
+  // it happened; it enters the owner's chain by counts (never names).
+  .post('/exports', jsonBodyLimit, validate('json', exportRecordBodySchema), async (c) => {
+    await vaultOf(c).appendAudit({ actor: 'user', action: EXPORT_AUDIT_ACTION, details: c.req.valid('json') })
+    return c.json({ message: EXPORT_MESSAGES.recorded }, 201)
   })
   .put('/items/:id/grants', grantsBodyLimit, validate('param', idParam), validate('json', itemGrantsBodySchema), async (c) => {
     const beneficiaryIds = await ask(vaultOf(c).putGrants(accountIn(c), c.req.valid('param').id, c.req.valid('json')))

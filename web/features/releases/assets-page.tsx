@@ -36,6 +36,7 @@ import {
   type KeyResult,
 } from './portal'
 import { vaultTrust, type VaultTrust } from './seals'
+import { HeirDownloadAll } from '@/features/export/heir-download-all'
 
 /**
  * The beneficiary portal's assets view (/beneficiary-portal?id=…&token=…&view=assets, the link in
@@ -184,6 +185,20 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
           />
 
           {trust && list.length > 0 && <VaultTrustNotice trust={trust} ownerName={portal.ownerName} />}
+
+          {list.length > 0 && (
+            <HeirDownloadAll
+              link={link}
+              privateKey={key?.value ?? null}
+              assets={list}
+              ready={!!names.data}
+              disabled={busy !== null}
+              sealOf={sealOf}
+              nameOf={nameOf}
+              ownerName={portal.ownerName}
+              onCounted={(assetId, counts) => queryClient.setQueryData<ReleasedAsset[]>(assetsKey(link), (old) => old && withCounts(old, assetId, counts))}
+            />
+          )}
 
           {assets.isPending ? (
             <div className="flex justify-center py-10">

@@ -342,28 +342,65 @@ export async function downloadReleasedAsset(
     asset.vaultItem.type === 'password' ? null : await chooseSaveTarget(listedName || RELEASE_MESSAGES.untitled, { ...options, size: asset.vaultItem.plainSize })
   if (target === 'cancelled') return { kind: 'cancelled' }
 
-  const download = await linkJson<AssetDownload>('GET', portalUrls.download(link, asset.id), undefined, options.fetch)
-  if (options.seal && !manifestStates(options.seal, download.item)) throw new ContentNotSealedError()
-  const counts = { downloadCount: download.downloadCount, maxDownloads: download.maxDownloads }
-  const dek = download.encryptedMasterKey === asset.vaultItem.wrappedKey ? listed.dek : await unwrapDataKeyForBeneficiary(download.encryptedMasterKey, key)
-  const metadata = await openMetadata(dek, download.item.id, download.item.encryptedMetadata)
-  options.onCounted?.(counts, metadata)
-  const check = options.seal && contentCheck(options.seal)
-  const content = check ? check.hold(decryptAssetContent(download, dek, { ...options, onEncryptedChunk: check.see })) : decryptAssetContent(download, dek, options)
-
+  const { counts, metadata, content, plainSize } = await openTicket(link, asset, key, listed.dek, options)
   if (!target) {
     const text = await (await collectBlob(content)).text()
     return { kind: 'password', title: metadata.filename || RELEASE_MESSAGES.untitled, entry: parsePasswordEntry(text), counts }
   }
   const filename = metadata.filename || listedName || RELEASE_MESSAGES.untitled
   try {
-    await target.write(content, { filename, mimetype: metadata.mimetype, size: download.item.plainSize })
+    await target.write(content, { filename, mimetype: metadata.mimetype, size: plainSize })
   } catch (error) {
     // Cancelled in the browser's own download list (the download was counted all the same).
     if (isAbortError(error) && !options.signal?.aborted) return { kind: 'cancelled' }
     throw error
   }
   return { kind: 'saved', filename, counts }
+}
+
+/** A released item opened: its counters after this download, its metadata, and its plaintext (checked against its seal). */
+export interface OpenedAsset {
+  counts: DownloadCounts
+  metadata: AssetMetadata
+  plainSize: number
+  content: AsyncGenerator<Uint8Array<ArrayBuffer>, void, undefined>
+}
+
+/**
+ * GET …/download (a ticket: its content's first fetch counts one download), then the content,
+ * decrypted and, for a sealed item, held to its seal exactly as a single download is.
+ */
+async function openTicket(
+  link: BeneficiaryLink,
+  asset: Pick<ReleasedAsset, 'id' | 'vaultItem'>,
+  key: BeneficiaryPrivateKey,
+  listedDek: DataKey,
+  options: AssetDownloadOptions,
+): Promise<OpenedAsset> {
+  const download = await linkJson<AssetDownload>('GET', portalUrls.download(link, asset.id), undefined, options.fetch)
+  if (options.seal && !manifestStates(options.seal, download.item)) throw new ContentNotSealedError()
+  const counts = { downloadCount: download.downloadCount, maxDownloads: download.maxDownloads }
+  const dek = download.encryptedMasterKey === asset.vaultItem.wrappedKey ? listedDek : await unwrapDataKeyForBeneficiary(download.encryptedMasterKey, key)
+  const metadata = await openMetadata(dek, download.item.id, download.item.encryptedMetadata)
+  options.onCounted?.(counts, metadata)
+  const check = options.seal && contentCheck(options.seal)
+  const content = check ? check.hold(decryptAssetContent(download, dek, { ...options, onEncryptedChunk: check.see })) : decryptAssetContent(download, dek, options)
+  return { counts, metadata, plainSize: download.item.plainSize, content }
+}
+
+/**
+ * A released item opened without a save dialog (Download all): the same checks as a single
+ * download, in the same order (its seal's statement, then its key, then the ticket, which counts).
+ */
+export async function openReleasedAsset(
+  link: BeneficiaryLink,
+  asset: Pick<ReleasedAsset, 'id' | 'vaultItem'>,
+  key: BeneficiaryPrivateKey,
+  options: AssetDownloadOptions = {},
+): Promise<OpenedAsset> {
+  if (options.seal && !manifestStates(options.seal, asset.vaultItem)) throw new ContentNotSealedError()
+  const listed = await openListed(asset, key)
+  return openTicket(link, asset, key, listed.dek, options)
 }
 
 export const DOWNLOAD_FALLBACK = 'The asset could not be downloaded. Please try again.'

@@ -26,6 +26,7 @@ import { useUpdatePingSettings } from './api'
 import { SafetyWindowCard } from './safety-window-card'
 import { VaultPassphraseCard } from './vault-passphrase-card'
 import { VaultRecoveryCard } from './vault-recovery-card'
+import { ExportCard } from './export-card'
 
 const linkClass = 'font-medium text-brand-700 underline-offset-4 hover:underline'
 
@@ -156,6 +157,7 @@ export function SettingsPage() {
       <ChannelsCard />
       <VaultPassphraseCard />
       <VaultRecoveryCard />
+      <ExportCard />
       <Card>
         <CardHeader>
           <CardTitle>Current Settings Summary</CardTitle>
