@@ -309,6 +309,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   },
   'DELETE /api/vault/uploads/:itemId': { access: 'owner', params: (f) => ({ itemId: f.uploadId }) },
   'GET /api/vault/items': { access: 'owner' },
+  'GET /api/vault/estate': { access: 'owner' },
   'GET /api/vault/items/:id/content': { access: 'owner', params: (f) => ({ id: f.itemId }) },
   'PUT /api/vault/items/:id/grants': {
     access: 'owner',

@@ -25,6 +25,7 @@ import {
   UNLOCK_FORGIVE_MS,
 } from '../../contract/triggers'
 import { sealPageSchema, uploadSessionSchema, vaultItemSchema } from '../../contract/vault-items'
+import { estateItemSchema } from '../../contract/estate-bundle'
 import { keyMoveStateSchema } from '../../contract/vault-key-move'
 import { registerKeyResponseSchema, secondFactorResponseSchema, securityKeyListSchema, securityKeySchema } from '../../contract/webauthn'
 import type { ErrorStatus } from './errors'
@@ -260,6 +261,7 @@ export const OPERATIONS: Record<string, Operation> = {
   'DELETE /api/vault/uploads/:itemId': { summary: 'Cancel an upload', answer: message },
   'GET /api/vault/items': { summary: 'Every item in the vault (ciphertext metadata)', answer: z.array(vaultItemSchema) },
   'GET /api/vault/items/:id/content': { summary: "An item's ciphertext", answer: binary('The encrypted content.') },
+  'GET /api/vault/estate': { summary: 'Every item with its seal and grants, for the estate bundle (ciphertext metadata only)', answer: z.array(estateItemSchema) },
   'POST /api/vault/exports': { summary: 'Record a finished "Download my vault" in the audit chain (counts only)', status: 201, answer: message },
   'PUT /api/vault/items/:id/grants': {
     summary: 'Add or replace grants on an item, signed by the vault',

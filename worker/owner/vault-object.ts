@@ -530,6 +530,10 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
+  async estateItems() {
+    return settle(() => items.estateItems(this.db))
+  }
+
   async itemBlob(itemId: string) {
     return settle(() => items.findActiveItem(this.db, itemId).r2Key)
   }

@@ -133,6 +133,8 @@ export const vaultRoutes = new Hono<AppEnv>()
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(object.size), 'cache-control': 'no-store' },
     })
   })
+  // The estate bundle: ciphertext, grants and seals, packed per beneficiary in the owner's browser.
+  .get('/estate', async (c) => c.json(await ask(vaultOf(c).estateItems())))
   // A finished "Download my vault": the ZIP was made in the browser, so only the browser can say
   // it happened; it enters the owner's chain by counts (never names).
   .post('/exports', jsonBodyLimit, validate('json', exportRecordBodySchema), async (c) => {

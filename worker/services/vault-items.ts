@@ -1,3 +1,4 @@
+import type { EstateItem } from '../../contract/estate-bundle'
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import { hexToBytes } from '@noble/hashes/utils.js'
 import { DAY_MS } from '../../contract/constants'
@@ -283,6 +284,26 @@ export function listItems(db: OwnerDb): VaultItem[] {
     byItem.set(g.itemId, [...(byItem.get(g.itemId) ?? []), g.beneficiaryId])
   }
   return rows.map((r) => toVaultItem(r, byItem.get(r.id) ?? []))
+}
+
+/** Every active item with its seal and every grant of it, for the owner's estate bundle (contract/estate-bundle.ts). */
+export function estateItems(db: OwnerDb): EstateItem[] {
+  const rows = db.select().from(vaultItems).where(eq(vaultItems.status, 'active')).orderBy(desc(vaultItems.completedAt), desc(vaultItems.id)).all()
+  const byItem = new Map<string, EstateItem['grants']>()
+  for (const g of db.select({ itemId: itemGrants.itemId, beneficiaryId: itemGrants.beneficiaryId, keyVersion: itemGrants.keyVersion, wrappedKey: itemGrants.wrappedKey }).from(itemGrants).all()) {
+    byItem.set(g.itemId, [...(byItem.get(g.itemId) ?? []), { beneficiaryId: g.beneficiaryId, keyVersion: g.keyVersion, wrappedKey: g.wrappedKey }])
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    plainSize: r.plainSize,
+    cipherSize: r.cipherSize,
+    chunkBytes: r.chunkBytes,
+    encryptedMetadata: r.encryptedMetadata ?? '',
+    manifest: r.manifest,
+    manifestSignature: r.manifest === null ? null : r.manifestSignature,
+    grants: byItem.get(r.id) ?? [],
+  }))
 }
 
 export function findActiveItem(db: OwnerDb, id: string): VaultItemRow {
