@@ -3,6 +3,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { estatePage } from './scripts/estate-page'
 
 const webDir = fileURLToPath(new URL('./web', import.meta.url))
 
@@ -20,6 +21,8 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    // The estate bundle's offline page, one self-contained HTML file beside the SPA.
+    estatePage({ alias: { '@': webDir } }),
   ],
   resolve: { alias: { '@': webDir } },
   define: {
