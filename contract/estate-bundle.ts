@@ -70,6 +70,7 @@ export const ESTATE_MESSAGES = {
     'Each beneficiary gets a folder with the items you left them, still encrypted, and a page that opens them with their Access Kit, without this service and without the internet. Only someone with their kit can open their folder.',
   willHold: (people: number, items: number) =>
     `${people} ${people === 1 ? 'beneficiary' : 'beneficiaries'}, ${items} ${items === 1 ? 'item' : 'items'} left to them.`,
+  needsUnlock: 'Unlock your vault to make an estate bundle: the bundle names your vault by the key this browser checks when you unlock.',
   nothingGranted: 'None of your items is left to a beneficiary yet, so there is nothing to put in a bundle.',
   failed: 'The estate bundle could not be made. Please try again.',
   doneTitle: 'Estate bundle saved',
@@ -77,6 +78,9 @@ export const ESTATE_MESSAGES = {
   notSealed: 'This item is not sealed by the vault yet: unlock your vault, wait for it to be sealed, and make the bundle again.',
   progress: (done: number, total: number) => `${done} of ${total} saved`,
 } as const
+
+/** The offline page's title (web/estate/open-estate.html says the same). */
+export const ESTATE_PAGE_TITLE = 'Open your estate bundle'
 
 // The offline page's words (web/estate/).
 export const ESTATE_PAGE_MESSAGES = {

@@ -27,6 +27,7 @@ import { SafetyWindowCard } from './safety-window-card'
 import { VaultPassphraseCard } from './vault-passphrase-card'
 import { VaultRecoveryCard } from './vault-recovery-card'
 import { ExportCard } from './export-card'
+import { EstateCard } from '@/features/export/estate-card'
 
 const linkClass = 'font-medium text-brand-700 underline-offset-4 hover:underline'
 
@@ -158,6 +159,7 @@ export function SettingsPage() {
       <VaultPassphraseCard />
       <VaultRecoveryCard />
       <ExportCard />
+      <EstateCard />
       <Card>
         <CardHeader>
           <CardTitle>Current Settings Summary</CardTitle>
