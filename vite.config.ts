@@ -3,7 +3,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
-import { estatePage } from './scripts/estate-page'
+import { estatePage } from './scripts/estate-page.ts'
 
 const webDir = fileURLToPath(new URL('./web', import.meta.url))
 
