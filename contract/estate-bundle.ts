@@ -75,7 +75,8 @@ export const ESTATE_MESSAGES = {
   failed: 'The estate bundle could not be made. Please try again.',
   doneTitle: 'Estate bundle saved',
   doneBody: (people: number) => `A folder for ${people} ${people === 1 ? 'beneficiary' : 'beneficiaries'}, each with their items and the page that opens them.`,
-  notSealed: 'This item is not sealed by the vault yet: unlock your vault, wait for it to be sealed, and make the bundle again.',
+  notSealed: (n: number) =>
+    `${n} ${n === 1 ? 'item is' : 'items are'} not sealed by your vault yet, so the page will not open ${n === 1 ? 'it' : 'them'}. Keep your vault unlocked until sealing finishes, then make the bundle again.`,
   progress: (done: number, total: number) => `${done} of ${total} saved`,
 } as const
 

@@ -16,7 +16,7 @@ import {
   type BeneficiaryKeyPair,
   type SigningKeyPair,
 } from '@/crypto'
-import { estateFiles, estatePlan } from '@/features/export/estate-bundle'
+import { estateFiles, estatePlan, unsealedCount } from '@/features/export/estate-bundle'
 import { openEstateItem, readFolder, readKit, type FolderFile } from '@/estate/open-estate'
 import { readZip, type ZipEntry } from './zip-reader'
 
@@ -117,7 +117,7 @@ const text = (zip: ZipEntry[], name: string) => new TextDecoder().decode(zip.fin
 
 describe('the estate bundle’s layout', () => {
   it('has a folder per beneficiary holding exactly the items granted to them, as stored, with the vault key and the page', async () => {
-    const { zip, cipherOf } = await bundle()
+    const { zip, cipherOf, plan } = await bundle()
     const names = zip.map((e) => e.name).sort()
     expect(names).toEqual(
       [
@@ -146,6 +146,8 @@ describe('the estate bundle’s layout', () => {
     const vaultFile = JSON.parse(text(zip, 'Ada Lovelace/vault.json')) as EstateVaultFile
     expect(vaultFile).toMatchObject({ ownerId: OWNER_ID, signingPublicKey: vault.publicKey, fingerprint: keyFingerprint(vault.publicKey), beneficiary: { id: ADA.id, name: ADA.fullName } })
     expect(text(zip, 'README.txt')).toContain(keyFingerprint(vault.publicKey))
+    expect(unsealedCount(plan)).toBe(0)
+    expect(unsealedCount([{ ...plan[0]!, items: [{ ...plan[0]!.items[0]!, manifest: null, manifestSignature: null }] }])).toBe(1)
     // Nothing decrypted: no file name from the metadata appears anywhere in the ZIP.
     for (const e of zip) expect(new TextDecoder().decode(e.bytes)).not.toMatch(/Last will|deeds\.pdf/)
   })
@@ -209,6 +211,19 @@ describe('the offline page’s path', () => {
     expect(await openEstateItem(strangerKit, folder.vault!, folder.items[0]!)).toMatchObject({ ok: false, reason: ESTATE_PAGE_MESSAGES.wrongVault })
     // A vault.json swapped for one naming the other key: the kit still names the owner's.
     expect(await openEstateItem(kit, { ...folder.vault!, signingPublicKey: other.publicKey }, folder.items[0]!)).toMatchObject({ ok: false, reason: ESTATE_PAGE_MESSAGES.wrongVault })
+  })
+
+  it('gives a password entry back as a small text file', async () => {
+    const entry = { site: 'credit-union.example', username: 'grace.owner.77', password: 'Tr0ub4dor&3-Velvet', notes: '' }
+    const { item, cipher } = await storedItem(WILL_ID, new TextEncoder().encode(JSON.stringify(entry)) as Uint8Array<ArrayBuffer>, 'credit-union.example', [{ id: ADA.id, pair: ada }], 'password')
+    const kit = (await readKit(kitText(ada)))!
+    const files = estateFiles(estatePlan([item], [ADA]), { ownerId: OWNER_ID, ownerName: 'G', signingPublicKey: vault.publicKey, page: '', format: '', ciphertext: () => new Blob([cipher]).stream() })
+    const zip = readZip(new Uint8Array(await new Response(makeZip(files)).arrayBuffer()))
+    const folder = await readFolder(folderOf(zip, 'Ada Lovelace'))
+    const opened = await openEstateItem(kit, folder.vault!, folder.items[0]!)
+    expect(opened).toMatchObject({ ok: true, filename: 'credit-union.example.txt', mimetype: 'text/plain' })
+    const body = opened.ok ? await opened.content.text() : ''
+    for (const value of [entry.site, entry.username, entry.password]) expect(body).toContain(value)
   })
 
   it('does not open another beneficiary’s grant with this kit', async () => {

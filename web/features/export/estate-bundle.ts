@@ -40,6 +40,11 @@ export function estatePlan(items: readonly EstateItem[], beneficiaries: readonly
   return plan
 }
 
+/** Items in the plan the vault has not sealed yet (stored before manifests): the offline page refuses them. */
+export function unsealedCount(plan: readonly EstateFolderPlan[]): number {
+  return new Set(plan.flatMap((f) => f.items.filter((i) => i.manifest === null).map((i) => i.id))).size
+}
+
 /** What goes into `<item id>.json`: the item as stored, with only this beneficiary's grant. */
 export function estateItemFile(ownerId: string, item: EstateItem, beneficiaryId: string): EstateItemFile {
   const grant = item.grants.find((g) => g.beneficiaryId === beneficiaryId)

@@ -14,6 +14,7 @@ import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
+import { unsealedCount } from './estate-bundle'
 import { saveEstateBundle } from './estate-owner'
 
 type Phase = { kind: 'confirm' } | { kind: 'running'; done: number; total: number | null } | { kind: 'failed'; message: string }
@@ -63,7 +64,11 @@ export function EstateCard() {
         onProgress: (done, total) => setPhase({ kind: 'running', done, total }),
       })
       if (outcome.kind === 'cancelled') toast({ title: EXPORT_MESSAGES.cancelled, variant: 'default' })
-      else toast({ title: ESTATE_MESSAGES.doneTitle, description: ESTATE_MESSAGES.doneBody(outcome.plan.length), variant: 'success' })
+      else {
+        const unsealed = unsealedCount(outcome.plan)
+        const description = ESTATE_MESSAGES.doneBody(outcome.plan.length)
+        toast({ title: ESTATE_MESSAGES.doneTitle, description: unsealed ? `${description} ${ESTATE_MESSAGES.notSealed(unsealed)}` : description, variant: unsealed ? 'default' : 'success' })
+      }
       setPhase({ kind: 'confirm' })
       setOpen(false)
     } catch (error) {
