@@ -1,7 +1,7 @@
 import { ESTATE_PAGE_MESSAGES } from '../../contract/estate-bundle'
 import { estateTrust, openEstateItem, readFolder, readKit, type FolderFile } from './open-estate'
 
-// The offline page's wiring: plain DOM, so the page stays one small file (vite.estate.ts inlines it).
+// The offline page's wiring: plain DOM, so the page stays one small file (scripts/estate-page.ts inlines it).
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const kitText = $<HTMLTextAreaElement>('kit-text')
@@ -12,15 +12,19 @@ const status = $<HTMLParagraphElement>('status')
 const results = $<HTMLUListElement>('results')
 const urls: string[] = []
 
-kitFile.addEventListener('change', async () => {
-  const file = kitFile.files?.[0]
-  if (file && file.size <= 64 * 1024) kitText.value = await file.text()
-})
-
 function say(text: string, error = false) {
   status.textContent = text
   status.className = error ? 'status error' : 'status'
 }
+
+kitFile.addEventListener('change', async () => {
+  const file = kitFile.files?.[0]
+  if (!file) return
+  // An Access Kit is a few kilobytes; anything much larger is not one.
+  if (file.size > 64 * 1024) return say(ESTATE_PAGE_MESSAGES.kitInvalid, true)
+  kitText.value = await file.text()
+  say('')
+})
 
 function picked(): FolderFile[] {
   const list = [...(folderInput.files ?? []), ...(filesInput.files ?? [])]
