@@ -2038,4 +2038,13 @@ export const MUTATIONS = [
     tests: [B('estate-bundle')],
     by: /has a folder per beneficiary holding exactly the items granted to them/,
   },
+  {
+    id: 'estate.manifest-owner',
+    rule: 'the offline page opens an item only if its manifest names the owner the folder says it is from',
+    file: 'web/estate/open-estate.ts',
+    from: "  if (verdict.state !== 'sealed' || verdict.manifest.ownerId !== vault.ownerId) return refuse(ESTATE_PAGE_MESSAGES.notSealed)",
+    to: "  if (verdict.state !== 'sealed') return refuse(ESTATE_PAGE_MESSAGES.notSealed)",
+    tests: [B('estate-bundle')],
+    by: /refuses an altered manifest, one signed by another key, altered ciphertext, and a kit naming another vault/,
+  },
 ]

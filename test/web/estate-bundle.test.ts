@@ -207,6 +207,9 @@ describe('the offline page’s path', () => {
     const cut = await openEstateItem(kit, folder.vault!, { ...folder.items[0]!, cipher: folder.items[0]!.cipher!.slice(0, CHUNK + 29) })
     expect(cut).toMatchObject({ ok: false, reason: ESTATE_PAGE_MESSAGES.contentAltered })
 
+    // A vault.json naming another owner than the one the vault signed the manifest for.
+    expect(await openEstateItem(kit, { ...folder.vault!, ownerId: BEN.id }, folder.items[0]!)).toMatchObject({ ok: false, reason: ESTATE_PAGE_MESSAGES.notSealed })
+
     const strangerKit = (await readKit(kitText(ada, other)))!
     expect(await openEstateItem(strangerKit, folder.vault!, folder.items[0]!)).toMatchObject({ ok: false, reason: ESTATE_PAGE_MESSAGES.wrongVault })
     // A vault.json swapped for one naming the other key: the kit still names the owner's.
