@@ -1,3 +1,5 @@
+import { TRUSTED_DEVICE_MESSAGES, trustBodySchema } from '../../contract/trusted-devices'
+import { setKeyTrust } from '../services/trusted-devices'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { AUTH_ERRORS } from '../../contract/messages'
@@ -66,7 +68,7 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     }
     ownersKeySuccess(c, outcome.user.id)
     if (outcome.user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
-    return c.json(await signIn(c, outcome.user, { method: 'security_key', key: keyRef(outcome.key.id) }))
+    return c.json(await signIn(c, outcome.user, { method: 'security_key', key: keyRef(outcome.key.id) }, { trustedKey: outcome.key.trustedAt !== null }))
   })
   .post('/webauthn/second-factor/abandon', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), validate('json', abandonSecondFactorBodySchema), async (c) => {
     const ownerId = await abandonSecondFactor(c.var.db, c.req.valid('json').challenge)
@@ -82,6 +84,19 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     const key = await renameKey(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').name)
     if (!key) throw notFound(WEBAUTHN_MESSAGES.notFound)
     return c.json({ key: toSecurityKey(key) })
+  })
+  // Marks a key as a trusted device, or not: a change of trust (fresh proof, an e-mail).
+  .put('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), validate('json', trustBodySchema), async (c) => {
+    const id = c.req.valid('param').id
+    const { trusted } = c.req.valid('json')
+    const outcome = await setKeyTrust(c.var.db, c.var.user.id, id, trusted)
+    if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
+    if (outcome === 'changed') {
+      const key = (await listKeys(c.var.db, c.var.user.id)).find((k) => k.id === id)
+      await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'security_key', key: keyRef(id) })
+      await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', { detail: TRUSTED_DEVICE_MESSAGES.mailDetail('key', key?.name ?? '', trusted) })
+    }
+    return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
   })
   .delete('/security-keys/:id', requireUser, requireFreshProof, validate('param', keyParam), async (c) => {
     const id = c.req.valid('param').id
