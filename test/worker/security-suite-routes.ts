@@ -259,6 +259,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/auth/fresh-proof': { access: 'owner', body: 'json', sample: () => ({ method: 'password', password: 'not the password' }) },
   'PATCH /api/auth/security-keys/:id': { access: 'owner', body: 'json', sample: () => ({ name: 'Renamed key' }), params: (f) => ({ id: f.keyId }) },
   'DELETE /api/auth/security-keys/:id': { access: 'owner', params: (f) => ({ id: f.keyId }) },
+  'PUT /api/auth/security-keys/:id/trust': { access: 'owner', body: 'json', sample: () => ({ trusted: true }), params: (f) => ({ id: f.keyId }) },
+  'PUT /api/auth/sessions/:id/trust': { access: 'owner', body: 'json', sample: () => ({ trusted: true }), params: (f) => ({ id: f.sessionId }) },
   'GET /api/auth/sessions': { access: 'owner' },
   'DELETE /api/auth/sessions/:id': { access: 'owner', params: (f) => ({ id: f.sessionId }) },
   'POST /api/auth/sessions/sign-out-others': { access: 'owner' },
