@@ -11,9 +11,7 @@ export const TRUSTED_DEVICE_PATHS = {
   key: (id: string) => `/api/auth/security-keys/${encodeURIComponent(id)}/trust`,
 } as const
 
-/** PUT …/trust: mark (`true`) or unmark (`false`). */
-export const trustBodySchema = z.object({ trusted: z.boolean({ error: 'Say whether the device is trusted (true or false).' }) })
-export type TrustBody = z.infer<typeof trustBodySchema>
+// PUT …/trust marks the device as trusted, DELETE …/trust stops trusting it; neither has a body.
 
 export const trustResultSchema = z.object({ trusted: z.boolean(), message: z.string() })
 export type TrustResult = z.infer<typeof trustResultSchema>

@@ -1,4 +1,4 @@
-import { TRUSTED_DEVICE_MESSAGES, trustBodySchema } from '../../contract/trusted-devices'
+import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
 import { setKeyTrust } from '../services/trusted-devices'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
@@ -50,6 +50,17 @@ function ownersKeySuccess(c: Context<AppEnv>, ownerId: string) {
 
 // Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of
 // /api/auth). Sign-in is open; everything else is the signed-in owner's own keys.
+async function setTrust(c: Context<AppEnv>, id: string, trusted: boolean) {
+  const outcome = await setKeyTrust(c.var.db, c.var.user.id, id, trusted)
+  if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
+  if (outcome === 'changed') {
+    const key = (await listKeys(c.var.db, c.var.user.id)).find((k) => k.id === id)
+    await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'security_key', key: keyRef(id) })
+    await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', { detail: TRUSTED_DEVICE_MESSAGES.mailDetail('key', key?.name ?? '', trusted) })
+  }
+  return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
+}
+
 export const securityKeyRoutes = new Hono<AppEnv>()
   .post('/webauthn/register/options', requireUser, requireFreshProof, async (c) => c.json(await registrationOptions(c.var.db, c.env, c.var.user)))
   .post('/webauthn/register/verify', requireUser, requireFreshProof, validate('json', registerKeyBodySchema), async (c) => {
@@ -85,19 +96,9 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     if (!key) throw notFound(WEBAUTHN_MESSAGES.notFound)
     return c.json({ key: toSecurityKey(key) })
   })
-  // Marks a key as a trusted device, or not: a change of trust (fresh proof, an e-mail).
-  .put('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), validate('json', trustBodySchema), async (c) => {
-    const id = c.req.valid('param').id
-    const { trusted } = c.req.valid('json')
-    const outcome = await setKeyTrust(c.var.db, c.var.user.id, id, trusted)
-    if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
-    if (outcome === 'changed') {
-      const key = (await listKeys(c.var.db, c.var.user.id)).find((k) => k.id === id)
-      await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'security_key', key: keyRef(id) })
-      await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', { detail: TRUSTED_DEVICE_MESSAGES.mailDetail('key', key?.name ?? '', trusted) })
-    }
-    return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
-  })
+  // Marks a key as a trusted device (PUT), or stops trusting it (DELETE): a change of trust, so fresh proof and an e-mail.
+  .put('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), (c) => setTrust(c, c.req.valid('param').id, true))
+  .delete('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), (c) => setTrust(c, c.req.valid('param').id, false))
   .delete('/security-keys/:id', requireUser, requireFreshProof, validate('param', keyParam), async (c) => {
     const id = c.req.valid('param').id
     const outcome = await removeKey(c.var.db, c.var.user.id, id)

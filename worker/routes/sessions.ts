@@ -1,11 +1,10 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { deleteCookie } from 'hono/cookie'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { describeUserAgent, SESSION_MESSAGES, sessionIdParamSchema, type SignedInSession } from '../../contract/sessions'
 import type { SessionRow } from '../db/schema'
-import { TRUSTED_DEVICE_MESSAGES, trustBodySchema } from '../../contract/trusted-devices'
+import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
 import { badRequest, conflict, notFound } from '../lib/errors'
-import { jsonBodyLimit } from '../middleware/body-limit'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { setSessionBrowserTrust, trustedBrowserIds } from '../services/trusted-devices'
 import { tellOwner } from '../services/trust-mail'
@@ -28,6 +27,22 @@ function toSignedInSession(row: SessionRow, currentId: number, trusted: Readonly
   }
 }
 
+async function setBrowserTrust(c: Context<AppEnv>, trusted: boolean) {
+  const id = Number(c.req.param('id'))
+  if (!Number.isSafeInteger(id)) throw badRequest(`id: ${SESSION_MESSAGES.idInvalid}`)
+  const outcome = await setSessionBrowserTrust(c.var.db, c.var.user.id, id, trusted)
+  if (outcome === 'not_found') throw notFound(SESSION_MESSAGES.notFound)
+  if (outcome === 'no_browser') throw conflict(TRUSTED_DEVICE_MESSAGES.signInAgain)
+  if (outcome === 'changed') {
+    const row = (await listSessions(c.var.db, c.var.user.id)).find((s) => s.id === id)
+    await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'browser', session: String(id) })
+    await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', {
+      detail: TRUSTED_DEVICE_MESSAGES.mailDetail('browser', describeUserAgent(row?.userAgent ?? null), trusted),
+    })
+  }
+  return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
+}
+
 // Mounted at /api/auth. The owner's signed-in devices, and signing them out. Ending a session is a
 // safety act, not a grant of trust: a stolen session could only sign the owner out (who signs in
 // again), so none of this asks for fresh proof.
@@ -44,23 +59,10 @@ export const sessionRoutes = new Hono<AppEnv>()
     await audit(c, 'account.sessions_revoked', { count: signedOut })
     return c.json({ message: SESSION_MESSAGES.othersRevoked(signedOut), signedOut })
   })
-  // Marks the browser a session was opened in as trusted, or not: a change of trust (fresh proof, an e-mail).
-  .put('/sessions/:id/trust', requireUser, requireFreshProof, jsonBodyLimit, validate('param', sessionIdParamSchema), validate('json', trustBodySchema), async (c) => {
-    const id = Number(c.req.valid('param').id)
-    if (!Number.isSafeInteger(id)) throw badRequest(`id: ${SESSION_MESSAGES.idInvalid}`)
-    const { trusted } = c.req.valid('json')
-    const outcome = await setSessionBrowserTrust(c.var.db, c.var.user.id, id, trusted)
-    if (outcome === 'not_found') throw notFound(SESSION_MESSAGES.notFound)
-    if (outcome === 'no_browser') throw conflict(TRUSTED_DEVICE_MESSAGES.signInAgain)
-    if (outcome === 'changed') {
-      const row = (await listSessions(c.var.db, c.var.user.id)).find((s) => s.id === id)
-      await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'browser', session: String(id) })
-      await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', {
-        detail: TRUSTED_DEVICE_MESSAGES.mailDetail('browser', describeUserAgent(row?.userAgent ?? null), trusted),
-      })
-    }
-    return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
-  })
+  // Marks the browser a session was opened in as trusted (PUT), or stops trusting it (DELETE): a
+  // change of trust, so fresh proof and an e-mail.
+  .put('/sessions/:id/trust', requireUser, requireFreshProof, validate('param', sessionIdParamSchema), (c) => setBrowserTrust(c, true))
+  .delete('/sessions/:id/trust', requireUser, requireFreshProof, validate('param', sessionIdParamSchema), (c) => setBrowserTrust(c, false))
   // One session by its number: another owner's, or one that is over, is not found. Signing out the
   // session that asks is allowed and is a sign-out (its cookie goes too).
   .delete('/sessions/:id', requireUser, validate('param', sessionIdParamSchema), async (c) => {
