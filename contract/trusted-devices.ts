@@ -22,6 +22,7 @@ export const TRUSTED_DEVICE_MESSAGES = {
   unmarkTrusted: 'Stop trusting',
   marked: 'The device is now trusted.',
   unmarked: 'The device is no longer trusted.',
+  changeFailed: 'Could not change whether the device is trusted',
   /** The session list: a session opened before browsers were remembered has none to mark. */
   signInAgain: 'This browser signed in before devices could be trusted. Sign in again on it, then mark it.',
   hint: `Trusted devices are the ones your ${DEVICE_LOSS_TRIGGER_NAME} trigger watches: it fires when none of them is used for the days you choose.`,
