@@ -593,8 +593,8 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     // A cancel link works for 60 days.
     ['cancel_link', o.cancelLinks.some((l) => now - l.at < 59 * DAY) ? 0.6 * talkative + 0.1 : 0],
     ['portal_rerequest', heirsWithAssets(m, now).length > 0 ? 0.4 : 0],
-    ['trusted_use', m.triggers.some((t) => t.type === 'device_loss') ? 0.6 * talkative : 0],
-    ['trusted_sign_in', m.triggers.some((t) => t.type === 'device_loss') ? 0.3 * talkative : 0],
+    ['trusted_use', m.triggers.some((t) => t.type === 'device_loss') ? 3 * talkative : 0],
+    ['trusted_sign_in', m.triggers.some((t) => t.type === 'device_loss') ? 2.5 * talkative : 0],
   ])
   count(`actions.${action}`)
   const locked = lockedOut(m, now)
