@@ -4,7 +4,7 @@ import { HOUR_MS } from '../../contract/constants'
 import type { SignedInSession } from '../../contract/sessions'
 import { SAFETY_WINDOW } from '../../contract/settings'
 import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
-import { TRIGGER_MESSAGES, type EngineStatus, type Trigger } from '../../contract/triggers'
+import { DRY_RUN_CAUSE_LABELS, TRIGGER_MESSAGES, type DryRunResult, type EngineStatus, type Trigger } from '../../contract/triggers'
 import { assetRows, createTrigger, DAY_MS, firingCount, guard, ownerWithItem, policyCovering } from './engine-helpers'
 import { call, callSettled, login, messageOf, outboxFor, register, waitFor } from './helpers'
 import { ownerExec, ownerRow, ownerState } from './owner-helpers'
@@ -146,6 +146,19 @@ describe('the Loss of trusted devices trigger', () => {
     expect(Date.parse(release!.releaseAt)).toBeGreaterThanOrEqual(firesAt + SAFETY_WINDOW.defaultHours * HOUR_MS)
     await guard(s.ownerId).tick(firesAt + SAFETY_WINDOW.defaultHours * HOUR_MS - 1)
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+  })
+
+  it('the dry run names the cause and holds it to the safety window', async () => {
+    const s = await ownerWithTrustedBrowser(7)
+    const before = Date.now()
+    const res = await call(`/api/trigger-engine/dry-run/${s.trigger.id}`, { token: s.token, method: 'POST' })
+    expect(res.status).toBe(200)
+    const run = (await res.json()) as DryRunResult
+    const fires = run.causes.find((c) => c.cause === 'fires')!
+    expect(fires).toMatchObject({ label: DRY_RUN_CAUSE_LABELS.device_loss, itemCount: 1, beneficiaryCount: 1 })
+    expect(Date.parse(fires.earliestAt!)).toBeGreaterThanOrEqual(before + SAFETY_WINDOW.defaultHours * HOUR_MS)
+    expect(run.safetyWindowHours).toBe(SAFETY_WINDOW.defaultHours)
+    expect(await firingCount(s.ownerId)).toBe(0)
   })
 
   it("used: a trusted browser's requests move its clock; an untrusted browser's do not", async () => {
