@@ -64,6 +64,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'account.authenticator_failed': 'Wrong authenticator code at sign-in',
   'account.recovery_codes_created': 'New recovery codes made',
   'account.recovery_code_used': 'Recovery code used to sign in',
+  'account.device_trusted': 'A device was marked as trusted',
+  'account.device_untrusted': 'A device is no longer trusted',
 }
 
 /** What an unlock attempt was, as the Audit Log shows a `kind` detail. */

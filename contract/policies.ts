@@ -7,7 +7,7 @@ import { isBase64, statementSignatureSchema } from './vault-statements'
 // encrypted there, since tags are. The server keeps who receives, after which triggers, with
 // which delay and checks: what the release engine needs.
 
-export const POLICY_TRIGGERS = ['inactivity', 'verified_death', 'biometric_failure', 'manual_release'] as const
+export const POLICY_TRIGGERS = ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'manual_release'] as const
 export const POLICY_STATUSES = ['active', 'draft', 'inactive'] as const
 export const POLICY_DOCUMENT_TYPES = ['drivers_license', 'passport', 'state_id', 'national_id'] as const
 export const POLICY_DOCUMENT_TYPE_LABELS: Record<(typeof POLICY_DOCUMENT_TYPES)[number], string> = {

@@ -59,6 +59,10 @@ export const signedInSessionSchema = z.object({
   lastSeenAt: z.string(),
   /** The session that is asking. */
   current: z.boolean(),
+  /** The browser it was opened in is one the owner marked as trusted (contract/trusted-devices.ts). */
+  trusted: z.boolean(),
+  /** False for a session opened before browsers were remembered: there is no browser to mark. */
+  canTrust: z.boolean(),
 })
 export type SignedInSession = z.infer<typeof signedInSessionSchema>
 

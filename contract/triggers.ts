@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { INACTIVITY_GRACE_DEFAULT_DAYS } from './constants'
-import { FAILED_UNLOCK_TRIGGER_NAME, TRIGGER_TYPES, type TriggerType } from './trigger-types'
+import { DEVICE_LOSS_TRIGGER_NAME, FAILED_UNLOCK_TRIGGER_NAME, TRIGGER_TYPES, type TriggerType } from './trigger-types'
 
 // Triggers and the engine that fires them (seeds 001 §2 'Security Triggers', 'Trigger Monitor',
 // §3, §5, §7, §9; ARCHITECTURE §5).
 
-export { FAILED_UNLOCK_TRIGGER_NAME, TRIGGER_TYPES, type TriggerType }
+export { DEVICE_LOSS_TRIGGER_NAME, FAILED_UNLOCK_TRIGGER_NAME, TRIGGER_TYPES, type TriggerType }
 // Failed unlock attempts (the 'biometric_failure' trigger type): see UNLOCK_KINDS below.
 /** How long a failed unlock waits for the owner's own successful unlock before it counts. */
 export const UNLOCK_FORGIVE_MS = 15 * 60_000
@@ -32,6 +32,11 @@ export const TRIGGER_TYPE_LABELS: Record<TriggerType, { title: string; descripti
     title: 'Scheduled Date',
     description: 'Fires on a date you choose and releases to the beneficiaries you name.',
   },
+  device_loss: {
+    title: DEVICE_LOSS_TRIGGER_NAME,
+    description:
+      'Fires when none of the devices you marked as trusted (security keys, passkeys, browsers) has been used for the number of days you choose, even if your account is used from elsewhere.',
+  },
   manual_release: {
     title: 'Manual Release',
     description: 'Fires only when you release by hand from the Trigger Monitor, with a reason and a confirmation. Nothing fires it by itself.',
@@ -55,7 +60,11 @@ export const TRIGGER_DEFAULTS = {
   gracePeriod: INACTIVITY_GRACE_DEFAULT_DAYS,
   failureThreshold: 5,
   timeWindow: 30,
+  /** Loss of trusted devices: days without any trusted device used. */
+  deviceDays: 30,
 } as const
+export const DEVICE_DAYS_MIN = 7
+export const DEVICE_DAYS_MAX = 365
 
 const wholeDays = (value: unknown, max: number): number | null =>
   typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max ? value : null
@@ -125,6 +134,11 @@ export const TRIGGER_MESSAGES = {
   pingFrequencyInvalid: `Check-in frequency must be daily, weekly, monthly or a whole number of days from 1 to ${FREQUENCY_DAYS_MAX}`,
   scheduleOnlyInactivity: 'Only an inactivity trigger has a check-in schedule to change.',
   updateRequired: "Send the trigger's status (active or paused) or its new schedule.",
+  deviceDaysRange: `Days without a trusted device must be a whole number from ${DEVICE_DAYS_MIN} to ${DEVICE_DAYS_MAX}`,
+  noTrustedDevice:
+    'Mark at least one security key, passkey or browser as trusted first (Settings), so this trigger has a device to watch.',
+  cancelNeedsTrustedDevice:
+    'This release was started because none of your trusted devices was used. Only a trusted device can stop it: sign in from a trusted browser or with a trusted security key.',
 } as const
 
 const positiveDays = (message: string) => z.number({ error: message }).int(message).min(1, message).max(3650, message)
@@ -155,6 +169,15 @@ export const biometricConfigSchema = z.object({
     .default(TRIGGER_DEFAULTS.failureThreshold),
   timeWindow: positiveDays(TRIGGER_MESSAGES.timeWindowMin).default(TRIGGER_DEFAULTS.timeWindow),
 })
+const deviceDaysMessage = TRIGGER_MESSAGES.deviceDaysRange
+export const deviceLossConfigSchema = z.object({
+  days: z
+    .number({ error: deviceDaysMessage })
+    .int(deviceDaysMessage)
+    .min(DEVICE_DAYS_MIN, deviceDaysMessage)
+    .max(DEVICE_DAYS_MAX, deviceDaysMessage)
+    .default(TRIGGER_DEFAULTS.deviceDays),
+})
 export const scheduledConfigSchema = z.object({
   releaseDate: z.iso
     .datetime({ offset: true, error: TRIGGER_MESSAGES.releaseDateRequired })
@@ -166,7 +189,8 @@ export const scheduledConfigSchema = z.object({
 export type InactivityConfig = z.output<typeof inactivityConfigSchema>
 export type BiometricConfig = z.output<typeof biometricConfigSchema>
 export type ScheduledConfig = z.output<typeof scheduledConfigSchema>
-export type TriggerConfig = InactivityConfig | BiometricConfig | ScheduledConfig | Record<string, never>
+export type DeviceLossConfig = z.output<typeof deviceLossConfigSchema>
+export type TriggerConfig = InactivityConfig | BiometricConfig | ScheduledConfig | DeviceLossConfig | Record<string, never>
 
 const statusField = z.enum(['active', 'paused'], { error: TRIGGER_MESSAGES.statusNotSettable }).default('active')
 
@@ -179,6 +203,7 @@ export const triggerCreateBodySchema = z.discriminatedUnion(
     z.object({ type: z.literal('biometric_failure'), config: biometricConfigSchema.prefault({}), status: statusField }),
     z.object({ type: z.literal('scheduled'), config: scheduledConfigSchema, status: statusField }),
     z.object({ type: z.literal('manual_release'), config: manualReleaseConfigSchema, status: statusField }),
+    z.object({ type: z.literal('device_loss'), config: deviceLossConfigSchema.prefault({}), status: statusField }),
   ],
   { error: TRIGGER_MESSAGES.typeRequired },
 )
@@ -289,6 +314,13 @@ export const FAILED_UNLOCK_MESSAGES = {
         : `No attempts left: your ${FAILED_UNLOCK_TRIGGER_NAME} trigger will start a release within ${FORGIVE_MINUTES} minutes unless you unlock your vault successfully before then.`,
 } as const
 
+export const DEVICE_LOSS_MESSAGES = {
+  /** The policy form's hint for the trigger type. */
+  policyHint: 'None of the devices you marked as trusted is used for a while.',
+  daysLabel: 'Days without a trusted device',
+  daysHint: 'Only security keys, passkeys and browsers you marked as trusted count. Use from any other device does not.',
+} as const
+
 /** One source of a release: a policy naming the trigger, or an item's own release protocol. */
 export const releasePlanEntrySchema = z.object({
   source: z.discriminatedUnion('kind', [
@@ -314,6 +346,7 @@ export const DRY_RUN_CAUSE_LABELS: Record<TriggerType, string | null> & { releas
   inactivity: 'If your check-in grace ran out now',
   biometric_failure: 'If failed unlock attempts reached the limit now',
   scheduled: 'On its date',
+  device_loss: 'If your trusted devices went unused long enough now',
   // A manual-release trigger never fires by itself.
   manual_release: null,
   release_now: 'If you release now',

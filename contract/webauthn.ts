@@ -56,6 +56,8 @@ export const securityKeySchema = z.object({
   lastUsedAt: z.string().nullable(),
   transports: z.array(z.string()),
   backedUp: z.boolean(),
+  /** The owner marked it as a trusted device (contract/trusted-devices.ts). */
+  trusted: z.boolean(),
 })
 export type SecurityKey = z.infer<typeof securityKeySchema>
 

@@ -9,6 +9,8 @@ export interface AppEnv {
     sessionId: number
     /** When the person at this session last proved who they are (worker/middleware/fresh-proof.ts). */
     provedAt: number | null
+    /** The session's browser is one the owner marked as trusted (worker/services/trusted-devices.ts). */
+    trustedDevice?: boolean
     /** Server-Timing durations, kept only locally (worker/middleware/server-timing.ts). */
     timings?: Map<string, number>
   }

@@ -40,9 +40,9 @@ describe('signed-in devices', () => {
     expect(await current.count()).toBe(1)
     expect(await current.textContent()).toMatch(/Chrome on Linux/)
     expect(await current.textContent()).toMatch(/Signed in .* · Last active just now/)
-    // This device is listed first and has no button to sign itself out here.
+    // This device is listed first and has no button to sign itself out here (only one to trust it).
     expect(await devices.first().textContent()).toContain('This device')
-    expect(await current.getByRole('button').count()).toBe(0)
+    expect(await current.getByRole('button', { name: /^Sign out/ }).count()).toBe(0)
 
     // Sign out the other browser, after confirming (the row's button names the device).
     const other = devices.filter({ hasNotText: 'This device' }).filter({ hasText: 'Chrome on Linux' })

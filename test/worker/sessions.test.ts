@@ -58,6 +58,8 @@ describe('GET /api/auth/sessions', () => {
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       lastSeenAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       current: true,
+      trusted: false,
+      canTrust: true,
     })
     expect(sessions[1]).toMatchObject({ id: sidOf(owner.token), device: SESSION_MESSAGES.unknownDevice, place: 'Lisbon, PT', current: false })
     expect(Date.parse(sessions[1]!.lastSeenAt)).toBeGreaterThanOrEqual(Date.parse(sessions[1]!.createdAt))

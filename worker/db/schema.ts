@@ -103,6 +103,30 @@ export const sessions = sqliteTable(
     userAgent: text('user_agent'),
     place: text('place'),
     lastSeenAt: integer('last_seen_at'),
+    // The browser it was opened in (`browsers`), by the id its device cookie carries.
+    browserId: text('browser_id'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.id] })],
+)
+
+/**
+ * The browsers an owner has signed in from, each by a random id kept in its signed device cookie
+ * (worker/services/sign-in-guard.ts), so it stays the same browser across sign-ins. `trustedAt`:
+ * the owner marked it as a trusted device (the Loss of trusted devices trigger watches those).
+ * Name and place are the latest sign-in's, as the list of signed-in devices shows them.
+ */
+export const browsers = sqliteTable(
+  'browsers',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    userAgent: text('user_agent'),
+    place: text('place'),
+    firstUsedAt: integer('first_used_at').notNull(),
+    lastUsedAt: integer('last_used_at').notNull(),
+    trustedAt: integer('trusted_at'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.id] })],
 )
@@ -144,6 +168,8 @@ export const webauthnCredentials = sqliteTable(
     attestationFormat: text('attestation_format'),
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
+    // The owner marked this key as a trusted device (the Loss of trusted devices trigger watches those).
+    trustedAt: integer('trusted_at'),
   },
   (t) => [index('webauthn_credentials_user_idx').on(t.userId)],
 )

@@ -8,10 +8,14 @@ import { inSlices, jsonSlices } from '../owner/db'
 import { approvers, beneficiaries, deathReports, firingRecipients, firings, triggers } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 
-// Firings the owner's own sign of life disproves: every kind that is not the owner acting now.
+// Firings the owner's own sign of life disproves: every kind that is not the owner acting now. A
+// Loss of trusted devices firing is disproved only by a sign of life from a trusted device: use
+// from anywhere else is what it watches for, so it cannot stop it.
 const DISPROVED_BY_CHECK_IN: readonly FiringKind[] = FIRING_KINDS.filter((kind) => !ownerActingNow(kind))
+const disprovedBy = (trusted: boolean): readonly FiringKind[] => (trusted ? DISPROVED_BY_CHECK_IN : DISPROVED_BY_CHECK_IN.filter((k) => k !== 'device_loss'))
 
-export type CancelScope = { checkIn: true; via?: 'sign-in' } | { firingId: string } | { releaseId: string }
+/** `trusted`: the sign of life came from a device the owner marked as trusted. */
+export type CancelScope = { checkIn: true; via?: 'sign-in'; trusted?: boolean } | { firingId: string } | { releaseId: string }
 
 /**
  * A release is live while it waits, or while anything it made available can still be fetched: an
@@ -29,7 +33,7 @@ function liveReleases(u: Unit, scope: CancelScope): Array<{ id: string; firingId
   if ('firingId' in scope) {
     return u.db.all(sql`select r.id, r.firing_id as firingId from releases r where r.firing_id = ${scope.firingId} and r.status != 'cancelled'`)
   }
-  const kinds = JSON.stringify(DISPROVED_BY_CHECK_IN)
+  const kinds = JSON.stringify(disprovedBy(scope.trusted === true))
   return u.db.all(sql`select r.id, r.firing_id as firingId from releases r join firings f on f.id = r.firing_id
     where f.kind in (select value from json_each(${kinds})) and ${live(u.now)}`)
 }
@@ -70,7 +74,7 @@ export function cancelReleases(u: Unit, scope: CancelScope, actor: AuditActor): 
     heirsTold = tellHeirs(u, ids, firingIds)
   }
   for (const firingId of firingIds) rearm(u, firingId)
-  if ('checkIn' in scope) rearmDisprovedTriggers(u)
+  if ('checkIn' in scope) rearmDisprovedTriggers(u, disprovedBy(scope.trusted === true))
   if (ids.length === 0) return { cancelledReleases: 0, withdrawnItems: 0, heirsTold: 0, downloaded: [] }
   const by = 'checkIn' in scope ? (scope.via ?? 'check-in') : 'firingId' in scope ? 'cancel link' : 'owner'
   u.audit({ actor, action: 'release.cancelled', details: { releases: ids.length, withdrawnItems, downloads: downloaded.length, heirsTold, by } })
@@ -163,7 +167,7 @@ function voidDeathReports(u: Unit) {
  * (an inactivity trigger that fired with nothing to release, say): no trigger stays "Triggered"
  * with nothing under way.
  */
-function rearmDisprovedTriggers(u: Unit) {
+function rearmDisprovedTriggers(u: Unit, disproved: readonly FiringKind[]) {
   const fired = u.db
     .select({ id: triggers.id, generation: triggers.generation })
     .from(triggers)
@@ -172,7 +176,7 @@ function rearmDisprovedTriggers(u: Unit) {
   for (const t of fired) {
     const firingId = `t:${t.id}:${t.generation}`
     const firing = u.db.select({ kind: firings.kind }).from(firings).where(eq(firings.id, firingId)).get()
-    if (firing && DISPROVED_BY_CHECK_IN.includes(firing.kind)) rearm(u, firingId)
+    if (firing && disproved.includes(firing.kind)) rearm(u, firingId)
   }
 }
 

@@ -9,7 +9,7 @@ import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
 import { planFiring, type PlannedRelease } from './plan'
 
-export const FIRING_KINDS = ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual', 'scheduled_item'] as const
+export const FIRING_KINDS = ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'scheduled', 'manual', 'scheduled_item'] as const
 export type FiringKind = (typeof FIRING_KINDS)[number]
 
 export interface FireRequest {

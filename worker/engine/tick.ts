@@ -6,6 +6,7 @@ import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
 import { clockTimes, cycleOf, dueClockAction, nextClockAt, runningSchedule, type ClockState } from './clock'
 import { fire, type FireResult } from './fire'
+import { tickDeviceLoss } from './device-loss'
 import { tickFailedUnlocks } from './unlock-failures'
 
 export interface TickResult {
@@ -34,7 +35,7 @@ export function tickOwner(u: Unit, clock: ClockState): TickResult {
   const active = db.select().from(triggers).where(eq(triggers.status, 'active')).all()
   const fired: FireResult[] = []
   const wakeups: Array<number | null> = []
-  const fireOne = (trigger: TriggerRow | null, kind: 'inactivity' | 'verified_death' | 'biometric_failure' | 'scheduled' | 'scheduled_item', itemId?: string) => {
+  const fireOne = (trigger: TriggerRow | null, kind: 'inactivity' | 'verified_death' | 'biometric_failure' | 'device_loss' | 'scheduled' | 'scheduled_item', itemId?: string) => {
     fired.push(fire(u, { trigger, kind, itemId, reason: null, actor: 'system', lastCheckInAt: state.lastCheckInAt }))
   }
 
@@ -81,6 +82,8 @@ export function tickOwner(u: Unit, clock: ClockState): TickResult {
     // Failed unlock attempts: enough failures that waited out their forgiving time inside the
     // trigger's window; else a wakeup when the next one's ends (worker/engine/unlock-failures.ts).
     tickFailedUnlocks(u, active, (t) => fireOne(t, 'biometric_failure'), wakeups)
+    // Loss of trusted devices: no trusted device used for the trigger's days (worker/engine/device-loss.ts).
+    tickDeviceLoss(u, active, (t) => fireOne(t, 'device_loss'), wakeups)
     for (const t of active.filter((t) => t.type === 'scheduled' && t.fireAt !== null && t.fireAt <= now)) fireOne(t, 'scheduled')
     // Items with their own date, not fired yet.
     const dueItems = db

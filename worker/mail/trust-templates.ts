@@ -6,6 +6,14 @@ export const TRUST_CHANGES = {
   new_device: { subject: 'New sign-in to your account', what: 'Someone signed in to your account from a device that had not signed in before.' },
   key_added: { subject: 'A security key was added to your account', what: 'A security key was added to your account. It can sign in without your password.' },
   key_removed: { subject: 'A security key was removed from your account', what: 'A security key was removed from your account.' },
+  device_trusted: {
+    subject: 'A device was marked as trusted',
+    what: 'A device was marked as trusted on your account. Using it keeps your Loss of trusted devices trigger from firing.',
+  },
+  device_untrusted: {
+    subject: 'A device is no longer trusted',
+    what: 'A device is no longer trusted on your account. Using it no longer keeps your Loss of trusted devices trigger from firing.',
+  },
   two_factor_off: { subject: 'Two-factor sign-in was turned off', what: 'Two-factor sign-in was turned off: your password alone now signs in.' },
   authenticator_added: { subject: 'An authenticator app was added to your account', what: 'An authenticator app was set up as a second factor for your account.' },
   authenticator_removed: { subject: 'The authenticator app was removed from your account', what: 'The authenticator app was removed from your account.' },

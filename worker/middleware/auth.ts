@@ -8,6 +8,8 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { conflict, forbidden, unauthorized } from '../lib/errors'
 import { withFacts } from '../openapi/facts'
 import { authenticate, LAST_SEEN_EVERY_MS, touchSession } from '../services/sessions'
+import { touchBrowser } from '../services/trusted-devices'
+import { ownerVault } from '../owner/client'
 import { timed } from './server-timing'
 import type { AppEnv } from '../types'
 
@@ -45,9 +47,18 @@ export const requireUser = withFacts(
     c.set('user', session.user)
     c.set('sessionId', session.sessionId)
     c.set('provedAt', session.provedAt)
+    c.set('trustedDevice', session.trustedBrowser)
     const now = Date.now()
     if ((session.lastSeenAt ?? 0) + LAST_SEEN_EVERY_MS <= now) {
       c.executionCtx.waitUntil(touchSession(c.var.db, session.user.id, session.sessionId, now).catch((error) => console.error('session touch failed', error)))
+      // A trusted browser's use, as often as its session's: the owner's object keeps the time.
+      if (session.trustedBrowser && session.browserId) {
+        const { id } = session.user
+        const browserId = session.browserId
+        c.executionCtx.waitUntil(
+          Promise.all([touchBrowser(c.var.db, id, browserId, now), ownerVault(c.env, id).recordTrustedUse(now)]).catch((error) => console.error('trusted use failed', error)),
+        )
+      }
     }
     await next()
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { trustResultSchema } from '../../contract/trusted-devices'
 import { authResponseSchema, emailConfirmedSchema, meResponseSchema, messageResponseSchema, outboxMessageSchema, publicUserSchema } from '../../contract/auth'
 import { auditEntrySchema, serverVerificationSchema } from '../../contract/audit'
 import { authenticatorSetupSchema, authenticatorSignInResponseSchema, authenticatorStatusSchema, recoveryCodesSchema } from '../../contract/authenticator'
@@ -151,6 +152,29 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'Sign out every other device',
     description: 'Ends every session of the owner but the one asking, which stays signed in. Needs no fresh proof.',
     answer: signOutOthersResponseSchema,
+  },
+  'PUT /api/auth/sessions/:id/trust': {
+    summary: "Mark a session's browser as a trusted device",
+    description:
+      "Marks the browser the session was opened in (known across sign-ins by its device cookie) as trusted: the Loss of trusted devices trigger watches trusted devices. Needs fresh proof; the owner is e-mailed. 404 for a session that is not the owner's or is over; 409 for a session opened before browsers were remembered.",
+    answer: trustResultSchema,
+    errors: [409],
+  },
+  'DELETE /api/auth/sessions/:id/trust': {
+    summary: "Stop trusting a session's browser",
+    description: 'As marking it, the other way. Needs fresh proof; the owner is e-mailed.',
+    answer: trustResultSchema,
+    errors: [409],
+  },
+  'PUT /api/auth/security-keys/:id/trust': {
+    summary: 'Mark a security key as a trusted device',
+    description: "Needs fresh proof; the owner is e-mailed. Another owner's key is not found.",
+    answer: trustResultSchema,
+  },
+  'DELETE /api/auth/security-keys/:id/trust': {
+    summary: 'Stop trusting a security key',
+    description: "Needs fresh proof; the owner is e-mailed. Another owner's key is not found.",
+    answer: trustResultSchema,
   },
   'PATCH /api/auth/security-keys/:id': { summary: 'Rename a security key', answer: z.object({ key: securityKeySchema }) },
   'DELETE /api/auth/security-keys/:id': {

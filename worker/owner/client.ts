@@ -32,9 +32,9 @@ export function accountIn(c: Context<AppEnv>): Account {
 }
 
 /** Tells the owner's object that the owner showed a sign of life. */
-export async function recordOwnerActivity(env: Env, account: Account, kind: OwnerActivity): Promise<void> {
+export async function recordOwnerActivity(env: Env, account: Account, kind: OwnerActivity, trusted = false): Promise<void> {
   try {
-    await ownerVault(env, account.id).recordActivity(kind, Date.now(), account)
+    await ownerVault(env, account.id).recordActivity(kind, Date.now(), account, trusted)
   } catch (error) {
     // A lost report must not fail the sign-in that caused it; it is logged for the operator.
     console.error(`owner ${account.id}: recording ${kind} failed`, error)

@@ -278,7 +278,7 @@ export const identityReviews = sqliteTable(
 
 export const triggers = sqliteTable('triggers', {
   id: text('id').primaryKey(),
-  type: text('type', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual_release'] }).notNull(),
+  type: text('type', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual_release', 'device_loss'] }).notNull(),
   status: text('status', { enum: ['active', 'paused', 'triggered'] }).notNull(),
   config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   // For scheduled triggers, the release date.
@@ -309,7 +309,7 @@ export const unlockFailures = sqliteTable(
 export const firings = sqliteTable('firings', {
   id: text('id').primaryKey(),
   triggerId: text('trigger_id').references(() => triggers.id, { onDelete: 'set null' }),
-  kind: text('kind', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'scheduled', 'manual', 'scheduled_item'] }).notNull(),
+  kind: text('kind', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'scheduled', 'manual', 'scheduled_item'] }).notNull(),
   triggerType: text('trigger_type').notNull(),
   reason: text('reason'),
   actor: text('actor').notNull(),

@@ -24,6 +24,8 @@ export interface Unit {
   readonly now: number
   /** The owner's safety window (contract/settings.ts), in milliseconds. */
   readonly safetyWindowMs: number
+  /** When a device the owner marked as trusted was last used (null: never told). */
+  readonly lastTrustedUseAt: number | null
   /**
    * The owner confirmed their own address: in the account, or already told to this object (which
    * hears of it before a slower act that read the account earlier, so no invitation is left held).
@@ -52,6 +54,8 @@ export interface UnitEffects {
 }
 
 export const SAFETY_WINDOW_KEY = 'safetyWindowHours'
+/** The one "last trusted use" value the Loss of trusted devices trigger reads (worker/engine/device-loss.ts). */
+export const LAST_TRUSTED_USE_KEY = 'lastTrustedUseAt'
 /** When the owner's object was told that the owner confirmed their address. */
 export const OWNER_CONFIRMED_KEY = 'ownerEmailConfirmedAt'
 
@@ -82,6 +86,9 @@ export function createUnit(
     now,
     get safetyWindowMs() {
       return safetyWindowHours(storage) * HOUR_MS
+    },
+    get lastTrustedUseAt() {
+      return storage.kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null
     },
     ownerConfirmed,
     audit: (entry) => void appendAudit(storage, db, entry),

@@ -17,7 +17,7 @@ import { clockTimes, cycleOf, type ClockState, type Schedule } from '../engine/c
 import { fire } from '../engine/fire'
 import { tickOwner } from '../engine/tick'
 import * as unlocks from '../engine/unlock-failures'
-import { badRequest, conflict, notFound } from '../lib/errors'
+import { badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import * as approversService from '../services/approvers'
 import * as beneficiariesService from '../services/beneficiaries'
 import * as circleLinks from '../services/circle-links'
@@ -43,7 +43,7 @@ import { beneficiaryStatement, grantsStatement } from '../../contract/vault-stat
 import { deliver, handOverMail, hasPendingMail } from './pending-mail'
 import { blobDeletions, keyRotations, unlockFailures, vaultItems } from './schema'
 import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } from '../services/sooner'
-import { createUnit, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
+import { createUnit, LAST_TRUSTED_USE_KEY, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
 import { plantItem, type DevPlantedItem } from './dev-plant'
 import { addSigningKey, changePassphrase, setRecoveryCode, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
@@ -282,7 +282,7 @@ export class OwnerVault extends DurableObject<Env> {
 
   /** The clock and the schedule it runs on, as the triggers' views need them. */
   private reading(now: number): triggersService.ClockReading {
-    return { state: this.clock(now), schedule: triggersService.clockSchedule(this.db) }
+    return { state: this.clock(now), schedule: triggersService.clockSchedule(this.db), lastTrustedUseAt: this.kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null }
   }
 
   /** `purged`: the account is gone and its storage with it, so there are no triggers to read. */
@@ -315,9 +315,31 @@ export class OwnerVault extends DurableObject<Env> {
     }
   }
 
-  /** A sign of life (registration, sign-in): resets the clock. Only a check-in cancels releases. */
-  async recordActivity(kind: OwnerActivity, at: number, account?: Account): Promise<OwnerVaultState> {
+  /** Moves "last trusted use" forward (never back: a delayed, older report cannot rewind it). */
+  private noteTrustedUseAt(at: number): void {
+    const previous = this.kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null
+    if (previous === null || at > previous) this.kv.put(LAST_TRUSTED_USE_KEY, at)
+  }
+
+  /**
+   * A device the owner marked as trusted was used (a trusted browser's requests, a trusted key's
+   * assertion): the Loss of trusted devices trigger's clock starts again, and the tick moves its
+   * wakeup. Not a check-in: it cancels nothing (a sign-in from such a device does, recordActivity).
+   */
+  async recordTrustedUse(at: number, account?: Account): Promise<{ lastTrustedUseAt: number | null }> {
+    const owner = account ?? (await loadAccount(this.env, this.ownerId))
+    if (owner) await this.act(owner, () => this.noteTrustedUseAt(at), { now: at, tick: true })
+    return { lastTrustedUseAt: this.kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null }
+  }
+
+  /**
+   * A sign of life (registration, sign-in): resets the clock. Only a check-in cancels releases.
+   * `trusted`: the sign-in came from a trusted device, which also counts as its use and may stop
+   * what a Loss of trusted devices firing started; an untrusted one may not.
+   */
+  async recordActivity(kind: OwnerActivity, at: number, account?: Account, trusted = false): Promise<OwnerVaultState> {
     this.noteActivity(kind, at)
+    if (trusted) this.noteTrustedUseAt(at)
     const owner = account ?? (await loadAccount(this.env, this.ownerId))
     if (owner) {
       await this.act(
@@ -325,7 +347,7 @@ export class OwnerVault extends DurableObject<Env> {
         (u) => {
           if (at >= this.clock(at).lastCheckInAt) this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
           // Signing in is a sign of life: it stops what a death report, silence or failed unlocks started.
-          if (kind === 'signed_in') cancelReleases(u, { checkIn: true, via: 'sign-in' }, 'user')
+          if (kind === 'signed_in') cancelReleases(u, { checkIn: true, via: 'sign-in', trusted }, 'user')
         },
         { now: at, tick: true },
       )
@@ -334,7 +356,7 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   /** "I'm still here", from the app or the e-mailed link: resets the clock and cancels what it disproves. */
-  async checkIn(via: 'app' | 'email', account?: Account, at = Date.now()): Promise<Outcome<{ clock: ClockView; cancelledReleases: number }>> {
+  async checkIn(via: 'app' | 'email', account?: Account, at = Date.now(), trusted = false): Promise<Outcome<{ clock: ClockView; cancelledReleases: number }>> {
     return settle(async () => {
       const owner = account ?? (await loadAccount(this.env, this.ownerId))
       if (!owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
@@ -350,7 +372,8 @@ export class OwnerVault extends DurableObject<Env> {
         (u) => {
           this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
           u.audit({ actor: 'user', action: 'checkin.recorded', details: { via } })
-          const cancelled = cancelReleases(u, { checkIn: true }, 'user').cancelledReleases
+          if (trusted) this.noteTrustedUseAt(at)
+          const cancelled = cancelReleases(u, { checkIn: true, trusted }, 'user').cancelledReleases
           const schedule = triggersService.clockSchedule(this.db)
           const dueAt = schedule ? clockTimes({ lastCheckInAt: at, phase: 'ok', checkInSentAt: null }, schedule).dueAt : null
           const ringsInTime = dueAt === null || (alarm !== null && alarm > at && alarm <= dueAt)
@@ -901,8 +924,10 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
-  async createTrigger(account: Account, body: Parameters<typeof triggersService.createTrigger>[1], freshProof: boolean) {
+  /** `trustedDevices`: how many devices the owner has marked as trusted (D1 keeps them; the route counts). */
+  async createTrigger(account: Account, body: Parameters<typeof triggersService.createTrigger>[1], freshProof: boolean, trustedDevices = 0) {
     return settle(async () => {
+      if (body.type === 'device_loss' && body.status !== 'paused' && trustedDevices === 0) throw conflict(TRIGGER_MESSAGES.noTrustedDevice)
       if (!freshProof && creationIsSooner(body)) throw needsFreshProof()
       // The tick arms the alarm for the new trigger (check-ins, a scheduled date).
       const row = await this.act(account, (u) => triggersService.createTrigger(u, body), { tick: true })
@@ -911,9 +936,13 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   /** PUT /api/triggers/{id}: an inactivity trigger's new schedule, then Pause/Activate; the tick re-arms the clock. */
-  async updateTrigger(account: Account, id: string, body: TriggerUpdateBody, freshProof: boolean) {
+  async updateTrigger(account: Account, id: string, body: TriggerUpdateBody, freshProof: boolean, trustedDevices = 0) {
     return settle(async () => {
-      const sooner = updateIsSooner(triggersService.findTrigger(this.db, id), body)
+      const current = triggersService.findTrigger(this.db, id)
+      if (current.type === 'device_loss' && body.status === 'active' && current.status === 'paused' && trustedDevices === 0) {
+        throw conflict(TRIGGER_MESSAGES.noTrustedDevice)
+      }
+      const sooner = updateIsSooner(current, body)
       if (sooner && !freshProof) throw needsFreshProof()
       await this.act(
         account,
@@ -978,10 +1007,14 @@ export class OwnerVault extends DurableObject<Env> {
     })
   }
 
-  /** The monitor's cancel of one waiting release. */
-  async cancelRelease(account: Account, releaseId: string) {
+  /**
+   * The monitor's cancel of one waiting release. A release a Loss of trusted devices firing started
+   * is what someone using the account from elsewhere would want to stop: only a trusted session can.
+   */
+  async cancelRelease(account: Account, releaseId: string, trusted = false) {
     return settle(async () => {
       if (monitor.releaseSummaries(this.db, releaseId).length === 0) throw notFound('Release not found.')
+      if (!trusted && monitor.releaseFiringKind(this.db, releaseId) === 'device_loss') throw forbidden(TRIGGER_MESSAGES.cancelNeedsTrustedDevice)
       const done = await this.act(account, (u) => cancelReleases(u, { releaseId }, 'user'), { tick: true })
       if (done.cancelledReleases === 0) throw conflict(RELEASE_MESSAGES.releaseAlreadyCancelled)
       return monitor.releaseSummaries(this.db, releaseId)[0]!

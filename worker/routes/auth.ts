@@ -1,3 +1,4 @@
+import { noteBrowser } from '../services/trusted-devices'
 import { Hono, type Context } from 'hono'
 import { eq } from 'drizzle-orm'
 import { deleteCookie } from 'hono/cookie'
@@ -31,7 +32,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/pas
 import { resetPasswordWithToken, sendResetLink } from '../services/password-reset'
 import { confirmOwnerEmail, sendConfirmationLink } from '../services/email-confirmation'
 import { authenticate, createSession, deviceOf, revokeSession } from '../services/sessions'
-import { clearFailures, heldUntil, isKnownDevice, recordFailure } from '../services/sign-in-guard'
+import { clearFailures, heldUntil, isKnownDevice, recordFailure, rememberDevice } from '../services/sign-in-guard'
 import { notMeUrl } from '../services/trust-mail'
 import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -58,8 +59,13 @@ export const authRoutes = new Hono<AppEnv>()
     // address and is still unclaimed; the other pending-subscription fields are never trusted.
     const claimed = body.subscriptionId ? await claimGuestSubscription(c.env, user, body.subscriptionId) : false
     const account = claimed ? ((await db.query.users.findFirst({ where: eq(users.id, user.id) })) ?? user) : user
-    const token = await createSession(db, c.env, user.id, Date.now(), deviceOf(c))
+    // The registering browser is the account's first: it can be marked as trusted like any other.
+    const now = Date.now()
+    const browserId = crypto.randomUUID()
+    await noteBrowser(db, user.id, browserId, deviceOf(c), now)
+    const token = await createSession(db, c.env, user.id, now, deviceOf(c), browserId)
     setSessionCookie(c, token)
+    await rememberDevice(c, user.id, browserId, now)
     c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(account), 'registered'))
     // Awaited, so the chain starts with it before anything the new owner does next.
     await auditOwner(c.env, user.id, 'account.registered')

@@ -78,7 +78,7 @@ export const engineRoutes = new Hono<AppEnv>()
     return c.json(result)
   })
   .post('/trigger-engine/releases/:releaseId/cancel', requireOwner, validate('param', releaseParam), async (c) =>
-    c.json(await ask(vaultOf(c).cancelRelease(accountIn(c), c.req.valid('param').releaseId))),
+    c.json(await ask(vaultOf(c).cancelRelease(accountIn(c), c.req.valid('param').releaseId, c.var.trustedDevice === true))),
   )
   .post('/trigger-engine/biometric-failure', requireOwner, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).recordUnlockFailure(c.req.valid('json').kind, accountIn(c)))),
@@ -88,7 +88,7 @@ export const engineRoutes = new Hono<AppEnv>()
     c.json(await ask(vaultOf(c).recordUnlockSuccess(c.req.valid('json').kind, accountIn(c)))),
   )
   .post('/inactivity/ping', requireOwner, async (c) => {
-    const { clock, cancelledReleases } = await ask(vaultOf(c).checkIn('app', accountIn(c)))
+    const { clock, cancelledReleases } = await ask(vaultOf(c).checkIn('app', accountIn(c), Date.now(), c.var.trustedDevice === true))
     return c.json({ lastCheckInAt: iso(clock.lastCheckInAt), nextCheckInAt: iso(clock.nextCheckInAt), cancelledReleases })
   })
   .get('/audit', requireOwner, validate('query', auditPageQuerySchema), async (c) => {

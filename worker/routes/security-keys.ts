@@ -1,3 +1,5 @@
+import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
+import { setKeyTrust } from '../services/trusted-devices'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { AUTH_ERRORS } from '../../contract/messages'
@@ -48,6 +50,17 @@ function ownersKeySuccess(c: Context<AppEnv>, ownerId: string) {
 
 // Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of
 // /api/auth). Sign-in is open; everything else is the signed-in owner's own keys.
+async function setTrust(c: Context<AppEnv>, id: string, trusted: boolean) {
+  const outcome = await setKeyTrust(c.var.db, c.var.user.id, id, trusted)
+  if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
+  if (outcome === 'changed') {
+    const key = (await listKeys(c.var.db, c.var.user.id)).find((k) => k.id === id)
+    await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'security_key', key: keyRef(id) })
+    await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', { detail: TRUSTED_DEVICE_MESSAGES.mailDetail('key', key?.name ?? '', trusted) })
+  }
+  return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
+}
+
 export const securityKeyRoutes = new Hono<AppEnv>()
   .post('/webauthn/register/options', requireUser, requireFreshProof, async (c) => c.json(await registrationOptions(c.var.db, c.env, c.var.user)))
   .post('/webauthn/register/verify', requireUser, requireFreshProof, validate('json', registerKeyBodySchema), async (c) => {
@@ -66,7 +79,7 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     }
     ownersKeySuccess(c, outcome.user.id)
     if (outcome.user.pausedAt) throw forbidden(AUTH_ERRORS.accountPaused)
-    return c.json(await signIn(c, outcome.user, { method: 'security_key', key: keyRef(outcome.key.id) }))
+    return c.json(await signIn(c, outcome.user, { method: 'security_key', key: keyRef(outcome.key.id) }, { trustedKey: outcome.key.trustedAt !== null }))
   })
   .post('/webauthn/second-factor/abandon', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), validate('json', abandonSecondFactorBodySchema), async (c) => {
     const ownerId = await abandonSecondFactor(c.var.db, c.req.valid('json').challenge)
@@ -83,6 +96,9 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     if (!key) throw notFound(WEBAUTHN_MESSAGES.notFound)
     return c.json({ key: toSecurityKey(key) })
   })
+  // Marks a key as a trusted device (PUT), or stops trusting it (DELETE): a change of trust, so fresh proof and an e-mail.
+  .put('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), (c) => setTrust(c, c.req.valid('param').id, true))
+  .delete('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), (c) => setTrust(c, c.req.valid('param').id, false))
   .delete('/security-keys/:id', requireUser, requireFreshProof, validate('param', keyParam), async (c) => {
     const id = c.req.valid('param').id
     const outcome = await removeKey(c.var.db, c.var.user.id, id)

@@ -1,16 +1,20 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { deleteCookie } from 'hono/cookie'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { describeUserAgent, SESSION_MESSAGES, sessionIdParamSchema, type SignedInSession } from '../../contract/sessions'
 import type { SessionRow } from '../db/schema'
-import { badRequest, notFound } from '../lib/errors'
+import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
+import { badRequest, conflict, notFound } from '../lib/errors'
+import { requireFreshProof } from '../middleware/fresh-proof'
+import { setSessionBrowserTrust, trustedBrowserIds } from '../services/trusted-devices'
+import { tellOwner } from '../services/trust-mail'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { audit } from '../services/audit'
 import { listSessions, revokeSession, revokeSessions } from '../services/sessions'
 import type { AppEnv } from '../types'
 
-function toSignedInSession(row: SessionRow, currentId: number): SignedInSession {
+function toSignedInSession(row: SessionRow, currentId: number, trusted: ReadonlySet<string>): SignedInSession {
   return {
     id: String(row.id),
     device: describeUserAgent(row.userAgent),
@@ -18,7 +22,25 @@ function toSignedInSession(row: SessionRow, currentId: number): SignedInSession 
     createdAt: new Date(row.createdAt).toISOString(),
     lastSeenAt: new Date(row.lastSeenAt ?? row.createdAt).toISOString(),
     current: row.id === currentId,
+    trusted: row.browserId !== null && trusted.has(row.browserId),
+    canTrust: row.browserId !== null,
   }
+}
+
+async function setBrowserTrust(c: Context<AppEnv>, trusted: boolean) {
+  const id = Number(c.req.param('id'))
+  if (!Number.isSafeInteger(id)) throw badRequest(`id: ${SESSION_MESSAGES.idInvalid}`)
+  const outcome = await setSessionBrowserTrust(c.var.db, c.var.user.id, id, trusted)
+  if (outcome === 'not_found') throw notFound(SESSION_MESSAGES.notFound)
+  if (outcome === 'no_browser') throw conflict(TRUSTED_DEVICE_MESSAGES.signInAgain)
+  if (outcome === 'changed') {
+    const row = (await listSessions(c.var.db, c.var.user.id)).find((s) => s.id === id)
+    await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'browser', session: String(id) })
+    await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', {
+      detail: TRUSTED_DEVICE_MESSAGES.mailDetail('browser', describeUserAgent(row?.userAgent ?? null), trusted),
+    })
+  }
+  return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
 }
 
 // Mounted at /api/auth. The owner's signed-in devices, and signing them out. Ending a session is a
@@ -27,9 +49,9 @@ function toSignedInSession(row: SessionRow, currentId: number): SignedInSession 
 export const sessionRoutes = new Hono<AppEnv>()
   .get('/sessions', requireUser, async (c) => {
     const current = c.var.sessionId
-    const rows = await listSessions(c.var.db, c.var.user.id)
+    const [rows, trusted] = await Promise.all([listSessions(c.var.db, c.var.user.id), trustedBrowserIds(c.var.db, c.var.user.id)])
     // This device first, then the others, most recently used first.
-    const sessions = rows.map((row) => toSignedInSession(row, current)).sort((a, b) => Number(b.current) - Number(a.current))
+    const sessions = rows.map((row) => toSignedInSession(row, current, trusted)).sort((a, b) => Number(b.current) - Number(a.current))
     return c.json({ sessions })
   })
   .post('/sessions/sign-out-others', requireUser, async (c) => {
@@ -37,6 +59,10 @@ export const sessionRoutes = new Hono<AppEnv>()
     await audit(c, 'account.sessions_revoked', { count: signedOut })
     return c.json({ message: SESSION_MESSAGES.othersRevoked(signedOut), signedOut })
   })
+  // Marks the browser a session was opened in as trusted (PUT), or stops trusting it (DELETE): a
+  // change of trust, so fresh proof and an e-mail.
+  .put('/sessions/:id/trust', requireUser, requireFreshProof, validate('param', sessionIdParamSchema), (c) => setBrowserTrust(c, true))
+  .delete('/sessions/:id/trust', requireUser, requireFreshProof, validate('param', sessionIdParamSchema), (c) => setBrowserTrust(c, false))
   // One session by its number: another owner's, or one that is over, is not found. Signing out the
   // session that asks is allowed and is a sign-out (its cookie goes too).
   .delete('/sessions/:id', requireUser, validate('param', sessionIdParamSchema), async (c) => {

@@ -6,7 +6,8 @@ import { auditOwner } from '../services/audit'
 import { accountOf } from '../owner/account'
 import { recordOwnerActivity } from '../owner/client'
 import { createSession, deviceOf } from '../services/sessions'
-import { isKnownDevice, rememberDevice } from '../services/sign-in-guard'
+import { knownBrowserId, rememberDevice } from '../services/sign-in-guard'
+import { noteBrowser } from '../services/trusted-devices'
 import { tellOwner } from '../services/trust-mail'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -25,15 +26,19 @@ export function setSessionCookie(c: Context<AppEnv>, token: string) {
  * Opens a revocable session for someone who has proved who they are (password, security key, or
  * both), resets their inactivity clock and records the sign-in in their audit chain.
  */
-export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<string, string> = {}) {
+export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<string, string> = {}, options: { trustedKey?: boolean } = {}) {
   const now = Date.now()
-  const known = await isKnownDevice(c, user)
-  const token = await createSession(c.var.db, c.env, user.id, now, deviceOf(c))
+  const knownId = await knownBrowserId(c, user)
+  const browserId = knownId ?? crypto.randomUUID()
+  const device = deviceOf(c)
+  const trustedBrowser = await noteBrowser(c.var.db, user.id, browserId, device, now)
+  const token = await createSession(c.var.db, c.env, user.id, now, device, browserId)
   setSessionCookie(c, token)
-  await rememberDevice(c, user.id)
+  await rememberDevice(c, user.id, browserId)
   // A browser that has not signed in to this account before: the owner hears of it at once.
-  if (!known) await tellOwner(c, user, 'new_device', { since: now })
-  c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(user), 'signed_in'))
+  if (knownId === null) await tellOwner(c, user, 'new_device', { since: now })
+  // From a trusted browser or with a trusted key: a use of a trusted device (worker/engine/device-loss.ts).
+  c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(user), 'signed_in', trustedBrowser || options.trustedKey === true))
   await auditOwner(c.env, user.id, 'account.signed_in', details)
   return { token, user: await publicUserOf(c.env, c.var.db, user) }
 }

@@ -9,6 +9,7 @@ import { askWithProof, hasFreshProof } from '../middleware/fresh-proof'
 import { TRUST_DETAILS } from '../mail/trust-templates'
 import { tellOwner } from '../services/trust-mail'
 import { creationIsSooner } from '../services/sooner'
+import { countTrusted } from '../services/trusted-devices'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
@@ -23,7 +24,8 @@ export const triggerRoutes = new Hono<AppEnv>()
   // A trigger that can start a release without the owner, armed now, needs fresh proof (worker/services/sooner.ts).
   .post('/', validate('json', triggerCreateBodySchema), async (c) => {
     const body = c.req.valid('json')
-    const trigger = await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), body, hasFreshProof(c)))
+    const trusted = body.type === 'device_loss' ? await countTrusted(c.var.db, c.var.user.id) : 0
+    const trigger = await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), body, hasFreshProof(c), trusted))
     if (creationIsSooner(body)) await tellOwner(c, c.var.user, 'release_sooner', { detail: TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[body.type].title) })
     return c.json(trigger, 201)
   })
@@ -31,7 +33,11 @@ export const triggerRoutes = new Hono<AppEnv>()
   .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), async (c) => {
     const body = c.req.valid('json')
     // (Workers RPC types the answer loosely: a Trigger's open-ended config does not survive its mapping.)
-    const { trigger, sooner } = (await askWithProof(c, vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, body, hasFreshProof(c)))) as { trigger: Trigger; sooner: boolean }
+    const trusted = body.status === 'active' ? await countTrusted(c.var.db, c.var.user.id) : 0
+    const { trigger, sooner } = (await askWithProof(c, vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, body, hasFreshProof(c), trusted))) as {
+      trigger: Trigger
+      sooner: boolean
+    }
     if (sooner) {
       const detail = body.config ? TRUST_DETAILS.scheduleShortened : TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[trigger.type].title)
       await tellOwner(c, c.var.user, 'release_sooner', { detail })

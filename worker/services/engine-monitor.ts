@@ -31,6 +31,11 @@ function toSummary(r: ReleaseRow, kind: string, triggerId: string | null, approv
 }
 
 /** The newest releases (or one), with their firing, the approvals they have, and what goes to whom. */
+/** The kind of the firing that started a release (undefined: no such release). */
+export function releaseFiringKind(db: OwnerDb, releaseId: string): string | undefined {
+  return db.get<{ kind: string } | undefined>(sql`select f.kind from releases r join firings f on f.id = r.firing_id where r.id = ${releaseId}`)?.kind
+}
+
 export function releaseSummaries(db: OwnerDb, releaseId?: string): ReleaseSummary[] {
   const rows = db
     .select({

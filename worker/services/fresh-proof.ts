@@ -1,3 +1,4 @@
+import { ownerVault } from '../owner/client'
 import type { Context } from 'hono'
 import { FRESH_PROOF_MESSAGES, type FreshProofBody, type ProofMethod } from '../../contract/fresh-proof'
 import { AUTH_ERRORS } from '../../contract/messages'
@@ -43,6 +44,8 @@ export async function giveFreshProof(c: Context<AppEnv>, body: FreshProofBody, n
       const outcome = await verifySignIn(db, c.env, body.response, now)
       if (!outcome.ok) throw new ApiError(outcome.status, outcome.message)
       if (outcome.user.id !== user.id) throw new ApiError(401, FRESH_PROOF_MESSAGES.keyNotYours)
+      // A trusted key's answer is a use of a trusted device (worker/engine/device-loss.ts).
+      if (outcome.key.trustedAt !== null) c.executionCtx.waitUntil(ownerVault(c.env, user.id).recordTrustedUse(now).catch((error) => console.error('trusted use failed', error)))
       break
     }
     case 'authenticator': {

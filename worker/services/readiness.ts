@@ -20,7 +20,7 @@ import { approvers, beneficiaries, policies, triggers } from '../owner/schema'
 type TriggerState = 'active' | 'paused' | 'none'
 type PolicyTrigger = (typeof POLICY_TRIGGERS)[number]
 
-type StateKey = Exclude<ServingTrigger, null> | 'manual_release'
+type StateKey = Exclude<ServingTrigger, null> | 'manual_release' | 'device_loss'
 
 /** The best state among the owner's triggers of each kind ('manual': any trigger not yet fired). */
 function triggerStates(rows: Array<{ type: string; status: string }>): Record<StateKey, TriggerState> {
@@ -30,6 +30,7 @@ function triggerStates(rows: Array<{ type: string; status: string }>): Record<St
     inactivity: of((t) => t.type === 'inactivity'),
     verified_death: of((t) => t.type === 'verified_death'),
     biometric_failure: of((t) => t.type === 'biometric_failure'),
+    device_loss: of((t) => t.type === 'device_loss'),
     manual_release: of((t) => t.type === 'manual_release'),
     manual: of(() => true),
   }

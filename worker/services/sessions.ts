@@ -47,6 +47,7 @@ export async function createSession(
   userId: string,
   now = Date.now(),
   device: SessionDevice = {},
+  browserId: string | null = null,
 ): Promise<string> {
   const id = newSessionId()
   const expiresAt = now + SESSION_TTL_SECONDS * 1000
@@ -62,6 +63,7 @@ export async function createSession(
       lastSeenAt: now,
       userAgent: device.userAgent?.slice(0, 512) ?? null,
       place: device.place?.slice(0, 128) ?? null,
+      browserId,
     }),
   ])
   return new SignJWT({ sid: id })
@@ -80,6 +82,9 @@ export interface AuthenticatedSession {
   /** When the person at this session last proved who they are (null: never, an older session). */
   provedAt: number | null
   lastSeenAt: number | null
+  /** The browser the session was opened in, and whether the owner marked it as trusted. */
+  browserId: string | null
+  trustedBrowser: boolean
 }
 
 /** The live session and its user for a token, or null when the token is bad, expired or revoked. */
@@ -107,14 +112,21 @@ export async function authenticate(
   if (typeof sid !== 'number' || !Number.isSafeInteger(sid) || !sub) return null
   const row = await db.$client.prepare(SESSION_USER_SQL).bind(sub, sid, now).first<Record<string, unknown>>()
   if (!row) return null
-  return { user: userFromRow(row), sessionId: sid, provedAt: (row.session_proved_at as number | null) ?? null, lastSeenAt: (row.session_last_seen_at as number | null) ?? null }
+  return {
+    user: userFromRow(row),
+    sessionId: sid,
+    provedAt: (row.session_proved_at as number | null) ?? null,
+    lastSeenAt: (row.session_last_seen_at as number | null) ?? null,
+    browserId: (row.session_browser_id as string | null) ?? null,
+    trustedBrowser: row.session_browser_trusted_at !== null && row.session_browser_trusted_at !== undefined,
+  }
 }
 
 // Every authenticated request runs this one query, so it is written once as SQL rather than built
 // by the query builder each time (which cost as much as the round trip itself), and the row is
 // decoded by the schema's own columns.
 const SESSION_USER_SQL =
-  'select users.*, sessions.proved_at as session_proved_at, sessions.last_seen_at as session_last_seen_at from sessions join users on users.id = sessions.user_id where sessions.user_id = ?1 and sessions.id = ?2 and sessions.expires_at > ?3 limit 1'
+  'select users.*, sessions.proved_at as session_proved_at, sessions.last_seen_at as session_last_seen_at, sessions.browser_id as session_browser_id, browsers.trusted_at as session_browser_trusted_at from sessions join users on users.id = sessions.user_id left join browsers on browsers.user_id = sessions.user_id and browsers.id = sessions.browser_id where sessions.user_id = ?1 and sessions.id = ?2 and sessions.expires_at > ?3 limit 1'
 const USER_COLUMNS = Object.entries(getTableColumns(users))
 
 function userFromRow(row: Record<string, unknown>): UserRow {

@@ -47,9 +47,9 @@ export async function clearFailures(db: Db, email: string): Promise<void> {
   await db.delete(signInFailures).where(eq(signInFailures.email, email))
 }
 
-/** Marks this browser as one that has signed in to `userId`'s account. */
-export async function rememberDevice(c: Context<AppEnv>, userId: string, now = Date.now()): Promise<void> {
-  const token = await new SignJWT({})
+/** Marks this browser as one that has signed in to `userId`'s account; `browserId` names it (worker/services/trusted-devices.ts). */
+export async function rememberDevice(c: Context<AppEnv>, userId: string, browserId: string, now = Date.now()): Promise<void> {
+  const token = await new SignJWT({ did: browserId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -62,13 +62,22 @@ export async function rememberDevice(c: Context<AppEnv>, userId: string, now = D
 
 /** Whether the request comes from a browser that has signed in to `userId`'s account before. */
 export async function isKnownDevice(c: Context<AppEnv>, user: Pick<UserRow, 'id' | 'devicesTrustedFrom'>): Promise<boolean> {
-  const userId = user.id
+  return (await knownBrowserId(c, user)) !== null
+}
+
+/**
+ * The id of this browser when it has signed in to `user`'s account before (a cookie from before
+ * browsers had ids is known but named by a new id), or null.
+ */
+export async function knownBrowserId(c: Context<AppEnv>, user: Pick<UserRow, 'id' | 'devicesTrustedFrom'>): Promise<string | null> {
   const token = getCookie(c, DEVICE_COOKIE)
-  if (!token) return false
+  if (!token) return null
   try {
     const { payload } = await jwtVerify(token, secret(c.env), { issuer: ISSUER, audience: DEVICE_AUDIENCE, algorithms: ['HS256'] })
-    return payload.sub === userId && (user.devicesTrustedFrom === null || (payload.iat ?? 0) * 1000 >= user.devicesTrustedFrom)
+    const known = payload.sub === user.id && (user.devicesTrustedFrom === null || (payload.iat ?? 0) * 1000 >= user.devicesTrustedFrom)
+    if (!known) return null
+    return typeof payload.did === 'string' && /^[0-9a-f-]{36}$/.test(payload.did) ? payload.did : crypto.randomUUID()
   } catch {
-    return false
+    return null
   }
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { z } from 'zod'
 import { TRIGGER_MESSAGES, triggerCreateBodySchema, type InactivityConfig, type Trigger } from '../../contract/triggers'
+import { deviceLossFiresAt } from '../engine/device-loss'
 import { clockTimes, cycleOf, runningSchedule, type ClockState, type Schedule } from '../engine/clock'
 import { badRequest, conflict, notFound } from '../lib/errors'
 import { deathReportLinkEmail } from '../mail/release-templates'
@@ -18,12 +19,15 @@ const iso = (at: number | null) => (at === null ? null : new Date(at).toISOStrin
 export interface ClockReading {
   state: ClockState
   schedule: Schedule | null
+  /** When a trusted device was last used (the Loss of trusted devices trigger's clock). */
+  lastTrustedUseAt?: number | null
 }
 
 export function toTrigger(row: TriggerRow, clock?: ClockReading): Trigger {
   let nextFireAt: number | null = null
   if (row.status === 'active') {
     if (row.type === 'scheduled') nextFireAt = row.fireAt
+    if (row.type === 'device_loss') nextFireAt = deviceLossFiresAt(row, clock?.lastTrustedUseAt ?? null)
     // The trigger the clock runs on fires at the deadline its check-in e-mails name; another
     // active one (data from before one per owner) has no time until it takes over.
     if (row.type === 'inactivity' && clock?.schedule?.triggerId === row.id) {

@@ -102,6 +102,7 @@ export async function verifyRegistration(db: Db, env: Env, user: UserRow, respon
     attestationFormat: info.fmt,
     createdAt: now,
     lastUsedAt: null,
+    trustedAt: null,
   })
   if (!key) throw conflict(WEBAUTHN_MESSAGES.alreadyRegistered)
   return { key, securityKeyCount: count + 1 }

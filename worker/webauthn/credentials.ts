@@ -11,6 +11,7 @@ export function toSecurityKey(row: WebauthnCredentialRow): SecurityKey {
     lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt).toISOString(),
     transports: row.transports,
     backedUp: row.backedUp,
+    trusted: row.trustedAt !== null,
   }
 }
 

@@ -33,6 +33,9 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //    failures reported after the trigger was last armed (created, activated, re-armed) that count
 //    at t: a failure at time a counts from a + 15 minutes (a successful unlock within them would
 //    forgive it; the simulation reports none) while t < a + timeWindow days;
+//  - Loss of trusted devices trigger (device_loss, active): t >= max(U, armedAt) + days, where U
+//    is the last use of a device the owner marked as trusted (a trusted sign-in or a trusted
+//    browser's request); nothing else (a sign-in or check-in from elsewhere) moves U;
 //  - an item's own schedule (SCHEDULED protocol, not yet fired): t >= its date;
 //  - and for all of these: no payment grace running (users.payment_grace_until > t holds
 //    everything; firing resumes at its end or when the payment is restored);
@@ -53,7 +56,8 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //    schedule: that item to its direct beneficiaries, at f.
 // Releases: released (assets created) only at or after their release time; one asset per
 // (item, beneficiary) at a time. A check-in or a sign-in cancels every live release of an
-// inactivity, verified-death or biometric-failure firing (manual and scheduled ones stay): one
+// inactivity, verified-death or biometric-failure firing (manual and scheduled ones stay; a
+// device_loss one only when the sign-in came from a trusted device, never a check-in): one
 // waiting, or released with an asset still downloadable (not withdrawn, under 90 days old). A
 // cancelled release's assets are all withdrawn, except one whose (item, beneficiary) another
 // released release also hands over: it moves to that release (the lowest id). Then every fired
@@ -87,15 +91,20 @@ export const PING_DAYS = { daily: 1, weekly: 7, monthly: 30 } as const
 /** A trigger's check-in frequency: a name, or a number of days. */
 export type PingFrequency = keyof typeof PING_DAYS | number
 
-export type SimTriggerType = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death'
-export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'manual' | 'scheduled_item'
+export type SimTriggerType = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'device_loss'
+export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'device_loss' | 'manual' | 'scheduled_item'
 export type Protocol = 'INACTIVITY_30_DAYS' | 'INACTIVITY_60_DAYS' | 'MANUAL_RELEASE' | 'BIOMETRIC_FAILURE' | 'SCHEDULED' | 'VERIFIED_DEATH'
 
 const DISPROVED_BY_CHECK_IN: ReadonlySet<string> = new Set(['inactivity', 'verified_death', 'biometric_failure'])
+/** What a sign of life from a trusted device disproves: the above, and a Loss of trusted devices firing. */
+const DISPROVED_BY_TRUSTED: ReadonlySet<string> = new Set([...DISPROVED_BY_CHECK_IN, 'device_loss'])
+/** Causes that are not the owner acting now: nothing they start is available before the safety window. */
+const NOT_OWNER: ReadonlySet<string> = DISPROVED_BY_TRUSTED
 const RIDES_ON: Record<SimTriggerType, Protocol[]> = {
   inactivity: ['INACTIVITY_30_DAYS', 'INACTIVITY_60_DAYS'],
   biometric_failure: ['BIOMETRIC_FAILURE'],
   verified_death: ['VERIFIED_DEATH'],
+  device_loss: [],
   scheduled: [],
 }
 const RIDES_ON_MANUAL: Protocol[] = ['MANUAL_RELEASE']
@@ -111,6 +120,8 @@ export interface MTrigger {
   gracePeriod?: number
   failureThreshold?: number
   timeWindow?: number
+  /** device_loss: days without a trusted device used. */
+  deviceDays?: number
   fireAt?: number
   beneficiaries?: string[]
 }
@@ -173,6 +184,8 @@ export interface MOwner {
   items: MItem[]
   policies: MPolicy[]
   failures: number[]
+  /** The last use of a trusted device (null: none since the owner joined). */
+  lastTrustedUse: number | null
   /** Approver id → when their confirmation of the owner's death was recorded (removed with them). */
   deathReports: Map<string, number>
   firings: Map<string, MFiring>
@@ -207,6 +220,7 @@ export function newOwner(index: number, id: string, email: string, now: number):
     items: [],
     policies: [],
     failures: [],
+    lastTrustedUse: null,
     deathReports: new Map(),
     firings: new Map(),
     releases: new Map(),
@@ -332,6 +346,8 @@ export function conditionsOf(o: MOwner): Condition[] {
       // An approver's confirmation made while the trigger was armed fires it.
       const reports = [...o.deathReports.values()].filter((at) => at >= t.armedAt)
       if (reports.length > 0) out.push({ key: triggerKey(t), start: Math.max(Math.min(...reports), free), end: Infinity })
+    } else if (t.type === 'device_loss') {
+      out.push({ key: triggerKey(t), start: Math.max(Math.max(o.lastTrustedUse ?? -Infinity, t.armedAt) + (t.deviceDays ?? 30) * DAY, free), end: Infinity })
     } else {
       for (const span of biometricSpans(o, t)) out.push({ key: triggerKey(t), start: Math.max(span.start, free), end: span.end })
     }
@@ -397,13 +413,19 @@ function live(o: MOwner, r: MRelease, now: number): boolean {
 }
 
 /** What the owner's sign of life disproves: live releases a non-owner cause started; re-arms. */
-function cancelDisproved(o: MOwner, now: number): void {
-  cancel(o, [...o.releases.values()].filter((r) => DISPROVED_BY_CHECK_IN.has(r.kind) && live(o, r, now)), now)
+function cancelDisproved(o: MOwner, now: number, trusted = false): void {
+  const disproved = trusted ? DISPROVED_BY_TRUSTED : DISPROVED_BY_CHECK_IN
+  cancel(o, [...o.releases.values()].filter((r) => disproved.has(r.kind) && live(o, r, now)), now)
   // Every fired trigger of those kinds with nothing left, including one that fired with nothing to release.
   for (const t of o.triggers) {
     const firing = t.status === 'triggered' ? o.firings.get(triggerKey(t)) : undefined
-    if (firing && DISPROVED_BY_CHECK_IN.has(firing.kind)) rearm(o, firing, now)
+    if (firing && disproved.has(firing.kind)) rearm(o, firing, now)
   }
+}
+
+/** A trusted device was used (not a sign-in): the Loss of trusted devices clock restarts, nothing is cancelled. */
+export function trustedUse(o: MOwner, now: number): void {
+  if (o.lastTrustedUse === null || now > o.lastTrustedUse) o.lastTrustedUse = now
 }
 
 /**
@@ -457,8 +479,12 @@ function rearm(o: MOwner, firing: MFiring, now: number): void {
   }
 }
 
-/** A sign-in: resets the clock (only forwards) and, a sign of life, cancels as a check-in does. */
-export function signIn(o: MOwner, now: number): void {
+/**
+ * A sign-in: resets the clock (only forwards) and, a sign of life, cancels as a check-in does;
+ * from a trusted device it is also that device's use and cancels a Loss of trusted devices firing.
+ */
+export function signIn(o: MOwner, now: number, trusted = false): void {
+  if (trusted) trustedUse(o, now)
   if (now >= o.lastCheckIn) {
     o.lastCheckIn = now
     o.mailAt = null
@@ -466,7 +492,7 @@ export function signIn(o: MOwner, now: number): void {
     o.mailedDeadline = null
     o.reminderAt = null
   }
-  cancelDisproved(o, now)
+  cancelDisproved(o, now, trusted)
 }
 
 export function paymentFailed(o: MOwner, now: number): void {
@@ -688,6 +714,8 @@ export class Oracle {
                       })()}`
                     : trigger.type === 'scheduled'
                       ? `date ${this.day(trigger.fireAt!)}`
+                      : trigger.type === 'device_loss'
+                        ? `last trusted use ${o.lastTrustedUse === null ? 'never' : this.day(o.lastTrustedUse)}, armed ${this.day(trigger.armedAt)}, ${trigger.deviceDays} days`
                       : `failures ${o.failures.map((a) => this.day(a)).join(', ')}, armed ${this.day(trigger.armedAt)}`) +
                   `, payment grace until ${o.graceUntil === null ? 'none' : this.day(o.graceUntil)}`,
               )
@@ -781,7 +809,7 @@ export class Oracle {
           this.fail(o, now, step, `asset for ${p} (${a.status}) without a released release${r?.status === 'cancelled' ? ': its release was CANCELLED and it can still be fetched' : ''}`)
         } else if (a.created_at === r.releasedAt && a.created_at < r.releaseAt) {
           this.fail(o, now, step, `EARLY asset for ${p}: created ${this.day(a.created_at)}, release due ${this.day(r.releaseAt)}`)
-        } else if (a.created_at === r.releasedAt && DISPROVED_BY_CHECK_IN.has(r.kind) && a.created_at < o.firings.get(r.firingId)!.firedAt + SAFETY_WINDOW_MS) {
+        } else if (a.created_at === r.releasedAt && NOT_OWNER.has(r.kind) && a.created_at < o.firings.get(r.firingId)!.firedAt + SAFETY_WINDOW_MS) {
           // Whatever the policies say, nothing a non-owner cause started is available before its window
           // (an asset another release made earlier, moved here by a cancel, was not made by this one).
           this.fail(o, now, step, `asset for ${p} (${r.kind}) available ${((a.created_at - o.firings.get(r.firingId)!.firedAt) / HOUR).toFixed(2)} h after its firing: INSIDE the safety window`)

@@ -26,6 +26,7 @@ import {
   paymentRestored,
   settle,
   signIn,
+  trustedUse,
   type AssetRow,
   type FiringRow,
   type MailRow,
@@ -390,6 +391,11 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
     spentReportLinks: new Map(),
     cancelLinks: [],
   }
+  // A browser the owner marked as trusted, used only when the simulation says so (trusted_use,
+  // trusted_sign_in): the sessions the driver calls with are untrusted, like a browser elsewhere.
+  await env.DB.prepare('insert into browsers (user_id, id, first_used_at, last_used_at, trusted_at) values (?1, ?2, ?3, ?3, ?3)')
+    .bind(m.id, crypto.randomUUID(), now)
+    .run()
   const key = await publicKey()
   for (let i = 0; i < 2; i++) {
     const heir = await addBeneficiary(o.token, key, { fullName: `Heir ${index}.${i}` })
@@ -460,6 +466,10 @@ function scheduledBody(rng: Rng, m: MOwner, now: number) {
   return { type: 'scheduled', config: { releaseDate: new Date(at).toISOString(), beneficiaries: rng.subset(m.beneficiaries, 0.6, true), description: 'A date' } }
 }
 
+function deviceLossBody(rng: Rng) {
+  return { type: 'device_loss', config: { days: rng.int(7, 20) } }
+}
+
 function biometricBody(rng: Rng) {
   return { type: 'biometric_failure', config: { failureThreshold: rng.int(1, 4), timeWindow: rng.int(1, 10) } }
 }
@@ -473,6 +483,7 @@ async function createTriggerNow(o: SimOwner, body: Record<string, unknown>, now:
   const t: MTrigger = { id: created.id, type: body.type as SimTriggerType, status: body.status as 'active' | 'paused', generation: 0, armedAt: now }
   if (t.type === 'inactivity') Object.assign(t, { pingFrequency: config.pingFrequency as PingFrequency, gracePeriod: config.gracePeriod as number })
   if (t.type === 'biometric_failure') Object.assign(t, { failureThreshold: config.failureThreshold as number, timeWindow: config.timeWindow as number })
+  if (t.type === 'device_loss') Object.assign(t, { deviceDays: config.days as number })
   if (t.type === 'scheduled') Object.assign(t, { fireAt: Date.parse(config.releaseDate as string), beneficiaries: config.beneficiaries as string[] })
   o.m.triggers.push(t)
   return res
@@ -481,7 +492,7 @@ async function createTriggerNow(o: SimOwner, body: Record<string, unknown>, now:
 /** POST /api/policies and PUT its items (as the owner's browser does), and the model's copy. */
 async function addPolicyNow(rng: Rng, o: SimOwner): Promise<number> {
   const m = o.m
-  const on = rng.subset(['inactivity', 'biometric_failure', 'verified_death'] as const, 0.6, true)
+  const on = rng.subset(['inactivity', 'biometric_failure', 'verified_death', 'device_loss'] as const, 0.6, true)
   const delayHours = rng.pick([0, 0, 1, 24, 72, 240])
   const beneficiaries = rng.subset(m.beneficiaries, 0.6, true)
   const res = await call('/api/policies', {
@@ -532,6 +543,8 @@ type Action =
   | 'report_death'
   | 'replay_report'
   | 'cancel_link'
+  | 'trusted_use'
+  | 'trusted_sign_in'
 
 const provedAt = new WeakMap<SimOwner, number>()
 
@@ -580,6 +593,8 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
     // A cancel link works for 60 days.
     ['cancel_link', o.cancelLinks.some((l) => now - l.at < 59 * DAY) ? 0.6 * talkative + 0.1 : 0],
     ['portal_rerequest', heirsWithAssets(m, now).length > 0 ? 0.4 : 0],
+    ['trusted_use', m.triggers.some((t) => t.type === 'device_loss') ? 3 * talkative : 0],
+    ['trusted_sign_in', m.triggers.some((t) => t.type === 'device_loss') ? 2.5 * talkative : 0],
   ])
   count(`actions.${action}`)
   const locked = lockedOut(m, now)
@@ -755,6 +770,20 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       dropVoidedLinks(o)
       return
     }
+    case 'trusted_use': {
+      // What a trusted browser's request (or a trusted key's answer) reports to the owner's object.
+      await guard(m.id).recordTrustedUse(now)
+      oracle.note(m, now, 'trusted device used')
+      trustedUse(m, now)
+      return
+    }
+    case 'trusted_sign_in': {
+      await guard(m.id).recordActivity('signed_in', now, undefined, true)
+      oracle.note(m, now, 'sign-in from a trusted device')
+      signIn(m, now, true)
+      dropVoidedLinks(o)
+      return
+    }
     case 'settings': {
       // Where a new inactivity trigger starts; the running clock does not change.
       const days = rng.pick([7, 14, 30, 60, 90])
@@ -795,6 +824,7 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
         [scheduledBody(rng, m, now), 2],
         [biometricBody(rng), 1],
         [{ type: 'verified_death', config: {} }, 1],
+        [deviceLossBody(rng), 1],
       ])
       const status = rng.chance(0.2) ? 'paused' : 'active'
       const want = expectedCreate(m, body)

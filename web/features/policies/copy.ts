@@ -1,5 +1,5 @@
 import { POLICY_DOCUMENT_TYPE_LABELS, type Policy } from '../../../contract/policies'
-import { FAILED_UNLOCK_MESSAGES, FAILED_UNLOCK_TRIGGER_NAME } from '../../../contract/triggers'
+import { DEVICE_LOSS_MESSAGES, DEVICE_LOSS_TRIGGER_NAME, FAILED_UNLOCK_MESSAGES, FAILED_UNLOCK_TRIGGER_NAME } from '../../../contract/triggers'
 import type { ItemType } from '../../../contract/vault-items'
 
 // Words used only by the Access Policies screen (seeds 001 §2, §8, §9). Toast titles quoted by the
@@ -21,6 +21,7 @@ export const TRIGGER_LABELS: Record<Policy['ruleJson']['release']['on'][number],
   inactivity: { label: 'Inactivity', hint: 'You stop answering check-ins.' },
   verified_death: { label: 'Verified death', hint: 'An approver confirms a death certificate.' },
   biometric_failure: { label: FAILED_UNLOCK_TRIGGER_NAME, hint: FAILED_UNLOCK_MESSAGES.policyHint },
+  device_loss: { label: DEVICE_LOSS_TRIGGER_NAME, hint: DEVICE_LOSS_MESSAGES.policyHint },
   manual_release: { label: 'Manual release', hint: 'You release it yourself from the Trigger Monitor.' },
 }
 

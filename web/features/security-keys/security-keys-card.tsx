@@ -16,7 +16,9 @@ import { useUpdateProfile } from '@/features/profile/api'
 import { twoFactorBody } from '@/features/profile/profile-form'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
-import { useAddSecurityKey, useRemoveSecurityKey, useSecurityKeys } from './api'
+import { TRUSTED_DEVICE_PATHS } from '../../../contract/trusted-devices'
+import { TrustButton, TrustedBadge } from '@/features/trusted-devices/trust-button'
+import { securityKeysKey, useAddSecurityKey, useRemoveSecurityKey, useSecurityKeys } from './api'
 import { securityKeysSupported, setupFailureToast } from './ceremonies'
 
 const when = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
@@ -74,15 +76,21 @@ export function SecurityKeysCard({ user }: { user: PublicUser }) {
                   <div className="flex min-w-0 items-center gap-3">
                     <KeyRound className="size-5 shrink-0 text-slate-500" aria-hidden />
                     <div className="min-w-0">
-                      <p className="truncate font-medium text-slate-900">{key.name}</p>
+                      <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
+                        <span className="truncate">{key.name}</span>
+                        {key.trusted && <TrustedBadge />}
+                      </p>
                       <p className="text-xs text-slate-600">
                         Added {when(key.createdAt)} · {key.lastUsedAt ? `Last used ${when(key.lastUsedAt)}` : 'Never used to sign in'}
                       </p>
                     </div>
                   </div>
-                  <Button variant="outline" size="sm" onClick={() => setRemoving(key)} aria-label={`Remove ${key.name}`}>
-                    <Trash2 aria-hidden /> Remove
-                  </Button>
+                  <div className="flex flex-wrap gap-2">
+                    <TrustButton trusted={key.trusted} deviceName={key.name} path={TRUSTED_DEVICE_PATHS.key(key.id)} listKey={securityKeysKey} />
+                    <Button variant="outline" size="sm" onClick={() => setRemoving(key)} aria-label={`Remove ${key.name}`}>
+                      <Trash2 aria-hidden /> Remove
+                    </Button>
+                  </div>
                 </li>
               ))}
             </ul>

@@ -8,7 +8,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '@
 import { InlineLoadState } from '@/components/ui/inline-load-state'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
-import { useSessions, useSignOutOthers, useSignOutSession } from './api'
+import { TRUSTED_DEVICE_MESSAGES, TRUSTED_DEVICE_PATHS } from '../../../contract/trusted-devices'
+import { TrustButton, TrustedBadge } from '@/features/trusted-devices/trust-button'
+import { sessionsKey, useSessions, useSignOutOthers, useSignOutSession } from './api'
 
 const PHONE = /iPhone|iPad|iPod|Android|Windows Phone/
 
@@ -22,6 +24,7 @@ function DeviceRow({ session, onSignOut, now }: { session: SignedInSession; onSi
           <p className="flex flex-wrap items-center gap-2 font-medium text-slate-900">
             <span className="break-words">{session.device}</span>
             {session.current && <Badge variant="success">{SESSION_MESSAGES.thisDevice}</Badge>}
+            {session.trusted && <TrustedBadge />}
           </p>
           <p className="text-sm text-slate-700">{session.place ?? SESSION_MESSAGES.unknownPlace}</p>
           <p className="text-xs text-slate-600">
@@ -29,11 +32,14 @@ function DeviceRow({ session, onSignOut, now }: { session: SignedInSession; onSi
           </p>
         </div>
       </div>
-      {!session.current && (
-        <Button variant="outline" size="sm" onClick={() => onSignOut(session)} aria-label={`${SESSION_MESSAGES.signOut} ${session.device}`}>
-          <LogOut aria-hidden /> {SESSION_MESSAGES.signOut}
-        </Button>
-      )}
+      <div className="flex flex-wrap gap-2">
+        {session.canTrust && <TrustButton trusted={session.trusted} deviceName={session.device} path={TRUSTED_DEVICE_PATHS.session(session.id)} listKey={sessionsKey} />}
+        {!session.current && (
+          <Button variant="outline" size="sm" onClick={() => onSignOut(session)} aria-label={`${SESSION_MESSAGES.signOut} ${session.device}`}>
+            <LogOut aria-hidden /> {SESSION_MESSAGES.signOut}
+          </Button>
+        )}
+      </div>
     </li>
   )
 }
@@ -59,7 +65,9 @@ export function SessionsCard() {
     <Card>
       <CardHeader>
         <CardIconTitle icon={MonitorSmartphone}>{SESSION_MESSAGES.title}</CardIconTitle>
-        <CardDescription>{SESSION_MESSAGES.description}</CardDescription>
+        <CardDescription>
+          {SESSION_MESSAGES.description} {TRUSTED_DEVICE_MESSAGES.hint}
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <InlineLoadState query={sessions} loadingLabel={SESSION_MESSAGES.loading} errorFallback={SESSION_MESSAGES.loadFailed}>

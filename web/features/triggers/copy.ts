@@ -136,6 +136,8 @@ export function configSummary(trigger: Pick<Trigger, 'type' | 'config'>, benefic
       return 'Fires when one of your approvers confirms a death certificate'
     case 'manual_release':
       return 'Fires only when you release by hand'
+    case 'device_loss':
+      return `No trusted device used for ${plural(num(c.days, TRIGGER_DEFAULTS.deviceDays), 'day')}`
     case 'scheduled': {
       const when = typeof c.releaseDate === 'string' ? formatWhen(c.releaseDate, 'an unknown date') : 'an unknown date'
       return beneficiaryNames.length ? `Releases on ${when} to ${listNames(beneficiaryNames)}` : `Releases on ${when}`

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { Controller, useForm, type FieldErrors, type Resolver } from 'react-hook-form'
 import { newTriggerFrequency } from '../../../contract/settings'
-import { FAILED_UNLOCK_MESSAGES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
+import { DEVICE_LOSS_MESSAGES, DEVICE_DAYS_MAX, DEVICE_DAYS_MIN, FAILED_UNLOCK_MESSAGES, TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, TRIGGER_TYPES, type TriggerCreateBody, type TriggerType } from '../../../contract/triggers'
 import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, InputField, NumberField, SelectField } from '@/components/ui/form-field'
@@ -120,6 +120,18 @@ export function CreateTriggerDialog({
               {countField('failureThreshold', 'Failure threshold', FAILED_UNLOCK_MESSAGES.thresholdHint)}
               {countField('timeWindow', 'Time window (days)', FAILED_UNLOCK_MESSAGES.timeWindowHint)}
             </div>
+          )}
+
+          {type === 'device_loss' && (
+            <NumberField
+              label={DEVICE_LOSS_MESSAGES.daysLabel}
+              min={DEVICE_DAYS_MIN}
+              max={DEVICE_DAYS_MAX}
+              disabled={busy}
+              error={errors.deviceDays?.message}
+              hint={DEVICE_LOSS_MESSAGES.daysHint}
+              {...form.register('deviceDays', { valueAsNumber: true })}
+            />
           )}
 
           {type === 'verified_death' && (

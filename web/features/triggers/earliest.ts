@@ -5,16 +5,17 @@ import type { ReleaseProtocol } from '../../../contract/vault-items'
 
 // When a release's items become available at the earliest, in words (issue 0.3 · 1 of 7), for the
 // policy form, the policy list and the Add Item dialog. The rule is the engine's (worker/engine/plan.ts):
-// a release that is not the owner acting now (a death report, inactivity, failed unlock attempts)
+// a release that is not the owner acting now (a death report, inactivity, failed unlock attempts,
+// no trusted device used)
 // waits the policy's delay or the owner's safety window, whichever is longer; one the owner starts
 // by hand (Release now, on any trigger) waits the delay alone, and a date they scheduled is kept.
 // `windowHours` is null while the owner's window is not known (loading, or it failed to load).
 
 /** What starts a release: one of the triggers that fire by themselves, or the owner by hand. */
-export type ReleaseCause = 'verified_death' | 'inactivity' | 'biometric_failure' | 'manual'
+export type ReleaseCause = 'verified_death' | 'inactivity' | 'biometric_failure' | 'device_loss' | 'manual'
 type PolicyTrigger = (typeof POLICY_TRIGGERS)[number]
 
-const CAUSE_ORDER: readonly ReleaseCause[] = ['verified_death', 'inactivity', 'biometric_failure', 'manual']
+const CAUSE_ORDER: readonly ReleaseCause[] = ['verified_death', 'inactivity', 'biometric_failure', 'device_loss', 'manual']
 
 export const EARLIEST_COPY = {
   heading: 'Earliest availability',
@@ -23,6 +24,7 @@ export const EARLIEST_COPY = {
     verified_death: 'If a death report starts it',
     inactivity: 'If your check-in grace runs out',
     biometric_failure: `If ${FAILED_UNLOCK_TRIGGER_NAME.toLowerCase()} reach your limit`,
+    device_loss: 'If none of your trusted devices is used for your chosen days',
     manual: 'If you release it by hand',
   } satisfies Record<ReleaseCause, string>,
   /** What each trigger firing by itself is, for an item's own release protocol. */
@@ -30,6 +32,7 @@ export const EARLIEST_COPY = {
     verified_death: 'an approver confirms a death',
     inactivity: `your ${TRIGGER_TYPE_LABELS.inactivity.title} trigger fires`,
     biometric_failure: `${FAILED_UNLOCK_TRIGGER_NAME.toLowerCase()} reach your limit`,
+    device_loss: 'none of your trusted devices is used for your chosen days',
   },
   atOnce: 'at once',
   window: '(your safety window)',

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import {
   biometricConfigSchema,
+  deviceLossConfigSchema,
   frequencyDaysOf,
   inactivityScheduleSchema,
   PING_FREQUENCIES,
@@ -25,6 +26,8 @@ export interface TriggerFormValues {
   gracePeriod: number
   failureThreshold: number
   timeWindow: number
+  /** Loss of trusted devices: days without any trusted device used. */
+  deviceDays: number
   /** A `datetime-local` value, in the browser's time zone. */
   releaseDate: string
   beneficiaries: string[]
@@ -39,6 +42,7 @@ export const TRIGGER_FORM_DEFAULTS: TriggerFormValues = {
   gracePeriod: TRIGGER_DEFAULTS.gracePeriod,
   failureThreshold: TRIGGER_DEFAULTS.failureThreshold,
   timeWindow: TRIGGER_DEFAULTS.timeWindow,
+  deviceDays: TRIGGER_DEFAULTS.deviceDays,
   releaseDate: '',
   beneficiaries: [],
   description: '',
@@ -121,6 +125,11 @@ export function buildCreateBody(values: TriggerFormValues): TriggerFormResult {
     case 'biometric_failure': {
       const parsed = biometricConfigSchema.safeParse({ failureThreshold: values.failureThreshold, timeWindow: values.timeWindow })
       if (!parsed.success) return { ok: false, errors: errorsOf(parsed.error, { failureThreshold: 'failureThreshold', timeWindow: 'timeWindow' }) }
+      return { ok: true, body: { type, config: parsed.data, status: 'active' } }
+    }
+    case 'device_loss': {
+      const parsed = deviceLossConfigSchema.safeParse({ days: values.deviceDays })
+      if (!parsed.success) return { ok: false, errors: errorsOf(parsed.error, { days: 'deviceDays' }) }
       return { ok: true, body: { type, config: parsed.data, status: 'active' } }
     }
     case 'scheduled': {

@@ -1,5 +1,5 @@
 import { Link, useSearch } from '@tanstack/react-router'
-import { Activity, CalendarClock, FileCheck2, Hand, HeartHandshake, LockKeyhole, Pencil, Plus, Send, Timer, type LucideIcon } from 'lucide-react'
+import { Activity, CalendarClock, FileCheck2, Hand, HeartHandshake, LockKeyhole, MonitorSmartphone, Pencil, Plus, Send, Timer, type LucideIcon } from 'lucide-react'
 import { useState } from 'react'
 import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, type Trigger, type TriggerType } from '../../../contract/triggers'
 import { PageHeader, PageSection } from '@/components/layout/page-header'
@@ -17,13 +17,14 @@ import { CreateTriggerDialog } from './create-trigger-dialog'
 import { EditScheduleDialog } from './edit-schedule-dialog'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
 
-const CARD_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'manual_release'] as const satisfies readonly TriggerType[]
+const CARD_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'manual_release'] as const satisfies readonly TriggerType[]
 const TYPE_ICONS: Record<TriggerType, LucideIcon> = {
   inactivity: Timer,
   verified_death: FileCheck2,
   biometric_failure: LockKeyhole,
   scheduled: CalendarClock,
   manual_release: Hand,
+  device_loss: MonitorSmartphone,
 }
 
 function CheckInCard({ triggers }: { triggers: Trigger[] | undefined }) {
