@@ -26,6 +26,8 @@ export const TRUSTED_DEVICE_MESSAGES = {
   /** The session list: a session opened before browsers were remembered has none to mark. */
   signInAgain: 'This browser signed in before devices could be trusted. Sign in again on it, then mark it.',
   hint: `Trusted devices are the ones your ${DEVICE_LOSS_TRIGGER_NAME} trigger watches: it fires when none of them is used for the days you choose.`,
+  /** Untrusting (or removing) the last trusted device while the trigger watching them is active. */
+  lastWatched: `This is your last trusted device, and your ${DEVICE_LOSS_TRIGGER_NAME} trigger watches it: without it, the trigger would fire once its days pass. Trust another device first, or pause that trigger.`,
   /** The e-mail's detail. */
   mailDetail: (what: 'browser' | 'key', name: string, trusted: boolean) =>
     `${what === 'browser' ? 'The browser' : 'The security key'} “${name}” ${trusted ? 'was marked as trusted' : 'is no longer trusted'}.`,

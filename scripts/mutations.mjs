@@ -2120,4 +2120,13 @@ export const MUTATIONS = [
     tests: [W('trusted-devices')],
     by: /nothing is available before the safety window/,
   },
+  {
+    id: 'trusted.last-watched',
+    rule: 'the last trusted device cannot be taken away while an active Loss of trusted devices trigger watches it',
+    file: 'worker/services/trusted-devices.ts',
+    from: "  if (triggers.some((t) => t.type === 'device_loss' && t.status === 'active')) throw conflict(TRUSTED_DEVICE_MESSAGES.lastWatched)\n",
+    to: '',
+    tests: [W('trusted-devices')],
+    by: /will not take away the last trusted device while the trigger watches it/,
+  },
 ]

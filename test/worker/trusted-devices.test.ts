@@ -121,6 +121,23 @@ describe('the Loss of trusted devices trigger', () => {
     expect(((await armed.json()) as Trigger).status).toBe('active')
   })
 
+  it('will not take away the last trusted device while the trigger watches it: untrusting it is a 409 until another is trusted or the trigger paused', async () => {
+    const s = await ownerWithTrustedBrowser()
+    const watched = (await currentSession(s.trustedBrowser.token)).id
+    const refused = await markBrowser(s.trustedBrowser.token, watched, false)
+    expect(refused.status).toBe(409)
+    expect(await messageOf(refused)).toBe(TRUSTED_DEVICE_MESSAGES.lastWatched)
+    expect((await currentSession(s.trustedBrowser.token)).trusted).toBe(true)
+    // With another trusted device, this one may go.
+    const other = await signIn(s.owner.email, s.owner.password)
+    expect((await markBrowser(other.token, (await currentSession(other.token)).id)).status).toBe(200)
+    expect((await markBrowser(s.trustedBrowser.token, watched, false)).status).toBe(200)
+    // The trigger paused, the last one may go too.
+    const pause = await call(`/api/triggers/${s.trigger.id}`, { method: 'PUT', token: other.token, body: { status: 'paused' } })
+    expect(pause.status).toBe(200)
+    expect((await markBrowser(other.token, (await currentSession(other.token)).id, false)).status).toBe(200)
+  })
+
   it('refuses days outside 7–365', async () => {
     const owner = await register()
     for (const days of [6, 366, 7.5]) {

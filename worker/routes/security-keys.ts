@@ -1,5 +1,5 @@
 import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
-import { setKeyTrust } from '../services/trusted-devices'
+import { assertNotLastWatched, isKeyTrusted, setKeyTrust } from '../services/trusted-devices'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { AUTH_ERRORS } from '../../contract/messages'
@@ -51,6 +51,7 @@ function ownersKeySuccess(c: Context<AppEnv>, ownerId: string) {
 // Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of
 // /api/auth). Sign-in is open; everything else is the signed-in owner's own keys.
 async function setTrust(c: Context<AppEnv>, id: string, trusted: boolean) {
+  if (!trusted) await assertNotLastWatched(c, () => isKeyTrusted(c.var.db, c.var.user.id, id))
   const outcome = await setKeyTrust(c.var.db, c.var.user.id, id, trusted)
   if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
   if (outcome === 'changed') {
@@ -101,6 +102,7 @@ export const securityKeyRoutes = new Hono<AppEnv>()
   .delete('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), (c) => setTrust(c, c.req.valid('param').id, false))
   .delete('/security-keys/:id', requireUser, requireFreshProof, validate('param', keyParam), async (c) => {
     const id = c.req.valid('param').id
+    await assertNotLastWatched(c, () => isKeyTrusted(c.var.db, c.var.user.id, id))
     const outcome = await removeKey(c.var.db, c.var.user.id, id)
     if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
     if (outcome === 'last_key_with_two_factor') throw conflict(WEBAUTHN_MESSAGES.lastKeyWithTwoFactor)

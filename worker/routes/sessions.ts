@@ -6,7 +6,7 @@ import type { SessionRow } from '../db/schema'
 import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
 import { badRequest, conflict, notFound } from '../lib/errors'
 import { requireFreshProof } from '../middleware/fresh-proof'
-import { setSessionBrowserTrust, trustedBrowserIds } from '../services/trusted-devices'
+import { assertNotLastWatched, isSessionBrowserTrusted, setSessionBrowserTrust, trustedBrowserIds } from '../services/trusted-devices'
 import { tellOwner } from '../services/trust-mail'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
@@ -30,6 +30,7 @@ function toSignedInSession(row: SessionRow, currentId: number, trusted: Readonly
 async function setBrowserTrust(c: Context<AppEnv>, trusted: boolean) {
   const id = Number(c.req.param('id'))
   if (!Number.isSafeInteger(id)) throw badRequest(`id: ${SESSION_MESSAGES.idInvalid}`)
+  if (!trusted) await assertNotLastWatched(c, () => isSessionBrowserTrusted(c.var.db, c.var.user.id, id))
   const outcome = await setSessionBrowserTrust(c.var.db, c.var.user.id, id, trusted)
   if (outcome === 'not_found') throw notFound(SESSION_MESSAGES.notFound)
   if (outcome === 'no_browser') throw conflict(TRUSTED_DEVICE_MESSAGES.signInAgain)

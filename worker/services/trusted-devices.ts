@@ -2,6 +2,12 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { browsers, sessions, webauthnCredentials } from '../db/schema'
 import type { SessionDevice } from './sessions'
+import type { Context } from 'hono'
+import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
+import { conflict } from '../lib/errors'
+import { accountIn, vaultOf } from '../owner/client'
+import { ask } from '../owner/outcome'
+import type { AppEnv } from '../types'
 
 // Trusted devices (the Loss of trusted devices trigger, worker/engine/device-loss.ts): the
 // security keys and browsers the owner marked as trusted. A browser is known by the random id its
@@ -33,6 +39,31 @@ export async function countTrusted(db: Db, userId: string): Promise<number> {
     (select count(*) from ${webauthnCredentials} where ${webauthnCredentials.userId} = ${userId} and ${webauthnCredentials.trustedAt} is not null) +
     (select count(*) from ${browsers} where ${browsers.userId} = ${userId} and ${browsers.trustedAt} is not null) as n`)
   return row?.n ?? 0
+}
+
+/**
+ * Refuses to take away the owner's last trusted device (untrusting it, or removing a trusted key)
+ * while an active Loss of trusted devices trigger watches them: the trigger would fire once its
+ * days pass, watching nothing. `targetTrusted` says whether the device the act takes is a trusted
+ * one; the owner's object is asked only when it is the last.
+ */
+export async function assertNotLastWatched(c: Context<AppEnv>, targetTrusted: () => Promise<boolean>): Promise<void> {
+  if ((await countTrusted(c.var.db, c.var.user.id)) !== 1 || !(await targetTrusted())) return
+  const triggers = (await ask(vaultOf(c).listTriggers(accountIn(c)))) as ReadonlyArray<{ type: string; status: string }>
+  if (triggers.some((t) => t.type === 'device_loss' && t.status === 'active')) throw conflict(TRUSTED_DEVICE_MESSAGES.lastWatched)
+}
+
+/** Whether one of the owner's security keys is marked as trusted (false for none such). */
+export async function isKeyTrusted(db: Db, userId: string, keyId: string): Promise<boolean> {
+  const key = await db.query.webauthnCredentials.findFirst({ where: and(eq(webauthnCredentials.id, keyId), eq(webauthnCredentials.userId, userId)) })
+  return key?.trustedAt != null
+}
+
+/** Whether the browser one of the owner's sessions was opened in is marked as trusted. */
+export async function isSessionBrowserTrusted(db: Db, userId: string, sessionId: number): Promise<boolean> {
+  const session = await db.query.sessions.findFirst({ where: and(eq(sessions.userId, userId), eq(sessions.id, sessionId)) })
+  if (!session?.browserId) return false
+  return (await trustedBrowserIds(db, userId)).has(session.browserId)
 }
 
 export type TrustOutcome = 'changed' | 'unchanged' | 'not_found' | 'no_browser'
