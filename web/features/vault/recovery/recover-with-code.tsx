@@ -5,18 +5,15 @@ import { parseRecoveryCode, RECOVERY_MESSAGES, recoveryCodeProblemText } from '.
 import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/components/ui/button'
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
-import { Field, PasswordField } from '@/components/ui/form-field'
+import { Field } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { currentUserKey } from '@/features/auth/api'
 import { reportUnlockSuccess } from '@/features/triggers/api'
 import { apiJson, errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { storedVault } from '../api'
-import { PassphraseAdvice } from '../passphrase-advice'
-import { checkGuessing, GUESSING_MESSAGES, usePassphraseGuessing } from '../passphrase-guessing'
-import { scorePassphrase, STRENGTH_MIN } from '../passphrase-strength'
+import { useNewPassphrase } from '../new-passphrase'
 import { sealInBackground } from '../seal-items'
-import { StrengthMeter } from '../strength-meter'
 import { vaultSession, VaultKeyProblemError } from '../vault-session'
 
 /**
@@ -114,28 +111,22 @@ function NewPassphrase({
   onRecovered: () => void
 }) {
   const queryClient = useQueryClient()
-  const [next, setNext] = useState('')
-  const [confirmation, setConfirmation] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const strength = scorePassphrase(next)
-  const personal = [user.email, user.displayName ?? '']
-  const guessing = usePassphraseGuessing(strength.score >= STRENGTH_MIN ? next : '', personal)
-  const mismatch = confirmation.length > 0 && confirmation !== next
+  const next = useNewPassphrase([user.email, user.displayName ?? ''])
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
-    if (!next) return setError(VAULT_MESSAGES.enterPassphrase)
-    if (next !== confirmation) return setError(VAULT_MESSAGES.passphrasesDoNotMatch)
-    if (strength.score < STRENGTH_MIN) return setError(VAULT_MESSAGES.tooWeak)
+    const problem = next.ruleProblem()
+    if (problem) return setError(problem)
     const vault = storedVault(user)
     if (!vault) return setError(VAULT_MESSAGES.changeFailed)
     setBusy(true)
     setError(null)
     try {
-      const verdict = await checkGuessing(next, personal)
-      if (!verdict.ok) return setError([GUESSING_MESSAGES.tooGuessable, ...verdict.advice].join(' '))
-      const opened = await vaultSession.recover(code, next, vault, async (body: PassphraseChangeBody) => {
+      const guessable = await next.guessingProblem()
+      if (guessable) return setError(guessable)
+      const opened = await vaultSession.recover(code, next.value, vault, async (body: PassphraseChangeBody) => {
         queryClient.setQueryData(currentUserKey, (await apiJson<{ user: PublicUser }>('POST', '/api/vault/passphrase', body)).user)
       })
       if (!opened) return setError(RECOVERY_MESSAGES.codeWrong)
@@ -150,7 +141,7 @@ function NewPassphrase({
     }
   }
 
-  const disabled = busy || !next || next !== confirmation || strength.score < STRENGTH_MIN || guessing?.ok === false
+  const disabled = busy || !next.ready
   return (
     <>
       <DialogHeader>
@@ -158,22 +149,7 @@ function NewPassphrase({
         <DialogDescription>Your recovery code is right. Choose the passphrase that opens your vault from now on.</DialogDescription>
       </DialogHeader>
       <form onSubmit={(e) => void onSubmit(e)} className="grid gap-4" noValidate>
-        <PasswordField
-          label="New vault passphrase"
-          autoComplete="new-password"
-          autoFocus
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-        />
-        {next && <StrengthMeter strength={strength} />}
-        <PassphraseAdvice verdict={guessing} />
-        <PasswordField
-          label="Confirm new passphrase"
-          autoComplete="new-password"
-          error={mismatch ? VAULT_MESSAGES.passphrasesDoNotMatch : undefined}
-          value={confirmation}
-          onChange={(e) => setConfirmation(e.target.value)}
-        />
+        {next.fields({ autoFocus: true })}
         {error && (
           <p role="alert" className="text-sm text-red-600">
             {error}
