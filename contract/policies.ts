@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { accessRequestSettingSchema } from './access-requests'
 import { grantKeyVersionSchema, ITEM_TYPES } from './vault-items'
 import { isBase64, statementSignatureSchema } from './vault-statements'
 
@@ -90,6 +91,8 @@ export const policyCreateBodySchema = z
     requiredDocumentTypes: z.array(z.enum(POLICY_DOCUMENT_TYPES)).default([]),
     minimumApprovals: z.number().int().min(1).max(3).default(1),
     status: z.enum(POLICY_STATUSES).default('active'),
+    /** Access on request (contract/access-requests.ts); absent or null, off. */
+    accessRequest: accessRequestSettingSchema.optional(),
   })
   .refine((v) => !v.requiresApprover || !!v.approverContact, {
     message: POLICY_MESSAGES.approverContactRequired,
@@ -116,6 +119,7 @@ export const policySchema = z.object({
   identityVerificationApprovers: z.array(z.string()),
   requiredDocumentTypes: z.array(z.enum(POLICY_DOCUMENT_TYPES)),
   minimumApprovals: z.number().int(),
+  accessRequest: z.object({ days: z.number().int(), by: z.array(z.enum(['beneficiaries', 'approvers'])) }).nullable(),
   createdAt: z.string(),
 })
 export type Policy = z.infer<typeof policySchema>
