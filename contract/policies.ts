@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { accessRequestSettingSchema } from './access-requests'
+import { ACCESS_REQUEST, ACCESS_REQUEST_MESSAGES, ACCESS_REQUESTERS, accessRequestSettingSchema } from './access-requests'
 import { grantKeyVersionSchema, ITEM_TYPES } from './vault-items'
 import { isBase64, statementSignatureSchema } from './vault-statements'
 
@@ -57,6 +57,13 @@ export const policyFormSchema = z
     requiresIdentityVerification: z.boolean(),
     identityVerificationApprovers: z.array(z.string()),
     requiredDocumentTypes: z.array(z.enum(POLICY_DOCUMENT_TYPES)),
+    accessRequestOn: z.boolean(),
+    accessRequestDays: z
+      .number({ error: ACCESS_REQUEST_MESSAGES.daysRange })
+      .int(ACCESS_REQUEST_MESSAGES.daysRange)
+      .min(ACCESS_REQUEST.minDays, ACCESS_REQUEST_MESSAGES.daysRange)
+      .max(ACCESS_REQUEST.maxDays, ACCESS_REQUEST_MESSAGES.daysRange),
+    accessRequestBy: z.array(z.enum(ACCESS_REQUESTERS)),
   })
   .refine((v) => !v.requiresApprover || z.email().safeParse(v.approverContact).success, {
     message: POLICY_MESSAGES.approverContactRequired,

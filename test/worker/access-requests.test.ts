@@ -83,7 +83,7 @@ describe('asking for access', () => {
     for (const address of [s.owner.email, backup]) {
       const m = await ownerMail(address)
       expect(linkTokenIn(m, '/access-refuse'), address).toBeTruthy()
-      expect(linksIn(m, '/triggers')[0]?.searchParams.get('request'), address).toBe(row.id)
+      expect(linksIn(m, '/trigger-monitor')[0]?.searchParams.get('request'), address).toBe(row.id)
       expect(m.text).toContain(s.beneficiary.fullName)
     }
     const told = await waitFor(async () => (await outboxFor(contact)).find((m) => m.subject.includes('has not answered')))

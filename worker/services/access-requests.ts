@@ -147,7 +147,7 @@ export function askForAccess(u: Unit, requester: Requester, policyId: string): R
     requesterName: who.fullName,
     policyName: policy.name,
     opensAt: plan.releaseAt,
-    approveUrl: `${u.env.APP_ORIGIN}/triggers?${new URLSearchParams({ request: id })}`,
+    approveUrl: `${u.env.APP_ORIGIN}/trigger-monitor?${new URLSearchParams({ request: id })}`,
     refuseUrl: u.signedLink('/access-refuse', 'accessRefuse', id),
   }))
   u.tell('owner_unanswered', ownerUnansweredEmail({ ownerName: account.displayName, ownerEmail: account.email, ownerPhone: account.phoneNumber }))
