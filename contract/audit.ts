@@ -33,6 +33,7 @@ export const AUDIT_ACTION_GROUPS = {
   trigger: 'Triggers',
   release: 'Releases',
   checkin: 'Check-ins',
+  access: 'Access requests',
 } as const
 export type AuditActionGroup = keyof typeof AUDIT_ACTION_GROUPS
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ACCESS_REQUEST, ACCESS_REQUEST_MESSAGES, ACCESS_REQUESTERS, accessRequestSettingSchema } from './access-requests'
 import { grantKeyVersionSchema, ITEM_TYPES } from './vault-items'
 import { isBase64, statementSignatureSchema } from './vault-statements'
 
@@ -56,6 +57,13 @@ export const policyFormSchema = z
     requiresIdentityVerification: z.boolean(),
     identityVerificationApprovers: z.array(z.string()),
     requiredDocumentTypes: z.array(z.enum(POLICY_DOCUMENT_TYPES)),
+    accessRequestOn: z.boolean(),
+    accessRequestDays: z
+      .number({ error: ACCESS_REQUEST_MESSAGES.daysRange })
+      .int(ACCESS_REQUEST_MESSAGES.daysRange)
+      .min(ACCESS_REQUEST.minDays, ACCESS_REQUEST_MESSAGES.daysRange)
+      .max(ACCESS_REQUEST.maxDays, ACCESS_REQUEST_MESSAGES.daysRange),
+    accessRequestBy: z.array(z.enum(ACCESS_REQUESTERS)),
   })
   .refine((v) => !v.requiresApprover || z.email().safeParse(v.approverContact).success, {
     message: POLICY_MESSAGES.approverContactRequired,
@@ -90,6 +98,8 @@ export const policyCreateBodySchema = z
     requiredDocumentTypes: z.array(z.enum(POLICY_DOCUMENT_TYPES)).default([]),
     minimumApprovals: z.number().int().min(1).max(3).default(1),
     status: z.enum(POLICY_STATUSES).default('active'),
+    /** Access on request (contract/access-requests.ts); absent or null, off. */
+    accessRequest: accessRequestSettingSchema.optional(),
   })
   .refine((v) => !v.requiresApprover || !!v.approverContact, {
     message: POLICY_MESSAGES.approverContactRequired,
@@ -116,6 +126,7 @@ export const policySchema = z.object({
   identityVerificationApprovers: z.array(z.string()),
   requiredDocumentTypes: z.array(z.enum(POLICY_DOCUMENT_TYPES)),
   minimumApprovals: z.number().int(),
+  accessRequest: z.object({ days: z.number().int(), by: z.array(z.enum(['beneficiaries', 'approvers'])) }).nullable(),
   createdAt: z.string(),
 })
 export type Policy = z.infer<typeof policySchema>

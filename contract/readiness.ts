@@ -35,6 +35,8 @@ export const READINESS_KINDS = [
   'beneficiary_kit_only',
   /** A verified-death trigger is active, and no verified approver holds a link to report a death. */
   'death_link_unsent',
+  /** An active policy lets people ask for access, and nobody it allows to ask can (no beneficiary it reaches, no verified approver). */
+  'access_request_no_requester',
   /** The mail provider reports one of the owner's channels (their address, backup, emergency contact) bouncing. */
   'channel_bouncing',
 ] as const

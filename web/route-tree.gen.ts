@@ -11,6 +11,8 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
+import { Route as AccessRefuseRouteImport } from './routes/access-refuse'
+import { Route as AccessRequestRouteImport } from './routes/access-request'
 import { Route as AccountRouteImport } from './routes/account'
 import { Route as AdminRouteImport } from './routes/admin'
 import { Route as ApproveReleaseRouteImport } from './routes/approve-release'
@@ -59,6 +61,16 @@ const IndexRoute = IndexRouteImport.update({
 } as any)
 const AppRoute = AppRouteImport.update({
   id: '/_app',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccessRefuseRoute = AccessRefuseRouteImport.update({
+  id: '/access-refuse',
+  path: '/access-refuse',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AccessRequestRoute = AccessRequestRouteImport.update({
+  id: '/access-request',
+  path: '/access-request',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AccountRoute = AccountRouteImport.update({
@@ -264,6 +276,8 @@ const DevMailboxRoute = DevMailboxRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/access-refuse': typeof AccessRefuseRoute
+  '/access-request': typeof AccessRequestRoute
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
@@ -307,6 +321,8 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/access-refuse': typeof AccessRefuseRoute
+  '/access-request': typeof AccessRequestRoute
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
@@ -352,6 +368,8 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/_app': typeof AppRouteWithChildren
+  '/access-refuse': typeof AccessRefuseRoute
+  '/access-request': typeof AccessRequestRoute
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
@@ -397,6 +415,8 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/access-refuse'
+    | '/access-request'
     | '/account'
     | '/admin'
     | '/approve-release'
@@ -440,6 +460,8 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/access-refuse'
+    | '/access-request'
     | '/account'
     | '/admin'
     | '/approve-release'
@@ -484,6 +506,8 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/_app'
+    | '/access-refuse'
+    | '/access-request'
     | '/account'
     | '/admin'
     | '/approve-release'
@@ -529,6 +553,8 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AppRoute: typeof AppRouteWithChildren
+  AccessRefuseRoute: typeof AccessRefuseRoute
+  AccessRequestRoute: typeof AccessRequestRoute
   AccountRoute: typeof AccountRoute
   AdminRoute: typeof AdminRoute
   ApproveReleaseRoute: typeof ApproveReleaseRoute
@@ -575,6 +601,20 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AppRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/access-refuse': {
+      id: '/access-refuse'
+      path: '/access-refuse'
+      fullPath: '/access-refuse'
+      preLoaderRoute: typeof AccessRefuseRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/access-request': {
+      id: '/access-request'
+      path: '/access-request'
+      fullPath: '/access-request'
+      preLoaderRoute: typeof AccessRequestRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/account': {
@@ -891,6 +931,8 @@ const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AppRoute: AppRouteWithChildren,
+  AccessRefuseRoute: AccessRefuseRoute,
+  AccessRequestRoute: AccessRequestRoute,
   AccountRoute: AccountRoute,
   AdminRoute: AdminRoute,
   ApproveReleaseRoute: ApproveReleaseRoute,

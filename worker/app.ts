@@ -17,6 +17,7 @@ import { identityOwnerRoutes, identityReviewRoutes } from './routes/identity'
 import { linkRoutes } from './routes/links'
 import { engineRoutes } from './routes/engine'
 import { releaseLinkRoutes } from './routes/release-links'
+import { accessRequestRoutes } from './routes/access-requests'
 import { triggerRoutes } from './routes/triggers'
 import { policyRoutes } from './routes/policies'
 import { profileRoutes } from './routes/profile'
@@ -60,6 +61,7 @@ app.route('/api/auth', sessionRoutes)
 app.route('/api', linkRoutes)
 app.route('/api', identityReviewRoutes)
 app.route('/api', releaseLinkRoutes)
+app.route('/api', accessRequestRoutes)
 app.route('/api/email-preview', emailPreviewRoutes)
 app.route('/api/vault', vaultRoutes)
 app.route('/api/beneficiaries', beneficiaryRoutes)

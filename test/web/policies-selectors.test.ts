@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { POLICY_MESSAGES } from '../../contract/policies'
 import { decryptMetadata, DecryptionError, deriveMasterKey, encryptMetadata, generateDataKey, generateVaultSalt, unwrapDataKey, wrapDataKey, type MasterKey } from '@/crypto'
+import { ACCESS_REQUEST, ACCESS_REQUEST_MESSAGES } from '../../contract/access-requests'
 import { createBodyFrom, POLICY_FORM_DEFAULTS, policyDialogSchema, selectorsFrom, TAGS_TOO_LONG } from '@/features/policies/policy-form'
 import { decryptSelectors, encryptSelectors, matches, normalizeSelectors, POLICY_SELECTORS_BINDING } from '@/features/policies/selectors'
 import { grantedText } from '@/features/policies/copy'
@@ -144,6 +145,18 @@ describe('the Create Policy form', () => {
     expect(messages({ ...valid, tags: 'x'.repeat(501) })).toEqual([`tags: ${TAGS_TOO_LONG}`])
   })
 
+  it('access on request: off by default (7 days ready), 1 to 365 days, someone to ask; sent only when on', () => {
+    expect(POLICY_FORM_DEFAULTS).toMatchObject({ accessRequestOn: false, accessRequestDays: ACCESS_REQUEST.defaultDays, accessRequestBy: ['beneficiaries'] })
+    expect(ACCESS_REQUEST.defaultDays).toBe(7)
+    for (const days of [0, 366, 1.5, Number.NaN]) {
+      expect(messages({ ...valid, accessRequestOn: true, accessRequestDays: days }), String(days)).toEqual([`accessRequestDays: ${ACCESS_REQUEST_MESSAGES.daysRange}`])
+    }
+    expect(messages({ ...valid, accessRequestOn: true, accessRequestBy: [] })).toEqual([`accessRequestBy: ${ACCESS_REQUEST_MESSAGES.requestersRequired}`])
+    expect(messages({ ...valid, accessRequestBy: [] })).toEqual([])
+    const on = createBodyFrom(policyDialogSchema.parse({ ...valid, accessRequestOn: true, accessRequestDays: 1, accessRequestBy: ['approvers', 'approvers'] }), { encryptedSelectors: 'AAAA', wrappedKey: 'BBBB' })
+    expect(on.accessRequest).toEqual({ days: 1, by: ['approvers'] })
+  })
+
   it('builds the create body: selectors only sealed, switched-off options not sent, status active', () => {
     const parsed = policyDialogSchema.parse({
       ...valid,
@@ -168,6 +181,7 @@ describe('the Create Policy form', () => {
       identityVerificationApprovers: [],
       requiredDocumentTypes: [],
       minimumApprovals: 1,
+      accessRequest: null,
       status: 'active',
     })
     expect(JSON.stringify(body)).not.toContain('taxes')

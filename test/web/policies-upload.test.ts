@@ -57,6 +57,7 @@ async function policy(
     ...(await encryptSelectors(selectors, key)),
     requiresApprover: false,
     approverContact: null,
+    accessRequest: null,
     requiresIdentityVerification: false,
     identityVerificationApprovers: [],
     requiredDocumentTypes: [],

@@ -20,6 +20,10 @@ export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   notMe: 30 * DAY_S,
   // Not in the spec (issue 0.3 · 5 of 7): the backup address's confirmation, a week like the owner's own.
   backupEmailVerify: 7 * DAY_S,
+  // Not in the spec (issue 0.3 · 5 of 7, access on request): the owner's Refuse link, as long as a
+  // release-cancel link; an approver's link to ask, a month.
+  accessRefuse: 60 * DAY_S,
+  accessRequest: 30 * DAY_S,
   beneficiaryAccess: 365 * DAY_S,
   assetContent: 30 * 60,
 }

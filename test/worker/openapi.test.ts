@@ -166,6 +166,8 @@ describe('GET /api/openapi.json', () => {
       firingId: id(),
       signoff: { releaseId: id(), email: 'approver@example.com' },
       documentId: id(),
+      accessRequestId: id(),
+      requestablePolicyId: id(),
       keyId: 'AAAAAAAAAAAAAAAAAAAAAA',
       sessionId: '123456789',
       assetId: '0123456789abcdef0123456789abcdef',

@@ -60,6 +60,13 @@ const EXERCISED = [
   'firings.device_loss',
   'actions.trusted_use',
   'actions.trusted_sign_in',
+  'firings.access_request',
+  'actions.ask_access',
+  'actions.refuse_access',
+  'actions.live_while_asked',
+  'requests.refused',
+  'requests.released',
+  'requests.answered409',
 ]
 
 function report(result: SimulationResult): string {

@@ -54,6 +54,10 @@ export interface Fixture {
   signoff: { releaseId: string; email: string }
   /** An identity document of the beneficiary (front and back). */
   documentId: string
+  /** A waiting access request of the beneficiary's, on a policy that lets beneficiaries and approvers ask. */
+  accessRequestId: string
+  /** That policy. */
+  requestablePolicyId: string
   /** A security key's credential id. */
   keyId: string
   /** A second signed-in session of owner A's (its number; never the suite's own token). */
@@ -213,6 +217,17 @@ export const ROUTES: Record<string, RouteSpec> = {
     sample: () => ({ decision: 'approved', notes: 'Fine by me.' }),
     link: { purpose: 'releaseApproval', in: 'body', subject: (f) => `${f.signoff.releaseId}:${f.signoff.email}` },
   },
+  'GET /api/access-requests/refuse': { access: 'link', link: { purpose: 'accessRefuse', in: 'query', subject: (f) => f.accessRequestId } },
+  'POST /api/access-requests/refuse': { access: 'link', body: 'json', sample: () => ({}), link: { purpose: 'accessRefuse', in: 'body', subject: (f) => f.accessRequestId } },
+  'GET /api/access-requests/by-link': { access: 'link', link: { purpose: 'accessRequest', in: 'query', subject: (f) => f.approverId } },
+  'POST /api/access-requests/by-link': {
+    access: 'link',
+    body: 'json',
+    sample: (f) => ({ policyId: f.requestablePolicyId }),
+    link: { purpose: 'accessRequest', in: 'body', subject: (f) => f.approverId },
+  },
+  'GET /api/beneficiaries/:id/access-requests': { access: 'link', params: beneficiary, link: portalLink },
+  'POST /api/beneficiaries/:id/access-requests': { access: 'link', body: 'json', sample: (f) => ({ policyId: f.requestablePolicyId }), params: beneficiary, link: portalLink },
   'GET /api/death-reports': { access: 'link', link: { purpose: 'deathReport', in: 'query', subject: (f) => f.approverId } },
   'POST /api/death-reports': {
     access: 'link',
@@ -463,6 +478,9 @@ export const ROUTES: Record<string, RouteSpec> = {
     params: (f) => ({ id: f.triggerId }),
   },
   'POST /api/trigger-engine/releases/:releaseId/cancel': { access: 'owner', params: (f) => ({ releaseId: f.releaseId }) },
+  'GET /api/access-requests': { access: 'owner' },
+  'POST /api/access-requests/:id/approve': { access: 'owner', params: (f) => ({ id: f.accessRequestId }) },
+  'POST /api/access-requests/:id/refuse': { access: 'owner', params: (f) => ({ id: f.accessRequestId }) },
   'POST /api/trigger-engine/biometric-failure': { access: 'owner', body: 'json', sample: () => ({ kind: 'vault_unlock' }) },
   'POST /api/trigger-engine/unlock-success': { access: 'owner', body: 'json', sample: () => ({ kind: 'vault_unlock' }) },
   'POST /api/inactivity/ping': { access: 'owner' },

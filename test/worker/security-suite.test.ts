@@ -465,6 +465,14 @@ async function buildOwnerA(tag: string) {
   const invite = await nextMessageTo(approver.email)
   expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
   const policy = await policyCovering(token, beneficiary.id, [item.id], { name: `Quillfeather estate ${tag}` })
+  // Access on request: a policy the beneficiary and approvers may ask for, and the beneficiary's waiting request.
+  const requestable = await policyCovering(token, beneficiary.id, [item.id], {
+    name: `Quillfeather on request ${tag}`,
+    accessRequest: { days: 7, by: ['beneficiaries', 'approvers'] },
+  })
+  const portal = signLinkToken(env, 'beneficiaryAccess', beneficiary.id, { owner: owner.user.id })
+  const asked = await call(`/api/beneficiaries/${beneficiary.id}/access-requests?token=${encodeURIComponent(portal)}`, { body: { policyId: requestable.id } })
+  expect(asked.status).toBe(201)
 
   const doc = await uploadForm('/api/identity-documents', token, { beneficiaryId: beneficiary.id, documentType: 'national_id', frontImage: png(), backImage: png() })
   expect(doc.status).toBe(201)
@@ -513,6 +521,8 @@ async function buildOwnerA(tag: string) {
     signoff: { releaseId: signoff.release_id, email: signoff.email },
     documentId,
     keyId,
+    accessRequestId: (await first<{ id: string }>(owner.user.id, 'select id from access_requests')).id,
+    requestablePolicyId: requestable.id,
     sessionId: String(decodeJwt(otherDevice).sid),
     assetId: asset.id,
     publicKey: await publicKey(),

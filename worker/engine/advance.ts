@@ -45,7 +45,19 @@ export function advanceReleases(u: Unit, scope: { firingId?: string; releaseId?:
   result.completed += go.length
   openVerifiedAssets(u)
   result.beneficiariesNotified = notifyBeneficiaries(u)
+  settleAccessRequests(u)
   return result
+}
+
+/** Access requests whose release went (released), or came to nothing (withdrawn): contract/access-requests.ts. */
+function settleAccessRequests(u: Unit) {
+  u.db.run(sql`update access_requests set status = 'released', decided_at = coalesce(decided_at, ${u.now})
+    where status in ('waiting', 'approved')
+      and exists (select 1 from releases r where r.firing_id = access_requests.firing_id and r.status = 'released')
+      and not exists (select 1 from releases r where r.firing_id = access_requests.firing_id and r.status = 'waiting')`)
+  u.db.run(sql`update access_requests set status = 'withdrawn', decided_at = coalesce(decided_at, ${u.now})
+    where status in ('waiting', 'approved')
+      and not exists (select 1 from releases r where r.firing_id = access_requests.firing_id and r.status != 'cancelled')`)
 }
 
 function reject(u: Unit, release: ReleaseRow, result: AdvanceResult) {

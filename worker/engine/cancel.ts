@@ -10,12 +10,13 @@ import type { Unit } from '../owner/unit'
 
 // Firings the owner's own sign of life disproves: every kind that is not the owner acting now. A
 // Loss of trusted devices firing is disproved only by a sign of life from a trusted device: use
-// from anywhere else is what it watches for, so it cannot stop it.
-const DISPROVED_BY_CHECK_IN: readonly FiringKind[] = FIRING_KINDS.filter((kind) => !ownerActingNow(kind))
+// from anywhere else is what it watches for, so it cannot stop it. An access request is not about
+// the owner's silence (the owner may be in hospital and still sign in): only a refusal stops it.
+const DISPROVED_BY_CHECK_IN: readonly FiringKind[] = FIRING_KINDS.filter((kind) => !ownerActingNow(kind) && kind !== 'access_request')
 const disprovedBy = (trusted: boolean): readonly FiringKind[] => (trusted ? DISPROVED_BY_CHECK_IN : DISPROVED_BY_CHECK_IN.filter((k) => k !== 'device_loss'))
 
 /** `trusted`: the sign of life came from a device the owner marked as trusted. */
-export type CancelScope = { checkIn: true; via?: 'sign-in'; trusted?: boolean } | { firingId: string } | { releaseId: string }
+export type CancelScope = { checkIn: true; via?: 'sign-in'; trusted?: boolean } | { firingId: string; via?: 'refusal' } | { releaseId: string }
 
 /**
  * A release is live while it waits, or while anything it made available can still be fetched: an
@@ -76,7 +77,7 @@ export function cancelReleases(u: Unit, scope: CancelScope, actor: AuditActor): 
   for (const firingId of firingIds) rearm(u, firingId)
   if ('checkIn' in scope) rearmDisprovedTriggers(u, disprovedBy(scope.trusted === true))
   if (ids.length === 0) return { cancelledReleases: 0, withdrawnItems: 0, heirsTold: 0, downloaded: [] }
-  const by = 'checkIn' in scope ? (scope.via ?? 'check-in') : 'firingId' in scope ? 'cancel link' : 'owner'
+  const by = 'checkIn' in scope ? (scope.via ?? 'check-in') : 'firingId' in scope ? (scope.via ?? 'cancel link') : 'owner'
   u.audit({ actor, action: 'release.cancelled', details: { releases: ids.length, withdrawnItems, downloads: downloaded.length, heirsTold, by } })
   u.tell('release_cancelled', releaseCancelledOwnerEmail({ displayName: u.account.displayName, releases: ids.length, withdrawnItems, heirsTold, downloaded }))
   return { cancelledReleases: ids.length, withdrawnItems, heirsTold, downloaded }

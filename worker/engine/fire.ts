@@ -9,7 +9,7 @@ import type { Unit } from '../owner/unit'
 import { advanceReleases } from './advance'
 import { planFiring, type PlannedRelease } from './plan'
 
-export const FIRING_KINDS = ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'scheduled', 'manual', 'scheduled_item'] as const
+export const FIRING_KINDS = ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'scheduled', 'manual', 'scheduled_item', 'access_request'] as const
 export type FiringKind = (typeof FIRING_KINDS)[number]
 
 export interface FireRequest {
@@ -163,7 +163,7 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
  * parameter: a firing of any size is not one statement per release or per target). Returns the
  * release ids, in plan order.
  */
-function writeReleases(u: Unit, firingId: string, plans: PlannedRelease[]): string[] {
+export function writeReleases(u: Unit, firingId: string, plans: PlannedRelease[]): string[] {
   const { db, now } = u
   const ids = plans.map(() => crypto.randomUUID())
   const rows = plans.map((p, i) => ({ id: ids[i], sourceKey: p.sourceKey, sourceName: p.sourceName, policyId: p.policyId, releaseAt: p.releaseAt, requiredApprovals: p.requiredApprovals, identityRequired: p.identityRequired ? 1 : 0 }))

@@ -75,30 +75,7 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
       .where(eq(policies.status, 'active'))
       .all()
       .filter((p) => (p.releaseOn as string[]).includes(input.type))
-    for (const policy of active) {
-      const targets = policyTargets(db, policy.id)
-      const named = new Set(policy.identityVerificationApprovers)
-      const signers = policy.requiresApprover
-        ? signersFrom(
-            ownerApprovers.filter((a) => a.emailVerifiedAt && (named.size === 0 || named.has(a.id))),
-            policy.approverContact,
-          )
-        : []
-      const waitMs = Math.max(policy.delayHours * HOUR_MS, input.safetyWindowMs ?? 0)
-      plans.push({
-        sourceKey: `policy:${policy.id}`,
-        sourceName: policy.name,
-        source: { kind: 'policy', policyId: policy.id, name: policy.name },
-        policyId: policy.id,
-        releaseAt: now + waitMs,
-        delayHours: Math.round(waitMs / HOUR_MS),
-        // Never more than there are people to ask: a release must stay possible.
-        requiredApprovals: policy.requiresApprover ? Math.max(1, Math.min(policy.minimumApprovals, signers.length)) : 0,
-        signers,
-        identityRequired: policy.requiresIdentityVerification,
-        targets,
-      })
-    }
+    for (const policy of active) plans.push(policyPlan(db, policy, ownerApprovers, now, Math.max(policy.delayHours * HOUR_MS, input.safetyWindowMs ?? 0)))
     const protocols = protocolsFor(input.type, input.manual)
     if (protocols.length > 0) {
       const items = db.select().from(vaultItems).where(and(eq(vaultItems.status, 'active'), inArray(vaultItems.releaseProtocol, protocols))).all()
@@ -130,6 +107,42 @@ export function planFiring(db: OwnerDb, input: FiringInput, now: number, lastChe
     })
   }
   return plans.filter((p) => p.targets.length > 0)
+}
+
+/**
+ * One policy's release: its targets (or those of them for `onlyBeneficiaryId`), its approvers and
+ * identity checks, released `waitMs` from now. A firing by a trigger and an access request share it.
+ */
+export function policyPlan(
+  db: OwnerDb,
+  policy: typeof policies.$inferSelect,
+  ownerApprovers: Array<typeof approvers.$inferSelect>,
+  now: number,
+  waitMs: number,
+  onlyBeneficiaryId?: string,
+): PlannedRelease {
+  const all = policyTargets(db, policy.id)
+  const targets = onlyBeneficiaryId ? all.filter((t) => t.beneficiaryId === onlyBeneficiaryId) : all
+  const named = new Set(policy.identityVerificationApprovers)
+  const signers = policy.requiresApprover
+    ? signersFrom(
+        ownerApprovers.filter((a) => a.emailVerifiedAt && (named.size === 0 || named.has(a.id))),
+        policy.approverContact,
+      )
+    : []
+  return {
+    sourceKey: `policy:${policy.id}`,
+    sourceName: policy.name,
+    source: { kind: 'policy', policyId: policy.id, name: policy.name },
+    policyId: policy.id,
+    releaseAt: now + waitMs,
+    delayHours: Math.round(waitMs / HOUR_MS),
+    // Never more than there are people to ask: a release must stay possible.
+    requiredApprovals: policy.requiresApprover ? Math.max(1, Math.min(policy.minimumApprovals, signers.length)) : 0,
+    signers,
+    identityRequired: policy.requiresIdentityVerification,
+    targets,
+  }
 }
 
 function signersFrom(list: Array<{ email: string; fullName: string }>, contact: string | null): PlannedRelease['signers'] {

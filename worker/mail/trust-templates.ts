@@ -49,6 +49,7 @@ export type TrustChange = keyof typeof TRUST_CHANGES
 
 /** The few words that say exactly what changed. */
 export const TRUST_DETAILS = {
+  accessRequestOn: (policy: string) => `The policy “${policy}” lets people ask for access: unless you refuse in time, its items are released to them.`,
   triggerArmed: (name: string) => `A “${name}” trigger was turned on: it can start a release without you.`,
   scheduleShortened: 'The inactivity trigger’s check-in schedule was shortened: it can fire sooner after your last check-in.',
   windowShortened: (from: number, to: number) => `The safety window went from ${from} to ${to} hours.`,

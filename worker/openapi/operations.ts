@@ -12,6 +12,7 @@ import {
 } from '../../contract/circle'
 import { ID_DOCUMENT_MIME_TYPES, identityDocumentFieldsSchema, identityDocumentSchema } from '../../contract/identity'
 import { policySchema } from '../../contract/policies'
+import { accessRefuseViewSchema, accessRequestResultSchema, accessRequestSchema, ownerAccessRequestsSchema, requesterViewSchema } from '../../contract/access-requests'
 import { channelsResponseSchema } from '../../contract/channels'
 import { changePasswordResponseSchema, profileResponseSchema } from '../../contract/profile'
 import { revokeSessionResponseSchema, sessionListSchema, signOutOthersResponseSchema } from '../../contract/sessions'
@@ -334,8 +335,14 @@ export const OPERATIONS: Record<string, Operation> = {
 
   // --- Policies ---
   'GET /api/policies': { summary: 'The access policies', answer: z.array(policySchema) },
-  'POST /api/policies': { summary: 'Create a policy', status: 201, answer: policySchema },
-  'PUT /api/policies/:id': { summary: "Set a policy's status", answer: policySchema },
+  'POST /api/policies': {
+    summary: 'Create a policy',
+    description: 'Turning on access on request needs fresh proof (403 with the ways to give it), and the owner is e-mailed.',
+    status: 201,
+    answer: policySchema,
+    errors: [403],
+  },
+  'PUT /api/policies/:id': { summary: "Set a policy's status", description: 'Activating a policy with access on request needs fresh proof.', answer: policySchema, errors: [403] },
   'PUT /api/policies/:id/items': { summary: 'Add the items the browser matched to a policy', answer: z.object({ itemCount: z.number().int() }) },
   'DELETE /api/policies/:id': { summary: 'Delete a policy', answer: message },
 
@@ -408,6 +415,21 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /api/release-approvals': { summary: 'The release an approver is asked to sign off (link token)' },
   'POST /api/release-approvals': { summary: "An approver's sign-off (link token)", errors: [409] },
+  // --- Access on request ---
+  'GET /api/access-requests': { summary: 'Access requests, and what a request on each policy would release (dry run)', answer: ownerAccessRequestsSchema },
+  'POST /api/access-requests/:id/approve': { summary: 'Approve an access request now (fresh proof)', answer: accessRequestSchema, errors: [409] },
+  'POST /api/access-requests/:id/refuse': { summary: 'Refuse an access request', answer: accessRequestSchema, errors: [409] },
+  'GET /api/access-requests/refuse': { summary: "What the owner's Refuse link refuses (link token)", answer: accessRefuseViewSchema },
+  'POST /api/access-requests/refuse': { summary: 'Refuse an access request (link token)', answer: z.object({ message: z.string(), request: accessRequestSchema }), errors: [404, 409] },
+  'GET /api/access-requests/by-link': { summary: 'What an approver may ask for (link token)', answer: requesterViewSchema },
+  'POST /api/access-requests/by-link': { summary: "An approver's request for access (link token)", status: 201, answer: accessRequestResultSchema, errors: [404, 409] },
+  'GET /api/beneficiaries/:id/access-requests': { summary: 'What a beneficiary may ask for (link token)', answer: requesterViewSchema, errors: [403] },
+  'POST /api/beneficiaries/:id/access-requests': {
+    summary: "A beneficiary's request for access (link token)",
+    status: 201,
+    answer: accessRequestResultSchema,
+    errors: [403, 404, 409],
+  },
   'GET /api/death-reports': { summary: 'The death report an approver is asked for (link token)' },
   'POST /api/death-reports': { summary: "An approver's confirmation of the owner's death (link token)", answer: message, errors: [409] },
   'POST /api/beneficiary-portal/link': { summary: 'E-mail a new portal link', description: 'The same answer whoever asks.', answer: message },

@@ -37,6 +37,7 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'policies', description: 'Access policies: who receives what, after which triggers.' },
   { name: 'triggers', description: 'What starts a release.' },
   { name: 'trigger-engine', description: 'The check-in clock, dry runs, manual release, releases waiting, readiness.' },
+  { name: 'access-requests', description: 'Access on request: heirs and approvers ask, the owner refuses or approves now; unless refused, the policy releases after its wait.' },
   { name: 'releases', description: 'Links e-mailed by the release engine: cancel, sign off, report a death, ask for a portal link.' },
   { name: 'identity', description: "Beneficiaries' identity documents and approvers' reviews." },
   { name: 'audit', description: "The owner's tamper-evident audit chain." },

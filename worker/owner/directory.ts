@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { batch } from '../db/raw'
 import { hmacSha256Hex } from '../lib/sync-crypto'
 import type { OwnerDb } from './db'
-import { beneficiaries } from './schema'
+import { approvers, beneficiaries } from './schema'
 import { vaultUsage } from '../services/vault-items'
 
 /** What D1's directory holds of one owner (the `users` row's directory columns, and `heir_index`). */
@@ -11,7 +11,7 @@ export interface DirectoryEntry {
   items: number
   storageBytes: number
   beneficiaries: number
-  /** Keyed hashes of the beneficiaries' addresses (heirAddressKey). */
+  /** Keyed hashes of the beneficiaries' and approvers' addresses (heirAddressKey): approvers may ask for access. */
   heirKeys: number[]
 }
 
@@ -43,12 +43,13 @@ export function ownerIdFromHex(hex: string): string {
 export function directoryEntry(env: Pick<Env, 'JWT_SECRET'>, db: OwnerDb, nextDueAt: number | null): DirectoryEntry {
   const usage = vaultUsage(db, ['active'])
   const emails = db.select({ email: beneficiaries.email }).from(beneficiaries).all()
+  const approverEmails = db.select({ email: approvers.email }).from(approvers).all()
   return {
     nextDueAt,
     items: usage.items,
     storageBytes: usage.bytes,
     beneficiaries: emails.length,
-    heirKeys: [...new Set(emails.map((e) => heirAddressKey(env, e.email)))].sort((a, b) => a - b),
+    heirKeys: [...new Set([...emails, ...approverEmails].map((e) => heirAddressKey(env, e.email)))].sort((a, b) => a - b),
   }
 }
 

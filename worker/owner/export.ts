@@ -46,6 +46,7 @@ const TABLES = [
   schema.servedTickets,
   schema.firingRecipients,
   schema.deathReports,
+  schema.accessRequests,
   schema.auditEntries,
   schema.blobDeletions,
 ].map(getTableName)

@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { sql } from 'drizzle-orm'
 
 // The owner's vault, in that owner's Durable Object (its own SQLite database; ARCHITECTURE §2b).
 // Every table here belongs to one owner, so none carries an owner id: the object *is* the scope.
@@ -206,6 +207,10 @@ export const policies = sqliteTable('policies', {
   wrappedKey: text('wrapped_key').notNull(),
   createdAt: integer('created_at').notNull(),
   updatedAt: integer('updated_at').notNull(),
+  /** Access on request (contract/access-requests.ts): the waiting time in days; null, off. */
+  accessRequestDays: integer('access_request_days'),
+  /** Who may ask: 'beneficiaries' and/or 'approvers'. */
+  accessRequestBy: text('access_request_by', { mode: 'json' }).$type<string[]>().notNull().default(sql`'["beneficiaries"]'`),
 })
 
 export const policyBeneficiaries = sqliteTable(
@@ -309,7 +314,7 @@ export const unlockFailures = sqliteTable(
 export const firings = sqliteTable('firings', {
   id: text('id').primaryKey(),
   triggerId: text('trigger_id').references(() => triggers.id, { onDelete: 'set null' }),
-  kind: text('kind', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'scheduled', 'manual', 'scheduled_item'] }).notNull(),
+  kind: text('kind', { enum: ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'scheduled', 'manual', 'scheduled_item', 'access_request'] }).notNull(),
   triggerType: text('trigger_type').notNull(),
   reason: text('reason'),
   actor: text('actor').notNull(),
@@ -498,6 +503,29 @@ export const blobDeletions = sqliteTable('blob_deletions', {
   attempts: integer('attempts').notNull().default(0),
 })
 
+/**
+ * Access on request: a beneficiary or approver asked for one policy's items. Its firing
+ * (`r:<id>`) waits until `decide_by`; only the owner's refusal stops it (contract/access-requests.ts).
+ */
+export const accessRequests = sqliteTable(
+  'access_requests',
+  {
+    id: text('id').primaryKey(),
+    policyId: text('policy_id')
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    requesterKind: text('requester_kind', { enum: ['beneficiary', 'approver'] }).notNull(),
+    requesterId: text('requester_id').notNull(),
+    requestedAt: integer('requested_at').notNull(),
+    decideBy: integer('decide_by').notNull(),
+    status: text('status', { enum: ['waiting', 'refused', 'approved', 'released', 'withdrawn'] }).notNull(),
+    decidedAt: integer('decided_at'),
+    firingId: text('firing_id').notNull(),
+  },
+  (t) => [index('access_requests_requester').on(t.requesterId, t.policyId)],
+)
+
+export type AccessRequestRow = typeof accessRequests.$inferSelect
 export type VaultItemRow = typeof vaultItems.$inferSelect
 export type KeyRotationRow = typeof keyRotations.$inferSelect
 export type BeneficiaryRow = typeof beneficiaries.$inferSelect

@@ -1,6 +1,6 @@
 import { DurableObject } from 'cloudflare:workers'
 import { eq, gt, min, sql } from 'drizzle-orm'
-import { DAY_MS } from '../../contract/constants'
+import { DAY_MS, HOUR_MS } from '../../contract/constants'
 import { AUDIT_PAGE_MAX, type AuditEntry, type ChainVerification } from '../../contract/audit'
 import { CIRCLE_MESSAGES, type ApproverForm, type BeneficiaryUpdateBody } from '../../contract/circle'
 import type { HeirKeyBackup } from '../../contract/heir-key-backup'
@@ -18,6 +18,7 @@ import { fire } from '../engine/fire'
 import { tickOwner } from '../engine/tick'
 import * as unlocks from '../engine/unlock-failures'
 import { badRequest, conflict, forbidden, notFound } from '../lib/errors'
+import * as accessRequestsService from '../services/access-requests'
 import * as approversService from '../services/approvers'
 import * as beneficiariesService from '../services/beneficiaries'
 import * as circleLinks from '../services/circle-links'
@@ -896,15 +897,24 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(() => policiesService.listPolicies(this.db))
   }
 
-  async createPolicy(account: Account, body: Parameters<typeof policiesService.createPolicy>[1]) {
+  /** Access on request lets people start a release: a policy that turns it on needs fresh proof. */
+  async createPolicy(account: Account, body: Parameters<typeof policiesService.createPolicy>[1], freshProof = false) {
     return settle(() => {
       this.assertVaultFormat(body.vaultFormat)
+      if (body.accessRequest && (body.status ?? 'active') === 'active' && !freshProof) throw needsFreshProof()
       return this.act(account, (u) => policiesService.createPolicy(u, body))
     })
   }
 
-  async setPolicyStatus(account: Account, id: string, status: 'active' | 'draft' | 'inactive') {
-    return settle(() => this.act(account, (u) => policiesService.setPolicyStatus(u, id, status)))
+  /** Activating a policy with access on request arms it: fresh proof, as for creating one. Answers whether it did. */
+  async setPolicyStatus(account: Account, id: string, status: 'active' | 'draft' | 'inactive', freshProof = false) {
+    return settle(() =>
+      this.act(account, (u) => {
+        const armsRequests = policiesService.activationArmsRequests(u.db, id, status)
+        if (armsRequests && !freshProof) throw needsFreshProof()
+        return { policy: policiesService.setPolicyStatus(u, id, status), armsRequests }
+      }),
+    )
   }
 
   async addPolicyItems(account: Account, id: string, itemIds: string[]) {
@@ -913,6 +923,49 @@ export class OwnerVault extends DurableObject<Env> {
 
   async deletePolicy(account: Account, id: string) {
     return settle(() => this.act(account, (u) => policiesService.deletePolicy(u, id)))
+  }
+
+  // --- Access on request (contract/access-requests.ts) -----------------------------------------
+
+  async ownerAccessRequests(account: Account, now = Date.now()) {
+    return settle(() => accessRequestsService.ownerRequests(this.db, now, safetyWindowHours(this.ctx.storage)))
+  }
+
+  /** "Approve now" (the route asks for fresh proof): the tick arms whatever still waits (approvals). */
+  async approveAccessRequest(account: Account, id: string, now = Date.now()) {
+    return settle(() => this.act(account, (u) => accessRequestsService.approveRequest(u, id), { now, tick: true }))
+  }
+
+  async refuseAccessRequest(account: Account, id: string, now = Date.now()) {
+    return settle(() => this.act(account, (u) => accessRequestsService.refuseRequest(u, id, 'app'), { now, tick: true }))
+  }
+
+  /** The owner's Refuse link: what it refuses, before the click. */
+  async accessRefuseView(id: string) {
+    return settle(async () => accessRequestsService.refuseView(this.db, (await this.linkOwner()).displayName, id))
+  }
+
+  /** The owner's Refuse link: safe without signing in, since it only holds things back. */
+  async refuseAccessRequestByLink(id: string, now = Date.now()) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => accessRequestsService.refuseRequest(u, id, 'link'), { now, tick: true })
+    })
+  }
+
+  /** What a beneficiary (portal) or approver (their link) may ask for, and where each request stands. */
+  async requesterView(requester: accessRequestsService.Requester, now = Date.now()) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return accessRequestsService.requesterView(this.db, owner.displayName, requester, now, safetyWindowHours(this.ctx.storage) * HOUR_MS)
+    })
+  }
+
+  async askForAccess(requester: accessRequestsService.Requester, policyId: string, now = Date.now()) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => accessRequestsService.askForAccess(u, requester, policyId), { now, tick: true })
+    })
   }
 
   // --- Triggers and the engine ----------------------------------------------------------------
@@ -1203,7 +1256,14 @@ export class OwnerVault extends DurableObject<Env> {
     if (last !== undefined && now - last < PORTAL_LINK_GAP_MS) return false
     const owner = await loadAccount(this.env, this.ownerId)
     if (!owner) return false
-    const sent = await this.act(owner, (u) => releaseLinks.sendPortalLink(u, email), { now })
+    const sent = await this.act(
+      owner,
+      (u) => {
+        const portal = releaseLinks.sendPortalLink(u, email)
+        return accessRequestsService.sendAskLinks(u, email, portal) > 0 || portal
+      },
+      { now },
+    )
     if (sent) this.kv.put(key, now)
     return sent
   }

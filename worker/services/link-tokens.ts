@@ -31,6 +31,10 @@ export const LINK_PURPOSES = {
   ownerEmailConfirm: { audience: 'legacy-vault:link:owner-email-confirm', ttlSeconds: 7 * 24 * 3600 },
   // Subject: owner id; nonce: the backup address it was sent to. The owner confirms it, signed in.
   backupEmailVerify: { audience: 'legacy-vault:link:backup-email-verify', ttlSeconds: 7 * 24 * 3600 },
+  // Subject: access request id. The owner refuses a request without signing in (it holds things back).
+  accessRefuse: { audience: 'legacy-vault:link:access-refuse', ttlSeconds: 60 * 24 * 3600 },
+  // Subject: approver id. An approver asks for access to a policy that lets approvers ask.
+  accessRequest: { audience: 'legacy-vault:link:access-request', ttlSeconds: 30 * 24 * 3600 },
   // Subject: beneficiary id. The portal of released assets.
   beneficiaryAccess: { audience: 'legacy-vault:link:beneficiary-access', ttlSeconds: 365 * 24 * 3600 },
   // Subject "assetId:beneficiaryId": fetches the ciphertext of one counted download.

@@ -28,6 +28,7 @@ export function toPolicy(row: PolicyRow, beneficiaryIds: string[]): Policy {
     identityVerificationApprovers: row.identityVerificationApprovers,
     requiredDocumentTypes: row.requiredDocumentTypes as Policy['requiredDocumentTypes'],
     minimumApprovals: row.minimumApprovals,
+    accessRequest: row.accessRequestDays === null ? null : { days: row.accessRequestDays, by: row.accessRequestBy as Array<'beneficiaries' | 'approvers'> },
     createdAt: new Date(row.createdAt).toISOString(),
   }
 }
@@ -74,6 +75,8 @@ export function createPolicy(u: Unit, body: PolicyInput): Policy {
       minimumApprovals: body.minimumApprovals,
       encryptedSelectors: body.encryptedSelectors,
       wrappedKey: body.wrappedKey,
+      accessRequestDays: body.accessRequest?.days ?? null,
+      accessRequestBy: body.accessRequest ? [...new Set(body.accessRequest.by)] : ['beneficiaries'],
       createdAt: now,
       updatedAt: now,
     })
@@ -93,9 +96,17 @@ export function createPolicy(u: Unit, body: PolicyInput): Policy {
       requiresApprover: policy.requiresApprover,
       requiresIdentityVerification: policy.requiresIdentityVerification,
       minimumApprovals: policy.minimumApprovals,
+      accessRequestDays: policy.accessRequest?.days ?? null,
+      accessRequestBy: policy.accessRequest?.by.join(',') ?? null,
     },
   })
   return policy
+}
+
+/** Whether setting `status` turns on a policy's access on request (it was off, and the policy has it). */
+export function activationArmsRequests(db: OwnerDb, id: string, status: PolicyRow['status']): boolean {
+  const row = db.select({ status: policies.status, days: policies.accessRequestDays }).from(policies).where(eq(policies.id, id)).get()
+  return !!row && status === 'active' && row.status !== 'active' && row.days !== null
 }
 
 export function setPolicyStatus(u: Unit, id: string, status: PolicyRow['status']): Policy {

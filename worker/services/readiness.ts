@@ -12,6 +12,7 @@ import type { POLICY_TRIGGERS } from '../../contract/policies'
 import { TRIGGER_TYPE_LABELS } from '../../contract/triggers'
 import { RELEASE_PROTOCOL_LABELS, type ReleaseProtocol } from '../../contract/vault-items'
 import type { OwnerDb } from '../owner/db'
+import { requestersOf } from './access-requests'
 import { approvers, beneficiaries, policies, triggers } from '../owner/schema'
 
 // Release readiness, run inside the owner's object: a fixed handful of queries however many items,
@@ -105,6 +106,16 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
   const verifiedAddress = new Set(verified.map((a) => a.email.toLowerCase()))
   const problems: ReadinessProblem[] = []
   const releasesOn = (policy: (typeof policyRows)[number]) => policy.releaseOn.filter((t): t is PolicyTrigger => t in states && t !== 'manual')
+  // Access on request is a way a policy's items reach people, when someone it allows can ask.
+  const approverRowsFull = db.select().from(approvers).all()
+  const reachedBy = new Map(
+    db
+      .all<{ policyId: string; n: number }>(sql`select pb.policy_id as policyId, count(distinct pb.beneficiary_id) as n from policy_beneficiaries pb
+        join item_grants g on g.beneficiary_id = pb.beneficiary_id join policy_items pi on pi.policy_id = pb.policy_id and pi.item_id = g.item_id
+        join vault_items v on v.id = g.item_id and v.status = 'active' group by pb.policy_id`)
+      .map((r) => [r.policyId, r.n]),
+  )
+  const askable = (policy: (typeof policyRows)[number]) => policy.accessRequestDays !== null && requestersOf(policy, approverRowsFull, reachedBy.get(policy.id) ?? 0) > 0
 
   // At least one active item reaches someone through an active trigger: its own protocol's kind
   // (servingTrigger; for a manual-release item any active trigger, whose manual release takes it;
@@ -116,7 +127,7 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
       if (kind) return states[kind] === 'active'
       return item.protocol === 'SCHEDULED' && item.scheduledAt !== null && item.scheduledAt > now
     }) ||
-    policyRows.some((policy) => releasesOn(policy).some((t) => states[t] === 'active')) ||
+    policyRows.some((policy) => askable(policy) || releasesOn(policy).some((t) => states[t] === 'active')) ||
     triggerRows.some((t) => t.type === 'scheduled' && t.status === 'active' && ((t.config.beneficiaries as string[] | undefined) ?? []).some((id) => receiving.has(id)))
   const missing = nothingProtected({ beneficiaries: people.length, activeItems, receiving: receiving.size }, states, reaches)
   const account = { type: 'account', id: owner.id } as const
@@ -155,7 +166,16 @@ export function releaseReadiness(db: OwnerDb, { owner, now, undeliverable = new 
 
   for (const policy of policyRows) {
     const on = releasesOn(policy)
-    if (!on.some((t) => states[t] === 'active')) {
+    if (policy.accessRequestDays !== null && !askable(policy)) {
+      problems.push({
+        kind: 'access_request_no_requester',
+        severity: 'error',
+        subject: { type: 'policy', id: policy.id },
+        message: `The policy “${policy.name}” lets people ask for access, and nobody it allows to ask can do so today.`,
+        fix: { label: 'Add or verify approvers', href: '/beneficiaries' },
+      })
+    }
+    if (!askable(policy) && !on.some((t) => states[t] === 'active')) {
       const paused = on.some((t) => states[t] === 'paused')
       const title = (t: PolicyTrigger) => TRIGGER_TYPE_LABELS[t].title
       problems.push({

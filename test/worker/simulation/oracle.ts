@@ -54,6 +54,15 @@ import { SAFETY_WINDOW } from '../../../contract/settings'
 //    has been silent N days");
 //  - a scheduled trigger: everything granted to the beneficiaries it names, at f; an item's own
 //    schedule: that item to its direct beneficiaries, at f.
+// Access on request (a policy with a waiting time of W days lets its beneficiaries ask):
+//  - a request by heir h for policy p is accepted (201) only while p is active and names h, no
+//    earlier request of h for p still waits, a refusal of h's last request for p is at least 7 days
+//    old, and p covers something granted to h; else 409 (404 when p cannot be asked at all);
+//  - it is a firing of its own (kind access_request, id r:<request id>, no trigger) with one release:
+//    the items p covers that are granted to h, to h alone, at f + max(W days, the safety window,
+//    p's delay); no "release started" e-mail (the owner is asked to approve or refuse instead);
+//  - only the owner's refusal cancels it: a check-in, a sign-in (trusted or not) never does; a
+//    refusal after it was released is refused (409) and takes nothing back.
 // Releases: released (assets created) only at or after their release time; one asset per
 // (item, beneficiary) at a time. A check-in or a sign-in cancels every live release of an
 // inactivity, verified-death or biometric-failure firing (manual and scheduled ones stay; a
@@ -92,14 +101,16 @@ export const PING_DAYS = { daily: 1, weekly: 7, monthly: 30 } as const
 export type PingFrequency = keyof typeof PING_DAYS | number
 
 export type SimTriggerType = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'device_loss'
-export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'device_loss' | 'manual' | 'scheduled_item'
+export type FiringKind = 'inactivity' | 'scheduled' | 'biometric_failure' | 'verified_death' | 'device_loss' | 'manual' | 'scheduled_item' | 'access_request'
 export type Protocol = 'INACTIVITY_30_DAYS' | 'INACTIVITY_60_DAYS' | 'MANUAL_RELEASE' | 'BIOMETRIC_FAILURE' | 'SCHEDULED' | 'VERIFIED_DEATH'
 
 const DISPROVED_BY_CHECK_IN: ReadonlySet<string> = new Set(['inactivity', 'verified_death', 'biometric_failure'])
 /** What a sign of life from a trusted device disproves: the above, and a Loss of trusted devices firing. */
 const DISPROVED_BY_TRUSTED: ReadonlySet<string> = new Set([...DISPROVED_BY_CHECK_IN, 'device_loss'])
 /** Causes that are not the owner acting now: nothing they start is available before the safety window. */
-const NOT_OWNER: ReadonlySet<string> = DISPROVED_BY_TRUSTED
+const NOT_OWNER: ReadonlySet<string> = new Set([...DISPROVED_BY_TRUSTED, 'access_request'])
+/** How long a refusal holds before the same person may ask again for the same policy. */
+export const REASK_AFTER = 7 * DAY
 const RIDES_ON: Record<SimTriggerType, Protocol[]> = {
   inactivity: ['INACTIVITY_30_DAYS', 'INACTIVITY_60_DAYS'],
   biometric_failure: ['BIOMETRIC_FAILURE'],
@@ -142,6 +153,17 @@ export interface MPolicy {
   delayHours: number
   items: string[]
   beneficiaries: string[]
+  /** Access on request: the waiting time in days, or null when nobody may ask. */
+  requestDays: number | null
+}
+
+export interface MRequest {
+  id: string
+  firingId: string
+  policyId: string
+  heir: string
+  at: number
+  refusedAt: number | null
 }
 
 export interface MFiring {
@@ -194,6 +216,8 @@ export interface MOwner {
   since: Map<string, number>
   /** This step's manual release, expected to show as exactly one manual firing. */
   expectManual: { triggerId: string; generation: number } | null
+  /** Access requests by firing id, as the API accepted them. */
+  requests: Map<string, MRequest>
   /** The assets last observed (with the model's withdrawals applied since). */
   assets: AssetRow[]
   /** A cancel re-armed a verified-death trigger: every report link was voided (the driver drops them). */
@@ -226,6 +250,7 @@ export function newOwner(index: number, id: string, email: string, now: number):
     releases: new Map(),
     since: new Map(),
     expectManual: null,
+    requests: new Map(),
     assets: [],
     reportLinksVoided: false,
     reported: new Set(),
@@ -506,6 +531,44 @@ export function paymentRestored(o: MOwner): void {
   o.pastDue = false
 }
 
+// ---- Access on request ------------------------------------------------------------------------
+
+/** Whether the request's release still waits (its only release: waiting, not yet released or refused). */
+export function requestWaiting(o: MOwner, req: MRequest): boolean {
+  const firing = o.firings.get(req.firingId)
+  return !!firing && firing.releases.some((id) => o.releases.get(id)?.status === 'waiting')
+}
+
+/** What the API must answer to heir `heir` asking for policy `policyId` now (201, 404 or 409). */
+export function expectedAsk(o: MOwner, policyId: string, heir: string, now: number): 201 | 404 | 409 {
+  const p = o.policies.find((x) => x.id === policyId)
+  if (!p || !p.active || p.requestDays === null || !p.beneficiaries.includes(heir)) return 404
+  const latest = [...o.requests.values()].filter((r) => r.policyId === policyId && r.heir === heir).sort((a, b) => b.at - a.at)[0]
+  if (latest && requestWaiting(o, latest)) return 409
+  if (latest?.refusedAt != null && now < latest.refusedAt + REASK_AFTER) return 409
+  return requestTargets(o, p, heir).length > 0 ? 201 : 409
+}
+
+function requestTargets(o: MOwner, p: MPolicy, heir: string): string[] {
+  return o.items.filter((i) => p.items.includes(i.id) && i.grants.has(heir)).map((i) => pair(i.id, heir))
+}
+
+/** A request's one release: the policy's items granted to the requester, after the longest of its waits. */
+export function requestPlan(o: MOwner, req: MRequest, firedAt: number): PlannedRelease[] {
+  const p = o.policies.find((x) => x.id === req.policyId)!
+  const wait = Math.max(p.requestDays! * DAY, SAFETY_WINDOW_MS, p.delayHours * HOUR)
+  return [{ sourceKey: `policy:${p.id}`, releaseAt: firedAt + wait, targets: requestTargets(o, p, req.heir).sort() }]
+}
+
+/** The owner's refusal: the request's waiting release is cancelled (nothing else; the clock does not move). Returns how many. */
+export function refuseRequest(o: MOwner, req: MRequest, now: number): number {
+  if (!requestWaiting(o, req)) return 0
+  const releases = o.firings.get(req.firingId)!.releases.map((id) => o.releases.get(id)!).filter((r) => r.status === 'waiting')
+  cancel(o, releases, now)
+  req.refusedAt = now
+  return releases.length
+}
+
 // ---- What a firing releases -----------------------------------------------------------------
 
 export interface PlannedRelease {
@@ -666,7 +729,8 @@ export class Oracle {
       const releaseRows = snap.releases.filter((r) => r.owner_id === o.id)
       const newFirings = snap.firings.filter((f) => f.owner_id === o.id && !o.firings.has(f.id)).sort((a, b) => a.id.localeCompare(b.id))
       // Every firing that hands anything over e-mails the owner at once, whatever caused it.
-      const handingOver = newFirings.filter((f) => releaseRows.some((r) => r.firing_id === f.id)).length
+      // (An access request asks the owner to approve or refuse instead.)
+      const handingOver = newFirings.filter((f) => f.kind !== 'access_request' && releaseRows.some((r) => r.firing_id === f.id)).length
       if (releaseStarted.length !== handingOver) {
         this.fail(o, now, step, `${handingOver} firing(s) handed something over; the owner was e-mailed ${releaseStarted.length} time(s)`)
       }
@@ -676,7 +740,15 @@ export class Oracle {
         const trigger = f.trigger_id ? o.triggers.find((t) => t.id === f.trigger_id) : undefined
         let plan: PlannedRelease[] = []
         let priorStatus: MFiring['priorStatus'] = 'active'
-        if (f.kind === 'scheduled_item') {
+        if (f.kind === 'access_request') {
+          const req = o.requests.get(f.id)
+          if (!req || req.at !== now) {
+            this.fail(o, now, step, `access request firing ${f.id} nobody made now`)
+            continue
+          }
+          plan = requestPlan(o, req, now)
+          this.note(o, now, `server: access request ${f.id.slice(0, 10)} of policy ${req.policyId.slice(0, 8)} waits until ${this.day(plan[0]!.releaseAt)}`)
+        } else if (f.kind === 'scheduled_item') {
           const item = o.items.find((i) => `i:${i.id}` === f.id)
           if (!item) {
             this.fail(o, now, step, `unexpected item firing ${f.id}`)
@@ -750,6 +822,7 @@ export class Oracle {
       }
       if (o.expectManual && !manualSeen) this.fail(o, now, step, `the manual release of trigger ${o.expectManual.triggerId} wrote no firing`)
       o.expectManual = null
+      for (const req of o.requests.values()) if (req.at === now && !o.firings.has(req.firingId)) this.fail(o, now, step, `the access request ${req.firingId} was accepted and wrote no firing`)
 
       // Releases: only forward, never early, cancelled only by a check-in.
       for (const row of releaseRows) {

@@ -20,10 +20,13 @@ import {
   cancelFiring,
   checkIn,
   dueTimes,
+  expectedAsk,
   lockedOut,
   newOwner,
   paymentFailed,
   paymentRestored,
+  refuseRequest,
+  requestWaiting,
   settle,
   signIn,
   trustedUse,
@@ -84,6 +87,8 @@ interface SimOwner {
   spentReportLinks: Map<string, 'used' | 'void'>
   /** The cancel links of the "a release has started" e-mails the owner received, and when. */
   cancelLinks: Array<{ token: string; at: number }>
+  /** Access request id → the Refuse link of the e-mail that asked the owner about it. */
+  refuseLinks: Map<string, string>
 }
 
 interface SimApprover {
@@ -130,6 +135,8 @@ export async function deliverInvoice(type: 'invoice.payment_failed' | 'invoice.p
 /** The release-promise simulation for one seed. */
 export async function runSimulation(seed: number, options: SimulationOptions): Promise<SimulationResult> {
   const rng = mulberry32(seed)
+  // Access requests draw from a stream of their own, so the other actions of a seed keep their course.
+  const askRng = mulberry32(seed ^ 0x5eed_ac55)
   const stats: Record<string, number> = {}
   const count = (key: string, n = 1) => {
     stats[key] = (stats[key] ?? 0) + n
@@ -183,6 +190,7 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
 
       let t1 = performance.now()
       for (const o of owners) if (rng.chance(options.actionChance ?? 0.16)) await act(rng, oracle, o, now, step, count)
+      for (const o of owners) if (askRng.chance(0.07)) await requestAct(askRng, oracle, o, now, step, count)
       for (const o of owners) settle(o.m, now)
       count('ms.actions', performance.now() - t1)
       t1 = performance.now()
@@ -204,6 +212,7 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
     for (const o of owners) {
       for (const f of o.m.firings.values()) count(`firings.${f.kind}`)
       for (const r of o.m.releases.values()) count(`releases.${r.status}`)
+      for (const r of o.m.releases.values()) if (r.kind === 'access_request') count(`requests.${r.status === 'cancelled' ? 'refused' : r.status}`)
     }
     return { seed, violations: oracle.violations, stats }
   } finally {
@@ -332,7 +341,9 @@ function routeToAnHeir(m: MOwner, now: number): boolean {
     if (item.protocol === 'SCHEDULED' && !item.fired && item.scheduledAt! > now) return true
   }
   for (const p of m.policies) {
-    if (p.active && p.on.some((t) => active.has(t)) && m.items.some((i) => p.items.includes(i.id) && p.beneficiaries.some((b) => i.grants.has(b)))) return true
+    const reaches = m.items.some((i) => p.items.includes(i.id) && p.beneficiaries.some((b) => i.grants.has(b)))
+    // A policy its beneficiaries may ask for is a way too (they need no trigger).
+    if (p.active && reaches && (p.requestDays !== null || p.on.some((t) => active.has(t)))) return true
   }
   return m.triggers.some((t) => t.type === 'scheduled' && t.status === 'active' && m.items.some((i) => [...i.grants.keys()].some((b) => t.beneficiaries!.includes(b))))
 }
@@ -390,6 +401,7 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
     approvers: [],
     spentReportLinks: new Map(),
     cancelLinks: [],
+    refuseLinks: new Map(),
   }
   // A browser the owner marked as trusted, used only when the simulation says so (trusted_use,
   // trusted_sign_in): the sessions the driver calls with are untrusted, like a browser elsewhere.
@@ -490,7 +502,7 @@ async function createTriggerNow(o: SimOwner, body: Record<string, unknown>, now:
 }
 
 /** POST /api/policies and PUT its items (as the owner's browser does), and the model's copy. */
-async function addPolicyNow(rng: Rng, o: SimOwner): Promise<number> {
+async function addPolicyNow(rng: Rng, o: SimOwner, requestDays: number | null = null): Promise<number> {
   const m = o.m
   const on = rng.subset(['inactivity', 'biometric_failure', 'verified_death', 'device_loss'] as const, 0.6, true)
   const delayHours = rng.pick([0, 0, 1, 24, 72, 240])
@@ -506,6 +518,7 @@ async function addPolicyNow(rng: Rng, o: SimOwner): Promise<number> {
       requiresApprover: false,
       requiresIdentityVerification: false,
       status: 'active',
+      ...(requestDays === null ? {} : { accessRequest: { days: requestDays, by: ['beneficiaries'] } }),
     },
   })
   if (res.status !== 201) return res.status
@@ -513,7 +526,7 @@ async function addPolicyNow(rng: Rng, o: SimOwner): Promise<number> {
   const items = rng.subset(m.items.map((i) => i.id), 0.5, true)
   const covered = await call(`/api/policies/${id}/items`, { method: 'PUT', token: o.token, body: { itemIds: items } })
   if (covered.status !== 200) throw new Error(`policy items: ${covered.status} ${await covered.text()}`)
-  const policy: MPolicy = { id, active: true, on: [...on], delayHours, items, beneficiaries }
+  const policy: MPolicy = { id, active: true, on: [...on], delayHours, items, beneficiaries, requestDays }
   m.policies.push(policy)
   return 201
 }
@@ -892,6 +905,92 @@ async function act(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: num
       const res = await call(`/api/trigger-engine/manual/${t.id}`, { token, body: { reason: 'Simulated', confirm: 'RELEASE' } })
       oracle.note(m, now, `manual release of ${short(t.id)} (${t.type}, ${t.status}) → ${res.status}`)
       if (await check(res, 200, 'manual release')) m.expectManual = { triggerId: t.id, generation: t.generation }
+      return
+    }
+  }
+}
+
+// ---- Access on request -------------------------------------------------------------------------
+
+type RequestAction = 'request_policy' | 'ask_access' | 'refuse_access' | 'live_while_asked'
+
+/**
+ * The access-request side of a step, on its own random stream: the owner makes a policy its heirs
+ * may ask for; an heir asks from the portal (sometimes where the rules must say no); the owner
+ * refuses from the e-mailed link; or the owner checks in or signs in from a trusted device while a
+ * request waits (which must not stop it).
+ */
+async function requestAct(rng: Rng, oracle: Oracle, o: SimOwner, now: number, step: number, count: (key: string, n?: number) => void): Promise<void> {
+  const m = o.m
+  const askable = m.policies.filter((p) => p.requestDays !== null)
+  const waiting = [...m.requests.values()].filter((r) => requestWaiting(m, r))
+  const choices: Array<[RequestAction, number]> = [
+    ['request_policy', askable.length < 2 ? 1 : 0],
+    ['ask_access', askable.length > 0 ? 3 : 0],
+    ['refuse_access', waiting.length > 0 ? 1.2 : 0],
+    ['live_while_asked', waiting.length > 0 ? 1 : 0],
+  ]
+  const action = rng.weighted<RequestAction>(choices)
+  count(`actions.${action}`)
+  const locked = lockedOut(m, now)
+  switch (action) {
+    case 'request_policy': {
+      const days = rng.pick([1, 2, 7, 10])
+      const status = await addPolicyNow(rng, { ...o, token: await freshToken(o, now) }, days)
+      oracle.note(m, now, `new policy its heirs may ask for (${days} days) → ${status}`)
+      if (status !== (locked ? 402 : 201)) oracle.fail(m, now, step, `a policy with access on request answered ${status}`)
+      return
+    }
+    case 'ask_access': {
+      const p = rng.pick(askable)
+      // Now and then someone the policy does not name asks: the rules must say no.
+      const heir = rng.chance(0.85) ? rng.pick(p.beneficiaries) : rng.pick(m.beneficiaries)
+      const want = expectedAsk(m, p.id, heir, now)
+      const portal = signLinkToken(env, 'beneficiaryAccess', heir, { owner: m.id }, now)
+      const res = await call(`/api/beneficiaries/${heir}/access-requests?token=${encodeURIComponent(portal)}`, { body: { policyId: p.id } })
+      oracle.note(m, now, `heir ${short(heir)} asks for policy ${short(p.id)} → ${res.status} (model: ${want})`)
+      if (res.status !== want) return oracle.fail(m, now, step, `an access request answered ${res.status} (expected ${want}): ${await res.text()}`)
+      if (want !== 201) {
+        count(`requests.answered${want}`)
+        return
+      }
+      const { request } = (await res.json()) as { request: { requestId: string } }
+      const id = request.requestId
+      m.requests.set(`r:${id}`, { id, firingId: `r:${id}`, policyId: p.id, heir, at: now, refusedAt: null })
+      // The owner is asked at once, with a one-click Refuse for this request.
+      const mail = await env.DB.prepare("select text from email_outbox where to_address = ? and kind = 'access_requested' order by created_at desc, rowid desc limit 1")
+        .bind(m.email.toLowerCase())
+        .first<{ text: string }>()
+      const token = mail && linkIn(mail.text, '/access-refuse')
+      if (!token || reportLinkSubject(token) !== id) return oracle.fail(m, now, step, `the owner was not asked about access request ${short(id)} with a Refuse link`)
+      o.refuseLinks.set(id, token)
+      return
+    }
+    case 'refuse_access': {
+      const req = rng.pick(waiting)
+      const token = o.refuseLinks.get(req.id)!
+      const res = await call('/api/access-requests/refuse', { body: { token } })
+      const expected = refuseRequest(m, req, now)
+      oracle.note(m, now, `the owner refuses request ${short(req.id)} by the e-mailed link → ${res.status} (model: ${expected} releases)`)
+      if (res.status !== (expected > 0 ? 200 : 409)) oracle.fail(m, now, step, `the Refuse link answered ${res.status} (model cancels ${expected}): ${await res.text()}`)
+      // The same link again: nothing is left to refuse.
+      const again = await call('/api/access-requests/refuse', { body: { token } })
+      if (again.status !== 409) oracle.fail(m, now, step, `a Refuse link used twice answered ${again.status} (expected 409)`)
+      return
+    }
+    case 'live_while_asked': {
+      // The owner is alive and about, but does not answer the request: it goes on waiting.
+      if (rng.chance(0.5)) {
+        const res = await call('/api/inactivity/ping', { method: 'POST', token: await freshToken(o, now) })
+        oracle.note(m, now, `check-in (app) while a request waits → ${res.status}`)
+        if (res.status === 200) checkIn(m, now)
+        else if (res.status !== (locked ? 402 : 200)) oracle.fail(m, now, step, `a check-in while a request waits answered ${res.status}`)
+      } else {
+        await guard(m.id).recordActivity('signed_in', now, undefined, true)
+        oracle.note(m, now, 'sign-in from a trusted device while a request waits')
+        signIn(m, now, true)
+      }
+      dropVoidedLinks(o)
       return
     }
   }

@@ -124,7 +124,7 @@ export function BeneficiaryPortalRoute() {
     return <BeneficiaryAssetsPage id={id} token={token} onBack={() => void navigate({ to: '.', search: (prev) => ({ ...prev, view: undefined }) })} />
   }
   const openAssets = id && token ? () => void navigate({ to: '.', search: (prev) => ({ ...prev, view: 'assets' as const }) }) : undefined
-  return <PortalHomePage onOpenAssets={openAssets} />
+  return <PortalHomePage onOpenAssets={openAssets} link={id && token ? { id, token } : undefined} />
 }
 
 /**

@@ -99,3 +99,13 @@ export function delayText(hours: number): string {
 
 export const deletePolicyText = (name: string) =>
   `"${name}" will be deleted: it will no longer release anything or assign new uploads. Items it already assigned stay with their beneficiaries. This cannot be undone.`
+
+/** The policy form's Access on request section (rules and messages: contract/access-requests.ts). */
+export const ACCESS_REQUEST_COPY = {
+  title: 'Access on request',
+  hint: 'The people you choose below can ask for this policy’s items. You are e-mailed at once and can refuse; if you do not refuse before the waiting time ends, the items are released to them.',
+  requesters: {
+    beneficiaries: { label: 'This policy’s beneficiaries', hint: 'Each one asks for what this policy leaves to them.' },
+    approvers: { label: 'Its approvers', hint: 'Those ticked to review identity above, or all your verified approvers. Their request releases to this policy’s beneficiaries.' },
+  },
+} as const

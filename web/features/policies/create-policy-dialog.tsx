@@ -34,7 +34,9 @@ import {
   TAGS_HINT,
   TRIGGER_LABELS,
 } from './copy'
-import { PolicyFormEarliest } from './policy-earliest'
+import { PolicyFormEarliest, useSafetyWindowHours } from './policy-earliest'
+import { ACCESS_REQUEST, ACCESS_REQUEST_MESSAGES, ACCESS_REQUESTERS } from '../../../contract/access-requests'
+import { ACCESS_REQUEST_COPY } from './copy'
 import { createBodyFrom, POLICY_FORM_DEFAULTS, policyDialogSchema, selectorsFrom, type PolicyFormOutput, type PolicyFormValues } from './policy-form'
 import { encryptSelectors } from './selectors'
 
@@ -104,6 +106,7 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
   const requiresApprover = form.watch('requiresApprover')
   const releaseOn = form.watch('triggers')
   const delayHours = form.watch('delayHours')
+  const windowHours = useSafetyWindowHours()
 
   function close() {
     if (busy) return
@@ -383,6 +386,41 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
                 </option>
               ))}
             </SelectField>
+          </fieldset>
+
+          <fieldset className="grid min-w-0 gap-4 border-t border-slate-200 pt-4">
+            <legend className="sr-only">{ACCESS_REQUEST_COPY.title}</legend>
+            <Controller
+              control={form.control}
+              name="accessRequestOn"
+              render={({ field }) => (
+                <SwitchRow label={ACCESS_REQUEST_COPY.title} hint={ACCESS_REQUEST_COPY.hint} checked={field.value} onCheckedChange={field.onChange} disabled={busy}>
+                  <NumberField
+                    label="Waiting time (days)"
+                    min={ACCESS_REQUEST.minDays}
+                    max={ACCESS_REQUEST.maxDays}
+                    hint={windowHours === null ? undefined : ACCESS_REQUEST_MESSAGES.realWait(windowHours)}
+                    error={errors.accessRequestDays?.message}
+                    {...form.register('accessRequestDays', { valueAsNumber: true })}
+                  />
+                  <Controller
+                    control={form.control}
+                    name="accessRequestBy"
+                    render={({ field: by }) => (
+                      <CheckboxGroup
+                        legend="Who may ask"
+                        options={ACCESS_REQUESTERS.map((r) => ({ value: r, label: ACCESS_REQUEST_COPY.requesters[r].label, hint: ACCESS_REQUEST_COPY.requesters[r].hint }))}
+                        value={by.value}
+                        onChange={by.onChange}
+                        error={errors.accessRequestBy?.message}
+                        columns={1}
+                        disabled={busy}
+                      />
+                    )}
+                  />
+                </SwitchRow>
+              )}
+            />
           </fieldset>
 
           <DialogFooter>

@@ -7,6 +7,7 @@ import {
   type PolicyForm,
   type PolicySelectors,
 } from '../../../contract/policies'
+import { ACCESS_REQUEST, ACCESS_REQUEST_MESSAGES } from '../../../contract/access-requests'
 import { parseTags } from '../../../contract/vault-items'
 import { normalizeSelectors } from './selectors'
 
@@ -18,7 +19,7 @@ import { normalizeSelectors } from './selectors'
 export const TAGS_MAX = 500
 export const TAGS_TOO_LONG = `Tags must be at most ${TAGS_MAX} characters`
 
-type Raw = { requiresApprover?: unknown; approverContact?: unknown; tags?: unknown }
+type Raw = { requiresApprover?: unknown; approverContact?: unknown; tags?: unknown; accessRequestOn?: unknown; accessRequestBy?: unknown }
 const always = { when: () => true }
 
 export const policyDialogSchema = z
@@ -31,6 +32,11 @@ export const policyDialogSchema = z
     },
     { message: POLICY_MESSAGES.approverContactRequired, path: ['approverContact'], ...always },
   )
+  .refine((v) => (v as Raw).accessRequestOn !== true || (Array.isArray((v as Raw).accessRequestBy) && ((v as Raw).accessRequestBy as unknown[]).length > 0), {
+    message: ACCESS_REQUEST_MESSAGES.requestersRequired,
+    path: ['accessRequestBy'],
+    ...always,
+  })
   .refine((v) => typeof (v as Raw).tags !== 'string' || ((v as Raw).tags as string).length <= TAGS_MAX, {
     message: TAGS_TOO_LONG,
     path: ['tags'],
@@ -54,6 +60,9 @@ export const POLICY_FORM_DEFAULTS: PolicyFormValues = {
   requiresIdentityVerification: false,
   identityVerificationApprovers: [],
   requiredDocumentTypes: [],
+  accessRequestOn: false,
+  accessRequestDays: ACCESS_REQUEST.defaultDays,
+  accessRequestBy: ['beneficiaries'],
 }
 
 /** What the browser seals: the ticked types and the comma-separated tags (trimmed, empties dropped). */
@@ -86,6 +95,7 @@ export function createBodyFrom(
     identityVerificationApprovers: identity ? [...new Set(values.identityVerificationApprovers)] : [],
     requiredDocumentTypes: identity ? [...new Set(values.requiredDocumentTypes)] : [],
     minimumApprovals: values.minimumApprovals,
+    accessRequest: values.accessRequestOn ? { days: values.accessRequestDays, by: [...new Set(values.accessRequestBy)] } : null,
     status: 'active',
   }
 }

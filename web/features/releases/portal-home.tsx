@@ -8,6 +8,7 @@ import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
 import { linkErrorText } from '@/features/circle/api'
 import { LinkPage } from '@/features/circle/link-page'
+import { AskForAccessCards } from '@/features/access-requests/ask-cards'
 import { linkJson } from './http'
 
 function useRequestPortalLink() {
@@ -19,7 +20,7 @@ function useRequestPortalLink() {
  * from the assets): what an heir can do next. With a portal link, open what was left to them; with
  * none, or one that no longer works, ask for a new one by e-mail.
  */
-export function PortalHomePage({ onOpenAssets }: { onOpenAssets?: () => void }) {
+export function PortalHomePage({ onOpenAssets, link }: { onOpenAssets?: () => void; link?: { id: string; token: string } }) {
   const request = useRequestPortalLink()
   const [email, setEmail] = useState('')
   const [invalid, setInvalid] = useState<string | null>(null)
@@ -47,6 +48,7 @@ export function PortalHomePage({ onOpenAssets }: { onOpenAssets?: () => void }) 
           <FolderOpen aria-hidden /> Open your released assets
         </Button>
       )}
+      {link && <AskForAccessCards link={{ kind: 'beneficiary', ...link }} />}
       <form onSubmit={onSubmit} noValidate className="grid gap-3 rounded-lg border border-slate-200 p-4" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`} className="font-semibold text-slate-900">
           Send me a new link

@@ -17,6 +17,7 @@ import { useCancelRelease, useEngineStatus, useTriggers } from './api'
 import { clockStateText, configSummary, formatWhen, RELEASE_STATUS_BADGES, releasedItemsText, scheduleText, TRIGGER_TOASTS } from './copy'
 import { PaymentHoldNotice } from './dry-run-panel'
 import { ManualTestCard } from './manual-test-card'
+import { AccessRequestsCard } from '@/features/access-requests/requests-card'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
 
 function Loading({ label }: { label: string }) {
@@ -254,6 +255,7 @@ export function TriggerMonitorPage() {
         </Link>
       </PageHeader>
       <EngineStatusCard query={status} triggers={triggers.data} />
+      <AccessRequestsCard />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <TriggerListCard query={triggers} />
         <ReleasesCard status={status.data} />
