@@ -20,6 +20,8 @@ export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   notMe: 30 * DAY_S,
   // Not in the spec (issue 0.3 · 5 of 7): the backup address's confirmation, a week like the owner's own.
   backupEmailVerify: 7 * DAY_S,
+  // Not in the spec (issue 0.3 · 5 of 7): an heir's request for more time is answered within a month.
+  renewalDecision: 30 * DAY_S,
   beneficiaryAccess: 365 * DAY_S,
   assetContent: 30 * 60,
 }

@@ -31,6 +31,9 @@ export const LINK_PURPOSES = {
   ownerEmailConfirm: { audience: 'legacy-vault:link:owner-email-confirm', ttlSeconds: 7 * 24 * 3600 },
   // Subject: owner id; nonce: the backup address it was sent to. The owner confirms it, signed in.
   backupEmailVerify: { audience: 'legacy-vault:link:backup-email-verify', ttlSeconds: 7 * 24 * 3600 },
+  // Subject "requestId:key" (key: an approver's address, or 'owner'): each person asked answers an
+  // heir's request for more downloads and time through a link of their own.
+  renewalDecision: { audience: 'legacy-vault:link:renewal-decision', ttlSeconds: 30 * 24 * 3600 },
   // Subject: beneficiary id. The portal of released assets.
   beneficiaryAccess: { audience: 'legacy-vault:link:beneficiary-access', ttlSeconds: 365 * 24 * 3600 },
   // Subject "assetId:beneficiaryId": fetches the ciphertext of one counted download.

@@ -9,6 +9,7 @@ import m0006 from './0006_held_invitations.sql';
 import m0007 from './0007_release_withdrawal.sql';
 import m0008 from './0008_sealed_statements.sql';
 import m0009 from './0009_vault_key_and_heir_backup.sql';
+import m0010 from './0010_renewal_requests.sql';
 
   export default {
     journal,
@@ -22,7 +23,8 @@ m0005,
 m0006,
 m0007,
 m0008,
-m0009
+m0009,
+m0010
     }
   }
   
