@@ -14,6 +14,7 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as AccountRouteImport } from './routes/account'
 import { Route as AdminRouteImport } from './routes/admin'
 import { Route as ApproveReleaseRouteImport } from './routes/approve-release'
+import { Route as ApproveRenewalRouteImport } from './routes/approve-renewal'
 import { Route as BeneficiaryOptInRouteImport } from './routes/beneficiary-opt-in'
 import { Route as BeneficiaryPortalRouteImport } from './routes/beneficiary-portal'
 import { Route as CancelReleaseRouteImport } from './routes/cancel-release'
@@ -74,6 +75,11 @@ const AdminRoute = AdminRouteImport.update({
 const ApproveReleaseRoute = ApproveReleaseRouteImport.update({
   id: '/approve-release',
   path: '/approve-release',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ApproveRenewalRoute = ApproveRenewalRouteImport.update({
+  id: '/approve-renewal',
+  path: '/approve-renewal',
   getParentRoute: () => rootRouteImport,
 } as any)
 const BeneficiaryOptInRoute = BeneficiaryOptInRouteImport.update({
@@ -267,6 +273,7 @@ export interface FileRoutesByFullPath {
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
+  '/approve-renewal': typeof ApproveRenewalRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
   '/cancel-release': typeof CancelReleaseRoute
@@ -310,6 +317,7 @@ export interface FileRoutesByTo {
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
+  '/approve-renewal': typeof ApproveRenewalRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
   '/cancel-release': typeof CancelReleaseRoute
@@ -355,6 +363,7 @@ export interface FileRoutesById {
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
+  '/approve-renewal': typeof ApproveRenewalRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
   '/cancel-release': typeof CancelReleaseRoute
@@ -400,6 +409,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/approve-release'
+    | '/approve-renewal'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
     | '/cancel-release'
@@ -443,6 +453,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/approve-release'
+    | '/approve-renewal'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
     | '/cancel-release'
@@ -487,6 +498,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/approve-release'
+    | '/approve-renewal'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
     | '/cancel-release'
@@ -532,6 +544,7 @@ export interface RootRouteChildren {
   AccountRoute: typeof AccountRoute
   AdminRoute: typeof AdminRoute
   ApproveReleaseRoute: typeof ApproveReleaseRoute
+  ApproveRenewalRoute: typeof ApproveRenewalRoute
   BeneficiaryOptInRoute: typeof BeneficiaryOptInRoute
   BeneficiaryPortalRoute: typeof BeneficiaryPortalRoute
   CancelReleaseRoute: typeof CancelReleaseRoute
@@ -596,6 +609,13 @@ declare module '@tanstack/react-router' {
       path: '/approve-release'
       fullPath: '/approve-release'
       preLoaderRoute: typeof ApproveReleaseRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/approve-renewal': {
+      id: '/approve-renewal'
+      path: '/approve-renewal'
+      fullPath: '/approve-renewal'
+      preLoaderRoute: typeof ApproveRenewalRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/beneficiary-opt-in': {
@@ -894,6 +914,7 @@ const rootRouteChildren: RootRouteChildren = {
   AccountRoute: AccountRoute,
   AdminRoute: AdminRoute,
   ApproveReleaseRoute: ApproveReleaseRoute,
+  ApproveRenewalRoute: ApproveRenewalRoute,
   BeneficiaryOptInRoute: BeneficiaryOptInRoute,
   BeneficiaryPortalRoute: BeneficiaryPortalRoute,
   CancelReleaseRoute: CancelReleaseRoute,

@@ -253,7 +253,7 @@ describe('renewals', () => {
 
     expect((await ask(s)).status).toBe(201)
     const token = await decisionToken(s.approvers[0]!.email)
-    const [{ id }] = (await requestRows(s.ownerId)) as [{ id: string }]
+    const { id } = (await requestRows(s.ownerId))[0]!
     // The same request and person, but signed for another owner's object, or for another purpose; someone never asked; the owner key of another object.
     const cases: Array<[string, string, number]> = [
       ['another owner', signLinkToken(env, 'renewalDecision', `${id}:${s.approvers[0]!.email}`, { owner: other.user.id }), 400],
