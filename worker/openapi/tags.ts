@@ -18,6 +18,7 @@ const SAME_SUBJECT: Record<string, string> = {
   'release-readiness': 'trigger-engine',
   'release-approvals': 'releases',
   'death-reports': 'releases',
+  'renewal-decisions': 'releases',
   'beneficiary-portal': 'releases',
   mail: 'channels',
 }
@@ -37,7 +38,7 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'policies', description: 'Access policies: who receives what, after which triggers.' },
   { name: 'triggers', description: 'What starts a release.' },
   { name: 'trigger-engine', description: 'The check-in clock, dry runs, manual release, releases waiting, readiness.' },
-  { name: 'releases', description: 'Links e-mailed by the release engine: cancel, sign off, report a death, ask for a portal link.' },
+  { name: 'releases', description: 'Links e-mailed by the release engine: cancel, sign off, report a death, ask for a portal link, answer an heir’s request for more time.' },
   { name: 'identity', description: "Beneficiaries' identity documents and approvers' reviews." },
   { name: 'audit', description: "The owner's tamper-evident audit chain." },
   { name: 'email-preview', description: 'E-mail templates filled with sample values.' },
