@@ -266,6 +266,11 @@ describe('renewals', () => {
       expect((await call(`/api/renewal-decisions?token=${encodeURIComponent(bad)}`)).status).toBe(status)
       expect((await answer(bad, 'approved')).status).toBe(status)
     }
+    // An approver named after the request was made was not asked: their link for it does not work.
+    const later = await verifiedApprover(s.token)
+    const notAsked = signLinkToken(env, 'renewalDecision', `${id}:${later.email}`, { owner: s.ownerId })
+    expect((await call(`/api/renewal-decisions?token=${encodeURIComponent(notAsked)}`)).status).toBe(400)
+    expect((await answer(notAsked, 'approved')).status).toBe(400)
     // A bad decision is a 400, not a 500.
     expect((await call('/api/renewal-decisions', { body: { token, decision: 'maybe' } })).status).toBe(400)
     expect((await requestRows(s.ownerId))[0]!.status).toBe('waiting')
