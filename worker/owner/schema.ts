@@ -431,7 +431,7 @@ export type RenewalRequestRow = typeof renewalRequests.$inferSelect
 /**
  * The download tickets whose content has been served: a download is counted when its ticket first
  * fetches the ciphertext, so re-fetching on the same ticket is free and a ticket never used costs
- * nothing. At most `maxDownloads` rows an asset.
+ * nothing. At most `maxDownloads` rows an asset between renewals (worker/services/renewals.ts).
  */
 export const servedTickets = sqliteTable('served_tickets', {
   ticketId: text('ticket_id').primaryKey(),
