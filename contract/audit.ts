@@ -67,6 +67,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'account.recovery_code_used': 'Recovery code used to sign in',
   'account.device_trusted': 'A device was marked as trusted',
   'account.device_untrusted': 'A device is no longer trusted',
+  'release.renewal_requested': 'A beneficiary asked for more downloads and time',
+  'release.renewed': 'More downloads and time allowed to a beneficiary',
+  'release.renewal_refused': 'A request for more downloads and time refused',
 }
 
 /** What an unlock attempt was, as the Audit Log shows a `kind` detail. */

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { formatBytes } from './format-bytes'
+import type { RenewalState } from './renewals'
 import type { ItemType } from './vault-items'
 
 // Releases as beneficiaries, approvers and the owner meet them through e-mailed links
@@ -30,7 +31,8 @@ export const RELEASE_MESSAGES = {
   noAssetsBody: 'Nothing has been released to you yet. You will receive an e-mail when something is.',
   untitled: 'Untitled Asset',
   assetNotFound: 'Asset not found.',
-  downloadLimit: 'This asset has reached its download limit. Ask the executor or the vault owner’s approvers for help.',
+  // What ran out, as a fact; who can allow more is RENEWAL_MESSAGES.whoCanHelp (contract/renewals.ts), from the facts.
+  downloadLimit: 'This asset has reached its download limit.',
   assetExpired: 'This asset has expired and can no longer be downloaded.',
   assetPendingIdentity: 'This asset becomes available once your identity has been verified.',
   linkInvalid: 'This link is invalid or no longer works.',
@@ -118,6 +120,8 @@ export interface BeneficiaryPortalView {
   reviewerReady: boolean
   /** The owner's vault signing public key (base64 SPKI), which seals every item; null for a vault without one. */
   vaultSigningKey: string | null
+  /** Asking for more downloads and time once something ran out (contract/renewals.ts). */
+  renewal: RenewalState
 }
 
 /**

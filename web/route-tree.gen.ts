@@ -16,6 +16,7 @@ import { Route as AccessRequestRouteImport } from './routes/access-request'
 import { Route as AccountRouteImport } from './routes/account'
 import { Route as AdminRouteImport } from './routes/admin'
 import { Route as ApproveReleaseRouteImport } from './routes/approve-release'
+import { Route as ApproveRenewalRouteImport } from './routes/approve-renewal'
 import { Route as BeneficiaryOptInRouteImport } from './routes/beneficiary-opt-in'
 import { Route as BeneficiaryPortalRouteImport } from './routes/beneficiary-portal'
 import { Route as CancelReleaseRouteImport } from './routes/cancel-release'
@@ -86,6 +87,11 @@ const AdminRoute = AdminRouteImport.update({
 const ApproveReleaseRoute = ApproveReleaseRouteImport.update({
   id: '/approve-release',
   path: '/approve-release',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ApproveRenewalRoute = ApproveRenewalRouteImport.update({
+  id: '/approve-renewal',
+  path: '/approve-renewal',
   getParentRoute: () => rootRouteImport,
 } as any)
 const BeneficiaryOptInRoute = BeneficiaryOptInRouteImport.update({
@@ -281,6 +287,7 @@ export interface FileRoutesByFullPath {
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
+  '/approve-renewal': typeof ApproveRenewalRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
   '/cancel-release': typeof CancelReleaseRoute
@@ -326,6 +333,7 @@ export interface FileRoutesByTo {
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
+  '/approve-renewal': typeof ApproveRenewalRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
   '/cancel-release': typeof CancelReleaseRoute
@@ -373,6 +381,7 @@ export interface FileRoutesById {
   '/account': typeof AccountRoute
   '/admin': typeof AdminRoute
   '/approve-release': typeof ApproveReleaseRoute
+  '/approve-renewal': typeof ApproveRenewalRoute
   '/beneficiary-opt-in': typeof BeneficiaryOptInRoute
   '/beneficiary-portal': typeof BeneficiaryPortalRoute
   '/cancel-release': typeof CancelReleaseRoute
@@ -420,6 +429,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/approve-release'
+    | '/approve-renewal'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
     | '/cancel-release'
@@ -465,6 +475,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/approve-release'
+    | '/approve-renewal'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
     | '/cancel-release'
@@ -511,6 +522,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/approve-release'
+    | '/approve-renewal'
     | '/beneficiary-opt-in'
     | '/beneficiary-portal'
     | '/cancel-release'
@@ -558,6 +570,7 @@ export interface RootRouteChildren {
   AccountRoute: typeof AccountRoute
   AdminRoute: typeof AdminRoute
   ApproveReleaseRoute: typeof ApproveReleaseRoute
+  ApproveRenewalRoute: typeof ApproveRenewalRoute
   BeneficiaryOptInRoute: typeof BeneficiaryOptInRoute
   BeneficiaryPortalRoute: typeof BeneficiaryPortalRoute
   CancelReleaseRoute: typeof CancelReleaseRoute
@@ -636,6 +649,13 @@ declare module '@tanstack/react-router' {
       path: '/approve-release'
       fullPath: '/approve-release'
       preLoaderRoute: typeof ApproveReleaseRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/approve-renewal': {
+      id: '/approve-renewal'
+      path: '/approve-renewal'
+      fullPath: '/approve-renewal'
+      preLoaderRoute: typeof ApproveRenewalRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/beneficiary-opt-in': {
@@ -936,6 +956,7 @@ const rootRouteChildren: RootRouteChildren = {
   AccountRoute: AccountRoute,
   AdminRoute: AdminRoute,
   ApproveReleaseRoute: ApproveReleaseRoute,
+  ApproveRenewalRoute: ApproveRenewalRoute,
   BeneficiaryOptInRoute: BeneficiaryOptInRoute,
   BeneficiaryPortalRoute: BeneficiaryPortalRoute,
   CancelReleaseRoute: CancelReleaseRoute,

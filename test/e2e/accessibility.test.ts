@@ -38,6 +38,7 @@ const PUBLIC_ROUTES = [
   '/cancel-release',
   '/not-me',
   '/approve-release',
+  '/approve-renewal',
   '/confirm-death',
   '/review-identity',
   '/confirm-email',

@@ -24,6 +24,8 @@ export const LINK_LIFETIME_SECONDS: Record<LinkPurpose, number> = {
   // release-cancel link; an approver's link to ask, a month.
   accessRefuse: 60 * DAY_S,
   accessRequest: 30 * DAY_S,
+  // Not in the spec (issue 0.3 · 5 of 7): an heir's request for more time is answered within a month.
+  renewalDecision: 30 * DAY_S,
   beneficiaryAccess: 365 * DAY_S,
   assetContent: 30 * 60,
 }

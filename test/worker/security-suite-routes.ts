@@ -7,6 +7,8 @@ import { WELL_FORMED_SIGNATURE, WRAPPED_SIGNING_KEY_STANDIN } from './vault-sign
 const SIGNING_KEY_SHAPED = 'A'.repeat(124)
 /** A rotation id no owner has started. */
 const NO_ROTATION = '00000000-0000-4000-8000-00000000f00d'
+/** A renewal request no heir has made. */
+const NO_RENEWAL = '00000000-0000-4000-8000-00000000beef'
 
 // The route table of the security suite (security-suite.test.ts): every endpoint the app serves
 // under /api, who may call it, and what it reads. The suite fails when app.routes and this table
@@ -236,6 +238,15 @@ export const ROUTES: Record<string, RouteSpec> = {
     link: { purpose: 'deathReport', in: 'body', subject: (f) => f.approverId },
   },
   'GET /api/beneficiaries/:id/key-backup': { access: 'link', params: beneficiary, link: portalLink },
+  'POST /api/beneficiaries/:id/renewals': { access: 'link', params: beneficiary, link: portalLink },
+  // The suite's owner has no renewal request: a genuine token names one that does not exist (a 400).
+  'GET /api/renewal-decisions': { access: 'link', link: { purpose: 'renewalDecision', in: 'query', subject: (f) => `${NO_RENEWAL}:${f.email}` } },
+  'POST /api/renewal-decisions': {
+    access: 'link',
+    body: 'json',
+    sample: () => ({ decision: 'approved' }),
+    link: { purpose: 'renewalDecision', in: 'body', subject: (f) => `${NO_RENEWAL}:${f.email}` },
+  },
   'GET /api/beneficiaries/:id/portal': { access: 'link', params: beneficiary, link: portalLink },
   'GET /api/beneficiaries/:id/assets': { access: 'link', params: beneficiary, link: portalLink },
   'GET /api/beneficiaries/:id/assets/:assetId/download': { access: 'link', params: asset, link: portalLink },

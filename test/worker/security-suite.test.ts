@@ -584,6 +584,7 @@ const OBJECT_TABLES = [
   'release_signoffs',
   'released_assets',
   'death_reports',
+  'renewal_requests',
 ]
 
 async function rowsOf(userId: string) {

@@ -10,6 +10,7 @@ import type { Account } from '../owner/account'
  * | `release_started` (with the cancel link)  | yes             | yes             | no               |
  * | `release_cancelled`                       | yes             | yes             | no               |
  * | `access_requested` (Approve now, Refuse)   | yes             | yes             | no               |
+ * | `renewal_request` (an heir asks for more) | yes             | yes             | no               |
  * | `owner_unanswered` (no link of any kind)  | no              | no              | yes              |
  *
  * The cancel link, the check-in link and every other link that acts on the vault go to the owner's
@@ -27,6 +28,7 @@ export const CHANNEL_RULE = {
   release_started: { owner: true, contact: false },
   release_cancelled: { owner: true, contact: false },
   access_requested: { owner: true, contact: false },
+  renewal_request: { owner: true, contact: false },
   owner_unanswered: { owner: false, contact: true },
 } as const satisfies Record<string, { owner: boolean; contact: boolean }>
 export type ChannelMessage = keyof typeof CHANNEL_RULE

@@ -1,5 +1,5 @@
 import { PRODUCT_NAME } from '../../contract/constants'
-import { describeCopyItem, type DownloadedCopy } from '../../contract/releases'
+import { describeCopyItem, RELEASE_LIMITS, type DownloadedCopy } from '../../contract/releases'
 import { CLOCK_MESSAGES } from '../../contract/triggers'
 import { render, type RenderedEmail } from './templates'
 
@@ -200,5 +200,37 @@ export function unlockWarningEmail(p: {
     ],
     action: { label: 'Open your triggers', url: p.triggersUrl },
     footnote: 'We never ask for your vault passphrase by e-mail.',
+  })
+}
+
+/** An heir asks for more downloads and time: to each approver with a confirmed address, and to the owner while alive. */
+export function renewalRequestEmail(p: { name: string; ownerName: string; heirName: string; itemCount: number; decisionUrl: string; asOwner: boolean }): RenderedEmail {
+  const items = p.itemCount === 1 ? 'one item' : `${p.itemCount} items`
+  return render(`${p.heirName} asks for more time with ${p.asOwner ? 'what you left them' : `${p.ownerName}'s items`}`, {
+    heading: 'A beneficiary asks for more time',
+    paragraphs: [
+      `Hello ${p.name},`,
+      p.asOwner
+        ? `${p.heirName} can no longer download ${items} released to them from your vault: the downloads were used up, or the time ran out. They ask to be allowed again.`
+        : `${p.heirName} can no longer download ${items} that ${p.ownerName}'s vault released to them: the downloads were used up, or the time ran out. They ask to be allowed again, and you are one of the people ${p.ownerName} trusted to decide.`,
+      `Open the link to allow it (${RELEASE_LIMITS.maxDownloads} more downloads of each over the next ${RELEASE_LIMITS.assetTtlDays} days) or to refuse. The first person to allow it decides. The link is yours alone; please do not forward it.`,
+    ],
+    action: { label: 'Answer the request', url: p.decisionUrl },
+  })
+}
+
+/** The heir hears the answer to their request. */
+export function renewalOutcomeEmail(p: { fullName: string; ownerName: string; approved: boolean; itemCount: number; portalUrl: string }): RenderedEmail {
+  const items = p.itemCount === 1 ? 'The item' : `The ${p.itemCount} items`
+  return render(p.approved ? `You can download ${p.ownerName}'s items again` : `Your request for more time was refused`, {
+    heading: p.approved ? 'Your request was allowed' : 'Your request was refused',
+    paragraphs: p.approved
+      ? [
+          `Hello ${p.fullName},`,
+          `${items} from ${p.ownerName}'s vault can be downloaded again: ${RELEASE_LIMITS.maxDownloads} times each, over the next ${RELEASE_LIMITS.assetTtlDays} days.`,
+        ]
+      : [`Hello ${p.fullName},`, `Your request for more time with the items from ${p.ownerName}'s vault was refused. What you already downloaded stays yours.`],
+    ...(p.approved ? { action: { label: 'Open your released items', url: p.portalUrl } } : {}),
+    footnote: 'The link is yours alone; please do not forward it.',
   })
 }

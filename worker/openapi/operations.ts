@@ -438,6 +438,13 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/beneficiaries/:id/assets': { summary: 'The items released to a beneficiary (link token)', errors: [403] },
   'GET /api/beneficiaries/:id/assets/:assetId/download': { summary: 'A download ticket for a released item (link token)', errors: [403, 409, 410] },
   'GET /api/beneficiaries/:id/assets/:assetId/content': { summary: "A released item's ciphertext (download ticket)", answer: binary('The encrypted content.'), errors: [403] },
+  'POST /api/beneficiaries/:id/renewals': {
+    summary: 'An heir whose released items ran out asks for more downloads and time (link token)',
+    status: 201,
+    errors: [403, 409],
+  },
+  'GET /api/renewal-decisions': { summary: "The request for more time the owner or an approver is asked to answer (link token)", errors: [403] },
+  'POST /api/renewal-decisions': { summary: "The owner's or an approver's answer to a request for more time (link token)", errors: [403, 409] },
   'POST /api/beneficiaries/:id/identity-document': {
     summary: "A beneficiary's own identity document (link token)",
     status: 201,

@@ -18,6 +18,7 @@ const SAME_SUBJECT: Record<string, string> = {
   'release-readiness': 'trigger-engine',
   'release-approvals': 'releases',
   'death-reports': 'releases',
+  'renewal-decisions': 'releases',
   'beneficiary-portal': 'releases',
   mail: 'channels',
 }
@@ -38,7 +39,7 @@ export const TAGS: Array<{ name: string; description: string }> = [
   { name: 'triggers', description: 'What starts a release.' },
   { name: 'trigger-engine', description: 'The check-in clock, dry runs, manual release, releases waiting, readiness.' },
   { name: 'access-requests', description: 'Access on request: heirs and approvers ask, the owner refuses or approves now; unless refused, the policy releases after its wait.' },
-  { name: 'releases', description: 'Links e-mailed by the release engine: cancel, sign off, report a death, ask for a portal link.' },
+  { name: 'releases', description: 'Links e-mailed by the release engine: cancel, sign off, report a death, ask for a portal link, answer an heir’s request for more time.' },
   { name: 'identity', description: "Beneficiaries' identity documents and approvers' reviews." },
   { name: 'audit', description: "The owner's tamper-evident audit chain." },
   { name: 'email-preview', description: 'E-mail templates filled with sample values.' },

@@ -44,6 +44,7 @@ const TABLES = [
   schema.releaseSignoffs,
   schema.releasedAssets,
   schema.servedTickets,
+  schema.renewalRequests,
   schema.firingRecipients,
   schema.deathReports,
   schema.accessRequests,

@@ -408,9 +408,35 @@ export const releasedAssets = sqliteTable(
 )
 
 /**
+ * An heir's request for more downloads and time on released assets that ran out (contract/renewals.ts).
+ * `asked`: who was e-mailed a link to answer ({ key, name }; key 'owner' or an approver's address),
+ * fixed when the request is made; `refusedBy`: the keys that refused. The first approval renews;
+ * the owner's refusal, or every asked person's, ends it refused. One waiting request per heir.
+ */
+export const renewalRequests = sqliteTable(
+  'renewal_requests',
+  {
+    id: text('id').primaryKey(),
+    beneficiaryId: text('beneficiary_id')
+      .notNull()
+      .references(() => beneficiaries.id, { onDelete: 'cascade' }),
+    assetIds: text('asset_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    asked: text('asked', { mode: 'json' }).$type<Array<{ key: string; name: string }>>().notNull(),
+    refusedBy: text('refused_by', { mode: 'json' }).$type<string[]>().notNull(),
+    requestedAt: integer('requested_at').notNull(),
+    status: text('status', { enum: ['waiting', 'approved', 'refused'] }).notNull(),
+    decidedAt: integer('decided_at'),
+    // 'owner', or the approver's address.
+    decidedBy: text('decided_by'),
+  },
+  (t) => [index('renewal_requests_beneficiary_idx').on(t.beneficiaryId, t.status)],
+)
+export type RenewalRequestRow = typeof renewalRequests.$inferSelect
+
+/**
  * The download tickets whose content has been served: a download is counted when its ticket first
  * fetches the ciphertext, so re-fetching on the same ticket is free and a ticket never used costs
- * nothing. At most `maxDownloads` rows an asset.
+ * nothing. At most `maxDownloads` rows an asset between renewals (worker/services/renewals.ts).
  */
 export const servedTickets = sqliteTable('served_tickets', {
   ticketId: text('ticket_id').primaryKey(),

@@ -30,6 +30,7 @@ import { releaseReadiness } from '../services/readiness'
 import { getDb } from '../db/client'
 import { bouncingChannelsOf } from '../services/channels'
 import * as releaseLinks from '../services/release-links'
+import * as renewals from '../services/renewals'
 import * as triggersService from '../services/triggers'
 import * as items from '../services/vault-items'
 import { loadAccount, type Account } from './account'
@@ -1329,7 +1330,7 @@ export class OwnerVault extends DurableObject<Env> {
   async portalView(beneficiaryId: string) {
     return settle(async () => {
       const owner = await this.linkOwner()
-      return releaseLinks.portalView(this.db, owner.displayName, vaultKeysOf(this.ctx.storage)?.signing?.publicKey ?? null, beneficiaryId)
+      return releaseLinks.portalView(this.db, owner.displayName, vaultKeysOf(this.ctx.storage)?.signing?.publicKey ?? null, beneficiaryId, Date.now())
     })
   }
 
@@ -1360,6 +1361,26 @@ export class OwnerVault extends DurableObject<Env> {
     return settle(async () => {
       const owner = await this.linkOwner()
       return this.act(owner, (u) => releaseLinks.serveTicket(u, beneficiaryId, assetId, ticketId))
+    })
+  }
+
+  // An heir who ran out asks for more; the owner or an approver answers (worker/services/renewals.ts).
+  async requestRenewal(beneficiaryId: string) {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      releaseLinks.portalBeneficiary(this.db, beneficiaryId)
+      return this.act(owner, (u) => renewals.requestRenewal(u, beneficiaryId))
+    })
+  }
+
+  async renewalDecisionView(requestId: string, key: string) {
+    return settle(async () => renewals.decisionView(this.db, (await this.linkOwner()).displayName, requestId, key))
+  }
+
+  async decideRenewal(requestId: string, key: string, decision: 'approved' | 'refused') {
+    return settle(async () => {
+      const owner = await this.linkOwner()
+      return this.act(owner, (u) => renewals.decide(u, requestId, key, decision))
     })
   }
 

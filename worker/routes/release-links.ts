@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { IDENTITY_MESSAGES } from '../../contract/identity'
+import { renewalDecisionBodySchema } from '../../contract/renewals'
 import {
   beneficiaryAccessQuerySchema,
   deathConfirmationBodySchema,
@@ -19,6 +20,7 @@ import { ownerVault } from '../owner/client'
 import { ownersNamingHeir } from '../owner/directory'
 import { ask } from '../owner/outcome'
 import { signLinkToken, verifyLinkToken, type LinkPurpose } from '../services/link-tokens'
+import { decisionSubject } from '../services/renewals'
 import type { AppEnv } from '../types'
 import { readIdentityUpload, uploadLimit } from './identity'
 
@@ -141,6 +143,23 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
     return new Response(object.body, {
       headers: { 'content-type': 'application/octet-stream', 'content-length': String(object.size), 'cache-control': 'no-store' },
     })
+  })
+  // An heir whose items ran out asks for more; each person asked answers through their own link.
+  .post('/beneficiaries/:id/renewals', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
+    const { id } = c.req.valid('param')
+    const link = await portalLink(c.env, id, c.req.valid('query').token)
+    return c.json(await ask(link.vault.requestRenewal(id)), 201)
+  })
+  .get('/renewal-decisions', linkLimit, validate('query', tokenQuery), async (c) => {
+    const link = await linkOf(c.env, 'renewalDecision', c.req.valid('query').token)
+    const { requestId, key } = decisionSubject(link.subject)
+    return c.json(await ask(link.vault.renewalDecisionView(requestId, key)))
+  })
+  .post('/renewal-decisions', linkLimit, jsonBodyLimit, validate('json', renewalDecisionBodySchema), async (c) => {
+    const body = c.req.valid('json')
+    const link = await linkOf(c.env, 'renewalDecision', body.token)
+    const { requestId, key } = decisionSubject(link.subject)
+    return c.json(await ask(link.vault.decideRenewal(requestId, key, body.decision)))
   })
   // The heir's passphrase backup of their key, for a portal opened without the kit.
   .get('/beneficiaries/:id/key-backup', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {

@@ -35,6 +35,9 @@ export const LINK_PURPOSES = {
   accessRefuse: { audience: 'legacy-vault:link:access-refuse', ttlSeconds: 60 * 24 * 3600 },
   // Subject: approver id. An approver asks for access to a policy that lets approvers ask.
   accessRequest: { audience: 'legacy-vault:link:access-request', ttlSeconds: 30 * 24 * 3600 },
+  // Subject "requestId:key" (key: an approver's address, or 'owner'): each person asked answers an
+  // heir's request for more downloads and time through a link of their own.
+  renewalDecision: { audience: 'legacy-vault:link:renewal-decision', ttlSeconds: 30 * 24 * 3600 },
   // Subject: beneficiary id. The portal of released assets.
   beneficiaryAccess: { audience: 'legacy-vault:link:beneficiary-access', ttlSeconds: 365 * 24 * 3600 },
   // Subject "assetId:beneficiaryId": fetches the ciphertext of one counted download.

@@ -28,6 +28,7 @@ import {
   type BeneficiaryRow,
 } from '../owner/schema'
 import type { Unit } from '../owner/unit'
+import { renewalState, whoCanHelp } from './renewals'
 
 // What the release engine's e-mailed links open, for people without an account, run inside the
 // owner's object the link names. The signed token (checked by the route) says who is asking.
@@ -175,14 +176,22 @@ function reviewerReady(db: OwnerDb, beneficiaryId: string): boolean {
   }
 }
 
-export function portalView(db: OwnerDb, ownerName: string, vaultSigningKey: string | null, beneficiaryId: string): BeneficiaryPortalView {
+export function portalView(db: OwnerDb, ownerName: string, vaultSigningKey: string | null, beneficiaryId: string, now: number): BeneficiaryPortalView {
   const b = portalBeneficiary(db, beneficiaryId)
   const pending = db
     .select({ id: releasedAssets.id })
     .from(releasedAssets)
     .where(and(eq(releasedAssets.beneficiaryId, b.id), eq(releasedAssets.status, 'pending_identity')))
     .get()
-  return { fullName: b.fullName, ownerName, identityStatus: b.identityStatus, identityRequired: !!pending, reviewerReady: reviewerReady(db, b.id), vaultSigningKey }
+  return {
+    fullName: b.fullName,
+    ownerName,
+    identityStatus: b.identityStatus,
+    identityRequired: !!pending,
+    reviewerReady: reviewerReady(db, b.id),
+    vaultSigningKey,
+    renewal: renewalState(db, ownerName, b.id, now),
+  }
 }
 
 function assetStatus(a: { status: string; downloadCount: number; maxDownloads: number; expiresAt: number | null }, now: number): ReleasedAsset['status'] {
@@ -231,7 +240,7 @@ export function prepareDownload(db: OwnerDb, ownerName: string, beneficiaryId: s
   const b = portalBeneficiary(db, beneficiaryId)
   const asset = db.select().from(releasedAssets).where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, b.id))).get()
   if (!asset) throw notFound(RELEASE_MESSAGES.assetNotFound)
-  refuseUnless(assetStatus(asset, now), ownerName)
+  refuseUnless(assetStatus(asset, now), ownerName, () => whoCanHelp(db, ownerName))
   const row = db
     .select({ v: vaultItems, wrappedKey: itemGrants.wrappedKey })
     .from(vaultItems)
@@ -255,11 +264,12 @@ export function prepareDownload(db: OwnerDb, ownerName: string, beneficiaryId: s
   }
 }
 
-function refuseUnless(status: ReleasedAsset['status'], ownerName: string): void {
+/** `help`: who can allow more (renewals.ts), named when the downloads or the time ran out. */
+function refuseUnless(status: ReleasedAsset['status'], ownerName: string, help: () => string): void {
   if (status === 'withdrawn') throw new ApiError(410, RELEASE_MESSAGES.assetWithdrawn(ownerName))
   if (status === 'pending_identity') throw conflict(RELEASE_MESSAGES.assetPendingIdentity)
-  if (status === 'expired') throw new ApiError(410, RELEASE_MESSAGES.assetExpired)
-  if (status === 'exhausted') throw forbidden(RELEASE_MESSAGES.downloadLimit)
+  if (status === 'expired') throw new ApiError(410, `${RELEASE_MESSAGES.assetExpired} ${help()}`)
+  if (status === 'exhausted') throw forbidden(`${RELEASE_MESSAGES.downloadLimit} ${help()}`)
 }
 
 /**
@@ -279,7 +289,8 @@ export function serveTicket(u: Unit, beneficiaryId: string, assetId: string, tic
   // Tickets are issued with an id since downloads are counted at the fetch; one without is forged.
   if (!ticketId) throw badRequest(RELEASE_MESSAGES.linkInvalid)
   // A withdrawn release serves nothing more, not even a ticket already used once.
-  if (row.status === 'withdrawn') refuseUnless('withdrawn', u.account.displayName)
+  const help = () => whoCanHelp(db, u.account.displayName)
+  if (row.status === 'withdrawn') refuseUnless('withdrawn', u.account.displayName, help)
   if (db.select({ id: servedTickets.ticketId }).from(servedTickets).where(and(eq(servedTickets.ticketId, ticketId), eq(servedTickets.assetId, assetId))).get()) return row.r2Key
   const counted = db
     .update(releasedAssets)
@@ -297,8 +308,8 @@ export function serveTicket(u: Unit, beneficiaryId: string, assetId: string, tic
     .get()
   if (!counted) {
     const asset = db.select().from(releasedAssets).where(eq(releasedAssets.id, assetId)).get()!
-    refuseUnless(assetStatus(asset, now), u.account.displayName)
-    throw forbidden(RELEASE_MESSAGES.downloadLimit)
+    refuseUnless(assetStatus(asset, now), u.account.displayName, help)
+    throw forbidden(`${RELEASE_MESSAGES.downloadLimit} ${help()}`)
   }
   db.insert(servedTickets).values({ ticketId, assetId, servedAt: now }).run()
   u.audit({ actor: 'beneficiary', action: 'release.downloaded', details: { assetId, beneficiaryId, downloadCount: counted.downloadCount } })

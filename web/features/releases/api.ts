@@ -1,8 +1,9 @@
 import { queryOptions, useMutation } from '@tanstack/react-query'
 import type { CancelLinkResult, CancelView, DeathReportView, ReleaseApprovalView } from '../../../contract/releases'
+import type { RenewalDecisionView, RenewalRequested } from '../../../contract/renewals'
 import { ApiRequestError } from '@/lib/api-client'
 import { linkJson } from './http'
-import { fetchAssets, fetchPortal, type BeneficiaryLink } from './portal'
+import { fetchAssets, fetchPortal, portalUrls, type BeneficiaryLink } from './portal'
 
 // The release pages' calls (docs: notes/engine-api.md, "Links"). Each is keyed by its token; the
 // beneficiary portal's queries never retry a refused link.
@@ -70,4 +71,28 @@ export interface DeathReportBody {
 
 export function useConfirmDeath() {
   return useMutation({ mutationFn: (body: DeathReportBody) => linkJson<{ message: string }>('POST', '/api/death-reports', body) })
+}
+
+// Heirs who run out (contract/renewals.ts): the heir's request, and the owner's or an approver's answer.
+export function useRequestRenewal(link: BeneficiaryLink) {
+  return useMutation({
+    mutationFn: () => linkJson<RenewalRequested>('POST', portalUrls.renewals(link)),
+  })
+}
+
+export const renewalDecisionKey = (token: string) => ['/api/renewal-decisions', token] as const
+
+export const renewalDecisionQuery = (token: string) =>
+  queryOptions({
+    queryKey: renewalDecisionKey(token),
+    queryFn: () => linkJson<RenewalDecisionView>('GET', `/api/renewal-decisions?token=${encodeURIComponent(token)}`),
+    retry: noRetryOnClientError,
+    staleTime: 0,
+  })
+
+export function useDecideRenewal() {
+  return useMutation({
+    mutationFn: (body: { token: string; decision: 'approved' | 'refused' }) =>
+      linkJson<RenewalDecisionView & { message: string }>('POST', '/api/renewal-decisions', body),
+  })
 }

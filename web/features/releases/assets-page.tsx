@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ArrowLeft, Inbox, Info, ShieldAlert, ShieldCheck } from 'lucide-react'
 import { useMemo, useRef, useState } from 'react'
-import { RELEASE_MESSAGES, type BeneficiaryPortalView, type ReleasedAsset } from '../../../contract/releases'
+import { RELEASE_MESSAGES, type AssetStatus, type BeneficiaryPortalView, type ReleasedAsset } from '../../../contract/releases'
 import type { PasswordEntry } from '../../../contract/vault-items'
 import { PublicLayout } from '@/components/layout/public-layout'
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert'
@@ -21,10 +21,12 @@ import { FAILURE_FALLBACK } from './link-parts'
 import { PasswordEntryDialog } from './password-dialog'
 import { loadPrivateKeyFromPassphrase } from './heir-backup'
 import { PrivateKeyCard } from './private-key-card'
+import { RenewalCard } from './renewal-card'
 import {
   assetCardModel,
   downloadErrorText,
   downloadReleasedAsset,
+  effectiveStatus,
   identityStep,
   loadPrivateKey,
   loadPrivateKeyFile,
@@ -37,6 +39,9 @@ import {
 } from './portal'
 import { vaultTrust, type VaultTrust } from './seals'
 import { HeirDownloadAll } from '@/features/export/heir-download-all'
+
+/** What an heir can ask more of: items whose downloads or time ran out (a withdrawn one is gone). */
+const RUN_OUT: ReadonlySet<AssetStatus> = new Set(['exhausted', 'expired'])
 
 /**
  * The beneficiary portal's assets view (/beneficiary-portal?id=…&token=…&view=assets, the link in
@@ -126,14 +131,21 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
       const outcome = await downloadReleasedAsset(link, asset, key.value, {
         seal: seal.verdict.state === 'sealed' ? seal.verdict.manifest : undefined,
         onProgress: (received, total) => setBusy({ assetId: asset.id, progress: total > 0 ? Math.min(100, Math.round((received / total) * 100)) : null }),
-        onCounted: (counts) => queryClient.setQueryData<ReleasedAsset[]>(assetsKey(link), (old) => old && withCounts(old, asset.id, counts)),
+        onCounted: (counts) => {
+          queryClient.setQueryData<ReleasedAsset[]>(assetsKey(link), (old) => old && withCounts(old, asset.id, counts))
+          // The last download: the page now offers to ask for more.
+          if (counts.downloadCount >= counts.maxDownloads) void queryClient.invalidateQueries({ queryKey: portalKey(link) })
+        },
       })
       if (outcome.kind === 'password') setPassword({ title: outcome.title, entry: outcome.entry })
       else if (outcome.kind === 'saved') toast({ title: 'Download complete', description: `${outcome.filename} was decrypted and saved.`, variant: 'success' })
     } catch (error) {
       toast({ title: RELEASE_MESSAGES.downloadFailed, description: downloadErrorText(error, portal.ownerName), variant: 'destructive' })
       // Refused (limit, expiry, identity): the list catches up with the server's view.
-      if (error instanceof ApiRequestError) void queryClient.invalidateQueries({ queryKey: assetsKey(link) })
+      if (error instanceof ApiRequestError) {
+        void queryClient.invalidateQueries({ queryKey: assetsKey(link) })
+        void queryClient.invalidateQueries({ queryKey: portalKey(link) })
+      }
     } finally {
       setBusy(null)
     }
@@ -171,6 +183,13 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
               onUploaded={() => queryClient.setQueryData<BeneficiaryPortalView>(portalKey(link), (old) => old && { ...old, identityStatus: 'pending' })}
             />
           )}
+
+          <RenewalCard
+            link={link}
+            renewal={portal.renewal}
+            itemCount={list.filter((a) => RUN_OUT.has(effectiveStatus(a))).length}
+            onAsked={(renewal) => queryClient.setQueryData<BeneficiaryPortalView>(portalKey(link), (old) => old && { ...old, renewal })}
+          />
 
           <PrivateKeyCard
             ref={keyInput}

@@ -57,6 +57,7 @@ export const portalUrls = {
   download: (link: BeneficiaryLink, assetId: string) => beneficiaryUrl(link, `/assets/${encodeURIComponent(assetId)}/download`),
   identityDocument: (link: BeneficiaryLink) => beneficiaryUrl(link, '/identity-document'),
   keyBackup: (link: BeneficiaryLink) => beneficiaryUrl(link, '/key-backup'),
+  renewals: (link: BeneficiaryLink) => beneficiaryUrl(link, '/renewals'),
 }
 
 export const fetchPortal = (link: BeneficiaryLink, fetchFn?: FetchLike) => linkJson<BeneficiaryPortalView>('GET', portalUrls.portal(link), undefined, fetchFn)
