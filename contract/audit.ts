@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ACCESS_AUDIT_ACTIONS } from './access-requests'
 import { auditSha256Hex } from './audit-hash'
 
 // The owner's tamper-evident audit chain (seeds 001 §2 'Audit Log', §3, §4, §9; ARCHITECTURE §5).
@@ -67,6 +68,10 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'account.recovery_code_used': 'Recovery code used to sign in',
   'account.device_trusted': 'A device was marked as trusted',
   'account.device_untrusted': 'A device is no longer trusted',
+  [ACCESS_AUDIT_ACTIONS.requested]: 'Someone asked for access',
+  [ACCESS_AUDIT_ACTIONS.refused]: 'You refused a request for access',
+  [ACCESS_AUDIT_ACTIONS.approved]: 'You approved a request for access now',
+  [ACCESS_AUDIT_ACTIONS.linkSent]: 'A link to ask for access was sent',
 }
 
 /** What an unlock attempt was, as the Audit Log shows a `kind` detail. */
