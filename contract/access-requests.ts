@@ -24,6 +24,7 @@ export const ACCESS_AUDIT_ACTIONS = {
   requested: 'access.requested',
   refused: 'access.refused',
   approved: 'access.approved',
+  linkSent: 'access.link_sent',
 } as const
 
 const longDate = (at: number | string) => new Date(at).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
@@ -35,6 +36,8 @@ export const ACCESS_REQUEST_MESSAGES = {
   requestNotFound: 'Access request not found.',
   alreadyWaiting: 'You have already asked for access; it is waiting for the owner.',
   askAgainFrom: (at: number | string) => `The owner refused your last request. You can ask again from ${longDate(at)}.`,
+  /** The name shown for a requester the owner has since removed. */
+  someoneRemoved: 'Someone you have since removed',
   nothingToRelease: 'There is nothing in this policy for you yet.',
   notWaiting: 'This request is no longer waiting for a decision.',
   refused: 'Request refused. Nothing will be released.',

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ACCESS_AUDIT_ACTIONS } from './access-requests'
 import { auditSha256Hex } from './audit-hash'
 
 // The owner's tamper-evident audit chain (seeds 001 §2 'Audit Log', §3, §4, §9; ARCHITECTURE §5).
@@ -70,6 +71,10 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'release.renewal_requested': 'A beneficiary asked for more downloads and time',
   'release.renewed': 'More downloads and time allowed to a beneficiary',
   'release.renewal_refused': 'A request for more downloads and time refused',
+  [ACCESS_AUDIT_ACTIONS.requested]: 'Someone asked for access',
+  [ACCESS_AUDIT_ACTIONS.refused]: 'You refused a request for access',
+  [ACCESS_AUDIT_ACTIONS.approved]: 'You approved a request for access now',
+  [ACCESS_AUDIT_ACTIONS.linkSent]: 'A link to ask for access was sent',
 }
 
 /** What an unlock attempt was, as the Audit Log shows a `kind` detail. */

@@ -208,6 +208,17 @@ describe('the owner’s decision', () => {
     expect((await call(`/api/access-requests/${row.id}/approve`, { method: 'POST', token: s.token })).status).toBe(409)
   })
 
+  it('a request from someone the owner has since removed can still be refused, and is listed without their name', async () => {
+    const s = await requestableSetup()
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    const row = await requestRow(s.ownerId)
+    expect((await call(`/api/beneficiaries/${s.beneficiary.id}`, { method: 'DELETE', token: s.token })).status).toBe(200)
+    const list = (await (await call('/api/access-requests', { token: s.token })).json()) as OwnerAccessRequests
+    expect(list.requests[0]).toMatchObject({ id: row.id, requesterName: ACCESS_REQUEST_MESSAGES.someoneRemoved })
+    const res = await call(`/api/access-requests/${row.id}/refuse`, { method: 'POST', token: s.token })
+    expect(res.status, await res.clone().text()).toBe(200)
+  })
+
   it('Approve now needs fresh proof, and then releases at once', async () => {
     const s = await requestableSetup()
     await askOk(s.ownerId, s.beneficiary.id, s.policy.id)

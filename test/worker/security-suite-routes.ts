@@ -543,4 +543,5 @@ export const ROUTES: Record<string, RouteSpec> = {
     }),
   },
   'POST /api/dev/older-kits': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
+  'POST /api/dev/access-requests/elapse': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
 }

@@ -484,5 +484,6 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/dev/unsealed-items': { summary: "Make an owner's items as if stored before manifests", answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/sweep': { summary: "Run the cron's sweeps now" },
   'POST /api/dev/plant-item': { summary: 'Plant an item as a hostile server could', answer: z.object({ id: z.string() }) },
+  'POST /api/dev/access-requests/elapse': { summary: "End the wait of an owner's waiting access requests now", answer: z.object({ released: z.number().int() }) },
   'POST /api/dev/older-kits': { summary: "Mark every beneficiary's kit as printed before vault fingerprints", answer: z.object({ beneficiaries: z.number().int() }) },
 }

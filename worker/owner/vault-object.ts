@@ -831,6 +831,20 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   /** Local only (the dev route checks): every beneficiary's kit as one printed before kits carried the vault's fingerprint. */
+  /** Dev only: every waiting access request's wait ends now; the tick releases them. Answers how many requests went. */
+  async devElapseAccessRequests(): Promise<number> {
+    const now = Date.now()
+    this.ctx.storage.transactionSync(() => {
+      this.ctx.storage.sql.exec(
+        "update releases set release_at = ? where status = 'waiting' and firing_id in (select firing_id from access_requests where status = 'waiting')",
+        now,
+      )
+      this.ctx.storage.sql.exec("update access_requests set decide_by = ? where status = 'waiting'", now)
+    })
+    await this.runTick(undefined, now)
+    return this.ctx.storage.sql.exec<{ n: number }>("select count(*) as n from access_requests where status = 'released'").one().n
+  }
+
   async devOlderKits(): Promise<{ beneficiaries: number }> {
     return { beneficiaries: this.ctx.storage.sql.exec('update beneficiaries set kit_has_vault_fingerprint = 0').rowsWritten }
   }

@@ -90,6 +90,13 @@ export const devRoutes = new Hono<AppEnv>()
     if (!user) throw notFound('No account with that e-mail address.')
     return c.json(await ownerVault(c.env, user.id).devOlderKits())
   })
+  // Access on request: the waiting time of every waiting request of this owner runs out now (the
+  // browser test of request-to-release has no week to wait); the engine's tick then releases them.
+  .post('/access-requests/elapse', validate('json', devLegacyVaultSchema), async (c) => {
+    const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    return c.json({ released: await ownerVault(c.env, user.id).devElapseAccessRequests() })
+  })
   // The cron's sweeps, now, with what they did and how long they took (npm run bench's sweep figures).
   .post('/sweep', async (c) => {
     const started = performance.now()

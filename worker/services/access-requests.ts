@@ -59,11 +59,17 @@ function requestableBy(db: OwnerDb, requester: Requester): PolicyRow[] {
   return open.filter((p) => p.accessRequestBy.includes('approvers') && policyApprovers(p, all).some((a) => a.id === requester.id))
 }
 
-function requesterRow(db: OwnerDb, requester: Requester): { fullName: string; email: string } {
+/** The person who asks (or asked: null once the owner removed them, whose requests still stand in the list). */
+function requesterOrNull(db: OwnerDb, requester: Requester): { fullName: string; email: string } | null {
   const row =
     requester.kind === 'beneficiary'
       ? db.select({ fullName: beneficiaries.fullName, email: beneficiaries.email }).from(beneficiaries).where(eq(beneficiaries.id, requester.id)).get()
       : db.select({ fullName: approvers.fullName, email: approvers.email }).from(approvers).where(eq(approvers.id, requester.id)).get()
+  return row ?? null
+}
+
+function requesterRow(db: OwnerDb, requester: Requester): { fullName: string; email: string } {
+  const row = requesterOrNull(db, requester)
   if (!row) throw badRequest(ACCESS_REQUEST_MESSAGES.notRequestable)
   return row
 }
@@ -177,8 +183,8 @@ export function refuseRequest(u: Unit, id: string, via: 'link' | 'app'): AccessR
   cancelReleases(u, { firingId: row.firingId, via: 'refusal' }, 'user')
   u.db.update(accessRequests).set({ status: 'refused', decidedAt: u.now }).where(eq(accessRequests.id, id)).run()
   u.audit({ actor: 'user', action: ACCESS_AUDIT_ACTIONS.refused, details: { requestId: id, policyId: row.policyId, via } })
-  const who = requesterRow(u.db, { kind: row.requesterKind, id: row.requesterId })
-  u.mail(who.email, 'access_refused', accessRefusedEmail({ name: who.fullName, ownerName: u.account.displayName, askAgainFrom: u.now + ACCESS_REQUEST.reaskAfterMs }))
+  const who = requesterOrNull(u.db, { kind: row.requesterKind, id: row.requesterId })
+  if (who) u.mail(who.email, 'access_refused', accessRefusedEmail({ name: who.fullName, ownerName: u.account.displayName, askAgainFrom: u.now + ACCESS_REQUEST.reaskAfterMs }))
   return listRequests(u.db, id)[0]!
 }
 
@@ -204,7 +210,7 @@ export function refuseView(db: OwnerDb, ownerName: string, id: string): AccessRe
   return {
     ownerName,
     policyName: policy?.name ?? '',
-    requesterName: requesterRow(db, { kind: row.requesterKind, id: row.requesterId }).fullName,
+    requesterName: requesterOrNull(db, { kind: row.requesterKind, id: row.requesterId })?.fullName ?? ACCESS_REQUEST_MESSAGES.someoneRemoved,
     decideBy: new Date(row.decideBy).toISOString(),
     status: row.status,
   }
@@ -239,7 +245,7 @@ export function listRequests(db: OwnerDb, id?: string): AccessRequest[] {
       policyId: r.policyId,
       policyName,
       requesterKind: r.requesterKind,
-      requesterName: names.get(`${r.requesterKind}:${r.requesterId}`) ?? '',
+      requesterName: names.get(`${r.requesterKind}:${r.requesterId}`) ?? ACCESS_REQUEST_MESSAGES.someoneRemoved,
       requestedAt: new Date(r.requestedAt).toISOString(),
       decideBy: new Date(r.decideBy).toISOString(),
       status: r.status,
@@ -315,6 +321,6 @@ export function sendAskLinks(u: Unit, email: string, portalLinkSent: boolean): n
     }))
     sent++
   }
-  if (sent > 0) u.audit({ actor: b ? 'beneficiary' : 'approver', action: 'access.link_sent', details: { links: sent } })
+  if (sent > 0) u.audit({ actor: b ? 'beneficiary' : 'approver', action: ACCESS_AUDIT_ACTIONS.linkSent, details: { links: sent } })
   return sent
 }
