@@ -97,6 +97,11 @@ function ProfileSettings({ user }: { user: PublicUser }) {
     wasEditing.current = editing
   }, [editing])
 
+  // Shown, not being edited: the details as they now are (the Settings card also edits the contact).
+  useEffect(() => {
+    if (!editing) form.reset(profileFormValues(user))
+  }, [user, editing, form])
+
   const startEditing = () => {
     form.reset(profileFormValues(user))
     setEditing(true)
