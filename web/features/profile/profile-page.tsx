@@ -200,7 +200,7 @@ function ProfileSettings({ user }: { user: PublicUser }) {
                 type="email"
                 autoComplete="off"
                 placeholder="someone@example.com"
-                hint="Optional. The e-mail address of someone we may contact."
+                hint="Optional. The e-mail address of someone we may contact. Whether they are told if a release starts without you is set in Settings."
                 error={errors.emergencyContact?.message}
                 {...form.register('emergencyContact')}
               />
