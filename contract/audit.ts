@@ -66,6 +66,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'account.recovery_code_used': 'Recovery code used to sign in',
   'account.device_trusted': 'A device was marked as trusted',
   'account.device_untrusted': 'A device is no longer trusted',
+  'account.emergency_contact_set': 'Emergency contact changed',
 }
 
 /** What an unlock attempt was, as the Audit Log shows a `kind` detail. */
