@@ -2157,4 +2157,13 @@ export const MUTATIONS = [
     tests: [W('profile')],
     by: /the emergency contact is a trust change/,
   },
+  {
+    id: 'contact.approver-needs-proof',
+    rule: 'adding an approver (who can then fire a Verified Death trigger) needs fresh proof',
+    file: 'worker/routes/approvers.ts',
+    from: '    await assertFreshProof(c)\n',
+    to: '',
+    tests: [W('approvers')],
+    by: /is a trust change: a stale session adds no one/,
+  },
 ]

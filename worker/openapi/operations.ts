@@ -334,7 +334,13 @@ export const OPERATIONS: Record<string, Operation> = {
 
   // --- Approvers ---
   'GET /api/approvers': { summary: 'The approvers', answer: z.array(approverSchema) },
-  'POST /api/approvers': { summary: 'Add an approver', status: 201, answer: approverWithEmailSentSchema, errors: [409, 429] },
+  'POST /api/approvers': {
+    summary: 'Add an approver (fresh proof)',
+    description: 'Once verified, an approver can confirm a death (firing a Verified Death trigger) and sign off releases, so adding one needs fresh proof and the owner is e-mailed at once.',
+    status: 201,
+    answer: approverWithEmailSentSchema,
+    errors: [409, 429],
+  },
   'POST /api/approvers/:id/resend-verification': { summary: 'Send the verification link again', answer: approverWithEmailSentSchema, errors: [409, 429] },
   'DELETE /api/approvers/:id': { summary: 'Remove an approver', answer: message },
   'POST /api/approvers/verify': { summary: "Confirm an approver's address (link token)", errors: [409] },
