@@ -63,10 +63,10 @@ export const TRUST_DETAILS = {
   frequencyShortened: (from: number, to: number) => `The check-in frequency for a new inactivity trigger went from ${from} to ${to} days.`,
   contactNamed: (address: string, told: boolean) =>
     `Your emergency contact is now ${address}, and ${told ? 'they will be told if a release starts without you' : 'they will not be told anything unless you choose to'}.`,
-  approverNamed: (name: string, address: string) => `The approver is ${name} (${address}).`,
   contactRemoved: 'You have no emergency contact now: no one else is told if a release starts without you.',
   contactTold: (address: string) => `Your emergency contact, ${address}, will now be told if a release starts without you.`,
   contactNotTold: (address: string) => `Your emergency contact, ${address}, will no longer be told if a release starts without you.`,
+  approverNamed: (name: string, address: string) => `The approver is ${name} (${address}).`,
 } as const
 
 export interface TrustChangeMail {
