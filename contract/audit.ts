@@ -75,6 +75,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   [ACCESS_AUDIT_ACTIONS.refused]: 'You refused a request for access',
   [ACCESS_AUDIT_ACTIONS.approved]: 'You approved a request for access now',
   [ACCESS_AUDIT_ACTIONS.linkSent]: 'A link to ask for access was sent',
+  'account.emergency_contact_set': 'Emergency contact changed',
 }
 
 /** What an unlock attempt was, as the Audit Log shows a `kind` detail. */

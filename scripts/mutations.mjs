@@ -2203,4 +2203,41 @@ export const MUTATIONS = [
     tests: [W('renewals')],
     by: /wrong or foreign tokens/,
   },
+  // --- contact: the emergency contact is a trust change -------------------------------------------
+  {
+    id: 'contact.opt-in-is-a-change',
+    rule: 'opting the emergency contact in or out is a trust change (fresh proof, audited, the owner told)',
+    file: 'worker/services/emergency-contact.ts',
+    from: "  if (a.alerts !== b.alerts) return b.alerts ? 'alerts_on' : 'alerts_off'\n",
+    to: '',
+    tests: [W('channels')],
+    by: /the emergency contact is a trust change/,
+  },
+  {
+    id: 'contact.profile-needs-proof',
+    rule: 'the Profile page names, changes or removes the emergency contact only with fresh proof',
+    edits: [
+      {
+        file: 'worker/routes/profile.ts',
+        from: "import { checkContactChange, recordContactChange, storedContact } from '../services/emergency-contact'",
+        to: "import { contactChange, recordContactChange, storedContact } from '../services/emergency-contact'",
+      },
+      {
+        file: 'worker/routes/profile.ts',
+        from: '    const contactChanged = await checkContactChange(c, storedContact(current), contact)',
+        to: '    const contactChanged = contactChange(storedContact(current), contact)',
+      },
+    ],
+    tests: [W('profile')],
+    by: /the emergency contact is a trust change/,
+  },
+  {
+    id: 'contact.approver-needs-proof',
+    rule: 'adding an approver (who can then fire a Verified Death trigger) needs fresh proof',
+    file: 'worker/routes/approvers.ts',
+    from: '    await assertFreshProof(c)\n',
+    to: '',
+    tests: [W('approvers')],
+    by: /is a trust change: a stale session adds no one/,
+  },
 ]

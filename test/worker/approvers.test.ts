@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { approverSchema, CIRCLE_MESSAGES, type Approver } from '../../contract/circle'
+import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { addApprover, call, linksIn, linkTokenIn, messageOf, nextMessageTo, outboxFor, postApprover, register, uniqueEmail } from './helpers'
+import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
+import { addApprover, call, env, linksIn, linkTokenIn, messageOf, nextMessageTo, outboxFor, postApprover, register, uniqueEmail, waitFor } from './helpers'
 import { ownerRow } from './owner-helpers'
+
+const APPROVER_ADDED = TRUST_CHANGES.approver_added.subject
 
 type Created = Approver & { verificationEmailSent: boolean }
 
@@ -162,12 +166,31 @@ describe('POST /api/approvers', () => {
     const raw = message.text.match(/https?:\/\/\S*verify-approver\S*/)?.[0]
     expect(raw).toBeDefined()
     expect(message.html).toContain(`href="${escapeHtml(raw!)}"`)
-    expect(await outboxFor(owner.email)).toEqual([])
+    // The owner hears only that an approver was added (a trust change), never the invitation.
+    expect((await waitFor(async () => (await outboxFor(owner.email)).length > 0 && outboxFor(owner.email))).map((m) => m.subject)).toEqual([APPROVER_ADDED])
 
     // The link verifies this approver (and it is theirs only).
     const res = await call('/api/approvers/verify', { body: { token: linkTokenIn(message, '/verify-approver') } })
     expect(res.status).toBe(200)
     expect((await list(owner.token)).find((a) => a.id === created.id)?.verified).toBe(true)
+  })
+
+  it('is a trust change: a stale session adds no one and invites no one; with fresh proof the owner is told', async () => {
+    const owner = await register()
+    const email = uniqueEmail('approver')
+    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, owner.user.id).run()
+    const refused = await postApprover(owner.token, { email, fullName: 'Mallory Mole' })
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: ['password'] })
+    expect(await countFor(owner.user.id)).toBe(0)
+    expect(await outboxFor(email)).toEqual([])
+    expect(await outboxFor(owner.email)).toEqual([])
+
+    expect((await call('/api/auth/fresh-proof', { token: owner.token, body: { method: 'password', password: owner.password } })).status).toBe(200)
+    expect((await postApprover(owner.token, { email, fullName: 'Mallory Mole' })).status).toBe(201)
+    const told = await waitFor(async () => (await outboxFor(owner.email)).find((m) => m.subject === APPROVER_ADDED))
+    expect(told.text).toContain(`The approver is Mallory Mole (${email}).`)
+    expect(linkTokenIn(told, '/not-me')).toBeTruthy()
   })
 
   it('sends nothing when sendVerificationEmail is false', async () => {

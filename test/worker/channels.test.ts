@@ -4,8 +4,10 @@ import { CHANNEL_BOUNCING, CHANNEL_MESSAGES, type ChannelsView } from '../../con
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { PRODUCT_NAME } from '../../contract/constants'
 import { GENERIC_ERRORS } from '../../contract/messages'
+import type { AuditEntry } from '../../contract/audit'
 import type { OutboxMessage } from '../../contract/auth'
 import type { ReleaseReadiness } from '../../contract/readiness'
+import { TRUST_DETAILS } from '../../worker/mail/trust-templates'
 import { createTrigger, DAY_MS, firingCount, guard, manualReleaseOk, ownerWithItem, setClock } from './engine-helpers'
 import { call, callSettled, env, linkTokenIn, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
 
@@ -202,6 +204,71 @@ describe('who hears what', () => {
     expect(notBool.status).toBe(400)
     const ok = await setContact(owner.token, 'Friend@Example.com', true)
     expect(((await ok.json()) as { channels: ChannelsView }).channels.contact).toEqual({ address: 'friend@example.com', alerts: true, bouncing: false })
+  })
+})
+
+const CONTACT_SUBJECT = 'Your emergency contact was changed'
+const prove = (token: string, password: string) => call('/api/auth/fresh-proof', { token, body: { method: 'password', password } })
+const contactOf = async (token: string) => ((await (await call('/api/channels', { token })).json()) as ChannelsView).contact
+const contactMail = async (address: string) => (await outboxFor(address)).filter((m) => m.subject === CONTACT_SUBJECT)
+async function contactAudits(token: string) {
+  const entries = (await (await call('/api/audit', { token })).json()) as AuditEntry[]
+  return entries.filter((e) => e.action === 'account.emergency_contact_set').map((e) => e.details)
+}
+
+describe('the emergency contact is a trust change', () => {
+  it('naming, opting out of and removing it need fresh proof; each is audited and the owner told at their own addresses', async () => {
+    const owner = await register()
+    const backup = uniqueEmail('backup')
+    await setBackup(owner.token, backup)
+    await verifyBackup(owner.token, backup)
+    const contact = uniqueEmail('contact')
+
+    await stale(owner.user.id)
+    const refused = await setContact(owner.token, contact, true)
+    expect(refused.status).toBe(403)
+    expect(await refused.json()).toMatchObject({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: ['password'] })
+    expect(await contactOf(owner.token)).toBeNull()
+    expect(await contactAudits(owner.token)).toEqual([])
+    expect(await contactMail(owner.email)).toEqual([])
+
+    expect((await prove(owner.token, owner.password)).status).toBe(200)
+    expect((await setContact(owner.token, contact, true)).status).toBe(200)
+    expect(await contactOf(owner.token)).toEqual({ address: contact, alerts: true, bouncing: false })
+    expect(await contactAudits(owner.token)).toEqual([{ change: 'added', alerts: true, via: 'settings' }])
+    // Both of the owner's own addresses hear of it, with "This wasn't me"; the contact hears nothing.
+    for (const address of [owner.email, backup]) {
+      const [mail] = await waitFor(async () => (await contactMail(address)).length === 1 && contactMail(address))
+      expect(mail!.text).toContain(`Your emergency contact is now ${contact}, and they will be told if a release starts without you.`)
+      expect(linkTokenIn(mail!, '/not-me')).toBeTruthy()
+    }
+    expect(await outboxFor(contact)).toEqual([])
+
+    // Saving it unchanged is no change: no proof, no entry, no e-mail.
+    await stale(owner.user.id)
+    expect((await setContact(owner.token, contact.toUpperCase(), true)).status).toBe(200)
+    expect(await contactAudits(owner.token)).toHaveLength(1)
+
+    // Opting out and removing it are trust changes too: refused, and nothing changed.
+    for (const [email, alerts] of [[contact, false], [null, false]] as const) {
+      const res = await setContact(owner.token, email, alerts)
+      expect(res.status, `${email} ${alerts}`).toBe(403)
+      expect(await contactOf(owner.token)).toEqual({ address: contact, alerts: true, bouncing: false })
+    }
+    expect((await prove(owner.token, owner.password)).status).toBe(200)
+    expect((await setContact(owner.token, contact, false)).status).toBe(200)
+    expect((await setContact(owner.token, null, false)).status).toBe(200)
+    expect(await contactOf(owner.token)).toBeNull()
+    expect((await contactAudits(owner.token)).slice(0, 2)).toEqual([
+      { change: 'removed', alerts: false, via: 'settings' },
+      { change: 'alerts_off', alerts: false, via: 'settings' },
+    ])
+    const mails = await waitFor(async () => {
+      const all = await contactMail(owner.email)
+      return all.length === 3 && all
+    })
+    expect(mails.map((m) => m.text.includes(TRUST_DETAILS.contactRemoved))).toContain(true)
+    expect(mails.some((m) => m.text.includes(`Your emergency contact, ${contact}, will no longer be told`))).toBe(true)
   })
 })
 

@@ -2,10 +2,12 @@ import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequest
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
 import type { PublicUser } from '../../contract/auth'
+import type { ChannelsView } from '../../contract/channels'
+import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { VALIDATION } from '../../contract/messages'
 import { PROFILE_MESSAGES, type ChangePasswordResponse } from '../../contract/profile'
 import { WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
-import { call, login, me, messageOf, outboxFor, register, requestResetToken } from './helpers'
+import { call, env, login, me, messageOf, outboxFor, register, requestResetToken, waitFor } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 
 // PUT /api/profile and POST /api/profile/password (seeds 000 §2 'Profile Settings page', §3, §5, §7).
@@ -156,6 +158,62 @@ describe('PUT /api/profile', () => {
     expect((await putProfile(owner.token, PROFILE)).status).toBe(200)
     const untouched = await userOf(await me(bystander.token))
     expect(untouched).toMatchObject({ displayName: 'Second Owner', country: 'US', phoneNumber: null, emailNotifications: true })
+  })
+})
+
+describe('PUT /api/profile: the emergency contact is a trust change', () => {
+  const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+  const prove = (token: string, password: string) => call('/api/auth/fresh-proof', { token, body: { method: 'password', password } })
+  const contactMail = async (address: string) => (await outboxFor(address)).filter((m) => m.subject === 'Your emergency contact was changed')
+  const contactAudits = async (token: string) => (await auditOf(token)).filter((e) => e.action === 'account.emergency_contact_set').map((e) => e.details)
+  const opted = (token: string) => call('/api/channels/contact', { method: 'PUT', token, body: { email: 'friend@example.com', alerts: true } })
+
+  it('a stale session may save the rest, but not name, change or remove the contact: refused whole, nothing written', async () => {
+    const owner = await register({ displayName: 'Stale Owner' })
+    const base = { displayName: 'Stale Owner', country: 'US', timezone: 'America/New_York', emergencyContact: null }
+    await stale(owner.user.id)
+    // No contact change: no proof needed.
+    expect((await putProfile(owner.token, { ...base, country: 'FR' })).status).toBe(200)
+
+    const refused = await putProfile(owner.token, { ...base, displayName: 'Renamed Owner', emergencyContact: 'friend@example.com' })
+    expect(refused.status).toBe(403)
+    expect(await messageOf(refused)).toBe(FRESH_PROOF_MESSAGES.required)
+    expect(await userOf(await me(owner.token))).toMatchObject({ displayName: 'Stale Owner', country: 'FR', emergencyContact: null })
+    expect(await contactAudits(owner.token)).toEqual([])
+    expect(await contactMail(owner.email)).toEqual([])
+
+    expect((await prove(owner.token, owner.password)).status).toBe(200)
+    const saved = await putProfile(owner.token, { ...base, country: 'FR', emergencyContact: 'Friend@Example.com' })
+    expect(saved.status).toBe(200)
+    expect((await userOf(saved)).emergencyContact).toBe('friend@example.com')
+    expect(await contactAudits(owner.token)).toEqual([{ change: 'added', alerts: false, via: 'profile' }])
+    const [mail] = await waitFor(async () => (await contactMail(owner.email)).length === 1 && contactMail(owner.email))
+    expect(mail!.text).toContain('Your emergency contact is now friend@example.com, and they will not be told anything unless you choose to.')
+    expect(mail!.text).toContain('This wasn’t me')
+
+    // Removing it needs proof too.
+    await stale(owner.user.id)
+    expect((await putProfile(owner.token, { ...base, country: 'FR', emergencyContact: '' })).status).toBe(403)
+    expect((await userOf(await me(owner.token))).emergencyContact).toBe('friend@example.com')
+    // A save that leaves the contact as it is still needs none.
+    expect((await putProfile(owner.token, { ...base, country: 'UK', emergencyContact: 'friend@example.com' })).status).toBe(200)
+    expect(await contactAudits(owner.token)).toHaveLength(1)
+  })
+
+  it('changing an opted-in contact keeps the opt-in and says so; removing it ends the opt-in', async () => {
+    const owner = await register()
+    expect((await opted(owner.token)).status).toBe(200)
+    const base = { ...PROFILE, emergencyContact: 'friend@example.com' }
+    expect((await putProfile(owner.token, { ...base, emergencyContact: 'other@example.com' })).status).toBe(200)
+    expect(await contactAudits(owner.token)).toContainEqual({ change: 'changed', alerts: true, via: 'profile' })
+    await waitFor(async () => (await contactMail(owner.email)).some((m) => m.text.includes('now other@example.com, and they will be told if a release starts without you')))
+
+    expect((await putProfile(owner.token, { ...base, emergencyContact: null })).status).toBe(200)
+    expect(await contactAudits(owner.token)).toContainEqual({ change: 'removed', alerts: false, via: 'profile' })
+    // Named again later, the contact is not told until the owner opts in again.
+    expect((await putProfile(owner.token, base)).status).toBe(200)
+    const channels = (await (await call('/api/channels', { token: owner.token })).json()) as ChannelsView
+    expect(channels.contact).toEqual({ address: 'friend@example.com', alerts: false, bouncing: false })
   })
 })
 

@@ -43,6 +43,14 @@ export const TRUST_CHANGES = {
     subject: 'The backup address was removed from your account',
     what: 'The backup address was removed from your account. It no longer hears of check-ins or releases.',
   },
+  emergency_contact_changed: {
+    subject: 'Your emergency contact was changed',
+    what: 'The emergency contact on your account was changed. If a release starts without you, the contact you opted in is told that you have not answered, with your address and phone number.',
+  },
+  approver_added: {
+    subject: 'An approver was added to your account',
+    what: 'An approver was added to your account. Once they confirm their address, they can confirm a death certificate, which fires a Verified Death trigger and can start a release, and sign off releases that wait for an approver.',
+  },
   deletion_requested: { subject: 'Your account is set to be deleted', what: 'Deleting your account was requested.' },
 } as const
 export type TrustChange = keyof typeof TRUST_CHANGES
@@ -54,6 +62,12 @@ export const TRUST_DETAILS = {
   scheduleShortened: 'The inactivity trigger’s check-in schedule was shortened: it can fire sooner after your last check-in.',
   windowShortened: (from: number, to: number) => `The safety window went from ${from} to ${to} hours.`,
   frequencyShortened: (from: number, to: number) => `The check-in frequency for a new inactivity trigger went from ${from} to ${to} days.`,
+  contactNamed: (address: string, told: boolean) =>
+    `Your emergency contact is now ${address}, and ${told ? 'they will be told if a release starts without you' : 'they will not be told anything unless you choose to'}.`,
+  contactRemoved: 'You have no emergency contact now: no one else is told if a release starts without you.',
+  contactTold: (address: string) => `Your emergency contact, ${address}, will now be told if a release starts without you.`,
+  contactNotTold: (address: string) => `Your emergency contact, ${address}, will no longer be told if a release starts without you.`,
+  approverNamed: (name: string, address: string) => `The approver is ${name} (${address}).`,
 } as const
 
 export interface TrustChangeMail {

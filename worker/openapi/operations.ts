@@ -185,7 +185,13 @@ export const OPERATIONS: Record<string, Operation> = {
   },
 
   // --- Profile, settings, account ---
-  'PUT /api/profile': { summary: 'Update the profile', answer: profileResponseSchema, errors: [409] },
+  'PUT /api/profile': {
+    summary: 'Update the profile',
+    description:
+      'Naming, changing or removing the emergency contact needs fresh proof and the owner is e-mailed (as `PUT /api/channels/contact`); removing it also stops them being told. Turning two-factor sign-in off needs fresh proof too. Other fields need none.',
+    answer: profileResponseSchema,
+    errors: [409],
+  },
   'POST /api/profile/password': {
     summary: 'Change the password (other sessions are signed out)',
     description:
@@ -212,8 +218,9 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'DELETE /api/channels/backup': { summary: 'Remove the backup address (fresh proof)', answer: z.object({ message: z.string(), channels: channelsResponseSchema }), errors: [404] },
   'PUT /api/channels/contact': {
-    summary: "The emergency contact's address, and whether they are told when a release starts without the owner",
-    description: 'They are told only that the owner has not answered and how to reach them: no link, no item.',
+    summary: "The emergency contact's address, and whether they are told when a release starts without the owner (fresh proof)",
+    description:
+      'They are told only that the owner has not answered and how to reach them: no link, no item. Adding, changing or removing the contact, or opting in or out, needs fresh proof and the owner is e-mailed at their own addresses (a save that changes neither needs none).',
     answer: z.object({ message: z.string(), channels: channelsResponseSchema }),
   },
   'POST /api/mail/events': {
@@ -328,7 +335,13 @@ export const OPERATIONS: Record<string, Operation> = {
 
   // --- Approvers ---
   'GET /api/approvers': { summary: 'The approvers', answer: z.array(approverSchema) },
-  'POST /api/approvers': { summary: 'Add an approver', status: 201, answer: approverWithEmailSentSchema, errors: [409, 429] },
+  'POST /api/approvers': {
+    summary: 'Add an approver (fresh proof)',
+    description: 'Once verified, an approver can confirm a death (firing a Verified Death trigger) and sign off releases, so adding one needs fresh proof and the owner is e-mailed at once.',
+    status: 201,
+    answer: approverWithEmailSentSchema,
+    errors: [409, 429],
+  },
   'POST /api/approvers/:id/resend-verification': { summary: 'Send the verification link again', answer: approverWithEmailSentSchema, errors: [409, 429] },
   'DELETE /api/approvers/:id': { summary: 'Remove an approver', answer: message },
   'POST /api/approvers/verify': { summary: "Confirm an approver's address (link token)", errors: [409] },

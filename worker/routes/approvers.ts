@@ -2,11 +2,14 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { approverFormSchema, CIRCLE_MESSAGES } from '../../contract/circle'
 import { validate } from '../lib/validate'
+import { TRUST_DETAILS } from '../mail/trust-templates'
+import { assertFreshProof } from '../middleware/fresh-proof'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { accountIn, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
+import { tellOwner } from '../services/trust-mail'
 import type { AppEnv } from '../types'
 
 const idParam = z.object({ id: z.uuid(CIRCLE_MESSAGES.approverNotFound) })
@@ -16,9 +19,13 @@ export const approverRoutes = new Hono<AppEnv>()
   .use(requireSubscription)
   .use(jsonBodyLimit)
   .get('/', async (c) => c.json(await ask(vaultOf(c).listApprovers())))
+  // A trust change: once verified, an approver can fire a Verified Death trigger and sign off releases.
   .post('/', validate('json', approverFormSchema), async (c) => {
+    await assertFreshProof(c)
     const { sendVerificationEmail, ...body } = c.req.valid('json')
-    return c.json(await ask(vaultOf(c).createApprover(accountIn(c), body, sendVerificationEmail ?? false)), 201)
+    const approver = await ask(vaultOf(c).createApprover(accountIn(c), body, sendVerificationEmail ?? false))
+    await tellOwner(c, c.var.user, 'approver_added', { detail: TRUST_DETAILS.approverNamed(approver.fullName, approver.email) })
+    return c.json(approver, 201)
   })
   .post('/:id/resend-verification', validate('param', idParam), async (c) =>
     c.json(await ask(vaultOf(c).resendApproverVerification(accountIn(c), c.req.valid('param').id))),

@@ -8,6 +8,7 @@ import { requireUser } from '../middleware/auth'
 import { jsonBodyLimit, limitBody } from '../middleware/body-limit'
 import { assertFreshProof, requireFreshProof } from '../middleware/fresh-proof'
 import { audit } from '../services/audit'
+import { checkContactChange, recordContactChange, storedContact } from '../services/emergency-contact'
 import { channelsOf, recordBounces, removeBackup, sendBackupLink, setBackup, setEmergencyContact, verifyBackup } from '../services/channels'
 import { tellOwner } from '../services/trust-mail'
 import { verifyStandardWebhook } from '../services/webhook-signature'
@@ -15,7 +16,8 @@ import type { AppEnv } from '../types'
 
 // The owner's channels: GET /api/channels, the backup address (set and removed with fresh proof:
 // it changes who is told of a release and who holds its cancel link), its verification, and the
-// emergency contact's opt-in. Routes name no id: each acts on the signed-in owner's own account.
+// emergency contact with its opt-in (a trust change too). Routes name no id: each acts on the
+// signed-in owner's own account.
 export const channelRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(jsonBodyLimit)
@@ -46,9 +48,14 @@ export const channelRoutes = new Hono<AppEnv>()
     const user = (await c.var.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, c.var.user.id) }))!
     return c.json({ message: CHANNEL_MESSAGES.backupRemoved, channels: await channelsOf(c.var.db, user) })
   })
+  // A trust change (services/emergency-contact.ts): fresh proof, an audit entry and the owner told,
+  // unless the save leaves the contact as it was.
   .put('/contact', validate('json', emergencyContactBodySchema), async (c) => {
-    const user = await setEmergencyContact(c.var.db, c.var.user, c.req.valid('json'))
-    await audit(c, 'account.emergency_contact_set', { alerts: user.emergencyContactAlerts })
+    const next = c.req.valid('json')
+    const change = await checkContactChange(c, storedContact(c.var.user), next)
+    if (!change) return c.json({ message: CHANNEL_MESSAGES.contactSaved, channels: await channelsOf(c.var.db, c.var.user) })
+    const user = await setEmergencyContact(c.var.db, c.var.user, next)
+    await recordContactChange(c, user, change, 'settings')
     return c.json({ message: CHANNEL_MESSAGES.contactSaved, channels: await channelsOf(c.var.db, user) })
   })
 

@@ -20,6 +20,7 @@ import { assertFreshProof } from '../middleware/fresh-proof'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
+import { checkContactChange, recordContactChange, storedContact } from '../services/emergency-contact'
 import { notMeUrl, signedInAt, tellOwner } from '../services/trust-mail'
 import { hashPassword, verifyPassword } from '../services/passwords'
 import { publicUserOf } from '../services/users'
@@ -48,6 +49,10 @@ export const profileRoutes = new Hono<AppEnv>()
     }
     // Turning two-factor off lets a password alone in again.
     if (current.twoFactorEnabled && update.twoFactorEnabled === false) await assertFreshProof(c)
+    // The page edits the contact's address only; removing it also ends the opt-in, so a contact
+    // named later is not told until the owner chooses so again.
+    const contact = { email: update.emergencyContact, alerts: update.emergencyContact !== null && current.emergencyContactAlerts }
+    const contactChanged = await checkContactChange(c, storedContact(current), contact)
     const fields = changedFields(current, update)
     if (fields.length === 0) return c.json({ message: 'Nothing to update.', user: await publicUserOf(c.env, c.var.db, current) })
     const [user] = await c.var.db
@@ -57,7 +62,8 @@ export const profileRoutes = new Hono<AppEnv>()
         phoneNumber: update.phoneNumber,
         country: update.country,
         timezone: update.timezone,
-        emergencyContact: update.emergencyContact,
+        emergencyContact: contact.email,
+        emergencyContactAlerts: contact.alerts,
         emailNotifications: update.emailNotifications,
         twoFactorEnabled: update.twoFactorEnabled,
         updatedAt: Date.now(),
@@ -68,6 +74,7 @@ export const profileRoutes = new Hono<AppEnv>()
     // Which fields changed, by name only: never their values.
     await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
     if (current.twoFactorEnabled && !user.twoFactorEnabled) await tellOwner(c, user, 'two_factor_off')
+    if (contactChanged) await recordContactChange(c, user, contactChanged, 'profile')
     return c.json({ message: 'Profile updated.', user: await publicUserOf(c.env, c.var.db, user) })
   })
   // Changing the password while signed in: the current one proves it is the owner at the keyboard.

@@ -4,6 +4,7 @@ import { describeUserAgent } from '../../contract/sessions'
 import { authenticators, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
 import type { Db } from '../db/client'
 import { sendEmail } from '../mail'
+import { ownerAddresses } from '../mail/channels'
 import { trustChangeEmail, type TrustChange } from '../mail/trust-templates'
 import type { AppEnv } from '../types'
 import { removeAuthenticator } from './authenticator'
@@ -32,24 +33,29 @@ export function notMeUrl(env: Pick<Env, 'JWT_SECRET' | 'APP_ORIGIN'>, userId: st
 /**
  * E-mails the owner at once about a change of trust made from this request, with "This wasn't me".
  * `since`: the start of what that link would undo (default: when this session signed in).
+ * `ownAddresses`: to the verified backup address too (mail/channels.ts ownerAddresses), for a
+ * change of who hears about the owner.
  */
-export async function tellOwner(c: Context<AppEnv>, user: UserRow, change: TrustChange, options: { detail?: string; since?: number } = {}): Promise<void> {
+export async function tellOwner(
+  c: Context<AppEnv>,
+  user: UserRow,
+  change: TrustChange,
+  options: { detail?: string; since?: number; ownAddresses?: boolean } = {},
+): Promise<void> {
   const now = Date.now()
   const since = options.since ?? (await signedInAt(c, now))
   const device = deviceOf(c)
-  await sendEmail(c.env, c.executionCtx, c.var.db, {
-    to: user.email,
-    kind: `trust_${change}`,
-    ...trustChangeEmail({
-      displayName: user.displayName,
-      change,
-      detail: options.detail,
-      device: describeUserAgent(device.userAgent),
-      place: device.place ?? null,
-      at: new Date(now),
-      notMeUrl: notMeUrl(c.env, user.id, since, now),
-    }),
+  const mail = trustChangeEmail({
+    displayName: user.displayName,
+    change,
+    detail: options.detail,
+    device: describeUserAgent(device.userAgent),
+    place: device.place ?? null,
+    at: new Date(now),
+    notMeUrl: notMeUrl(c.env, user.id, since, now),
   })
+  const to = options.ownAddresses ? ownerAddresses({ email: user.email, backupEmail: user.backupEmailVerifiedAt !== null ? user.backupEmail : null }) : [user.email]
+  for (const address of to) await sendEmail(c.env, c.executionCtx, c.var.db, { to: address, kind: `trust_${change}`, ...mail })
 }
 
 export interface NotMeOutcome {

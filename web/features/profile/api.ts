@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { PublicUser } from '../../../contract/auth'
 import type { ChangePasswordBody, ChangePasswordResponse, ProfileBody, ProfileResponse } from '../../../contract/profile'
 import { currentUserKey } from '@/features/auth/api'
+import { channelsKey } from '@/features/channels/api'
 import { securityKeysKey } from '@/features/security-keys/api'
 import { sessionsKey } from '@/features/sessions/api'
 import { apiJson } from '@/lib/api-client'
@@ -11,7 +12,11 @@ export function useUpdateProfile() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (body: ProfileBody) => apiJson<ProfileResponse>('PUT', '/api/profile', body),
-    onSuccess: ({ user }) => queryClient.setQueryData(currentUserKey, user),
+    onSuccess: ({ user }) => {
+      queryClient.setQueryData(currentUserKey, user)
+      // The Settings card shows the same emergency contact.
+      void queryClient.invalidateQueries({ queryKey: channelsKey })
+    },
   })
 }
 

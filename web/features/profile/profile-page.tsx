@@ -97,6 +97,11 @@ function ProfileSettings({ user }: { user: PublicUser }) {
     wasEditing.current = editing
   }, [editing])
 
+  // Shown, not being edited: the details as they now are (the Settings card also edits the contact).
+  useEffect(() => {
+    if (!editing) form.reset(profileFormValues(user))
+  }, [user, editing, form])
+
   const startEditing = () => {
     form.reset(profileFormValues(user))
     setEditing(true)
@@ -195,7 +200,7 @@ function ProfileSettings({ user }: { user: PublicUser }) {
                 type="email"
                 autoComplete="off"
                 placeholder="someone@example.com"
-                hint="Optional. The e-mail address of someone we may contact."
+                hint="Optional. The e-mail address of someone we may contact. Whether they are told if a release starts without you is set in Settings."
                 error={errors.emergencyContact?.message}
                 {...form.register('emergencyContact')}
               />
