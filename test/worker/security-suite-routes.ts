@@ -475,7 +475,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /api/admin/dashboard': { access: 'admin' },
   'GET /api/admin/analytics': { access: 'admin' },
   'GET /api/admin/actions': { access: 'admin' },
-  'GET /api/admin/users': { access: 'admin', query: { search: 'probe' } },
+  'GET /api/admin/users': { access: 'admin', query: { q: 'probe' } },
   'POST /api/admin/users/:id/pause': { access: 'admin', body: 'json', sample: () => ({ reason: 'Probe' }), params: (f) => ({ id: f.targetUserId }) },
   'POST /api/admin/users/:id/resume': { access: 'admin', params: (f) => ({ id: f.targetUserId }) },
   'POST /api/admin/users/:id/extend': { access: 'admin', body: 'json', sample: () => ({ days: 5 }), params: (f) => ({ id: f.targetUserId }) },

@@ -74,6 +74,11 @@ export const users = sqliteTable(
     index('users_stripe_customer_idx').on(t.stripeCustomerId).where(sql`stripe_customer_id is not null`),
     // Accounts waiting out their deletion: the cron sweep reads these rows alone.
     index('users_deletion_idx').on(t.deletionRequestedAt).where(sql`deletion_requested_at is not null`),
+    // The back office's pages of accounts (worker/services/admin/users.ts listUsers): newest first,
+    // and a search by the start of a display name, each one range of its index per page. A search
+    // by the start of an e-mail uses users_email_unique (addresses are stored lower-cased).
+    index('users_created_idx').on(t.createdAt, t.id),
+    index('users_name_search_idx').on(sql`lower("display_name")`, t.id),
   ],
 )
 

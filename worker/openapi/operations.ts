@@ -434,7 +434,11 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/admin/dashboard': { summary: 'Figures for the dashboard' },
   'GET /api/admin/analytics': { summary: 'Sign-ups and revenue over time' },
   'GET /api/admin/actions': { summary: "The administrators' trail (newest 100)", answer: z.array(z.object({}).loose()) },
-  'GET /api/admin/users': { summary: 'Accounts, optionally searched', answer: z.array(z.object({}).loose()) },
+  'GET /api/admin/users': {
+    summary: 'A page of accounts, newest first or searched by the start of an e-mail or name',
+    answer: z.object({ users: z.array(z.object({}).loose()), nextCursor: z.string().nullable() }),
+    errors: [400],
+  },
   'POST /api/admin/users/:id/pause': { summary: 'Pause an account', errors: [409] },
   'POST /api/admin/users/:id/resume': { summary: 'Resume a paused account', errors: [409] },
   'POST /api/admin/users/:id/extend': { summary: "Extend an account's subscription", errors: [409] },
