@@ -77,7 +77,7 @@ const encodeCursor = (cursor: Cursor): string => toBase64Url(new TextEncoder().e
 
 function decodeCursor(value: string): Cursor {
   try {
-    const parsed = cursorSchema.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(fromBase64Url(value))))
+    const parsed = cursorSchema.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64Url(value))))
     if (parsed.success) return parsed.data
   } catch {
     // Not base64url, not UTF-8 or not JSON: the same answer as a wrong shape.
