@@ -310,8 +310,8 @@ describe('the users list in pages', () => {
     // Far in the future, so these are the newest accounts whatever else the file made.
     const at = Date.UTC(2200, 0, 1)
     await seedAccounts('paging', 9, at)
-    // Two accounts with one creation time, across a page boundary.
-    await env.DB.prepare('update users set created_at = ? where email in (?, ?)').bind(at + 5, 'paging-0004@example.com', 'paging-0005@example.com').run()
+    // Three accounts with one creation time, across a page boundary (pages of 2: 9 8 | 7 t | t t).
+    await env.DB.prepare('update users set created_at = ? where email in (?, ?)').bind(at + 6, 'paging-0004@example.com', 'paging-0005@example.com').run()
     const expected = await env.DB.prepare('select id from users order by created_at desc, id desc').all<{ id: string }>()
     let added = 0
     const walked = await allPages(a.token, { limit: 2 }, async () => {
@@ -325,9 +325,9 @@ describe('the users list in pages', () => {
     const times = walked.map((u) => Date.parse(u.createdAt))
     expect(times.every((t, i) => i === 0 || t <= times[i - 1]!)).toBe(true)
     // The tie: the larger id first, whichever page each fell on.
-    const tied = walked.filter((u) => Date.parse(u.createdAt) === at + 5).map((u) => u.id)
-    expect(tied).toHaveLength(2)
-    expect(tied[0]! > tied[1]!).toBe(true)
+    const tied = walked.filter((u) => Date.parse(u.createdAt) === at + 6).map((u) => u.id)
+    expect(tied).toHaveLength(3)
+    expect(tied).toEqual([...tied].sort().reverse())
     // The first page still starts with the newest: the late ones.
     const first = await usersPage(a.token, { limit: 3 })
     expect(first.users.map((u) => u.email)).toEqual([added, added - 1, added - 2].map((i) => `paging-late${i}-0001@example.com`))
