@@ -458,6 +458,10 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/dev/format-one-vault': { summary: 'Make a vault of format 1 from wraps the caller computed', answer: z.object({ wraps: z.number().int() }) },
   'POST /api/dev/unsealed-items': { summary: "Make an owner's items as if stored before manifests", answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/sweep': { summary: "Run the cron's sweeps now" },
+  'GET /api/dev/users-before-paging': {
+    summary: 'The users list as read before it was paged, with D1 rows read (bench reference)',
+    answer: z.object({ accounts: z.number().int(), rowsRead: z.number() }),
+  },
   'POST /api/dev/plant-item': { summary: 'Plant an item as a hostile server could', answer: z.object({ id: z.string() }) },
   'POST /api/dev/older-kits': { summary: "Mark every beneficiary's kit as printed before vault fingerprints", answer: z.object({ beneficiaries: z.number().int() }) },
 }
