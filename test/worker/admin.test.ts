@@ -1,4 +1,6 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { app } from '../../worker/app'
 import {
   ADMIN_MESSAGES,
   type AdminAction,
@@ -388,6 +390,20 @@ describe('the users list in pages', () => {
     const byName = await usersPage(a.token, { limit: 20, q: 'rowan reader 02', cursor: undefined })
     expect(byName.users).toHaveLength(20)
     expect(byName.rowsRead).toBeLessThanOrEqual(3 * 21)
+  })
+
+  it('tells how many rows a page read only locally, never from a deployed worker', async () => {
+    const a = await admin()
+    expect((await call('/api/admin/users?limit=1', { token: a.token })).headers.get('x-d1-rows-read')).toMatch(/^\d+$/)
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request('http://localhost/api/admin/users?limit=1', { headers: { authorization: `Bearer ${a.token}` } }),
+      { ...env, ENVIRONMENT: 'production' },
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-d1-rows-read')).toBeNull()
   })
 
   it('refuses a cursor it did not give, or one from another listing, in plain words', async () => {
