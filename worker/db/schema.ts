@@ -77,8 +77,10 @@ export const users = sqliteTable(
     // The back office's pages of accounts (worker/services/admin/users.ts listUsers): newest first,
     // and a search by the start of a display name, each one range of its index per page. A search
     // by the start of an e-mail uses users_email_unique (addresses are stored lower-cased).
-    index('users_created_idx').on(t.createdAt, t.id),
-    index('users_name_search_idx').on(sql`lower("display_name")`, t.id),
+    // The id that breaks a tie is left out of both keys (it would add ~37 bytes an account); SQLite
+    // sorts the few rows that share a key instead.
+    index('users_created_idx').on(t.createdAt),
+    index('users_name_search_idx').on(sql`lower("display_name")`),
   ],
 )
 

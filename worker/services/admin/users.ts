@@ -100,8 +100,9 @@ export interface UserPageRequest {
  * One page of accounts. Without `q`: newest first, by (created_at, id) on users_created_idx. With
  * `q`: the accounts whose e-mail (stored lower-cased: users_email_unique) or lower-cased display
  * name (users_name_search_idx) starts with it, each by the first of the two that matched, A to Z.
- * Each part reads one range of its index from the cursor on, so a page reads about `limit` rows
- * however many accounts there are. `rowsRead`: D1's count, for the bench.
+ * Each part reads one range of its index from the cursor on, so a page reads a small multiple of
+ * `limit` rows however many accounts there are (the indexes hold no id: rows sharing a key are
+ * sorted by id after reading, so a page also reads the rest of a tie). `rowsRead`: D1's count.
  */
 export async function listUsers(env: Env, request: UserPageRequest, now = Date.now()): Promise<AdminUserPage & { rowsRead: number }> {
   const cursor = request.cursor === undefined ? null : decodeCursor(request.cursor)
