@@ -64,7 +64,7 @@ export function UsersTab() {
           id="admin-user-search"
           type="search"
           className="pl-9"
-          placeholder="Search by the start of an email or name"
+          placeholder="Start of an email or name"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
