@@ -26,6 +26,9 @@ export const ADMIN_MESSAGES = {
   subscriptionChanged: 'The subscription changed meanwhile. Reload and try again.',
   extendPaymentDue: 'This subscription has a payment due. It can be extended once the payment is made or the subscription has ended.',
   noChargeToRefund: 'There is no Stripe payment of this user with enough left to refund this amount.',
+  badCursor: 'This list position is no longer valid. Start again from the first page.',
+  badPageSize: 'Ask for between 1 and 100 users at a time.',
+  searchTooLong: 'Search for at most 254 characters.',
 } as const
 
 export const DASHBOARD_REFETCH_MS = 60_000
@@ -41,6 +44,39 @@ export interface AdminDashboardData {
   /** Cents: refunds recorded this calendar month (UTC). */
   refundsThisMonth: number
   storageUsedGB: number
+  /** What storageUsedGB rounds: the exact bytes, so a few megabytes do not read as nothing. */
+  storageUsedBytes: number
+}
+
+export const ADMIN_USERS_PAGE = { default: 50, max: 100 } as const
+
+/** '' (as in `?cursor=&limit=&q=`) is the same as leaving the parameter out. */
+const blankAsAbsent = (value: unknown) => (value === '' ? undefined : value)
+
+/**
+ * GET /api/admin/users?cursor=&limit=&q=. `q`: a case-insensitive prefix of the e-mail or the
+ * display name (the server's indexes serve a prefix, not a substring). `cursor`: the `nextCursor`
+ * of the page before, opaque, valid only with the same `q`.
+ */
+export const adminUsersQuerySchema = z.object({
+  cursor: z.preprocess(blankAsAbsent, z.string().max(1000, ADMIN_MESSAGES.badCursor).optional()),
+  limit: z.preprocess(
+    blankAsAbsent,
+    z.coerce
+      .number({ error: ADMIN_MESSAGES.badPageSize })
+      .int(ADMIN_MESSAGES.badPageSize)
+      .min(1, ADMIN_MESSAGES.badPageSize)
+      .max(ADMIN_USERS_PAGE.max, ADMIN_MESSAGES.badPageSize)
+      .default(ADMIN_USERS_PAGE.default),
+  ),
+  q: z.preprocess(blankAsAbsent, z.string().max(254, ADMIN_MESSAGES.searchTooLong).optional()),
+})
+
+/** GET /api/admin/users: newest accounts first, or with `q` in the order of what matched (A to Z). */
+export interface AdminUserPage {
+  users: AdminUser[]
+  /** The next page's `cursor`; null on the last page. */
+  nextCursor: string | null
 }
 
 /** GET /api/admin/users — one row per account. */

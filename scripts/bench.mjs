@@ -1,4 +1,4 @@
-// `npm run bench [-- api upload unlock chunks signin forgot fanout sweep audit readiness vaultkeys lighthouse capacity bundle]`: figures
+// `npm run bench [-- api upload unlock chunks signin forgot fanout sweep audit readiness adminusers vaultkeys lighthouse capacity bundle]`: figures
 // measured side by side in one run on this machine, printed as one table with ratios where a
 // reference exists (absolute times here are noisy; the ratios are what to compare between runs).
 // The product is started like `npm start` on its own port with fresh state, and stopped at the end.
@@ -8,6 +8,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { measureAdminUsers } from './bench/admin-users.mjs'
 import { measureApi } from './bench/api.mjs'
 import { measureAudit } from './bench/audit.mjs'
 import { BASELINE, startBaseline } from './bench/baseline.mjs'
@@ -40,6 +41,7 @@ const MEASUREMENTS = {
   sweep: { run: measureSweep, server: true, title: 'Cron sweep with 100 and 10 000 idle owners' },
   audit: { run: measureAudit, server: true, title: 'Audit chain verification' },
   readiness: { run: measureReadiness, server: true, title: 'Release readiness on 1 000 items' },
+  adminusers: { run: measureAdminUsers, server: true, title: 'The back office users list at 100 000 accounts: rows read per page' },
   vaultkeys: { run: measureVaultKeys, server: true, title: 'Passphrase change at 10 000 items, move to a vault key at 1 000 items' },
   lighthouse: { run: measureLighthouse, server: true, title: 'Lighthouse (mobile) on /, /login and /pricing' },
   capacity: { run: measureCapacity, server: false, title: 'Capacity: bytes per owner, 0.1 and 0.2' },

@@ -1,4 +1,5 @@
 import { formatBytes } from '@/lib/format-bytes'
+import { adminUsersPath } from '@/features/admin/api'
 import { describe, expect, it } from 'vitest'
 import { ADMIN_MESSAGES, refundBodySchema } from '../../contract/admin'
 import {
@@ -9,15 +10,14 @@ import {
   checkReason,
   checkRefundDollars,
   deleteFailureOutcome,
-  filterUsers,
   formatDollars,
-  formatGb,
   guardOutcome,
   niceMax,
   parseIntOrZero,
   PROMO_FORM_DEFAULTS,
   promoBody,
   promoCodeAsTyped,
+  shownUsersText,
   promoValueText,
   refundPlan,
   refundStatusView,
@@ -54,21 +54,18 @@ describe('status badge (seeds 001 §4)', () => {
   })
 })
 
-describe('user search', () => {
-  const users = [
-    user({ email: 'grace@example.com', displayName: 'Grace Hopper' }),
-    user({ email: 'ada@example.com', displayName: 'Ada Lovelace' }),
-    user({ email: 'alan@turing.org', displayName: '' }),
-  ]
-  it('matches email or display name, case-insensitively, as a substring', () => {
-    expect(filterUsers(users, 'GRACE').map((u) => u.email)).toEqual(['grace@example.com'])
-    expect(filterUsers(users, 'lovel').map((u) => u.email)).toEqual(['ada@example.com'])
-    expect(filterUsers(users, 'example.COM')).toHaveLength(2)
-    expect(filterUsers(users, 'turing').map((u) => u.email)).toEqual(['alan@turing.org'])
-    expect(filterUsers(users, 'nobody')).toEqual([])
+describe('the users list', () => {
+  it('asks the server for the search as typed, trimmed, after the page before', () => {
+    expect(adminUsersPath('', null)).toBe('/api/admin/users')
+    expect(adminUsersPath('  Grace H ', null)).toBe('/api/admin/users?q=Grace+H')
+    expect(adminUsersPath('a&b=c', 'eyJ4IjoxfQ')).toBe('/api/admin/users?q=a%26b%3Dc&cursor=eyJ4IjoxfQ')
+    expect(adminUsersPath('   ', 'eyJ4IjoxfQ')).toBe('/api/admin/users?cursor=eyJ4IjoxfQ')
   })
-  it('shows everyone for a blank search', () => {
-    expect(filterUsers(users, '   ')).toHaveLength(3)
+  it('says how many are shown, of all accounts (the dashboard count) when not searching', () => {
+    expect(shownUsersText(50, 12345, true)).toBe('Showing 50 of 12,345 users')
+    expect(shownUsersText(50, null, true)).toBe('Showing the first 50 matching users')
+    expect(shownUsersText(1, null, false)).toBe('1 matching user')
+    expect(shownUsersText(3, null, false)).toBe('3 matching users')
   })
 })
 
@@ -123,10 +120,8 @@ describe('amounts (seeds 001 §9)', () => {
     expect(formatDollars(100000)).toBe('$1000.00')
     expect(formatDollars(Number.NaN)).toBe('$0.00')
   })
-  it('shows storage in the unit that reads well: 3 MB is not "0.00 GB"', () => {
-    expect(formatGb(3 / 1024)).toBe('3.0 MB')
-    expect(formatGb(1.234)).toBe('1.2 GB')
-    expect(formatGb(0)).toBe('0 bytes')
+  it('shows storage in the unit that reads well: 3.1 MB is not "0 bytes"', () => {
+    expect(formatBytes(3_250_000)).toBe('3.1 MB')
     expect(formatBytes(5 * 1024 * 1024)).toBe('5.0 MB')
     expect(formatBytes(500)).toBe('500 bytes')
     expect(formatBytes(1)).toBe('1 byte')

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { approversQuery, beneficiariesQuery } from '@/features/circle/api'
+import { QueryClient } from '@tanstack/react-query'
+import type { Approver } from '../../contract/circle'
+import { approversQuery, beneficiariesQuery, PENDING_APPROVER_REFETCH_MS } from '@/features/circle/api'
 import { documentsQuery } from '@/features/identity/api'
 import { readinessQuery } from '@/features/readiness/api'
 import { triggersQuery } from '@/features/triggers/api'
@@ -24,5 +26,20 @@ describe('lists that change outside the tab', () => {
       expect(query.staleTime).toBe(0)
       expect(query.refetchOnWindowFocus).toBe(true)
     }
+  })
+})
+
+describe('an approver who has not verified yet', () => {
+  it('is read again on a timer until every approver has verified, so "Pending" turns without a reload', () => {
+    const client = new QueryClient()
+    const interval = (approvers: Array<Pick<Approver, 'verified'>>) => {
+      client.setQueryData(approversQuery.queryKey, approvers as Approver[])
+      const query = client.getQueryCache().find({ queryKey: approversQuery.queryKey })!
+      const option = approversQuery.refetchInterval as unknown as (q: typeof query) => number | false
+      return option(query)
+    }
+    expect(interval([{ verified: true }, { verified: false }])).toBe(PENDING_APPROVER_REFETCH_MS)
+    expect(interval([{ verified: true }, { verified: true }])).toBe(false)
+    expect(interval([])).toBe(false)
   })
 })

@@ -1,4 +1,6 @@
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
+import { app } from '../../worker/app'
 import {
   ADMIN_MESSAGES,
   type AdminAction,
@@ -7,11 +9,13 @@ import {
   type AdminPromoCode,
   type AdminRefund,
   type AdminUser,
+  type AdminUserPage,
 } from '../../contract/admin'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { createTrigger } from './engine-helpers'
 import { call, env, login, me, messageOf, register, uniqueEmail } from './helpers'
 import { ownerRow, seedVaultUsage } from './owner-helpers'
+import { ownerWithBeneficiary, uploadItem } from './vault-helpers'
 
 // The back office (/api/admin/*): the admin guard, the dashboard's figures, user management,
 // promotion codes, refunds, analytics and the administrators' trail. Storage is per file, so the
@@ -31,8 +35,26 @@ async function json<T>(res: Response, status = 200): Promise<T> {
 }
 
 const dashboard = async (token: string) => json<AdminDashboardData>(await call('/api/admin/dashboard', { token }))
-const users = async (token: string, search?: string) =>
-  json<AdminUser[]>(await call(`/api/admin/users${search === undefined ? '' : `?search=${encodeURIComponent(search)}`}`, { token }))
+const usersPage = async (token: string, query: { q?: string; cursor?: string; limit?: number } = {}) => {
+  const params = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])))
+  const res = await call(`/api/admin/users?${params}`, { token })
+  const rowsRead = Number(res.headers.get('x-d1-rows-read'))
+  return { ...(await json<AdminUserPage>(res)), rowsRead }
+}
+/** Every page of a listing, walked with `limit`. */
+async function allPages(token: string, query: { q?: string; limit?: number } = {}, between?: () => Promise<void>) {
+  const seen: AdminUser[] = []
+  let cursor: string | undefined
+  for (let i = 0; i < 1000; i++) {
+    const page = await usersPage(token, { ...query, cursor })
+    seen.push(...page.users)
+    if (page.nextCursor === null) return seen
+    cursor = page.nextCursor
+    await between?.()
+  }
+  throw new Error('the pages never end')
+}
+const users = async (token: string, q?: string) => allPages(token, { q, limit: 100 })
 const actions = async (token: string) => json<AdminAction[]>(await call('/api/admin/actions', { token }))
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000'
@@ -41,6 +63,7 @@ const ROUTES: Array<[string, string, unknown?]> = [
   ['GET', '/api/admin/analytics'],
   ['GET', '/api/admin/actions'],
   ['GET', '/api/admin/users'],
+  ['GET', '/api/admin/users?q=a&limit=5'],
   ['POST', `/api/admin/users/${SOME_ID}/pause`, { reason: 'x' }],
   ['POST', `/api/admin/users/${SOME_ID}/resume`],
   ['POST', `/api/admin/users/${SOME_ID}/extend`, { days: 5 }],
@@ -117,6 +140,23 @@ describe('the dashboard', () => {
     expect(after.monthlyRevenue - before.monthlyRevenue).toBe(2999 + 999)
     expect(after.refundsThisMonth - before.refundsThisMonth).toBe(500)
     expect(Math.round((after.storageUsedGB - before.storageUsedGB) * 100) / 100).toBe(3.5)
+    expect(after.storageUsedBytes - before.storageUsedBytes).toBe(3.5 * 1024 ** 3)
+  })
+
+  it('storage: a few megabytes uploaded show as their bytes on the dashboard and the user row, not as nothing', async () => {
+    const a = await admin()
+    const before = await dashboard(a.token)
+    const { token, beneficiary, owner } = await ownerWithBeneficiary()
+    await uploadItem(token, [beneficiary.id], 3_250_000)
+    const after = await dashboard(a.token)
+    const row = (await users(a.token, owner.email)).find((u) => u.id === owner.user.id)!
+    // What the owner's object reported to the directory: the ciphertext, a little over the 3.1 MB.
+    expect(row.storageUsed).toBeGreaterThan(3_250_000)
+    expect(row.storageUsed).toBeLessThan(3_400_000)
+    expect(row.vaultItemCount).toBe(1)
+    expect(after.storageUsedBytes - before.storageUsedBytes).toBe(row.storageUsed)
+    // The gigabytes alone round 3 MB away: the card reads the bytes.
+    expect(after.storageUsedGB - before.storageUsedGB).toBeLessThan(0.01)
   })
 
   it('analytics: 12 ISO weeks from a Monday, oldest first, with signups and revenue', async () => {
@@ -251,6 +291,150 @@ describe('users', () => {
     expect(await env.DB.prepare('select id from sessions where user_id = ?').bind(u.user.id).first()).toBeNull()
     expect((await me(u.token)).status).toBe(401)
     expect((await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' })).status).toBe(404)
+  })
+})
+
+/** `n` accounts in one statement, created at `at + i` (1 ms apart), e-mails `${tag}-<i>@example.com`, names `${name} <i>`. */
+async function seedAccounts(tag: string, n: number, at: number, name = 'Seeded Person') {
+  await env.DB.prepare(
+    `with recursive n(i) as (select 1 union all select i + 1 from n where i < ?1)
+     insert into users (id, email, password_hash, display_name, created_at, updated_at)
+     select lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-8' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+       ?2 || '-' || printf('%04d', i) || '@example.com', 'x', ?3 || ' ' || printf('%04d', i), ?4 + i, ?4 + i from n`,
+  )
+    .bind(n, tag, name, at)
+    .run()
+}
+
+describe('the users list in pages', () => {
+  it('pages newest first by a cursor, stable while accounts are added between pages, ties broken by id', async () => {
+    const a = await admin()
+    // Far in the future, so these are the newest accounts whatever else the file made.
+    const at = Date.UTC(2200, 0, 1)
+    await seedAccounts('paging', 9, at)
+    // Three accounts with one creation time, across a page boundary (pages of 2: 9 8 | 7 t | t t).
+    await env.DB.prepare('update users set created_at = ? where email in (?, ?)').bind(at + 6, 'paging-0004@example.com', 'paging-0005@example.com').run()
+    const expected = await env.DB.prepare('select id from users order by created_at desc, id desc').all<{ id: string }>()
+    let added = 0
+    const walked = await allPages(a.token, { limit: 2 }, async () => {
+      // Newer accounts arrive while the admin reads: they do not shift the pages being read.
+      added++
+      await seedAccounts(`paging-late${added}`, 1, at + 1000 + added)
+    })
+    expect(walked.map((u) => u.id)).toEqual(expected.results.map((r) => r.id))
+    expect(new Set(walked.map((u) => u.id)).size).toBe(walked.length)
+    expect(new Set(walked.slice(0, 9).map((u) => u.email))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `paging-000${i}@example.com`)))
+    const times = walked.map((u) => Date.parse(u.createdAt))
+    expect(times.every((t, i) => i === 0 || t <= times[i - 1]!)).toBe(true)
+    // The tie: the larger id first, whichever page each fell on.
+    const tied = walked.filter((u) => Date.parse(u.createdAt) === at + 6).map((u) => u.id)
+    expect(tied).toHaveLength(3)
+    expect(tied).toEqual([...tied].sort().reverse())
+    // The first page still starts with the newest: the late ones.
+    const first = await usersPage(a.token, { limit: 3 })
+    expect(first.users.map((u) => u.email)).toEqual([added, added - 1, added - 2].map((i) => `paging-late${i}-0001@example.com`))
+  })
+
+  it('takes 1 to 100 at a time (50 unless asked), and an empty parameter is no parameter', async () => {
+    const a = await admin()
+    await seedAccounts('bounds', 120, Date.UTC(2100, 0, 1))
+    expect((await usersPage(a.token)).users).toHaveLength(50)
+    expect((await json<AdminUserPage>(await call('/api/admin/users?cursor=&limit=&q=', { token: a.token }))).users).toHaveLength(50)
+    const hundred = await usersPage(a.token, { limit: 100 })
+    expect(hundred.users).toHaveLength(100)
+    expect(hundred.nextCursor).not.toBeNull()
+    expect((await usersPage(a.token, { limit: 1 })).users).toHaveLength(1)
+    for (const limit of ['0', '101', '-1', '2.5', 'ten']) {
+      const res = await call(`/api/admin/users?limit=${limit}`, { token: a.token })
+      expect(res.status, limit).toBe(400)
+      expect(await messageOf(res)).toContain(ADMIN_MESSAGES.badPageSize)
+    }
+  })
+
+  it('searches by the start of an e-mail or a name, any case, on the server, in pages; not by the middle', async () => {
+    const a = await admin()
+    const tag = `srch${crypto.randomUUID().slice(0, 6)}`
+    await seedAccounts(tag, 5, Date.UTC(2150, 0, 1), 'Quillon Vantress')
+    // One matched by its name only, one by both (listed once).
+    const byName = await register({ displayName: `${tag.toUpperCase()} Hollis` })
+    const both = await register({ email: `${tag}-zz@example.com`, displayName: `${tag} Zed` })
+    const found = await allPages(a.token, { q: tag.toUpperCase(), limit: 2 })
+    // Each under the first of what matched, A to Z: "<tag> hollis", "<tag> zed" (its name comes
+    // before its address), then the addresses ('<space>' sorts before '-').
+    expect(found.map((u) => u.email)).toEqual([byName.email, both.email, ...[1, 2, 3, 4, 5].map((i) => `${tag}-000${i}@example.com`)])
+    expect(found.filter((u) => u.id === both.user.id)).toHaveLength(1)
+    // By the name's start, any case; a word in the middle finds nothing.
+    expect((await users(a.token, 'quillon VANT')).filter((u) => u.email.startsWith(tag))).toHaveLength(5)
+    expect((await users(a.token, 'Vantress')).filter((u) => u.email.startsWith(tag))).toHaveLength(0)
+    expect(await users(a.token, `${tag}-0003@EXAMPLE.com`)).toHaveLength(1)
+    expect(await users(a.token, 'no-such-person-%_')).toEqual([])
+    // Wildcards are letters like any other.
+    expect(await users(a.token, `${tag.slice(0, 3)}%`)).toEqual([])
+  })
+
+  it('reads about one page of rows per page, not the table', async () => {
+    const a = await admin()
+    await seedAccounts('rows', 400, Date.UTC(2050, 0, 1), 'Rowan Reader')
+    const total = Number((await env.DB.prepare('select count(*) as n from users').first<{ n: number }>())!.n)
+    expect(total).toBeGreaterThan(400)
+    const first = await usersPage(a.token, { limit: 20 })
+    expect(first.rowsRead).toBeGreaterThan(0)
+    expect(first.rowsRead).toBeLessThanOrEqual(3 * 21)
+    let deep = first
+    for (let i = 0; i < 10; i++) deep = await usersPage(a.token, { limit: 20, cursor: deep.nextCursor! })
+    expect(deep.users).toHaveLength(20)
+    expect(deep.rowsRead).toBeLessThanOrEqual(3 * 21)
+    const search = await usersPage(a.token, { limit: 20, q: 'rows-01' })
+    expect(search.users.map((u) => u.email)).toEqual(Array.from({ length: 20 }, (_, i) => `rows-01${String(i).padStart(2, '0')}@example.com`))
+    expect(search.rowsRead).toBeLessThanOrEqual(4 * 21)
+    const byName = await usersPage(a.token, { limit: 20, q: 'rowan reader 02', cursor: undefined })
+    expect(byName.users).toHaveLength(20)
+    expect(byName.rowsRead).toBeLessThanOrEqual(4 * 21)
+  })
+
+  it('tells how many rows a page read only locally, never from a deployed worker', async () => {
+    const a = await admin()
+    expect((await call('/api/admin/users?limit=1', { token: a.token })).headers.get('x-d1-rows-read')).toMatch(/^\d+$/)
+    const ctx = createExecutionContext()
+    const res = await app.fetch(
+      new Request('http://localhost/api/admin/users?limit=1', { headers: { authorization: `Bearer ${a.token}` } }),
+      { ...env, ENVIRONMENT: 'production' },
+      ctx,
+    )
+    await waitOnExecutionContext(ctx)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-d1-rows-read')).toBeNull()
+  })
+
+  it('refuses a cursor it did not give, or one from another listing, in plain words', async () => {
+    const a = await admin()
+    await seedAccounts('cursor', 3, Date.UTC(2120, 0, 1))
+    const plain = await usersPage(a.token, { limit: 1 })
+    const searched = await usersPage(a.token, { limit: 1, q: 'cursor-' })
+    expect(plain.nextCursor).not.toBeNull()
+    expect(searched.nextCursor).not.toBeNull()
+    const flipped = (c: string) => `${c.slice(0, 5)}${c[5] === 'A' ? 'B' : 'A'}${c.slice(6)}`
+    const decoded = JSON.parse(atob(plain.nextCursor!.replace(/-/g, '+').replace(/_/g, '/')))
+    const forged = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+    const bad = [
+      'not-a-cursor',
+      flipped(plain.nextCursor!),
+      forged([decoded[0], 'yesterday', decoded[2]]),
+      forged([decoded[0], decoded[1], 'not-an-id']),
+      forged({ after: 1 }),
+      `${plain.nextCursor}@@`,
+    ]
+    for (const cursor of bad) {
+      const res = await call(`/api/admin/users?cursor=${encodeURIComponent(cursor)}`, { token: a.token })
+      expect(res.status, cursor).toBe(400)
+      expect(await messageOf(res)).toBe(ADMIN_MESSAGES.badCursor)
+    }
+    // A search's cursor in the plain list, and the plain list's in a search.
+    for (const url of [`/api/admin/users?cursor=${searched.nextCursor}`, `/api/admin/users?q=cursor-&cursor=${plain.nextCursor}`]) {
+      const res = await call(url, { token: a.token })
+      expect(res.status, url).toBe(400)
+      expect(await messageOf(res)).toBe(ADMIN_MESSAGES.badCursor)
+    }
   })
 })
 

@@ -504,7 +504,8 @@ export const ROUTES: Record<string, RouteSpec> = {
   'GET /api/admin/dashboard': { access: 'admin' },
   'GET /api/admin/analytics': { access: 'admin' },
   'GET /api/admin/actions': { access: 'admin' },
-  'GET /api/admin/users': { access: 'admin', query: { search: 'probe' } },
+  // The cursor: a search's position (["q", "probe", a uuid]), as the list hands one out.
+  'GET /api/admin/users': { access: 'admin', query: { q: 'probe', limit: '5', cursor: 'WyJxIiwicHJvYmUiLCIwMDAwMDAwMC0wMDAwLTQwMDAtODAwMC0wMDAwMDAwMDAwMDAiXQ' } },
   'POST /api/admin/users/:id/pause': { access: 'admin', body: 'json', sample: () => ({ reason: 'Probe' }), params: (f) => ({ id: f.targetUserId }) },
   'POST /api/admin/users/:id/resume': { access: 'admin', params: (f) => ({ id: f.targetUserId }) },
   'POST /api/admin/users/:id/extend': { access: 'admin', body: 'json', sample: () => ({ days: 5 }), params: (f) => ({ id: f.targetUserId }) },
@@ -523,6 +524,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   // --- Development only ---
   'GET /api/dev/outbox': { access: 'dev' },
   'POST /api/dev/sweep': { access: 'dev' },
+  'GET /api/dev/users-before-paging': { access: 'dev', query: { q: 'probe' } },
   'POST /api/dev/audit-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.email, count: 1 }) },
   'POST /api/dev/vault-fill': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail, items: 1 }) },
   'POST /api/dev/legacy-vault': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },

@@ -873,12 +873,17 @@ describe('security suite', () => {
     const findings = new Findings()
     const search = '/api/admin/users'
     const cases: Array<[string, string, number[] | undefined]> = [
-      ['search too long', `?search=${'a'.repeat(201)}`, undefined],
-      ['search repeated', '?search=a&search=b', undefined],
-      ['search with LIKE wildcards', `?search=${encodeURIComponent("%_\\' or 1=1 --")}`, [200]],
+      ['search too long', `?q=${'a'.repeat(255)}`, undefined],
+      ['search repeated', '?q=a&q=b', undefined],
+      ['search with LIKE wildcards', `?q=${encodeURIComponent("%_\\' or 1=1 --")}`, [200]],
       // Control characters are refused in every field (contract/text.ts).
-      ['search with NUL', '?search=%00', [400]],
-      ['search malformed percent-encoding', '?search=%E0%A4%A', [200, 400]],
+      ['search with NUL', '?q=%00', [400]],
+      ['search malformed percent-encoding', '?q=%E0%A4%A', [200, 400]],
+      ['page size 0', '?limit=0', [400]],
+      ['page size 101', '?limit=101', [400]],
+      ['page size not a number', '?limit=ten', [400]],
+      ['cursor not one we gave', '?cursor=bm90LWEtY3Vyc29y', [400]],
+      ['cursor not base64url', '?cursor=%25%25', [400]],
     ]
     for (const [name, query, allowed] of cases) {
       const a = await send(`GET ${search} [${name}]`, `${search}${query}`, { method: 'GET', token: admin.token })

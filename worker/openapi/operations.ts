@@ -476,7 +476,11 @@ export const OPERATIONS: Record<string, Operation> = {
   'GET /api/admin/dashboard': { summary: 'Figures for the dashboard' },
   'GET /api/admin/analytics': { summary: 'Sign-ups and revenue over time' },
   'GET /api/admin/actions': { summary: "The administrators' trail (newest 100)", answer: z.array(z.object({}).loose()) },
-  'GET /api/admin/users': { summary: 'Accounts, optionally searched', answer: z.array(z.object({}).loose()) },
+  'GET /api/admin/users': {
+    summary: 'A page of accounts, newest first or searched by the start of an e-mail or name',
+    answer: z.object({ users: z.array(z.object({}).loose()), nextCursor: z.string().nullable() }),
+    errors: [400],
+  },
   'POST /api/admin/users/:id/pause': { summary: 'Pause an account', errors: [409] },
   'POST /api/admin/users/:id/resume': { summary: 'Resume a paused account', errors: [409] },
   'POST /api/admin/users/:id/extend': { summary: "Extend an account's subscription", errors: [409] },
@@ -496,6 +500,10 @@ export const OPERATIONS: Record<string, Operation> = {
   'POST /api/dev/format-one-vault': { summary: 'Make a vault of format 1 from wraps the caller computed', answer: z.object({ wraps: z.number().int() }) },
   'POST /api/dev/unsealed-items': { summary: "Make an owner's items as if stored before manifests", answer: z.object({ items: z.number().int() }) },
   'POST /api/dev/sweep': { summary: "Run the cron's sweeps now" },
+  'GET /api/dev/users-before-paging': {
+    summary: 'The users list as read before it was paged, with D1 rows read (bench reference)',
+    answer: z.object({ accounts: z.number().int(), rowsRead: z.number() }),
+  },
   'POST /api/dev/plant-item': { summary: 'Plant an item as a hostile server could', answer: z.object({ id: z.string() }) },
   'POST /api/dev/access-requests/elapse': { summary: "End the wait of an owner's waiting access requests now", answer: z.object({ released: z.number().int() }) },
   'POST /api/dev/older-kits': { summary: "Mark every beneficiary's kit as printed before vault fingerprints", answer: z.object({ beneficiaries: z.number().int() }) },

@@ -36,6 +36,19 @@ const developmentOnly = withFacts(
 export const devRoutes = new Hono<AppEnv>()
   .use(developmentOnly)
   .get('/outbox', async (c) => c.json(await listOutbox(c.var.db)))
+  // The bench's reference for the back office's pages: the users list as it was read before it was
+  // paged (every account newest first, or the substring search), with D1's rows read. Only the ids
+  // come back (100 000 whole rows would crowd the worker's memory); every row is read all the same.
+  // `not indexed`: the plan it had before the paging indexes existed (a scan of the table).
+  .get('/users-before-paging', validate('query', z.object({ q: z.string().max(254).optional() })), async (c) => {
+    const q = c.req.valid('query').q?.trim().toLowerCase()
+    const like = q ? `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null
+    const { results, meta } = await (like
+      ? c.env.DB.prepare(`select id from users not indexed where lower(email) like ?1 escape '\\' or lower(display_name) like ?1 escape '\\' order by created_at desc, id desc`).bind(like)
+      : c.env.DB.prepare('select id from users not indexed order by created_at desc, id desc')
+    ).all()
+    return c.json({ accounts: results.length, rowsRead: meta.rows_read })
+  })
   // Fills an owner's audit chain with `count` entries in one transaction: long chains for the
   // browser tests and the bench, seeded in the object's SQL rather than through thousands of acts.
   .post('/audit-fill', validate('json', devAuditFillSchema), async (c) => {

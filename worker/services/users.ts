@@ -13,13 +13,13 @@ import { hasAuthenticator } from './authenticator'
 
 const ACTIVE_STATUSES = new Set(['active', 'trialing'])
 
-export function effectivePlanTier(user: UserRow): PublicUser['planTier'] {
+export function effectivePlanTier(user: Pick<UserRow, 'role' | 'pausedAt' | 'planTier'>): PublicUser['planTier'] {
   if (user.role === 'admin') return 'admin'
   if (user.pausedAt) return 'paused'
   return user.planTier
 }
 
-export function hasActiveSubscription(user: UserRow, now = Date.now()): boolean {
+export function hasActiveSubscription(user: Pick<UserRow, 'role' | 'pausedAt' | 'subscriptionStatus' | 'paymentGraceUntil'>, now = Date.now()): boolean {
   if (user.role === 'admin') return true
   if (user.pausedAt) return false
   // A payment issue's 7-day grace keeps the vault fully usable (seeds 000 §4).

@@ -9,7 +9,8 @@ import { useAdminActions, useAdminDashboard } from './api'
 import { AdminLayout } from './admin-layout'
 import { useAdminGuard } from './admin-guard'
 import { AnalyticsTab } from './analytics-tab'
-import { formatDate, formatDollars, formatGb, shortUserId } from './logic'
+import { formatBytes } from '@/lib/format-bytes'
+import { formatDate, formatDollars, shortUserId } from './logic'
 import { PromoTab } from './promo-tab'
 import { RefundsTab } from './refunds-tab'
 import { UsersTab } from './users-tab'
@@ -32,12 +33,13 @@ export function AdminDashboard() {
       <div className="grid grid-cols-1 gap-8 [&>*]:min-w-0">
         <StatCards query={dashboard} />
         <Tabs.Root value={tab} onValueChange={setTab} className="grid grid-cols-1 gap-4 [&>*]:min-w-0">
-          <Tabs.List aria-label="Admin sections" className="flex w-full gap-1 overflow-x-auto rounded-lg bg-slate-100 p-1 sm:w-fit">
+          {/* Two by two on a phone: every section in view, none hidden past the edge. */}
+          <Tabs.List aria-label="Admin sections" className="grid w-full grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:flex sm:w-fit">
             {TABS.map(({ value, label, icon: Icon }) => (
               <Tabs.Trigger
                 key={value}
                 value={value}
-                className="inline-flex shrink-0 items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm"
+                className="inline-flex shrink-0 items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm"
               >
                 <Icon className="size-4" aria-hidden /> {label}
               </Tabs.Trigger>
@@ -90,7 +92,7 @@ function StatCards({ query }: { query: ReturnType<typeof useAdminDashboard> }) {
         value={d ? formatDollars(d.monthlyRevenue) : null}
         sub={d ? `${formatDollars(d.refundsThisMonth)} refunded this month` : null}
       />
-      <StatCard icon={HardDrive} title="Storage Used" value={d ? formatGb(d.storageUsedGB) : null} sub={d ? 'Across all vaults' : null} />
+      <StatCard icon={HardDrive} title="Storage Used" value={d ? formatBytes(d.storageUsedBytes) : null} sub={d ? 'Across all vaults' : null} />
     </section>
   )
 }

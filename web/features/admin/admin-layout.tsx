@@ -25,10 +25,11 @@ export function AdminLayout({ children }: { children: ReactNode }) {
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6" data-testid="admin-header">
+          {/* On a phone the mark alone stands for the product, so the title is never cut. */}
           <div className="flex min-w-0 items-center gap-3">
-            <Logo />
+            <Logo nameClassName="sr-only sm:not-sr-only" />
             <span className="hidden text-slate-400 sm:inline" aria-hidden>/</span>
-            <h1 className="truncate text-base font-semibold text-slate-900 sm:text-lg">Admin Dashboard</h1>
+            <h1 className="whitespace-nowrap text-base font-semibold text-slate-900 sm:text-lg">Admin Dashboard</h1>
           </div>
           {/* Icon only on a phone, so the header keeps to one line. */}
           <Button variant="outline" onClick={signOut} aria-label="Sign Out" className="shrink-0">

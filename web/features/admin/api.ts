@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   DASHBOARD_REFETCH_MS,
   type AdminAction,
@@ -7,7 +7,7 @@ import {
   type AdminDashboardData,
   type AdminPromoCode,
   type AdminRefund,
-  type AdminUser,
+  type AdminUserPage,
 } from '../../../contract/admin'
 import { apiJson, apiRequest } from '@/lib/api-client'
 import type { promoBody } from './logic'
@@ -32,8 +32,31 @@ export const dashboardQuery = queryOptions({
 })
 
 export const useAdminDashboard = () => useQuery(dashboardQuery)
-export const useAdminUsers = () =>
-  useQuery({ queryKey: adminKeys.users, queryFn: () => apiJson<AdminUser[]>('GET', '/api/admin/users'), retry: false, ...LIVE })
+
+/** GET /api/admin/users for one page: the search as typed (trimmed), after the page before. */
+export function adminUsersPath(search: string, cursor: string | null): string {
+  const query = new URLSearchParams()
+  const q = search.trim()
+  if (q) query.set('q', q)
+  if (cursor) query.set('cursor', cursor)
+  const text = query.toString()
+  return text ? `${adminKeys.users[0]}?${text}` : adminKeys.users[0]
+}
+
+/**
+ * The accounts, a page at a time (newest first, or searched on the server by the start of an
+ * e-mail or name). The page before stays on screen while a new search loads.
+ */
+export const useAdminUsers = (search: string) =>
+  useInfiniteQuery({
+    queryKey: [...adminKeys.users, search.trim()],
+    queryFn: ({ pageParam }) => apiJson<AdminUserPage>('GET', adminUsersPath(search, pageParam)),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
+    retry: false,
+    ...LIVE,
+  })
 export const usePromoCodes = () =>
   useQuery({ queryKey: adminKeys.promoCodes, queryFn: () => apiJson<AdminPromoCode[]>('GET', '/api/admin/promo-codes'), retry: false, ...LIVE })
 export const useRefunds = () =>
@@ -45,16 +68,17 @@ export const useAnalytics = ({ enabled }: { enabled: boolean }) =>
 export const useAdminActions = () =>
   useQuery({ queryKey: adminKeys.actions, queryFn: () => apiJson<AdminAction[]>('GET', '/api/admin/actions'), retry: false, ...LIVE })
 
-/** After any act on a user: users, dashboard and the trail are read again. */
-function useRefreshUsers() {
+/**
+ * After any act of an administrator: what it changed is read again, and the trail with it (every
+ * act is written there), so "Recent admin actions" shows it without a reload.
+ */
+function useAfterAct(...changed: ReadonlyArray<readonly string[]>) {
   const queryClient = useQueryClient()
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: adminKeys.users }),
-      queryClient.invalidateQueries({ queryKey: adminKeys.dashboard }),
-      queryClient.invalidateQueries({ queryKey: adminKeys.actions }),
-    ])
+  return () => Promise.all([...changed, adminKeys.actions].map((queryKey) => queryClient.invalidateQueries({ queryKey })))
 }
+
+/** After any act on a user: users, dashboard and the trail are read again. */
+const useRefreshUsers = () => useAfterAct(adminKeys.users, adminKeys.dashboard)
 
 const userUrl = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`
 
@@ -94,30 +118,27 @@ export function useDeleteUser() {
 export const MANUAL_REFUND_MARKER = 'manual_refund'
 
 export function useIssueRefund() {
-  const refresh = useRefreshUsers()
-  const queryClient = useQueryClient()
+  const refresh = useAfterAct(adminKeys.users, adminKeys.dashboard, adminKeys.refunds)
   return useMutation({
     // `amount` is dollars; the server converts it to cents once (contract/admin.ts refundBodySchema).
     mutationFn: (body: { userId: string; amount: number; reason: string }) =>
       apiRequest('POST', '/api/admin/refunds', { ...body, subscriptionId: MANUAL_REFUND_MARKER }),
-    onSettled: async () => {
-      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: adminKeys.refunds })])
-    },
+    onSettled: refresh,
   })
 }
 
 export function useCreatePromo() {
-  const queryClient = useQueryClient()
+  const refresh = useAfterAct(adminKeys.promoCodes)
   return useMutation({
     mutationFn: (body: ReturnType<typeof promoBody>) => apiJson<AdminPromoCode>('POST', '/api/admin/promo-codes', body),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.promoCodes }),
+    onSettled: refresh,
   })
 }
 
 export function useDeletePromo() {
-  const queryClient = useQueryClient()
+  const refresh = useAfterAct(adminKeys.promoCodes)
   return useMutation({
     mutationFn: ({ id }: { id: string }) => apiRequest('DELETE', `/api/admin/promo-codes/${encodeURIComponent(id)}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.promoCodes }),
+    onSettled: refresh,
   })
 }

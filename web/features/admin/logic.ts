@@ -1,5 +1,4 @@
 import type { AdminPromoCode, AdminRefund, AdminUser } from '../../../contract/admin'
-import { formatBytes } from '@/lib/format-bytes'
 import { ADMIN_MESSAGES } from '../../../contract/admin'
 import type { PromoType } from '../../../contract/billing'
 import { formatCents } from '../../../contract/plans'
@@ -20,11 +19,6 @@ export const ADMIN_COPY = {
 
 /** Cents as dollars with two decimals (seeds 001 §9): 1234 → "$12.34". */
 export const formatDollars = (cents: number): string => formatCents(Number.isFinite(cents) ? cents : 0)
-
-/** The Storage Used card's gigabytes (as the API gives them) in a unit that reads well (3 MB, not "0.00 GB"). */
-export function formatGb(gb: number): string {
-  return formatBytes((Number.isFinite(gb) ? gb : 0) * 1024 ** 3)
-}
 
 /** A date (ISO string) as the browser's short date; '—' when missing or unreadable. */
 export function formatDate(value: string | null | undefined): string {
@@ -67,10 +61,14 @@ export function statusVariant(status: string): BadgeVariant {
 }
 
 /** The Users search: email or display name, case-insensitive substring; blank shows everyone. */
-export function filterUsers<T extends Pick<AdminUser, 'email' | 'displayName'>>(users: readonly T[], search: string): T[] {
-  const needle = search.trim().toLowerCase()
-  if (!needle) return [...users]
-  return users.filter((u) => (u.email ?? '').toLowerCase().includes(needle) || (u.displayName ?? '').toLowerCase().includes(needle))
+/** How long the users search waits for typing to pause before asking the server. */
+export const SEARCH_DEBOUNCE_MS = 300
+
+/** Under the users table: how many are shown, of how many accounts (the dashboard's count) when not searching. */
+export function shownUsersText(shown: number, total: number | null, more: boolean): string {
+  const n = shown.toLocaleString('en-US')
+  if (total !== null) return `Showing ${n} of ${total.toLocaleString('en-US')} users`
+  return more ? `Showing the first ${n} matching users` : `${n} matching ${shown === 1 ? 'user' : 'users'}`
 }
 
 /** The promo code field: upper case as typed (seeds 001 §5). */

@@ -1,26 +1,31 @@
-import { CalendarPlus, Pause, Play, Receipt, Search, Trash2 } from 'lucide-react'
+import { CalendarPlus, MoreHorizontal, Pause, Play, Receipt, Search, Trash2 } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import type { AdminUser } from '../../../contract/admin'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/alert-dialog'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu'
 import { InputField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
+import { Spinner } from '@/components/ui/spinner'
+import { useBillingConfig } from '@/features/billing/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { formatBytes } from '@/lib/format-bytes'
-import { useAdminUsers, useDeleteUser, useExtendUser, useIssueRefund, usePauseUser, useResumeUser } from './api'
+import { useDebounced } from '@/lib/use-debounced'
+import { useAdminDashboard, useAdminUsers, useDeleteUser, useExtendUser, useIssueRefund, usePauseUser, useResumeUser } from './api'
 import {
   ADMIN_COPY,
   checkDays,
   checkReason,
   checkRefundDollars,
   deleteFailureOutcome,
-  filterUsers,
   formatDate,
   formatDollars,
   isPaused,
+  SEARCH_DEBOUNCE_MS,
+  shownUsersText,
   statusVariant,
   userStatus,
 } from './logic'
@@ -29,8 +34,12 @@ import { EmptyState, QueryState, ScrollTable, Td, Th } from './parts'
 type Act = { kind: 'pause' | 'extend' | 'refund' | 'delete'; user: AdminUser } | null
 
 export function UsersTab() {
-  const users = useAdminUsers()
   const [search, setSearch] = useState('')
+  const settled = useDebounced(search, SEARCH_DEBOUNCE_MS)
+  const users = useAdminUsers(settled)
+  const total = useAdminDashboard().data?.totalUsers
+  // Refunds return Stripe payments: without billing there is nothing to refund.
+  const billingEnabled = useBillingConfig().data?.billingEnabled === true
   const [act, setAct] = useState<Act>(null)
   const resume = useResumeUser()
   const close = () => setAct(null)
@@ -55,83 +64,106 @@ export function UsersTab() {
           id="admin-user-search"
           type="search"
           className="pl-9"
-          placeholder="Search by email or name"
+          placeholder="Start of an email or name"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
       </div>
       <QueryState query={users} label="users">
         {() => {
-          const shown = filterUsers(users.data ?? [], search)
-          if (shown.length === 0) return <EmptyState>{search.trim() ? 'No users match your search.' : 'No users yet.'}</EmptyState>
+          const shown = users.data?.pages.flatMap((page) => page.users) ?? []
+          const searched = settled.trim() !== ''
+          if (shown.length === 0) return <EmptyState>{searched ? 'No users match your search.' : 'No users yet.'}</EmptyState>
+          const summary = shownUsersText(shown.length, searched ? null : (total ?? null), users.hasNextPage)
           return (
-            <ScrollTable label="Users">
-              <caption className="sr-only">
-                Users ({shown.length} of {users.data?.length ?? 0})
-              </caption>
-              <thead>
-                <tr>
-                  <Th>Email</Th>
-                  <Th>Plan</Th>
-                  <Th>Status</Th>
-                  <Th>Storage</Th>
-                  <Th>Items</Th>
-                  <Th>Created</Th>
-                  <Th>Actions</Th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((user) => {
-                  const status = userStatus(user)
-                  const paused = isPaused(user)
-                  const isAdminRow = user.planTier === 'admin'
-                  return (
-                    <tr key={user.id} data-testid="admin-user-row">
-                      <Td>
-                        <div className="font-medium break-all">{user.email}</div>
-                        {user.displayName && <div className="text-xs text-slate-500">{user.displayName}</div>}
-                      </Td>
-                      <Td className="capitalize">{user.planTier}</Td>
-                      <Td>
-                        <Badge data-testid="user-status" variant={statusVariant(status)} title={paused && user.pauseReason ? `Reason: ${user.pauseReason}` : undefined}>
-                          {status}
-                        </Badge>
-                      </Td>
-                      <Td className="tabular-nums">{formatBytes(user.storageUsed)}</Td>
-                      <Td className="tabular-nums">{user.vaultItemCount}</Td>
-                      <Td className="whitespace-nowrap">{formatDate(user.createdAt)}</Td>
-                      <Td>
-                        {isAdminRow ? (
-                          // An administrator is not a customer: nothing to pause, extend, refund or delete here.
-                          <span className="text-xs text-slate-500">Administrator account</span>
-                        ) : (
-                          <div className="flex flex-nowrap gap-1">
-                            {paused ? (
-                              <Button size="sm" variant="outline" onClick={() => onResume(user)} disabled={resume.isPending} aria-label={`Resume ${user.email}`}>
-                                <Play aria-hidden /> Resume
-                              </Button>
-                            ) : (
-                              <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'pause', user })} aria-label={`Pause ${user.email}`}>
-                                <Pause aria-hidden /> Pause
-                              </Button>
-                            )}
-                            <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'extend', user })} aria-label={`Extend ${user.email}`}>
-                              <CalendarPlus aria-hidden /> Extend
-                            </Button>
-                            <Button size="sm" variant="outline" onClick={() => setAct({ kind: 'refund', user })} aria-label={`Refund ${user.email}`}>
-                              <Receipt aria-hidden /> Refund
-                            </Button>
-                            <Button size="sm" variant="ghost" className="text-red-700" onClick={() => setAct({ kind: 'delete', user })} aria-label={`Delete ${user.email}`}>
-                              <Trash2 aria-hidden /> Delete
-                            </Button>
-                          </div>
-                        )}
-                      </Td>
-                    </tr>
-                  )
-                })}
-              </tbody>
-            </ScrollTable>
+            <div className="grid gap-3" aria-busy={users.isFetching}>
+              <ScrollTable label="Users">
+                <caption className="sr-only">Users ({summary})</caption>
+                <thead>
+                  <tr>
+                    <Th>Email</Th>
+                    <Th>Plan</Th>
+                    <Th>Status</Th>
+                    <Th>Storage</Th>
+                    <Th>Items</Th>
+                    <Th>Created</Th>
+                    {/* Kept in view at the card's right edge while the rest scrolls sideways (a phone). */}
+                    <Th className="sticky right-0 shadow-[-1px_0_0_var(--color-slate-200)]">Actions</Th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((user) => {
+                    const status = userStatus(user)
+                    const paused = isPaused(user)
+                    const isAdminRow = user.planTier === 'admin'
+                    return (
+                      <tr key={user.id} data-testid="admin-user-row">
+                        <Td>
+                          <div className="font-medium break-all">{user.email}</div>
+                          {user.displayName && <div className="text-xs text-slate-500">{user.displayName}</div>}
+                        </Td>
+                        <Td className="capitalize">{user.planTier}</Td>
+                        <Td>
+                          <Badge data-testid="user-status" variant={statusVariant(status)} title={paused && user.pauseReason ? `Reason: ${user.pauseReason}` : undefined}>
+                            {status}
+                          </Badge>
+                        </Td>
+                        <Td className="tabular-nums whitespace-nowrap" data-testid="user-storage">
+                          {formatBytes(user.storageUsed)}
+                        </Td>
+                        <Td className="tabular-nums">{user.vaultItemCount}</Td>
+                        <Td className="whitespace-nowrap">{formatDate(user.createdAt)}</Td>
+                        <Td className="sticky right-0 bg-white shadow-[-1px_0_0_var(--color-slate-200)]">
+                          {isAdminRow ? (
+                            // An administrator is not a customer: nothing to pause, extend, refund or delete here.
+                            <span className="text-xs text-slate-500">Administrator account</span>
+                          ) : (
+                            <DropdownMenu>
+                              <DropdownMenuTrigger asChild>
+                                <Button size="sm" variant="outline" aria-label={`Actions for ${user.email}`}>
+                                  <MoreHorizontal aria-hidden /> <span className="hidden sm:inline">Actions</span>
+                                </Button>
+                              </DropdownMenuTrigger>
+                              <DropdownMenuContent align="end">
+                                {paused ? (
+                                  <DropdownMenuItem onSelect={() => onResume(user)} disabled={resume.isPending}>
+                                    <Play aria-hidden /> Resume
+                                  </DropdownMenuItem>
+                                ) : (
+                                  <DropdownMenuItem onSelect={() => setAct({ kind: 'pause', user })}>
+                                    <Pause aria-hidden /> Pause
+                                  </DropdownMenuItem>
+                                )}
+                                <DropdownMenuItem onSelect={() => setAct({ kind: 'extend', user })}>
+                                  <CalendarPlus aria-hidden /> Extend
+                                </DropdownMenuItem>
+                                {billingEnabled && (
+                                  <DropdownMenuItem onSelect={() => setAct({ kind: 'refund', user })}>
+                                    <Receipt aria-hidden /> Refund
+                                  </DropdownMenuItem>
+                                )}
+                                <DropdownMenuSeparator />
+                                <DropdownMenuItem className="text-red-700" onSelect={() => setAct({ kind: 'delete', user })}>
+                                  <Trash2 aria-hidden /> Delete
+                                </DropdownMenuItem>
+                              </DropdownMenuContent>
+                            </DropdownMenu>
+                          )}
+                        </Td>
+                      </tr>
+                    )
+                  })}
+                </tbody>
+              </ScrollTable>
+              <div className="flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
+                <p data-testid="admin-users-shown">{summary}</p>
+                {users.hasNextPage && (
+                  <Button variant="outline" onClick={() => users.fetchNextPage()} disabled={users.isFetchingNextPage}>
+                    {users.isFetchingNextPage ? <Spinner label="Loading more users" /> : null} Load more
+                  </Button>
+                )}
+              </div>
+            </div>
           )
         }}
       </QueryState>

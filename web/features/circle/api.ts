@@ -26,10 +26,16 @@ export const beneficiariesQuery = queryOptions({
   ...LIVE,
 })
 
+/** How often the approvers are read again while one has not verified yet (they do so from their mailbox). */
+export const PENDING_APPROVER_REFETCH_MS = 15_000
+
 export const approversQuery = queryOptions({
   queryKey: approversKey,
   queryFn: () => apiJson<Approver[]>('GET', '/api/approvers'),
   ...LIVE,
+  // A verification happens in another tab or on another device: without this, "Pending" stayed
+  // until a reload when the owner never left this tab.
+  refetchInterval: (query) => (query.state.data?.some((a) => !a.verified) ? PENDING_APPROVER_REFETCH_MS : false),
 })
 
 export function useBeneficiaries() {

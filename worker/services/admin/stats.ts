@@ -15,7 +15,8 @@ import type { Db } from '../../db/client'
 //   Without billing nothing is paid: 0.
 // - refundsThisMonth: refunds recorded this month that did not fail, cents.
 // - storageUsedGB: the sum of the directory's vault_bytes (what each owner's object reports of
-//   its active items) / 1024^3, to 2 decimals.
+//   its active items) / 1024^3, to 2 decimals; storageUsedBytes the same sum unrounded (3 MB is
+//   0.00 GB, and the card showed it as nothing).
 
 const WEEK_MS = 7 * DAY_MS
 const GB = 1024 ** 3
@@ -63,6 +64,7 @@ export async function dashboardData(db: Db, now = Date.now()): Promise<AdminDash
     monthlyRevenue: Number(row?.revenue ?? 0),
     refundsThisMonth: Number(row?.refunded ?? 0),
     storageUsedGB: Math.round((Number(row?.storage ?? 0) / GB) * 100) / 100,
+    storageUsedBytes: Number(row?.storage ?? 0),
   }
 }
 

@@ -1,12 +1,13 @@
 import { DAY_MS } from '../../../contract/constants'
-import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
-import { ADMIN_MESSAGES, type AdminUser } from '../../../contract/admin'
+import { ADMIN_MESSAGES, type AdminUser, type AdminUserPage } from '../../../contract/admin'
 import { DEFAULT_PLAN } from '../../../contract/plans'
 import type { Db } from '../../db/client'
-import { batch } from '../../db/raw'
+import { batch, statement } from '../../db/raw'
 import { users, type UserRow } from '../../db/schema'
-import { conflict, notFound } from '../../lib/errors'
+import { fromBase64Url, toBase64Url } from '../../lib/crypto'
+import { badRequest, conflict, notFound } from '../../lib/errors'
 import { effectivePlanTier, hasActiveSubscription } from '../users'
 
 // The back office's user management. Pausing revokes every session (sign-in is then refused by
@@ -16,15 +17,33 @@ const ENDED_STATUSES = new Set(['canceled', 'incomplete_expired', 'unpaid', 'end
 const iso = (at: number | null) => (at === null ? null : new Date(at).toISOString())
 
 /** The status badge (seeds 001 §4): paused, admin, the subscription status, 'active' for a paid plan, else 'free'. */
-function statusOf(user: UserRow): string {
+function statusOf(user: Pick<UserRow, 'role' | 'pausedAt' | 'subscriptionStatus' | 'planTier'>): string {
   if (user.role === 'admin') return 'admin'
   if (user.pausedAt) return 'paused'
   if (user.subscriptionStatus) return user.subscriptionStatus
   return user.planTier !== 'free' ? 'active' : 'free'
 }
 
+/** The columns the back office shows of an account. */
+export type AdminUserSource = Pick<
+  UserRow,
+  | 'id'
+  | 'email'
+  | 'displayName'
+  | 'role'
+  | 'planTier'
+  | 'subscriptionStatus'
+  | 'pausedAt'
+  | 'pauseReason'
+  | 'paymentGraceUntil'
+  | 'vaultBytes'
+  | 'vaultItems'
+  | 'subscriptionPeriodEnd'
+  | 'createdAt'
+>
+
 /** One account as the back office shows it, with the directory's counts (kept on the row). */
-export function toAdminUser(user: UserRow, now = Date.now()): AdminUser {
+export function toAdminUser(user: AdminUserSource, now = Date.now()): AdminUser {
   return {
     id: user.id,
     email: user.email,
@@ -41,21 +60,86 @@ export function toAdminUser(user: UserRow, now = Date.now()): AdminUser {
   }
 }
 
-/** Every account, newest first; `search` filters by e-mail or display name (case-insensitive substring). */
-export async function listUsers(db: Db, search?: string): Promise<AdminUser[]> {
-  const term = search?.trim().toLowerCase()
-  const pattern = term ? `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null
-  const rows = await db
-    .select()
-    .from(users)
-    .where(
-      pattern
-        ? or(sql`lower(${users.email}) like ${pattern} escape '\\'`, sql`lower(${users.displayName}) like ${pattern} escape '\\'`)
-        : undefined,
-    )
-    .orderBy(desc(users.createdAt), desc(users.id))
-  const now = Date.now()
-  return rows.map((row) => toAdminUser(row, now))
+const SOURCE_COLUMNS = sql.raw(`id, email, display_name as displayName, role, plan_tier as planTier,
+  subscription_status as subscriptionStatus, paused_at as pausedAt, pause_reason as pauseReason,
+  payment_grace_until as paymentGraceUntil, vault_bytes as vaultBytes, vault_items as vaultItems,
+  subscription_period_end as subscriptionPeriodEnd, created_at as createdAt`)
+
+// The list's position: the last row's sort key and id. Newest first ('t': created_at), or with a
+// search the matched text ('q'). Opaque to the client; anything else is a 400.
+const cursorSchema = z.union([
+  z.tuple([z.literal('t'), z.number().int().nonnegative(), z.uuid()]),
+  z.tuple([z.literal('q'), z.string().max(254), z.uuid()]),
+])
+type Cursor = z.infer<typeof cursorSchema>
+
+const encodeCursor = (cursor: Cursor): string => toBase64Url(new TextEncoder().encode(JSON.stringify(cursor)))
+
+function decodeCursor(value: string): Cursor {
+  try {
+    const parsed = cursorSchema.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(fromBase64Url(value))))
+    if (parsed.success) return parsed.data
+  } catch {
+    // Not base64url, not UTF-8 or not JSON: the same answer as a wrong shape.
+  }
+  throw badRequest(ADMIN_MESSAGES.badCursor)
+}
+
+/** Above every text with this prefix in SQLite's byte order (U+10FFFF is the largest UTF-8 character). */
+const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`
+/** SQLite's lower() folds A to Z only; the display name index is built with it, so the search folds alike. */
+const sqliteLower = (text: string) => text.replace(/[A-Z]+/g, (run) => run.toLowerCase())
+
+export interface UserPageRequest {
+  cursor?: string
+  limit: number
+  q?: string
+}
+
+/**
+ * One page of accounts. Without `q`: newest first, by (created_at, id) on users_created_idx. With
+ * `q`: the accounts whose e-mail (stored lower-cased: users_email_unique) or lower-cased display
+ * name (users_name_search_idx) starts with it, each by the first of the two that matched, A to Z.
+ * Each part reads one range of its index from the cursor on, so a page reads a small multiple of
+ * `limit` rows however many accounts there are (the indexes hold no id: rows sharing a key are
+ * sorted by id after reading, so a page also reads the rest of a tie). `rowsRead`: D1's count.
+ */
+export async function listUsers(env: Env, request: UserPageRequest, now = Date.now()): Promise<AdminUserPage & { rowsRead: number }> {
+  const cursor = request.cursor === undefined ? null : decodeCursor(request.cursor)
+  const q = request.q?.trim() ?? ''
+  const take = request.limit + 1
+  let query
+  if (q === '') {
+    if (cursor !== null && cursor[0] !== 't') throw badRequest(ADMIN_MESSAGES.badCursor)
+    query = sql`select ${SOURCE_COLUMNS}, created_at as k from users
+      ${cursor ? sql`where (created_at, id) < (${cursor[1]}, ${cursor[2]})` : sql``}
+      order by created_at desc, id desc limit ${take}`
+  } else {
+    if (cursor !== null && cursor[0] !== 'q') throw badRequest(ADMIN_MESSAGES.badCursor)
+    const email = { from: q.toLowerCase(), to: prefixEnd(q.toLowerCase()) }
+    const name = { from: sqliteLower(q), to: prefixEnd(sqliteLower(q)) }
+    const emailMatches = sql`(email >= ${email.from} and email < ${email.to})`
+    const nameMatches = sql`(lower(display_name) >= ${name.from} and lower(display_name) < ${name.to})`
+    // An account matched by both comes once, under the smaller of the two.
+    query = sql`select * from (select ${SOURCE_COLUMNS}, email as k from users
+        where ${emailMatches} and not (${nameMatches} and lower(display_name) < email)
+        ${cursor ? sql`and (email, id) > (${cursor[1]}, ${cursor[2]})` : sql``}
+        order by email, id limit ${take})
+      union all
+      select * from (select ${SOURCE_COLUMNS}, lower(display_name) as k from users
+        where ${nameMatches} and not (${emailMatches} and email <= lower(display_name))
+        ${cursor ? sql`and (lower(display_name), id) > (${cursor[1]}, ${cursor[2]})` : sql``}
+        order by lower(display_name), id limit ${take})
+      order by k, id limit ${take}`
+  }
+  const { results, meta } = await statement(env, query).all<AdminUserSource & { k: number | string }>()
+  const page = results.slice(0, request.limit)
+  const last = page.at(-1)
+  const nextCursor =
+    results.length > request.limit && last
+      ? encodeCursor(q === '' ? ['t', Number(last.k), last.id] : ['q', String(last.k), last.id])
+      : null
+  return { users: page.map((row) => toAdminUser(row, now)), nextCursor, rowsRead: meta.rows_read }
 }
 
 const uuid = z.uuid()
