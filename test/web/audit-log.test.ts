@@ -388,7 +388,7 @@ describe('filterEntries', () => {
     expect(ids(filterEntries(chain, { ...NO_FILTERS, group: 'release' }))).toEqual([5, 6])
     expect(ids(filterEntries(chain, { ...NO_FILTERS, group: 'checkin' }))).toEqual([4])
     expect(ids(filterEntries(chain, { ...NO_FILTERS, group: 'other' }))).toEqual([7])
-    expect(GROUP_OPTIONS.map((o) => o.value)).toEqual(['all', 'account', 'vault', 'circle', 'policy', 'trigger', 'release', 'checkin', 'other'])
+    expect(GROUP_OPTIONS.map((o) => o.value)).toEqual(['all', 'account', 'vault', 'circle', 'policy', 'trigger', 'release', 'checkin', 'access', 'other'])
   })
 
   it('combines search, actor and group', async () => {
