@@ -19,9 +19,11 @@ import { billThroughStripe, deliverInvoice, runSimulation, type SimulationOption
 // the owner's recent actions; `runSimulation(seed, OPTIONS)` replays it action for action.
 
 const OPTIONS: SimulationOptions = { owners: 8, days: 120, maxSteps: 400 }
-// Other seeds pass too (4, 5, 7, 10, 12 were run with the Loss of trusted devices cause), but
-// exercise less. The two runs together must have exercised everything below.
-const PASSING_SEEDS = [8, 11]
+// Seeds 4 and 7 each exercise everything below on their own (5 and 10 pass too, exercising less;
+// scanned 2026-11-27 with access requests and every fourth owner watching trusted devices). Two
+// seeds, because alarms and sweeps racing in a step can change a seed's later course: the list is
+// checked across both runs.
+const PASSING_SEEDS = [4, 7]
 // Everything the runs must have exercised for their "no violations" to mean something.
 const EXERCISED = [
   'firings.inactivity',
@@ -92,7 +94,9 @@ describe('release engine simulation', () => {
   // A payment restored during its grace lets held firings go at once (invoice.paid ticks the
   // owner's engine): seed 18 once found them waiting for the grace's old end. Owner #1's renewal
   // fails at day 0.0076, a failed unlock at day 4.64 reaches the biometric trigger's threshold
-  // (held), the payment is restored at day 5.9035; by day 7.0014 the trigger must have fired.
+  // (held), the payment is restored at day 5.9035; by day 7.0014 the trigger must have fired. (The
+  // setup has drawn differently since 0.3 · 5 of 7, so seed 18 now runs another course; the test
+  // below pins the case in its smallest form.)
   it('held firings go by the next sweep once the payment is restored (seed 18, step 17)', { timeout: 60_000 }, async () => {
     const result = await runSimulation(18, { ...OPTIONS, maxSteps: 17 })
     expect(result.violations, report(result)).toEqual([])

@@ -189,8 +189,15 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
       for (const o of owners) advanceGap(o.m, prev, now)
 
       let t1 = performance.now()
-      for (const o of owners) if (rng.chance(options.actionChance ?? 0.16)) await act(rng, oracle, o, now, step, count)
-      for (const o of owners) if (askRng.chance(0.07)) await requestAct(askRng, oracle, o, now, step, count)
+      const acted = new Set<SimOwner>()
+      for (const o of owners) {
+        if (!rng.chance(options.actionChance ?? 0.16)) continue
+        acted.add(o)
+        await act(rng, oracle, o, now, step, count)
+      }
+      // One act per owner and step: the model reads a firing's plan after the step, so a policy made
+      // in the same step as a manual release would be counted in it.
+      for (const o of owners) if (askRng.chance(0.07) && !acted.has(o)) await requestAct(askRng, oracle, o, now, step, count)
       for (const o of owners) settle(o.m, now)
       count('ms.actions', performance.now() - t1)
       t1 = performance.now()
@@ -442,6 +449,9 @@ async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwne
   if (rng.chance(0.6)) triggers.push(scheduledBody(rng, m, now))
   if (rng.chance(0.6)) triggers.push(biometricBody(rng))
   if (rng.chance(0.6)) triggers.push({ type: 'verified_death', config: {} })
+  // Every fourth owner watches their trusted devices from the start (no draw: the course of a seed
+  // should not hang on whether one is ever created).
+  if (index % 4 === 0) triggers.push({ type: 'device_loss', config: { days: 12 } })
   for (const body of triggers) {
     const want = expectedCreate(m, body)
     await mustBe(await createTriggerNow(o, { ...body, status: rng.chance(0.15) ? 'paused' : 'active' }, now), want, `${body.type as string} trigger`)
