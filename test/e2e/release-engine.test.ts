@@ -146,8 +146,8 @@ describe('release engine, end to end', () => {
     await ada.page.goto(portalUrl.startsWith('http') ? portalUrl : `${baseUrl()}${portalUrl}`)
     const card = ada.page.getByTestId('released-asset')
     await card.waitFor()
-    // "Back to Verification" leads to what she can do next, never to an invalid-link page.
-    await ada.page.getByRole('button', { name: 'Back to Verification' }).first().click()
+    // "Back to Portal" leads to what she can do next, never to an invalid-link page.
+    await ada.page.getByRole('button', { name: 'Back to Portal' }).first().click()
     await ada.page.getByRole('heading', { name: 'Beneficiary Portal' }).waitFor()
     expect(await ada.page.getByText('Invalid Link').count()).toBe(0)
     await ada.page.getByRole('button', { name: 'Open your released assets' }).click()
