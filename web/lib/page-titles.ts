@@ -1,5 +1,3 @@
-import { useRouterState } from '@tanstack/react-router'
-import { useEffect } from 'react'
 import { PAGES } from '../../contract/messages'
 import type { FileRoutesByFullPath } from '@/route-tree.gen'
 
@@ -57,19 +55,4 @@ const PAGE_TITLES: Record<keyof FileRoutesByFullPath, string> = {
 export function pageTitle(fullPath: string | undefined): string {
   const own = fullPath === undefined ? undefined : PAGE_TITLES[fullPath as keyof FileRoutesByFullPath]
   return `${own ?? PAGES.notFound} · ${SITE}`
-}
-
-/** Keeps document.title on the page shown (mounted once, in the root route). */
-export function useDocumentTitle() {
-  const fullPath = useRouterState({
-    select: (state) => {
-      const last = state.matches.at(-1)
-      // The root alone matched: no route has this address.
-      if (!last || last.routeId === '__root__' || state.matches.some((m) => m.status === 'notFound')) return undefined
-      return last.fullPath as string
-    },
-  })
-  useEffect(() => {
-    document.title = pageTitle(fullPath)
-  }, [fullPath])
 }

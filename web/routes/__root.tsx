@@ -3,7 +3,7 @@ import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
 import { lazy, Suspense, useState } from 'react'
 import { NotFoundPage } from '@/components/layout/not-found'
 import { useFreshProofRequest } from '@/lib/fresh-proof-store'
-import { useDocumentTitle } from '@/lib/page-titles'
+import { useDocumentTitle } from '@/lib/document-title'
 import { useCurrentToast } from '@/lib/toast-store'
 
 export interface RouterContext {
