@@ -2257,7 +2257,7 @@ export const MUTATIONS = [
       },
     ],
     tests: [W('link-privacy')],
-    by: /no link in any e-mail names an address/,
+    by: /names an address, in the clear or in a readable token/,
   },
   {
     id: 'pages.backup-link-names-address',
@@ -2275,7 +2275,7 @@ export const MUTATIONS = [
       },
     ],
     tests: [W('link-privacy')],
-    by: /no link in any e-mail names an address/,
+    by: /names an address, in the clear or in a readable token/,
   },
   {
     id: 'pages.key-that-does-not-fit',

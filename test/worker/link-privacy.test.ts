@@ -3,8 +3,10 @@ import type { OutboxMessage } from '../../contract/auth'
 import { addApprover, addBeneficiary, call, linkTokenIn, outbox, outboxFor, register, requestResetToken, uniqueEmail, waitFor } from './helpers'
 import { publicKey } from './vault-helpers'
 
-// No link in an e-mail names an address: a link travels further than its mailbox (forwarded,
-// pasted, kept in a proxy's log or a browser's history), and a token is base64, which anyone reads.
+// A link travels further than its mailbox (forwarded, pasted, kept in a proxy's log or a
+// browser's history), and a token is base64, which anyone reads: the links sent to the owner's
+// addresses and the circle's invitations name no address. (A release approval's and a renewal
+// decision's links still name the approver they are for: NOTES-pages.md.)
 
 /** Every link in a message, from its text and its html. */
 function linksOf(message: OutboxMessage): string[] {
@@ -30,7 +32,7 @@ function readable(href: string): string {
 }
 
 describe('links in e-mails', () => {
-  it('no link in any e-mail names an address, in the clear or in a readable token', async () => {
+  it('no link sent to the owner’s addresses or in the circle’s invitations names an address, in the clear or in a readable token', async () => {
     // The mails with links an owner's own addresses get (confirmation, backup, reset) and the
     // invitations their circle gets once the owner is confirmed.
     const owner = await register({ confirmed: false })
