@@ -26,6 +26,12 @@ export const RELEASE_MESSAGES = {
   portalEmailInvalid: 'Please enter a valid email address',
   privateKeyRequired: 'Private key is required for decryption',
   privateKeyInvalid: 'Invalid private key format',
+  /** A loaded key that opened none of the items it was tried on (another heir's kit, or another vault's). */
+  keyDoesNotFitTitle: 'This key does not open your assets',
+  keyDoesNotFit: 'This key does not open the assets released to you. Check that you loaded the Access Kit made for you.',
+  keyDoesNotFitItem: 'Load the private key from your own Access Kit to open this item.',
+  /** The button on the released-items page back to the portal's first page. */
+  backToPortal: 'Back to Portal',
   downloadFailed: 'Download Failed',
   noAssets: 'No Assets Available',
   noAssetsBody: 'Nothing has been released to you yet. You will receive an e-mail when something is.',

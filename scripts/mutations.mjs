@@ -489,7 +489,7 @@ export const MUTATIONS = [
     id: 'owner-email.link-names-address',
     rule: 'a confirmation link confirms only the address it was sent to',
     file: 'worker/services/email-confirmation.ts',
-    from: ' || user.email !== link.nonce',
+    from: ' || addressNonce(env, user.email) !== link.nonce',
     to: '',
     tests: [W('owner-email-confirmation')],
     by: /names another address/,
@@ -2285,5 +2285,51 @@ export const MUTATIONS = [
     to: '',
     tests: [B('live-lists')],
     by: /an approver who has not verified yet is read again on a timer until every approver has verified/,
+  },
+  // --- pages: pages a person meets ------------------------------------------------------------------
+  {
+    id: 'pages.confirm-link-names-address',
+    rule: 'the owner’s confirmation link stands for the address with a keyed digest, never the address itself',
+    edits: [
+      {
+        file: 'worker/services/email-confirmation.ts',
+        from: "{ owner: user.id, nonce: addressNonce(env, user.email) }",
+        to: '{ owner: user.id, nonce: user.email }',
+      },
+      {
+        file: 'worker/services/email-confirmation.ts',
+        from: 'addressNonce(env, user.email) !== link.nonce',
+        to: 'user.email !== link.nonce',
+      },
+    ],
+    tests: [W('link-privacy')],
+    by: /names an address, in the clear or in a readable token/,
+  },
+  {
+    id: 'pages.backup-link-names-address',
+    rule: 'the backup address’s confirmation link stands for it with a keyed digest, never the address itself',
+    edits: [
+      {
+        file: 'worker/services/channels.ts',
+        from: '{ owner: user.id, nonce: addressNonce(env, address) }',
+        to: '{ owner: user.id, nonce: address }',
+      },
+      {
+        file: 'worker/services/channels.ts',
+        from: 'link.nonce !== addressNonce(env, user.backupEmail)',
+        to: 'link.nonce !== user.backupEmail',
+      },
+    ],
+    tests: [W('link-privacy')],
+    by: /names an address, in the clear or in a readable token/,
+  },
+  {
+    id: 'pages.key-that-does-not-fit',
+    rule: 'with a key that opens none of the released items, no Download & Decrypt is offered, and the card says which key to load',
+    file: 'web/features/releases/portal.ts',
+    from: "    canDownload: status === 'available' && !busy && open && keyFits,\n",
+    to: "    canDownload: status === 'available' && !busy && open,\n",
+    tests: [B('releases-portal')],
+    by: /a key that opens none of the items/,
   },
 ]

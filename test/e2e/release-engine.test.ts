@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto'
+import { createHash, generateKeyPairSync } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { verifyChain, type AuditEntry } from '../../contract/audit'
+import { RELEASE_MESSAGES } from '../../contract/releases'
 import { CLOCK_MESSAGES } from '../../contract/triggers'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
@@ -146,14 +147,25 @@ describe('release engine, end to end', () => {
     await ada.page.goto(portalUrl.startsWith('http') ? portalUrl : `${baseUrl()}${portalUrl}`)
     const card = ada.page.getByTestId('released-asset')
     await card.waitFor()
-    // "Back to Verification" leads to what she can do next, never to an invalid-link page.
-    await ada.page.getByRole('button', { name: 'Back to Verification' }).first().click()
+    // "Back to Portal" leads to what she can do next, never to an invalid-link page.
+    await ada.page.getByRole('button', { name: 'Back to Portal' }).first().click()
     await ada.page.getByRole('heading', { name: 'Beneficiary Portal' }).waitFor()
     expect(await ada.page.getByText('Invalid Link').count()).toBe(0)
     await ada.page.getByRole('button', { name: 'Open your released assets' }).click()
     await card.waitFor()
     expect(await card.textContent()).toContain('Untitled Asset')
+    // A key that is not hers (no kit's fingerprint line, like an older kit): the page says it does
+    // not fit, never "loaded" beside it, and offers no download that would do nothing.
+    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+    await ada.page.getByLabel('Private key', { exact: true }).fill(stranger)
+    await ada.page.getByRole('button', { name: 'Use this key' }).click()
+    await ada.page.getByTestId('key-does-not-fit').getByText(RELEASE_MESSAGES.keyDoesNotFit).waitFor()
+    expect(await ada.page.getByText('Private key loaded').count()).toBe(0)
+    await card.getByText(RELEASE_MESSAGES.keyDoesNotFitItem).waitFor()
+    expect(await card.getByRole('button', { name: 'Download & Decrypt' }).isDisabled()).toBe(true)
+    await ada.page.getByRole('button', { name: 'Use another key' }).click()
     await ada.page.locator('input[type=file]').setInputFiles(kitPath)
+    await ada.page.getByText('Private key loaded').waitFor()
     await card.getByText(FILE.name).waitFor()
     await ada.page.screenshot({ path: `${SHOTS}/beneficiary-portal-1280.png`, fullPage: true })
     // The heir's page, with the kit opened, passes the accessibility layer too.

@@ -95,6 +95,13 @@ describe('the asset card', () => {
     expect(model.blockedReason).toBe('Grace Owner withdrew this release. It can no longer be downloaded.')
   })
 
+  it('a key that opens none of the items offers no download, and says which key to load', () => {
+    const model = assetCardModel(asset(), { now, keyFits: false })
+    expect(model).toMatchObject({ canDownload: false, blockedReason: RELEASE_MESSAGES.keyDoesNotFitItem })
+    // What ran out is said first: another key would not help.
+    expect(assetCardModel(asset({ status: 'expired' }), { now, keyFits: false }).blockedReason).toBe(RELEASE_MESSAGES.assetExpired)
+  })
+
   it('falls back to Untitled Asset and No expiry date', () => {
     const model = assetCardModel(asset({ expiresAt: null }), { now })
     expect(model.title).toBe('Untitled Asset')

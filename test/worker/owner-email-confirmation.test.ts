@@ -8,7 +8,7 @@ import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import { accountOf } from '../../worker/owner/account'
-import { signLinkToken } from '../../worker/services/link-tokens'
+import { addressNonce, signLinkToken } from '../../worker/services/link-tokens'
 import { addApprover, addBeneficiary, call, env, linkTokenIn, me, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
 import { LINK_LIFETIME_SECONDS } from './link-lifetimes'
 import { ownerExec, vaultOf } from './owner-helpers'
@@ -78,14 +78,17 @@ describe('the owner’s address is confirmed by a link sent at registration', ()
   it('refuses a confirmation link that is forged, expired, for another purpose, or names another address (400, nothing confirmed)', async () => {
     const owner = await register({ confirmed: false })
     const lifetime = LINK_LIFETIME_SECONDS.ownerEmailConfirm * 1000
+    const nonce = addressNonce(env, owner.email)
     const cases: Array<[string, string, string]> = [
       ['garbage', 'x'.repeat(64), EMAIL_CONFIRMATION.linkInvalid],
-      ['expired', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce: owner.email }, Date.now() - lifetime - 60_000), EMAIL_CONFIRMATION.linkExpired],
-      ['another purpose', signLinkToken(env, 'checkIn', owner.user.id, { owner: owner.user.id, nonce: owner.email }), EMAIL_CONFIRMATION.linkInvalid],
-      ['another address', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce: 'someone-else@example.com' }), EMAIL_CONFIRMATION.linkInvalid],
+      ['expired', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce }, Date.now() - lifetime - 60_000), EMAIL_CONFIRMATION.linkExpired],
+      ['another purpose', signLinkToken(env, 'checkIn', owner.user.id, { owner: owner.user.id, nonce }), EMAIL_CONFIRMATION.linkInvalid],
+      ['another address', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce: addressNonce(env, 'someone-else@example.com') }), EMAIL_CONFIRMATION.linkInvalid],
+      // A link that names the address in the clear (as links once did) is not one this product makes.
+      ['the address in the clear', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce: owner.email }), EMAIL_CONFIRMATION.linkInvalid],
       ['no address', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id }), EMAIL_CONFIRMATION.linkInvalid],
-      ['another owner’s object', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: crypto.randomUUID(), nonce: owner.email }), EMAIL_CONFIRMATION.linkInvalid],
-      ['nobody', signLinkToken(env, 'ownerEmailConfirm', crypto.randomUUID(), { owner: owner.user.id, nonce: owner.email }), EMAIL_CONFIRMATION.linkInvalid],
+      ['another owner’s object', signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: crypto.randomUUID(), nonce }), EMAIL_CONFIRMATION.linkInvalid],
+      ['nobody', signLinkToken(env, 'ownerEmailConfirm', crypto.randomUUID(), { owner: owner.user.id, nonce }), EMAIL_CONFIRMATION.linkInvalid],
     ]
     for (const [name, token, message] of cases) {
       const res = await confirm(token)
@@ -94,7 +97,7 @@ describe('the owner’s address is confirmed by a link sent at registration', ()
     }
     expect((await json<{ user: PublicUser }>(await me(owner.token))).user.emailVerified).toBe(false)
     // A just-valid link still works afterwards.
-    const lastSecond = signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce: owner.email }, Date.now() - lifetime + 2000)
+    const lastSecond = signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce }, Date.now() - lifetime + 2000)
     expect((await confirm(lastSecond)).status).toBe(200)
   })
 

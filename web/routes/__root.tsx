@@ -3,6 +3,7 @@ import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
 import { lazy, Suspense, useState } from 'react'
 import { NotFoundPage } from '@/components/layout/not-found'
 import { useFreshProofRequest } from '@/lib/fresh-proof-store'
+import { useDocumentTitle } from '@/lib/document-title'
 import { useCurrentToast } from '@/lib/toast-store'
 
 export interface RouterContext {
@@ -37,13 +38,18 @@ function FreshProof() {
   ) : null
 }
 
-export const Route = createRootRouteWithContext<RouterContext>()({
-  component: () => (
+function Root() {
+  useDocumentTitle()
+  return (
     <>
       <Outlet />
       <Toasts />
       <FreshProof />
     </>
-  ),
+  )
+}
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: Root,
   notFoundComponent: NotFoundPage,
 })

@@ -28,28 +28,47 @@ import type { RecoveryKit } from '@/features/vault/recovery/recovery-kit'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 
+const STEPS = ['account', 'setup-security', 'passphrase'] as const
+type Step = (typeof STEPS)[number]
+
+// Each step is in the address (?step=), so Back returns to the step before and Forward to the one
+// after; the account step leaves it out, and any other query string (a plan chosen before signing
+// up) stays with the steps.
 export const Route = createFileRoute('/register')({
+  validateSearch: (search: Record<string, unknown>): { step?: Exclude<Step, 'account'> } => {
+    const step = STEPS.find((s) => s !== 'account' && s === search.step)
+    return step && step !== 'account' ? { step } : {}
+  },
   component: RegisterPage,
 })
 
 type RegisterInput = z.input<typeof registerFormSchema>
 type RegisterOutput = z.output<typeof registerFormSchema>
 
-type Step = 'account' | 'setup-security' | 'passphrase'
+/** The query string the visitor came with, without the wizard's own step. */
+function searchWithoutStep(): string {
+  const params = new URLSearchParams(window.location.search)
+  params.delete('step')
+  const rest = params.toString()
+  return rest ? `?${rest}` : ''
+}
 
 // Seeds 000 §4: register form, then 'Set Up Security', then the passphrase (Back returns) or skip.
 function RegisterPage() {
   const { data: user, isPending } = useCurrentUser()
-  const [step, setStep] = useState<Step>('account')
+  const step: Step = Route.useSearch().step ?? 'account'
   const navigate = useNavigate()
   if (isPending) return <PageSpinner />
-  // Someone already signed in who opens /register goes to the dashboard; the wizard's own
-  // sign-up (step 1) keeps it on screen for the next steps.
-  if (user && step === 'account') return <Navigate to="/dashboard" replace />
+  // The later steps need the account made in step 1: without it, they start over.
+  if (!user && step !== 'account') return <Navigate to="/register" search={(prev) => ({ ...prev, step: undefined })} replace />
+  // Someone whose vault is made has nothing left here (the passphrase step, while it shows the
+  // recovery code it just made, stays: see PassphraseStep).
+  if (user?.vaultSetup && step !== 'passphrase') return <Navigate to="/dashboard" replace />
 
+  const goTo = (next: Exclude<Step, 'account'>) => void navigate({ to: '/register', search: (prev) => ({ ...prev, step: next }) })
   const complete = async () => {
     // With a query string (a plan chosen before signing up) the visitor continues to /subscribe.
-    const search = window.location.search
+    const search = searchWithoutStep()
     if (search) window.location.assign(`/subscribe${search}`)
     else await navigate({ to: '/dashboard' })
   }
@@ -57,14 +76,31 @@ function RegisterPage() {
   if (step === 'setup-security') {
     return (
       <AuthLayout title="Set Up Security" description="Step 2 of 3: protect your vault with a passphrase only you know, and your sign-in with a security key.">
-        <SetupSecurity onPassphrase={() => setStep('passphrase')} onSkip={complete} />
+        <SetupSecurity onPassphrase={() => goTo('passphrase')} onSkip={complete} />
       </AuthLayout>
     )
   }
   if (step === 'passphrase') {
     return (
       <AuthLayout title="Create Your Vault Passphrase" description="Step 3 of 3: at least 12 characters. It never leaves this device.">
-        <PassphraseStep onBack={() => setStep('setup-security')} onDone={complete} />
+        <PassphraseStep onBack={() => goTo('setup-security')} onDone={complete} />
+      </AuthLayout>
+    )
+  }
+  if (user) {
+    // Back from step 2: the account exists, and cannot be made twice.
+    return (
+      <AuthLayout title="Create your account" description="Step 1 of 3: your account.">
+        <div className="grid gap-4">
+          <Alert variant="success">
+            <CheckCircle2 aria-hidden />
+            <AlertTitle>Your account is created</AlertTitle>
+            <AlertDescription>You are signed in as {user.email}. Next, protect your vault with a passphrase only you know.</AlertDescription>
+          </Alert>
+          <Button size="lg" onClick={() => goTo('setup-security')}>
+            Continue
+          </Button>
+        </div>
       </AuthLayout>
     )
   }
@@ -81,7 +117,7 @@ function RegisterPage() {
         </>
       }
     >
-      <RegisterForm onRegistered={() => setStep('setup-security')} />
+      <RegisterForm onRegistered={() => goTo('setup-security')} />
     </AuthLayout>
   )
 }
@@ -153,6 +189,9 @@ function PassphraseStep({ onBack, onDone }: { onBack: () => void; onDone: () => 
   const guessing = usePassphraseGuessing(passphrase.length >= VAULT_PASSPHRASE_MIN ? passphrase : '', personal)
   const [checking, setChecking] = useState(false)
   const [kit, setKit] = useState<RecoveryKit | null>(null)
+  // Reached again (Back, Forward) after the vault was made: the passphrase is chosen already.
+  const [madeBefore] = useState(() => user?.vaultSetup === true)
+  if (madeBefore) return <Navigate to="/dashboard" replace />
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()

@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound, tooManyRequests } from '../lib/errors'
 import { sendEmail } from '../mail'
 import { backupEmailVerifyEmail } from '../mail/channel-templates'
 import type { Account } from '../owner/account'
-import { signLinkToken, verifyLinkToken } from './link-tokens'
+import { addressNonce, signLinkToken, verifyLinkToken } from './link-tokens'
 
 // The owner's backup address and emergency contact (contract/channels.ts). Who hears what is
 // worker/mail/channels.ts; the account (worker/owner/account.ts) hands the engine a backup address
@@ -48,8 +48,8 @@ export async function sendBackupLink(env: Env, ctx: Pick<ExecutionContext, 'wait
     .where(and(eq(emailOutbox.kind, VERIFY_KIND), eq(emailOutbox.toAddress, address), gt(emailOutbox.createdAt, now - HOUR_MS)))
     .get()
   if ((recent?.n ?? 0) >= CHANNEL_MESSAGES.backupPerHour) throw tooManyRequests(CHANNEL_MESSAGES.backupLimit)
-  // The address is the nonce: a link confirms only the address it was sent to, while it is the backup.
-  const token = signLinkToken(env, 'backupEmailVerify', user.id, { owner: user.id, nonce: address }, now)
+  // A link confirms only the address it was sent to (never naming it), while it is the backup.
+  const token = signLinkToken(env, 'backupEmailVerify', user.id, { owner: user.id, nonce: addressNonce(env, address) }, now)
   const verifyUrl = `${env.APP_ORIGIN}/verify-backup-email?${new URLSearchParams({ token }).toString()}`
   await sendEmail(env, ctx, db, { to: address, kind: VERIFY_KIND, ...backupEmailVerifyEmail({ displayName: user.displayName, verifyUrl }) })
 }
@@ -72,7 +72,7 @@ export async function verifyBackup(env: Env, db: Db, user: UserRow, token: strin
   const link = await verifyLinkToken(env, 'backupEmailVerify', token, now)
   if (!link.ok) throw badRequest(link.reason === 'expired' ? CHANNEL_MESSAGES.linkExpired : CHANNEL_MESSAGES.linkInvalid)
   if (link.owner !== user.id || link.subject !== user.id) throw notFound(GENERIC_ERRORS.notFound)
-  if (!user.backupEmail || link.nonce !== user.backupEmail) throw badRequest(CHANNEL_MESSAGES.linkInvalid)
+  if (!user.backupEmail || link.nonce !== addressNonce(env, user.backupEmail)) throw badRequest(CHANNEL_MESSAGES.linkInvalid)
   if (user.backupEmailVerifiedAt !== null) return { message: CHANNEL_MESSAGES.backupAlreadyVerified, already: true }
   const [done] = await db.batch([
     db

@@ -10,7 +10,7 @@ import { emailConfirmationEmail } from '../mail/templates'
 import { accountOf } from '../owner/account'
 import { ownerVault } from '../owner/client'
 import { ask } from '../owner/outcome'
-import { signLinkToken, verifyLinkToken } from './link-tokens'
+import { addressNonce, signLinkToken, verifyLinkToken } from './link-tokens'
 
 // The owner's own address, confirmed by the link sent to it at registration. Until it is, the
 // owner's object holds every invitation (worker/services/invitations.ts); confirming sends them.
@@ -29,8 +29,8 @@ export async function sendConfirmationLink(env: Env, ctx: Pick<ExecutionContext,
     .where(and(eq(emailOutbox.kind, KIND), eq(emailOutbox.toAddress, user.email), gt(emailOutbox.createdAt, now - HOUR_MS)))
     .get()
   if ((recent?.n ?? 0) >= EMAIL_CONFIRMATION.perHour) throw tooManyRequests(EMAIL_CONFIRMATION.limit)
-  // The address is the nonce: a link names the address it was sent to, and confirms only that one.
-  const token = signLinkToken(env, 'ownerEmailConfirm', user.id, { owner: user.id, nonce: user.email }, now)
+  // The link stands for the address it was sent to (never naming it), and confirms only that one.
+  const token = signLinkToken(env, 'ownerEmailConfirm', user.id, { owner: user.id, nonce: addressNonce(env, user.email) }, now)
   const confirmUrl = `${env.APP_ORIGIN}/confirm-email?${new URLSearchParams({ token }).toString()}`
   await sendEmail(env, ctx, db, { to: user.email, kind: KIND, ...emailConfirmationEmail({ displayName: user.displayName, confirmUrl }) })
 }
@@ -43,7 +43,7 @@ export async function confirmOwnerEmail(env: Env, db: Db, token: string, now = D
   const link = await verifyLinkToken(env, 'ownerEmailConfirm', token, now)
   if (!link.ok) throw badRequest(link.reason === 'expired' ? EMAIL_CONFIRMATION.linkExpired : EMAIL_CONFIRMATION.linkInvalid)
   const user = await db.query.users.findFirst({ where: eq(users.id, link.subject) })
-  if (!user || user.id !== link.owner || user.email !== link.nonce) throw badRequest(EMAIL_CONFIRMATION.linkInvalid)
+  if (!user || user.id !== link.owner || addressNonce(env, user.email) !== link.nonce) throw badRequest(EMAIL_CONFIRMATION.linkInvalid)
   const already = user.emailVerifiedAt !== null
   const confirmed = already
     ? user

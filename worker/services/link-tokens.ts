@@ -27,9 +27,9 @@ export const LINK_PURPOSES = {
   releaseApproval: { audience: 'legacy-vault:link:release-approval', ttlSeconds: 60 * 24 * 3600 },
   // Subject: approver id. Standing link to confirm the owner's death; long-lived by nature.
   deathReport: { audience: 'legacy-vault:link:death-report', ttlSeconds: 5 * 365 * 24 * 3600 },
-  // Subject: owner id; nonce: the address it was sent to. The owner confirms their own address.
+  // Subject: owner id; nonce: addressNonce of the address it was sent to. The owner confirms their own address.
   ownerEmailConfirm: { audience: 'legacy-vault:link:owner-email-confirm', ttlSeconds: 7 * 24 * 3600 },
-  // Subject: owner id; nonce: the backup address it was sent to. The owner confirms it, signed in.
+  // Subject: owner id; nonce: addressNonce of the backup address it was sent to. The owner confirms it, signed in.
   backupEmailVerify: { audience: 'legacy-vault:link:backup-email-verify', ttlSeconds: 7 * 24 * 3600 },
   // Subject: access request id. The owner refuses a request without signing in (it holds things back).
   accessRefuse: { audience: 'legacy-vault:link:access-refuse', ttlSeconds: 60 * 24 * 3600 },
@@ -44,6 +44,15 @@ export const LINK_PURPOSES = {
   assetContent: { audience: 'legacy-vault:link:asset-content', ttlSeconds: RELEASE_LIMITS.contentTicketMinutes * 60 },
 } as const
 export type LinkPurpose = keyof typeof LINK_PURPOSES
+
+/**
+ * A link's nonce for the address it was sent to: the same for the same address, so the link
+ * confirms only that one, and a keyed digest, so the token (readable base64) never shows the
+ * address to whoever sees the link (a forwarded mail, a proxy's log, a browser's history).
+ */
+export function addressNonce(env: Pick<Env, 'JWT_SECRET'>, address: string): string {
+  return hmacSha256Base64Url(env.JWT_SECRET, `link-address:${address}`)
+}
 
 const ISSUER = 'legacy-vault'
 const HEADER = base64UrlJson({ alg: 'HS256' })

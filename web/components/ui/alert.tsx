@@ -1,5 +1,6 @@
 import { cva, type VariantProps } from 'class-variance-authority'
 import type { ComponentProps } from 'react'
+import { Heading } from '@/components/ui/heading-level'
 import { cn } from '@/lib/utils'
 
 const alertVariants = cva('relative w-full rounded-lg border p-4 text-sm [&>svg]:absolute [&>svg]:left-4 [&>svg]:top-4 [&>svg]:size-4 [&>svg~*]:pl-7', {
@@ -18,8 +19,8 @@ const alertVariants = cva('relative w-full rounded-lg border p-4 text-sm [&>svg]
 export function Alert({ className, variant, ...props }: ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
   return <div role="alert" className={cn(alertVariants({ variant }), className)} {...props} />
 }
-export function AlertTitle({ className, ...props }: ComponentProps<'h5'>) {
-  return <h5 className={cn('mb-1 font-semibold leading-none', className)} {...props} />
+export function AlertTitle({ className, ...props }: ComponentProps<'h2'>) {
+  return <Heading className={cn('mb-1 font-semibold leading-none', className)} {...props} />
 }
 export function AlertDescription({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('text-sm leading-relaxed', className)} {...props} />

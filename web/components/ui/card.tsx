@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react'
 import type { ComponentProps } from 'react'
+import { Heading, NestedHeadings } from '@/components/ui/heading-level'
 import { cn } from '@/lib/utils'
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
@@ -8,8 +9,8 @@ export function Card({ className, ...props }: ComponentProps<'div'>) {
 export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex flex-col gap-1.5 p-6', className)} {...props} />
 }
-export function CardTitle({ className, ...props }: ComponentProps<'h3'>) {
-  return <h3 className={cn('text-lg font-semibold leading-tight text-slate-900', className)} {...props} />
+export function CardTitle({ className, ...props }: ComponentProps<'h2'>) {
+  return <Heading className={cn('text-lg font-semibold leading-tight text-slate-900', className)} {...props} />
 }
 /** A card title led by its icon, brand-coloured unless `iconClassName` says otherwise. */
 export function CardIconTitle({
@@ -28,8 +29,12 @@ export function CardIconTitle({
 export function CardDescription({ className, ...props }: ComponentProps<'p'>) {
   return <p className={cn('text-sm text-slate-600', className)} {...props} />
 }
-export function CardContent({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('p-6 pt-0', className)} {...props} />
+export function CardContent({ className, children, ...props }: ComponentProps<'div'>) {
+  return (
+    <div className={cn('p-6 pt-0', className)} {...props}>
+      <NestedHeadings>{children}</NestedHeadings>
+    </div>
+  )
 }
 export function CardFooter({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex items-center p-6 pt-0', className)} {...props} />

@@ -1,6 +1,7 @@
 import { X } from 'lucide-react'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import type { ComponentProps } from 'react'
+import { HeadingsFrom } from '@/components/ui/heading-level'
 import { cn } from '@/lib/utils'
 
 export const Dialog = DialogPrimitive.Root
@@ -23,7 +24,7 @@ export function DialogContent({
         )}
         {...props}
       >
-        {children}
+        <HeadingsFrom level={3}>{children}</HeadingsFrom>
         {!hideClose && (
           <DialogPrimitive.Close
             className="absolute right-4 top-4 rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900"

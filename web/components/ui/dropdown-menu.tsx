@@ -14,8 +14,10 @@ export const DropdownMenuTrigger = Menu.Trigger
 export const DropdownMenuGroup = Menu.Group
 
 export function DropdownMenuContent({ className, sideOffset = 6, ...props }: ComponentProps<typeof Menu.Content>) {
+  // Into the page's main landmark, so that an open menu is not content outside every landmark
+  // (axe: region); it is positioned on screen all the same.
   return (
-    <Menu.Portal>
+    <Menu.Portal container={document.getElementById('main') ?? undefined}>
       <Menu.Content
         sideOffset={sideOffset}
         className={cn('z-50 min-w-48 rounded-md border border-slate-200 bg-white p-1 text-slate-900 shadow-lg', className)}

@@ -1,3 +1,4 @@
+import { Heading } from '@/components/ui/heading-level'
 import { RefreshCw, Smartphone } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import type { PublicUser } from '../../../contract/auth'
@@ -190,9 +191,9 @@ function SetupSteps({
   return (
     <section aria-labelledby="authenticator-setup-title" className="grid gap-5">
       <div className="grid gap-1">
-        <h4 id="authenticator-setup-title" className="font-semibold text-slate-900">
+        <Heading id="authenticator-setup-title" className="font-semibold text-slate-900">
           {replacing ? 'Set up your new phone' : 'Set up your authenticator app'}
-        </h4>
+        </Heading>
         {replacing && <p className="text-sm text-slate-600">Your current app keeps working until you confirm the new one.</p>}
       </div>
       <ol className="grid gap-5">

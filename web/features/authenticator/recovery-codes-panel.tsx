@@ -1,3 +1,4 @@
+import { Heading } from '@/components/ui/heading-level'
 import { downloadText } from '@/lib/download-text'
 import { Check, Copy, Download } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
@@ -37,9 +38,9 @@ export function RecoveryCodesPanel({ codes, email, onDone }: { codes: readonly s
   return (
     <section aria-labelledby="recovery-codes-title" className="grid gap-4 rounded-lg border border-amber-200 bg-amber-50/50 p-4">
       <div className="grid gap-1">
-        <h4 id="recovery-codes-title" tabIndex={-1} ref={title} className="font-semibold text-slate-900 outline-none">
+        <Heading id="recovery-codes-title" tabIndex={-1} ref={title} className="font-semibold text-slate-900 outline-none">
           Save your recovery codes
-        </h4>
+        </Heading>
         <p className="text-sm text-slate-700">
           If you lose your phone, each of these codes signs you in once instead of a code from the app. This is the only time we show them: we keep
           only a scrambled form we cannot read back.

@@ -54,7 +54,7 @@ export function BeneficiaryAssetsPage({ id, token, onBack }: { id: string; token
   const backButton = (
     <Button variant="outline" onClick={onBack} className="w-full sm:w-auto sm:justify-self-center">
       <ArrowLeft aria-hidden />
-      Back to Verification
+      {RELEASE_MESSAGES.backToPortal}
     </Button>
   )
 
@@ -165,7 +165,7 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
             </div>
             <Button variant="outline" onClick={onBack} className="shrink-0">
               <ArrowLeft aria-hidden />
-              Back to Verification
+              {RELEASE_MESSAGES.backToPortal}
             </Button>
           </Card>
 
@@ -247,6 +247,7 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
                     busy: busy !== null || (key !== null && !names.data),
                     ownerName: portal.ownerName,
                     seal: sealOf(asset.id),
+                    keyFits: !names.data?.mismatch,
                   })}
                   busy={busy?.assetId === asset.id}
                   progress={busy?.assetId === asset.id ? busy.progress : null}

@@ -16,7 +16,7 @@ function useRequestPortalLink() {
 }
 
 /**
- * /beneficiary-portal without the assets view (the Access Kit's address, or "Back to Verification"
+ * /beneficiary-portal without the assets view (the Access Kit's address, or "Back to Portal"
  * from the assets): what an heir can do next. With a portal link, open what was left to them; with
  * none, or one that no longer works, ask for a new one by e-mail.
  */

@@ -204,7 +204,16 @@ export function assetCardModel(
     now = new Date(),
     ownerName = 'The owner',
     seal = null,
-  }: { name?: string | null; busy?: boolean; now?: Date; ownerName?: string; seal?: CardSeal | null } = {},
+    keyFits = true,
+  }: {
+    name?: string | null
+    busy?: boolean
+    now?: Date
+    ownerName?: string
+    seal?: CardSeal | null
+    /** False when the loaded key opened none of the items (SealedNames.mismatch): nothing can be downloaded with it. */
+    keyFits?: boolean
+  } = {},
 ): AssetCardModel {
   const type = TYPE_INFO[asset.vaultItem.type] ?? { icon: 'other' as const, label: 'Other' }
   const status = effectiveStatus(asset, now)
@@ -223,8 +232,15 @@ export function assetCardModel(
     downloadsText: `Downloads: ${asset.downloadCount}/${asset.maxDownloads}`,
     // A withdrawn item no longer expires: it is gone.
     expiresText: status === 'withdrawn' ? 'No longer available' : expires && !Number.isNaN(expires.getTime()) ? `Expires ${dateFormat.format(expires)}` : 'No expiry date',
-    canDownload: status === 'available' && !busy && open,
-    blockedReason: status === 'available' ? (sealed?.tone === 'refused' ? sealed.detail : null) : BLOCKED_REASONS[status](ownerName),
+    canDownload: status === 'available' && !busy && open && keyFits,
+    blockedReason:
+      status !== 'available'
+        ? BLOCKED_REASONS[status](ownerName)
+        : sealed?.tone === 'refused'
+          ? sealed.detail
+          : keyFits
+            ? null
+            : RELEASE_MESSAGES.keyDoesNotFitItem,
     seal: sealed,
     canOpenUnsealed: seal !== null && seal.verdict.state === 'unsealed' && !seal.opened,
   }

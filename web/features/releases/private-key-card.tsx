@@ -1,4 +1,5 @@
-import { CircleCheckBig, KeyRound } from 'lucide-react'
+import { CircleCheckBig, KeyRound, ShieldAlert } from 'lucide-react'
+import { RELEASE_MESSAGES } from '../../../contract/releases'
 import { useId, useState, type Ref } from 'react'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -53,6 +54,26 @@ export function PrivateKeyCard({
     }
   }
 
+  if (loaded && mismatch) {
+    // A key that opens nothing is not "loaded" in any sense that helps: say so, and offer another.
+    return (
+      <Card className="grid gap-3 border-red-200 p-5 sm:p-6" data-testid="key-does-not-fit">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <div className="flex items-start gap-3">
+            <ShieldAlert className="mt-0.5 size-5 shrink-0 text-red-600" aria-hidden />
+            <div className="grid gap-1" role="alert">
+              <h2 className="font-semibold text-slate-900">{RELEASE_MESSAGES.keyDoesNotFitTitle}</h2>
+              <p className="text-sm text-red-700">{RELEASE_MESSAGES.keyDoesNotFit}</p>
+            </div>
+          </div>
+          <Button variant="outline" size="sm" onClick={onForget} disabled={disabled}>
+            Use another key
+          </Button>
+        </div>
+      </Card>
+    )
+  }
+
   if (loaded) {
     return (
       <Card className="grid gap-3 p-5 sm:p-6">
@@ -70,11 +91,6 @@ export function PrivateKeyCard({
             Forget key
           </Button>
         </div>
-        {mismatch && (
-          <p role="alert" className="text-sm text-red-600">
-            This key does not open the assets released to you. Check that you loaded the Access Kit made for you.
-          </p>
-        )}
       </Card>
     )
   }

@@ -1,3 +1,4 @@
+import { Heading } from '@/components/ui/heading-level'
 import { AlertTriangle, Lock, LockOpen, PackageOpen } from 'lucide-react'
 import { useMemo, useState } from 'react'
 import type { DryRunResult } from '../../../contract/triggers'
@@ -84,9 +85,9 @@ function CauseSection({ cause, safetyWindow }: { cause: DryRunCauseView; safetyW
   const id = `dry-run-cause-${cause.key}`
   return (
     <section aria-labelledby={id} className="grid gap-3 rounded-lg border border-slate-200 bg-white/70 p-3" data-testid={`dry-run-cause-${cause.key}`}>
-      <h4 id={id} className="font-semibold text-slate-900">
+      <Heading id={id} className="font-semibold text-slate-900">
         {cause.label}
-      </h4>
+      </Heading>
       <p className="text-sm font-medium text-slate-800">
         {cause.summary}
         {cause.when && <span className="font-normal text-slate-700"> · {cause.when}</span>}
