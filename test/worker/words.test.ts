@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { IDENTITY_MESSAGES, type IdentityDocument } from '../../contract/identity'
 import type { BeneficiaryPortalView } from '../../contract/releases'
 import { assetRows, createTrigger, guard, manualReleaseOk, policyCovering, verifiedApprover } from './engine-helpers'
-import { addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
+import { emailDate, emailDay, parseEmailDate } from '../../worker/mail/dates'
+import type { EngineStatus } from '../../contract/triggers'
+import { addBeneficiary, call, env, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
 import { ownerExec, ownerRow } from './owner-helpers'
 import { publicKey, uploadItem } from './vault-helpers'
 
@@ -124,5 +126,34 @@ describe('an heir whose identity document is rejected', () => {
     expect(wrong.status).toBe(400)
     expect(await messageOf(wrong)).toBe(IDENTITY_MESSAGES.typeNotAccepted("Driver's licence, Passport"))
     expect((await upload(path, null, { frontImage: png(), documentType: 'drivers_license' })).status).toBe(201)
+  })
+})
+
+describe('dates in e-mails', () => {
+  it('are written in the zone asked for, the zone named, and read back to the second (workerd’s own Intl)', () => {
+    const at = Date.UTC(2026, 10, 27, 19, 35, 7)
+    expect(emailDate(at, 'Europe/Paris')).toBe('Friday 27 November 2026, 20:35:07 (Europe/Paris time, GMT+01:00)')
+    expect(emailDate(at, 'Asia/Kolkata')).toBe('Saturday 28 November 2026, 01:05:07 (Asia/Kolkata time, GMT+05:30)')
+    expect(emailDate(at, null)).toBe('Friday 27 November 2026, 19:35:07 (UTC)')
+    expect(emailDate(at, 'Not/AZone')).toBe('Friday 27 November 2026, 19:35:07 (UTC)')
+    expect(emailDay(at, 'America/Los_Angeles')).toBe('27 November 2026 (America/Los Angeles time)')
+    for (const zone of ['Europe/Paris', 'Asia/Kolkata', 'America/New_York', 'UTC']) expect(parseEmailDate(emailDate(at, zone))).toBe(at)
+  })
+
+  it('to the owner are in the owner’s time zone: the release they can still cancel', async () => {
+    const owner = await register()
+    await env.DB.prepare('update users set timezone = ? where id = ?').bind('Asia/Tokyo', owner.user.id).run()
+    const heir = await addBeneficiary(owner.token, await publicKey())
+    const { item } = await uploadItem(owner.token, [heir.id])
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    await policyCovering(owner.token, heir.id, [item.id])
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(owner.token, trigger.id)
+    const releaseAt = Date.parse(((await (await call('/api/trigger-engine/status', { token: owner.token })).json()) as EngineStatus).releases[0]!.releaseAt)
+
+    const started = await waitFor(async () => (await outboxFor(owner.email)).find((m) => m.text.includes('/cancel-release')))
+    expect(started.text).toContain(`at ${emailDate(releaseAt, 'Asia/Tokyo')} at the earliest`)
+    expect(started.text).toContain('(Asia/Tokyo time, GMT+09:00)')
+    expect(started.text).not.toMatch(/GMT\b(?!\+09:00)/)
   })
 })
