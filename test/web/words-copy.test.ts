@@ -10,6 +10,7 @@ import { copyrightText, HEIR_ENTRY } from '@/components/layout/footer-copy'
 import { BENEFICIARY_FIELD_HINTS, NOTIFICATION_COPY, notificationBadge } from '@/features/circle/copy'
 import { FAQS, PAYMENT_GRACE_AFTER, PAYMENT_GRACE_DURING, PAYMENT_GRACE_TITLE } from '@/features/marketing/content'
 import { TRIGGER_LABELS as POLICY_TRIGGER_LABELS } from '@/features/policies/copy'
+import { identityUploadChoices } from '@/features/releases/identity-card'
 
 // Sentences the product said and did not keep (issue 0.3 · 6 of 7), pinned to what it does.
 
@@ -114,5 +115,19 @@ describe('the footers and the sign-in page', () => {
     expect(read('web/components/layout/public-footer.tsx')).toContain('to={HEIR_ENTRY.to}')
     expect(read('web/routes/login.tsx')).toContain('to={HEIR_ENTRY.to}')
     expect(read('web/features/releases/portal-home.tsx')).toContain('Send me a new link')
+  })
+})
+
+describe('the heir’s identity upload on the portal', () => {
+  it('offers only the types the owner’s policies accept, and says so', () => {
+    expect(identityUploadChoices(['passport', 'national_id'], false, null)).toEqual({ types: ['passport', 'national_id'], acceptedText: 'Accepted: Passport, National ID.', rejection: null })
+    expect(identityUploadChoices(null, false, null)).toMatchObject({ types: ['drivers_license', 'passport', 'state_id', 'national_id'], acceptedText: null })
+  })
+
+  it('tells a rejected heir the approver’s note and what to send instead', () => {
+    expect(identityUploadChoices(['passport'], true, 'The photo is too dark.').rejection).toBe(
+      'Your previous document was not accepted. The approver\'s note: "The photo is too dark." Please upload a clear, current copy of one of these: Passport.',
+    )
+    expect(identityUploadChoices(null, true, null).rejection).toBe('Your previous document was not accepted. Please upload a clear, current copy.')
   })
 })
