@@ -44,6 +44,9 @@ export const CHANNEL_COPY = {
   contactLabel: 'Emergency contact’s e-mail',
   contactAlerts: 'Tell them if a release starts without me',
   contactHint: 'They are told only that you have not answered and how to reach you: never what is in your vault, who receives it, or any link.',
+  /** The Emergency contact field on /profile: what really happens to this address. */
+  profileContactHint:
+    'Optional. If you turn on "Tell them if a release starts without me" in Settings, we e-mail this person if a release starts without you (never for one you start yourself), to say only that you have not answered us and how to reach you. Otherwise we never contact them.',
   contactSave: 'Save emergency contact',
   verifyTitle: 'Confirm your backup address',
   verifyDescription: 'Confirm that this address is yours. It then hears what your main address hears.',

@@ -33,7 +33,28 @@ export const IDENTITY_MESSAGES = {
   alreadyDecided: 'This document has already been decided.',
   alreadyReviewed: 'You have already reviewed this document.',
   noApprovers: 'Add at least one approver before uploading an identity document: approvers are who review it.',
+  /** Upload of a type the owner's policies do not accept (400). */
+  typeNotAccepted: (accepted: string) => `The vault owner's instructions accept only these documents: ${accepted}. Please upload one of them.`,
+  /** Approving a document whose type the policies (since changed) do not accept (409). */
+  approveTypeNotAccepted: (type: string, accepted: string) =>
+    `This document (${type}) is not one the vault owner's instructions accept (only: ${accepted}). Reject it, and say in your note which document to send instead.`,
 } as const
+
+/**
+ * The document types a beneficiary's identity can be verified with: those every active policy
+ * asking for it accepts (a policy naming none accepts any). Null means any. Policies that accept
+ * no type in common fall back to any type one of them accepts, so the heir is never left with
+ * no document that could pass.
+ */
+export function acceptedDocumentTypes(lists: ReadonlyArray<ReadonlyArray<DocumentType>>): DocumentType[] | null {
+  const named = lists.filter((l) => l.length > 0)
+  if (named.length === 0) return null
+  const common = DOCUMENT_TYPES.filter((t) => named.every((l) => l.includes(t)))
+  return common.length > 0 ? common : DOCUMENT_TYPES.filter((t) => named.some((l) => l.includes(t)))
+}
+
+/** "Driver's licence, Passport", in the order DOCUMENT_TYPES has them. */
+export const acceptedDocumentsText = (types: ReadonlyArray<DocumentType>) => types.map((t) => DOCUMENT_TYPE_LABELS[t]).join(', ')
 
 const optionalText = (max: number) => z.string().trim().max(max).optional().default('')
 

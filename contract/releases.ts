@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { formatBytes } from './format-bytes'
+import type { DocumentType } from './identity'
 import type { RenewalState } from './renewals'
 import type { ItemType } from './vault-items'
 
@@ -124,6 +125,10 @@ export interface BeneficiaryPortalView {
   identityRequired: boolean
   /** Whether anyone can review this beneficiary's identity document today (a verified approver). */
   reviewerReady: boolean
+  /** The document types their identity can be verified with (the owner's policies); null: any government-issued ID. */
+  acceptedDocumentTypes: DocumentType[] | null
+  /** The approver's note on their latest document, when it was rejected. */
+  rejectionReason: string | null
   /** The owner's vault signing public key (base64 SPKI), which seals every item; null for a vault without one. */
   vaultSigningKey: string | null
   /** Asking for more downloads and time once something ran out (contract/renewals.ts). */

@@ -24,6 +24,16 @@ export const SETTINGS_CLOCK_COPY = {
   frequencyHint: 'Where your next inactivity trigger starts. It does not change a trigger you already have.',
 } as const
 
+/**
+ * The Inactivity Monitoring card's opening (seeds 000 §2): the spec's sentence while an inactivity
+ * trigger runs the clock (engine.inactivityTriggerId); without one no check-in e-mail is sent.
+ */
+export function inactivityMonitoringText(clockRunning: boolean): string {
+  return clockRunning
+    ? 'We send you regular check-in e-mails. If you do not respond within the grace period, your inheritance triggers activate automatically.'
+    : 'We send check-in e-mails only while an inactivity trigger is active. You have none running, so we send none.'
+}
+
 /** The frequency /settings shows as chosen: the owner's choice, else the spec's fallback of 7 days. */
 export function settingsFrequencyDays(pingFrequency: number | null): number {
   return pingFrequency ?? CHECKIN_FREQUENCY_SUMMARY_FALLBACK

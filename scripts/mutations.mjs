@@ -2332,4 +2332,32 @@ export const MUTATIONS = [
     tests: [B('releases-portal')],
     by: /a key that opens none of the items/,
   },
+  // --- words: rules shown are kept --------------------------------------------------------------
+  {
+    id: 'words.document-type-at-upload',
+    rule: "an identity document of a type the heir's policies do not accept is refused at upload",
+    file: 'worker/services/identity.ts',
+    from: '  if (accepted && !accepted.includes(documentType)) throw badRequest(IDENTITY_MESSAGES.typeNotAccepted(acceptedDocumentsText(accepted)))\n',
+    to: '',
+    tests: [W('words')],
+    by: /are enforced at upload/,
+  },
+  {
+    id: 'words.document-type-at-review',
+    rule: 'a document of a type the policies no longer accept cannot be approved',
+    file: 'worker/services/identity.ts',
+    from: "  if (body.status === 'approved' && accepted && !accepted.includes(type)) {",
+    to: "  if (body.status === 'approved' && accepted && !accepted.includes(type) && false) {",
+    tests: [W('words')],
+    by: /are enforced at review/,
+  },
+  {
+    id: 'words.rejection-told',
+    rule: 'an heir whose identity document is rejected is told, with the note and what to send instead',
+    file: 'worker/services/identity.ts',
+    from: "  if (status === 'rejected') tellRejected(u, document.beneficiaryId, beneficiaryName, body.verificationNotes, accepted)\n",
+    to: '',
+    tests: [W('words')],
+    by: /is told by e-mail and on the portal/,
+  },
 ]

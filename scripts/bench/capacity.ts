@@ -100,7 +100,7 @@ async function buildTemplate() {
       .setExpirationTime('30d')
       .sign(secret)
   const link = async (path: string, purpose: string) => `${ENV.APP_ORIGIN}${path}?token=${await token(purpose)}`
-  const checkIn = checkInEmail({ displayName: 'Margaret Whitmore', checkInUrl: await link('/check-in', 'check-in'), deadline: Date.now() + 14 * DAY, frequencyDays: 7, graceDays: 14, reminder: false })
+  const checkIn = checkInEmail({ displayName: 'Margaret Whitmore', timeZone: 'America/New_York', checkInUrl: await link('/check-in', 'check-in'), deadline: Date.now() + 14 * DAY, frequencyDays: 7, graceDays: 14, reminder: false })
   const invitations = [
     ...(await Promise.all(
       people.slice(0, PROFILE.beneficiaries).map(async (p) =>

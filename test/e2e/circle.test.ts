@@ -250,6 +250,8 @@ describe('beneficiaries', () => {
     expect(await page.getByRole('menuitem', { name: /Upload ID Document/ }).getAttribute('aria-disabled')).toBeNull()
     await page.getByRole('menuitem', { name: 'Disable Notifications' }).click()
     await first.getByText('Notifications off', { exact: true }).waitFor()
+    // Only the early notice stops: the release e-mail carries their link, so it always goes.
+    await expect.poll(() => toastText(page)).toContain('still receive the e-mail with their link to open them')
     await page.getByRole('button', { name: 'Actions for First Person' }).click()
     await page.getByRole('menuitem', { name: 'Enable Notifications' }).click()
     await first.getByText('Opt-in pending', { exact: true }).waitFor()

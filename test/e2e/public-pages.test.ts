@@ -100,6 +100,24 @@ describe('public pages', () => {
     await expect.poll(() => page.locator('#faq').evaluate((el) => el.getBoundingClientRect().top < window.innerHeight)).toBe(true)
     await context.close()
   })
+
+  it('takes an heir from the footer and from the sign-in page to "Send me a new link"; the footer says this year and writes to support', async () => {
+    const { context, page } = await newPage(browser)
+    await page.goto('/')
+    const footer = page.getByRole('contentinfo')
+    expect(await footer.getByText(`© ${new Date().getFullYear()} Legacy Vault`).isVisible()).toBe(true)
+    expect(await footer.getByText('Help Center').count()).toBe(0)
+    expect(await footer.getByRole('link', { name: 'Contact Us' }).getAttribute('href')).toMatch(/^mailto:support@/)
+    await footer.getByRole('link', { name: 'Were you left something?' }).click()
+    await page.waitForURL('**/beneficiary-portal')
+    await page.getByRole('heading', { name: 'Send me a new link' }).waitFor()
+
+    await page.goto('/login')
+    await page.getByRole('link', { name: 'Were you left something?' }).click()
+    await page.waitForURL('**/beneficiary-portal')
+    await page.getByRole('heading', { name: 'Send me a new link' }).waitFor()
+    await context.close()
+  }, 180_000)
 })
 
 /** Every JavaScript file the page fetches from /assets, with its text. */

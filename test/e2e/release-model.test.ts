@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { RELEASE_MESSAGES } from '../../contract/releases'
+import { parseEmailDate } from '../../worker/mail/dates'
 import { seriousViolations } from './axe'
 import { baseUrl, closeContext, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 
@@ -120,7 +121,7 @@ describe('the release model in the browser', () => {
 
     // The owner is e-mailed the engine's time: the window later, not now.
     const started = await waitForMail(o.ownerEmail, /A release of your vault has started/)
-    const earliest = Date.parse(/at (.+ GMT) at the earliest/.exec(started.text)![1]!)
+    const earliest = parseEmailDate(/at (.+?\)) at the earliest/.exec(started.text)![1]!)
     expect(earliest - reportedAt).toBeGreaterThan(71 * 3_600_000)
     // The heir's portal has nothing: no link was sent, and asking for one sends none.
     const heir = await newPage(browser)

@@ -1,6 +1,7 @@
 import { runInDurableObject } from 'cloudflare:test'
 import type { EngineStatus, ManualReleaseResult, Trigger } from '../../contract/triggers'
 import { runningSchedule, type ClockState } from '../../worker/engine/clock'
+import { parseEmailDate } from '../../worker/mail/dates'
 import type { OwnerVault } from '../../worker/owner/vault-object'
 import { addApprover, call, linksIn, linkTokenIn, nextMessageTo, outboxFor, waitFor } from './helpers'
 import { ownerRow, ownerRows, vaultOf } from './owner-helpers'
@@ -43,7 +44,7 @@ export async function engineStatus(token: string): Promise<EngineStatus> {
 export function mailedDeadline(text: string): number {
   const match = /If we hear nothing by (.+?), your inactivity triggers/.exec(text)
   if (!match) throw new Error(`no deadline in the e-mail: ${text}`)
-  return Date.parse(match[1]!)
+  return parseEmailDate(match[1]!)
 }
 
 export async function clockOf(ownerId: string): Promise<ClockState> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { emailDate } from '../../worker/mail/dates'
 import { UNLOCK_AUDIT_ACTIONS } from '../../contract/audit'
 import { HOUR_MS } from '../../contract/constants'
 import { SAFETY_WINDOW } from '../../contract/settings'
@@ -144,7 +145,7 @@ describe('failed attempts nobody follows with a success', () => {
     })
     expect(warning!.text).toContain('Your vault recorded 2 wrong vault passphrases')
     expect(warning!.text).toContain('1 attempt left')
-    expect(warning!.text).toContain(`the last at ${new Date(second!).toUTCString()}`)
+    expect(warning!.text).toContain(`the last at ${emailDate(second!, 'America/New_York')}`)
     expect(warning!.text).toContain('the trigger fires at 3 failed attempts within 7 days')
     expect(warning!.text).toContain('change your account password')
     expect(warning!.text).toContain('/triggers')

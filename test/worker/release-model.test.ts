@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { emailDate } from '../../worker/mail/dates'
 import { RELEASE_MESSAGES, type AssetDownload, type CancelLinkResult, type CancelView, type ReleasedAsset } from '../../contract/releases'
 import type { DryRunResult, EngineStatus, Trigger } from '../../contract/triggers'
 import { assetRows, clockOf, createTrigger, guard, manualReleaseOk, ownerWithItem, policyCovering, portalToken, setClock, verifiedApprover } from './engine-helpers'
@@ -72,7 +73,7 @@ describe('the safety window holds for every cause that is not the owner acting n
     expect(Date.parse(release!.releaseAt) - before).toBeGreaterThanOrEqual(72 * HOUR)
     // The owner's e-mail names the engine's own time, not "now".
     const mail = await startedMail(s.owner.email)
-    expect(mail.text).toContain(new Date(Date.parse(release!.releaseAt)).toUTCString())
+    expect(mail.text).toContain(emailDate(Date.parse(release!.releaseAt), 'America/New_York'))
     await guard(s.ownerId).tick(before + 71 * HOUR)
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
     await guard(s.ownerId).tick(before + 72 * HOUR + 60_000)

@@ -3,6 +3,7 @@ import { PageSpinner } from '@/components/ui/spinner'
 import { homeFor, useCurrentUser } from '@/features/auth/api'
 import { AuthLayout } from '@/features/auth/auth-layout'
 import { LoginForm } from '@/features/auth/login-form'
+import { HEIR_ENTRY } from '@/components/layout/footer-copy'
 
 export const Route = createFileRoute('/login')({
   component: LoginPage,
@@ -22,6 +23,12 @@ function LoginPage() {
           <Link to="/register" className="font-medium text-brand-700 hover:underline">
             Create one
           </Link>
+          <span className="mt-2 block">
+            <Link to={HEIR_ENTRY.to} className="font-medium text-brand-700 hover:underline">
+              {HEIR_ENTRY.label}
+            </Link>{' '}
+            Beneficiaries need no account: we e-mail you a link.
+          </span>
         </>
       }
     >

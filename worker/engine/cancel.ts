@@ -79,7 +79,7 @@ export function cancelReleases(u: Unit, scope: CancelScope, actor: AuditActor): 
   if (ids.length === 0) return { cancelledReleases: 0, withdrawnItems: 0, heirsTold: 0, downloaded: [] }
   const by = 'checkIn' in scope ? (scope.via ?? 'check-in') : 'firingId' in scope ? (scope.via ?? 'cancel link') : 'owner'
   u.audit({ actor, action: 'release.cancelled', details: { releases: ids.length, withdrawnItems, downloads: downloaded.length, heirsTold, by } })
-  u.tell('release_cancelled', releaseCancelledOwnerEmail({ displayName: u.account.displayName, releases: ids.length, withdrawnItems, heirsTold, downloaded }))
+  u.tell('release_cancelled', releaseCancelledOwnerEmail({ displayName: u.account.displayName, timeZone: u.account.timeZone, releases: ids.length, withdrawnItems, heirsTold, downloaded }))
   return { cancelledReleases: ids.length, withdrawnItems, heirsTold, downloaded }
 }
 

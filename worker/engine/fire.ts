@@ -127,6 +127,7 @@ function tellPeople(u: Unit, req: FireRequest, firingId: string, plans: PlannedR
   if (plans.length > 0) {
     u.tell('release_started', releaseStartedOwnerEmail({
       displayName: account.displayName,
+      timeZone: account.timeZone,
       triggerLabel: label,
       reason: req.reason,
       releaseAt: Math.min(...plans.map((p) => p.releaseAt)),

@@ -53,6 +53,7 @@ export function tickOwner(u: Unit, clock: ClockState): TickResult {
       else state = { ...state, phase: 'reminder_sent' }
       u.tell(action === 'send_checkin' ? 'check_in' : 'check_in_reminder', checkInEmail({
         displayName: account.displayName,
+        timeZone: account.timeZone,
         checkInUrl: u.signedLink('/check-in', 'checkIn', u.ownerId),
         deadline: clockTimes(state, schedule).firesAt,
         frequencyDays: schedule.frequencyDays,

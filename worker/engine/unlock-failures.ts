@@ -142,6 +142,7 @@ function warnOnce(u: Unit, t: TriggerRow, s: WindowStats): void {
     'unlock_warning',
     unlockWarningEmail({
       displayName: u.account.displayName,
+      timeZone: u.account.timeZone,
       triggerLabel: TRIGGER_TYPE_LABELS.biometric_failure.title,
       passphrases: s.countedPassphrases,
       keys: s.counted - s.countedPassphrases,

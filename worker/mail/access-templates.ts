@@ -1,4 +1,4 @@
-import { accessDate } from '../../contract/access-requests'
+import { emailDate, emailDay } from './dates'
 import { render, type RenderedEmail } from './templates'
 
 // Access on request (contract/access-requests.ts). Like every release message: people and dates,
@@ -12,13 +12,15 @@ export function accessRequestedOwnerEmail(p: {
   opensAt: number
   approveUrl: string
   refuseUrl: string
+  /** The owner's zone (Account.timeZone). */
+  timeZone: string
 }): RenderedEmail {
   return render(`${p.requesterName} asked for access to your vault`, {
     heading: 'Someone asked for access',
     paragraphs: [
       `Hello ${p.displayName},`,
       `${p.requesterName} asked for the items of your policy "${p.policyName}".`,
-      `Unless you refuse, they will be released on ${accessDate(p.opensAt)}. Signing in or checking in does not stop this; only refusing does.`,
+      `Unless you refuse, they will be released on ${emailDate(p.opensAt, p.timeZone)}. Signing in or checking in does not stop this; only refusing does.`,
       'If you do not want this, refuse it now with one click. To let them have it at once, approve it in the app.',
     ],
     action: { label: 'Refuse', url: p.refuseUrl },
@@ -33,7 +35,7 @@ export function accessRequestedConfirmEmail(p: { name: string; ownerName: string
     heading: 'Your request was sent',
     paragraphs: [
       `Hello ${p.name},`,
-      `We told ${p.ownerName} that you asked for access. Unless they refuse, it opens on ${accessDate(p.opensAt)}, and we will e-mail you then.`,
+      `We told ${p.ownerName} that you asked for access. Unless they refuse, it opens on ${emailDay(p.opensAt)}, and we will e-mail you then.`,
     ],
   })
 }
@@ -45,7 +47,7 @@ export function accessRefusedEmail(p: { name: string; ownerName: string; askAgai
     paragraphs: [
       `Hello ${p.name},`,
       `${p.ownerName} refused your request for access. Nothing will be released to you because of it.`,
-      `You can ask again from ${accessDate(p.askAgainFrom)}.`,
+      `You can ask again from ${emailDay(p.askAgainFrom)}.`,
     ],
   })
 }

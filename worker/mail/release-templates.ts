@@ -1,15 +1,17 @@
 import { PRODUCT_NAME } from '../../contract/constants'
 import { describeCopyItem, RELEASE_LIMITS, type DownloadedCopy } from '../../contract/releases'
 import { CLOCK_MESSAGES } from '../../contract/triggers'
+import { emailDate } from './dates'
 import { render, type RenderedEmail } from './templates'
 
 // Messages of the release engine. They name people and counts, never items: file names are
 // sealed in the vault, and an e-mail is no place for them anyway.
 
-const when = (at: number) => new Date(at).toUTCString()
 
 /** The check-in e-mail and its reminder; `deadline` is the engine's firing time (worker/engine/clock.ts). */
 export function checkInEmail(p: {
+  /** The owner's zone (Account.timeZone): every date below is written in it. */
+  timeZone: string
   displayName: string
   checkInUrl: string
   deadline: number
@@ -25,7 +27,7 @@ export function checkInEmail(p: {
         ? 'You have not answered your check-in e-mail yet.'
         : 'Your inactivity monitoring asks you to check in regularly. Please confirm that you are still here.',
       CLOCK_MESSAGES.emailSchedule(p.frequencyDays, p.graceDays),
-      `If we hear nothing by ${when(p.deadline)}, your inactivity triggers will activate and your release instructions will start.`,
+      `If we hear nothing by ${emailDate(p.deadline, p.timeZone)}, your inactivity triggers will activate and your release instructions will start.`,
     ],
     action: { label: "I'm still here", url: p.checkInUrl },
     footnote: 'Signing in to your account also counts as a check-in.',
@@ -33,6 +35,8 @@ export function checkInEmail(p: {
 }
 
 export function releaseStartedOwnerEmail(p: {
+  /** The owner's zone (Account.timeZone): every date below is written in it. */
+  timeZone: string
   displayName: string
   triggerLabel: string
   reason: string | null
@@ -47,7 +51,7 @@ export function releaseStartedOwnerEmail(p: {
     paragraphs: p.waiting
       ? [
           `Hello ${p.displayName},`,
-          `${fired} Under your instructions, items will be released to your beneficiaries at ${when(p.releaseAt)} at the earliest.`,
+          `${fired} Under your instructions, items will be released to your beneficiaries at ${emailDate(p.releaseAt, p.timeZone)} at the earliest.`,
           'If this is a mistake and you are well, cancel it now with one click. Checking in from the app, or signing in, cancels it too.',
         ]
       : [
@@ -123,13 +127,15 @@ const COPIES_LISTED = 20
 
 /** The owner's confirmation of a cancel: what stopped, what was withdrawn, and what had already been downloaded. */
 export function releaseCancelledOwnerEmail(p: {
+  /** The owner's zone (Account.timeZone): every date below is written in it. */
+  timeZone: string
   displayName: string
   releases: number
   withdrawnItems: number
   heirsTold: number
   downloaded: DownloadedCopy[]
 }): RenderedEmail {
-  const copies = p.downloaded.slice(0, COPIES_LISTED).map((c) => `${describeCopyItem(c)}, downloaded by ${c.beneficiaryName} on ${when(Date.parse(c.downloadedAt))}.`)
+  const copies = p.downloaded.slice(0, COPIES_LISTED).map((c) => `${describeCopyItem(c)}, downloaded by ${c.beneficiaryName} on ${emailDate(Date.parse(c.downloadedAt), p.timeZone)}.`)
   return render('You cancelled a release of your vault', {
     heading: 'The release was cancelled',
     paragraphs: [
@@ -168,6 +174,8 @@ export function releaseWithdrawnEmail(p: { fullName: string; ownerName: string }
  * no successful unlock followed within UNLOCK_FORGIVE_MS, so most likely not the owner's own typing.
  */
 export function unlockWarningEmail(p: {
+  /** The owner's zone (Account.timeZone): every date below is written in it. */
+  timeZone: string
   displayName: string
   triggerLabel: string
   /** Attempts counted in the trigger's window: wrong vault passphrases and failed security-key answers. */
@@ -189,13 +197,13 @@ export function unlockWarningEmail(p: {
     heading: 'Someone tried to open your vault',
     paragraphs: [
       `Hello ${p.displayName},`,
-      `Your vault recorded ${counted.join(' and ')}, the last at ${when(p.lastAt)}. None of them was followed by a successful unlock within ${p.forgiveMinutes} minutes, so they count toward your ${p.triggerLabel} trigger.`,
+      `Your vault recorded ${counted.join(' and ')}, the last at ${emailDate(p.lastAt, p.timeZone)}. None of them was followed by a successful unlock within ${p.forgiveMinutes} minutes, so they count toward your ${p.triggerLabel} trigger.`,
       `${left} left: one more failed attempt that is not followed by a successful unlock within ${p.forgiveMinutes} minutes starts a release of your vault to your beneficiaries under your instructions (the trigger fires at ${p.threshold} failed attempts within ${p.windowDays} ${p.windowDays === 1 ? 'day' : 'days'}).`,
       'If it was not you: change your account password, check your security keys, and look at your Audit Log for anything else you do not recognise. If the trigger fires, we e-mail you at once with a link that cancels whatever is still waiting.',
       'If it was you: nothing has been released. To start the count afresh, pause the trigger on your Triggers page and activate it again.',
     ],
     details: [
-      ['Last attempt', when(p.lastAt)],
+      ['Last attempt', emailDate(p.lastAt, p.timeZone)],
       ['Attempts left', String(p.attemptsLeft)],
     ],
     action: { label: 'Open your triggers', url: p.triggersUrl },

@@ -251,6 +251,23 @@ export interface IdentityReviewRequest {
 }
 
 /** Asks one approver to review a beneficiary's identity document through their own link. */
+/** To a beneficiary whose identity document an approver rejected: why, and what to send instead. */
+export function identityRejectedEmail(p: { fullName: string; ownerName: string; reason: string; accepted: string | null; portalUrl: string }): RenderedEmail {
+  return render('Your identity document was not accepted', {
+    heading: 'Your identity document was not accepted',
+    paragraphs: [
+      `Hello ${p.fullName},`,
+      `An approver named by ${p.ownerName} reviewed the identity document sent for you and did not accept it. Their note: "${p.reason}"`,
+      p.accepted
+        ? `Please send a clear, current copy of one of these instead: ${p.accepted}.`
+        : 'Please send a clear, current copy of a government-issued photo ID instead.',
+      'Open the link below and upload it from the same page. What waits on your identity stays waiting until a document is accepted.',
+    ],
+    action: { label: 'Send another document', url: p.portalUrl },
+    footnote: 'The link is yours alone; please do not forward it.',
+  })
+}
+
 export function identityReviewRequestEmail(p: IdentityReviewRequest): RenderedEmail {
   return render(`Please review ${p.beneficiaryName}'s identity document`, {
     heading: 'An identity document needs your review',

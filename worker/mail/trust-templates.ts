@@ -1,4 +1,5 @@
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '../../contract/constants'
+import { emailDate } from './dates'
 import { render, type RenderedEmail } from './templates'
 
 /** Each change of trust the owner is told of at once, in their words. */
@@ -79,6 +80,8 @@ export interface TrustChangeMail {
   device: string
   place: string | null
   at: Date
+  /** The owner's zone (users.timezone): the "When" is written in it. */
+  timeZone: string
   notMeUrl: string
 }
 
@@ -94,7 +97,7 @@ export function trustChangeEmail(p: TrustChangeMail): RenderedEmail {
       'If it was not, choose “This wasn’t me”: every device is signed out at once, any security key or authenticator app added since then is removed, and you then choose a new password.',
     ],
     details: [
-      ['When', p.at.toUTCString()],
+      ['When', emailDate(p.at.getTime(), p.timeZone)],
       ['Device', p.device],
       ['Where', p.place ?? 'Unknown location'],
     ],

@@ -26,6 +26,8 @@ export interface Account {
   alertContact: string | null
   /** Given in the profile; the emergency contact's notice says it, to reach the owner by. */
   phoneNumber: string | null
+  /** The owner's time zone (profile): dates in e-mails to the owner are written in it (mail/dates.ts). */
+  timeZone: string
 }
 
 export function accountOf(user: UserRow): Account {
@@ -43,6 +45,7 @@ export function accountOf(user: UserRow): Account {
     backupEmail: user.backupEmailVerifiedAt !== null ? user.backupEmail : null,
     alertContact: user.emergencyContactAlerts ? user.emergencyContact : null,
     phoneNumber: user.phoneNumber,
+    timeZone: user.timezone,
   }
 }
 

@@ -1173,7 +1173,7 @@ export class OwnerVault extends DurableObject<Env> {
   ) {
     return settle(async () => {
       const owner = account ?? (await this.linkOwner())
-      identity.assertDocumentAccepted(this.db, beneficiaryId)
+      identity.assertDocumentAccepted(this.db, beneficiaryId, fields.documentType)
       const documentId = crypto.randomUUID()
       const prefix = identity.identityBlobPrefix(this.ownerId, documentId)
       const stored = { front: { key: `${prefix}/front`, contentType: files.front.contentType }, back: files.back ? { key: `${prefix}/back`, contentType: files.back.contentType } : null }

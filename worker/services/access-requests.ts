@@ -150,6 +150,7 @@ export function askForAccess(u: Unit, requester: Requester, policyId: string): R
 
   u.tell('access_requested', accessRequestedOwnerEmail({
     displayName: account.displayName,
+    timeZone: account.timeZone,
     requesterName: who.fullName,
     policyName: policy.name,
     opensAt: plan.releaseAt,

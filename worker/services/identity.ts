@@ -1,6 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import { CIRCLE_MESSAGES } from '../../contract/circle'
 import {
+  acceptedDocumentsText,
+  acceptedDocumentTypes,
   DOCUMENT_TYPE_LABELS,
   ID_DOCUMENT_MAX_BYTES,
   IDENTITY_MESSAGES,
@@ -11,7 +13,7 @@ import {
 } from '../../contract/identity'
 import { advanceReleases } from '../engine/advance'
 import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
-import { identityReviewRequestEmail } from '../mail/templates'
+import { identityRejectedEmail, identityReviewRequestEmail } from '../mail/templates'
 import { inSlices, type OwnerDb } from '../owner/db'
 import {
   approvers,
@@ -77,12 +79,28 @@ export function reviewersFor(db: OwnerDb, beneficiaryId: string): { reviewers: A
   }
 }
 
-/** Refuses before anything is stored: the beneficiary must be the owner's and someone must review. */
-export function assertDocumentAccepted(db: OwnerDb, beneficiaryId: string): void {
+/** What this beneficiary's identity can be verified with, from their active policies (null: any type). */
+export function acceptedTypesFor(db: OwnerDb, beneficiaryId: string): DocumentType[] | null {
+  const lists = db
+    .select({ types: policies.requiredDocumentTypes })
+    .from(policies)
+    .innerJoin(policyBeneficiaries, eq(policyBeneficiaries.policyId, policies.id))
+    .where(and(eq(policies.status, 'active'), eq(policies.requiresIdentityVerification, true), eq(policyBeneficiaries.beneficiaryId, beneficiaryId)))
+    .all()
+  return acceptedDocumentTypes(lists.map((l) => l.types as DocumentType[]))
+}
+
+/**
+ * Refuses before anything is stored: the beneficiary must be the owner's, someone must review, and
+ * the document must be of a type their policies accept.
+ */
+export function assertDocumentAccepted(db: OwnerDb, beneficiaryId: string, documentType: DocumentType): void {
   if (!db.select({ id: beneficiaries.id }).from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()) {
     throw notFound(CIRCLE_MESSAGES.beneficiaryNotFound)
   }
   reviewersFor(db, beneficiaryId)
+  const accepted = acceptedTypesFor(db, beneficiaryId)
+  if (accepted && !accepted.includes(documentType)) throw badRequest(IDENTITY_MESSAGES.typeNotAccepted(acceptedDocumentsText(accepted)))
 }
 
 /**
@@ -264,8 +282,14 @@ export function submitReview(
   body: { status: 'approved' | 'rejected'; verificationNotes: string; approverSignature?: string },
 ): IdentityDocument['status'] {
   const { db, now } = u
-  const { document, approver } = reviewTarget(db, documentId, approverId)
+  const { document, approver, beneficiaryName } = reviewTarget(db, documentId, approverId)
   if (document.status !== 'pending') throw conflict(IDENTITY_MESSAGES.alreadyDecided)
+  // The policies may have changed since the upload: a type they no longer accept cannot pass.
+  const accepted = acceptedTypesFor(db, document.beneficiaryId)
+  const type = document.documentType as DocumentType
+  if (body.status === 'approved' && accepted && !accepted.includes(type)) {
+    throw conflict(IDENTITY_MESSAGES.approveTypeNotAccepted(DOCUMENT_TYPE_LABELS[type], acceptedDocumentsText(accepted)))
+  }
   const inserted = db
     .insert(identityReviews)
     .values({ documentId, approverId, status: body.status, notes: body.verificationNotes, signature: body.approverSignature ?? null, createdAt: now })
@@ -292,6 +316,20 @@ export function submitReview(
     action: 'circle.identity_reviewed',
     details: { documentId, beneficiaryId: document.beneficiaryId, approverId: approver.id, decision: body.status, status },
   })
+  if (status === 'rejected') tellRejected(u, document.beneficiaryId, beneficiaryName, body.verificationNotes, accepted)
   if (status === 'verified') advanceReleases(u)
   return status
+}
+
+/** The heir hears of a rejection: the approver's note, what to send instead, and their portal link to send it. */
+function tellRejected(u: Unit, beneficiaryId: string, fullName: string, reason: string, accepted: DocumentType[] | null): void {
+  const b = u.db.select({ email: beneficiaries.email }).from(beneficiaries).where(eq(beneficiaries.id, beneficiaryId)).get()
+  if (!b) return
+  u.mail(b.email, 'identity_rejected', identityRejectedEmail({
+    fullName,
+    ownerName: u.account.displayName,
+    reason,
+    accepted: accepted ? acceptedDocumentsText(accepted) : null,
+    portalUrl: u.signedLink('/beneficiary-portal', 'beneficiaryAccess', beneficiaryId, { id: beneficiaryId, view: 'assets' }),
+  }))
 }

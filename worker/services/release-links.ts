@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import {
   RELEASE_MESSAGES,
   type AssetDownload,
@@ -10,13 +10,14 @@ import {
 import { TRIGGER_TYPE_LABELS, type TriggerType } from '../../contract/triggers'
 import { advanceReleases } from '../engine/advance'
 import { assetsReleasedEmail } from '../mail/release-templates'
-import { reviewersFor } from './identity'
+import { acceptedTypesFor, reviewersFor } from './identity'
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import type { OwnerDb } from '../owner/db'
 import {
   approvers,
   beneficiaries,
   deathReports,
+  identityDocuments,
   firings,
   itemGrants,
   releasedAssets,
@@ -189,6 +190,11 @@ export function portalView(db: OwnerDb, ownerName: string, vaultSigningKey: stri
     identityStatus: b.identityStatus,
     identityRequired: !!pending,
     reviewerReady: reviewerReady(db, b.id),
+    acceptedDocumentTypes: acceptedTypesFor(db, b.id),
+    rejectionReason:
+      b.identityStatus === 'rejected'
+        ? (db.select({ reason: identityDocuments.rejectionReason }).from(identityDocuments).where(eq(identityDocuments.beneficiaryId, b.id)).orderBy(desc(identityDocuments.submittedAt)).get()?.reason ?? null)
+        : null,
     vaultSigningKey,
     renewal: renewalState(db, ownerName, b.id, now),
   }

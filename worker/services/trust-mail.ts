@@ -52,6 +52,7 @@ export async function tellOwner(
     device: describeUserAgent(device.userAgent),
     place: device.place ?? null,
     at: new Date(now),
+    timeZone: user.timezone,
     notMeUrl: notMeUrl(c.env, user.id, since, now),
   })
   const to = options.ownAddresses ? ownerAddresses({ email: user.email, backupEmail: user.backupEmailVerifiedAt !== null ? user.backupEmail : null }) : [user.email]

@@ -1,4 +1,5 @@
 import { SAFETY_WINDOW } from '../../../contract/settings'
+import { parseEmailDate } from '../../../worker/mail/dates'
 
 // The oracle of the release-promise simulation: an independent model of what the README's
 // "The release engine" section promises, written from the README (and the shapes of the API), not
@@ -320,7 +321,7 @@ export function mailSent(o: MOwner, now: number): void {
 /** The deadline a check-in e-mail or reminder names ("If we hear nothing by <time>, …"), or null. */
 export function deadlineIn(text: string): number | null {
   const match = /If we hear nothing by (.+?), your inactivity triggers/.exec(text.replace(/\s+/g, ' '))
-  return match ? Date.parse(match[1]!) : null
+  return match ? parseEmailDate(match[1]!) : null
 }
 
 /**

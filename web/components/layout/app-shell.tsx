@@ -2,7 +2,8 @@ import { Link, useRouterState } from '@tanstack/react-router'
 import { Lock, LogOut, Menu, Settings, ShieldCheck, User, CreditCard } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { PublicUser } from '../../../contract/auth'
-import { CONTACT_EMAIL } from '../../../contract/constants'
+import { SUPPORT_EMAIL } from '../../../contract/constants'
+import { copyrightText } from './footer-copy'
 import { Logo } from '@/components/brand/logo'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -147,14 +148,14 @@ export function AppShell({ user, children }: { user: PublicUser; children: React
             <Link to="/audit" className="hover:text-slate-900">Security</Link>
             <Link to="/terms" className="hover:text-slate-900">Terms</Link>
             <Link to="/privacy" className="hover:text-slate-900">Privacy</Link>
-            <a href={`mailto:${CONTACT_EMAIL}`} className="hover:text-slate-900">Contact</a>
+            <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-slate-900">Contact</a>
           </nav>
           <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
             {/* In the footer, not floating: it can never cover what the owner is reading. */}
             <span className="flex items-center gap-1.5 text-xs font-medium text-emerald-800" data-testid="secure-indicator">
               <ShieldCheck className="size-3.5" aria-hidden /> Secure connection
             </span>
-            <p className="text-xs text-slate-500">© 2025 Legacy Vault. All rights reserved.</p>
+            <p className="text-xs text-slate-500">{copyrightText()}</p>
           </div>
         </div>
       </footer>

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { Logo } from '@/components/brand/logo'
-import { CONTACT_EMAIL } from '../../../contract/constants'
+import { CONTACT_EMAIL, SUPPORT_EMAIL } from '../../../contract/constants'
+import { copyrightText, HEIR_ENTRY } from './footer-copy'
 
 /** The public footer (seeds 000 §2, Landing page). */
 export function PublicFooter() {
@@ -28,10 +29,10 @@ export function PublicFooter() {
               <Link to="/pricing" hash="faq" className="hover:text-white">FAQs</Link>
             </li>
             <li>
-              <span>Help Center</span>
+              <a href={`mailto:${SUPPORT_EMAIL}`} className="hover:text-white">Contact Us</a>
             </li>
             <li>
-              <a href={`mailto:${CONTACT_EMAIL}`} className="hover:text-white">Contact Us</a>
+              <Link to={HEIR_ENTRY.to} className="hover:text-white">{HEIR_ENTRY.label}</Link>
             </li>
           </ul>
         </nav>
@@ -49,7 +50,7 @@ export function PublicFooter() {
       </div>
       <div className="border-t border-slate-800">
         <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-slate-400 sm:px-6">
-          © 2025 Legacy Vault. All rights reserved. U.S.A.
+          {copyrightText()} U.S.A.
         </p>
       </div>
     </footer>

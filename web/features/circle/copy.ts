@@ -35,19 +35,22 @@ export function invitationOutcomeText(r: { email: string; verificationEmailSent:
   return r.invitationHeld ? invitationHeldText(r.email) : notSent
 }
 
+// The switch stops only the early notice that a release has started: the e-mail sent when items are
+// released carries the heir's link to open them, so it always goes (engine/advance.ts).
 export const NOTIFICATION_COPY = {
-  enabled: (name: string) => `${name} will be told by e-mail when items are released to them.`,
-  disabled: (name: string) => `${name} will not be e-mailed when items are released to them.`,
+  enabled: (name: string) => `${name} will be told by e-mail as soon as a release that may hand items to them starts.`,
+  disabled: (name: string) =>
+    `${name} will not be told when a release starts. When items are released, they still receive the e-mail with their link to open them.`,
 }
 
 export const BENEFICIARY_FIELD_HINTS = {
   sendVerificationEmail: {
     label: 'Send verification e-mail',
-    hint: 'E-mails a link so they can confirm this address is theirs. Items can only reach a verified address.',
+    hint: 'E-mails a link so they can confirm this address is theirs. Until they do, we cannot be sure the e-mail with their items would reach them: a release does not wait for it.',
   },
   sendAssetNotifications: {
     label: 'Send asset notifications',
-    hint: 'E-mails them when items you assigned become available to them.',
+    hint: 'E-mails them as soon as a release that may hand them items starts. The e-mail with their link when items are released always goes.',
   },
   delayNotifications: {
     label: 'Secrecy Mode: delay notifications',
@@ -85,7 +88,7 @@ export function notificationBadge(b: Pick<Beneficiary, 'notificationStatus' | 's
 } {
   if (b.notificationStatus === 'unsubscribed')
     return { label: 'Unsubscribed', variant: 'destructive', title: 'They unsubscribed from all e-mail. No e-mail will be sent to them.' }
-  if (!b.sendAssetNotifications) return { label: 'Notifications off', variant: 'secondary', title: 'You turned notifications off.' }
+  if (!b.sendAssetNotifications) return { label: 'Notifications off', variant: 'secondary', title: 'You turned off the early notice. They still receive the e-mail with their link when items are released.' }
   if (b.notificationStatus === 'opted_in') return { label: 'Opted in', variant: 'success', title: 'They accepted notifications.' }
   return { label: 'Opt-in pending', variant: 'warning', title: 'They have not yet accepted notifications.' }
 }

@@ -93,7 +93,7 @@ export const FEATURES: IconText[] = [
   {
     icon: CreditCard,
     title: 'Payment-issue protection',
-    description: `If a card payment fails, we e-mail you and a ${PAYMENT_GRACE_DAYS}-day grace period begins: your vault stays fully accessible and no trigger activates while you sort it out.`,
+    description: `If a card payment fails, we e-mail you and a ${PAYMENT_GRACE_DAYS}-day grace period begins: everything in your vault stays open to you and no trigger activates while you sort it out.`,
   },
 ]
 
@@ -219,6 +219,8 @@ export interface Faq {
   answer: string
 }
 
+export const PAYMENT_FAQ_ANSWER = `We e-mail you and start a ${PAYMENT_GRACE_DAYS}-day grace period. During it everything in your vault stays open to you (only new uploads wait), triggers keep monitoring but do not activate, and beneficiary access policies stay in place. If the payment is still unresolved afterwards, triggers resume and may activate on inactivity, and your vault closes to you until payment is restored: you can still sign in, pay from Account & Billing, pause your triggers, cancel a release and check in.`
+
 export const FAQS: Faq[] = [
   {
     question: 'How secure is my data?',
@@ -235,7 +237,7 @@ export const FAQS: Faq[] = [
   },
   {
     question: 'What happens if a payment fails?',
-    answer: `We e-mail you and start a ${PAYMENT_GRACE_DAYS}-day grace period. During it your vault stays fully accessible, triggers keep monitoring but do not activate, and beneficiary access policies stay in place. If the payment is still unresolved afterwards, triggers resume and may activate on inactivity, and new uploads are limited until payment is restored.`,
+    answer: PAYMENT_FAQ_ANSWER,
   },
   {
     question: 'Can you recover my vault if I forget my passphrase?',
@@ -284,8 +286,15 @@ export const TESTIMONIALS: Testimonial[] = [
   },
 ]
 
+// What a payment issue does, as worker/services/users.ts (hasActiveSubscription), the upload check in
+// worker/services/vault-items.ts and the engine's hold (worker/engine/tick.ts) do it: the one place
+// for these words on /how-it-works, the landing page, the FAQ and the Terms.
+export const PAYMENT_GRACE_TITLE = 'A failed payment gives you time to put it right'
+
+export const PAYMENT_GRACE_DESCRIPTION = `Cards expire and payments get declined. When that happens we tell you, and give you ${PAYMENT_GRACE_DAYS} days to put it right, with everything in your vault still open to you.`
+
 export const PAYMENT_GRACE_DURING = [
-  'Your vault stays fully accessible',
+  'Everything in your vault stays open to you; only new uploads wait',
   'Triggers keep monitoring but do not activate',
   'Beneficiary access policies stay active',
   'We e-mail you so you can update your payment method',
@@ -293,7 +302,8 @@ export const PAYMENT_GRACE_DURING = [
 
 export const PAYMENT_GRACE_AFTER = [
   'Triggers resume and may activate on inactivity',
-  'New uploads are limited until payment is restored',
+  'Your vault, its items, beneficiaries, policies and triggers close to you until payment is restored',
+  'You can still sign in, pay from Account & Billing, pause your triggers, cancel a release and check in',
 ]
 
 export const TRUST_POINTS: IconText[] = [

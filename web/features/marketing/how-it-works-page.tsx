@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { IconBadge, IconCardGrid, Section, SectionHeading } from './components/section'
 import { StepsTimeline } from './components/steps'
-import { PAYMENT_GRACE_AFTER, PAYMENT_GRACE_DURING, PRIVACY_PILLARS, WE_CANNOT_SEE, WE_CAN_SEE } from './content'
+import { PAYMENT_GRACE_AFTER, PAYMENT_GRACE_DESCRIPTION, PAYMENT_GRACE_DURING, PAYMENT_GRACE_TITLE, PRIVACY_PILLARS, WE_CANNOT_SEE, WE_CAN_SEE } from './content'
 
 /** /how-it-works (seeds 000 §2, How-it-works page; §4, payment lifecycle). */
 export function HowItWorksPage() {
@@ -133,8 +133,8 @@ function PaymentProtectionSection() {
       <SectionHeading
         id="payment-title"
         eyebrow="Payment-issue protection"
-        title="A failed payment never locks you out"
-        description={`Cards expire and payments get declined. When that happens we tell you, and give you ${PAYMENT_GRACE_DAYS} days to put it right with your vault fully available.`}
+        title={PAYMENT_GRACE_TITLE}
+        description={PAYMENT_GRACE_DESCRIPTION}
       />
       <ol className="mt-12 grid gap-6 lg:grid-cols-3">
         <li>

@@ -4,6 +4,7 @@ import { AlertTriangle, Bell, KeyRound, Pencil, Save, ShieldCheck, User, X } fro
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import type { PublicUser } from '../../../contract/auth'
+import { CHANNEL_COPY } from '../../../contract/channels-constants'
 import {
   changePasswordBodySchema,
   COUNTRY_OPTIONS,
@@ -200,7 +201,7 @@ function ProfileSettings({ user }: { user: PublicUser }) {
                 type="email"
                 autoComplete="off"
                 placeholder="someone@example.com"
-                hint="Optional. The e-mail address of someone we may contact. Whether they are told if a release starts without you is set in Settings."
+                hint={CHANNEL_COPY.profileContactHint}
                 error={errors.emergencyContact?.message}
                 {...form.register('emergencyContact')}
               />

@@ -180,6 +180,8 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
             <IdentityUploadCard
               link={link}
               rejected={portal.identityStatus === 'rejected'}
+              accepted={portal.acceptedDocumentTypes ?? null}
+              rejectionReason={portal.rejectionReason ?? null}
               onUploaded={() => queryClient.setQueryData<BeneficiaryPortalView>(portalKey(link), (old) => old && { ...old, identityStatus: 'pending' })}
             />
           )}

@@ -1,9 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useMutation } from '@tanstack/react-query'
 import { Clock, IdCard } from 'lucide-react'
+import { useMemo } from 'react'
 import { useForm } from 'react-hook-form'
 import type { z } from 'zod'
-import { PAGE_DOCUMENT_TYPES } from '../../../contract/identity'
+import { acceptedDocumentsText, PAGE_DOCUMENT_TYPES, type DocumentType } from '../../../contract/identity'
 import { Alert, AlertDescription } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
@@ -20,8 +21,27 @@ import { uploadIdentityDocument, type BeneficiaryLink } from './portal'
 
 export const IDENTITY_UPLOAD_FAILED = 'Failed to upload identity document. Please try again.'
 
-const schema = documentFieldsSchema(PAGE_DOCUMENT_TYPES)
-type Output = z.output<typeof schema>
+type Output = z.output<ReturnType<typeof documentFieldsSchema>>
+
+/**
+ * The types offered (only those the owner's policies accept; the server refuses the others) and
+ * what the heir is told of a rejected document: the approver's note and what to send instead.
+ */
+export function identityUploadChoices(accepted: DocumentType[] | null, rejected: boolean, reason: string | null) {
+  const narrowed = accepted ? PAGE_DOCUMENT_TYPES.filter((t) => accepted.includes(t)) : []
+  const types = (narrowed.length ? narrowed : [...PAGE_DOCUMENT_TYPES]) as [DocumentType, ...DocumentType[]]
+  const acceptedText = accepted ? `Accepted: ${acceptedDocumentsText(types)}.` : null
+  const rejection = rejected
+    ? [
+        'Your previous document was not accepted.',
+        reason ? `The approver's note: "${reason}"` : null,
+        accepted ? `Please upload a clear, current copy of one of these: ${acceptedDocumentsText(types)}.` : 'Please upload a clear, current copy.',
+      ]
+        .filter(Boolean)
+        .join(' ')
+    : null
+  return { types, acceptedText, rejection }
+}
 
 /** 'Identity Verification Pending' (seeds 001 §2). */
 export function IdentityPendingCard() {
@@ -35,7 +55,21 @@ export function IdentityPendingCard() {
   )
 }
 
-export function IdentityUploadCard({ link, rejected, onUploaded }: { link: BeneficiaryLink; rejected: boolean; onUploaded: () => void }) {
+export function IdentityUploadCard({
+  link,
+  rejected,
+  accepted,
+  rejectionReason,
+  onUploaded,
+}: {
+  link: BeneficiaryLink
+  rejected: boolean
+  accepted: DocumentType[] | null
+  rejectionReason: string | null
+  onUploaded: () => void
+}) {
+  const choices = identityUploadChoices(accepted, rejected, rejectionReason)
+  const schema = useMemo(() => documentFieldsSchema(choices.types), [choices.types.join()])
   const upload = useMutation({ mutationFn: (values: Parameters<typeof uploadIdentityDocument>[1]) => uploadIdentityDocument(link, values) })
   const form = useForm<DocumentFieldsInput, unknown, Output>({ resolver: zodResolver(schema), defaultValues: EMPTY_DOCUMENT_FIELDS })
   const { errors } = form.formState
@@ -68,13 +102,14 @@ export function IdentityUploadCard({ link, rejected, onUploaded }: { link: Benef
         Some of what was left to you is released only once your identity is verified. Upload a government-issued photo ID; a designated
         approver reviews it, typically within 24-48 hours.
       </IconHeading>
-      {rejected && (
-        <Alert variant="warning">
-          <AlertDescription>Your previous document was not accepted. Please upload a clear, current copy.</AlertDescription>
+      {choices.rejection && (
+        <Alert variant="warning" data-testid="identity-rejection">
+          <AlertDescription>{choices.rejection}</AlertDescription>
         </Alert>
       )}
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <DocumentTypeSelect types={PAGE_DOCUMENT_TYPES} error={errors.documentType?.message} disabled={pending} {...form.register('documentType')} />
+        <DocumentTypeSelect types={choices.types} error={errors.documentType?.message} disabled={pending} {...form.register('documentType')} />
+        {choices.acceptedText && <p className="-mt-2 text-sm text-slate-600">{choices.acceptedText}</p>}
         <DocumentDetailsFields register={form.register} errors={errors} disabled={pending} />
         <div className="grid gap-4 sm:grid-cols-2">
           <IdImageFields images={images} disabled={pending} />

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react'
 import { CHECKIN_FREQUENCY_OPTIONS, CHECKIN_GRACE_DAYS } from '../../../contract/constants'
 import {
   CHECKIN_FREQUENCY_LABELS,
+  inactivityMonitoringText,
   SETTINGS_CLOCK_COPY,
   SETTINGS_MESSAGES,
   settingsFrequencyDays,
@@ -100,10 +101,7 @@ export function SettingsPage() {
           <CardTitle className="flex items-center gap-2">
             <BellRing className="size-5 text-brand-700" aria-hidden /> Inactivity Monitoring
           </CardTitle>
-          <CardDescription>
-            We send you regular check-in e-mails. If you do not respond within the grace period, your inheritance triggers
-            activate automatically.
-          </CardDescription>
+          <CardDescription>{inactivityMonitoringText(Boolean(engine.data?.inactivityTriggerId))}</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-6">
           <RunningSchedule engine={engine.data} triggers={triggers.data} />

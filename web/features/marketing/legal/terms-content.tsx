@@ -236,13 +236,14 @@ function sections(privacyPath: PrivacyPath): LegalSection[] {
             and a <strong>grace period of {PAYMENT_GRACE_DAYS} days</strong> begins. During the grace period:
           </p>
           <ul>
-            <li>your vault remains fully accessible;</li>
+            <li>everything in your vault remains open to you, though new uploads wait until payment is restored;</li>
             <li>your triggers continue to monitor, but do not activate; and</li>
             <li>your beneficiary access policies remain in effect.</li>
           </ul>
           <p>
             If the payment issue has not been resolved when the grace period ends, your triggers resume and may activate
-            on inactivity according to your settings, and new uploads are limited until payment is restored.
+            on inactivity according to your settings, and your vault is closed to you until payment is restored. You can
+            still sign in, pay from Account &amp; Billing, pause your triggers, cancel a release and check in.
           </p>
           <KeyPoint>
             <p>
