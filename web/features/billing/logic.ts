@@ -167,6 +167,22 @@ export function formatEpochDate(seconds: number | null | undefined): string | nu
   return new Date(seconds * 1000).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
 }
 
+/**
+ * Current Plan's amount and date rows. Without billing nothing is charged: no price and no billing
+ * date, but when the plan renews (for nothing) or ends.
+ */
+export function planTermsRows(account: Pick<AccountSubscription, 'billingEnabled' | 'subscription'>): { amount: string; dateLabel: string; date: string } | null {
+  const sub = account.subscription
+  if (!sub) return null
+  if (!account.billingEnabled) {
+    const on = formatEpochDate(sub.current_period_end) ?? '—'
+    return sub.cancel_at_period_end ? { amount: NO_CHARGE, dateLabel: 'Ends on', date: on } : { amount: NO_CHARGE, dateLabel: 'Renews on', date: on }
+  }
+  return { amount: `${formatAmount(sub.plan.amount)}/${sub.plan.interval}`, dateLabel: 'Next billing date', date: nextBillingText(sub) }
+}
+
+export const NO_CHARGE = 'Nothing is charged'
+
 export function nextBillingText(sub: AccountSubscription['subscription']): string {
   if (!sub) return '—'
   if (sub.cancel_at_period_end) return 'Cancelled'
