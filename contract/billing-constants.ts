@@ -13,6 +13,8 @@ export const BILLING_MESSAGES = {
   promoBlank: 'Invalid Promo Code - Please enter a valid promotion code.',
   alreadySubscribed: 'You already have an active subscription. Manage it from Account & Billing.',
   noSubscription: 'There is no active subscription to cancel.',
+  notCancelling: 'Your subscription is not set to end: there is nothing to undo.',
+  kept: 'Your subscription continues: it will renew at the end of the period.',
   alreadyCancelling: 'Your subscription is already set to end at the current billing period.',
   subscriptionRequired: 'An active subscription is required. Choose a plan to continue.',
   cancelled: 'Your subscription will end at the current billing period.',

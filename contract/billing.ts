@@ -20,10 +20,32 @@ const promoCode = z
 export const subscriptionBodySchema = z.object({
   plan: z.enum(PAID_PLANS, { error: 'plan must be basic, premium or enterprise' }).default('basic'),
   promoCode,
+  /** A change of plan happens only with this: without it the answer is what would change (`confirm_change`). */
+  confirm: z.boolean({ error: 'confirm must be true or false' }).optional(),
+  /** The moment the shown proration was computed for (epoch seconds, from `planChange`), so the charge is the one shown. */
+  prorationDate: z.number({ error: 'prorationDate must be a time in seconds' }).int().positive().optional(),
 })
 
 /** POST /api/create-subscription-guest: the account is created after. */
-export const guestSubscriptionBodySchema = subscriptionBodySchema.extend({ email: emailField })
+export const guestSubscriptionBodySchema = subscriptionBodySchema.omit({ confirm: true, prorationDate: true }).extend({ email: emailField })
+
+/** What a change of plan would do, before it is made (Stripe's preview of the next invoice). Cents. */
+export interface PlanChangePreview {
+  fromPlan: string
+  toPlan: string
+  /** The new plan's price each period. */
+  newAmount: number
+  /** Charged now: nothing while the prorations wait for the next invoice. */
+  dueNow: number
+  /** The next invoice with the change, and its date (ISO). */
+  nextInvoiceAmount: number
+  nextInvoiceDate: string | null
+  /** The prorated part of the next invoice: negative when the rest of this period is credited. */
+  prorationAmount: number
+  currency: string
+  /** Send back with `confirm` (epoch seconds). */
+  prorationDate: number
+}
 
 // The spec's POST /api/create-payment-intent (a client-chosen amount for a 'Premium Plan' that granted
 // nothing) is retired: /checkout leads to /subscribe, where the price is the plan's, set by the server.
@@ -50,8 +72,13 @@ export interface InvoicePreview {
 }
 
 export interface SubscriptionResult {
-  /** `past_due`: the owner has a payment to fix first (`paymentDue`); nothing was created or changed. */
-  status: 'active' | 'trialing' | 'incomplete' | 'pending' | 'past_due'
+  /**
+   * `past_due`: the owner has a payment to fix first (`paymentDue`); `confirm_change`: a change of
+   * plan waiting for the owner's Confirm (`planChange`); `cancellation_pending`: the subscription is
+   * set to end and can be kept (POST /api/account/resume-subscription) rather than doubled. In all
+   * three nothing was created or changed.
+   */
+  status: 'active' | 'trialing' | 'incomplete' | 'pending' | 'past_due' | 'confirm_change' | 'cancellation_pending'
   clientSecret: string | null
   subscriptionId: string
   customerId: string | null
@@ -60,6 +87,10 @@ export interface SubscriptionResult {
   billingEnabled: boolean
   /** With status `past_due`: what is owed, and how to pay it. */
   paymentDue?: PaymentDue | null
+  /** With status `confirm_change`: what the change does and costs. */
+  planChange?: PlanChangePreview | null
+  /** With status `cancellation_pending`: when the subscription ends (ISO). */
+  endsAt?: string | null
 }
 
 /** An unpaid invoice of the owner's current subscription (a payment issue). Cents. */

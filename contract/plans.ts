@@ -20,19 +20,39 @@ export interface PlanDefinition {
   features: string[]
 }
 
-const PREMIUM_FEATURES = [
-  '10GB encrypted storage',
-  'Unlimited vault items',
-  'Unlimited beneficiaries',
-  'Advanced access policies',
+/**
+ * What every plan has. Plans differ only in their limits (items, storage, beneficiaries) and in
+ * support: release triggers, multi-factor sign-in, policies and verification are never withheld
+ * for price, because a Basic owner without them would have a less safe vault, not a cheaper one.
+ * /pricing lists these for each plan (test/web/pricing-plans.test.ts keeps it so).
+ */
+export const EVERY_PLAN_FEATURES = [
   'Inactivity detection',
   'Manual release triggers',
-  'Priority support',
+  'Every release trigger: confirmed death, a scheduled date, failed unlocks, lost devices',
+  'Multi-factor sign-in: security keys and authenticator apps',
+  'Access policies',
+  'Heir identity verification',
+  'Email notifications',
   'Audit trail with cryptographic integrity',
-  'Multi-factor authentication',
-  'Advanced verification options',
-  'Custom triggers',
-]
+] as const
+
+const sizeText = (bytes: number) => (bytes >= GB ? `${bytes / GB}GB` : `${bytes / MB}MB`)
+
+/** A plan's list on /pricing: its limits (from the numbers the server enforces), what every plan has, its support. */
+function featuresOf(limits: PlanDefinition['limits'], support: string): string[] {
+  return [
+    limits.maxItems === null ? 'Unlimited vault items' : `Up to ${limits.maxItems} vault items`,
+    `${sizeText(limits.maxStorageBytes)} encrypted storage`,
+    limits.maxBeneficiaries === null ? 'Unlimited beneficiaries' : `Up to ${limits.maxBeneficiaries} beneficiaries`,
+    ...EVERY_PLAN_FEATURES,
+    support,
+  ]
+}
+
+const BASIC_LIMITS = { maxItems: 20, maxStorageBytes: 500 * MB, maxBeneficiaries: 3 }
+const PREMIUM_LIMITS = { maxItems: null, maxStorageBytes: 10 * GB, maxBeneficiaries: null }
+const ENTERPRISE_LIMITS = { maxItems: null, maxStorageBytes: 50 * GB, maxBeneficiaries: null }
 
 export const PLANS: Record<PaidPlan, PlanDefinition> = {
   basic: {
@@ -42,16 +62,8 @@ export const PLANS: Record<PaidPlan, PlanDefinition> = {
     period: 'month',
     description: 'Essential protection for your most important documents.',
     popular: false,
-    limits: { maxItems: 20, maxStorageBytes: 500 * MB, maxBeneficiaries: 3 },
-    features: [
-      'Up to 20 vault items',
-      '500MB encrypted storage',
-      'Up to 3 beneficiaries',
-      'Email notifications',
-      'Basic access policies',
-      'Email support',
-      'Audit trail',
-    ],
+    limits: BASIC_LIMITS,
+    features: featuresOf(BASIC_LIMITS, 'Email support'),
   },
   premium: {
     id: 'premium',
@@ -60,8 +72,8 @@ export const PLANS: Record<PaidPlan, PlanDefinition> = {
     period: 'month',
     description: 'Complete legacy planning for families and professionals.',
     popular: true,
-    limits: { maxItems: null, maxStorageBytes: 10 * GB, maxBeneficiaries: null },
-    features: PREMIUM_FEATURES,
+    limits: PREMIUM_LIMITS,
+    features: featuresOf(PREMIUM_LIMITS, 'Priority support'),
   },
   enterprise: {
     id: 'enterprise',
@@ -70,8 +82,8 @@ export const PLANS: Record<PaidPlan, PlanDefinition> = {
     period: 'month',
     description: 'Maximum capacity for estates, businesses and advisers.',
     popular: false,
-    limits: { maxItems: null, maxStorageBytes: 50 * GB, maxBeneficiaries: null },
-    features: ['50GB encrypted storage', ...PREMIUM_FEATURES.slice(1)],
+    limits: ENTERPRISE_LIMITS,
+    features: featuresOf(ENTERPRISE_LIMITS, 'Priority support'),
   },
 }
 

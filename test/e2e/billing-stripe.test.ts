@@ -27,7 +27,7 @@ let fake: FakeStripe
 let server: ProductServer
 
 beforeAll(async () => {
-  fake = new FakeStripe({ webhookEvents: WEBHOOK_EVENTS })
+  fake = new FakeStripe({ webhookEvents: WEBHOOK_EVENTS, prices: { price_basic: 1000, price_premium: 2999, price_enterprise: 9999 } })
   await fake.listen(await freePort())
   ;[server, browser] = await Promise.all([startStripeServer(fake.base), launch()])
   fake.setWebhook({ url: `${server.baseUrl}/api/stripe/webhook`, secret: STRIPE_TEST_SETTINGS.STRIPE_WEBHOOK_SECRET })
@@ -276,4 +276,73 @@ describe('billing with Stripe (Stripe replaced at the network boundary)', () => 
     expect(fake.unhandled.map((r) => `${r.method} ${r.path} ${r.raw}`)).toEqual([])
     await closeContext(context)
   })
+})
+
+describe('changing plan and subscribing again with Stripe (0.3 · 6 of 7)', () => {
+  it('/subscribe for another plan shows what changes and what is charged and changes only on Confirm; while a cancellation is pending it offers Keep my subscription, never a second subscription', async () => {
+    const email = uniqueEmail('change-plan')
+    const { context, page } = await newPage(browser, { baseURL: server.baseUrl })
+    await safeRoute(context, /^https:\/\/[a-z.]*stripe\.(com|network)\//, (route) => route.abort())
+    await registerOwner(page, { email, password: 'a sound password 1', displayName: 'Cam Changer' })
+    const t = Math.floor(Date.now() / 1000)
+    const periodStart = t - 10 * DAY
+    const periodEnd = periodStart + 30 * DAY
+    const customer = fake.addCustomer({ email, name: 'Cam Changer', created: periodStart })
+    const card = fake.addCard(customer, PORTAL_CARD, { created: periodStart })
+    const subscription = fake.addSubscription({ customer, price: PREMIUM, periodStart, periodEnd, defaultPaymentMethod: card })
+    executeSql(
+      `update users set billing_provider = 'stripe', stripe_customer_id = '${customer}', stripe_subscription_id = '${subscription}',
+         plan_tier = 'premium', subscription_status = 'active', subscription_period_start = ${periodStart * 1000},
+         subscription_period_end = ${periodEnd * 1000}, cancel_at_period_end = 0, updated_at = ${Date.now()}
+       where email = '${email}';
+       insert into subscriptions (id, email, user_id, plan, status, created_at)
+         select '${subscription}', null, id, 'premium', 'active', ${periodStart * 1000} from users where email = '${email}';`,
+      server.stateDir,
+    )
+    const changes = () => fake.calls('POST', `/v1/subscriptions/${subscription}`)
+    const created = () => fake.calls('POST', '/v1/subscriptions')
+
+    // Loading the page (twice) changes nothing: it shows the change and its price.
+    await page.goto('/subscribe?plan=enterprise')
+    const change = page.getByTestId('plan-change')
+    await change.waitFor()
+    await page.reload()
+    await change.waitFor()
+    expect(await page.getByRole('heading', { name: 'Change to Enterprise' }).count()).toBe(1)
+    const text = (await change.textContent()) ?? ''
+    expect(text).toContain('Premium, $29.99/month')
+    expect(text).toContain('Enterprise, $99.99/month')
+    expect(text).toMatch(/Charged today\s*\$0\.00/)
+    // Two thirds of the period left: $46.67 more for Enterprise over it, on the next invoice with its first full month.
+    expect(text).toMatch(/Next invoice, on [^$]+\$146\.6\d/)
+    expect(text).toMatch(/This includes \$46\.6\d for the new plan over the rest of the current period/)
+    expect(changes()).toHaveLength(0)
+    expect(fake.calls('POST', '/v1/invoices/create_preview').length).toBeGreaterThanOrEqual(2)
+    expect((await api<{ user: { planTier: string } }>(page, '/api/auth/me')).user.planTier).toBe('premium')
+    expect(await seriousViolations(page, '/subscribe (a change of plan)')).toEqual([])
+
+    await page.getByRole('button', { name: 'Confirm change' }).click()
+    await expect.poll(() => toastText(page)).toContain('Plan Changed')
+    await page.waitForURL('**/dashboard')
+    expect(changes()).toHaveLength(1)
+    expect(changes()[0]!.body).toMatchObject({ items: [{ price: 'price_enterprise' }], proration_behavior: 'create_prorations' })
+    await expect.poll(async () => (await api<{ user: { planTier: string } }>(page, '/api/auth/me')).user.planTier).toBe('enterprise')
+
+    // Cancelled, then subscribing again: keep the same subscription instead.
+    await page.goto('/account')
+    await page.getByRole('button', { name: 'Cancel Subscription' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel Subscription' }).click()
+    await page.getByTestId('cancel-notice').waitFor()
+    await page.goto('/subscribe?plan=enterprise')
+    await page.getByTestId('keep-subscription').waitFor()
+    expect(await page.getByTestId('keep-subscription').textContent()).toContain('no second subscription is started')
+    await page.getByRole('button', { name: 'Keep my subscription' }).click()
+    await expect.poll(() => toastText(page)).toContain('Subscription Kept')
+    await page.waitForURL('**/account')
+    expect(changes().at(-1)!.body).toMatchObject({ cancel_at_period_end: 'false' })
+    expect(created()).toHaveLength(0)
+    expect((await api<AccountSubscription>(page, '/api/account/subscription')).subscription!.cancel_at_period_end).toBe(false)
+    expect(fake.unhandled).toEqual([])
+    await closeContext(context)
+  }, 180_000)
 })

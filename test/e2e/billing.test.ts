@@ -69,7 +69,7 @@ describe('billing', () => {
     await openAccount(page)
     expect(await page.getByTestId('plan-name').textContent()).toBe('Premium')
     expect(await page.getByTestId('plan-status').textContent()).toBe('Trialing')
-    expect(await page.getByText('$29.99/month').count()).toBe(1)
+    expect(await page.getByTestId('plan-amount').textContent()).toBe('Nothing is charged')
     expect(await page.getByRole('button', { name: 'Cancel Subscription' }).count()).toBe(1)
     expect(await page.getByRole('link', { name: 'Change Plan' }).count()).toBe(1)
     await context.close()
@@ -103,7 +103,12 @@ describe('billing', () => {
     await openAccount(page)
     expect(await page.getByTestId('plan-name').textContent()).toBe('Enterprise')
     expect(await page.getByTestId('plan-status').textContent()).toBe('Active')
-    expect(await page.getByText('$99.99/month').count()).toBe(1)
+    // Billing is off: nothing is charged, so no price and no billing date, but when the plan renews.
+    expect(await page.getByTestId('plan-amount').textContent()).toBe('Nothing is charged')
+    expect(await page.getByText('$99.99/month').count()).toBe(0)
+    expect(await page.getByText('Next billing date').count()).toBe(0)
+    expect(await page.getByText('Renews on').count()).toBe(1)
+    expect(await page.getByTestId('next-billing').textContent()).toMatch(/\d{4}/)
     // Enterprise and active: nothing to upgrade to.
     expect(await page.getByRole('link', { name: 'Upgrade Plan' }).count()).toBe(0)
     expect(await page.getByRole('link', { name: 'Change Plan' }).count()).toBe(0)
@@ -115,8 +120,14 @@ describe('billing', () => {
     await expect.poll(() => toastText(page)).toContain('Subscription Cancelled')
     expect(await toastText(page)).toContain('Your subscription will end at the current billing period.')
     await page.getByTestId('cancel-notice').waitFor()
-    expect(await page.getByTestId('next-billing').textContent()).toBe('Cancelled')
+    expect(await page.getByText('Ends on').count()).toBe(1)
     expect(await page.getByRole('button', { name: 'Cancel Subscription' }).count()).toBe(0)
+    // Changed their mind: the same subscription goes on.
+    await page.getByRole('button', { name: 'Keep my subscription' }).click()
+    await expect.poll(() => toastText(page)).toContain('Subscription Kept')
+    await page.getByText('Renews on').waitFor()
+    expect(await page.getByTestId('cancel-notice').count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Cancel Subscription' }).count()).toBe(1)
     await context.close()
   })
 
@@ -178,7 +189,7 @@ describe('billing', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel Subscription' }).click()
     await expect.poll(() => toastText(page)).toContain('Subscription Cancelled')
     await page.getByTestId('cancel-notice').waitFor()
-    expect(await page.getByTestId('next-billing').textContent()).toBe('Cancelled')
+    expect(await page.getByText('Ends on').count()).toBe(1)
 
     // A server that issues no invoices is not asked for them.
     expect(invoiceCalls).toEqual([])

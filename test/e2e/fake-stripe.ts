@@ -91,6 +91,7 @@ export function parseForm(text: string): Json {
 }
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined)
+const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter((v): v is Json => !!v && typeof v === 'object') : [])
 const asArray = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : [])
 
 interface PaymentMethodRecord {
@@ -221,6 +222,8 @@ export interface FakeStripeOptions {
   webhook?: { url: string; secret: string }
   /** The event types the webhook endpoint is subscribed to. */
   webhookEvents?: string[]
+  /** Each price's amount (cents a month), for a change of a subscription's price and its preview. */
+  prices?: Record<string, number>
 }
 
 export class FakeStripe {
@@ -805,6 +808,12 @@ export class FakeStripe {
 
   // ---- what Stripe does ----
 
+  private price(id: string): { id: string; unitAmount: number } {
+    const amount = this.options.prices?.[id]
+    if (amount === undefined) throw new StripeError(400, 'invalid_request_error', `No such price: '${id}'`, { code: 'resource_missing', param: 'price' })
+    return { id, unitAmount: amount }
+  }
+
   /** A charge attempt for an invoice on a card (its PaymentIntent made on the first attempt). */
   private charge(invoice: InvoiceRecord, paymentMethod: string, status: 'succeeded' | 'failed', created = now()): ChargeRecord {
     invoice.paymentIntent ??= this.id('pi')
@@ -1045,9 +1054,17 @@ export class FakeStripe {
       return this.expand(this.renderSubscription(this.subscription(m[1]!)), expandOf(query))
     })
     this.route('POST', '/v1/subscriptions/:id', (m, { body }) => {
-      this.only(body, ['default_payment_method', 'cancel_at_period_end', 'metadata', 'trial_end', 'proration_behavior', 'expand'])
+      this.only(body, ['default_payment_method', 'cancel_at_period_end', 'metadata', 'trial_end', 'proration_behavior', 'proration_date', 'items', 'expand'])
       const sub = this.subscription(m[1]!)
       const before: Json = {}
+      if (body.items !== undefined) {
+        // A new price on the one item: the period runs on; the prorations wait for the next invoice.
+        const [item] = objects(body.items)
+        if (!item || item.id !== `si_${sub.id.slice(4)}`) throw new StripeError(400, 'invalid_request_error', 'No such subscription item', { param: 'items' })
+        const price = this.price(String(item.price))
+        before.items = { data: [{ price: { id: sub.price.id } }] }
+        sub.price = { ...sub.price, id: price.id, unitAmount: price.unitAmount }
+      }
       if (body.default_payment_method !== undefined) {
         const pmId = str(body.default_payment_method) ?? null
         if (pmId && this.paymentMethod(pmId).customer !== sub.customer) {
@@ -1101,6 +1118,50 @@ export class FakeStripe {
     this.route('GET', '/v1/invoices/:id', (m, { query }) => {
       this.only(query, ['expand'])
       return this.expand(this.renderInvoice(this.invoice(m[1]!)), expandOf(query))
+    })
+    // The next invoice with a new price (proration_date's unused time credited, the new price's rest of the period charged).
+    this.route('POST', '/v1/invoices/create_preview', (_m, { body }) => {
+      this.only(body, ['customer', 'subscription', 'subscription_details', 'expand'])
+      const sub = this.subscription(String(body.subscription))
+      if (body.customer !== undefined && body.customer !== sub.customer) throw new StripeError(400, 'invalid_request_error', 'The subscription does not belong to the customer.')
+      const details = (body.subscription_details ?? {}) as Json
+      this.only(details, ['items', 'proration_behavior', 'proration_date'])
+      const [item] = objects(details.items)
+      const next = item?.price ? this.price(String(item.price)) : { id: sub.price.id, unitAmount: sub.price.unitAmount }
+      const at = details.proration_date !== undefined ? Number(details.proration_date) : now()
+      const left = Math.max(0, (sub.periodEnd - at) / (sub.periodEnd - sub.periodStart))
+      const line = (amount: number, proration: boolean, description: string) => ({
+        object: 'line_item',
+        amount,
+        currency: sub.price.currency,
+        description,
+        parent: { type: 'subscription_item_details', subscription_item_details: { proration, subscription: sub.id, subscription_item: `si_${sub.id.slice(4)}` } },
+        period: { start: proration ? at : sub.periodEnd, end: proration ? sub.periodEnd : sub.periodEnd + 30 * 86_400 },
+      })
+      const changing = next.id !== sub.price.id && details.proration_behavior !== 'none'
+      const lines = [
+        ...(changing
+          ? [line(-Math.round(sub.price.unitAmount * left), true, `Unused time on ${sub.price.id}`), line(Math.round(next.unitAmount * left), true, `Remaining time on ${next.id}`)]
+          : []),
+        line(next.unitAmount, false, `1 × ${next.id}`),
+      ]
+      const total = lines.reduce((sum, l) => sum + l.amount, 0)
+      return this.expand(
+        {
+          id: null,
+          object: 'invoice',
+          customer: sub.customer,
+          subscription: sub.id,
+          currency: sub.price.currency,
+          amount_due: Math.max(0, total),
+          total,
+          period_start: sub.periodStart,
+          period_end: sub.periodEnd,
+          next_payment_attempt: sub.periodEnd,
+          lines: { object: 'list', data: lines, has_more: false, url: '/v1/invoices/upcoming/lines' },
+        },
+        asArray(body.expand),
+      )
     })
     this.route('POST', '/v1/invoices/:id/pay', (m, { body }) => {
       this.only(body, ['payment_method', 'off_session', 'expand'])

@@ -137,8 +137,12 @@ describe('cancelling, lapsing and the 402 gate', () => {
     const gated = await call('/api/vault/items', { token: owner.token })
     expect(gated.status).toBe(402)
     expect(await gated.json()).toEqual({ message: BILLING_MESSAGES.subscriptionRequired, requiresPayment: true })
-    for (const path of ['/api/beneficiaries', '/api/policies', '/api/triggers', '/api/audit', '/api/trigger-engine/status']) {
+    for (const path of ['/api/beneficiaries', '/api/policies', '/api/audit']) {
       expect((await call(path, { token: owner.token })).status, path).toBe(402)
+    }
+    // What could still fire stays in view, so the owner can stop it (test/worker/billing-lapsed.test.ts).
+    for (const path of ['/api/triggers', '/api/trigger-engine/status']) {
+      expect((await call(path, { token: owner.token })).status, path).toBe(200)
     }
     expect((await call('/api/account/subscription', { token: owner.token })).status).toBe(200)
     expect((await me(owner.token)).status).toBe(200)

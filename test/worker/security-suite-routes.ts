@@ -461,6 +461,7 @@ export const ROUTES: Record<string, RouteSpec> = {
   'POST /api/account/deletion/cancel': { access: 'owner' },
   'GET /api/account/subscription': { access: 'owner' },
   'POST /api/account/cancel-subscription': { access: 'owner' },
+  'POST /api/account/resume-subscription': { access: 'owner' },
   'POST /api/account/payment-method': { access: 'owner' },
   'POST /api/account/pay-invoice': { access: 'owner' },
   'GET /api/account/invoices': { access: 'owner', query: { after: 'in_probe', limit: '10' } },

@@ -144,7 +144,7 @@ describe('subscribing through Stripe', () => {
 describe('changing plan with Stripe', () => {
   it("switches the subscription's item to the new price with prorations; the webhook agrees; the same plan is a 409", async () => {
     const { owner, subscriptionId, customerId } = await activeOwner()
-    const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise' } })
+    const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise', confirm: true } })
     expect(res.status).toBe(200)
     const result = (await res.json()) as SubscriptionResult
     // The paid invoice before is no payment to confirm: no client secret.
@@ -164,7 +164,7 @@ describe('changing plan with Stripe', () => {
     const view = (await (await stripeCall('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
     expect(view).toMatchObject({ planTier: 'enterprise', subscription: { plan: { amount: 9999 } } })
     // The same plan again: 409, and nothing sent to Stripe.
-    const same = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise' } })
+    const same = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise', confirm: true } })
     expect(same.status).toBe(409)
     expect(((await same.json()) as { message: string }).message).toBe(BILLING_MESSAGES.alreadySubscribed)
     expect(stripe.updateRequests).toHaveLength(1)
@@ -173,13 +173,13 @@ describe('changing plan with Stripe', () => {
   it('answers the client secret only when Stripe asks for a payment; promotion codes are for new subscriptions', async () => {
     await promo('CHANGE10', 'percentage', 10)
     const { owner, subscriptionId } = await activeOwner()
-    const withCode = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', promoCode: 'CHANGE10' } })
+    const withCode = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', promoCode: 'CHANGE10', confirm: true } })
     expect(withCode.status).toBe(400)
     expect(((await withCode.json()) as { message: string }).message).toBe(BILLING_MESSAGES.promoPlanChange)
     expect(stripe.updateRequests).toHaveLength(0)
     expect(await usedCount('CHANGE10')).toBe(0)
     stripe.planChangeInvoice = 'open'
-    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic' } })).json()) as SubscriptionResult
+    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', confirm: true } })).json()) as SubscriptionResult
     expect(result).toMatchObject({ status: 'active', subscriptionId, clientSecret: `pi_change_${subscriptionId}_secret_def` })
     expect((await userRow(owner.user.id))!.plan_tier).toBe('basic')
   })
@@ -188,10 +188,78 @@ describe('changing plan with Stripe', () => {
     await promo('FREE14', 'free_subscription', 14)
     const owner = await register()
     const trial = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', promoCode: 'FREE14' } })).json()) as SubscriptionResult
-    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'premium' } })).json()) as SubscriptionResult
+    const result = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'premium', confirm: true } })).json()) as SubscriptionResult
     expect(result).toMatchObject({ status: 'trialing', subscriptionId: trial.subscriptionId, clientSecret: null, invoicePreview: { finalAmount: 0 } })
     expect(stripe.updateRequests.at(-1)!.body).toMatchObject({ 'items[0][price]': 'price_premium' })
     expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'premium', subscription_status: 'trialing' })
+  })
+})
+
+describe('changing plan asks first', () => {
+  it("asking for another plan changes nothing: it answers what changes and what is charged (Stripe's preview), and the change is made with that proration on Confirm", async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise' } })
+    expect(res.status).toBe(200)
+    const result = (await res.json()) as SubscriptionResult
+    expect(result).toMatchObject({ status: 'confirm_change', clientSecret: null, subscriptionId })
+    const change = result.planChange!
+    expect(change).toMatchObject({ fromPlan: 'Premium', toPlan: 'Enterprise', newAmount: 9999, dueNow: 0, currency: 'usd' })
+    // Stripe's preview: the unused Premium time credited, Enterprise for the rest of the period, then a full Enterprise period.
+    expect(change.prorationAmount).toBeGreaterThan(6900)
+    expect(change.prorationAmount).toBeLessThanOrEqual(9999 - 2999)
+    expect(change.nextInvoiceAmount).toBe(9999 + change.prorationAmount)
+    expect(Date.parse(change.nextInvoiceDate!)).toBeGreaterThan(Date.now() + 29 * DAY_MS)
+    expect(stripe.previewRequests).toHaveLength(1)
+    expect(stripe.previewRequests[0]).toMatchObject({ subscription: subscriptionId, 'subscription_details[items][0][price]': 'price_enterprise' })
+    // Nothing was changed at Stripe or here.
+    expect(stripe.updateRequests).toHaveLength(0)
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'premium' })
+    expect(stripe.subscriptions.get(subscriptionId)!.items).toMatchObject({ data: [{ price: { id: 'price_premium' } }] })
+
+    const confirmed = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise', confirm: true, prorationDate: change.prorationDate } })
+    expect(((await confirmed.json()) as SubscriptionResult).status).toBe('active')
+    expect(stripe.updateRequests).toHaveLength(1)
+    expect(stripe.updateRequests[0]!.body).toMatchObject({ 'items[0][price]': 'price_enterprise', proration_date: String(change.prorationDate) })
+    expect(await userRow(owner.user.id)).toMatchObject({ plan_tier: 'enterprise' })
+  })
+
+  it('a proration date that is not recent is not honoured: the change is priced at its own moment', async () => {
+    const { owner } = await activeOwner()
+    const old = now() - 2 * 86_400
+    await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'basic', confirm: true, prorationDate: old } })
+    expect(Number(stripe.updateRequests[0]!.body.proration_date)).toBeGreaterThan(now() - 60)
+  })
+})
+
+describe('subscribing again while a cancellation is pending', () => {
+  it('creates no second subscription: it offers to keep the one that is ending, and keeping it undoes the cancellation at Stripe', async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    expect((await stripeCall('/api/account/cancel-subscription', { method: 'POST', token: owner.token })).status).toBe(200)
+    for (const plan of ['premium', 'enterprise']) {
+      const res = await stripeCall('/api/create-subscription', { token: owner.token, body: { plan, confirm: true } })
+      expect(res.status).toBe(200)
+      const result = (await res.json()) as SubscriptionResult
+      expect(result).toMatchObject({ status: 'cancellation_pending', subscriptionId, clientSecret: null })
+      expect(Date.parse(result.endsAt!)).toBeGreaterThan(Date.now())
+    }
+    expect(stripe.subscriptionRequests).toHaveLength(1)
+    expect(stripe.updateRequests.filter((r) => r.body['items[0][price]'])).toHaveLength(0)
+
+    const kept = await stripeCall('/api/account/resume-subscription', { method: 'POST', token: owner.token })
+    expect(kept.status).toBe(200)
+    const body = (await kept.json()) as { message: string; subscription: AccountSubscription }
+    expect(body.message).toBe(BILLING_MESSAGES.kept)
+    expect(body.subscription.subscription!.cancel_at_period_end).toBe(false)
+    expect(stripe.updateRequests.at(-1)).toMatchObject({ id: subscriptionId, body: { cancel_at_period_end: 'false' } })
+    expect(await userRow(owner.user.id)).toMatchObject({ cancel_at_period_end: 0, stripe_subscription_id: subscriptionId })
+    // Nothing left to undo.
+    const again = await stripeCall('/api/account/resume-subscription', { method: 'POST', token: owner.token })
+    expect(again.status).toBe(409)
+    expect(((await again.json()) as { message: string }).message).toBe(BILLING_MESSAGES.notCancelling)
+    // And another plan is now a change on the same subscription, asked first.
+    const change = (await (await stripeCall('/api/create-subscription', { token: owner.token, body: { plan: 'enterprise' } })).json()) as SubscriptionResult
+    expect(change.status).toBe('confirm_change')
+    expect(stripe.subscriptionRequests).toHaveLength(1)
   })
 })
 

@@ -72,6 +72,8 @@ export interface FakeState {
   payRequests: Array<{ id: string; body: Record<string, string> }>
   portalRequests: Array<Record<string, string>>
   updateKeys: Array<string | null>
+  /** Previews of the next invoice (POST /v1/invoices/create_preview). */
+  previewRequests: Array<Record<string, string>>
 }
 export const stripe = {} as FakeState
 
@@ -158,7 +160,7 @@ export function installStripe() {
       const body = await form(request)
       stripe.updateRequests.push({ id: String(params.id), body })
       stripe.updateKeys.push(request.headers.get('idempotency-key'))
-      if (body.cancel_at_period_end === 'true') sub.cancel_at_period_end = true
+      if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === 'true'
       if (body.default_payment_method) sub.default_payment_method = body.default_payment_method
       if (body.trial_end) {
         // A trial end on a running subscription: Stripe charges nothing until then, and the period ends there.
@@ -221,6 +223,41 @@ export function installStripe() {
       })).slice(0, limit)
       return HttpResponse.json({ object: 'list', data, has_more: true, url: '/v1/invoices' })
     }),
+    // The next invoice with a new price: the unused time of the old price credited, the new price's
+    // rest of the period charged (both prorated to proration_date), then the new price's next period.
+    http.post('https://api.stripe.com/v1/invoices/create_preview', async ({ request }) => {
+      const body = await form(request)
+      stripe.previewRequests.push(body)
+      const sub = stripe.subscriptions.get(body.subscription!)
+      if (!sub) return HttpResponse.json({ error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such subscription' } }, { status: 404 })
+      const item = (sub.items as { data: Array<{ current_period_start: number; current_period_end: number; price: { id: string } }> }).data[0]!
+      const newPrice = body['subscription_details[items][0][price]']!
+      const at = Number(body['subscription_details[proration_date]'] ?? now())
+      const left = (item.current_period_end - at) / (item.current_period_end - item.current_period_start)
+      const line = (amount: number, proration: boolean) => ({
+        object: 'line_item',
+        amount,
+        currency: 'usd',
+        parent: { type: 'subscription_item_details', subscription_item_details: { proration, subscription_item: `si_${sub.id}` } },
+      })
+      const lines = [
+        line(-Math.round(PRICES[item.price.id]!.amount * left), true),
+        line(Math.round(PRICES[newPrice]!.amount * left), true),
+        line(PRICES[newPrice]!.amount, false),
+      ]
+      const total = lines.reduce((sum, l) => sum + l.amount, 0)
+      return HttpResponse.json({
+        id: null,
+        object: 'invoice',
+        customer: sub.customer,
+        currency: 'usd',
+        amount_due: Math.max(0, total),
+        total,
+        period_end: item.current_period_end,
+        next_payment_attempt: item.current_period_end,
+        lines: { object: 'list', data: lines, has_more: false, url: '/v1/invoices/upcoming/lines' },
+      })
+    }),
     http.post('https://api.stripe.com/v1/invoices/:id/pay', async ({ params, request }) => {
       const body = await form(request)
       stripe.payRequests.push({ id: String(params.id), body })
@@ -281,6 +318,7 @@ export function resetStripe() {
     payRequests: [],
     portalRequests: [],
     updateKeys: [],
+    previewRequests: [],
   } satisfies FakeState)
   installStripe()
 }

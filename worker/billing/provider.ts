@@ -6,7 +6,7 @@ import type { UserRow } from '../db/schema'
 import { ApiError, conflict } from '../lib/errors'
 import { extendUser } from '../services/admin/users'
 import { stripeBilling, stripeSettings } from './stripe'
-import { accountView, cancelAtPeriodEnd, subscribeGuest, subscribeOwner } from './subscriptions'
+import { accountView, cancelAtPeriodEnd, keepSubscription, subscribeGuest, subscribeOwner } from './subscriptions'
 
 // ARCHITECTURE §6: billing sits behind this one interface. Stripe when STRIPE_SECRET_KEY is set,
 // otherwise "no billing" (the embedded default: plans granted at once, and the UI says so).
@@ -14,6 +14,9 @@ import { accountView, cancelAtPeriodEnd, subscribeGuest, subscribeOwner } from '
 export interface SubscribeRequest {
   plan: PaidPlan
   promoCode?: string
+  /** A change of plan is made only when confirmed; before, the answer says what it would do. */
+  confirm?: boolean
+  prorationDate?: number
 }
 
 export interface BillingProvider {
@@ -33,6 +36,8 @@ export interface BillingProvider {
   extend(db: Db, target: UserRow, days: number): Promise<UserRow>
   /** Cancels at the period's end; access continues until then. */
   cancel(db: Db, user: UserRow): Promise<{ user: UserRow; view: AccountSubscription }>
+  /** Undoes a cancellation at the period's end: the same subscription renews (409 when none is pending). */
+  resume(db: Db, user: UserRow): Promise<{ user: UserRow; view: AccountSubscription }>
   /** As the account is deleted (before anything is): ends any paid subscription at once, or throws. */
   cancelOnDelete(user: UserRow): Promise<void>
   /**
@@ -73,6 +78,10 @@ export function noBilling(env: Env): BillingProvider {
     extend: (db, target, days) => extendUser(db, target, days),
     cancel: async (db, user) => {
       const row = await cancelAtPeriodEnd(db, user)
+      return { user: row, view: accountView(row) }
+    },
+    resume: async (db, user) => {
+      const row = await keepSubscription(db, user)
       return { user: row, view: accountView(row) }
     },
     cancelOnDelete: async (user) => {

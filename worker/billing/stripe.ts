@@ -2,8 +2,8 @@ import { DAY_MS } from '../../contract/constants'
 import { and, eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { ADMIN_MESSAGES } from '../../contract/admin'
-import { BILLING_MESSAGES, BILLING_PERIOD, type AccountSubscription, type SubscriptionResult } from '../../contract/billing'
-import type { PaidPlan } from '../../contract/plans'
+import { BILLING_MESSAGES, BILLING_PERIOD, type AccountSubscription, type PlanChangePreview, type SubscriptionResult } from '../../contract/billing'
+import { PLANS, type PaidPlan } from '../../contract/plans'
 import type { Db } from '../db/client'
 import { users, type UserRow } from '../db/schema'
 import { batch } from '../db/raw'
@@ -16,7 +16,7 @@ import { mayOwe, paymentDueOf, stripeAccount } from './stripe-account'
 import { idOf, oldestOwed, periodOf, subscriptionState } from './stripe-objects'
 import type { BillingProvider, SubscribeRequest } from './provider'
 import type { PromoRow } from './promo'
-import { accountView as localAccountView, cancelAtPeriodEnd, priced, record } from './subscriptions'
+import { accountView as localAccountView, cancelAtPeriodEnd, keepSubscription, priced, record } from './subscriptions'
 
 // The Stripe provider (ARCHITECTURE §6): Stripe's own subscriptions, paid through the Payment
 // Element with the client secret of the first invoice; webhooks (stripe-events.ts) then drive
@@ -105,6 +105,8 @@ function invoiceSecretOf(sub: Stripe.Subscription): string | null {
 }
 
 const ACCESS_STATUSES = new Set(['active', 'trialing'])
+/** How long a shown proration is honoured when confirmed (seconds): after that the change is priced at its own moment. */
+const PRORATION_SHOWN_FOR_S = 60 * 60
 const resultStatus = (status: string): SubscriptionResult['status'] =>
   status === 'active' ? 'active' : status === 'trialing' ? 'trialing' : 'incomplete'
 
@@ -170,10 +172,15 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
     const price = settings.prices[req.plan]
     if (!item || item.price.id === price) throw conflict(BILLING_MESSAGES.alreadySubscribed)
     if (req.promoCode) throw badRequest(BILLING_MESSAGES.promoPlanChange)
+    // The proration the owner was shown, if it is recent; otherwise now's.
+    const nowSecs = Math.floor(now / 1000)
+    const prorationDate = req.prorationDate && req.prorationDate <= nowSecs && req.prorationDate > nowSecs - PRORATION_SHOWN_FOR_S ? req.prorationDate : nowSecs
+    if (!req.confirm) return previewChange(owner, current, item.id, req.plan, prorationDate)
     const sub = await stripeCall(() =>
       stripe.subscriptions.update(current.id, {
         items: [{ id: item.id, price }],
         proration_behavior: 'create_prorations',
+        proration_date: prorationDate,
         metadata: { plan: req.plan },
         expand: ['latest_invoice.confirmation_secret'],
       }),
@@ -205,6 +212,40 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
     }
   }
 
+  /** What the change would do: Stripe's preview of the next invoice with the new price; nothing changes. */
+  async function previewChange(owner: UserRow, current: Stripe.Subscription, itemId: string, plan: PaidPlan, prorationDate: number): Promise<SubscriptionResult> {
+    const preview = await stripeCall(() =>
+      stripe.invoices.createPreview({
+        customer: idOf(current.customer) ?? owner.stripeCustomerId!,
+        subscription: current.id,
+        subscription_details: { items: [{ id: itemId, price: settings.prices[plan] }], proration_behavior: 'create_prorations', proration_date: prorationDate },
+      }),
+    )
+    const isProration = (line: Stripe.InvoiceLineItem) => line.parent?.subscription_item_details?.proration === true
+    const from = subscriptionState(settings.prices, current).plan ?? (owner.planTier in PLANS ? (owner.planTier as PaidPlan) : null)
+    const nextAt = preview.next_payment_attempt ?? preview.period_end ?? null
+    const planChange: PlanChangePreview = {
+      fromPlan: from ? PLANS[from].name : owner.planTier,
+      toPlan: PLANS[plan].name,
+      newAmount: PLANS[plan].priceCents,
+      dueNow: 0,
+      nextInvoiceAmount: preview.amount_due,
+      nextInvoiceDate: nextAt ? new Date(nextAt * 1000).toISOString() : null,
+      prorationAmount: preview.lines.data.filter(isProration).reduce((sum, line) => sum + line.amount, 0),
+      currency: preview.currency ?? 'usd',
+      prorationDate,
+    }
+    return {
+      status: 'confirm_change',
+      clientSecret: null,
+      subscriptionId: current.id,
+      customerId: idOf(current.customer) ?? owner.stripeCustomerId,
+      invoicePreview: invoicePreview(plan, null),
+      billingEnabled: true,
+      planChange,
+    }
+  }
+
   const provider: BillingProvider = {
     enabled: true,
     publishableKey: settings.publishableKey,
@@ -224,6 +265,18 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
             billingEnabled: true,
             paymentDue: paymentDueOf(open, owner, now),
           }
+        }
+      }
+      // Set to end: a second subscription would overlap it. The owner is offered to keep this one instead.
+      if (owner.billingProvider === 'stripe' && owner.stripeSubscriptionId && hasActiveSubscription(owner, now) && owner.cancelAtPeriodEnd) {
+        return {
+          status: 'cancellation_pending',
+          clientSecret: null,
+          subscriptionId: owner.stripeSubscriptionId,
+          customerId: owner.stripeCustomerId,
+          invoicePreview: invoicePreview(req.plan, null),
+          billingEnabled: true,
+          endsAt: owner.subscriptionPeriodEnd ? new Date(owner.subscriptionPeriodEnd).toISOString() : null,
         }
       }
       if (owner.billingProvider === 'stripe' && owner.stripeSubscriptionId && hasActiveSubscription(owner, now) && !owner.cancelAtPeriodEnd) {
@@ -351,6 +404,23 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         .where(and(eq(users.id, user.id), eq(users.cancelAtPeriodEnd, false)))
         .returning()
       if (!row) throw conflict(BILLING_MESSAGES.alreadyCancelling)
+      return { user: row, view: await provider.accountView(db, row) }
+    },
+
+    async resume(db, user) {
+      const now = Date.now()
+      if (user.billingProvider !== 'stripe' || !user.stripeSubscriptionId) {
+        const row = await keepSubscription(db, user, now)
+        return { user: row, view: await provider.accountView(db, row) }
+      }
+      if (!hasActiveSubscription(user, now) || !user.cancelAtPeriodEnd) throw conflict(BILLING_MESSAGES.notCancelling)
+      const sub = await stripeCall(() => stripe.subscriptions.update(user.stripeSubscriptionId!, { cancel_at_period_end: false }))
+      const [row] = await db
+        .update(users)
+        .set({ cancelAtPeriodEnd: sub.cancel_at_period_end, updatedAt: now })
+        .where(and(eq(users.id, user.id), eq(users.cancelAtPeriodEnd, true)))
+        .returning()
+      if (!row) throw conflict(BILLING_MESSAGES.notCancelling)
       return { user: row, view: await provider.accountView(db, row) }
     },
 

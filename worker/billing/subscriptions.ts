@@ -139,6 +139,18 @@ export async function cancelAtPeriodEnd(db: Db, user: UserRow, now = Date.now())
   return row
 }
 
+/** Undoes cancelAtPeriodEnd while the period runs: it renews as before. */
+export async function keepSubscription(db: Db, user: UserRow, now = Date.now()): Promise<UserRow> {
+  if (!hasActiveSubscription(user, now) || !user.cancelAtPeriodEnd) throw conflict(BILLING_MESSAGES.notCancelling)
+  const [row] = await db
+    .update(users)
+    .set({ cancelAtPeriodEnd: false, updatedAt: now })
+    .where(and(eq(users.id, user.id), eq(users.cancelAtPeriodEnd, true)))
+    .returning()
+  if (!row) throw conflict(BILLING_MESSAGES.notCancelling)
+  return row
+}
+
 /** Cron: periods without billing renew; cancelled ones end at their period's end. */
 export async function sweepSubscriptions(db: Db, now = Date.now()): Promise<{ subscriptionsEnded: number; subscriptionsRenewed: number }> {
   const ended = await db

@@ -245,6 +245,11 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'GET /api/account/subscription': { summary: 'The subscription, payment method and invoices' },
   'POST /api/account/cancel-subscription': { summary: 'Cancel at the end of the period', errors: [409, 502] },
+  'POST /api/account/resume-subscription': {
+    summary: 'Keep the subscription: undo a cancellation at the end of the period',
+    description: '409 when no cancellation is pending.',
+    errors: [409, 502],
+  },
   'POST /api/account/payment-method': {
     summary: "Stripe's page for changing the card",
     description: 'A Stripe customer-portal session on the card update; Stripe brings the owner back to /account?payment=updated. 409 without billing.',
@@ -260,7 +265,12 @@ export const OPERATIONS: Record<string, Operation> = {
 
   // --- Billing ---
   'GET /api/billing/config': { summary: 'Whether billing is on, and its publishable key', answer: z.object({ billingEnabled: z.boolean(), publishableKey: z.string().nullable() }) },
-  'POST /api/create-subscription': { summary: 'Subscribe to a plan', errors: [409, 502] },
+  'POST /api/create-subscription': {
+    summary: 'Subscribe to a plan',
+    description:
+      'A change of plan on an active subscription is made only with `confirm: true`; without it the answer is `confirm_change` with `planChange` (Stripe\'s preview of the next invoice) and nothing changes. While a cancellation is pending the answer is `cancellation_pending`: keep the subscription (POST /api/account/resume-subscription) rather than start a second one.',
+    errors: [409, 502],
+  },
   'POST /api/create-subscription-guest': { summary: 'Subscribe before creating the account', errors: [409, 502] },
   'POST /api/stripe/webhook': {
     summary: "Stripe's signed events",

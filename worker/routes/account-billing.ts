@@ -16,6 +16,12 @@ export const accountBillingRoutes = new Hono<AppEnv>()
     await audit(c, 'account.subscription_cancelled', { periodEnd: user.subscriptionPeriodEnd })
     return c.json({ message: BILLING_MESSAGES.cancelled, subscription: view })
   })
+  // "Keep my subscription": the cancellation at the period's end undone, the same subscription renews.
+  .post('/resume-subscription', requireUser, async (c) => {
+    const { view } = await billingFor(c.env).resume(c.var.db, c.var.user)
+    await audit(c, 'account.subscription_resumed', {})
+    return c.json({ message: BILLING_MESSAGES.kept, subscription: view })
+  })
   // Stripe's page for changing the card; Stripe brings the owner back to /account?payment=updated.
   .post('/payment-method', requireUser, async (c) => c.json((await billingFor(c.env).paymentMethodSession(c.var.user)) satisfies PaymentMethodSession))
   // The open invoice, charged again now with the card on file.

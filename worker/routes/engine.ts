@@ -5,6 +5,7 @@ import { AUDIT_PAGE_MAX, auditPageQuerySchema } from '../../contract/audit'
 import { biometricFailureBodySchema, manualReleaseBodySchema, TRIGGER_MESSAGES, unlockSuccessBodySchema, type EngineStatus } from '../../contract/triggers'
 import { engineState } from '../db/schema'
 import { validate } from '../lib/validate'
+import { requireUser } from '../middleware/auth'
 import { requireOwner } from '../middleware/subscription'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { tellOwner } from '../services/trust-mail'
@@ -43,7 +44,8 @@ function auditExportStream(vault: OwnerVaultStub): ReadableStream<Uint8Array> {
 }
 
 export const engineRoutes = new Hono<AppEnv>()
-  .get('/trigger-engine/status', requireOwner, async (c) => {
+  // Status, cancelling a release and checking in are open without a plan (worker/middleware/subscription.ts).
+  .get('/trigger-engine/status', requireUser, async (c) => {
     const owner = accountIn(c)
     const now = Date.now()
     const [{ clock, releases }, [sweep]] = await Promise.all([
@@ -77,7 +79,7 @@ export const engineRoutes = new Hono<AppEnv>()
     await tellOwner(c, c.var.user, 'manual_release')
     return c.json(result)
   })
-  .post('/trigger-engine/releases/:releaseId/cancel', requireOwner, validate('param', releaseParam), async (c) =>
+  .post('/trigger-engine/releases/:releaseId/cancel', requireUser, validate('param', releaseParam), async (c) =>
     c.json(await ask(vaultOf(c).cancelRelease(accountIn(c), c.req.valid('param').releaseId, c.var.trustedDevice === true))),
   )
   .post('/trigger-engine/biometric-failure', requireOwner, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) =>
@@ -87,7 +89,7 @@ export const engineRoutes = new Hono<AppEnv>()
   .post('/trigger-engine/unlock-success', requireOwner, jsonBodyLimit, validate('json', unlockSuccessBodySchema), async (c) =>
     c.json(await ask(vaultOf(c).recordUnlockSuccess(c.req.valid('json').kind, accountIn(c)))),
   )
-  .post('/inactivity/ping', requireOwner, async (c) => {
+  .post('/inactivity/ping', requireUser, async (c) => {
     const { clock, cancelledReleases } = await ask(vaultOf(c).checkIn('app', accountIn(c), Date.now(), c.var.trustedDevice === true))
     return c.json({ lastCheckInAt: iso(clock.lastCheckInAt), nextCheckInAt: iso(clock.nextCheckInAt), cancelledReleases })
   })

@@ -1,9 +1,9 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, triggerCreateBodySchema, triggerUpdateBodySchema, type Trigger } from '../../contract/triggers'
+import { TRIGGER_MESSAGES, TRIGGER_TYPE_LABELS, triggerCreateBodySchema, triggerUpdateBodySchema, type Trigger, type TriggerUpdateBody } from '../../contract/triggers'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
-import { requireSubscription } from '../middleware/subscription'
+import { requireSubscription, requireSubscriptionUnless } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { askWithProof, hasFreshProof } from '../middleware/fresh-proof'
 import { TRUST_DETAILS } from '../mail/trust-templates'
@@ -15,14 +15,19 @@ import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
 
 const idParam = z.object({ id: z.uuid(TRIGGER_MESSAGES.triggerNotFound) })
+// Pausing is open without a plan (worker/middleware/subscription.ts); arming or a new schedule is not.
+const unlessPausing = requireSubscriptionUnless((c) => {
+  const body = (c.req.valid as (target: 'json') => TriggerUpdateBody)('json')
+  return body.status === 'paused' && body.config === undefined
+})
 
 export const triggerRoutes = new Hono<AppEnv>()
   .use(requireUser)
-  .use(requireSubscription)
   .use(jsonBodyLimit)
+  // Open without a plan: the owner sees what could still fire.
   .get('/', async (c) => c.json(await ask(vaultOf(c).listTriggers(accountIn(c)))))
   // A trigger that can start a release without the owner, armed now, needs fresh proof (worker/services/sooner.ts).
-  .post('/', validate('json', triggerCreateBodySchema), async (c) => {
+  .post('/', requireSubscription, validate('json', triggerCreateBodySchema), async (c) => {
     const body = c.req.valid('json')
     const trusted = body.type === 'device_loss' ? await countTrusted(c.var.db, c.var.user.id) : 0
     const trigger = await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), body, hasFreshProof(c), trusted))
@@ -30,7 +35,7 @@ export const triggerRoutes = new Hono<AppEnv>()
     return c.json(trigger, 201)
   })
   // Pause/Activate, or an inactivity trigger's new schedule: arming one again, or a shorter schedule, needs fresh proof.
-  .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), async (c) => {
+  .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), unlessPausing, async (c) => {
     const body = c.req.valid('json')
     // (Workers RPC types the answer loosely: a Trigger's open-ended config does not survive its mapping.)
     const trusted = body.status === 'active' ? await countTrusted(c.var.db, c.var.user.id) : 0
@@ -45,7 +50,7 @@ export const triggerRoutes = new Hono<AppEnv>()
     return c.json(trigger)
   })
   // Sends every verified approver their link to confirm the owner's death again.
-  .post('/:id/resend-report-links', validate('param', idParam), async (c) => {
+  .post('/:id/resend-report-links', requireSubscription, validate('param', idParam), async (c) => {
     const sent = await ask(vaultOf(c).resendDeathReportLinks(accountIn(c), c.req.valid('param').id))
     return c.json({ sent, message: TRIGGER_MESSAGES.reportLinksSent(sent) })
   })

@@ -16,8 +16,8 @@ import { useLogout } from '@/features/auth/api'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
-import { useAccountSubscription, useCancelSubscription, useDeleteAccount, useInvoices } from './api'
-import { ACCOUNT_TOASTS, BILLING_HISTORY, DELETE_CONFIRMATION_WORD, failureText } from './copy'
+import { useAccountSubscription, useCancelSubscription, useDeleteAccount, useInvoices, useResumeSubscription } from './api'
+import { ACCOUNT_TOASTS, BILLING_HISTORY, DELETE_CONFIRMATION_WORD, failureText, KEEP_SUBSCRIPTION } from './copy'
 import {
   canCancel,
   canUpgrade,
@@ -30,7 +30,7 @@ import {
   invoiceLinkLabels,
   invoiceName,
   invoiceStatusText,
-  nextBillingText,
+  planTermsRows,
   planName,
   refundText,
   showsPaymentPanel,
@@ -105,6 +105,8 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
   const status = sub ? statusLabel(sub.status) : 'Inactive'
   const cancelling = !!sub?.cancel_at_period_end
   const endsOn = formatEpochDate(sub?.current_period_end)
+  const terms = planTermsRows(account)
+  const resume = useResumeSubscription()
 
   const onCancel = () =>
     cancel.mutate(undefined, {
@@ -133,14 +135,14 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
               {status}
             </Badge>
           </Detail>
-          {sub && (
-            <Detail label="Amount">
-              {formatAmount(sub.plan.amount)}/{sub.plan.interval}
+          {terms && (
+            <Detail label="Amount" testId="plan-amount">
+              {terms.amount}
             </Detail>
           )}
-          {sub && (
-            <Detail label="Next billing date" className={cancelling ? 'text-amber-700' : undefined} testId="next-billing">
-              {nextBillingText(sub)}
+          {terms && (
+            <Detail label={terms.dateLabel} className={cancelling ? 'text-amber-700' : undefined} testId="next-billing">
+              {terms.date}
             </Detail>
           )}
         </dl>
@@ -151,6 +153,23 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
             <AlertDescription>
               Your subscription will not renew. You keep full access until {endsOn ?? 'the end of the current billing period'}.
             </AlertDescription>
+            {account.hasActiveSubscription && (
+              <div className="mt-3">
+                <Button
+                  size="sm"
+                  variant="outline"
+                  disabled={resume.isPending}
+                  onClick={() =>
+                    resume.mutate(undefined, {
+                      onSuccess: ({ message }) => toast({ title: KEEP_SUBSCRIPTION.kept, description: message, variant: 'success' }),
+                      onError: (error) => toast({ ...failureText(KEEP_SUBSCRIPTION.failed, errorText(error, '')), variant: 'destructive' }),
+                    })
+                  }
+                >
+                  {resume.isPending ? KEEP_SUBSCRIPTION.keeping : KEEP_SUBSCRIPTION.button}
+                </Button>
+              </div>
+            )}
           </Alert>
         )}
         {!account.billingEnabled && <BillingOffNotice>Nothing is charged and no card is kept.</BillingOffNotice>}

@@ -31,15 +31,18 @@ export interface SubscribeRequest {
   promoCode?: string
   /** A guest's e-mail: present means the guest call. */
   email?: string
+  /** A change of plan, confirmed (with the proration that was shown). */
+  confirm?: boolean
+  prorationDate?: number
 }
 
 /** POST /api/create-subscription (signed in) or /api/create-subscription-guest (with an e-mail). */
 export function useCreateSubscription() {
   return useMutation({
-    mutationFn: ({ plan, promoCode, email }: SubscribeRequest) =>
+    mutationFn: ({ plan, promoCode, email, confirm, prorationDate }: SubscribeRequest) =>
       email !== undefined
         ? apiJson<SubscriptionResult>('POST', '/api/create-subscription-guest', { plan, promoCode, email })
-        : apiJson<SubscriptionResult>('POST', '/api/create-subscription', { plan, promoCode }),
+        : apiJson<SubscriptionResult>('POST', '/api/create-subscription', { plan, promoCode, confirm, prorationDate }),
   })
 }
 
@@ -53,6 +56,20 @@ export function useCancelSubscription() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => apiJson<{ message: string; subscription: AccountSubscription }>('POST', '/api/account/cancel-subscription'),
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: accountSubscriptionKey }),
+        queryClient.invalidateQueries({ queryKey: currentUserKey }),
+      ])
+    },
+  })
+}
+
+/** POST /api/account/resume-subscription ("Keep my subscription"); success re-fetches the subscription (and the user). */
+export function useResumeSubscription() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiJson<{ message: string; subscription: AccountSubscription }>('POST', '/api/account/resume-subscription'),
     onSuccess: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: accountSubscriptionKey }),

@@ -92,3 +92,32 @@ export const DELETE_CONFIRMATION_WORD = 'DELETE'
 export function failureText(copy: { title: string; fallback: string }, reason: string | undefined): { title: string; description: string } {
   return { title: copy.title, description: reason || copy.fallback }
 }
+
+/** A change of plan on /subscribe: shown first, made only on Confirm. */
+export const PLAN_CHANGE = {
+  title: (toPlan: string) => `Change to ${toPlan}`,
+  description: 'Nothing changes until you confirm.',
+  current: 'Your plan now',
+  next: 'Your new plan',
+  perPeriod: (amount: string, period: string) => `${amount}/${period}`,
+  dueNow: 'Charged today',
+  nextInvoice: (date: string) => `Next invoice, on ${date}`,
+  nextInvoiceUndated: 'Next invoice',
+  proration: (amount: string) => `This includes ${amount} for the new plan over the rest of the current period, less what is unused of your plan now.`,
+  credit: (amount: string) => `This includes a credit of ${amount} for the unused part of your plan now.`,
+  confirm: 'Confirm change',
+  confirming: 'Changing...',
+  keepCurrent: 'Keep my current plan',
+  changed: (plan: string) => ({ title: 'Plan Changed', description: `You are now on ${plan}.` }),
+} as const
+
+/** Subscribing while a cancellation is pending: keeping the subscription, not a second one. */
+export const KEEP_SUBSCRIPTION = {
+  title: 'Your subscription is set to end',
+  text: (date: string | null) =>
+    `${date ? `Your subscription ends on ${date}.` : 'Your subscription ends at the end of this period.'} Keep it, and it renews as before: no second subscription is started and nothing is charged twice.`,
+  button: 'Keep my subscription',
+  keeping: 'Keeping...',
+  kept: 'Subscription Kept',
+  failed: { title: 'Could Not Keep Subscription', fallback: 'Unable to keep your subscription. Please try again.' },
+} as const

@@ -65,12 +65,17 @@ export function trialText(preview: InvoicePreview): string | null {
  *   billing) → store it as pending and go to /register;
  * - `payment-due`: the owner's last renewal failed (status `past_due`): nothing was created or
  *   changed, and the page leads to fixing the payment instead of a card form;
+ * - `confirm-change`: another plan for an active subscription: nothing changed yet; what changes
+ *   and what is charged are shown, and the change is made only on Confirm;
+ * - `keep`: the subscription is set to end: keeping it is offered instead of a second one;
  * - `error`: nothing usable → 'Subscription Error'.
  */
-export type SubscribeOutcome = 'activated' | 'payment' | 'free' | 'payment-due' | 'error'
+export type SubscribeOutcome = 'activated' | 'payment' | 'free' | 'payment-due' | 'confirm-change' | 'keep' | 'error'
 
 export function subscribeOutcome(result: SubscriptionResult, { signedIn }: { signedIn: boolean }): SubscribeOutcome {
   if (result.status === 'past_due') return 'payment-due'
+  if (result.status === 'confirm_change') return result.planChange ? 'confirm-change' : 'error'
+  if (result.status === 'cancellation_pending') return 'keep'
   if (signedIn && result.status === 'active') return 'activated'
   if (result.clientSecret) return 'payment'
   if (signedIn) return result.status === 'trialing' && (!result.billingEnabled || result.invoicePreview.finalAmount === 0) ? 'activated' : 'error'
@@ -161,6 +166,22 @@ export function formatEpochDate(seconds: number | null | undefined): string | nu
   if (seconds === null || seconds === undefined) return null
   return new Date(seconds * 1000).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
 }
+
+/**
+ * Current Plan's amount and date rows. Without billing nothing is charged: no price and no billing
+ * date, but when the plan renews (for nothing) or ends.
+ */
+export function planTermsRows(account: Pick<AccountSubscription, 'billingEnabled' | 'subscription'>): { amount: string; dateLabel: string; date: string } | null {
+  const sub = account.subscription
+  if (!sub) return null
+  if (!account.billingEnabled) {
+    const on = formatEpochDate(sub.current_period_end) ?? '—'
+    return sub.cancel_at_period_end ? { amount: NO_CHARGE, dateLabel: 'Ends on', date: on } : { amount: NO_CHARGE, dateLabel: 'Renews on', date: on }
+  }
+  return { amount: `${formatAmount(sub.plan.amount)}/${sub.plan.interval}`, dateLabel: 'Next billing date', date: nextBillingText(sub) }
+}
+
+export const NO_CHARGE = 'Nothing is charged'
 
 export function nextBillingText(sub: AccountSubscription['subscription']): string {
   if (!sub) return '—'

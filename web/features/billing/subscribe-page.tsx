@@ -14,8 +14,8 @@ import { InputField } from '@/components/ui/form-field'
 import { PageSpinner, Spinner } from '@/components/ui/spinner'
 import { currentUserKey, useCurrentUser } from '@/features/auth/api'
 import { toast } from '@/lib/toast-store'
-import { accountSubscriptionKey, useBillingConfig, useCreateSubscription } from './api'
-import { failureText, PAYMENT_ISSUE, SUBSCRIBE_PAYMENT_DUE, SUBSCRIBE_TOASTS } from './copy'
+import { accountSubscriptionKey, useBillingConfig, useCreateSubscription, useResumeSubscription } from './api'
+import { failureText, KEEP_SUBSCRIPTION, PAYMENT_ISSUE, PLAN_CHANGE, SUBSCRIBE_PAYMENT_DUE, SUBSCRIBE_TOASTS } from './copy'
 import {
   formatAmount,
   formatIsoDate,
@@ -42,6 +42,8 @@ type View =
   | { step: 'no-secret' }
   | { step: 'setup-failed'; message: string }
   | { step: 'payment-due'; paymentDue: PaymentDue | null; billingEnabled: boolean }
+  | { step: 'confirm-change'; result: SubscriptionResult }
+  | { step: 'keep'; result: SubscriptionResult }
 
 export function SubscribePage({ plan }: { plan?: PaidPlan }) {
   const { data: user, isPending } = useCurrentUser()
@@ -86,10 +88,17 @@ function SubscribeFlow({ plan, signedIn }: { plan: PaidPlan; signedIn: boolean }
   const started = useRef(false)
   const planName = PLANS[plan].name
 
-  const onResult = (result: SubscriptionResult, email: string | undefined, applying: boolean) => {
+  const onResult = (result: SubscriptionResult, email: string | undefined, applying: boolean, changing = false) => {
     switch (subscribeOutcome(result, { signedIn })) {
+      case 'confirm-change':
+        setView({ step: 'confirm-change', result })
+        return
+      case 'keep':
+        setView({ step: 'keep', result })
+        return
       case 'activated': {
-        toast({ ...SUBSCRIBE_TOASTS.success(result.invoicePreview.planName), variant: 'success' })
+        const done = changing ? PLAN_CHANGE.changed(result.invoicePreview.planName) : SUBSCRIBE_TOASTS.success(result.invoicePreview.planName)
+        toast({ ...done, variant: 'success' })
         setView({ step: 'activated', result })
         // The dashboard reads the user: it must know about the new plan before it opens.
         void Promise.all([
@@ -132,10 +141,16 @@ function SubscribeFlow({ plan, signedIn }: { plan: PaidPlan; signedIn: boolean }
     setView(fallbackView ?? { step: 'setup-failed', message: failure.kind === 'other' ? failure.description : `${failure.title} - ${failure.description}` })
   }
 
-  const request = (promoCode: string | undefined, email: string | undefined, applying: boolean, fallbackView: View | null) =>
+  const request = (
+    promoCode: string | undefined,
+    email: string | undefined,
+    applying: boolean,
+    fallbackView: View | null,
+    change?: { confirm: true; prorationDate: number },
+  ) =>
     create.mutate(
-      { plan, promoCode, email },
-      { onSuccess: (result) => onResult(result, email, applying), onError: (error) => onFailure(error, fallbackView) },
+      { plan, promoCode, email, ...change },
+      { onSuccess: (result) => onResult(result, email, applying, !!change), onError: (error) => onFailure(error, fallbackView) },
     )
 
   // Signed in: the subscription is created as the page opens.
@@ -194,7 +209,96 @@ function SubscribeFlow({ plan, signedIn }: { plan: PaidPlan; signedIn: boolean }
       return <FailureNotice title={SUBSCRIBE_TOASTS.setupFailed.title} message={view.message} showAccount={signedIn} />
     case 'payment-due':
       return <PaymentDueFirst paymentDue={view.paymentDue} billingEnabled={view.billingEnabled} />
+    case 'confirm-change':
+      return (
+        <ConfirmChange
+          result={view.result}
+          pending={create.isPending}
+          onConfirm={() => request(undefined, undefined, false, view, { confirm: true, prorationDate: view.result.planChange!.prorationDate })}
+        />
+      )
+    case 'keep':
+      return <KeepSubscription result={view.result} plan={plan} onKept={() => request(undefined, undefined, false, null)} />
   }
+}
+
+/** Another plan for an active subscription: what changes and what is charged; changed only on Confirm. */
+function ConfirmChange({ result, pending, onConfirm }: { result: SubscriptionResult; pending: boolean; onConfirm: () => void }) {
+  const change = result.planChange!
+  const period = result.invoicePreview.billingPeriod
+  const { data: user } = useCurrentUser()
+  const from = user && user.planTier in PLANS ? PLANS[user.planTier as PaidPlan] : null
+  const nextDate = formatIsoDate(change.nextInvoiceDate)
+  const rows: Array<[string, string]> = [
+    [PLAN_CHANGE.current, from ? `${change.fromPlan}, ${PLAN_CHANGE.perPeriod(formatAmount(from.priceCents), from.period)}` : change.fromPlan],
+    [PLAN_CHANGE.next, `${change.toPlan}, ${PLAN_CHANGE.perPeriod(formatAmount(change.newAmount), period)}`],
+    [PLAN_CHANGE.dueNow, formatAmount(change.dueNow)],
+    [nextDate ? PLAN_CHANGE.nextInvoice(nextDate) : PLAN_CHANGE.nextInvoiceUndated, formatAmount(change.nextInvoiceAmount)],
+  ]
+  return (
+    <>
+      <PageTitle description={PLAN_CHANGE.description}>{PLAN_CHANGE.title(change.toPlan)}</PageTitle>
+      <Card data-testid="plan-change">
+        <CardContent className="grid gap-4 pt-6">
+          <dl className="grid gap-2 text-sm">
+            {rows.map(([label, value]) => (
+              <div key={label} className="flex items-center justify-between gap-4">
+                <dt className="text-slate-700">{label}</dt>
+                <dd className="font-medium tabular-nums text-slate-900">{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {change.prorationAmount !== 0 && (
+            <p className="text-sm text-slate-700">
+              {change.prorationAmount > 0 ? PLAN_CHANGE.proration(formatAmount(change.prorationAmount)) : PLAN_CHANGE.credit(formatAmount(-change.prorationAmount))}
+            </p>
+          )}
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+            <Button asChild variant="ghost">
+              <Link to="/account">
+                <ArrowLeft aria-hidden /> {PLAN_CHANGE.keepCurrent}
+              </Link>
+            </Button>
+            <Button onClick={onConfirm} disabled={pending}>
+              {pending ? PLAN_CHANGE.confirming : PLAN_CHANGE.confirm}
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </>
+  )
+}
+
+/** Subscribing while the subscription is set to end: keep it (then, for another plan, the change is asked next). */
+function KeepSubscription({ result, plan, onKept }: { result: SubscriptionResult; plan: PaidPlan; onKept: () => void }) {
+  const resume = useResumeSubscription()
+  const { data: user } = useCurrentUser()
+  const navigate = useNavigate()
+  const keep = () =>
+    resume.mutate(undefined, {
+      onSuccess: ({ message }) => {
+        toast({ title: KEEP_SUBSCRIPTION.kept, description: message, variant: 'success' })
+        if (user?.planTier === plan) void navigate({ to: '/account' })
+        else onKept()
+      },
+      onError: (error) => toast({ ...failureText(KEEP_SUBSCRIPTION.failed, error instanceof Error ? error.message : ''), variant: 'destructive' }),
+    })
+  return (
+    <>
+      <PageTitle>{KEEP_SUBSCRIPTION.title}</PageTitle>
+      <Card data-testid="keep-subscription">
+        <CardContent className="grid gap-4 pt-6 text-sm text-slate-700">
+          <p>{KEEP_SUBSCRIPTION.text(formatIsoDate(result.endsAt))}</p>
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+            <BackToPricing />
+            <Button onClick={keep} disabled={resume.isPending}>
+              {resume.isPending ? KEEP_SUBSCRIPTION.keeping : KEEP_SUBSCRIPTION.button}
+            </Button>
+          </div>
+        </CardContent>
+      </Card>
+    </>
+  )
 }
 
 /**
