@@ -63,7 +63,7 @@ export const PLANS: Record<PaidPlan, PlanDefinition> = {
     description: 'Essential protection for your most important documents.',
     popular: false,
     limits: BASIC_LIMITS,
-    features: featuresOf(BASIC_LIMITS, 'Email support'),
+    features: /* @__PURE__ */ featuresOf(BASIC_LIMITS, 'Email support'),
   },
   premium: {
     id: 'premium',
@@ -73,7 +73,7 @@ export const PLANS: Record<PaidPlan, PlanDefinition> = {
     description: 'Complete legacy planning for families and professionals.',
     popular: true,
     limits: PREMIUM_LIMITS,
-    features: featuresOf(PREMIUM_LIMITS, 'Priority support'),
+    features: /* @__PURE__ */ featuresOf(PREMIUM_LIMITS, 'Priority support'),
   },
   enterprise: {
     id: 'enterprise',
@@ -83,7 +83,7 @@ export const PLANS: Record<PaidPlan, PlanDefinition> = {
     description: 'Maximum capacity for estates, businesses and advisers.',
     popular: false,
     limits: ENTERPRISE_LIMITS,
-    features: featuresOf(ENTERPRISE_LIMITS, 'Priority support'),
+    features: /* @__PURE__ */ featuresOf(ENTERPRISE_LIMITS, 'Priority support'),
   },
 }
 

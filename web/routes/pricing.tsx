@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { billingConfigKey } from '@/features/billing/api'
+import { billingConfigKey } from '@/features/billing/config-key'
 import { PricingPage } from '@/features/marketing/pricing-page'
 
 export const Route = createFileRoute('/pricing')({

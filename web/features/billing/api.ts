@@ -11,10 +11,10 @@ import type { PaidPlan } from '../../../contract/plans'
 import { currentUserKey } from '@/features/auth/api'
 import { apiJson, ApiRequestError } from '@/lib/api-client'
 
-// Billing calls (seeds 000 §7). No zod and none of logic.ts here: /pricing's route reads
-// `billingConfigKey` from this file, so it is part of the first load of every page.
+// Billing calls (seeds 000 §7). No zod and none of logic.ts here.
 
-export const billingConfigKey = ['/api/billing/config'] as const
+import { billingConfigKey } from './config-key'
+export { billingConfigKey }
 export const accountSubscriptionKey = ['/api/account/subscription'] as const
 export const invoicesKey = ['/api/account/invoices'] as const
 
