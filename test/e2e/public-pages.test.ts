@@ -105,7 +105,8 @@ describe('public pages', () => {
     const { context, page } = await newPage(browser)
     await page.goto('/')
     const footer = page.getByRole('contentinfo')
-    expect(await footer.getByText(`© ${new Date().getFullYear()} Legacy Vault`).isVisible()).toBe(true)
+    // The page renders after load: wait for the footer's line before reading the rest of it.
+    await footer.getByText(`© ${new Date().getFullYear()} Legacy Vault`).waitFor()
     expect(await footer.getByText('Help Center').count()).toBe(0)
     expect(await footer.getByRole('link', { name: 'Contact Us' }).getAttribute('href')).toMatch(/^mailto:support@/)
     await footer.getByRole('link', { name: 'Were you left something?' }).click()
