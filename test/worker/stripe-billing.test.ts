@@ -326,7 +326,7 @@ describe('POST /api/stripe/webhook', () => {
     expect(mails).toHaveLength(1)
     expect(mails[0]!.text).toMatch(/7 days/)
     expect(mails[0]!.text).toMatch(/triggers/)
-    expect(mails[0]!.text).toMatch(/uploads are limited/i)
+    expect(mails[0]!.text).toMatch(/uploads wait until payment is restored/i)
     // The vault stays usable during the grace.
     expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
     expect((await deliver(invoiceEvent('invoice.paid', customerId, subscriptionId))).status).toBe(200)

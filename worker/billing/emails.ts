@@ -25,7 +25,7 @@ export function paymentIssueEmail(p: DunningParts): RenderedEmail {
     paragraphs: [
       `Hello ${p.displayName},`,
       'Your card was declined or has expired, so this period’s payment did not go through.',
-      `Your vault stays fully usable for ${PAYMENT_GRACE_DAYS} days while you update your payment method. During these days your inheritance triggers keep monitoring but are held: they will not activate. Your beneficiaries’ access policies stay in place. New uploads are limited until payment is restored.`,
+      `Your vault stays fully usable for ${PAYMENT_GRACE_DAYS} days while you update your payment method. During these days your inheritance triggers keep monitoring but are held: they will not activate. Your beneficiaries’ access policies stay in place. New uploads wait until payment is restored.`,
       'If the payment is still not resolved when the grace period ends, your triggers resume and may activate on inactivity.',
       'It takes two minutes: open Account & Billing, update your card, then pay the open invoice.',
     ],
@@ -71,7 +71,7 @@ export function paymentRecoveredEmail(p: Pick<DunningParts, 'displayName' | 'amo
     paragraphs: [
       `Hello ${p.displayName},`,
       'Your subscription payment has been received and your subscription is active again.',
-      'Your inheritance triggers are back to their normal course and uploads are no longer limited. Nothing else needs doing.',
+      'Your inheritance triggers are back to their normal course and you can upload again. Nothing else needs doing.',
     ],
     details: p.amountDue > 0 ? [['Amount paid', formatCents(p.amountDue)]] : [],
     action: { label: 'View billing history', url: p.accountUrl },
