@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
+import { moderateViolations } from './axe'
 import { executeSql, firstLink, launch, newPage, registerOwner, runScript, uniqueEmail, waitForMail } from './browser'
 
 let browser: Browser
@@ -51,6 +53,41 @@ describe('roles and guards', () => {
     await page.waitForURL((url) => url.pathname === '/')
     await context.close()
   })
+})
+
+describe('an owner whose plan ended', () => {
+  // The promise to the heirs is kept, and the owner can always check in, pause and cancel, paid or not.
+  it('can still check in and pause a trigger from the Subscription Required screen', async () => {
+    const email = uniqueEmail('lapsed-controls')
+    const { context, page } = await newPage(browser)
+    await registerOwner(page, { email, password: 'a sound password 1', displayName: 'Lapsed Owner' })
+    const created = await page.evaluate(
+      async ({ key }) => {
+        const res = await fetch('/api/triggers', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${localStorage.getItem(key)}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 14 }, status: 'active' }),
+        })
+        return res.status
+      },
+      { key: AUTH_TOKEN_STORAGE_KEY },
+    )
+    expect(created).toBe(201)
+
+    executeSql(`UPDATE users SET subscription_status = 'canceled' WHERE email = '${email}'`)
+    await page.reload()
+    await page.getByRole('heading', { name: 'Subscription Required' }).waitFor()
+    await page.getByRole('heading', { name: 'Your triggers still watch over your vault' }).waitFor()
+    expect(await moderateViolations(page, 'Subscription Required with triggers')).toEqual([])
+
+    await page.getByRole('button', { name: 'Check in now' }).click()
+    await page.getByRole('status').getByText('Checked in').waitFor()
+    await page.getByRole('button', { name: 'Pause Inactivity' }).click()
+    await page.getByRole('status').getByText('Trigger paused').waitFor()
+    // Nothing active is left to pause.
+    await expect.poll(() => page.getByRole('button', { name: 'Pause Inactivity' }).count()).toBe(0)
+    await context.close()
+  }, 180_000)
 })
 
 describe('the local mailbox', () => {

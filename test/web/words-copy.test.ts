@@ -73,7 +73,7 @@ describe('a failed payment, as worker/middleware/subscription.ts has it', () => 
     expect(PAYMENT_GRACE_DURING[0]).toBe('Everything in your vault stays open to you; only new uploads wait')
     expect(PAYMENT_GRACE_AFTER).toContain('Your vault, its items, beneficiaries, policies and triggers close to you until payment is restored')
     expect(faq).toContain('your vault closes to you until payment is restored')
-    expect(faq).toContain('the check-in and cancel links we e-mail you keep working')
+    expect(faq).toContain('pause your triggers, cancel a release and check in')
   })
 })
 

@@ -219,7 +219,7 @@ export interface Faq {
   answer: string
 }
 
-export const PAYMENT_FAQ_ANSWER = `We e-mail you and start a ${PAYMENT_GRACE_DAYS}-day grace period. During it everything in your vault stays open to you (only new uploads wait), triggers keep monitoring but do not activate, and beneficiary access policies stay in place. If the payment is still unresolved afterwards, triggers resume and may activate on inactivity, and your vault closes to you until payment is restored: you can still sign in and pay from Account & Billing, and the check-in and cancel links we e-mail you keep working.`
+export const PAYMENT_FAQ_ANSWER = `We e-mail you and start a ${PAYMENT_GRACE_DAYS}-day grace period. During it everything in your vault stays open to you (only new uploads wait), triggers keep monitoring but do not activate, and beneficiary access policies stay in place. If the payment is still unresolved afterwards, triggers resume and may activate on inactivity, and your vault closes to you until payment is restored: you can still sign in, pay from Account & Billing, pause your triggers, cancel a release and check in.`
 
 export const FAQS: Faq[] = [
   {
@@ -303,7 +303,7 @@ export const PAYMENT_GRACE_DURING = [
 export const PAYMENT_GRACE_AFTER = [
   'Triggers resume and may activate on inactivity',
   'Your vault, its items, beneficiaries, policies and triggers close to you until payment is restored',
-  'You can still sign in and pay from Account & Billing, and the check-in and cancel links we e-mail you keep working',
+  'You can still sign in, pay from Account & Billing, pause your triggers, cancel a release and check in',
 ]
 
 export const TRUST_POINTS: IconText[] = [

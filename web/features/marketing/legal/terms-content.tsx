@@ -243,8 +243,7 @@ function sections(privacyPath: PrivacyPath): LegalSection[] {
           <p>
             If the payment issue has not been resolved when the grace period ends, your triggers resume and may activate
             on inactivity according to your settings, and your vault is closed to you until payment is restored. You can
-            still sign in and pay from Account &amp; Billing, and the check-in and cancel links we e-mail you keep
-            working.
+            still sign in, pay from Account &amp; Billing, pause your triggers, cancel a release and check in.
           </p>
           <KeyPoint>
             <p>
