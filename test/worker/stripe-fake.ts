@@ -345,6 +345,8 @@ export interface UserBilling {
   cancel_at_period_end: number
   subscription_period_end: number | null
   stripe_event_at: number | null
+  /** The owner's time zone: the dunning e-mails write their dates in it. */
+  timezone: string
 }
 export const userRow = (id: string) => env.DB.prepare('select * from users where id = ?').bind(id).first<UserBilling>()
 

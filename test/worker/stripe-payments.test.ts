@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN_MESSAGES, type AdminAction } from '../../contract/admin'
 import { BILLING_MESSAGES, type AccountSubscription, type InvoicePage, type PayInvoiceResult, type SubscriptionResult } from '../../contract/billing'
 import { runSweeps } from '../../worker/cron'
+import { emailDate } from '../../worker/mail/dates'
 import { call, env, outboxFor, register } from './helpers'
 import { activeOwner, card, DAY_MS, deliver, eventId, now, resetStripe, stripe, stripeAdmin, stripeCall, userRow } from './stripe-fake'
 
@@ -68,7 +69,7 @@ describe('dunning e-mails, each once per invoice', () => {
     const grace = row.payment_grace_until!
     const [mail] = (await outboxFor(owner.email)).filter((m) => m.subject.includes(FAILED))
     expect(mail!.text).toContain('$29.99')
-    expect(mail!.text).toContain(new Date(grace).toUTCString())
+    expect(mail!.text).toContain(emailDate(grace, row.timezone))
     expect(mail!.text).toMatch(/held: they will not activate/)
     expect(mail!.text).toContain('http://localhost:8787/account')
 
@@ -116,7 +117,8 @@ describe('dunning e-mails, each once per invoice', () => {
 
   it('the reminder goes 3 days before the grace ends and the end-of-grace notice when it ends, each once, whatever the sweeps', async () => {
     const { owner } = await pastDueOwner()
-    const grace = (await userRow(owner.user.id))!.payment_grace_until!
+    const row = (await userRow(owner.user.id))!
+    const grace = row.payment_grace_until!
     // Sent mail leaves the outbox an hour after it went: each sweep's own count says what it sent.
     const sweep = async (at: number) => {
       const { paymentReminders, gracesEnded } = await runSweeps(env, at)
@@ -128,7 +130,7 @@ describe('dunning e-mails, each once per invoice', () => {
     expect(await sweep(grace - 3 * DAY_MS + 120_000)).toEqual({ paymentReminders: 0, gracesEnded: 0 })
     expect(await count(owner.email, REMINDER)).toBe(1)
     const [reminder] = (await outboxFor(owner.email)).filter((m) => m.subject.includes(REMINDER))
-    expect(reminder!.text).toContain(new Date(grace).toUTCString())
+    expect(reminder!.text).toContain(emailDate(grace, row.timezone))
     expect(reminder!.text).toContain('http://localhost:8787/account')
     expect(await sweep(grace - DAY_MS)).toEqual({ paymentReminders: 0, gracesEnded: 0 })
     expect(await sweep(grace + 60_000)).toEqual({ paymentReminders: 0, gracesEnded: 1 })

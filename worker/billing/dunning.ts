@@ -76,7 +76,7 @@ export async function invoiceFailed(env: Env, ctx: Ctx, db: Db, owner: UserRow, 
   await sendEmail(env, ctx, db, {
     to: started.email,
     kind: 'payment_failed',
-    ...paymentIssueEmail({ displayName: started.displayName, amountDue: invoice.amountDue, graceUntil, accountUrl: accountUrl(env) }),
+    ...paymentIssueEmail({ displayName: started.displayName, amountDue: invoice.amountDue, graceUntil, accountUrl: accountUrl(env), timeZone: started.timezone }),
   })
 }
 
@@ -133,6 +133,7 @@ export async function sweepDunning(env: Env, db: Db, now = Date.now()): Promise<
       end: sql<number>`max(${paymentIssues.graceEndedAt} is null and ${paymentIssues.graceUntil} <= ${now})`,
       email: users.email,
       displayName: users.displayName,
+      timezone: users.timezone,
     })
     .from(paymentIssues)
     .innerJoin(users, and(eq(users.id, paymentIssues.userId), eq(users.paymentGraceUntil, paymentIssues.graceUntil)))
@@ -164,7 +165,7 @@ export async function sweepDunning(env: Env, db: Db, now = Date.now()): Promise<
       )
       .returning({ id: paymentIssues.invoiceId })
     if (claimed.length === 0) continue
-    const parts = { displayName: o.displayName, amountDue: o.amountDue, graceUntil: o.graceUntil, accountUrl: accountUrl(env) }
+    const parts = { displayName: o.displayName, amountDue: o.amountDue, graceUntil: o.graceUntil, accountUrl: accountUrl(env), timeZone: o.timezone }
     await enqueueEmail(db, ending ? { to: o.email, kind: 'payment_grace_ended', ...graceEndedEmail(parts) } : { to: o.email, kind: 'payment_reminder', ...paymentReminderEmail(parts) }, now)
     if (ending) gracesEnded++
     else paymentReminders++

@@ -1,5 +1,6 @@
 import { PAYMENT_GRACE_DAYS, PAYMENT_REMINDER_DAYS } from '../../contract/constants'
 import { formatCents } from '../../contract/plans'
+import { emailDate } from '../mail/dates'
 import { render, type RenderedEmail } from '../mail/templates'
 
 // The dunning e-mails of a payment issue (seeds 000 §4 'Payment lifecycle'), each sent once per
@@ -12,9 +13,10 @@ export interface DunningParts {
   amountDue: number
   graceUntil: number
   accountUrl: string
+  /** The owner's time zone (users.timezone): the dates are written in it, the zone named. */
+  timeZone?: string | null
 }
 
-const when = (at: number) => new Date(at).toUTCString()
 const amountLine = (p: DunningParts): Array<[string, string]> => (p.amountDue > 0 ? [['Amount due', formatCents(p.amountDue)]] : [])
 const fixIt = (url: string) => ({ label: 'Update payment method', url })
 
@@ -29,7 +31,7 @@ export function paymentIssueEmail(p: DunningParts): RenderedEmail {
       'If the payment is still not resolved when the grace period ends, your triggers resume and may activate on inactivity.',
       'It takes two minutes: open Account & Billing, update your card, then pay the open invoice.',
     ],
-    details: [...amountLine(p), ['Grace period ends', when(p.graceUntil)]],
+    details: [...amountLine(p), ['Grace period ends', emailDate(p.graceUntil, p.timeZone)]],
     action: fixIt(p.accountUrl),
   })
 }
@@ -41,10 +43,10 @@ export function paymentReminderEmail(p: DunningParts): RenderedEmail {
     paragraphs: [
       `Hello ${p.displayName},`,
       'Your subscription payment is still unpaid.',
-      `Your grace period ends on ${when(p.graceUntil)}. Until then your inheritance triggers are held and will not activate. After it, they resume their normal course and may activate on inactivity.`,
+      `Your grace period ends on ${emailDate(p.graceUntil, p.timeZone)}. Until then your inheritance triggers are held and will not activate. After it, they resume their normal course and may activate on inactivity.`,
       'Update your card and pay the open invoice from Account & Billing to keep everything as it is.',
     ],
-    details: [...amountLine(p), ['Grace period ends', when(p.graceUntil)]],
+    details: [...amountLine(p), ['Grace period ends', emailDate(p.graceUntil, p.timeZone)]],
     action: fixIt(p.accountUrl),
   })
 }
@@ -59,7 +61,7 @@ export function graceEndedEmail(p: DunningParts): RenderedEmail {
       'What changed: your inheritance triggers are no longer held. They resume their normal course, so an inactivity trigger may activate if you miss your check-ins, and your beneficiaries would then receive what you chose for them. Your vault is closed until the payment is made: nothing in it is deleted, and you can still sign in to pay.',
       'What you can do: update your card and pay the open invoice from Account & Billing. If your subscription has ended, choose a plan again from the same page.',
     ],
-    details: [...amountLine(p), ['Grace period ended', when(p.graceUntil)]],
+    details: [...amountLine(p), ['Grace period ended', emailDate(p.graceUntil, p.timeZone)]],
     action: fixIt(p.accountUrl),
   })
 }
