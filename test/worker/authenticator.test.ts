@@ -378,7 +378,7 @@ describe('signing in with the authenticator app', () => {
     expect((await signInWithCode(await issueSignInTicket(env, keysOnly.user.id), '123456')).status).toBe(401)
   })
 
-  it('refuses a paused account at the code step', async () => {
+  it('refuses a paused account at the code step', { timeout: 20_000 }, async () => {
     const owner = await ownerWithApp()
     const { ticket } = await passwordStep(owner)
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(Date.now(), owner.user.id).run()
