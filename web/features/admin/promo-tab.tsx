@@ -117,7 +117,7 @@ function PromoList() {
           (promos.data ?? []).length === 0 ? (
             <EmptyState>No promo codes yet.</EmptyState>
           ) : (
-            <ScrollTable label="Promo codes">
+            <ScrollTable label="Promo code table">
               <thead>
                 <tr>
                   <Th>Code</Th>
