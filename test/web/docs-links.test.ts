@@ -70,7 +70,11 @@ function relativeLinks(text: string): string[] {
 }
 
 /** What is wrong with each relative link of the given files, as "file: link (reason)". */
-function brokenLinks(files: string[], read: (file: string) => string, exists = existsSync): string[] {
+function brokenLinks(
+  files: string[],
+  read: (file: string) => string,
+  exists: (file: string) => boolean = existsSync,
+): string[] {
   const broken: string[] = []
   for (const file of files) {
     for (const link of relativeLinks(read(file))) {
