@@ -28,7 +28,10 @@ function proseLines(text: string): string[] {
   })
 }
 
-/** GitHub's heading anchor: the rendered text lowercased, punctuation but '-' and '_' dropped, each space a '-'. */
+/**
+ * GitHub's heading anchor: the rendered text lowercased, every character but letters, marks,
+ * digits, connectors ('_'), '-' and spaces dropped, each space a '-' (its `[^\p{Word}\- ]` rule).
+ */
 function slug(heading: string): string {
   const rendered = heading
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -36,8 +39,8 @@ function slug(heading: string): string {
     .trim()
   return rendered
     .toLowerCase()
-    .replace(/[^\p{L}\p{M}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-')
+    .replace(/[^\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}\- ]/gu, '')
+    .replace(/ /g, '-')
 }
 
 /** Every anchor a file's headings make, a repeated heading numbered as GitHub numbers it. */
