@@ -6,7 +6,7 @@ import { call, env } from './helpers'
 import { DAY, MINUTE } from './simulation/oracle'
 import { billThroughStripe, deliverInvoice, runSimulation, type SimulationOptions, type SimulationResult } from './simulation/world'
 
-// Release-promise simulation (README "The release engine": nothing released early, nothing promised
+// Release-promise simulation (docs/release-engine.md: nothing released early, nothing promised
 // lost, nothing late). Owners with random check-ins (app, e-mailed link, sign-in), settings
 // changes (which must not move the clock), edits of the inactivity trigger's schedule, a second
 // inactivity trigger refused, every check-in e-mail's deadline read from its text, payment failures and recoveries (signed Stripe webhooks), pauses, new triggers and
