@@ -2415,4 +2415,32 @@ export const MUTATIONS = [
     tests: [B('billing-plans')],
     by: /shows no price and no billing date/,
   },
+  // 0.3 · 7 of 7: rules nobody listed (rulesa)
+  {
+    id: 'rulesa.approvals-enough-not-every',
+    rule: 'a release needs as many yeses as its policy asks (1 of 3 goes on one yes), not every signer',
+    file: 'worker/engine/advance.ts',
+    from: '  if (approved >= release.requiredApprovals) return \'go\'\n',
+    to: '  if (approved >= rows.length) return \'go\'\n',
+    tests: [W('approvals')],
+    by: /1 of 3 approvals one "no" does not reject it while enough approvers are undecided/,
+  },
+  {
+    id: 'rulesa.approvals-one-no-waits',
+    rule: 'one "no" does not reject a release while enough approvers are undecided',
+    file: 'worker/engine/advance.ts',
+    from: "  return approved + undecided < release.requiredApprovals ? 'rejected' : 'wait'\n",
+    to: "  return rows.some((r) => r.decision === 'rejected') ? 'rejected' : 'wait'\n",
+    tests: [W('approvals')],
+    by: /one "no" (does not reject it while enough approvers are undecided|and one "yes" leave it waiting)/,
+  },
+  {
+    id: 'rulesa.approvals-noes-reject',
+    rule: 'a release that can no longer get enough approvals is rejected (2 of 3: two noes), not left waiting for the last answer',
+    file: 'worker/engine/advance.ts',
+    from: "  return approved + undecided < release.requiredApprovals ? 'rejected' : 'wait'\n",
+    to: "  return undecided === 0 && approved < release.requiredApprovals ? 'rejected' : 'wait'\n",
+    tests: [W('approvals')],
+    by: /2 of 3 approvals two "no" reject it/,
+  },
 ]
