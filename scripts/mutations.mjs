@@ -2506,4 +2506,22 @@ export const MUTATIONS = [
     tests: [W('engine-interactions')],
     by: /a failed-unlock firing waits the safety window/,
   },
+  {
+    id: 'rulesa.identity-list-own-documents',
+    rule: "one beneficiary's identity document list never shows another's documents",
+    file: 'worker/services/identity.ts',
+    from: '  const rows = db.select().from(identityDocuments).where(eq(identityDocuments.beneficiaryId, beneficiaryId)).orderBy(desc(identityDocuments.submittedAt)).all()',
+    to: '  const rows = db.select().from(identityDocuments).orderBy(desc(identityDocuments.submittedAt)).all()',
+    tests: [W('identity')],
+    by: /document list never shows another beneficiary/,
+  },
+  {
+    id: 'rulesa.identity-review-verified-only',
+    rule: 'an identity-review link of an approver who has not verified their address is refused',
+    file: 'worker/services/identity.ts',
+    from: '  if (!found || found.approver.emailVerifiedAt === null) throw badRequest(CIRCLE_MESSAGES.linkInvalid)',
+    to: '  if (!found) throw badRequest(CIRCLE_MESSAGES.linkInvalid)',
+    tests: [W('identity')],
+    by: /an identity-review link of an approver who has not verified their address is refused/,
+  },
 ]
