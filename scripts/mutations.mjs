@@ -2524,4 +2524,22 @@ export const MUTATIONS = [
     tests: [W('identity')],
     by: /an identity-review link of an approver who has not verified their address is refused/,
   },
+  {
+    id: 'rulesa.readiness-item-contact-verified',
+    rule: 'readiness lists an item whose approver contact is not a verified approver (a named contact is not enough)',
+    file: 'worker/services/readiness.ts',
+    from: '    if (item.requiresApprover && (!item.contact || !verifiedAddress.has(item.contact.toLowerCase()))) {',
+    to: '    if (item.requiresApprover && !item.contact) {',
+    tests: [W('readiness')],
+    by: /lists an item whose approver contact is not a verified approver/,
+  },
+  {
+    id: 'rulesa.readiness-named-reviewers',
+    rule: "readiness lists a policy whose named identity reviewers are all unverified, whoever else is verified",
+    file: 'worker/services/readiness.ts',
+    from: '    const reviewers = verified.filter((a) => named.size === 0 || named.has(a.id))',
+    to: '    const reviewers = verified',
+    tests: [W('readiness')],
+    by: /lists a policy whose named identity reviewers are all unverified/,
+  },
 ]
