@@ -39,7 +39,7 @@ async function releaseAskingThree(minimumApprovals: number) {
 }
 
 describe('a policy asking for 1 of 3 approvals', () => {
-  it('one "no" does not reject it while enough approvers are undecided; one "yes" then releases it', async () => {
+  it('one "no" does not reject it while enough approvers are undecided; one "yes" then releases it', { timeout: 20_000 }, async () => {
     const { decide, released } = await releaseAskingThree(1)
     expect(await decide(0, 'rejected')).toMatchObject({ status: 'waiting', approvals: 0, requiredApprovals: 1 })
     expect(await released()).toEqual([])
@@ -49,7 +49,7 @@ describe('a policy asking for 1 of 3 approvals', () => {
 })
 
 describe('a policy asking for 2 of 3 approvals', () => {
-  it('one "no" and one "yes" leave it waiting', async () => {
+  it('one "no" and one "yes" leave it waiting', { timeout: 20_000 }, async () => {
     const { decide, released } = await releaseAskingThree(2)
     expect(await decide(0, 'rejected')).toMatchObject({ status: 'waiting', approvals: 0 })
     expect(await decide(1, 'approved')).toMatchObject({ status: 'waiting', approvals: 1, requiredApprovals: 2 })
@@ -58,7 +58,7 @@ describe('a policy asking for 2 of 3 approvals', () => {
     expect(await released()).toEqual(['available'])
   })
 
-  it('two "no" reject it: it can no longer get enough approvals', async () => {
+  it('two "no" reject it: it can no longer get enough approvals', { timeout: 20_000 }, async () => {
     const { decide, released } = await releaseAskingThree(2)
     expect(await decide(0, 'rejected')).toMatchObject({ status: 'waiting' })
     expect(await decide(1, 'rejected')).toMatchObject({ status: 'cancelled', approvals: 0 })

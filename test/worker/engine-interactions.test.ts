@@ -32,7 +32,7 @@ async function policyOnly(s: Awaited<ReturnType<typeof ownerWithItem>>, on: stri
 // the trigger does not fire when its own grace runs out inside the payment grace, and it fires
 // once the payment grace has ended (without a new check-in e-mail).
 describe('inactivity during a payment grace', () => {
-  it('does not fire while the payment grace runs, though the check-in e-mail goes; it fires when the payment grace ends', async () => {
+  it('does not fire while the payment grace runs, though the check-in e-mail goes; it fires when the payment grace ends', { timeout: 20_000 }, async () => {
     const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
     const start = (await clockOf(s.ownerId)).lastCheckInAt!
@@ -59,7 +59,7 @@ describe('inactivity during a payment grace', () => {
 })
 
 describe('a check-in never cancels a release the owner scheduled', () => {
-  it('a scheduled date: what it released stays available after a check-in', async () => {
+  it('a scheduled date: what it released stays available after a check-in', { timeout: 20_000 }, async () => {
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     const date = Date.now() + DAY_MS
     await createTrigger(s.token, { type: 'scheduled', config: { releaseDate: new Date(date).toISOString(), beneficiaries: [s.beneficiary.id], description: 'Birthday' } })
@@ -72,7 +72,7 @@ describe('a check-in never cancels a release the owner scheduled', () => {
     expect((await releasesOf(s.token))[0]).toMatchObject({ kind: 'scheduled', status: 'released' })
   })
 
-  it("a manual release waiting on a policy's delay: a check-in leaves it waiting, and it goes", async () => {
+  it("a manual release waiting on a policy's delay: a check-in leaves it waiting, and it goes", { timeout: 20_000 }, async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await policyOnly(s, 'verified_death', 24)
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
@@ -87,7 +87,7 @@ describe('a check-in never cancels a release the owner scheduled', () => {
 })
 
 describe('a failed-unlock firing', () => {
-  it("waits the safety window, even under a policy with no delay", async () => {
+  it("waits the safety window, even under a policy with no delay", { timeout: 20_000 }, async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await policyOnly(s, 'biometric_failure', 0)
     await createTrigger(s.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })

@@ -186,7 +186,7 @@ describe('identity documents', () => {
 })
 
 describe('one beneficiary’s document list', () => {
-  it('never shows another beneficiary’s documents', async () => {
+  it('never shows another beneficiary’s documents', { timeout: 20_000 }, async () => {
     const { owner, beneficiary: first } = await setting(1)
     const second = await addBeneficiary(owner.token, await rsaOaepPublicKey())
     const post = async (id: string, documentType: string) =>
@@ -200,7 +200,7 @@ describe('one beneficiary’s document list', () => {
 })
 
 describe('an identity-review link', () => {
-  it('of an approver who has not verified their address is refused', async () => {
+  it('of an approver who has not verified their address is refused', { timeout: 20_000 }, async () => {
     const { owner, beneficiary, approverA } = await setting(1)
     expect((await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })).status).toBe(201)
     const token = reviewToken((await reviewMail(approverA.email)).text)

@@ -272,7 +272,7 @@ describe('GET /api/release-readiness', () => {
 })
 
 describe('readiness and approvers', () => {
-  it('lists an item whose approver contact is not a verified approver, while another approver is verified', async () => {
+  it('lists an item whose approver contact is not a verified approver, while another approver is verified', { timeout: 20_000 }, async () => {
     const s = await ownerWithBeneficiary()
     await createTrigger(s.token, { type: 'verified_death', config: {} })
     await verifiedApprover(s.token)
@@ -287,7 +287,7 @@ describe('readiness and approvers', () => {
     expect(await listed()).toEqual([stranger.item.id])
   })
 
-  it('lists a policy whose named identity reviewers are all unverified, even when another approver is verified', async () => {
+  it('lists a policy whose named identity reviewers are all unverified, even when another approver is verified', { timeout: 20_000 }, async () => {
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     await createTrigger(s.token, { type: 'verified_death', config: {} })
     await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])

@@ -38,7 +38,7 @@ async function twoPolicies(a: { on: string; delayHours: number }, b: { on: strin
 const releaseOfItem = async (token: string, itemId: string) => (await releasesOf(token)).find((r) => r.itemIds.includes(itemId))!
 
 describe("the monitor's cancel of one release", () => {
-  it('cancels only that release: of two waiting, the other still releases', async () => {
+  it('cancels only that release: of two waiting, the other still releases', { timeout: 20_000 }, async () => {
     const s = await twoPolicies({ on: 'verified_death', delayHours: 24 }, { on: 'verified_death', delayHours: 24 })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     const started = Date.now()
@@ -56,7 +56,7 @@ describe("the monitor's cancel of one release", () => {
 })
 
 describe('an e-mailed cancel link', () => {
-  it('cancels only its own firing: the release of another firing still goes', async () => {
+  it('cancels only its own firing: the release of another firing still goes', { timeout: 20_000 }, async () => {
     const s = await twoPolicies({ on: 'verified_death', delayHours: 24 }, { on: 'biometric_failure', delayHours: 24 })
     const death = await createTrigger(s.token, { type: 'verified_death', config: {} })
     const unlocks = await createTrigger(s.token, { type: 'biometric_failure', config: { failureThreshold: 2, timeWindow: 1 } })
@@ -79,7 +79,7 @@ describe('an e-mailed cancel link', () => {
 })
 
 describe('a firing that already released something', () => {
-  it('is not re-armed by cancelling the rest: its trigger stays triggered, and what went stays', async () => {
+  it('is not re-armed by cancelling the rest: its trigger stays triggered, and what went stays', { timeout: 20_000 }, async () => {
     const s = await twoPolicies({ on: 'verified_death', delayHours: 0 }, { on: 'verified_death', delayHours: 24 })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })

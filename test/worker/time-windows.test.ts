@@ -28,7 +28,7 @@ afterEach(() => {
 const resend = (token: string, id: string) => call(`/api/beneficiaries/${id}/resend-verification`, { method: 'POST', token })
 
 describe('the per-person resend limit', () => {
-  it(`counts an hour: ${MAIL_LIMITS.perPersonPerHour} e-mails in the hour refuse the next; once the first is an hour old, one more goes`, async () => {
+  it(`counts an hour: ${MAIL_LIMITS.perPersonPerHour} e-mails in the hour refuse the next; once the first is an hour old, one more goes`, { timeout: 20_000 }, async () => {
     const start = startOfTest()
     fakeClock(start)
     const owner = await register()
@@ -50,7 +50,7 @@ describe('the per-person resend limit', () => {
 })
 
 describe('the daily cap on mail to other people', () => {
-  it(`counts a day: ${MAIL_LIMITS.thirdPartyPerDay} e-mails refuse the next until the day since them has passed`, async () => {
+  it(`counts a day: ${MAIL_LIMITS.thirdPartyPerDay} e-mails refuse the next until the day since them has passed`, { timeout: 20_000 }, async () => {
     const start = startOfTest()
     fakeClock(start)
     const owner = await register()
@@ -70,7 +70,7 @@ describe('the daily cap on mail to other people', () => {
 })
 
 describe('the confirmation resend limit', () => {
-  it(`counts an hour: ${EMAIL_CONFIRMATION.perHour} links in the hour refuse the next; once the first is an hour old, one more goes`, async () => {
+  it(`counts an hour: ${EMAIL_CONFIRMATION.perHour} links in the hour refuse the next; once the first is an hour old, one more goes`, { timeout: 20_000 }, async () => {
     const start = startOfTest()
     fakeClock(start)
     const owner = await register({ confirmed: false })
@@ -90,7 +90,7 @@ describe('the confirmation resend limit', () => {
 })
 
 describe("the heir's new-link gap", () => {
-  it('is 10 minutes: asked again inside it, no second e-mail; at 10 minutes, one goes', async () => {
+  it('is 10 minutes: asked again inside it, no second e-mail; at 10 minutes, one goes', { timeout: 20_000 }, async () => {
     const start = startOfTest()
     fakeClock(start)
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
