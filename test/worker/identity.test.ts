@@ -4,6 +4,7 @@ import type { Beneficiary } from '../../contract/circle'
 import { IDENTITY_MESSAGES, type IdentityDocument, type IdentityReviewView } from '../../contract/identity'
 import { verifiedApprover } from './engine-helpers'
 import { addApprover, addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
+import { ownerExec } from './owner-helpers'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
 const PDF = new TextEncoder().encode('%PDF-1.7 sample')
@@ -181,5 +182,35 @@ describe('identity documents', () => {
     const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
     expect(res.status).toBe(409)
     expect(await messageOf(res)).toBe(IDENTITY_MESSAGES.noApprovers)
+  })
+})
+
+describe('one beneficiary’s document list', () => {
+  it('never shows another beneficiary’s documents', { timeout: 20_000 }, async () => {
+    const { owner, beneficiary: first } = await setting(1)
+    const second = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const post = async (id: string, documentType: string) =>
+      (await (await upload(`/api/identity-verification/${id}`, owner.token, { document: new File([PNG], 'a.png'), documentType })).json()) as IdentityDocument
+    const mine = await post(first.id, 'passport')
+    const theirs = await post(second.id, 'drivers_license')
+    const list = async (id: string) => ((await (await call(`/api/identity-documents/beneficiary/${id}`, { token: owner.token })).json()) as IdentityDocument[]).map((d) => d.id)
+    expect(await list(first.id)).toEqual([mine.id])
+    expect(await list(second.id)).toEqual([theirs.id])
+  })
+})
+
+describe('an identity-review link', () => {
+  it('of an approver who has not verified their address is refused', { timeout: 20_000 }, async () => {
+    const { owner, beneficiary, approverA } = await setting(1)
+    expect((await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })).status).toBe(201)
+    const token = reviewToken((await reviewMail(approverA.email)).text)
+    // The address is no longer verified (as after it changed): the link they hold does not open.
+    await ownerExec(owner.user.id, ['update approvers set email_verified_at = null where id = ?', approverA.id])
+    const view = await call(`/api/identity-reviews?token=${encodeURIComponent(token)}`)
+    expect(view.status).toBe(400)
+    expect((await call(`/api/identity-reviews/file/front?token=${encodeURIComponent(token)}`)).status).toBe(400)
+    const review = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Looks right.' } })
+    expect(review.status).toBe(400)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
   })
 })
