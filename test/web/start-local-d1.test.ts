@@ -84,6 +84,8 @@ describe('a start’s local database', () => {
     expect(localD1Plan({ exists: true, applied: files, files })).toBe('none')
     expect(localD1Plan({ exists: true, applied: [...files, '0002_removed_since.sql'], files })).toBe('none')
     expect(localD1Plan({ exists: true, applied: ['0000_a.sql'], files })).toBe('migrate')
+    // As many rows as files, but not the newest file's.
+    expect(localD1Plan({ exists: true, applied: ['0000_a.sql', '0001_renamed_since.sql'], files })).toBe('migrate')
     expect(localD1Plan({ exists: true, applied: [], files })).toBe('migrate')
   })
 
