@@ -25,6 +25,10 @@ const buildCommand = ['build', '--logLevel', 'warn', ...buildArgs]
 // LEGACY_VAULT_SKIP_BUILD=1 with LEGACY_VAULT_BUILD_DIR holding one skips `vite build`.
 const skipBuild = process.env.LEGACY_VAULT_SKIP_BUILD === '1' && buildDir !== undefined && existsSync(join(buildDir, 'index.html'))
 
+// Node keeps the code it compiled for wrangler (a 15 MB bundle) and vite: about a tenth less CPU
+// for wrangler dev's start (3.3 to 3.0 s measured here) from the second start on.
+process.env.NODE_COMPILE_CACHE ??= join(root, '.wrangler/node-compile-cache')
+
 const began = performance.now()
 const seconds = () => `${((performance.now() - began) / 1000).toFixed(1)} s`
 ensureDevVars()
