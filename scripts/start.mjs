@@ -5,8 +5,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { checkBuild } from './lib/build-reuse.mjs'
-import { prepareLocalD1 } from './lib/local-d1.mjs'
-import { ensureDevVars, inspectorArgs, persistArgs, port, root, run, startGroup, stopGroup, stripeVarArgs } from './lib/local-env.mjs'
+import { ensureDevVars, inspectorArgs, persistArgs, port, prepareDatabase, root, run, startGroup, stopGroup, stripeVarArgs } from './lib/local-env.mjs'
 
 const CRON = '*/5 * * * *'
 const cronIntervalMs = Number(process.env.CRON_INTERVAL_SECONDS ?? 300) * 1000
@@ -44,17 +43,8 @@ async function build() {
   console.log(`Built the SPA in ${seconds()}.`)
 }
 
-async function database() {
-  const done = await prepareLocalD1({
-    root,
-    stateDir: process.env.PERSIST_TO ?? join(root, '.wrangler/state'),
-    migrate: () => run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } }),
-  })
-  console.log(`Local database: ${done}.`)
-}
-
 // The two touch different things: the build its folder, the database its file.
-await Promise.all([build(), database()])
+await Promise.all([build(), prepareDatabase()])
 
 const origin = `http://localhost:${port}`
 const server = startGroup('wrangler', [
