@@ -206,7 +206,8 @@ export async function registerThroughUi(page, { email, password, passphrase }) {
   await page.getByLabel('Vault passphrase', { exact: true }).fill(passphrase)
   await page.getByLabel('Confirm vault passphrase').fill(passphrase)
   await page.getByRole('button', { name: 'Create Passphrase' }).click()
-  await page.waitForURL('**/dashboard')
+  // Deriving the vault key (PBKDF2, 600 000 rounds) and the signing key takes seconds on a busy machine.
+  await page.waitForURL('**/dashboard', { timeout: 120_000 })
 }
 
 export async function addBeneficiaryThroughUi(page, { fullName, email }) {
