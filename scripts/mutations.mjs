@@ -2415,4 +2415,33 @@ export const MUTATIONS = [
     tests: [B('billing-plans')],
     by: /shows no price and no billing date/,
   },
+
+  // 0.3 · 7 of 7: rules nobody listed (rulesb)
+  {
+    id: 'rulesb.stripe-retry-applies',
+    rule: 'an invoice.paid whose handling failed is applied when Stripe retries it',
+    file: 'worker/routes/stripe-webhook.ts',
+    from: '    await db.delete(stripeEvents).where(eq(stripeEvents.id, appliedKey(event)))\n',
+    to: '',
+    tests: [W('stripe-payments')],
+    by: /an invoice\.paid whose handling failed is applied when Stripe retries it/,
+  },
+  {
+    id: 'rulesb.stripe-retry-counts-once',
+    rule: "a paid invoice's revenue is counted once, also when its handling failed and Stripe retried it",
+    file: 'worker/billing/stripe-events.ts',
+    from: '  await paymentRestored(env, ctx, db, invoice, eventAt, now)\n  await recordPaidInvoice(db, invoice, now)\n',
+    to: '  await recordPaidInvoice(db, invoice, now)\n  await paymentRestored(env, ctx, db, invoice, eventAt, now)\n',
+    tests: [W('stripe-payments')],
+    by: /an invoice\.paid whose handling failed is applied when Stripe retries it, once/,
+  },
+  {
+    id: 'rulesb.recovery-once-per-issue',
+    rule: 'the recovery e-mail goes once per issue, also after later invoices are paid',
+    file: 'worker/billing/dunning.ts',
+    from: 'isNotNull(paymentIssues.paidAt), isNull(paymentIssues.recoveryNoticeAt))',
+    to: 'isNotNull(paymentIssues.paidAt))',
+    tests: [W('stripe-payments')],
+    by: /the recovery e-mail goes once per issue, also after later invoices are paid/,
+  },
 ]
