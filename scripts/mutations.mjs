@@ -2444,4 +2444,13 @@ export const MUTATIONS = [
     tests: [W('stripe-payments')],
     by: /the recovery e-mail goes once per issue, also after later invoices are paid/,
   },
+  {
+    id: 'rulesb.device-cookie-purpose',
+    rule: "the known-device cookie accepts only a token made for that purpose (not the same owner's check-in or confirmation token)",
+    file: 'worker/services/sign-in-guard.ts',
+    from: '{ issuer: ISSUER, audience: DEVICE_AUDIENCE, algorithms: [\'HS256\'] }',
+    to: "{ issuer: ISSUER, algorithms: ['HS256'] }",
+    tests: [W('rate-limits')],
+    by: /the known-device cookie accepts only a token made for that purpose/,
+  },
 ]
