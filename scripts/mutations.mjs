@@ -2453,4 +2453,22 @@ export const MUTATIONS = [
     tests: [W('rate-limits')],
     by: /the known-device cookie accepts only a token made for that purpose/,
   },
+  {
+    id: 'rulesb.protected-one-problem-left',
+    rule: "the dashboard says 'Protected' only when nothing blocks, never with one problem left",
+    file: 'web/features/dashboard/view-model.ts',
+    from: '  if (!ready || problems.length > 0) return',
+    to: '  if (!ready || problems.length > 1) return',
+    tests: [B('dashboard-view-model')],
+    by: /says 'Protected' only when nothing blocks, never with one problem left/,
+  },
+  {
+    id: 'rulesb.plan-ready-one-warning-left',
+    rule: "the Release plan row says 'Ready' (all systems active) only when nothing is left, not with one warning",
+    file: 'web/features/dashboard/view-model.ts',
+    from: '  if (n > 0) return { label, value: `Ready, with',
+    to: '  if (n > 1) return { label, value: `Ready, with',
+    tests: [B('dashboard-view-model')],
+    by: /says 'Protected' only when nothing blocks, never with one problem left/,
+  },
 ]
