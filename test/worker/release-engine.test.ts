@@ -724,8 +724,9 @@ describe('released assets', () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     await manualReleaseOk(s.token, trigger.id)
-    const [asset] = (await assetRows(s.ownerId, s.beneficiary.id)) as Array<{ id: string; created_at: number; expires_at: number }>
-    expect(asset!.expires_at - asset!.created_at).toBe(90 * DAY_MS)
+    const [asset] = await assetRows(s.ownerId, s.beneficiary.id)
+    const [row] = await ownerRows<{ created_at: number; expires_at: number }>(s.ownerId, 'select created_at, expires_at from released_assets where id = ?', asset!.id)
+    expect(row!.expires_at - row!.created_at).toBe(90 * DAY_MS)
     const content = (age: number) => {
       const ticket = signLinkToken(env, 'assetContent', `${asset!.id}:${s.beneficiary.id}`, { owner: s.ownerId, nonce: crypto.randomUUID() }, Date.now() - age)
       return call(`/api/beneficiaries/${s.beneficiary.id}/assets/${asset!.id}/content?ticket=${encodeURIComponent(ticket)}`)
