@@ -98,6 +98,39 @@ describe('identity documents', () => {
     expect(listed[0]!.reviews.map((r) => r.approverName).sort()).toEqual([approverA.fullName, approverB.fullName].sort())
   })
 
+  it("identity review takes the largest minimum across a beneficiary's policies: one asking 1 and another 2 wait for two approvals, in either order", async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const first = await addBeneficiary(owner.token, key, { fullName: 'First Heir' })
+    const second = await addBeneficiary(owner.token, key, { fullName: 'Second Heir' })
+    const approvers = [await verifiedApprover(owner.token), await verifiedApprover(owner.token)]
+    const policy = async (heirs: string[], minimumApprovals: number) => {
+      const res = await call('/api/policies', {
+        token: owner.token,
+        body: {
+          name: `Needs ID (${minimumApprovals})`,
+          description: 'Release only after the identity document is checked.',
+          ruleJson: { assign: heirs.map((beneficiaryId) => ({ beneficiaryId })), release: { on: ['verified_death'] } },
+          encryptedSelectors: btoa('s'),
+          wrappedKey: btoa('k'),
+          requiresIdentityVerification: true,
+          identityVerificationApprovers: approvers.map((a) => a.id),
+          minimumApprovals,
+        },
+      })
+      expect(res.status).toBe(201)
+    }
+    // The first heir's policies come as [1, 2], the second's as [2, 1].
+    await policy([first.id], 1)
+    await policy([first.id, second.id], 2)
+    await policy([second.id], 1)
+    for (const heir of [first, second]) {
+      const res = await upload(`/api/identity-verification/${heir.id}`, owner.token, { document: new File([PNG], 'id.png', { type: 'image/png' }), documentType: 'passport' })
+      expect(res.status).toBe(201)
+      expect(((await res.json()) as IdentityDocument).requiredApprovals, heir.fullName).toBe(2)
+    }
+  }, 30_000)
+
   it('is rejected by one rejection, with the notes as the reason', async () => {
     const { owner, beneficiary, approverA } = await setting(2)
     const res = await upload('/api/identity-documents', owner.token, {
