@@ -2415,4 +2415,14 @@ export const MUTATIONS = [
     tests: [B('billing-plans')],
     by: /shows no price and no billing date/,
   },
+  // 0.3 · 7 of 7: fresh-pass survivors
+  {
+    id: 'fresh.vault-idle-lock-15-minutes',
+    rule: 'The unlocked vault locks after 15 minutes without activity, not 15 hours',
+    file: 'web/features/vault/vault-session.ts',
+    from: 'export const VAULT_IDLE_LOCK_MS = 15 * 60 * 1000',
+    to: 'export const VAULT_IDLE_LOCK_MS = 15 * 60 * 60 * 1000',
+    tests: [B('vault-passphrase')],
+    by: /locks an unlocked vault after 15 minutes without activity by default/,
+  },
 ]
