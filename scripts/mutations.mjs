@@ -2425,4 +2425,13 @@ export const MUTATIONS = [
     tests: [B('vault-passphrase')],
     by: /locks an unlocked vault after 15 minutes without activity by default/,
   },
+  {
+    id: 'fresh.withdrawn-mail-only-to-told-heirs',
+    rule: 'Only heirs who were told a release started are e-mailed that it was withdrawn (Secrecy Mode heirs are not)',
+    file: 'worker/engine/cancel.ts',
+    from: 'if (told.has(r.id)) people.add(r.id)',
+    to: 'if (told.has(r.id) || r.id) people.add(r.id)',
+    tests: [W('promise-pins')],
+    by: /a cancelled release tells only the heirs who were told it started that it was withdrawn/,
+  },
 ]
