@@ -2434,4 +2434,13 @@ export const MUTATIONS = [
     tests: [W('promise-pins')],
     by: /a cancelled release tells only the heirs who were told it started that it was withdrawn/,
   },
+  {
+    id: 'fresh.dunning-ended-grace-is-not-running',
+    rule: "A new invoice's failure after an earlier grace ended starts a new 7-day grace and tells the owner",
+    file: 'worker/billing/dunning.ts',
+    from: 'const running = owner.paymentGraceUntil !== null && owner.paymentGraceUntil > now',
+    to: 'const running = owner.paymentGraceUntil !== null',
+    tests: [W('stripe-payments')],
+    by: /a new invoice failing after an earlier grace ended starts a new grace/,
+  },
 ]
