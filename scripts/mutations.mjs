@@ -2443,4 +2443,13 @@ export const MUTATIONS = [
     tests: [W('stripe-payments')],
     by: /a new invoice failing after an earlier grace ended starts a new grace/,
   },
+  {
+    id: 'fresh.identity-review-needs-verified-approver',
+    rule: "Only an approver whose e-mail is verified may review an heir's identity document",
+    file: 'worker/services/identity.ts',
+    from: 'if (!found || found.approver.emailVerifiedAt === null) throw',
+    to: 'if (!found) throw',
+    tests: [W('identity')],
+    by: /takes a review only from an approver whose e-mail is verified/,
+  },
 ]
