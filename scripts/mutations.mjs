@@ -2452,4 +2452,13 @@ export const MUTATIONS = [
     tests: [W('identity')],
     by: /takes a review only from an approver whose e-mail is verified/,
   },
+  {
+    id: 'fresh.first-invoice-failure-starts-no-grace',
+    rule: "A failed first invoice of a new subscription is not a renewal failure: it starts no grace and sends no dunning e-mail",
+    file: 'worker/billing/stripe-events.ts',
+    from: "if (invoice.billing_reason === 'subscription_create' || (subscriptionId",
+    to: 'if ((subscriptionId',
+    tests: [W('stripe-payments')],
+    by: /first invoice failing is no renewal failure/,
+  },
 ]

@@ -96,6 +96,13 @@ describe('dunning e-mails, each once per invoice', () => {
     expect(await count(owner.email, FAILED)).toBe(2)
   })
 
+  it("a new subscription's first invoice failing is no renewal failure: no grace, no e-mail", async () => {
+    const o = await activeOwner()
+    expect((await deliver(invoiceEvent('invoice.payment_failed', renewal(o, { billing_reason: 'subscription_create' })))).status).toBe(200)
+    expect((await userRow(o.owner.user.id))!.payment_grace_until).toBeNull()
+    expect(await count(o.owner.email, FAILED)).toBe(0)
+  })
+
   it('recovery: the payment ends the issue with one e-mail, however often Stripe tells it; a failure delivered after it changes nothing', async () => {
     const { owner, invoice } = await pastDueOwner()
     const lateFailure = invoiceEvent('invoice.payment_failed', invoice, now() - 60)
