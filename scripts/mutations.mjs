@@ -2461,4 +2461,13 @@ export const MUTATIONS = [
     tests: [W('stripe-payments')],
     by: /first invoice failing is no renewal failure/,
   },
+  {
+    id: 'fresh.approve-now-moves-one-release',
+    rule: "Approve now makes that request's release go now, and no other waiting release",
+    file: 'worker/services/access-requests.ts',
+    from: "u.db.update(releases).set({ releaseAt: u.now }).where(and(eq(releases.firingId, row.firingId), eq(releases.status, 'waiting'))).run()",
+    to: "u.db.update(releases).set({ releaseAt: u.now }).where(eq(releases.status, 'waiting')).run()",
+    tests: [W('access-requests')],
+    by: /Approve now releases that request alone/,
+  },
 ]
