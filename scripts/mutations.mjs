@@ -2470,4 +2470,13 @@ export const MUTATIONS = [
     tests: [W('access-requests')],
     by: /Approve now releases that request alone/,
   },
+  {
+    id: 'fresh.fresh-proof-five-minutes',
+    rule: 'Fresh proof lasts 5 minutes, not hours',
+    file: 'contract/fresh-proof-constants.ts',
+    from: 'export const FRESH_PROOF_MS = 5 * 60 * 1000',
+    to: 'export const FRESH_PROOF_MS = 5 * 60 * 60 * 1000',
+    tests: [W('fresh-proof')],
+    by: /a proof 6 minutes old is stale/,
+  },
 ]

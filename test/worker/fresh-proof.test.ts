@@ -101,6 +101,12 @@ describe('fresh proof', () => {
     await ok(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: fresh.token }), 200)
   })
 
+  it('lasts 5 minutes by the clock, whatever the constant says: a proof 6 minutes old is stale', async () => {
+    const owner = await register()
+    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - 6 * 60_000, owner.user.id).run()
+    await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
+  })
+
   it('a security key of the account proves it; another account’s key does not', async () => {
     const owner = await register()
     const auth = await SoftAuthenticator.create()
