@@ -2479,4 +2479,13 @@ export const MUTATIONS = [
     tests: [W('fresh-proof')],
     by: /a proof 6 minutes old is stale/,
   },
+  {
+    id: 'fresh.portal-download-own-assets-only',
+    rule: "An heir's portal prepares downloads only of assets released to that heir",
+    file: 'worker/services/release-links.ts',
+    from: 'const asset = db.select().from(releasedAssets).where(and(eq(releasedAssets.id, assetId), eq(releasedAssets.beneficiaryId, b.id))).get()',
+    to: 'const asset = db.select().from(releasedAssets).where(eq(releasedAssets.id, assetId)).get()',
+    tests: [W('promise-pins')],
+    by: /prepares a download only of an asset released to that heir/,
+  },
 ]

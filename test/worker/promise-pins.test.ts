@@ -101,6 +101,27 @@ describe('the "a release has started" notice at firing', () => {
   }, 180_000)
 })
 
+describe('an heir’s portal', () => {
+  it('prepares a download only of an asset released to that heir: another heir of the same item gets 404 for its id', async () => {
+    const owner = await register()
+    const key = await publicKey()
+    const heir = await addBeneficiary(owner.token, key, { fullName: 'Named Heir' })
+    const other = await addBeneficiary(owner.token, key, { fullName: 'Other Heir' })
+    const { item } = await uploadItem(owner.token, [heir.id, other.id])
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    await policyCovering(owner.token, heir.id, [item.id], {
+      ruleJson: { assign: [{ beneficiaryId: heir.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(owner.token, trigger.id)
+    const [asset] = await assetRows(owner.user.id, heir.id)
+    expect(asset?.status).toBe('available')
+    const token = signLinkToken(env, 'beneficiaryAccess', other.id, { owner: owner.user.id })
+    const res = await call(`/api/beneficiaries/${other.id}/assets/${asset!.id}/download?token=${encodeURIComponent(token)}`)
+    expect(res.status).toBe(404)
+  }, 180_000)
+})
+
 describe('every link purpose lives exactly as long as documented (point 5)', () => {
   const LIFETIMES = LINK_LIFETIME_SECONDS
 
