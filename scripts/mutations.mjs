@@ -2488,4 +2488,13 @@ export const MUTATIONS = [
     tests: [W('promise-pins')],
     by: /prepares a download only of an asset released to that heir/,
   },
+  {
+    id: 'fresh.fresh-proof-key-of-this-account',
+    rule: "Fresh proof by security key must come from one of this account's own keys, even through a sign-in challenge",
+    file: 'worker/services/fresh-proof.ts',
+    from: 'if (outcome.user.id !== user.id) throw new ApiError(401, FRESH_PROOF_MESSAGES.keyNotYours)',
+    to: '',
+    tests: [W('fresh-proof')],
+    by: /another account’s key refused even when it answers a sign-in challenge/,
+  },
 ]

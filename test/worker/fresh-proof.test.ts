@@ -135,6 +135,18 @@ describe('fresh proof', () => {
     await ok(await call('/api/auth/fresh-proof/options', { method: 'POST', token: owner.token }), 409)
   })
 
+  it('another account’s key refused even when it answers a sign-in challenge: it proves its own account, not this one', async () => {
+    const owner = await register()
+    const stranger = await register()
+    const strangerAuth = await SoftAuthenticator.create()
+    expect((await addKey(stranger.token, strangerAuth)).status).toBe(201)
+    await staleProof(owner.user.id)
+    const signIn = await call(WEBAUTHN_PATHS.loginOptions, { method: 'POST' })
+    const refused = await call('/api/auth/fresh-proof', { token: owner.token, body: { method: 'security_key', response: await strangerAuth.assert(await signIn.json()) } })
+    expect(refused.status).toBe(401)
+    await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
+  })
+
   it('a stale session cannot turn two-factor off; it can still turn it on', async () => {
     const owner = await register()
     expect((await addKey(owner.token, await SoftAuthenticator.create())).status).toBe(201)
