@@ -2497,4 +2497,13 @@ export const MUTATIONS = [
     tests: [W('fresh-proof')],
     by: /another account’s key refused even when it answers a sign-in challenge/,
   },
+  {
+    id: 'fresh.audit-batch-links-each-entry',
+    rule: "Each audit entry's prevHash is the hash of the entry before it, also for entries one act appends together",
+    file: 'worker/owner/audit-chain.ts',
+    from: 'head = { seq: body.seq, hash }',
+    to: 'head = { seq: body.seq, hash: head.hash }',
+    tests: [W('promise-pins')],
+    by: /stays whole when one act appends several entries at once/,
+  },
 ]

@@ -101,6 +101,20 @@ describe('the "a release has started" notice at firing', () => {
   }, 180_000)
 })
 
+describe('the audit chain', () => {
+  it('stays whole when one act appends several entries at once (a release of two items completes two releases)', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await publicKey())
+    await uploadItem(owner.token, [heir.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    await uploadItem(owner.token, [heir.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(owner.token, { type: 'manual_release', config: {} })
+    await manualReleaseOk(owner.token, trigger.id)
+    const entries = (await (await call('/api/audit', { token: owner.token })).json()) as Array<{ action: string }>
+    expect(entries.filter((e) => e.action === 'release.completed')).toHaveLength(2)
+    expect(await (await call('/api/audit/verify', { token: owner.token })).json()).toMatchObject({ valid: true, brokenAt: null, headMatches: true })
+  }, 180_000)
+})
+
 describe('an heir’s portal', () => {
   it('prepares a download only of an asset released to that heir: another heir of the same item gets 404 for its id', async () => {
     const owner = await register()
