@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import type { Beneficiary } from '../../contract/circle'
 import { IDENTITY_MESSAGES, type IdentityDocument, type IdentityReviewView } from '../../contract/identity'
 import { verifiedApprover } from './engine-helpers'
-import { addApprover, addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
+import { addApprover, addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
 const PDF = new TextEncoder().encode('%PDF-1.7 sample')
@@ -130,6 +130,23 @@ describe('identity documents', () => {
       expect(((await res.json()) as IdentityDocument).requiredApprovals, heir.fullName).toBe(2)
     }
   }, 30_000)
+
+  it('takes a review only from an approver whose e-mail is verified: a link kept from before does not work once it is not', async () => {
+    const { owner, beneficiary, approverA } = await setting(1)
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, {
+      document: new File([PNG], 'id.png', { type: 'image/png' }),
+      documentType: 'passport',
+      documentNumber: 'X123',
+      issuingAuthority: 'State Dept',
+      expirationDate: '2031-01-01',
+    })
+    expect(res.status).toBe(201)
+    const token = reviewToken((await reviewMail(approverA.email)).text)
+    await ownerExec(owner.user.id, ['update approvers set email_verified_at = null where id = ?', approverA.id])
+    const review = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Photo matches.' } })
+    expect(review.status).toBe(400)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
+  })
 
   it('is rejected by one rejection, with the notes as the reason', async () => {
     const { owner, beneficiary, approverA } = await setting(2)

@@ -87,6 +87,24 @@ describe('dunning e-mails, each once per invoice', () => {
     expect(await count(owner.email, FAILED)).toBe(1)
   })
 
+  it('a new invoice failing after an earlier grace ended starts a new grace, and the owner is told', async () => {
+    const { owner, customerId, subscriptionId, invoice } = await pastDueOwner()
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    await env.DB.prepare('update payment_issues set grace_until = ? where invoice_id = ?').bind(Date.now() - 1000, invoice.id).run()
+    expect((await deliver(invoiceEvent('invoice.payment_failed', renewal({ customerId, subscriptionId })))).status).toBe(200)
+    expect((await userRow(owner.user.id))!.payment_grace_until).toBeGreaterThan(Date.now() + 6 * DAY_MS)
+    expect(await count(owner.email, FAILED)).toBe(2)
+    // The sweeps of the tests after this one count every owner's reminders: this grace is settled.
+    await env.DB.prepare('update payment_issues set paid_at = ? where user_id = ?').bind(Date.now(), owner.user.id).run()
+  })
+
+  it("a new subscription's first invoice failing is no renewal failure: no grace, no e-mail", async () => {
+    const o = await activeOwner()
+    expect((await deliver(invoiceEvent('invoice.payment_failed', renewal(o, { billing_reason: 'subscription_create' })))).status).toBe(200)
+    expect((await userRow(o.owner.user.id))!.payment_grace_until).toBeNull()
+    expect(await count(o.owner.email, FAILED)).toBe(0)
+  })
+
   it('recovery: the payment ends the issue with one e-mail, however often Stripe tells it; a failure delivered after it changes nothing', async () => {
     const { owner, invoice } = await pastDueOwner()
     const lateFailure = invoiceEvent('invoice.payment_failed', invoice, now() - 60)
