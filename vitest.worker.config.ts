@@ -1,18 +1,6 @@
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { defineConfig } from 'vitest/config'
-import { BaseSequencer, type TestSpecification } from 'vitest/node'
-
-/**
- * Files that take far longer than the rest start first, so that two workers do not end the run
- * with one of them alone on a minute-long file. The rest keep vitest's own order.
- */
-const SLOW_FILES = ['test/worker/release-simulation.test.ts']
-class SlowFilesFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => (SLOW_FILES.some((slow) => file.moduleId.endsWith(slow)) ? 0 : 1)
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b))
-  }
-}
+import { slowFilesFirst } from './test/slow-files-first'
 
 // Worker tests run inside workerd with the real bindings of wrangler.toml: local D1 (migrations
 // applied by the setup file), R2, the Durable Object and the rate limiters. Storage is per file.
@@ -41,6 +29,7 @@ export default defineConfig(async () => ({
     // hundred milliseconds can take seconds (vitest's default of 5 s failed 13 tests under load).
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    sequence: { sequencer: SlowFilesFirst },
+    // The one file of over a minute (the simulation) first, not last on a worker of its own.
+    sequence: { sequencer: slowFilesFirst(['test/worker/release-simulation.test.ts']) },
   },
 }))
