@@ -70,28 +70,37 @@ async function startServer(port: number, buildDir: string | undefined): Promise<
   })
   children.push(server)
   const baseUrl = `http://localhost:${port}`
-  await waitForHealth(`${baseUrl}/api/health`, server, 240_000)
+  // A bound for a start that hangs: on a two-core machine busy with other suites the build, the
+  // migrations and workerd's start have taken over four minutes.
+  await waitForHealth(`${baseUrl}/api/health`, server, 600_000)
   return { baseUrl, stateDir, buildDir: buildDir ?? join(stateDir, 'client') }
 }
 
 /** One server for each file that may run at once (vitest.e2e.config.ts's maxWorkers). */
 export default async function setup(project: TestProject) {
   const workers = project.vitest.config.maxWorkers
-  const first = await startServer(Number(process.env.E2E_PORT ?? 8797), undefined)
-  const others = await Promise.all(
-    Array.from({ length: workers - 1 }, async () => startServer(await freePort(), first.buildDir)),
-  )
-  project.provide('servers', [first, ...others])
-
-  return async () => {
-    await Promise.all(
-      children.map(async (server) => {
-        if (server.exitCode !== null) return
-        const exited = new Promise((resolve) => server.once('exit', resolve))
-        server.kill('SIGTERM')
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
-      }),
+  try {
+    const first = await startServer(Number(process.env.E2E_PORT ?? 8797), undefined)
+    const others = await Promise.all(
+      Array.from({ length: workers - 1 }, async () => startServer(await freePort(), first.buildDir)),
     )
-    for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true })
+    project.provide('servers', [first, ...others])
+  } catch (error) {
+    // vitest runs no teardown for a setup that threw: stop what started, or it outlives the run.
+    await stopAll()
+    throw error
   }
+  return stopAll
+}
+
+async function stopAll() {
+  await Promise.all(
+    children.map(async (server) => {
+      if (server.exitCode !== null) return
+      const exited = new Promise((resolve) => server.once('exit', resolve))
+      server.kill('SIGTERM')
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
+    }),
+  )
+  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true })
 }
