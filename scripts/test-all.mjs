@@ -1,7 +1,8 @@
 // `npm test`: the type check and the three suites in two lanes at once, on two cores.
 // - the browser suite, which mostly waits (on its servers, the page's PBKDF2, mail), starts at once:
 //   its global setup builds the SPA and starts its servers while the type check runs;
-// - beside it, the type check, then the worker suite, then the web unit suite, one after another.
+// - beside it, the type check, then the worker suite (the longest step);
+// - the web unit suite after the browser suite, in its lane, which ends sooner.
 // Each lane's output is kept in a file and printed whole when the lane ends, so the two do not
 // interleave; the run fails if any step fails (every step still runs, so one run shows every failure).
 import { spawn } from 'node:child_process'
@@ -35,11 +36,13 @@ async function lane(name, steps) {
 
 const started = Date.now()
 const results = await Promise.all([
-  lane('browser suite', [['browser suite (vitest.e2e.config.ts)', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']]]),
-  lane('type check, worker and web suites', [
+  lane('browser and web suites', [
+    ['browser suite (vitest.e2e.config.ts)', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']],
+    ['web suite (vitest.web.config.ts)', ['vitest', 'run', '--config', 'vitest.web.config.ts']],
+  ]),
+  lane('type check and worker suite', [
     ['type check (tsc -b)', ['tsc', '-b']],
     ['worker suite (vitest.worker.config.ts)', ['vitest', 'run', '--config', 'vitest.worker.config.ts']],
-    ['web suite (vitest.web.config.ts)', ['vitest', 'run', '--config', 'vitest.web.config.ts']],
   ]),
 ])
 rmSync(logs, { recursive: true, force: true })
