@@ -46,5 +46,5 @@ export async function startServer({ port, logPath, cwd = root }) {
     }
     rmSync(state, { recursive: true, force: true })
   }
-  return { origin, state, buildDir, startupSeconds, stop }
+  return { origin, state, buildDir, startupSeconds, stop, pid: child.pid }
 }
