@@ -91,7 +91,7 @@ try {
     log(`${name}: ${m.title}`)
     const t0 = performance.now()
     try {
-      const result = await m.run({ origin: server?.origin ?? null, state: server?.state ?? null, log, context })
+      const result = await m.run({ origin: server?.origin ?? null, state: server?.state ?? null, serverPid: server?.pid ?? null, log, context })
       rows.push(...result.rows)
       findings.push(...(result.findings ?? []))
       raw[name] = result.raw
