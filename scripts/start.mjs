@@ -54,6 +54,9 @@ const server = startGroup('wrangler', [
   '--var',
   `APP_ORIGIN:${origin}`,
   '--show-interactive-dev-session=false',
+  // The sweep is fired below on the Cron Trigger's schedule: wrangler's advice to fire it by hand
+  // does not apply.
+  '--test-scheduled',
   ...stripeVarArgs(),
   ...inspectorArgs,
   ...assetsArgs,

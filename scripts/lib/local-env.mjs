@@ -46,7 +46,10 @@ export function run(command, args, options = {}) {
  * workerd it spawns (wrangler leaves workerd running when only wrangler is killed).
  */
 export function startGroup(command, args, options = {}) {
-  const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached: true, ...options })
+  const env = options.env ?? process.env
+  // Locally, Request.cf is wrangler's placeholder: it would otherwise be fetched from Cloudflare at
+  // every start (and print a stack trace on a machine without the internet).
+  const child = spawn(command, args, { cwd: root, stdio: 'inherit', detached: true, ...options, env: { CLOUDFLARE_CF_FETCH_ENABLED: 'false', ...env } })
   return child
 }
 
