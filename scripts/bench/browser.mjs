@@ -145,8 +145,9 @@ export async function serviceWorkerHeaps(browser) {
  * heap plus ArrayBuffer backing stores), the service workers' too when `workers`
  * (serviceWorkerHeaps) is given, and the summed RSS of Chromium's processes. A garbage collection
  * runs first, and the idle values just after it are the baseline the peaks are reported against.
+ * With `live`, a collection runs before every sample too: the peak of memory still referenced.
  */
-export async function startMemorySampler(page, rootPid, { intervalMs = 100, workers = null } = {}) {
+export async function startMemorySampler(page, rootPid, { intervalMs = 100, workers = null, live = false } = {}) {
   const cdp = await page.context().newCDPSession(page)
   await workers?.refresh()
   await cdp.send('HeapProfiler.collectGarbage')
@@ -166,6 +167,11 @@ export async function startMemorySampler(page, rootPid, { intervalMs = 100, work
     let lastTree = Date.now()
     while (running) {
       try {
+        // `live`: what is still referenced, not what awaits collection (slows what it samples).
+        if (live) {
+          await cdp.send('HeapProfiler.collectGarbage')
+          await workers?.collectGarbage()
+        }
         peak.heap = Math.max(peak.heap, await heap())
       } catch {}
       if (Date.now() - lastTree > 1000) {
