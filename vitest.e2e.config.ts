@@ -11,7 +11,10 @@ export default defineConfig({
     include: ['test/e2e/**/*.test.ts'],
     globalSetup: ['./test/e2e/global-setup.ts'],
     maxWorkers: Math.max(1, Number(process.env.E2E_WORKERS ?? 2)),
-    testTimeout: 60_000,
+    // A test is a user's whole path on a machine that may be shared: at a load average of 26 the
+    // security-key admin journey took 74 s (21 s quiet). Longer journeys set their own; only a hang
+    // waits this out.
+    testTimeout: 120_000,
     // A page here is a production build served through workerd on a shared two-core machine, beside
     // the worker suite (scripts/test-all.mjs): a route's chunks can take seconds to arrive, so polls
     // wait up to fifteen (a poll that passes returns at once; only a failing one waits it out).
