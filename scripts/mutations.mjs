@@ -3051,4 +3051,32 @@ export const MUTATIONS = [
     tests: [W('promise-pins')],
     by: /stays whole when one act appends several entries at once/,
   },
+  // 0.3 · 7 of 7: second fresh pass (scripts/fresh-mutations-2.mjs): its survivors, each with its test.
+  {
+    id: 'fresh2.notme-other-owners-keys',
+    rule: "\"This wasn't me\" removes the security keys added to this account since the sign-in, and no one else's",
+    file: 'worker/services/trust-mail.ts',
+    from: '.where(and(eq(webauthnCredentials.userId, user.id), gte(webauthnCredentials.createdAt, since)))',
+    to: '.where(gte(webauthnCredentials.createdAt, since))',
+    tests: [W('trust-mail')],
+    by: /removes keys of its own account only: another owner’s key added since stays/,
+  },
+  {
+    id: 'fresh2.device-loss-armed-today',
+    rule: 'A Loss of trusted devices trigger armed today gives the owner its full days, even if a trusted device was last used long ago',
+    file: 'worker/engine/device-loss.ts',
+    from: 'return Math.max(lastTrustedUseAt ?? 0, t.updatedAt) + deviceLossDays(t) * DAY_MS',
+    to: 'return (lastTrustedUseAt ?? t.updatedAt) + deviceLossDays(t) * DAY_MS',
+    tests: [W('trusted-devices')],
+    by: /armed long after a trusted device was last used: it still gives its full days from arming/,
+  },
+  {
+    id: 'fresh2.death-report-before-arming',
+    rule: 'A death report made before a Verified death trigger was (re-)armed does not fire it',
+    file: 'worker/engine/tick.ts',
+    from: "for (const t of deaths) if (reports.some((r) => r.at >= t.updatedAt)) fireOne(t, 'verified_death')",
+    to: "for (const t of deaths) if (reports.length > 0) fireOne(t, 'verified_death')",
+    tests: [W('release-model')],
+    by: /a death report made while the trigger was paused does not fire it when the owner activates it again/,
+  },
 ]
