@@ -3079,4 +3079,22 @@ export const MUTATIONS = [
     tests: [W('release-model')],
     by: /a death report made while the trigger was paused does not fire it when the owner activates it again/,
   },
+  {
+    id: 'fresh2.signoff-answers-once',
+    rule: 'An approver answers a release once: a second click cannot turn a refusal into an approval',
+    file: 'worker/services/release-links.ts',
+    from: '.where(and(eq(releaseSignoffs.releaseId, releaseId), eq(releaseSignoffs.email, email), isNull(releaseSignoffs.decision)))',
+    to: '.where(and(eq(releaseSignoffs.releaseId, releaseId), eq(releaseSignoffs.email, email)))',
+    tests: [W('approvals')],
+    by: /a second click on the same link cannot turn a "no" into a "yes"/,
+  },
+  {
+    id: 'fresh2.access-request-while-approved',
+    rule: 'One request per person and policy: while one is approved (its release still on its way) no second can be made',
+    file: 'worker/services/access-requests.ts',
+    from: "if (latest && (latest.status === 'waiting' || latest.status === 'approved')) throw",
+    to: "if (latest && latest.status === 'waiting') throw",
+    tests: [W('access-requests')],
+    by: /while an approved request’s release is still on its way, a second request is refused/,
+  },
 ]
