@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// node scripts/fresh-mutate.mjs [--only id,id] [--wide --files f,f] [--out file.json]
+// node scripts/fresh-mutate.mjs [--list scripts/fresh-mutations-2.mjs] [--only id,id] [--wide --files f,f] [--out file.json]
 //
-// The independent mutation pass (0.3 · 7 of 7, part "fresh"): each mutation of
-// scripts/fresh-mutations.mjs is applied alone to a scratch copy of the working tree (node_modules
+// The independent mutation passes (0.3 · 7 of 7, parts "fresh" and "fresh2"): each mutation of the
+// list (--list, default scripts/fresh-mutations.mjs) is applied alone to a scratch copy of the working tree (node_modules
 // linked, as scripts/mutate.mjs does) and counts as killed when ANY test fails, whatever its name:
 //   1. the test files of its area (TESTS below);
 //   2. if they all pass, the files that guard rules across areas (worker: promise-pins and the
@@ -16,13 +16,14 @@ import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { scratchCopy } from './lib/scratch-copy.mjs'
-import { FRESH } from './fresh-mutations.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const RUN_TIMEOUT_MS = 15 * 60_000
 const args = process.argv.slice(2)
 const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null)
+const { FRESH } = await import(pathToFileURL(join(ROOT, opt('--list') ?? 'scripts/fresh-mutations.mjs')).href)
 const only = opt('--only') ? new Set(opt('--only').split(',')) : null
 const wide = args.includes('--wide')
 const OUT = opt('--out') ?? '/tmp/fresh-results.json'
@@ -73,6 +74,47 @@ const TESTS = {
   'fresh-web-idle-lock-hours': web('vault-key', 'vault-passphrase'),
   'fresh-web-metadata-aad-item': web('crypto'),
   'fresh-web-can-cancel-twice': web('billing-logic'),
+  // Second pass (scripts/fresh-mutations-2.mjs), chosen after that list was committed.
+  'fresh2-web-recovery-wrap-purpose': web('recovery-code', 'vault-key'),
+  'fresh2-web-envelope-old-version': web('crypto', 'crypto-content'),
+  'fresh2-web-stream-truncated': web('crypto-content', 'crypto', 'stream-save'),
+  'fresh2-web-heir-backup-other-person': web('heir-key-backup'),
+  'fresh2-web-weak-rsa-key': web('crypto-beneficiary', 'crypto'),
+  'fresh2-web-fingerprint-half': web('crypto-beneficiary', 'access-kit', 'format-vectors'),
+  'fresh2-web-kit-one-fingerprint-enough': web('releases-seals', 'releases-portal'),
+  'fresh2-web-manifest-size-unchecked': web('releases-seals', 'releases-portal'),
+  'fresh2-web-unsealed-with-kit': web('releases-seals', 'releases-portal'),
+  'fresh2-web-chain-head-removed': web('audit-log', 'dashboard-view-model'),
+  'fresh2-web-wrap-for-unconfirmed-key': web('trusted-keys'),
+  'fresh2-web-checkin-days-floor': web('dashboard-view-model'),
+  'fresh2-web-protected-with-warnings': web('dashboard-view-model'),
+  'fresh2-web-passphrase-twelve': web('vault-passphrase', 'passphrase-guessing'),
+  'fresh2-signin-device-of-other-account': w('rate-limits', 'trusted-devices', 'auth-register-login'),
+  'fresh2-notme-other-owners-keys': w('trust-mail'),
+  'fresh2-notme-older-authenticator': w('trust-mail', 'authenticator'),
+  'fresh2-recovery-code-twice': w('authenticator'),
+  'fresh2-confirm-link-old-address': w('owner-email-confirmation', 'links'),
+  'fresh2-trusted-last-paused-watch': w('trusted-devices'),
+  'fresh2-device-loss-armed-today': w('trusted-devices', 'triggers'),
+  'fresh2-death-report-before-arming': w('release-engine', 'release-cancel', 'release-model'),
+  'fresh2-cancel-untrusted-checkin-device-loss': w('trusted-devices', 'release-cancel'),
+  'fresh2-notice-to-unsubscribed-heir': w('release-engine', 'links', 'beneficiaries'),
+  'fresh2-advance-rejects-too-early': w('approvals', 'release-engine'),
+  'fresh2-advance-deleted-item-handed-over': w('release-engine', 'release-model', 'audit-acts'),
+  'fresh2-signoff-changes-answer': w('approvals', 'release-engine'),
+  'fresh2-approver-invite-before-confirmed': w('owner-email-confirmation', 'approvers'),
+  'fresh2-access-request-while-approved': w('access-requests'),
+  'fresh2-access-reask-a-day': w('access-requests', 'time-windows'),
+  'fresh2-renewal-withdrawn-renewed': w('renewals'),
+  'fresh2-download-ticket-hours': w('release-engine', 'release-model', 'time-windows'),
+  'fresh2-mail-limit-one-more': w('mail-limits', 'time-windows'),
+  'fresh2-upload-during-payment-issue': w('stripe-payments', 'billing', 'vault-uploads'),
+  'fresh2-paused-account-usable': w('admin', 'billing'),
+  'fresh2-stripe-same-second-event': w('stripe-payments', 'stripe-billing'),
+  'fresh2-failure-of-paid-invoice': w('stripe-payments', 'stripe-billing'),
+  'fresh2-readiness-enough-approvers': w('readiness'),
+  'fresh2-audit-keys-unsorted': [...w('audit-chain-pages', 'audit-acts'), ...web('audit-log')],
+  'fresh2-admin-deletes-self': w('admin', 'account-deletion'),
 }
 
 /** Stage 2 for web mutations: the other web-unit files that import the changed module. */
@@ -80,6 +122,20 @@ const CROSS_WEB = {
   'fresh-web-idle-lock-hours': web('key-move', 'policies-grants', 'recovery-code', 'trusted-keys', 'vault-key-format'),
   'fresh-web-metadata-aad-item': web('estate-bundle', 'policies-grants', 'policies-selectors', 'policies-upload', 'vault-items-upload', 'vault-key-format', 'vault-seal-items'),
   'fresh-web-can-cancel-twice': web('billing-plans'),
+  'fresh2-web-recovery-wrap-purpose': web('access-kit', 'audit-log', 'crypto-beneficiary', 'crypto-content', 'crypto-signing', 'crypto', 'estate-bundle', 'format-vectors', 'heir-key-backup', 'key-move', 'manifest-format', 'policies-grants', 'policies-selectors', 'policies-upload', 'releases-download', 'releases-portal', 'releases-seals', 'stream-save', 'trusted-keys', 'vault-export', 'vault-items-upload', 'vault-key-format', 'vault-passphrase', 'vault-seal-items'),
+  'fresh2-web-envelope-old-version': web('access-kit', 'audit-log', 'crypto-beneficiary', 'crypto-signing', 'estate-bundle', 'format-vectors', 'heir-key-backup', 'key-move', 'manifest-format', 'policies-grants', 'policies-selectors', 'policies-upload', 'recovery-code', 'releases-download', 'releases-portal', 'releases-seals', 'stream-save', 'trusted-keys', 'vault-export', 'vault-items-upload', 'vault-key-format', 'vault-key', 'vault-passphrase', 'vault-seal-items'),
+  'fresh2-web-stream-truncated': web('access-kit', 'audit-log', 'crypto-beneficiary', 'crypto-signing', 'estate-bundle', 'format-vectors', 'heir-key-backup', 'key-move', 'manifest-format', 'policies-grants', 'policies-selectors', 'policies-upload', 'recovery-code', 'releases-download', 'releases-portal', 'releases-seals', 'trusted-keys', 'vault-export', 'vault-items-upload', 'vault-key-format', 'vault-key', 'vault-passphrase', 'vault-seal-items'),
+  'fresh2-web-heir-backup-other-person': web('access-kit', 'audit-log', 'crypto-beneficiary', 'crypto-content', 'crypto-signing', 'crypto', 'estate-bundle', 'format-vectors', 'key-move', 'manifest-format', 'policies-grants', 'policies-selectors', 'policies-upload', 'recovery-code', 'releases-download', 'releases-portal', 'releases-seals', 'stream-save', 'trusted-keys', 'vault-export', 'vault-items-upload', 'vault-key-format', 'vault-key', 'vault-passphrase', 'vault-seal-items'),
+  'fresh2-web-weak-rsa-key': web('access-kit', 'audit-log', 'crypto-content', 'crypto-signing', 'estate-bundle', 'format-vectors', 'heir-key-backup', 'key-move', 'manifest-format', 'policies-grants', 'policies-selectors', 'policies-upload', 'recovery-code', 'releases-download', 'releases-portal', 'releases-seals', 'stream-save', 'trusted-keys', 'vault-export', 'vault-items-upload', 'vault-key-format', 'vault-key', 'vault-passphrase', 'vault-seal-items'),
+  'fresh2-web-fingerprint-half': web('audit-log', 'crypto-content', 'crypto-signing', 'crypto', 'estate-bundle', 'heir-key-backup', 'key-move', 'manifest-format', 'policies-grants', 'policies-selectors', 'policies-upload', 'recovery-code', 'releases-download', 'releases-portal', 'releases-seals', 'stream-save', 'trusted-keys', 'vault-export', 'vault-items-upload', 'vault-key-format', 'vault-key', 'vault-passphrase', 'vault-seal-items'),
+  'fresh2-web-kit-one-fingerprint-enough': web('access-kit', 'vault-export', 'estate-bundle'),
+  'fresh2-web-manifest-size-unchecked': web('access-kit', 'vault-export', 'estate-bundle'),
+  'fresh2-web-unsealed-with-kit': web('access-kit', 'vault-export', 'estate-bundle'),
+  'fresh2-web-chain-head-removed': [],
+  'fresh2-web-wrap-for-unconfirmed-key': web('vault-seal-items', 'policies-grants', 'policies-upload'),
+  'fresh2-web-checkin-days-floor': [],
+  'fresh2-web-protected-with-warnings': [],
+  'fresh2-web-passphrase-twelve': web('heir-key-backup'),
 }
 
 const chosen = FRESH.filter((m) => !only || only.has(m.id))
@@ -103,9 +159,20 @@ function run(dir, cmd, cmdArgs) {
   })
 }
 
-/** Runs test files under their config; resolves to the failing tests' full names and files (or a crash). */
+/**
+ * Runs test files under their config (worker and web-unit files may be mixed: a contract/ module
+ * is read by both; each kind runs under its own config, worker first, stopping at a failure);
+ * resolves to the failing tests' full names and files (or a crash).
+ */
 async function runTests(dir, files, extra = []) {
-  const config = files[0].startsWith('test/web/') ? 'vitest.web.config.ts' : 'vitest.worker.config.ts'
+  const webFiles = files.filter((f) => f.startsWith('test/web/'))
+  const workerFiles = files.filter((f) => !f.startsWith('test/web/'))
+  if (webFiles.length && workerFiles.length) {
+    const first = await runTests(dir, workerFiles, extra)
+    if (first.failed.length || first.crashed || first.code !== 0) return first
+    return runTests(dir, webFiles, extra)
+  }
+  const config = webFiles.length ? 'vitest.web.config.ts' : 'vitest.worker.config.ts'
   const report = join(dir, `.fresh-${Date.now()}.json`)
   const { code, out } = await run(dir, join(dir, 'node_modules/.bin/vitest'), ['run', '--config', config, '--bail=1', '--reporter=json', `--outputFile=${report}`, ...extra, ...files])
   const failed = []

@@ -252,6 +252,20 @@ describe('the owner’s decision', () => {
   }, 180_000)
 })
 
+describe('one request per person and policy', () => {
+  it('while an approved request’s release is still on its way, a second request is refused (409)', async () => {
+    const s = await requestableSetup()
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    const row = await requestRow(s.ownerId)
+    // What Approve now leaves when the release still waits on something (an approver's sign-off).
+    await ownerExec(s.ownerId, ["update access_requests set status = 'approved', decided_at = ? where id = ?", Date.now(), row.id])
+    const again = await ask(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect(again.status).toBe(409)
+    expect(await messageOf(again)).toBe(ACCESS_REQUEST_MESSAGES.alreadyWaiting)
+    expect((await ownerRows(s.ownerId, 'select id from access_requests')).length).toBe(1)
+  })
+})
+
 describe('turning it on', () => {
   it('needs fresh proof, and the owner is told', async () => {
     const s = await ownerWithBeneficiary()

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { RELEASE_MESSAGES } from '../../contract/releases'
 import type { EngineStatus } from '../../contract/triggers'
 import { assetRows, createTrigger, manualReleaseOk, policyCovering, verifiedApprover } from './engine-helpers'
-import { addBeneficiary, call, linkTokenIn, outboxFor, register, waitFor } from './helpers'
+import { addBeneficiary, call, linkTokenIn, messageOf, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
 import { publicKey, uploadItem } from './vault-helpers'
 
@@ -27,15 +28,18 @@ async function releaseAskingThree(minimumApprovals: number) {
   const status = (await (await call('/api/trigger-engine/status', { token: owner.token })).json()) as EngineStatus
   expect(status.releases[0]).toMatchObject({ status: 'waiting', requiredApprovals: minimumApprovals, approvals: 0 })
 
-  const decide = async (index: number, decision: 'approved' | 'rejected') => {
+  const answer = async (index: number, decision: 'approved' | 'rejected') => {
     const email = signers[index]!.email
     const mail = await waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/approve-release')))
-    const res = await call('/api/release-approvals', { body: { token: linkTokenIn(mail, '/approve-release'), decision } })
+    return call('/api/release-approvals', { body: { token: linkTokenIn(mail, '/approve-release'), decision } })
+  }
+  const decide = async (index: number, decision: 'approved' | 'rejected') => {
+    const res = await answer(index, decision)
     expect(res.status).toBe(200)
     return (await res.json()) as { status: string; approvals: number; requiredApprovals: number }
   }
   const released = async () => (await assetRows(owner.user.id, heir.id)).map((a) => a.status)
-  return { decide, released }
+  return { answer, decide, released }
 }
 
 describe('a policy asking for 1 of 3 approvals', () => {
@@ -45,6 +49,17 @@ describe('a policy asking for 1 of 3 approvals', () => {
     expect(await released()).toEqual([])
     expect(await decide(1, 'approved')).toMatchObject({ status: 'released', approvals: 1 })
     expect(await released()).toEqual(['available'])
+  })
+})
+
+describe('each approver answers once', () => {
+  it('a second click on the same link cannot turn a "no" into a "yes" (409, in plain words)', { timeout: 20_000 }, async () => {
+    const { answer, decide, released } = await releaseAskingThree(1)
+    expect(await decide(0, 'rejected')).toMatchObject({ status: 'waiting', approvals: 0 })
+    const again = await answer(0, 'approved')
+    expect(again.status).toBe(409)
+    expect(await messageOf(again)).toBe(RELEASE_MESSAGES.alreadySigned)
+    expect(await released()).toEqual([])
   })
 })
 

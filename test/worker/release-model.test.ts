@@ -347,6 +347,17 @@ describe('a firing is decided once', () => {
     })
     expect((await report(fresh)).status).toBe(200)
   })
+
+  it('a death report made while the trigger was paused does not fire it when the owner activates it again', async () => {
+    const s = await deathSetup()
+    expect((await call(`/api/triggers/${s.trigger.id}`, { method: 'PUT', token: s.token, body: { status: 'paused' } })).status).toBe(200)
+    expect((await report(s.reportToken)).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    expect((await call(`/api/triggers/${s.trigger.id}`, { method: 'PUT', token: s.token, body: { status: 'active' } })).status).toBe(200)
+    await guard(s.ownerId).tick(Date.now() + HOUR)
+    expect((await triggerOf(s.token, s.trigger.id)).status).toBe('active')
+    expect(await releasesOf(s.token)).toEqual([])
+  })
 })
 
 describe('the numbers agree', () => {

@@ -77,6 +77,18 @@ describe('the owner is told of every change of trust', () => {
     expect(await keyIds(owner.user.id)).toEqual([mine])
   })
 
+  it('"This wasn’t me" removes keys of its own account only: another owner’s key added since stays', async () => {
+    const owner = await register()
+    await login(owner.email, owner.password)
+    const link = linkTokenIn(await trustMail(owner.email, TRUST_CHANGES.new_device.subject), '/not-me')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const other = await register()
+    const theirs = await addKey(other.token, await SoftAuthenticator.create())
+    expect(await (await notMe(link)).json()).toMatchObject({ keysRemoved: 0 })
+    expect(await keyIds(other.user.id)).toEqual([theirs])
+    expect((await me(other.token)).status).toBe(200)
+  })
+
   it('a browser that has signed in before is not a new device', async () => {
     const owner = await register()
     const first = await login(owner.email, owner.password)

@@ -165,6 +165,17 @@ describe('the Loss of trusted devices trigger', () => {
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
   })
 
+  it('armed long after a trusted device was last used: it still gives its full days from arming', async () => {
+    const s = await ownerWithTrustedBrowser(7)
+    const armedAt = Date.parse(s.trigger.createdAt)
+    await guard(s.ownerId).recordTrustedUse(armedAt - 30 * DAY_MS)
+    expect(await ownerState<number>(s.ownerId, LAST_TRUSTED_USE)).toBe(armedAt - 30 * DAY_MS)
+    await guard(s.ownerId).tick(armedAt + DAY_MS)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(Date.parse(s.trigger.nextFireAt!))
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
   it('the dry run names the cause and holds it to the safety window', async () => {
     const s = await ownerWithTrustedBrowser(7)
     const before = Date.now()
