@@ -63,6 +63,8 @@ export function client(origin) {
           signingPublicKey,
           // Opaque to the server: in the app, the private key wrapped by the master key.
           wrappedSigningKey: randomBytes(160).toString('base64'),
+          // Likewise the vault key wrapped by the master key (a 256-bit key and AES-GCM's IV and tag).
+          wrappedVaultKey: randomBytes(61).toString('base64'),
         }
         const { user } = await json('POST', '/api/vault/setup', { token, body })
         return { ownerId: user.id, privateKey: pair.privateKey }
