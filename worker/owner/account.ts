@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers'
 import { eq } from 'drizzle-orm'
 import { getDb } from '../db/client'
 import { users, type UserRow } from '../db/schema'
@@ -59,11 +60,11 @@ export async function loadAccount(env: Pick<Env, 'DB'>, ownerId: string): Promis
 
 /**
  * After any write to the owner's D1 row that changes what accountOf reads: the owner's object gets
- * the row as it now is (its requests are judged by that copy, worker/owner/sessions.ts). Null when
+ * the row as it now is (`row`, when the writer has it, or read again) (its requests are judged by that copy, worker/owner/sessions.ts). Null when
  * the account is gone: its sessions then name nothing.
  */
-export async function mirrorAccount(env: Pick<Env, 'DB' | 'OWNER_VAULT'>, ownerId: string): Promise<Account | null> {
-  const account = await loadAccount(env, ownerId)
+export async function mirrorAccount(ownerId: string, row?: UserRow | null): Promise<Account | null> {
+  const account = row === undefined ? await loadAccount(env, ownerId) : row && accountOf(row)
   await env.OWNER_VAULT.get(env.OWNER_VAULT.idFromName(ownerId)).mirrorAccount(account)
   return account
 }

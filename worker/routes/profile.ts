@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { and, eq, inArray, isNull, notExists, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import {
@@ -72,6 +73,7 @@ export const profileRoutes = new Hono<AppEnv>()
       .where(and(eq(users.id, current.id), update.twoFactorEnabled ? sql`exists (select 1 from ${webauthnCredentials} where ${webauthnCredentials.userId} = ${current.id})` : undefined))
       .returning()
     if (!user) throw conflict(WEBAUTHN_MESSAGES.twoFactorNeedsKey)
+    await mirrorAccount(user.id, user)
     // Which fields changed, by name only: never their values.
     await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
     if (current.twoFactorEnabled && !user.twoFactorEnabled) await tellOwner(c, user, 'two_factor_off')

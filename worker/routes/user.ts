@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { pingSettingsBodySchema, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema, settingsFrequencyDays } from '../../contract/settings'
@@ -31,6 +32,7 @@ export const userRoutes = new Hono<AppEnv>()
       .set({ pingFrequency, updatedAt: Date.now() })
       .where(eq(users.id, c.var.account.id))
       .returning()
+    await mirrorAccount(user!.id, user)
     await audit(c, 'account.settings_updated', { pingFrequency })
     if (pingFrequency < before) await tellOwner(c, user!, 'release_sooner', { detail: TRUST_DETAILS.frequencyShortened(before, pingFrequency) })
     // The alarm is set again exactly, as after every change to what the engine reads.

@@ -90,6 +90,6 @@ export async function undoSince(env: Env, db: Db, user: UserRow, since: number):
     .update(users)
     .set({ deletionRequestedAt: null, devicesTrustedFrom: Math.ceil((now + 1) / 1000) * 1000, updatedAt: now })
     .where(eq(users.id, user.id))
-  await mirrorAccount(env, user.id)
+  await mirrorAccount(user.id)
   return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved, deletionCancelled: user.deletionRequestedAt !== null }
 }

@@ -165,7 +165,7 @@ export async function pauseUser(env: Env, db: Db, target: UserRow, reason: strin
   if ((paused?.meta.changes ?? 0) === 0) throw conflict(ADMIN_MESSAGES.alreadyPaused)
   // Its sessions end where they are checked, and the object holds the paused account.
   await ownerVault(env, target.id).revokeSessions()
-  await mirrorAccount(env, target.id)
+  await mirrorAccount(target.id)
   return reload(db, target.id)
 }
 
@@ -177,6 +177,7 @@ export async function resumeUser(db: Db, target: UserRow, now = Date.now()): Pro
     .where(and(eq(users.id, target.id), isNotNull(users.pausedAt)))
     .returning()
   if (!row) throw conflict(ADMIN_MESSAGES.notPaused)
+  await mirrorAccount(row.id, row)
   return row
 }
 
@@ -208,6 +209,7 @@ export async function extendUser(db: Db, target: UserRow, days: number, now = Da
     )
     .returning()
   if (!row) throw conflict(ADMIN_MESSAGES.subscriptionChanged)
+  await mirrorAccount(row.id, row)
   return row
 }
 
