@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { app } from '../../worker/app'
@@ -114,7 +115,9 @@ describe('the dashboard', () => {
     const [u1, u2, u3] = [await register(), await register(), await register()]
     // One signup dated last month; one paused (no longer active).
     await env.DB.prepare('update users set created_at = ? where id = ?').bind(lastMonth, u3.user.id).run()
+    await mirrorAccount(u3.user.id)
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(now, u2.user.id).run()
+    await mirrorAccount(u2.user.id)
     // Storage is what each owner's object reports to the directory.
     await seedVaultUsage(u1.user.id, { items: 2, bytes: 3 * 1024 ** 3 })
     await seedVaultUsage(u2.user.id, { items: 1, bytes: 512 * 1024 ** 2 })

@@ -1,3 +1,6 @@
+import { accountOf } from '../../worker/owner/account'
+import { ownerVault } from '../../worker/owner/client'
+import { mirrorAccount } from '../../worker/owner/account'
 import { decodeJwt, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
 import type { AuthResponse } from '../../contract/auth'
@@ -249,17 +252,18 @@ describe('POST /api/auth/logout', () => {
   })
 })
 
-describe('the session check as one prepared query', () => {
-  it('decodes the signed-in user exactly as the schema does (booleans, numbers, nulls), and a revoked session at the next request', async () => {
+describe("the session check in the owner's object", () => {
+  it('answers the account as D1 has it (mirrored), and refuses a revoked session at the next request', async () => {
     const owner = await register()
     await env.DB.prepare('update users set cancel_at_period_end = 1, ping_frequency = 14, paused_at = null, phone_number = ? where id = ?').bind('+15551234567', owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const db = getDb(env)
-    const session = await authenticate(db, env, owner.token)
+    const session = await authenticate(env, owner.token)
     const row = await db.select().from(users).where(eq(users.id, owner.user.id)).get()
-    expect(session?.user).toStrictEqual(row)
-    expect(session?.user.cancelAtPeriodEnd).toBe(true)
+    expect(session?.account).toStrictEqual(accountOf(row!))
+    expect(session?.account.pingFrequency).toBe(14)
     expect(session?.sessionId).toBe(claimsOf(owner.token).sid)
-    await env.DB.prepare('delete from sessions where user_id = ?').bind(owner.user.id).run()
-    expect(await authenticate(db, env, owner.token)).toBeNull()
+    await ownerVault(env, owner.user.id).revokeSessions()
+    expect(await authenticate(env, owner.token)).toBeNull()
   })
 })

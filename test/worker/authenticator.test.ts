@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { Secret, TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
@@ -370,6 +371,7 @@ describe('signing in with the authenticator app', () => {
       .bind(crypto.randomUUID().replace(/-/g, ''), keysOnly.user.id, Date.now())
       .run()
     await env.DB.prepare('update users set two_factor_enabled = 1 where id = ?').bind(keysOnly.user.id).run()
+    await mirrorAccount(keysOnly.user.id)
     const keyStep = await passwordStep(keysOnly)
     expect(keyStep).toMatchObject({ methods: ['security_key'], message: WEBAUTHN_MESSAGES.secondFactorPrompt })
     expect(keyStep.options).toBeTruthy()

@@ -1,3 +1,8 @@
+import { mirrorAccount } from '../../worker/owner/account'
+import { eq } from 'drizzle-orm'
+import { getDb } from '../../worker/db/client'
+import { users } from '../../worker/db/schema'
+import { createSession } from '../../worker/services/sessions'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import type { AuthResponse, OutboxMessage } from '../../contract/auth'
@@ -76,6 +81,7 @@ export async function register(overrides: Partial<{ email: string; password: str
     env.DB.prepare('update users set email_verified_at = created_at where id = ?').bind(data.user.id),
     env.DB.prepare("delete from email_outbox where to_address = ? and kind = 'email_confirmation'").bind(body.email.trim().toLowerCase()),
   ])
+  await mirrorAccount(data.user.id)
   return { ...data, user: { ...data.user, emailVerified: true }, password: body.password, email: body.email }
 }
 
@@ -231,4 +237,11 @@ export function linkTokenIn(message: OutboxMessage, pathname: string): string {
 export async function nextMessageTo(address: string, seen: OutboxMessage[] = []): Promise<OutboxMessage> {
   const known = new Set(seen.map((m) => m.text))
   return waitFor(async () => (await outboxFor(address)).find((m) => !known.has(m.text)))
+}
+
+/** A new session of the owner's (as a sign-in opens one, in their object), opened at `now`. */
+export async function sessionFor(ownerId: string, now = Date.now()): Promise<string> {
+  const user = await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) })
+  if (!user) throw new Error(`no owner ${ownerId}`)
+  return createSession(env, user, now)
 }

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { AssetDownload, ReleasedAsset } from '../../contract/releases'
@@ -226,6 +227,7 @@ describe('the inactivity clock (alarm-driven)', () => {
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
     const holdUntil = Date.now() + 7 * DAY_MS
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(holdUntil, s.ownerId).run()
+    await mirrorAccount(s.ownerId)
     await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
     const view = await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(0)

@@ -10,11 +10,10 @@ import { EMAIL_CONFIRMATION } from '../../contract/messages'
 import { ID_DOCUMENT_MAX_BYTES } from '../../contract/identity'
 import { CHUNK_OVERHEAD_BYTES, partSize, UPLOAD_CHUNK_BYTES } from '../../contract/vault-items'
 import { app } from '../../worker/app'
-import { getDb } from '../../worker/db/client'
 import { LINK_PURPOSES, signLinkToken, type LinkPurpose } from '../../worker/services/link-tokens'
-import { createSession } from '../../worker/services/sessions'
+import { SESSION_TTL_SECONDS } from '../../contract/constants'
 import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering } from './engine-helpers'
-import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, nextMessageTo, outboxFor, register, uniqueEmail, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, nextMessageTo, outboxFor, register, sessionFor, uniqueEmail, waitFor } from './helpers'
 import { ROUTES, type Access, type Fixture, type LinkSpec, type RouteSpec } from './security-suite-routes'
 import { stripeEnv } from './stripe-env'
 import { ownerRow, ownerRows } from './owner-helpers'
@@ -347,10 +346,9 @@ interface BadSession {
 async function badSessions(a: Owner, b: Owner, f: Fixture): Promise<BadSession[]> {
   const sid = decodeJwt(a.token).sid as string
   const now = Math.floor(Date.now() / 1000)
-  const db = getDb(env)
-  const expired = await createSession(db, env, a.userId)
-  await env.DB.prepare('update sessions set expires_at = ? where id = ?').bind(Date.now() - 1000, decodeJwt(expired).sid).run()
-  const revoked = await createSession(db, env, a.userId)
+  // Opened long enough ago that it is over.
+  const expired = await sessionFor(a.userId, Date.now() - SESSION_TTL_SECONDS * 1000 - 1000)
+  const revoked = await sessionFor(a.userId)
   expect((await call('/api/auth/logout', { method: 'POST', token: revoked })).status).toBe(200)
   const gone = await register()
   expect((await call('/api/account/delete', { method: 'DELETE', token: gone.token })).status).toBe(200)
@@ -501,7 +499,7 @@ async function buildOwnerA(tag: string) {
     .run()
 
   // A second device of A's: what owner B's requests name (and must not end).
-  const otherDevice = await createSession(getDb(env), env, owner.user.id)
+  const otherDevice = await sessionFor(owner.user.id)
   const release = await first<{ id: string; firing_id: string }>(owner.user.id, `select id, firing_id from releases where status = 'waiting'`)
   const signoff = await first<{ release_id: string; email: string }>(owner.user.id, `select release_id, email from release_signoffs where decision is null`)
   const asset = await first<{ id: string }>(owner.user.id, `select id from released_assets where beneficiary_id = ?`, beneficiary.id)
