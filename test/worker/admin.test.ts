@@ -14,7 +14,7 @@ import {
 } from '../../contract/admin'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { createTrigger } from './engine-helpers'
-import { call, env, login, me, messageOf, register, uniqueEmail } from './helpers'
+import { call, env, login, me, messageOf, register, uniqueEmail, ownerSessions } from './helpers'
 import { ownerRow, seedVaultUsage } from './owner-helpers'
 import { ownerWithBeneficiary, uploadItem } from './vault-helpers'
 
@@ -291,7 +291,7 @@ describe('users', () => {
     const res = await json<{ message: string; deletedUserEmail: string }>(await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' }))
     expect(res).toEqual({ message: ADMIN_MESSAGES.userDeleted, deletedUserEmail: u.email })
     expect(await env.DB.prepare('select id from users where id = ?').bind(u.user.id).first()).toBeNull()
-    expect(await env.DB.prepare('select id from sessions where user_id = ?').bind(u.user.id).first()).toBeNull()
+    expect(await ownerSessions(u.user.id, 'select id from sessions').first()).toBeNull()
     expect((await me(u.token)).status).toBe(401)
     expect((await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' })).status).toBe(404)
   })

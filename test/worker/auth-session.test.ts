@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import type { AuthResponse } from '../../contract/auth'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { call, env, login, me, messageOf, register } from './helpers'
+import { call, env, login, me, messageOf, register, ownerSessions } from './helpers'
 import { eq } from 'drizzle-orm'
 import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
@@ -165,7 +165,7 @@ describe('GET /api/auth/me', () => {
   it('rejects a token whose session row has expired', async () => {
     const { token } = await register()
     const { sid, sub } = claimsOf(token)
-    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE user_id = ? AND id = ?').bind(Date.now() - 1000, sub, sid).run()
+    await ownerSessions(sub, 'UPDATE sessions SET expires_at = ? WHERE id = ?', Date.now() - 1000, sid).run()
     await expectRejected(token)
   })
 
@@ -203,7 +203,7 @@ describe('POST /api/auth/logout', () => {
 
     await expectRejected(account.token)
     const { sid, sub } = claimsOf(account.token)
-    expect(await env.DB.prepare('SELECT id FROM sessions WHERE user_id = ? AND id = ?').bind(sub, sid).first()).toBeNull()
+    expect(await ownerSessions(sub, 'SELECT id FROM sessions WHERE id = ?', sid).first()).toBeNull()
   })
 
   it('clears the session cookie', async () => {

@@ -20,7 +20,7 @@ import { newRecoveryCode, proveWithAuthenticator, hasAuthenticator, recoveryHash
 import { issueSignInTicket } from '../../worker/services/sign-in-ticket'
 import { signLinkToken } from '../../worker/services/link-tokens'
 import { getDb } from '../../worker/db/client'
-import { call, env, login, me, messageOf, register } from './helpers'
+import { call, env, login, me, messageOf, register, ownerSessions } from './helpers'
 
 // The authenticator app as a second factor (TOTP, RFC 6238) and its recovery codes, through the
 // API: codes are computed here with otpauth from the secret the setup answers, as an app would.
@@ -443,7 +443,7 @@ describe('recovery codes, turning off, and other owners', () => {
 
 describe('fresh proof', () => {
   const staleProof = (userId: string) =>
-    env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+    ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
   const expectProofRequired = async (res: Response) => {
     expect(res.status).toBe(403)
     expect(await res.json()).toMatchObject({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: expect.arrayContaining(['password']) })
@@ -496,7 +496,7 @@ describe('proveWithAuthenticator (for fresh proof)', () => {
 })
 
 describe('the authenticator app as fresh proof, and "This wasn’t me"', () => {
-  const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+  const stale = (userId: string) => ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
   const prove = (token: string, code: string) => call('/api/auth/fresh-proof', { token, body: { method: 'authenticator', code } })
 
   it('a code or a recovery code proves it; a wrong or replayed one does not and is counted', async () => {

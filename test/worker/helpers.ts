@@ -1,4 +1,6 @@
 import { mirrorAccount } from '../../worker/owner/account'
+import { runInDurableObject } from 'cloudflare:test'
+import { ownerVault } from '../../worker/owner/client'
 import { eq } from 'drizzle-orm'
 import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
@@ -244,4 +246,13 @@ export async function sessionFor(ownerId: string, now = Date.now()): Promise<str
   const user = await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) })
   if (!user) throw new Error(`no owner ${ownerId}`)
   return createSession(env, user, now)
+}
+
+/**
+ * SQL over the owner's sessions, in their object (where sessions live): `run()` and `first()` as D1's
+ * prepared statements have them, for tests that age or inspect a session.
+ */
+export function ownerSessions(ownerId: string, query: string, ...binds: SqlStorageValue[]) {
+  const rows = () => runInDurableObject(ownerVault(env, ownerId), (_object, state) => state.storage.sql.exec(query, ...binds).toArray())
+  return { run: rows, first: async <T = Record<string, SqlStorageValue>>() => ((await rows())[0] as T | undefined) ?? null }
 }

@@ -7,7 +7,7 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { UNLOCK_FORGIVE_MS, type Trigger } from '../../contract/triggers'
 import { SECURITY_KEY, WEBAUTHN_MESSAGES, WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
 import { createTrigger, firingCount, guard } from './engine-helpers'
-import { call, env, login, me, messageOf, register, waitFor } from './helpers'
+import { call, env, login, me, messageOf, register, waitFor, ownerSessions } from './helpers'
 import { ownerRow } from './owner-helpers'
 import { fromBase64Url, SoftAuthenticator, toBase64Url, type AssertOverrides, type CoseAlgorithm, type RegisterOverrides } from './soft-authenticator'
 
@@ -105,7 +105,7 @@ async function passkeyFailures(ownerId: string): Promise<number> {
 }
 
 async function sessionCount(userId: string): Promise<number> {
-  const row = await env.DB.prepare('select count(*) as n from sessions where user_id = ?').bind(userId).first<{ n: number }>()
+  const row = await ownerSessions(userId, 'select count(*) as n from sessions').first<{ n: number }>()
   return row!.n
 }
 

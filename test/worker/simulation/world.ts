@@ -5,7 +5,7 @@ import { runSweeps } from '../../../worker/cron'
 import type { OwnerVault } from '../../../worker/owner/vault-object'
 import { signLinkToken } from '../../../worker/services/link-tokens'
 import { guard } from '../engine-helpers'
-import { addBeneficiary, call, env, freshIp, register, sessionFor } from '../helpers'
+import { addBeneficiary, call, env, freshIp, ownerSessions, register, sessionFor } from '../helpers'
 import { stripeEnv, stripeSignature } from '../stripe-env'
 import { publicKey, uploadItem } from '../vault-helpers'
 import {
@@ -580,7 +580,7 @@ async function freshToken(o: SimOwner, now: number): Promise<string> {
   // clock of fresh proof is the real one, not the simulated day).
   if (Date.now() - (provedAt.get(o) ?? 0) > 60_000) {
     provedAt.set(o, Date.now())
-    await env.DB.prepare('update sessions set proved_at = ?1 where user_id = ?2').bind(Date.now(), o.m.id).run()
+    await ownerSessions(o.m.id, 'update sessions set proved_at = ?', Date.now()).run()
   }
   return o.token
 }
