@@ -27,6 +27,7 @@ const DAY_MS = 86_400_000
 async function admin() {
   const a = await register({ email: uniqueEmail('admin'), displayName: 'Ada Admin' })
   await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(a.user.id).run()
+  await mirrorAccount(a.user.id)
   return a
 }
 
@@ -100,6 +101,7 @@ describe('the admin guard', () => {
     expect((await call('/api/admin/dashboard', { token: 'not-a-token' })).status).toBe(401)
     // The role is read from the database on each call: demoted, the same token is refused.
     await env.DB.prepare(`update users set role = 'owner' where id = ?`).bind(a.user.id).run()
+    await mirrorAccount(a.user.id)
     expect((await call('/api/admin/dashboard', { token: a.token })).status).toBe(403)
   })
 })
@@ -251,6 +253,7 @@ describe('users', () => {
     await env.DB.prepare(`update users set subscription_status = 'canceled', subscription_period_end = ? where id = ?`)
       .bind(Date.now() - 5 * DAY_MS, u.user.id)
       .run()
+    await mirrorAccount(u.user.id)
     const t0 = Date.now()
     const restarted = await json<AdminUser>(await call(`/api/admin/users/${u.user.id}/extend`, { token: a.token, body: { days: 3 } }))
     expect(restarted).toMatchObject({ status: 'active', hasActiveSubscription: true })

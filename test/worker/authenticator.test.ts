@@ -384,6 +384,7 @@ describe('signing in with the authenticator app', () => {
     const owner = await ownerWithApp()
     const { ticket } = await passwordStep(owner)
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(Date.now(), owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const res = await signInWithCode(ticket, codeAt(owner.secret))
     expect(res.status).toBe(403)
     expect(await messageOf(res)).toBe(AUTH_ERRORS.accountPaused)

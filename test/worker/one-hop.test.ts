@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { describe, expect, it } from 'vitest'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { getDb } from '../../worker/db/client'
@@ -63,6 +64,7 @@ describe("one hop: an owner's request is judged in the owner's object", () => {
     const owner = await register()
     expect((await call('/api/account/cancel-subscription', { method: 'POST', token: owner.token })).status).toBe(200)
     await env.DB.prepare('update users set subscription_period_end = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const { runSweeps } = await import('../../worker/cron')
     await runSweeps(env)
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
@@ -261,6 +262,7 @@ describe('export and import', () => {
     const s = await ownerWithItem()
     const admin = await register()
     await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(admin.user.id).run()
+    await mirrorAccount(admin.user.id)
     const res = await call(`/api/admin/users/${s.ownerId}/vault-export`, { token: admin.token })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-disposition')).toContain('attachment')

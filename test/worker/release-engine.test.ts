@@ -235,6 +235,7 @@ describe('the inactivity clock (alarm-driven)', () => {
     expect((await status(s.token)).paymentHoldUntil).toBe(new Date(holdUntil).toISOString())
 
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, s.ownerId).run()
+    await mirrorAccount(s.ownerId)
     await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(1)
   })

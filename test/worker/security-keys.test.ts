@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
@@ -325,6 +326,7 @@ describe('signing in with a key', () => {
   it('refuses a paused account after a valid assertion', async () => {
     const owner = await ownerWithKey()
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(Date.now(), owner.ownerId).run()
+    await mirrorAccount(owner.ownerId)
     const sessionsBefore = await sessionCount(owner.ownerId)
     await expectRefused(await signInWithKey(owner.auth), 403, AUTH_ERRORS.accountPaused)
     expect(await sessionCount(owner.ownerId)).toBe(sessionsBefore)

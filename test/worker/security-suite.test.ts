@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { NOT_ME_MESSAGES } from '../../contract/fresh-proof'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { exports } from 'cloudflare:workers'
@@ -548,6 +549,7 @@ async function buildOwnerB() {
 async function buildAdmin() {
   const admin = await register({ email: uniqueEmail('admin') })
   await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(admin.user.id).run()
+  await mirrorAccount(admin.user.id)
   return { token: admin.token, userId: admin.user.id, email: admin.email, password: admin.password }
 }
 

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../../worker/owner/account'
 import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test'
 import { vi } from 'vitest'
 import { app } from '../../../worker/app'
@@ -382,6 +383,7 @@ export async function billThroughStripe(ownerId: string, customerId: string, sub
   )
     .bind(customerId, subscriptionId, ownerId)
     .run()
+  await mirrorAccount(ownerId)
 }
 
 async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwner> {
