@@ -295,7 +295,7 @@ describe('/api/dev routes', () => {
     const res = await call('/api/dev/sweep', { method: 'POST' })
     expect(res.status).toBe(200)
     const result = (await res.json()) as Record<string, number>
-    expect(result).toMatchObject({ ownersWoken: expect.any(Number), directoryRowsRead: expect.any(Number), expiredSessions: expect.any(Number) })
+    expect(result).toMatchObject({ ownersWoken: expect.any(Number), directoryRowsRead: expect.any(Number), oldResets: expect.any(Number) })
     expect(result.ms).toBeGreaterThan(0)
   })
 
