@@ -253,6 +253,11 @@ export async function sessionFor(ownerId: string, now = Date.now()): Promise<str
  * prepared statements have them, for tests that age or inspect a session.
  */
 export function ownerSessions(ownerId: string, query: string, ...binds: SqlStorageValue[]) {
-  const rows = () => runInDurableObject(ownerVault(env, ownerId), (_object, state) => state.storage.sql.exec(query, ...binds).toArray())
+  const rows = () =>
+    runInDurableObject(ownerVault(env, ownerId), (_object, state) => {
+      // A deleted account's object was emptied whole: it holds no session (nor a table for them).
+      if (state.storage.sql.exec("select count(*) as n from sqlite_master where name = 'sessions'").one().n === 0) return []
+      return state.storage.sql.exec(query, ...binds).toArray()
+    })
   return { run: rows, first: async <T = Record<string, SqlStorageValue>>() => ((await rows())[0] as T | undefined) ?? null }
 }
