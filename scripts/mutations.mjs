@@ -2415,4 +2415,32 @@ export const MUTATIONS = [
     tests: [B('billing-plans')],
     by: /shows no price and no billing date/,
   },
+  // hop (issue 34 item 2): sessions and the account's gate in the owner's object
+  {
+    id: 'hop.revoked-session-refused',
+    rule: "a session signed out elsewhere is refused at its very next request (the owner's object checks it)",
+    file: 'worker/owner/sessions.ts',
+    from: "export function revokeSessions(db: OwnerDb, keep?: number, openedBefore?: number): number {\n",
+    to: "export function revokeSessions(db: OwnerDb, keep?: number, openedBefore?: number): number {\n  if (keep !== undefined) return 0\n",
+    tests: [W('one-hop')],
+    by: /refuses a session signed out from another device at its very next request/,
+  },
+  {
+    id: 'hop.deleted-account-forgotten',
+    rule: "a deleted account's object forgets it: its tokens are refused",
+    file: 'worker/services/account-deletion.ts',
+    from: '  if (deleted.length > 0) await mirrorAccount(ownerId, null)\n',
+    to: '',
+    tests: [W('one-hop')],
+    by: /refuses a deleted account's token/,
+  },
+  {
+    id: 'hop.lapse-mirrored',
+    rule: 'a plan the sweep ends is seen by the gate at the very next request',
+    file: 'worker/billing/subscriptions.ts',
+    from: '  for (const { id } of [...ended, ...renewed]) await mirrorAccount(id)\n',
+    to: '',
+    tests: [W('one-hop')],
+    by: /sees a plan that ended at the very next request/,
+  },
 ]
