@@ -40,8 +40,8 @@ export const MUTATIONS = [
     id: 'admin.role',
     rule: 'admin routes answer 403 to an owner',
     file: 'worker/middleware/auth.ts',
-    from: "    if (c.var.account.role !== 'admin') throw forbidden(ADMIN_MESSAGES.adminOnly)"
-    to: "    if (c.var.account.role === 'paused') throw forbidden(ADMIN_MESSAGES.adminOnly)"
+    from: "    if (c.var.account.role !== 'admin') throw forbidden(ADMIN_MESSAGES.adminOnly)",
+    to: "    if (c.var.account.role === 'paused') throw forbidden(ADMIN_MESSAGES.adminOnly)",
     tests: [W('security-suite')],
     by: /403 to an owner/,
   },
@@ -49,8 +49,8 @@ export const MUTATIONS = [
     id: 'subscription.required',
     rule: 'owner routes answer 402 with requiresPayment without a subscription',
     file: 'worker/middleware/subscription.ts',
-    from: "  if (!hasActiveSubscription(c.var.account)) throw"
-    to: "  if (false && !hasActiveSubscription(c.var.account)) throw"
+    from: "  if (!hasActiveSubscription(c.var.account)) throw",
+    to: "  if (false && !hasActiveSubscription(c.var.account)) throw",
     tests: [W('billing')],
     by: /402|requiresPayment|subscription/i,
   },
@@ -191,8 +191,8 @@ export const MUTATIONS = [
     id: 'session.logout',
     rule: 'signing out ends the session on the server',
     file: 'worker/routes/auth.ts',
-    from: "      if (named && (await ownerVault(c.env, named.ownerId).revokeSession(named.sessionId))) {"
-    to: "      if (named) {"
+    from: "      if (named && (await ownerVault(c.env, named.ownerId).revokeSession(named.sessionId))) {",
+    to: "      if (named) {",
     tests: [W('auth-session')],
     by: /logout.*(ends the session|revokes)/,
   },
@@ -200,8 +200,8 @@ export const MUTATIONS = [
     id: 'session.reset-revokes',
     rule: 'a password reset revokes every session',
     file: 'worker/services/password-reset.ts',
-    from: "  await ownerVault(env, pending.userId).revokeSessions()\n"
-    to: ""
+    from: "  await ownerVault(env, pending.userId).revokeSessions()\n",
+    to: "",
     tests: [W('password-reset')],
     by: /revokes every session/,
   },
@@ -209,8 +209,8 @@ export const MUTATIONS = [
     id: 'session.password-change-revokes',
     rule: 'a password change signs out the other sessions',
     file: 'worker/routes/profile.ts',
-    from: "await ownerVault(c.env, user.id).revokeSessions(c.var.sessionId)"
-    to: "0"
+    from: "await ownerVault(c.env, user.id).revokeSessions(c.var.sessionId)",
+    to: "0",
     tests: [W('profile')],
     by: /signs out the other sessions/,
   },
@@ -218,8 +218,8 @@ export const MUTATIONS = [
     id: 'session.row-required',
     rule: 'a session token works only while its session row lives',
     file: 'worker/owner/sessions.ts',
-    from: "  const row = db.select().from(sessions).where(eq(sessions.id, id)).get()\n  if (!row || row.expiresAt <= now) return null"
-    to: "  const row = db.select().from(sessions).get()\n  if (!row || row.expiresAt <= now) return null"
+    from: "  const row = db.select().from(sessions).where(eq(sessions.id, id)).get()\n  if (!row || row.expiresAt <= now) return null",
+    to: "  const row = db.select().from(sessions).get()\n  if (!row || row.expiresAt <= now) return null",
     tests: [W('auth-session')],
     by: /session (row|does not exist)|ends the session|revoked session/,
   },
@@ -227,8 +227,8 @@ export const MUTATIONS = [
     id: 'session.expiry-checked',
     rule: "a session token stops working when its session row's time is up",
     file: 'worker/owner/sessions.ts',
-    from: "  if (!row || row.expiresAt <= now) return null\n  const touched"
-    to: "  if (!row) return null\n  const touched"
+    from: "  if (!row || row.expiresAt <= now) return null\n  const touched",
+    to: "  if (!row) return null\n  const touched",
     tests: [W('auth-session')],
     by: /session row has expired/,
   },
@@ -1471,8 +1471,8 @@ export const MUTATIONS = [
     id: 'proof.per-session',
     rule: "proof marks only the session that gave it, not the owner's others",
     file: 'worker/owner/sessions.ts',
-    from: "  db.update(sessions).set({ provedAt: now, lastSeenAt: now }).where(eq(sessions.id, id)).run()"
-    to: "  db.update(sessions).set({ provedAt: now, lastSeenAt: now }).run()"
+    from: "  db.update(sessions).set({ provedAt: now, lastSeenAt: now }).where(eq(sessions.id, id)).run()",
+    to: "  db.update(sessions).set({ provedAt: now, lastSeenAt: now }).run()",
     tests: [W('fresh-proof')],
     by: /belongs to the session that gave it/,
   },
@@ -2061,8 +2061,8 @@ export const MUTATIONS = [
     id: 'trusted.untrusted-use-ignored',
     rule: "an untrusted browser's requests do not count as a trusted device's use",
     file: 'worker/owner/vault-object.ts',
-    from: "    if (check?.touched && check.trustedBrowser) {"
-    to: "    if (check?.touched) {"
+    from: "    if (check?.touched && check.trustedBrowser) {",
+    to: "    if (check?.touched) {",
     tests: [W('trusted-devices')],
     by: /an untrusted browser's do not/,
   },
@@ -2106,8 +2106,8 @@ export const MUTATIONS = [
     id: 'trusted.marking-own-session',
     rule: "an owner marks only their own sessions' browsers",
     file: 'worker/services/trusted-devices.ts',
-    from: "  const session = await vault.session(sessionId, now)"
-    to: "  const session = (await vault.listSessions(now))[0] ?? null"
+    from: "  const session = await vault.session(sessionId, now)",
+    to: "  const session = (await vault.listSessions(now))[0] ?? null",
     tests: [W('trusted-devices'), W('security-suite')],
     by: /another owner's session or key is not found|owner A/,
   },
