@@ -2425,15 +2425,7 @@ export const MUTATIONS = [
     tests: [W('one-hop')],
     by: /refuses a session signed out from another device at its very next request/,
   },
-  {
-    id: 'hop.deleted-account-forgotten',
-    rule: "a deleted account's object forgets it: its tokens are refused",
-    file: 'worker/services/account-deletion.ts',
-    from: '  if (deleted.length > 0) await mirrorAccount(ownerId, null)\n',
-    to: '',
-    tests: [W('one-hop')],
-    by: /refuses a deleted account's token/,
-  },
+
   {
     id: 'hop.lapse-mirrored',
     rule: 'a plan the sweep ends is seen by the gate at the very next request',
