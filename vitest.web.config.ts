@@ -8,5 +8,10 @@ export default defineConfig({
     name: 'web',
     include: ['test/web/**/*.test.ts'],
     environment: 'node',
+    // Two files at a time (vitest's default on two cores is one).
+    maxWorkers: 2,
+    // A bound for a hung test, not a speed check: a shared two-core machine makes a PBKDF2 or a
+    // build of a second take several.
+    testTimeout: 30_000,
   },
 })

@@ -1,4 +1,4 @@
-// `npm run bench [-- api upload unlock chunks signin forgot fanout sweep audit readiness adminusers vaultkeys lighthouse capacity bundle]`: figures
+// `npm run bench [-- api upload unlock chunks signin forgot fanout sweep audit readiness adminusers vaultkeys lighthouse capacity bundle start]`: figures
 // measured side by side in one run on this machine, printed as one table with ratios where a
 // reference exists (absolute times here are noisy; the ratios are what to compare between runs).
 // The product is started like `npm start` on its own port with fresh state, and stopped at the end.
@@ -22,6 +22,7 @@ import { measureLighthouse } from './bench/lighthouse.mjs'
 import { finishRows, jsonReport, table } from './bench/report.mjs'
 import { startServer } from './bench/server.mjs'
 import { measureSignin } from './bench/signin.mjs'
+import { measureStart } from './bench/start.mjs'
 import { measureSweep } from './bench/sweep.mjs'
 import { measureReadiness } from './bench/readiness.mjs'
 import { measureUnlock } from './bench/unlock.mjs'
@@ -46,6 +47,7 @@ const MEASUREMENTS = {
   lighthouse: { run: measureLighthouse, server: true, title: 'Lighthouse (mobile) on /, /login and /pricing' },
   capacity: { run: measureCapacity, server: false, title: 'Capacity: bytes per owner, 0.1 and 0.2' },
   bundle: { run: measureBundle, server: false, title: 'Bundle sizes' },
+  start: { run: measureStart, server: false, title: '`npm start` on a fresh clone and again: time to first answer' },
 }
 
 // Measured on the release before too; their rows are compared one by one.

@@ -1,10 +1,10 @@
 // `npm run dev`: wrangler dev (worker, D1, R2, DO; reloads on change) on $PORT (8787) and Vite with
 // hot reload on 5173, which proxies /api to the worker. Open http://localhost:5173.
-import { ensureAssetsDir, ensureDevVars, persistArgs, port, run, startGroup, stopGroup } from './lib/local-env.mjs'
+import { ensureAssetsDir, ensureDevVars, persistArgs, port, prepareDatabase, startGroup, stopGroup } from './lib/local-env.mjs'
 
 ensureDevVars()
 ensureAssetsDir()
-await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } })
+await prepareDatabase()
 
 const env = { ...process.env, LEGACY_VAULT_DEV_TOOLS: '1' }
 const vitePort = Number(process.env.VITE_PORT ?? 5173)

@@ -206,7 +206,13 @@ export async function registerThroughUi(page, { email, password, passphrase }) {
   await page.getByLabel('Vault passphrase', { exact: true }).fill(passphrase)
   await page.getByLabel('Confirm vault passphrase').fill(passphrase)
   await page.getByRole('button', { name: 'Create Passphrase' }).click()
-  await page.waitForURL('**/dashboard')
+  // The recovery code made with the vault: said to be saved, then on to the dashboard. Deriving the
+  // vault key (PBKDF2, 600 000 rounds) and the signing key takes seconds on a busy machine.
+  const kit = page.getByTestId('recovery-kit')
+  await kit.waitFor({ timeout: 120_000 })
+  await kit.getByLabel('I have printed or saved my recovery code').check()
+  await kit.getByRole('button', { name: 'Continue' }).click()
+  await page.waitForURL('**/dashboard', { timeout: 120_000 })
 }
 
 export async function addBeneficiaryThroughUi(page, { fullName, email }) {

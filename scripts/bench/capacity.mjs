@@ -1,4 +1,4 @@
-// The capacity model's bytes (README, "Capacity"): scripts/bench/capacity.ts seeds realistic owners
+// The capacity model's bytes (docs/capacity.md): scripts/bench/capacity.ts seeds realistic owners
 // in SQL into 0.1's schema and 0.2's (D1 and the owner's object) and measures them with SQLite's own
 // page accounting. No server: the schemas are the migrations themselves.
 import { spawn } from 'node:child_process'

@@ -29,7 +29,7 @@ const ENV = { JWT_SECRET: 'capacity-model-secret-that-is-long-enough-for-hs256-0
 
 // --- The profile -------------------------------------------------------------------------------
 
-/** What one owner of the model holds and does (README, "Capacity"). */
+/** What one owner of the model holds and does (docs/capacity.md). */
 export const PROFILE = {
   items: 100,
   beneficiaries: 3,

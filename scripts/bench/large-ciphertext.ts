@@ -5,20 +5,25 @@
 // web/crypto/content.ts encryptChunk seals it (that file reaches the SPA's modules, which the
 // scripts' type-check does not compile, so its two calls are made here). Writes the ciphertext to a file and
 // prints one JSON line: the plaintext's SHA-256 and the ciphertext's size.
-// Usage: large-ciphertext.ts <out> <bytes> <chunkBytes> <itemId> <wrappedKey> <vaultSalt> (passphrase on stdin)
+// Usage: large-ciphertext.ts <out> <bytes> <chunkBytes> <itemId> <wrappedKey> <vaultSalt> [<wrappedVaultKey>] (passphrase on stdin)
+// With a wrapped vault key (a vault of format 2), the passphrase's key unwraps it and it unwraps the item's key.
 import { createHash, randomFillSync } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { AAD_PURPOSE, buildAad } from '../../web/crypto/aad'
 import { unwrapDataKey } from '../../web/crypto/data-key'
 import { seal } from '../../web/crypto/envelope'
-import { deriveMasterKey } from '../../web/crypto/master-key'
+import { deriveMasterKey, derivePassphraseKey } from '../../web/crypto/master-key'
+import { unwrapVaultKey } from '../../web/crypto/vault-key'
 
-const [out, bytesArg, chunkArg, itemId, wrappedKey, salt] = process.argv.slice(2)
+const [out, bytesArg, chunkArg, itemId, wrappedKey, salt, vaultKey] = process.argv.slice(2)
 const size = Number(bytesArg)
 let passphrase = ''
 for await (const piece of process.stdin) passphrase += piece
-const dek = await unwrapDataKey(wrappedKey!, await deriveMasterKey(passphrase.trim(), salt!))
+const dek = await unwrapDataKey(
+  wrappedKey!,
+  vaultKey ? await unwrapVaultKey(vaultKey, await derivePassphraseKey(passphrase.trim(), salt!)) : await deriveMasterKey(passphrase.trim(), salt!),
+)
 
 const chunkBytes = Number(chunkArg)
 const hash = createHash('sha256')

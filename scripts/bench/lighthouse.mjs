@@ -51,7 +51,7 @@ export async function measureLighthouse({ origin, log }) {
       const score = Math.round((report.categories[id]?.score ?? NaN) * 100)
       raw[page][id] = score
       rows.push({ id: `lighthouse.${id}.${page}`, measurement: `Lighthouse ${label}, mobile, ${page}`, value: score, unit: '/100' })
-      // What cost points, so the README can say why (an audit scored below 1 in that category).
+      // What cost points, so docs/measured.md can say why (an audit below 1 in its category).
       for (const ref of report.categories[id]?.auditRefs ?? []) {
         const audit = report.audits[ref.id]
         if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1 && id !== 'performance') findings.push(`${page} ${label}: ${audit.title}`)

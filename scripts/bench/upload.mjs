@@ -46,17 +46,29 @@ async function rawUpload(page, { beneficiaryId, concurrency }) {
       const { user } = await (await fetch('/api/auth/me', { headers: auth })).json()
       const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(passphrase.normalize('NFC')), 'PBKDF2', false, ['deriveKey'])
       const master = await crypto.subtle.deriveKey({ name: 'PBKDF2', salt: bytesOf(user.vaultSalt), iterations: 600_000, hash: 'SHA-256' }, material, { name: 'AES-GCM', length: 256 }, false, ['unwrapKey'])
-      // FORMAT.md "AAD": field(purpose) || field(uint32 1); the envelope is version || iv (12) || body.
-      const purpose = new TextEncoder().encode('legacy-vault:signing-key-wrap')
-      const aad = new Uint8Array(10 + purpose.length)
-      const view = new DataView(aad.buffer)
-      aad[0] = 1
-      view.setUint32(1, purpose.length)
-      aad.set(purpose, 5)
-      aad[5 + purpose.length] = 2
-      view.setUint32(6 + purpose.length, 1)
+      // FORMAT.md "AAD": field(purpose) || field(uint32 1) || further uint32 fields; the envelope is version || iv (12) || body.
+      const aadOf = (purposeText, ...numbers) => {
+        const purpose = new TextEncoder().encode(purposeText)
+        const aad = new Uint8Array(5 + purpose.length + 5 * (1 + numbers.length))
+        const view = new DataView(aad.buffer)
+        aad[0] = 1
+        view.setUint32(1, purpose.length)
+        aad.set(purpose, 5)
+        ;[1, ...numbers].forEach((n, i) => {
+          aad[5 + purpose.length + 5 * i] = 2
+          view.setUint32(6 + purpose.length + 5 * i, n)
+        })
+        return aad
+      }
+      const unwrapParams = (wrapped, aad) => ({ name: 'AES-GCM', iv: wrapped.subarray(1, 13), additionalData: aad })
+      // A vault of format 2 (FORMAT.md): the passphrase's key wraps the vault key, which wraps the signing key.
+      let wrappingKey = master
+      if (user.vaultKey) {
+        const wrappedVaultKey = bytesOf(user.vaultKey)
+        wrappingKey = await crypto.subtle.unwrapKey('raw', wrappedVaultKey.subarray(13), master, unwrapParams(wrappedVaultKey, aadOf('legacy-vault:vault-key-wrap', 2)), { name: 'AES-GCM', length: 256 }, false, ['unwrapKey'])
+      }
       const wrapped = bytesOf(user.vaultSigningKey.wrapped)
-      const signingKey = await crypto.subtle.unwrapKey('pkcs8', wrapped.subarray(13), master, { name: 'AES-GCM', iv: wrapped.subarray(1, 13), additionalData: aad }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])
+      const signingKey = await crypto.subtle.unwrapKey('pkcs8', wrapped.subarray(13), wrappingKey, unwrapParams(wrapped, aadOf('legacy-vault:signing-key-wrap')), { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign'])
       const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))
       const t0 = performance.now()
       const start = await fetch('/api/vault/uploads', {
@@ -150,14 +162,27 @@ async function rawStreamedDownload(page, { itemId, cipherSize }) {
         const res = await fetch(`/api/vault/items/${itemId}/content`, { headers: { authorization: `Bearer ${localStorage.getItem('auth_token')}` } })
         if (!res.ok) throw new Error(`content: ${res.status}`)
         const id = Array.from(crypto.getRandomValues(new Uint8Array(22)), (b) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'[b & 63]).join('')
+        // The worker's protocol as the app speaks it (stream-save.ts offerToWorker): an offer with
+        // a port, then each piece, as the fetch gives it, handed over by transfer when asked for.
+        const reader = res.body.getReader()
         const channel = new MessageChannel()
-        const ready = new Promise((resolve) => (channel.port1.onmessage = (event) => event.data?.type === 'ready' && resolve()))
+        const ready = new Promise((resolve) => {
+          channel.port1.onmessage = async (event) => {
+            const type = event.data?.type
+            if (type === 'ready') resolve()
+            if (type !== 'pull') return
+            const { done, value } = await reader.read()
+            if (done) return channel.port1.postMessage({ type: 'end' })
+            const whole = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? value : value.slice()
+            channel.port1.postMessage({ type: 'chunk', bytes: whole }, [whole.buffer])
+          }
+        })
         const headers = [
           ['Content-Type', 'application/octet-stream'],
           ['Content-Disposition', 'attachment; filename="raw-ciphertext.bin"'],
           ['Content-Length', String(cipherSize)],
         ]
-        registration.active.postMessage({ type: 'download', id, stream: res.body, headers }, [res.body, channel.port2])
+        registration.active.postMessage({ type: 'offer', id, headers }, [channel.port2])
         await ready
         const frame = document.createElement('iframe')
         frame.hidden = true
@@ -294,7 +319,7 @@ async function largeRound(page, pid, workers, { dir, log }) {
     const item = (await listItems(page)).find((i) => i.plainSize === LARGE)
     const { user } = await page.evaluate(async () => (await fetch('/api/auth/me', { headers: { authorization: `Bearer ${localStorage.getItem('auth_token')}` } })).json())
     const sealed = join(dir, 'large.ciphertext')
-    const made = await runLargeCiphertext([sealed, String(LARGE), String(item.chunkBytes), item.id, item.wrappedKey, user.vaultSalt])
+    const made = await runLargeCiphertext([sealed, String(LARGE), String(item.chunkBytes), item.id, item.wrappedKey, user.vaultSalt, ...(user.vaultKey ? [user.vaultKey] : [])])
     if (made.cipherSize !== cipherSize) throw new Error(`large ciphertext: ${made.cipherSize} bytes, expected ${cipherSize}`)
     server = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(cipherSize), 'cache-control': 'no-store' })
@@ -373,7 +398,8 @@ export async function measureUpload({ origin, log }) {
     })
     // The download worker registered and running before anything is measured, as after a first download.
     await page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.register('/downloads/sw.js', { scope: '/downloads/' })
+      // The app's script URL (stream-save.ts DOWNLOAD_WORKER_URL), so its first download installs nothing.
+      const registration = await navigator.serviceWorker.register('/downloads/sw.js?protocol=2', { scope: '/downloads/' })
       const worker = registration.installing ?? registration.waiting ?? registration.active
       if (worker.state !== 'activated') await new Promise((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()))
     })

@@ -2,7 +2,9 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { prepareLocalD1 } from './local-d1.mjs'
 
 export const root = fileURLToPath(new URL('../..', import.meta.url))
 const devVarsPath = `${root}/.dev.vars`
@@ -75,3 +77,16 @@ export function stripeVarArgs(env = process.env) {
 
 /** INSPECTOR_PORT: the devtools port of this `wrangler dev` (two servers at once need two). */
 export const inspectorArgs = process.env.INSPECTOR_PORT ? ['--inspector-port', process.env.INSPECTOR_PORT] : []
+
+/**
+ * Brings the local D1 database up to date (scripts/lib/local-d1.mjs): a new one from the squashed
+ * schema, one that lacks a migration through `wrangler d1 migrations apply`.
+ */
+export async function prepareDatabase() {
+  const done = await prepareLocalD1({
+    root,
+    stateDir: process.env.PERSIST_TO ?? join(root, '.wrangler/state'),
+    migrate: () => run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', ...persistArgs], { env: { ...process.env, CI: 'true' } }),
+  })
+  console.log(`Local database: ${done}.`)
+}

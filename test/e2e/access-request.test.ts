@@ -1,16 +1,15 @@
 import { mkdirSync, readFileSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seriousViolations } from './axe'
 import { baseUrl, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { addHeirWithKit, diagnoseOnFailure, ESTATE_PASSPHRASE as PASSPHRASE, nav, SHOTS, uploadFirstItemFor } from './estate'
 
 // Access on request (issue 0.3 · 5 of 7, item 1), end to end: the owner makes a policy the heir may
 // ask for; the heir, with nothing released yet, gets a portal link by address and asks; the owner
 // is e-mailed Approve now and Refuse; the wait runs out (a dev route ends it now) and the heir
 // decrypts the identical bytes in their own browser.
 
-const SHOTS = '/tmp/shots'
-const PASSPHRASE = 'Harbour-Quill-58-Meadow'
 const FILE = { name: 'house-keys.txt', mimeType: 'text/plain', buffer: Buffer.from('The spare key is under the blue pot by the shed.\n'.repeat(50)) }
 let browser: Browser
 beforeAll(async () => {
@@ -23,52 +22,17 @@ afterAll(async () => {
 
 const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 
-function diagnoseOnFailure(page: Page, name: string) {
-  const logs: string[] = []
-  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
-  onTestFailed(async () => {
-    await page.screenshot({ path: `${SHOTS}/access-request-failure-${name}.png`, fullPage: true }).catch(() => undefined)
-    console.error(`page log (${name}):\n${logs.join('\n')}`)
-  })
-}
-
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
-
 describe('access on request', () => {
   it('an heir asks from the portal, the owner is e-mailed Approve now and Refuse, and when the wait runs out the heir decrypts the item', async () => {
     const { page } = await newPage(browser)
-    diagnoseOnFailure(page, 'owner')
+    diagnoseOnFailure(page, 'access-request', 'owner')
     const ownerEmail = uniqueEmail('request-owner')
     const heirEmail = uniqueEmail('request-heir')
     await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', passphrase: PASSPHRASE, displayName: 'Rosa Owner' })
 
-    // The heir, with their Access Kit saved.
-    await nav(page, 'Beneficiaries')
-    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-    const add = page.getByRole('dialog')
-    await add.getByLabel('Full name').fill('Nell Heir')
-    await add.getByLabel('Email').fill(heirEmail)
-    await add.getByLabel('Relationship').fill('Niece')
-    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-    const [kitDownload] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-    const kitPath = (await kitDownload.path())!
-    await add.getByRole('button', { name: 'Done' }).click()
-    await add.waitFor({ state: 'detached' })
-
-    // The file, for Nell.
-    await nav(page, 'Vault')
-    await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
-    await page.getByRole('button', { name: 'Upload First Item' }).click()
-    const upload = page.getByRole('dialog', { name: 'Add Item' })
-    await upload.getByTestId('file-input').setInputFiles([FILE])
-    await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
-    await upload.getByRole('checkbox', { name: /Nell Heir/ }).check()
-    await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
-    await upload.waitFor({ state: 'detached', timeout: 30_000 })
+    // The heir, with their Access Kit saved, and the file for Nell.
+    const kitPath = await addHeirWithKit(page, { fullName: 'Nell Heir', email: heirEmail, relationship: 'Niece' })
+    await uploadFirstItemFor(page, [FILE], 'Nell Heir')
 
     // A policy over it that Nell may ask for, waiting a day (the safety window of 72 hours is longer, and says so).
     await nav(page, 'Policies')
@@ -93,7 +57,7 @@ describe('access on request', () => {
 
     // Nell has nothing released yet: the portal's "send me a new link" still sends her one, to ask.
     const nell = await newPage(browser)
-    diagnoseOnFailure(nell.page, 'heir')
+    diagnoseOnFailure(nell.page, 'access-request', 'heir')
     await nell.page.goto(`${baseUrl()}/beneficiary-portal`)
     await nell.page.getByLabel('Your e-mail address').fill(heirEmail)
     await nell.page.getByRole('button', { name: 'Send me a new link' }).click()

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { executeSql, launch, newPage, registerOwner, runScript, toastText, uniqueEmail } from './browser'
+import { baseUrl, executeSql, launch, newPage, runScript, toastText, uniqueEmail } from './browser'
 
 // The back office (seeds 001 §2 'Admin dashboard', §4, §5, §6): an admin finds an owner, pauses
 // and resumes them, refunds them, and manages a promo code.
@@ -34,11 +34,13 @@ describe('admin dashboard', () => {
   it('finds an owner, pauses and resumes them, refunds them, and creates and deletes a promo code', async () => {
     const ownerEmail = uniqueEmail('admin-target')
     const ownerPassword = 'a sound password 1'
-    {
-      const { context, page } = await newPage(browser)
-      await registerOwner(page, { email: ownerEmail, password: ownerPassword, displayName: 'Target Owner' })
-      await context.close()
-    }
+    // The owner is seeded through the API: their registration page is not what this test is about.
+    const registered = await fetch(`${baseUrl()}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ownerEmail, password: ownerPassword, displayName: 'Target Owner' }),
+    })
+    expect(registered.status).toBe(201)
 
     const adminEmail = uniqueEmail('admin')
     expect(runScript('admin:create', [adminEmail, 'an admin password 1'])).toContain('Admin account ready')

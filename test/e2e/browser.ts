@@ -3,6 +3,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page, t
 import { inject } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
 import { RECOVERY_MESSAGES } from '../../contract/vault-recovery'
+import type { SuiteServer } from './global-setup'
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -15,8 +16,18 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 
+/**
+ * The suite's server this file runs against: files run two at a time (vitest.e2e.config.ts), each
+ * on the server of its pool slot, so a file never shares a database or mailbox with one running beside it.
+ */
+export function suiteServer(): SuiteServer {
+  const servers = inject('servers')
+  const slot = Number(process.env.VITEST_POOL_ID ?? 1) - 1
+  return servers[slot % servers.length]!
+}
+
 export function baseUrl(): string {
-  return inject('baseUrl')
+  return suiteServer().baseUrl
 }
 
 export async function launch(): Promise<Browser> {
@@ -119,7 +130,7 @@ export function firstLink(text: string, pathPrefix: string): string {
 /** Runs a project script (`npm run <name>`) against the e2e server's local state. */
 export function runScript(name: string, args: string[]): string {
   const result = spawnSync('npm', ['run', '--silent', name, '--', ...args], {
-    env: { ...process.env, PERSIST_TO: inject('stateDir'), CI: 'true' },
+    env: { ...process.env, PERSIST_TO: suiteServer().stateDir, CI: 'true' },
     encoding: 'utf8',
   })
   if (result.status !== 0) throw new Error(`npm run ${name} failed: ${result.stderr}`)
@@ -130,7 +141,7 @@ export function runScript(name: string, args: string[]): string {
  * Executes SQL on the e2e server's local D1 database (to set up states the UI cannot reach yet),
  * or on that of the server whose state is in `stateDir`.
  */
-export function executeSql(sql: string, stateDir = inject('stateDir')): void {
+export function executeSql(sql: string, stateDir = suiteServer().stateDir): void {
   const result = spawnSync('npx', ['wrangler', 'd1', 'execute', 'DB', '--local', '--persist-to', stateDir, '--command', sql], {
     env: { ...process.env, CI: 'true' },
     encoding: 'utf8',

@@ -6,6 +6,7 @@ import { HEIR_BACKUP_MESSAGES } from '../../contract/heir-key-backup'
 import { VAULT_MESSAGES } from '../../contract/vault'
 import { seriousViolations } from './axe'
 import { firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { addHeirWithKit, nav, releaseNow, uploadFirstItemFor } from './estate'
 
 // An heir key that survives a lost kit (0.3 · 4 of 7): the heir sets a passphrase backup of their
 // key from the invitation's link (a guessable passphrase is refused with advice), the owner sees it,
@@ -31,10 +32,6 @@ function logOnFailure(page: Page, name: string) {
   onTestFailed(() => console.error(`page log (${name}):\n${logs.join('\n')}`))
 }
 
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
-
 async function api<T>(page: Page, method: string, path: string): Promise<T> {
   const answer = await page.evaluate(
     async ({ method, path, key }) => {
@@ -54,30 +51,10 @@ describe("an heir's passphrase backup in the browser", () => {
     const ownerEmail = uniqueEmail('backup-owner')
     const heirEmail = uniqueEmail('backup-heir')
     await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', passphrase: PASSPHRASE })
-    await nav(page, 'Beneficiaries')
-    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-    const add = page.getByRole('dialog')
-    await add.getByLabel('Full name').fill('Nora Heir')
-    await add.getByLabel('Email').fill(heirEmail)
-    await add.getByLabel('Relationship').fill('Niece')
-    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-    const [kit] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-    const kitText = readFileSync((await kit.path())!, 'utf8')
-    await add.getByRole('button', { name: 'Done' }).click()
-    await add.waitFor({ state: 'detached' })
+    const kitText = readFileSync(await addHeirWithKit(page, { fullName: 'Nora Heir', email: heirEmail, relationship: 'Niece' }), 'utf8')
     await page.getByText('Access Kit only').waitFor()
 
-    await nav(page, 'Vault')
-    await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
-    await page.getByRole('button', { name: 'Upload First Item' }).click()
-    const upload = page.getByRole('dialog', { name: 'Add Item' })
-    await upload.getByTestId('file-input').setInputFiles([FILE])
-    await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
-    await upload.getByRole('checkbox', { name: /Nora Heir/ }).check()
-    await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
-    await upload.waitFor({ state: 'detached', timeout: 30_000 })
+    await uploadFirstItemFor(page, [FILE], 'Nora Heir')
 
     // The heir, from the invitation: the kit's key and a passphrase of their own.
     const invite = await waitForMail(heirEmail, /Named as a Beneficiary/)
@@ -105,18 +82,7 @@ describe("an heir's passphrase backup in the browser", () => {
     await page.reload()
     await page.getByText('Passphrase backup', { exact: true }).waitFor()
     expect((await api<Array<{ hasKeyBackup: boolean }>>(page, 'GET', '/api/beneficiaries'))[0]!.hasKeyBackup).toBe(true)
-    await nav(page, 'Triggers')
-    await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
-    const create = page.getByRole('dialog', { name: 'Create Trigger' })
-    await create.getByRole('button', { name: 'Create Trigger' }).click()
-    await create.waitFor({ state: 'detached' })
-    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
-    await page.getByTestId('manual-trigger-select').selectOption({ index: 1 })
-    await page.getByLabel('Reason').fill('Handing over the deeds')
-    await page.getByRole('button', { name: 'Release Now' }).click()
-    const confirm = page.getByRole('dialog', { name: 'Release now?' })
-    await confirm.getByLabel('Type RELEASE to confirm').fill('RELEASE')
-    await confirm.getByRole('button', { name: 'Release Now' }).click()
+    await releaseNow(page, 'Handing over the deeds', 1)
     await poll(() => toastText(page)).toContain('1 release started')
 
     // The heir, the kit lost: the passphrase opens the portal.

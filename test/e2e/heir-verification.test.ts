@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RELEASE_MESSAGES } from '../../contract/releases'
 import { contentDigestOf, digestOfBase64, itemManifest } from '../../contract/vault-statements'
-import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, registerOwner, uniqueEmail, waitForMail } from './browser'
+import { addBeneficiaryThroughUi, baseUrl, launch, newPage, registerOwner, uniqueEmail } from './browser'
 import { seriousViolations } from './axe'
+import { addHeirWithKit, diagnoseOnFailure, ESTATE_PASSPHRASE as PASSPHRASE, releasedPortalUrl, releaseNow, SHOTS, uploadFirstItemFor } from './estate'
 
 // The heir checks what they receive (0.3 · 3 of 7). The outside tester's attack, replayed: items
 // planted in the owner's vault under a data key of the attacker's, granted to the heir with the
@@ -13,8 +14,6 @@ import { seriousViolations } from './axe'
 // their names, while the owner's own upload (sealed by the owner's vault) opens. An heir whose kit
 // predates vault fingerprints is shown the fingerprint and how to compare it.
 
-const SHOTS = '/tmp/shots'
-const PASSPHRASE = 'Harbour-Quill-58-Meadow'
 const OWNER = 'Grace Owner'
 const FILE = { name: 'letter-for-ada.txt', mimeType: 'text/plain', buffer: Buffer.from('Dear Ada,\nThe deeds are with the notary on Elm Street.\n'.repeat(50)) }
 const FORGED_NAME = 'Last will and testament.txt'
@@ -30,19 +29,6 @@ afterAll(async () => {
 })
 
 const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
-
-function diagnoseOnFailure(page: Page, name: string) {
-  const logs: string[] = []
-  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
-  onTestFailed(async () => {
-    await page.screenshot({ path: `${SHOTS}/heir-verification-failure-${name}.png`, fullPage: true }).catch(() => undefined)
-    console.error(`page log (${name}):\n${logs.join('\n')}`)
-  })
-}
-
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
 
 // ---- The attacker's side, from FORMAT.md alone ----------------------------------------------
 
@@ -143,61 +129,24 @@ async function ownerSide(page: Page): Promise<Scenario> {
   const heirEmail = uniqueEmail('ada')
   await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', displayName: OWNER, passphrase: PASSPHRASE })
 
-  await nav(page, 'Beneficiaries')
-  await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-  await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-  const add = page.getByRole('dialog')
-  await add.getByLabel('Full name').fill('Ada Heir')
-  await add.getByLabel('Email').fill(heirEmail)
-  await add.getByLabel('Relationship').fill('Daughter')
-  await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-  await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-  const [kitDownload] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-  const kitText = readFileSync((await kitDownload.path())!, 'utf8')
-  await add.getByRole('button', { name: 'Done' }).click()
-  await add.waitFor({ state: 'detached' })
+  const kitText = readFileSync(await addHeirWithKit(page, { fullName: 'Ada Heir', email: heirEmail }), 'utf8')
   const vaultFingerprint = kitText.match(/^Vault fingerprint: ((?:[0-9A-F]{4} ){15}[0-9A-F]{4})$/m)![1]!
 
-  await nav(page, 'Vault')
-  // (Playwright's own waits here: expect.poll belongs to tests, and this runs in a hook.)
-  await page.getByTestId('vault-state').filter({ hasText: /^Vault unlocked$/ }).waitFor()
-  await page.getByRole('button', { name: 'Upload First Item' }).click()
-  const upload = page.getByRole('dialog', { name: 'Add Item' })
-  await upload.getByTestId('file-input').setInputFiles([FILE])
-  await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
-  await upload.getByRole('checkbox', { name: /Ada Heir/ }).check()
-  await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
-  await upload.waitFor({ state: 'detached', timeout: 30_000 })
+  await uploadFirstItemFor(page, [FILE], 'Ada Heir')
 
   // What the outside tester did with a session (or a server's operator could do).
   await plantItem(ownerEmail, FORGED_NAME, FORGED_TEXT, false)
   await plantItem(ownerEmail, 'Bank details.txt', FORGED_TEXT, true)
 
-  await nav(page, 'Triggers')
-  await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
-  const create = page.getByRole('dialog', { name: 'Create Trigger' })
-  await create.getByRole('button', { name: 'Create Trigger' }).click()
-  await create.waitFor({ state: 'detached' })
-  await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
-  await page.getByRole('heading', { name: 'Trigger Monitor' }).waitFor()
-  await page.getByTestId('manual-trigger-select').selectOption({ index: 1 })
-  await page.getByLabel('Reason').fill('Reading of the will')
-  await page.getByRole('button', { name: 'Release Now' }).click()
-  const confirm = page.getByRole('dialog', { name: 'Release now?' })
-  await confirm.getByLabel('Type RELEASE to confirm').fill('RELEASE')
-  await confirm.getByRole('button', { name: 'Release Now' }).click()
-  await confirm.waitFor({ state: 'detached' })
-  await page.getByTestId('toast').filter({ hasText: /3 items/ }).waitFor({ timeout: 15_000 })
-
-  const mail = await waitForMail(heirEmail, /left something for you/)
-  const link = firstLink(mail.text, '/beneficiary-portal')
-  return { ownerEmail, heirEmail, kitText, vaultFingerprint, portalUrl: link.startsWith('http') ? link : `${baseUrl()}${link}` }
+  await releaseNow(page, 'Reading of the will', 3)
+  const portalUrl = await releasedPortalUrl(heirEmail)
+  return { ownerEmail, heirEmail, kitText, vaultFingerprint, portalUrl }
 }
 
 /** The heir's portal in a browser of their own, with `kitText` loaded as the kit's file. */
 async function heirWithKit(s: Scenario, kitText: string, name: string) {
   const heir = await newPage(browser)
-  diagnoseOnFailure(heir.page, name)
+  diagnoseOnFailure(heir.page, 'heir-verification', name)
   const sent: string[] = []
   heir.context.on('request', (r) => sent.push(`${r.url()}\n${r.postData() ?? ''}`))
   await heir.page.goto(s.portalUrl)
@@ -296,7 +245,7 @@ describe("the heir's portal checks every item's seal", () => {
 describe("the owner's Beneficiaries page", () => {
   it('offers a new kit to each person whose kit predates the fingerprint', async () => {
     const { page, context } = await newPage(browser)
-    diagnoseOnFailure(page, 'older-kits-owner')
+    diagnoseOnFailure(page, 'heir-verification', 'older-kits-owner')
     const ownerEmail = uniqueEmail('older-kits')
     await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', displayName: OWNER, passphrase: PASSPHRASE })
     await addBeneficiaryThroughUi(page, { fullName: 'Ben Heir' })

@@ -3,18 +3,17 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import { verifyChain, type AuditEntry } from '../../contract/audit'
 import { RELEASE_MESSAGES } from '../../contract/releases'
 import { CLOCK_MESSAGES } from '../../contract/triggers'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import type { Browser, BrowserContext } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addBeneficiaryThroughUi, baseUrl, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 import { seriousViolations } from './axe'
+import { addHeirWithKit, diagnoseOnFailure, ESTATE_PASSPHRASE as PASSPHRASE, nav, SHOTS, uploadFirstItemFor } from './estate'
 
 // The release engine end to end: the owner uploads a file for a beneficiary under a manual-release
 // protocol, rehearses with a dry run, releases from the Trigger Monitor, and the beneficiary
 // follows the e-mailed link, loads the Access Kit and gets the identical bytes, decrypted in their
 // own browser. The audit log verifies its chain along the way.
 
-const SHOTS = '/tmp/shots'
-const PASSPHRASE = 'Harbour-Quill-58-Meadow'
 const FILE = {
   name: 'letter-for-ada.txt',
   mimeType: 'text/plain',
@@ -31,59 +30,23 @@ afterAll(async () => {
 
 const poll = <T,>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(fn, { timeout: 15_000, ...options })
 
-function diagnoseOnFailure(page: Page, name: string) {
-  const logs: string[] = []
-  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
-  onTestFailed(async () => {
-    await page.screenshot({ path: `${SHOTS}/release-failure-${name}.png`, fullPage: true }).catch(() => undefined)
-    console.error(`page log (${name}):\n${logs.join('\n')}`)
-  })
-}
-
 function recordRequests(context: BrowserContext): string[] {
   const sent: string[] = []
   context.on('request', (r) => sent.push(`${r.method()} ${r.url()}\n${r.postDataBuffer()?.toString('latin1') ?? ''}`))
   return sent
 }
 
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
-
 describe('release engine, end to end', () => {
   it('uploads for a beneficiary, releases manually, and the beneficiary decrypts the identical bytes', async () => {
     const { page } = await newPage(browser)
-    diagnoseOnFailure(page, 'owner')
+    diagnoseOnFailure(page, 'release', 'owner')
     const beneficiaryEmail = uniqueEmail('ada')
     await registerOwner(page, { email: uniqueEmail('release-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
 
-    // The beneficiary, with their Access Kit saved.
-    await nav(page, 'Beneficiaries')
-    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-    const add = page.getByRole('dialog')
-    await add.getByLabel('Full name').fill('Ada Heir')
-    await add.getByLabel('Email').fill(beneficiaryEmail)
-    await add.getByLabel('Relationship').fill('Daughter')
-    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-    const [kitDownload] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-    const kitPath = (await kitDownload.path())!
+    // The beneficiary, with their Access Kit saved, and the file for Ada under the Manual Release protocol.
+    const kitPath = await addHeirWithKit(page, { fullName: 'Ada Heir', email: beneficiaryEmail })
     expect(readFileSync(kitPath, 'utf8')).toContain('-----BEGIN PRIVATE KEY-----')
-    await add.getByRole('button', { name: 'Done' }).click()
-    await add.waitFor({ state: 'detached' })
-
-    // The file, for Ada, under the Manual Release protocol.
-    await nav(page, 'Vault')
-    await page.getByRole('heading', { name: 'Secure Vault' }).waitFor()
-    await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
-    await page.getByRole('button', { name: 'Upload First Item' }).click()
-    const upload = page.getByRole('dialog', { name: 'Add Item' })
-    await upload.getByTestId('file-input').setInputFiles([FILE])
-    await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
-    await upload.getByRole('checkbox', { name: /Ada Heir/ }).check()
-    await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
-    await upload.waitFor({ state: 'detached', timeout: 30_000 })
+    await uploadFirstItemFor(page, [FILE], 'Ada Heir')
 
     // A trigger to release with.
     await nav(page, 'Triggers')
@@ -132,7 +95,7 @@ describe('release engine, end to end', () => {
     // portal address offers a new link, which she asks for.
     await waitForMail(beneficiaryEmail, /left something for you/)
     const ada = await newPage(browser)
-    diagnoseOnFailure(ada.page, 'beneficiary')
+    diagnoseOnFailure(ada.page, 'release', 'beneficiary')
     const sent = recordRequests(ada.context)
     await ada.page.goto(`${baseUrl()}/beneficiary-portal`)
     await ada.page.getByLabel('Your e-mail address').fill('not an address')
@@ -186,7 +149,7 @@ describe('release engine, end to end', () => {
 
   it('checks in from the triggers page, shows live figures on the dashboard, and exports an audit log that verifies offline', async () => {
     const { page } = await newPage(browser, { width: 390, height: 844 })
-    diagnoseOnFailure(page, 'phone')
+    diagnoseOnFailure(page, 'release', 'phone')
     const email = uniqueEmail('audit-owner')
     await registerOwner(page, { email, password: 'a sound password 1', passphrase: PASSPHRASE })
     await page.goto(`${baseUrl()}/triggers`)
@@ -242,7 +205,7 @@ describe('release engine, end to end', () => {
 
   it("an approver confirms the death and signs the release off through their own links", async () => {
     const { page } = await newPage(browser)
-    diagnoseOnFailure(page, 'death-owner')
+    diagnoseOnFailure(page, 'release', 'death-owner')
     const approverEmail = uniqueEmail('counsel')
     const heirEmail = uniqueEmail('heir')
     const ownerEmail = uniqueEmail('death-owner')
@@ -277,7 +240,7 @@ describe('release engine, end to end', () => {
     // The approver, in a browser of their own, verifies their address only now, after the trigger
     // exists: the report link reaches her all the same.
     const clara = await newPage(browser)
-    diagnoseOnFailure(clara.page, 'approver')
+    diagnoseOnFailure(clara.page, 'release', 'approver')
     const invite = await waitForMail(approverEmail, /approver/)
     await clara.page.goto(firstLink(invite.text, '/verify-approver'))
     await clara.page.getByRole('button', { name: 'Complete Verification' }).click()

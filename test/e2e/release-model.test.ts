@@ -6,6 +6,7 @@ import { RELEASE_MESSAGES } from '../../contract/releases'
 import { parseEmailDate } from '../../worker/mail/dates'
 import { seriousViolations } from './axe'
 import { baseUrl, closeContext, firstLink, launch, newPage, outbox, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { addHeirWithKit, nav, uploadFirstItemFor } from './estate'
 
 // The release model in a browser (0.3 · 1 of 7): a death report under a 0-hour policy makes
 // nothing available before the safety window, and the owner is told the real time; a cancel after
@@ -41,39 +42,14 @@ async function api<T>(page: Page, method: string, path: string, body?: unknown):
   return JSON.parse(answer.text) as T
 }
 
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
-
 /** An owner with a beneficiary (Access Kit saved to disk) and one file for them under `protocol`. */
 async function ownerWithFile(protocol: string) {
   const { context, page } = await newPage(browser)
   const ownerEmail = uniqueEmail('model-owner')
   const heirEmail = uniqueEmail('model-heir')
   await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', passphrase: PASSPHRASE })
-  await nav(page, 'Beneficiaries')
-  await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-  await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-  const add = page.getByRole('dialog')
-  await add.getByLabel('Full name').fill('Nora Heir')
-  await add.getByLabel('Email').fill(heirEmail)
-  await add.getByLabel('Relationship').fill('Niece')
-  await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-  await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-  const [kit] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-  const kitPath = (await kit.path())!
-  await add.getByRole('button', { name: 'Done' }).click()
-  await add.waitFor({ state: 'detached' })
-
-  await nav(page, 'Vault')
-  await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
-  await page.getByRole('button', { name: 'Upload First Item' }).click()
-  const upload = page.getByRole('dialog', { name: 'Add Item' })
-  await upload.getByTestId('file-input').setInputFiles([FILE])
-  await upload.getByLabel('Release condition').selectOption(protocol)
-  await upload.getByRole('checkbox', { name: /Nora Heir/ }).check()
-  await upload.getByRole('button', { name: 'Encrypt & Upload', exact: true }).click()
-  await upload.waitFor({ state: 'detached', timeout: 30_000 })
+  const kitPath = await addHeirWithKit(page, { fullName: 'Nora Heir', email: heirEmail, relationship: 'Niece' })
+  await uploadFirstItemFor(page, [FILE], 'Nora Heir', protocol)
   const [item] = await api<Array<{ id: string }>>(page, 'GET', '/api/vault/items')
   const [heir] = await api<Array<{ id: string }>>(page, 'GET', '/api/beneficiaries')
   return { context, page, ownerEmail, heirEmail, kitPath, itemId: item!.id, heirId: heir!.id }

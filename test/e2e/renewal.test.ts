@@ -2,18 +2,16 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RENEWAL_MESSAGES } from '../../contract/renewals'
 import { seriousViolations } from './axe'
-import { baseUrl, closeContext, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { baseUrl, closeContext, firstLink, launch, newPage, waitForMail } from './browser'
+import { diagnoseOnFailure, releasedEstate, SHOTS } from './estate'
 
 // Heirs who run out (issue 0.3 · 5 of 7): an heir whose item reached its download limit asks for
 // more time from the portal; the owner allows it through the link e-mailed to them; the heir
 // downloads the item again, byte for byte.
-
-const SHOTS = '/tmp/shots'
-const PASSPHRASE = 'Harbour-Quill-58-Meadow'
 
 let browser: Browser
 let dir: string
@@ -30,19 +28,6 @@ afterAll(async () => {
 const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 const absolute = (url: string) => (url.startsWith('http') ? url : `${baseUrl()}${url}`)
-
-function diagnoseOnFailure(page: Page, name: string) {
-  const logs: string[] = []
-  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
-  onTestFailed(async () => {
-    await page.screenshot({ path: `${SHOTS}/renewal-failure-${name}.png`, fullPage: true }).catch(() => undefined)
-    console.error(`page log (${name}):\n${logs.join('\n')}`)
-  })
-}
-
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
 
 /** Uses up the heir's downloads through the portal's own API (what the page calls), as five earlier visits would have. */
 async function useUpDownloads(portalUrl: string) {
@@ -61,62 +46,17 @@ async function useUpDownloads(portalUrl: string) {
 describe('heirs who run out', () => {
   it('a renewal approved', async () => {
     const { page } = await newPage(browser)
-    diagnoseOnFailure(page, 'owner')
-    const ownerEmail = uniqueEmail('renew-owner')
-    const heirEmail = uniqueEmail('renew-heir')
+    diagnoseOnFailure(page, 'renewal', 'owner')
     const bytes = randomBytes(3000)
     bytes.write('%PDF-1.7', 0, 'latin1')
     const letter = { name: 'letter-for-ada.pdf', path: join(dir, 'letter-for-ada.pdf'), digest: sha256(bytes) }
     writeFileSync(letter.path, bytes)
-    await registerOwner(page, { email: ownerEmail, password: 'a sound password 1', passphrase: PASSPHRASE, displayName: 'Grace Owner' })
-
-    await nav(page, 'Beneficiaries')
-    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-    const add = page.getByRole('dialog')
-    await add.getByLabel('Full name').fill('Ada Heir')
-    await add.getByLabel('Email').fill(heirEmail)
-    await add.getByLabel('Relationship').fill('Daughter')
-    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-    const [kitDownload] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-    const kitPath = join(dir, 'access-kit.txt')
-    await kitDownload.saveAs(kitPath)
-    await add.getByRole('button', { name: 'Done' }).click()
-    await add.waitFor({ state: 'detached' })
-
-    await nav(page, 'Vault')
-    await page.getByRole('heading', { name: 'Secure Vault' }).waitFor()
-    await page.getByRole('button', { name: 'Upload First Item' }).click()
-    const upload = page.getByRole('dialog', { name: 'Add Item' })
-    await upload.getByTestId('file-input').setInputFiles(letter.path)
-    await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
-    await upload.getByRole('checkbox', { name: /Ada Heir/ }).check()
-    await upload.getByRole('button', { name: /^Encrypt & Upload/ }).click()
-    await upload.waitFor({ state: 'detached', timeout: 60_000 })
-
-    await nav(page, 'Triggers')
-    await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
-    const create = page.getByRole('dialog', { name: 'Create Trigger' })
-    await create.getByRole('button', { name: 'Create Trigger' }).click()
-    await create.waitFor({ state: 'detached' })
-    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
-    await page.getByRole('heading', { name: 'Trigger Monitor' }).waitFor()
-    await page.getByTestId('manual-trigger-select').selectOption({ index: 1 })
-    await page.getByLabel('Reason').fill('The family asked for the letter')
-    await page.getByRole('button', { name: 'Release Now' }).click()
-    const confirm = page.getByRole('dialog', { name: 'Release now?' })
-    await confirm.getByLabel('Type RELEASE to confirm').fill('RELEASE')
-    await confirm.getByRole('button', { name: 'Release Now' }).click()
-    await confirm.waitFor({ state: 'detached' })
-    await poll(() => toastText(page)).toMatch(/1 item/)
+    const { ownerEmail, heirEmail, kitPath, portalUrl } = await releasedEstate(page, { files: letter.path })
 
     // Ada has used up her downloads; her page says the limit is reached and who can help.
-    const released = await waitForMail(heirEmail, /left something for you/)
-    const portalUrl = absolute(firstLink(released.text, '/beneficiary-portal'))
     await useUpDownloads(portalUrl)
     const ada = await newPage(browser)
-    diagnoseOnFailure(ada.page, 'heir')
+    diagnoseOnFailure(ada.page, 'renewal', 'heir')
     await ada.page.goto(portalUrl)
     const card = ada.page.getByTestId('released-asset')
     await card.waitFor()
@@ -136,7 +76,7 @@ describe('heirs who run out', () => {
     // Grace allows it from the link e-mailed to her own address.
     const request = await waitForMail(ownerEmail, /Ada Heir asks for more time/)
     const grace = await newPage(browser)
-    diagnoseOnFailure(grace.page, 'decision')
+    diagnoseOnFailure(grace.page, 'renewal', 'decision')
     await grace.page.goto(absolute(firstLink(request.text, '/approve-renewal')))
     await grace.page.getByRole('heading', { name: 'More time for a beneficiary' }).waitFor()
     await grace.page.getByText('Waiting for an answer').waitFor()

@@ -27,8 +27,11 @@ describe('signed-in devices', () => {
     // The owner's phone, and another browser (someone else's, say) signed in to the same account.
     const mine = await newPage(browser, { width: 390, height: 844 })
     const theirs = await newPage(browser)
+    // Each signed in before going on: a page left before its sign-in answered is not signed in.
     await signInThroughForm(mine.page, email, password)
+    await mine.page.waitForURL('**/dashboard')
     await signInThroughForm(theirs.page, email, password)
+    await theirs.page.waitForURL('**/dashboard')
 
     const page = mine.page
     await page.goto('/profile')

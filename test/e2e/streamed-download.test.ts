@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Download, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
-import { addBeneficiaryThroughUi, baseUrl, closeContext, firstLink, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail } from './browser'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addBeneficiaryThroughUi, closeContext, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail } from './browser'
+import { diagnoseOnFailure, ESTATE_PASSPHRASE as PASSPHRASE, nav, releasedEstate, SHOTS } from './estate'
 
 // Streamed downloads (issue 19 item 2): in an automated Chromium there is no save picker, so the
 // owner's and the heir's downloads decrypt chunk by chunk into a stream that the same-origin
@@ -12,8 +13,6 @@ import { addBeneficiaryThroughUi, baseUrl, closeContext, firstLink, launch, newP
 // disk. The saved file is byte for byte the original; a tampered chunk fails the download with the
 // page's error instead of saving a complete-looking file; a photo too large to preview says so.
 
-const SHOTS = '/tmp/shots'
-const PASSPHRASE = 'Harbour-Quill-58-Meadow'
 const MiB = 1024 * 1024
 const CHUNK_CIPHER = 8 * MiB + 29 // one encrypted chunk (contract/vault-items UPLOAD_CHUNK_BYTES + 29)
 
@@ -31,15 +30,6 @@ afterAll(async () => {
 
 const poll = <T,>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(fn, { timeout: 15_000, ...options })
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
-
-function diagnoseOnFailure(page: Page, name: string) {
-  const logs: string[] = []
-  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
-  onTestFailed(async () => {
-    await page.screenshot({ path: `${SHOTS}/streamed-download-failure-${name}.png`, fullPage: true }).catch(() => undefined)
-    console.error(`page log (${name}):\n${logs.join('\n')}`)
-  })
-}
 
 function recordRequests(context: BrowserContext): string[] {
   const sent: string[] = []
@@ -88,14 +78,10 @@ async function expectFailedDownload(page: Page, click: () => Promise<void>) {
   expect(await download!.path().catch(() => null)).toBeNull()
 }
 
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
-
 describe('streamed downloads', () => {
   it("the owner's download streams through the download worker, fails on a tampered chunk, and a large photo's preview is refused with the reason", async () => {
     const { context, page } = await newPage(browser)
-    diagnoseOnFailure(page, 'owner')
+    diagnoseOnFailure(page, 'streamed-download', 'owner')
     const sent = recordRequests(context)
     // 51 MiB: over the preview limit (50 MiB), seven encrypted chunks.
     const photo = makeFile('harbour-panorama.png', 51 * MiB, '\x89PNG\r\n\x1a\n')
@@ -140,60 +126,15 @@ describe('streamed downloads', () => {
 
   it("the heir's download streams through the download worker too, byte for byte, and fails on a tampered chunk", async () => {
     const { page } = await newPage(browser)
-    diagnoseOnFailure(page, 'owner-of-heir')
-    const heirEmail = uniqueEmail('stream-heir')
+    diagnoseOnFailure(page, 'streamed-download', 'owner-of-heir')
     // Two encrypted chunks.
     const letter = makeFile('letter-for-ada.pdf', 9 * MiB, '%PDF-1.7')
-    await registerOwner(page, { email: uniqueEmail('stream-release-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
-
-    await nav(page, 'Beneficiaries')
-    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-    const add = page.getByRole('dialog')
-    await add.getByLabel('Full name').fill('Ada Heir')
-    await add.getByLabel('Email').fill(heirEmail)
-    await add.getByLabel('Relationship').fill('Daughter')
-    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-    const [kitDownload] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-    const kitPath = join(dir, 'access-kit.txt')
-    await kitDownload.saveAs(kitPath)
-    await add.getByRole('button', { name: 'Done' }).click()
-    await add.waitFor({ state: 'detached' })
-
-    await nav(page, 'Vault')
-    await page.getByRole('heading', { name: 'Secure Vault' }).waitFor()
-    await page.getByRole('button', { name: 'Upload First Item' }).click()
-    const upload = page.getByRole('dialog', { name: 'Add Item' })
-    await upload.getByTestId('file-input').setInputFiles(letter.path)
-    await upload.getByLabel('Release condition').selectOption('MANUAL_RELEASE')
-    await upload.getByRole('checkbox', { name: /Ada Heir/ }).check()
-    await upload.getByRole('button', { name: /^Encrypt & Upload/ }).click()
-    await upload.waitFor({ state: 'detached', timeout: 60_000 })
-
-    await nav(page, 'Triggers')
-    await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
-    const create = page.getByRole('dialog', { name: 'Create Trigger' })
-    await create.getByRole('button', { name: 'Create Trigger' }).click()
-    await create.waitFor({ state: 'detached' })
-    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
-    await page.getByRole('heading', { name: 'Trigger Monitor' }).waitFor()
-    await page.getByTestId('manual-trigger-select').selectOption({ index: 1 })
-    await page.getByLabel('Reason').fill('The family asked for the letter')
-    await page.getByRole('button', { name: 'Release Now' }).click()
-    const confirm = page.getByRole('dialog', { name: 'Release now?' })
-    await confirm.getByLabel('Type RELEASE to confirm').fill('RELEASE')
-    await confirm.getByRole('button', { name: 'Release Now' }).click()
-    await confirm.waitFor({ state: 'detached' })
-    await poll(() => toastText(page)).toMatch(/1 item/)
-
     // Ada, in a browser of her own, from the e-mailed link.
-    const mail = await waitForMail(heirEmail, /left something for you/)
+    const { kitPath, portalUrl } = await releasedEstate(page, { files: letter.path })
     const ada = await newPage(browser)
-    diagnoseOnFailure(ada.page, 'heir')
+    diagnoseOnFailure(ada.page, 'streamed-download', 'heir')
     const sent = recordRequests(ada.context)
-    const portalUrl = firstLink(mail.text, '/beneficiary-portal')
-    await ada.page.goto(portalUrl.startsWith('http') ? portalUrl : `${baseUrl()}${portalUrl}`)
+    await ada.page.goto(portalUrl)
     const card = ada.page.getByTestId('released-asset')
     await card.waitFor()
     await ada.page.locator('input[type=file]').setInputFiles(kitPath)

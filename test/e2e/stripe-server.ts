@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { inject } from 'vitest'
+import { suiteServer } from './browser'
 
 // A second product server with Stripe billing on, for the one test file that needs it (the suite's
 // shared server has no billing). It is started as `npm start` is, by scripts/start.mjs, with:
@@ -22,7 +22,7 @@ export const STRIPE_TEST_SETTINGS = {
   STRIPE_PRICE_ENTERPRISE: 'price_enterprise',
 } as const
 
-/** The ports this file's servers may take (the suite's other servers use 8797, 8811 and E2E_PORT). */
+/** The ports this file's servers may take (the suite's own servers use E2E_PORT and ports the system hands out). */
 export const PORT_RANGE = [8822, 8830] as const
 
 function isFree(port: number): Promise<boolean> {
@@ -79,7 +79,7 @@ export async function startStripeServer(stripeApiBase: string, options: { port?:
   const port = options.port ?? (await freePort())
   const inspectorPort = await freePort()
   const stateDir = mkdtempSync(join(tmpdir(), 'legacy-vault-e2e-stripe-'))
-  const buildDir = join(inject('stateDir'), 'client')
+  const buildDir = suiteServer().buildDir
   if (!existsSync(join(buildDir, 'index.html'))) throw new Error(`no client build in ${buildDir} (the global setup makes it)`)
   // Nothing of a developer's own Stripe settings leaks in: only this test's.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('STRIPE_')))

@@ -25,6 +25,8 @@ describe('trusted devices', () => {
     expect(registered.status).toBe(201)
     const { page, context } = await newPage(browser)
     await signInThroughForm(page, email, password)
+    // Signed in before going on: leaving /login before its answer arrives would leave it signed out.
+    await page.waitForURL('**/dashboard')
 
     await page.goto('/profile')
     await page.getByRole('heading', { name: 'Signed-in devices' }).waitFor()

@@ -2,12 +2,13 @@ import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync } from 'node:fs'
 import type { Browser, Download, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { RELEASE_MESSAGES } from '../../contract/releases'
 import { EXPORT_MESSAGES, type ExportManifest } from '../../contract/vault-export'
 import { seriousViolations } from './axe'
 import { firstLink, launch, newPage, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail } from './browser'
+import { addHeirWithKit, diagnoseOnFailure, ESTATE_PASSPHRASE as PASSPHRASE, nav, releaseNow, SHOTS } from './estate'
 import { readZip, type ZipEntry } from '../web/zip-reader'
 
 // Taking the vault out (0.3 · 5 of 7): the owner's "Download my vault" on /settings and the heir's
@@ -16,8 +17,6 @@ import { readZip, type ZipEntry } from '../web/zip-reader'
 // text file, with a manifest of names, types, sizes, dates and tags. The owner's export enters the
 // audit chain; the heir's counts one download per item, as single downloads do.
 
-const SHOTS = '/tmp/shots'
-const PASSPHRASE = 'Harbour-Quill-58-Meadow'
 const MiB = 1024 * 1024
 const poll = <T,>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 20_000 })
 
@@ -43,19 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-function logOnFailure(page: Page, name: string) {
-  const logs: string[] = []
-  page.on('console', (msg) => logs.push(`${msg.type()}: ${msg.text()}`))
-  onTestFailed(async () => {
-    await page.screenshot({ path: `${SHOTS}/vault-export-failure-${name}.png`, fullPage: true }).catch(() => undefined)
-    console.error(`page log (${name}):\n${logs.join('\n')}`)
-  })
-}
-
-async function nav(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click()
-}
 
 async function api<T>(page: Page, path: string): Promise<T> {
   const answer = await page.evaluate(
@@ -87,23 +73,11 @@ describe('taking the vault out', () => {
   it('Download my vault: a confirmation, then one streamed ZIP with every item decrypted and a manifest, recorded in the audit chain', async () => {
     const { page } = await newPage(browser)
     owner = page
-    logOnFailure(page, 'owner')
+    diagnoseOnFailure(page, 'vault-export', 'owner')
     heirEmail = uniqueEmail('export-heir')
     await registerOwner(page, { email: uniqueEmail('export-owner'), password: 'a sound password 1', passphrase: PASSPHRASE })
 
-    await nav(page, 'Beneficiaries')
-    await page.getByRole('heading', { name: 'Beneficiaries', level: 1 }).waitFor()
-    await page.getByRole('button', { name: 'Add Beneficiary' }).first().click()
-    const add = page.getByRole('dialog')
-    await add.getByLabel('Full name').fill('Ada Heir')
-    await add.getByLabel('Email').fill(heirEmail)
-    await add.getByLabel('Relationship').fill('Daughter')
-    await add.getByRole('button', { name: 'Add Beneficiary' }).click()
-    await add.getByRole('heading', { name: 'Beneficiary Access Kit' }).waitFor()
-    const [kit] = await Promise.all([page.waitForEvent('download'), add.getByRole('button', { name: 'Download Access Kit' }).click()])
-    kitPath = (await kit.path())!
-    await add.getByRole('button', { name: 'Done' }).click()
-    await add.waitFor({ state: 'detached' })
+    kitPath = await addHeirWithKit(page, { fullName: 'Ada Heir', email: heirEmail })
 
     await nav(page, 'Vault')
     await poll(() => page.getByTestId('vault-state').textContent()).toBe('Vault unlocked')
@@ -204,25 +178,11 @@ describe('taking the vault out', () => {
   it("the heir's Download all: every released item checked against its seal, one streamed ZIP, each counted once, and one at its download limit left out and said so", async () => {
     expect(owner, 'the owner test ran first').toBeDefined()
     const page = owner
-    await nav(page, 'Triggers')
-    await page.getByRole('button', { name: 'Set Up Verified Death trigger' }).click()
-    const create = page.getByRole('dialog', { name: 'Create Trigger' })
-    await create.getByRole('button', { name: 'Create Trigger' }).click()
-    await create.waitFor({ state: 'detached' })
-    await page.getByRole('link', { name: 'Open Trigger Monitor' }).click()
-    await page.getByRole('heading', { name: 'Trigger Monitor' }).waitFor()
-    await page.getByTestId('manual-trigger-select').selectOption({ index: 1 })
-    await page.getByLabel('Reason').fill('The family asked for the papers')
-    await page.getByRole('button', { name: 'Release Now' }).click()
-    const confirm = page.getByRole('dialog', { name: 'Release now?' })
-    await confirm.getByLabel('Type RELEASE to confirm').fill('RELEASE')
-    await confirm.getByRole('button', { name: 'Release Now' }).click()
-    await confirm.waitFor({ state: 'detached' })
-    await poll(() => toastText(page)).toMatch(/4 items/)
+    await releaseNow(page, 'The family asked for the papers', 4)
 
     const mail = await waitForMail(heirEmail, /left something for you/)
     const ada = await newPage(browser)
-    logOnFailure(ada.page, 'heir')
+    diagnoseOnFailure(ada.page, 'vault-export', 'heir')
     await ada.page.goto(firstLink(mail.text, '/beneficiary-portal'))
     const cards = ada.page.getByTestId('released-asset')
     await cards.first().waitFor()

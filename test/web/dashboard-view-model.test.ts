@@ -15,7 +15,7 @@ import {
   releaseStarted,
   systemSummary,
 } from '@/features/dashboard/view-model'
-import { NOT_PROTECTED, OWNER_UNCONFIRMED, PLAN_HEADLINES, type ReadinessProblem } from '../../contract/readiness'
+import { NOT_PROTECTED, OWNER_UNCONFIRMED, PLAN_HEADLINES, READINESS_KINDS, type ReadinessProblem } from '../../contract/readiness'
 import { groupProblems } from '@/features/readiness/group'
 
 // The dashboard's live figures: next check-in, last activity, and the system-status rows.
@@ -191,6 +191,31 @@ describe('the release plan on the dashboard (release readiness)', () => {
     }
     // Nor before the engine said whether a release is under way.
     expect(headline(plan(true, []), { data: undefined, isError: false })).toEqual({ text: PLAN_HEADLINES.checking, protected: false })
+    expect(headline(plan(true, []), { data: undefined, isError: true }).protected).toBe(false)
+  })
+
+  it("says 'Protected' only when nothing blocks, never with one problem left: each kind of blocker alone, at either severity, keeps it off", () => {
+    expect(headline(plan(true, []), idle).protected).toBe(true)
+    const alone = (kind: ReadinessProblem['kind'], severity: ReadinessProblem['severity']): ReadinessProblem =>
+      kind === 'nothing_protected' ? notProtected('noTrigger') : kind === 'owner_unconfirmed' ? unconfirmed : problem(kind, severity, 'only', 'Something is left to fix.')
+    for (const kind of READINESS_KINDS) {
+      for (const severity of ['error', 'warning'] as const) {
+        const one = alone(kind, severity)
+        // As the server says it (ready unless an error), and as a server that said ready anyway.
+        for (const ready of [one.severity !== 'error', true]) {
+          const h = headline(plan(ready, [one]), idle)
+          expect(h.protected, `${kind} (${one.severity}, ready: ${ready})`).toBe(false)
+          expect(h.text).not.toBe(PLAN_HEADLINES.protected)
+          expect(planRow(plan(ready, [one])).tone).not.toBe('ok')
+          expect(systemSummary([planRow(plan(ready, [one])), encryptionRow(true)]).text).not.toBe('All systems active')
+        }
+      }
+    }
+    // Nothing left in the plan, but one release under way, or one check that did not answer: not 'Protected' either.
+    for (const status of ['waiting', 'released'] as const) {
+      expect(headline(plan(true, []), { data: engine({ releases: [release(status)] }), isError: false }).protected).toBe(false)
+    }
+    expect(headline({ data: undefined, isError: true }, idle).protected).toBe(false)
     expect(headline(plan(true, []), { data: undefined, isError: true }).protected).toBe(false)
   })
 

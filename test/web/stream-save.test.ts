@@ -3,7 +3,8 @@ import { runInNewContext } from 'node:vm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ItemMetadata } from '../../contract/vault-items'
 import { DecryptionError, deriveMasterKey, generateBeneficiaryKeyPair, generateVaultSalt, type MasterKey } from '@/crypto'
-import { BLOB_SAVE_MAX_BYTES, chooseSaveTarget, downloadItem, readAhead, TOO_LARGE_FOR_BROWSER } from '@/features/vault/items/download'
+import { BLOB_SAVE_MAX_BYTES, chooseSaveTarget, downloadItem, readAhead, rechunk, TOO_LARGE_FOR_BROWSER } from '@/features/vault/items/download'
+import { lentPieces } from '@/lib/byte-source'
 import {
   contentDisposition,
   DOWNLOAD_NOT_STARTED,
@@ -11,10 +12,12 @@ import {
   downloadHeaders,
   downloadId,
   exactLength,
+  offerToWorker,
   pullStream,
   SIZE_MISMATCH,
   streamToDownload,
   type DownloadChannel,
+  type DownloadWorkerPort,
 } from '@/features/vault/items/stream-save'
 import { uploadFile } from '@/features/vault/upload/upload-file'
 import { PREVIEW_MAX_BYTES, PREVIEW_TOO_LARGE, previewRefusal } from '@/features/vault/upload/file-rules'
@@ -160,6 +163,55 @@ describe('reading the ciphertext ahead', () => {
     for await (const _ of readAhead(pieces)) break
     expect(state.finished).toBe(true)
     expect(state.pulled).toBe(2)
+  })
+})
+
+describe('reassembling the ciphertext', () => {
+  it('cuts the chunks into buffers reused in turn, each whole when it is yielded', async () => {
+    async function* pieces() {
+      for (const size of [3, 1, 7, 2, 6]) yield new Uint8Array(size).fill(size)
+    }
+    const seen: Array<{ bytes: number[]; buffer: ArrayBufferLike }> = []
+    for await (const chunk of rechunk(pieces(), 5, 2)) seen.push({ bytes: [...chunk], buffer: chunk.buffer })
+    expect(seen.map((c) => c.bytes)).toEqual([
+      [3, 3, 3, 1, 7],
+      [7, 7, 7, 7, 7],
+      [7, 2, 2, 6, 6],
+      [6, 6, 6, 6],
+    ])
+    expect(new Set(seen.map((c) => c.buffer)).size).toBe(2)
+    expect(seen[2]!.buffer).toBe(seen[0]!.buffer)
+  })
+
+  it('reads a byte stream (a fetch body) into one buffer that every read reuses', async () => {
+    const bytes = crypto.getRandomValues(new Uint8Array(10_000))
+    let offset = 0
+    const reads = { inPlace: 0, other: 0 }
+    const body = new ReadableStream({
+      type: 'bytes',
+      pull(controller) {
+        if (offset >= bytes.length) {
+          controller.close()
+          // A reader waiting with its buffer gets it back, empty.
+          return controller.byobRequest?.respond(0)
+        }
+        const request = controller.byobRequest
+        if (!request?.view) {
+          reads.other++
+          controller.enqueue(bytes.slice(offset, (offset += 700)))
+          return
+        }
+        const view = new Uint8Array(request.view.buffer, request.view.byteOffset, Math.min(700, request.view.byteLength, bytes.length - offset))
+        view.set(bytes.subarray(offset, offset + view.length))
+        offset += view.length
+        reads.inPlace++
+        request.respond(view.length)
+      },
+    })
+    const out: number[] = []
+    for await (const piece of lentPieces(body, 1024)) out.push(...piece)
+    expect(Buffer.from(out).equals(Buffer.from(bytes))).toBe(true)
+    expect(reads).toEqual({ inPlace: 15, other: 0 })
   })
 })
 
@@ -316,9 +368,10 @@ describe('previews of large files', () => {
   })
 })
 
-// ---- The worker script itself, run in a bare context with the platform's streams and responses ----
+// ---- The worker script itself, run in a bare context with the platform's streams, responses and ports ----
 
 type Listener = (event: unknown) => void
+type Reply = { type: string }
 
 function loadWorker() {
   const listeners = new Map<string, Listener>()
@@ -337,15 +390,14 @@ function loadWorker() {
     URL,
     Set,
     Map,
+    Uint8Array,
     setTimeout: (fn: () => void) => timers.push(fn),
     clearTimeout: () => undefined,
   })
-  const replies: unknown[] = []
-  const port = { postMessage: (message: unknown) => replies.push(message) }
   return {
-    replies,
     expire: () => timers.splice(0).forEach((fn) => fn()),
-    message(data: unknown, origin = 'https://vault.example') {
+    /** Delivers a page's message with the port it transferred. */
+    message(data: unknown, port: MessagePort, origin = 'https://vault.example') {
       listeners.get('message')!({ data, origin, ports: [port] })
     },
     fetch(url: string, method = 'GET'): Promise<Response> | null {
@@ -356,55 +408,198 @@ function loadWorker() {
   }
 }
 
+/** The page's end of an offer's port: what the worker said, and answers to its pulls from `pieces`. */
+function pagePort(pieces: Array<Uint8Array | 'error'> = []) {
+  const { port1, port2 } = new MessageChannel()
+  const replies: string[] = []
+  port1.onmessage = (event: MessageEvent<Reply>) => {
+    replies.push(event.data.type)
+    if (event.data.type !== 'pull') return
+    const next = pieces.shift()
+    if (next === undefined) port1.postMessage({ type: 'end' })
+    else if (next === 'error') port1.postMessage({ type: 'error' })
+    else port1.postMessage({ type: 'chunk', bytes: next }, [next.buffer as ArrayBuffer])
+  }
+  return { port: port2, replies, close: () => port1.close() }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20))
+
 describe('the download worker', () => {
   const ID = 'AbCdEfGhIjKlMnOpQrStUv'
-  const offer = (worker: ReturnType<typeof loadWorker>, body = 'plain bytes') =>
-    worker.message({
-      type: 'download',
-      id: ID,
-      stream: new Blob([body]).stream(),
-      headers: [
-        ['Content-Type', 'text/plain'],
-        ['Content-Disposition', contentDisposition('a.txt')],
-        ['Set-Cookie', 'session=stolen'],
-      ],
-    })
+  const text = (value: string) => new TextEncoder().encode(value)
+  const offer = (worker: ReturnType<typeof loadWorker>, page: ReturnType<typeof pagePort>) =>
+    worker.message(
+      {
+        type: 'offer',
+        id: ID,
+        headers: [
+          ['Content-Type', 'text/plain'],
+          ['Content-Disposition', contentDisposition('a.txt')],
+          ['Set-Cookie', 'session=stolen'],
+        ],
+      },
+      page.port,
+    )
 
-  it('serves a stream once at /downloads/<id>, with only the allowed headers', async () => {
+  it('serves an offer once at /downloads/<id>, with only the allowed headers, asking the page for each piece', async () => {
     const worker = loadWorker()
-    offer(worker)
-    expect(worker.replies).toEqual([{ type: 'ready' }])
+    const page = pagePort([text('plain '), text('bytes')])
+    offer(worker, page)
+    await settle()
+    expect(page.replies).toEqual(['ready'])
     const response = await worker.fetch(`https://vault.example/downloads/${ID}`)!
-    expect(worker.replies).toEqual([{ type: 'ready' }, { type: 'started' }])
     expect(response.status).toBe(200)
     expect(await response.text()).toBe('plain bytes')
+    expect(page.replies).toEqual(['ready', 'started', 'pull', 'pull', 'pull'])
     expect(response.headers.get('content-disposition')).toBe(contentDisposition('a.txt'))
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     expect(response.headers.get('set-cookie')).toBeNull()
     expect((await worker.fetch(`https://vault.example/downloads/${ID}`)!).status).toBe(404)
+    page.close()
   })
 
-  it('leaves every other request alone, and ignores other origins and malformed offers', async () => {
+  it('asks for the next piece only once the browser has taken the one before', async () => {
     const worker = loadWorker()
-    offer(worker)
+    const page = pagePort([text('a'), text('b'), text('c')])
+    offer(worker, page)
+    const response = await worker.fetch(`https://vault.example/downloads/${ID}`)!
+    await settle()
+    const pulls = () => page.replies.filter((r) => r === 'pull').length
+    expect(pulls()).toBe(0)
+    const reader = response.body!.getReader()
+    for (let read = 1; read <= 3; read++) {
+      await reader.read()
+      await settle()
+      expect(pulls()).toBe(read)
+    }
+    page.close()
+  })
+
+  it('fails the download when the page reports a failed piece, instead of ending it short', async () => {
+    const worker = loadWorker()
+    const page = pagePort([text('first '), 'error'])
+    offer(worker, page)
+    const response = await worker.fetch(`https://vault.example/downloads/${ID}`)!
+    await expect(response.text()).rejects.toThrow()
+    page.close()
+  })
+
+  it('tells the page when the browser cancels the download', async () => {
+    const worker = loadWorker()
+    const page = pagePort([text('a'), text('b')])
+    offer(worker, page)
+    const response = await worker.fetch(`https://vault.example/downloads/${ID}`)!
+    const reader = response.body!.getReader()
+    await reader.read()
+    await reader.cancel('cancelled in the downloads list')
+    await settle()
+    expect(page.replies.at(-1)).toBe('cancel')
+    page.close()
+  })
+
+  it('leaves every other request alone, and ignores other origins and malformed or old-style offers', async () => {
+    const worker = loadWorker()
+    const page = pagePort()
+    offer(worker, page)
     expect(worker.fetch('https://vault.example/downloads/sw.js')).toBeNull()
     expect(worker.fetch('https://vault.example/vault')).toBeNull()
     expect(worker.fetch(`https://elsewhere.example/downloads/${ID}`)).toBeNull()
     expect(worker.fetch(`https://vault.example/downloads/${ID}`, 'POST')).toBeNull()
-    worker.message({ type: 'download', id: 'short', stream: new Blob(['x']).stream(), headers: [] })
-    worker.message({ type: 'download', id: 'AAAAAAAAAAAAAAAAAAAAAAAAAA', stream: new Blob(['x']).stream(), headers: [] }, 'https://evil.example')
-    expect(worker.replies).toEqual([{ type: 'ready' }, { type: 'refused' }])
+    const short = pagePort()
+    worker.message({ type: 'offer', id: 'short', headers: [] }, short.port)
+    const foreign = pagePort()
+    worker.message({ type: 'offer', id: 'AAAAAAAAAAAAAAAAAAAAAAAAAA', headers: [] }, foreign.port, 'https://evil.example')
+    // A page from before this worker handed over a whole stream: refused, not left hanging.
+    const old = pagePort()
+    worker.message({ type: 'download', id: 'BBBBBBBBBBBBBBBBBBBBBBBBBB', stream: new Blob(['x']).stream(), headers: [] }, old.port)
+    await settle()
+    expect([page.replies, short.replies, foreign.replies, old.replies]).toEqual([['ready'], ['refused'], [], ['refused']])
     expect((await worker.fetch('https://vault.example/downloads/AAAAAAAAAAAAAAAAAAAAAAAAAA')!).status).toBe(404)
+    for (const p of [page, short, foreign, old]) p.close()
   })
 
-  it('forgets a stream nobody asked for, cancelling it', async () => {
+  it('forgets an offer nobody asked for, telling the page', async () => {
     const worker = loadWorker()
-    let cancelled = false
-    worker.message({ type: 'download', id: ID, stream: new ReadableStream({ cancel: () => void (cancelled = true) }), headers: [] })
+    const page = pagePort()
+    offer(worker, page)
     worker.expire()
-    await tick()
-    expect(cancelled).toBe(true)
-    expect(worker.replies).toEqual([{ type: 'ready' }, { type: 'expired' }])
+    await settle()
+    expect(page.replies).toEqual(['ready', 'expired'])
     expect((await worker.fetch(`https://vault.example/downloads/${ID}`)!).status).toBe(404)
+    page.close()
+  })
+})
+
+// ---- The page and the worker together: offerToWorker against the worker script ----
+
+describe('handing a download to the worker', () => {
+  /** The page's channel wired to the worker script, and the browser reading the response. */
+  function wired() {
+    const worker = loadWorker()
+    const state = { saved: null as Promise<Uint8Array> | null, response: null as Response | null }
+    const target: DownloadWorkerPort = {
+      postMessage(message, transfer) {
+        const port = transfer?.[0]
+        if (port instanceof MessagePort) worker.message(message, port)
+      },
+    }
+    const channel: DownloadChannel = {
+      offer: offerToWorker(async () => target),
+      start(url) {
+        state.saved = worker.fetch(`https://vault.example${url}`)!.then(async (response) => {
+          state.response = response
+          return new Uint8Array(await response.arrayBuffer())
+        })
+        state.saved.catch(() => undefined)
+        return () => undefined
+      },
+    }
+    return { worker, channel, state }
+  }
+
+  it('moves each piece to the worker by transfer, keeping no copy in the page, and saves them in order', async () => {
+    const { channel, state } = wired()
+    const handedOver: Bytes[] = []
+    async function* pieces(): AsyncGenerator<Bytes> {
+      for (let i = 0; i < 4; i++) {
+        const piece = new Uint8Array(1000).fill(i)
+        handedOver.push(piece)
+        yield piece
+      }
+    }
+    await streamToDownload(pieces(), { filename: 'a.bin', mimetype: '', size: 4000 }, channel)
+    const saved = await state.saved!
+    expect(saved.length).toBe(4000)
+    expect([0, 999, 1000, 3999].map((i) => saved[i])).toEqual([0, 0, 1, 3])
+    // Transferred, so detached here: the page holds none of the bytes it handed over.
+    expect(handedOver.map((piece) => piece.byteLength)).toEqual([0, 0, 0, 0])
+  })
+
+  it('fails the saved file when a piece fails to decrypt', async () => {
+    const { channel, state } = wired()
+    const { pieces } = counted(5, 4, 2)
+    await expect(streamToDownload(pieces, { filename: 'x', mimetype: '' }, channel)).rejects.toBeInstanceOf(DecryptionError)
+    await expect(state.saved).rejects.toThrow()
+  })
+
+  it('stops decrypting when the browser cancels the download', async () => {
+    const worker = loadWorker()
+    const target: DownloadWorkerPort = { postMessage: (message, transfer) => worker.message(message, transfer![0] as MessagePort) }
+    const { pieces, state } = counted(50)
+    const channel: DownloadChannel = {
+      offer: offerToWorker(async () => target),
+      start(url) {
+        void worker.fetch(`https://vault.example${url}`)!.then(async (response) => {
+          const reader = response.body!.getReader()
+          await reader.read()
+          await reader.cancel('cancelled in the downloads list')
+        })
+        return () => undefined
+      },
+    }
+    await expect(streamToDownload(pieces, { filename: 'x', mimetype: '' }, channel)).rejects.toMatchObject({ name: 'AbortError' })
+    expect(state.finished).toBe(true)
+    expect(state.pulled).toBeLessThan(5)
   })
 })

@@ -210,9 +210,15 @@ export class FakeVaultApi {
       if (!stored) return json(404, { message: VAULT_ITEM_MESSAGES.itemNotFound })
       const pieceBytes = this.contentPieceBytes
       let offset = 0
-      const stream = new ReadableStream<Uint8Array>({
+      // A byte stream, as a fetch body is: the download reads it into a buffer of its own.
+      const stream = new ReadableStream({
+        type: 'bytes',
         pull(controller) {
-          if (offset >= stored.content.length) return controller.close()
+          if (offset >= stored.content.length) {
+            controller.close()
+            // A reader waiting with its buffer gets it back, empty.
+            return controller.byobRequest?.respond(0)
+          }
           controller.enqueue(stored.content.slice(offset, offset + pieceBytes))
           offset += pieceBytes
         },

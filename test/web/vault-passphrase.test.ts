@@ -111,6 +111,17 @@ describe('vault session', () => {
     expect(session.isUnlocked()).toBe(false)
   })
 
+  it('locks an unlocked vault after 15 minutes without activity by default', async () => {
+    const session = createVaultSession({ storage: fakeStorage, broadcast: false })
+    await session.unlock('the right passphrase!', legacy, async () => undefined)
+    vi.useFakeTimers()
+    session.touch() // re-arms under the fake clock
+    vi.advanceTimersByTime(15 * 60 * 1000 - 1)
+    expect(session.isUnlocked()).toBe(true)
+    vi.advanceTimersByTime(1)
+    expect(session.isUnlocked()).toBe(false)
+  })
+
   it('creates a vault, with its signing key, only when the server accepts it', async () => {
     const session = createVaultSession({ storage: fakeStorage, broadcast: false })
     await expect(session.create('a fine passphrase 1!', 'owner-1', async () => Promise.reject(new Error('409: already set up')))).rejects.toThrow('409')

@@ -237,6 +237,19 @@ describe('the owner’s decision', () => {
     expect(await assetRows(s.ownerId, s.other.id)).toEqual([])
     expect(await auditActions(s.ownerId)).toEqual(expect.arrayContaining(['access.requested', 'access.approved', 'release.completed']))
   })
+
+  it('Approve now releases that request alone: another heir’s request keeps waiting', async () => {
+    const s = await requestableSetup()
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    const mine = await requestRow(s.ownerId)
+    await askOk(s.ownerId, s.other.id, s.policy.id)
+    const fresh = (await (await login(s.owner.email, s.owner.password)).json()) as { token: string }
+    const approved = await call(`/api/access-requests/${mine.id}/approve`, { method: 'POST', token: fresh.token })
+    expect(approved.status, await approved.clone().text()).toBe(200)
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+    expect(await assetRows(s.ownerId, s.other.id)).toEqual([])
+    expect((await portalView(s.ownerId, s.other.id)).policies[0]).toMatchObject({ state: 'waiting' })
+  }, 180_000)
 })
 
 describe('turning it on', () => {

@@ -334,7 +334,8 @@ describe('bounces', () => {
     const unreadable = await callSettled('/api/mail/events', { rawBody: notJson, headers: await signed(notJson) }, mailEnv)
     expect(unreadable.status).toBe(400)
     expect(await messageOf(unreadable)).toBe(CHANNEL_MESSAGES.webhookBodyInvalid)
-    expect((await bounce([owner.email], undefined, env)).status).toBe(404)
+    // Without the secret, whatever a developer's .dev.vars holds (`npm start` writes one there).
+    expect((await bounce([owner.email], undefined, { ...env, MAIL_WEBHOOK_SECRET: undefined })).status).toBe(404)
     expect(await channelWarnings(owner.token)).toEqual([])
     // Other events change nothing.
     const delivered = JSON.stringify({ type: 'email.delivered', data: { to: [owner.email] } })

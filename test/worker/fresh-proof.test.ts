@@ -101,6 +101,12 @@ describe('fresh proof', () => {
     await ok(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: fresh.token }), 200)
   })
 
+  it('lasts 5 minutes by the clock, whatever the constant says: a proof 6 minutes old is stale', async () => {
+    const owner = await register()
+    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - 6 * 60_000, owner.user.id).run()
+    await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
+  })
+
   it('a security key of the account proves it; another account’s key does not', async () => {
     const owner = await register()
     const auth = await SoftAuthenticator.create()
@@ -127,6 +133,18 @@ describe('fresh proof', () => {
     expect(await keyCount(owner.user.id)).toBe(0)
     // Without a key, the key's way is refused with a reason.
     await ok(await call('/api/auth/fresh-proof/options', { method: 'POST', token: owner.token }), 409)
+  })
+
+  it('another account’s key refused even when it answers a sign-in challenge: it proves its own account, not this one', async () => {
+    const owner = await register()
+    const stranger = await register()
+    const strangerAuth = await SoftAuthenticator.create()
+    expect((await addKey(stranger.token, strangerAuth)).status).toBe(201)
+    await staleProof(owner.user.id)
+    const signIn = await call(WEBAUTHN_PATHS.loginOptions, { method: 'POST' })
+    const refused = await call('/api/auth/fresh-proof', { token: owner.token, body: { method: 'security_key', response: await strangerAuth.assert(await signIn.json()) } })
+    expect(refused.status).toBe(401)
+    await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
   })
 
   it('a stale session cannot turn two-factor off; it can still turn it on', async () => {

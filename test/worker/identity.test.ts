@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { Beneficiary } from '../../contract/circle'
 import { IDENTITY_MESSAGES, type IdentityDocument, type IdentityReviewView } from '../../contract/identity'
 import { verifiedApprover } from './engine-helpers'
+import { ownerExec } from './owner-helpers'
 import { addApprover, addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
@@ -97,6 +98,56 @@ describe('identity documents', () => {
     expect(listed[0]!.reviews.map((r) => r.approverName).sort()).toEqual([approverA.fullName, approverB.fullName].sort())
   })
 
+  it("identity review takes the largest minimum across a beneficiary's policies: one asking 1 and another 2 wait for two approvals, in either order", async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const first = await addBeneficiary(owner.token, key, { fullName: 'First Heir' })
+    const second = await addBeneficiary(owner.token, key, { fullName: 'Second Heir' })
+    const approvers = [await verifiedApprover(owner.token), await verifiedApprover(owner.token)]
+    const policy = async (heirs: string[], minimumApprovals: number) => {
+      const res = await call('/api/policies', {
+        token: owner.token,
+        body: {
+          name: `Needs ID (${minimumApprovals})`,
+          description: 'Release only after the identity document is checked.',
+          ruleJson: { assign: heirs.map((beneficiaryId) => ({ beneficiaryId })), release: { on: ['verified_death'] } },
+          encryptedSelectors: btoa('s'),
+          wrappedKey: btoa('k'),
+          requiresIdentityVerification: true,
+          identityVerificationApprovers: approvers.map((a) => a.id),
+          minimumApprovals,
+        },
+      })
+      expect(res.status).toBe(201)
+    }
+    // The first heir's policies come as [1, 2], the second's as [2, 1].
+    await policy([first.id], 1)
+    await policy([first.id, second.id], 2)
+    await policy([second.id], 1)
+    for (const heir of [first, second]) {
+      const res = await upload(`/api/identity-verification/${heir.id}`, owner.token, { document: new File([PNG], 'id.png', { type: 'image/png' }), documentType: 'passport' })
+      expect(res.status).toBe(201)
+      expect(((await res.json()) as IdentityDocument).requiredApprovals, heir.fullName).toBe(2)
+    }
+  }, 30_000)
+
+  it('takes a review only from an approver whose e-mail is verified: a link kept from before does not work once it is not', async () => {
+    const { owner, beneficiary, approverA } = await setting(1)
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, {
+      document: new File([PNG], 'id.png', { type: 'image/png' }),
+      documentType: 'passport',
+      documentNumber: 'X123',
+      issuingAuthority: 'State Dept',
+      expirationDate: '2031-01-01',
+    })
+    expect(res.status).toBe(201)
+    const token = reviewToken((await reviewMail(approverA.email)).text)
+    await ownerExec(owner.user.id, ['update approvers set email_verified_at = null where id = ?', approverA.id])
+    const review = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Photo matches.' } })
+    expect(review.status).toBe(400)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
+  })
+
   it('is rejected by one rejection, with the notes as the reason', async () => {
     const { owner, beneficiary, approverA } = await setting(2)
     const res = await upload('/api/identity-documents', owner.token, {
@@ -181,5 +232,35 @@ describe('identity documents', () => {
     const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
     expect(res.status).toBe(409)
     expect(await messageOf(res)).toBe(IDENTITY_MESSAGES.noApprovers)
+  })
+})
+
+describe('one beneficiary’s document list', () => {
+  it('never shows another beneficiary’s documents', { timeout: 20_000 }, async () => {
+    const { owner, beneficiary: first } = await setting(1)
+    const second = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const post = async (id: string, documentType: string) =>
+      (await (await upload(`/api/identity-verification/${id}`, owner.token, { document: new File([PNG], 'a.png'), documentType })).json()) as IdentityDocument
+    const mine = await post(first.id, 'passport')
+    const theirs = await post(second.id, 'drivers_license')
+    const list = async (id: string) => ((await (await call(`/api/identity-documents/beneficiary/${id}`, { token: owner.token })).json()) as IdentityDocument[]).map((d) => d.id)
+    expect(await list(first.id)).toEqual([mine.id])
+    expect(await list(second.id)).toEqual([theirs.id])
+  })
+})
+
+describe('an identity-review link', () => {
+  it('of an approver who has not verified their address is refused', { timeout: 20_000 }, async () => {
+    const { owner, beneficiary, approverA } = await setting(1)
+    expect((await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })).status).toBe(201)
+    const token = reviewToken((await reviewMail(approverA.email)).text)
+    // The address is no longer verified (as after it changed): the link they hold does not open.
+    await ownerExec(owner.user.id, ['update approvers set email_verified_at = null where id = ?', approverA.id])
+    const view = await call(`/api/identity-reviews?token=${encodeURIComponent(token)}`)
+    expect(view.status).toBe(400)
+    expect((await call(`/api/identity-reviews/file/front?token=${encodeURIComponent(token)}`)).status).toBe(400)
+    const review = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Looks right.' } })
+    expect(review.status).toBe(400)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
   })
 })

@@ -76,6 +76,64 @@ describe('the "a release has started" notice at firing', () => {
     // Nothing is available to anyone yet: the policy's 72 hours run.
     for (const h of heirs) expect(await assetRows(owner.user.id, h.id)).toEqual([])
   })
+
+  it('a cancelled release tells only the heirs who were told it started that it was withdrawn', async () => {
+    const owner = await register()
+    const key = await publicKey()
+    const told = await addBeneficiary(owner.token, key, { fullName: 'Told Heir' })
+    const secret = await addBeneficiary(owner.token, key, { fullName: 'Secret Heir', delayNotifications: true })
+    const { item } = await uploadItem(owner.token, [told.id, secret.id])
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    await policyCovering(owner.token, told.id, [item.id], {
+      ruleJson: { assign: [told, secret].map((h) => ({ beneficiaryId: h.id, access: 'read' })), release: { on: ['verified_death'], delayHours: 72, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(owner.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    const [release] = await releasesOf(owner.token)
+    expect((await call(`/api/trigger-engine/releases/${release!.id}/cancel`, { method: 'POST', token: owner.token })).status).toBe(200)
+
+    const withdrawn = async (email: string) => (await outboxFor(email)).filter((m) => m.subject.includes('withdrawn'))
+    await waitFor(async () => (await withdrawn(told.email)).length === 1)
+    await settle()
+    expect(await withdrawn(told.email)).toHaveLength(1)
+    // Secrecy Mode: never told it started, so not told it was taken back either.
+    expect(await withdrawn(secret.email)).toEqual([])
+  }, 180_000)
+})
+
+describe('the audit chain', () => {
+  it('stays whole when one act appends several entries at once (a release of two items completes two releases)', async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await publicKey())
+    await uploadItem(owner.token, [heir.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    await uploadItem(owner.token, [heir.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(owner.token, { type: 'manual_release', config: {} })
+    await manualReleaseOk(owner.token, trigger.id)
+    const entries = (await (await call('/api/audit', { token: owner.token })).json()) as Array<{ action: string }>
+    expect(entries.filter((e) => e.action === 'release.completed')).toHaveLength(2)
+    expect(await (await call('/api/audit/verify', { token: owner.token })).json()).toMatchObject({ valid: true, brokenAt: null, headMatches: true })
+  }, 180_000)
+})
+
+describe('an heir’s portal', () => {
+  it('prepares a download only of an asset released to that heir: another heir of the same item gets 404 for its id', async () => {
+    const owner = await register()
+    const key = await publicKey()
+    const heir = await addBeneficiary(owner.token, key, { fullName: 'Named Heir' })
+    const other = await addBeneficiary(owner.token, key, { fullName: 'Other Heir' })
+    const { item } = await uploadItem(owner.token, [heir.id, other.id])
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    await policyCovering(owner.token, heir.id, [item.id], {
+      ruleJson: { assign: [{ beneficiaryId: heir.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(owner.token, trigger.id)
+    const [asset] = await assetRows(owner.user.id, heir.id)
+    expect(asset?.status).toBe('available')
+    const token = signLinkToken(env, 'beneficiaryAccess', other.id, { owner: owner.user.id })
+    const res = await call(`/api/beneficiaries/${other.id}/assets/${asset!.id}/download?token=${encodeURIComponent(token)}`)
+    expect(res.status).toBe(404)
+  }, 180_000)
 })
 
 describe('every link purpose lives exactly as long as documented (point 5)', () => {

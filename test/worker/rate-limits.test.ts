@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { DEVICE_COOKIE, SIGN_IN_GUARD } from '../../contract/constants'
 import { runSweeps } from '../../worker/cron'
+import { addressNonce, signLinkToken } from '../../worker/services/link-tokens'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { call, callSettled, freshIp, login, messageOf, outboxFor, register, uniqueEmail, type CallOptions } from './helpers'
 
@@ -86,6 +87,22 @@ describe('rate limits', () => {
     for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) await login(owner.email, 'a stranger guessing')
     expect((await login(owner.email, owner.password, { cookie: theirs })).status).toBe(429)
     expect((await login(owner.email, owner.password, { cookie: `${usual}x` })).status).toBe(429)
+  })
+
+  it("the known-device cookie accepts only a token made for that purpose: the same owner's check-in or confirmation token is no usual browser", async () => {
+    const owner = await register()
+    const usual = deviceCookie(await login(owner.email, owner.password))
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) await login(owner.email, 'a stranger guessing', { ip: freshIp() })
+    // Tokens the app signs with the same key, for the same owner, for other purposes.
+    const otherPurposes = [
+      signLinkToken(env, 'checkIn', owner.user.id, { owner: owner.user.id }),
+      signLinkToken(env, 'ownerEmailConfirm', owner.user.id, { owner: owner.user.id, nonce: addressNonce(env, owner.email) }),
+      signLinkToken(env, 'notMe', owner.user.id, { owner: owner.user.id, nonce: String(Date.now()) }),
+    ]
+    for (const token of otherPurposes) {
+      expect((await login(owner.email, owner.password, { cookie: `${DEVICE_COOKIE}=${token}` })).status).toBe(429)
+    }
+    expect((await login(owner.email, owner.password, { cookie: usual })).status).toBe(200)
   })
 
   it('counts failed sign-ins only: the right password, many times over, is never held', async () => {

@@ -3,7 +3,7 @@ import { NOT_PROTECTED, OWNER_UNCONFIRMED, type ReadinessProblem, type ReleaseRe
 import { createTrigger, DAY_MS, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
 import { addApprover, addBeneficiary, call, env, linkTokenIn, outboxFor, register, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
-import { publicKey, uploadItem } from './vault-helpers'
+import { ownerWithBeneficiary, publicKey, uploadItem } from './vault-helpers'
 
 // GET /api/release-readiness (issue 0.2 · 2 of 7, point 1): one entry per reason a chosen item
 // could not reach a chosen person today, each with where to fix it.
@@ -268,5 +268,43 @@ describe('GET /api/release-readiness', () => {
     expect(find(r, 'item_trigger_missing')!.fix.href).toBe('/triggers?create=inactivity')
     const other = await register()
     expect(await readiness(other.token)).toEqual({ ready: false, problems: [notProtected(other.user.id, 'noBeneficiary')] })
+  })
+})
+
+describe('readiness and approvers', () => {
+  it('lists an item whose approver contact is not a verified approver, while another approver is verified', { timeout: 20_000 }, async () => {
+    const s = await ownerWithBeneficiary()
+    await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await verifiedApprover(s.token)
+    const pending = await addApprover(s.token)
+    const { item } = await uploadItem(s.token, [s.beneficiary.id], 100, { policy: { protocol: 'VERIFIED_DEATH', requiresApprover: true, approverContact: pending.email } })
+    const stranger = await uploadItem(s.token, [s.beneficiary.id], 100, { policy: { protocol: 'VERIFIED_DEATH', requiresApprover: true, approverContact: 'not-an-approver@example.com' } })
+    const listed = async () => (await readiness(s.token)).problems.filter((p) => p.kind === 'item_approver_unverified').map((p) => p.subject.id).sort()
+    expect(await listed()).toEqual([item.id, stranger.item.id].sort())
+
+    const invite = await waitFor(async () => (await outboxFor(pending.email)).find((m) => m.text.includes('/verify-approver')))
+    expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
+    expect(await listed()).toEqual([stranger.item.id])
+  })
+
+  it('lists a policy whose named identity reviewers are all unverified, even when another approver is verified', { timeout: 20_000 }, async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    await verifiedApprover(s.token)
+    const named = await addApprover(s.token)
+    const policy = await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      name: 'Checked papers',
+      requiresIdentityVerification: true,
+      identityVerificationApprovers: [named.id],
+    })
+    expect(find(await readiness(s.token), 'identity_no_reviewer')).toMatchObject({
+      subject: { type: 'policy', id: policy.id },
+      message: 'The policy “Checked papers” asks for identity checks, and no verified approver can review them.',
+    })
+
+    const invite = await waitFor(async () => (await outboxFor(named.email)).find((m) => m.text.includes('/verify-approver')))
+    expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
+    expect(find(await readiness(s.token), 'identity_no_reviewer')).toBeUndefined()
   })
 })

@@ -9,7 +9,7 @@ import { runSweeps } from '../../worker/cron'
 import { signLinkToken } from '../../worker/services/link-tokens'
 import type { OwnerVault } from '../../worker/owner/vault-object'
 import { exports } from 'cloudflare:workers'
-import { call, env, freshIp, linkTokenIn, messageOf, outbox, outboxFor, waitFor } from './helpers'
+import { addBeneficiary, call, env, freshIp, linkTokenIn, messageOf, outbox, outboxFor, waitFor } from './helpers'
 import {
   assetRows,
   clockOf,
@@ -26,7 +26,7 @@ import {
   setClock,
   verifiedApprover,
 } from './engine-helpers'
-import { concatBytes, sameBytes } from './vault-helpers'
+import { concatBytes, ownerWithBeneficiary, publicKey, sameBytes, uploadItem } from './vault-helpers'
 import { ownerExec, ownerRows } from './owner-helpers'
 
 async function assets(beneficiaryId: string, token: string): Promise<ReleasedAsset[]> {
@@ -124,6 +124,54 @@ describe('manual release', () => {
     const twice = await call('/api/release-approvals', { body: { token, decision: 'rejected' } })
     expect(twice.status).toBe(409)
   })
+})
+
+describe('approvals of a policy (rules pinned first in promise-pins)', () => {
+  it('a policy asking for two approvals waits for two: one sign-off leaves it waiting, the second releases it', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    const approvers = [await verifiedApprover(s.token), await verifiedApprover(s.token), await verifiedApprover(s.token)]
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+      requiresApprover: true,
+      approverContact: approvers[0]!.email,
+      minimumApprovals: 2,
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1, transferredItems: 0 })
+    expect((await status(s.token)).releases[0]).toMatchObject({ status: 'waiting', requiredApprovals: 2, approvals: 0 })
+    const sign = async (email: string) => {
+      const mail = await waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/approve-release')))
+      return (await call('/api/release-approvals', { body: { token: linkTokenIn(mail, '/approve-release'), decision: 'approved' } })).json()
+    }
+    expect(await sign(approvers[1]!.email)).toMatchObject({ status: 'waiting', approvals: 1, requiredApprovals: 2 })
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    expect(await sign(approvers[2]!.email)).toMatchObject({ status: 'released', approvals: 2 })
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+  }, 60_000)
+})
+
+describe('the "a release has started" notice at firing (rule pinned first in promise-pins)', () => {
+  it('Secrecy Mode and an unsubscribed beneficiary get no "release started" notice at firing; one who wants notices gets one', async () => {
+    const s = await ownerWithBeneficiary()
+    const key = await publicKey()
+    const secret = await addBeneficiary(s.token, key, { fullName: 'Secret Heir', delayNotifications: true })
+    const gone = await addBeneficiary(s.token, key, { fullName: 'Gone Heir' })
+    await ownerExec(s.ownerId, [`update beneficiaries set notification_status = 'unsubscribed' where id = ?`, gone.id])
+    const heirs = [s.beneficiary, secret, gone]
+    const { item } = await uploadItem(s.token, heirs.map((h) => h.id))
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    await policyCovering(s.token, s.beneficiary.id, [item.id], {
+      ruleJson: { assign: heirs.map((h) => ({ beneficiaryId: h.id, access: 'read' })), release: { on: ['verified_death'], delayHours: 72, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    const notices = async (email: string) => (await outboxFor(email)).filter((m) => m.subject.endsWith('has started a release to you'))
+    await waitFor(async () => (await notices(s.beneficiary.email)).length === 1)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(await notices(secret.email)).toEqual([])
+    expect(await notices(gone.email)).toEqual([])
+  }, 60_000)
 })
 
 describe('an approver removed mid-release', () => {
@@ -445,6 +493,67 @@ describe('the inactivity clock (alarm-driven)', () => {
   })
 })
 
+describe('the engine on its boundaries (rules pinned first in promise-pins)', () => {
+  const MINUTE = 60_000
+  const wholeSecondAgo = () => Math.floor(Date.now() / 1000) * 1000 - 1000
+
+  it('a scheduled trigger fires at its date, not a minute before', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const at = Date.now() + 3 * DAY_MS
+    await createTrigger(s.token, { type: 'scheduled', config: { releaseDate: new Date(at).toISOString(), beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    await guard(s.ownerId).tick(at - MINUTE)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(at)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
+  it('an INACTIVITY_N_DAYS item waits N days of silence: not a minute before, and released at them', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const trigger = await createTrigger(s.token, { type: 'inactivity' })
+    const { lastCheckInAt } = await clockOf(s.ownerId)
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1, transferredItems: 0 })
+    await guard(s.ownerId).tick(lastCheckInAt + 30 * DAY_MS - MINUTE)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    await guard(s.ownerId).tick(lastCheckInAt + 30 * DAY_MS)
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+  })
+
+  it('the check-in e-mail goes when the frequency has passed, and the grace period runs in full before anything fires', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 3 } })
+    const t0 = wholeSecondAgo()
+    await setClock(s.ownerId, { lastCheckInAt: t0, phase: 'ok', checkInSentAt: null })
+    await guard(s.ownerId).tick(t0 + 7 * DAY_MS - MINUTE)
+    expect((await clockOf(s.ownerId)).phase).toBe('ok')
+    await guard(s.ownerId).tick(t0 + 7 * DAY_MS)
+    expect((await clockOf(s.ownerId)).phase).toBe('checkin_sent')
+    await guard(s.ownerId).tick(t0 + 10 * DAY_MS - MINUTE)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(t0 + 10 * DAY_MS)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
+  it('a paused trigger never fires, even long past its date, and a paused inactivity trigger runs no check-in clock', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const at = Date.now() + DAY_MS
+    await createTrigger(s.token, { type: 'scheduled', status: 'paused', config: { releaseDate: new Date(at).toISOString(), beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    await createTrigger(s.token, { type: 'inactivity', status: 'paused', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await guard(s.ownerId).tick(at + 90 * DAY_MS)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    expect((await clockOf(s.ownerId)).phase).toBe('ok')
+  })
+
+  it('after a plan ends the owner can still check in, and the check-in moves the clock', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 7 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 8 * DAY_MS })
+    await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(s.ownerId).run()
+    const res = await call('/api/inactivity/ping', { method: 'POST', token: s.token })
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect((await clockOf(s.ownerId)).lastCheckInAt).toBeGreaterThan(Date.now() - MINUTE)
+  })
+})
+
 describe('verified death, delays and cancelling', () => {
   it("an approver's confirmation fires it; a check-in during the delay cancels and re-arms", async () => {
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
@@ -590,6 +699,59 @@ describe('released assets', () => {
     const refused = await call(`/api/beneficiaries/${s.beneficiary.id}/assets/${asset!.id}/content?ticket=${encodeURIComponent(bare)}`)
     expect(refused.status).toBe(400)
     expect(await count()).toBe(1)
+  })
+
+  it("a portal link opens only its own beneficiary's assets, and a download ticket fetches only the asset it was issued for", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const other = await addBeneficiary(s.token, await publicKey(), { fullName: 'Other Heir' })
+    await uploadItem(s.token, [other.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    await uploadItem(s.token, [s.beneficiary.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(s.token, { type: 'manual_release', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const portal = await portalToken(s.beneficiary.email)
+    const [mine, alsoMine] = await assets(s.beneficiary.id, portal)
+    const [theirs] = await assetRows(s.ownerId, other.id)
+    expect((await call(`/api/beneficiaries/${other.id}/assets?token=${encodeURIComponent(portal)}`)).status).toBe(403)
+    expect((await download(other.id, theirs!.id, portal)).status).toBe(403)
+    // A ticket for one asset, at the address of another (the heir's own, or another heir's): refused, nothing counted.
+    const ticket = new URL(((await (await download(s.beneficiary.id, mine!.id, portal)).json()) as AssetDownload).contentUrl, 'http://localhost').searchParams.get('ticket')!
+    for (const [heir, asset] of [[s.beneficiary.id, alsoMine!.id], [other.id, theirs!.id]] as const) {
+      const res = await call(`/api/beneficiaries/${heir}/assets/${asset}/content?ticket=${encodeURIComponent(ticket)}`)
+      expect(res.status, asset).toBe(403)
+    }
+    expect((await assetRows(s.ownerId, other.id))[0]!.download_count).toBe(0)
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.download_count)).toEqual([0, 0])
+  }, 60_000)
+
+  it('a download ticket works for 30 minutes, and an asset stays downloadable for 90 days from its release', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const [asset] = await assetRows(s.ownerId, s.beneficiary.id)
+    const [row] = await ownerRows<{ created_at: number; expires_at: number }>(s.ownerId, 'select created_at, expires_at from released_assets where id = ?', asset!.id)
+    expect(row!.expires_at - row!.created_at).toBe(90 * DAY_MS)
+    const content = (age: number) => {
+      const ticket = signLinkToken(env, 'assetContent', `${asset!.id}:${s.beneficiary.id}`, { owner: s.ownerId, nonce: crypto.randomUUID() }, Date.now() - age)
+      return call(`/api/beneficiaries/${s.beneficiary.id}/assets/${asset!.id}/content?ticket=${encodeURIComponent(ticket)}`)
+    }
+    expect((await content(29 * 60_000)).status).toBe(200)
+    const stale = await content(31 * 60_000)
+    expect(stale.status).toBe(400)
+    expect(await messageOf(stale)).toBe(RELEASE_MESSAGES.linkExpired)
+  })
+
+  it('an asset past its 90 days is refused (410) at the download and at a ticket taken in time', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const token = await portalToken(s.beneficiary.email)
+    const [asset] = await assets(s.beneficiary.id, token)
+    const ticket = ((await (await download(s.beneficiary.id, asset!.id, token)).json()) as AssetDownload).contentUrl
+    const releasedAt = Date.now() - 90 * DAY_MS - 60_000
+    await ownerExec(s.ownerId, ['update released_assets set created_at = ?, expires_at = ? where id = ?', releasedAt, releasedAt + 90 * DAY_MS, asset!.id])
+    expect((await download(s.beneficiary.id, asset!.id, token)).status).toBe(410)
+    expect((await call(ticket)).status).toBe(410)
+    expect((await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count).toBe(0)
   })
 
   it('an expired asset is refused', async () => {

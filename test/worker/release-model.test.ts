@@ -7,7 +7,7 @@ import { uploadItem } from './vault-helpers'
 import { call, linkTokenIn, messageOf, outboxFor, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
 
-// One release model (0.3 · 1 of 7), as the README's table states it:
+// One release model (0.3 · 1 of 7), as docs/release-engine.md's table states it:
 //   cause                       → earliest availability      → cancelled by
 //   the owner's manual release  → now (a policy's delay)     → the monitor, the e-mailed link
 //   the owner's scheduled date  → the date                   → the monitor, the e-mailed link

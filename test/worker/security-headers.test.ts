@@ -63,7 +63,7 @@ function parseCsp(header: string): Record<string, string[]> {
   return out
 }
 
-// The policy the README's security model describes, written out here rather than read from the
+// The policy docs/architecture.md describes, written out here rather than read from the
 // middleware: an added 'unsafe-inline' for scripts, a dropped base-uri or a widened connect-src
 // fails (issue 0.2 · 3 of 7, point 4).
 const EXPECTED_CSP: Record<string, string[]> = {

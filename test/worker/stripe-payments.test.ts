@@ -89,6 +89,24 @@ describe('dunning e-mails, each once per invoice', () => {
     expect(await count(owner.email, FAILED)).toBe(1)
   })
 
+  it('a new invoice failing after an earlier grace ended starts a new grace, and the owner is told', async () => {
+    const { owner, customerId, subscriptionId, invoice } = await pastDueOwner()
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    await env.DB.prepare('update payment_issues set grace_until = ? where invoice_id = ?').bind(Date.now() - 1000, invoice.id).run()
+    expect((await deliver(invoiceEvent('invoice.payment_failed', renewal({ customerId, subscriptionId })))).status).toBe(200)
+    expect((await userRow(owner.user.id))!.payment_grace_until).toBeGreaterThan(Date.now() + 6 * DAY_MS)
+    expect(await count(owner.email, FAILED)).toBe(2)
+    // The sweeps of the tests after this one count every owner's reminders: this grace is settled.
+    await env.DB.prepare('update payment_issues set paid_at = ? where user_id = ?').bind(Date.now(), owner.user.id).run()
+  })
+
+  it("a new subscription's first invoice failing is no renewal failure: no grace, no e-mail", async () => {
+    const o = await activeOwner()
+    expect((await deliver(invoiceEvent('invoice.payment_failed', renewal(o, { billing_reason: 'subscription_create' })))).status).toBe(200)
+    expect((await userRow(o.owner.user.id))!.payment_grace_until).toBeNull()
+    expect(await count(o.owner.email, FAILED)).toBe(0)
+  })
+
   it('recovery: the payment ends the issue with one e-mail, however often Stripe tells it; a failure delivered after it changes nothing', async () => {
     const { owner, invoice } = await pastDueOwner()
     const lateFailure = invoiceEvent('invoice.payment_failed', invoice, now() - 60)
@@ -174,6 +192,53 @@ describe('dunning e-mails, each once per invoice', () => {
     expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
     expect(await count(o.owner.email, FAILED)).toBe(1)
     expect(await count(o.owner.email, RECOVERED)).toBe(1)
+  })
+})
+
+describe('Stripe retries what failed (rules nobody listed)', () => {
+  const paid = (invoice: Record<string, unknown>) =>
+    Object.assign(invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0, status_transitions: { paid_at: now() } })
+  const revenue = async () => (await env.DB.prepare('select coalesce(sum(amount_paid), 0) as total from revenue_days').first<{ total: number }>())!.total
+
+  it('an invoice.paid whose handling failed is applied when Stripe retries it, once', async () => {
+    const { owner, invoice } = await pastDueOwner()
+    paid(invoice)
+    const event = invoiceEvent('invoice.paid', invoice)
+    const before = await revenue()
+    // The database refuses the owner's update once (a failure in the middle of the handling).
+    await env.DB.prepare(
+      "create trigger fail_payment before update of payment_grace_until on users when new.payment_grace_until is null begin select raise(abort, 'unavailable'); end",
+    ).run()
+    try {
+      expect((await deliver(event)).status).toBe(500)
+    } finally {
+      await env.DB.prepare('drop trigger fail_payment').run()
+    }
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'past_due' })
+    // Stripe retries the same event: it is applied, not taken for a duplicate, and counted once.
+    expect(await (await deliver(event)).json()).toEqual({ received: true })
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+    expect(await revenue()).toBe(before + 2999)
+    expect(await count(owner.email, RECOVERED)).toBe(1)
+    expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
+  })
+
+  it('the recovery e-mail goes once per issue, also after later invoices are paid', async () => {
+    const o = await pastDueOwner()
+    expect((await deliver(invoiceEvent('invoice.paid', paid(o.invoice)))).status).toBe(200)
+    expect(await count(o.owner.email, RECOVERED)).toBe(1)
+    // The next months' renewals are paid as usual: no issue of theirs, so no e-mail about the old one.
+    for (let month = 0; month < 2; month++) {
+      expect((await deliver(invoiceEvent('invoice.paid', paid(renewal(o))))).status).toBe(200)
+    }
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+    expect(await count(o.owner.email, RECOVERED)).toBe(1)
+    // A second issue later has its own recovery e-mail, one.
+    const next = renewal(o)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', next))).status).toBe(200)
+    expect((await deliver(invoiceEvent('invoice.paid', paid(next)))).status).toBe(200)
+    expect(await count(o.owner.email, FAILED)).toBe(2)
+    expect(await count(o.owner.email, RECOVERED)).toBe(2)
   })
 })
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { BILLING_MESSAGES } from '../../contract/billing'
 import { TRIGGER_MESSAGES, type EngineStatus, type Trigger } from '../../contract/triggers'
-import { call, messageOf, register } from './helpers'
+import { call, env, messageOf, register } from './helpers'
 import { createTrigger, DAY_MS, guard } from './engine-helpers'
 import { ownerWithBeneficiary } from './vault-helpers'
 
@@ -65,6 +66,21 @@ describe('triggers API', () => {
       const r = await call(path, { method: 'POST', token: stranger.token, body: { reason: 'x', confirm: 'RELEASE' } })
       expect(r.status, path).toBe(404)
     }
+  })
+
+  it('without a plan a trigger can be paused, but not rescheduled: a pause that carries a new schedule asks for a plan and changes nothing', async () => {
+    const { token, owner } = await ownerWithBeneficiary()
+    const trigger = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 7 } })
+    await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(owner.user.id).run()
+    const rescheduled = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: { status: 'paused', config: { pingFrequency: 'monthly', gracePeriod: 7 } } })
+    expect(rescheduled.status).toBe(402)
+    expect(await messageOf(rescheduled)).toBe(BILLING_MESSAGES.subscriptionRequired)
+    const listed = async () => ((await (await call('/api/triggers', { token })).json()) as Trigger[]).find((t) => t.id === trigger.id)!
+    expect(await listed()).toMatchObject({ status: 'active', config: { pingFrequency: 'weekly' } })
+    // The pause alone is always allowed.
+    const paused = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: { status: 'paused' } })
+    expect(paused.status).toBe(200)
+    expect(await listed()).toMatchObject({ status: 'paused', config: { pingFrequency: 'weekly' } })
   })
 
   it('needs a session', async () => {

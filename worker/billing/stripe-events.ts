@@ -181,11 +181,19 @@ export async function applyPaidInvoice(
   return true
 }
 
-/** Payment restored (or a first payment made): the grace ends and the subscription is active. */
+/**
+ * Payment restored (or a first payment made). The revenue, which adds up, is written last: a
+ * handling that fails before it is undone by nothing, and Stripe's retry (or the owner's) counts it once.
+ */
 async function invoicePaid(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>, db: Db, invoice: Stripe.Invoice, eventAt: number, now: number) {
+  await paymentRestored(env, ctx, db, invoice, eventAt, now)
+  await recordPaidInvoice(db, invoice, now)
+}
+
+/** The grace ends and the subscription is active (each write may be made again on a retry). */
+async function paymentRestored(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'>, db: Db, invoice: Stripe.Invoice, eventAt: number, now: number) {
   const subscriptionId = subscriptionOfInvoice(invoice)
   const owner = await ownerOf(db, idOf(invoice.customer), subscriptionId)
-  await recordPaidInvoice(db, invoice, now)
   if (!owner) {
     if (subscriptionId) {
       await db

@@ -2,7 +2,7 @@ import { DAY_MS } from '../../contract/constants'
 import { inactivitySchedule } from '../../contract/triggers'
 import type { TriggerRow } from '../owner/schema'
 
-// The inactivity clock (README, "The release engine"), pure. It runs on the owner's active
+// The inactivity clock (docs/release-engine.md, "The clock"), pure. It runs on the owner's active
 // inactivity trigger's own schedule: a check-in e-mail F days after the last check-in, a grace of
 // G days from when that e-mail actually went out, a reminder a day before the grace ends, and the
 // firing when it ends.

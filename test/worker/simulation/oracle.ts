@@ -1,8 +1,8 @@
 import { SAFETY_WINDOW } from '../../../contract/settings'
 import { parseEmailDate } from '../../../worker/mail/dates'
 
-// The oracle of the release-promise simulation: an independent model of what the README's
-// "The release engine" section promises, written from the README (and the shapes of the API), not
+// The oracle of the release-promise simulation: an independent model of what
+// docs/release-engine.md promises, written from that page (and the shapes of the API), not
 // from the engine's code. The driver (world.ts) applies each owner action to both the server and
 // this model; after every step the model checks what the server wrote (firings, releases, assets,
 // trigger states, check-in e-mails) against these rules, then carries the observed facts forward
@@ -10,7 +10,7 @@ import { parseEmailDate } from '../../../worker/mail/dates'
 //
 // THE RULES (times in ms; "day" = 86 400 000 ms)
 //
-// Clock (per owner), from the README's table. L = the last check-in: a check-in from the app or the
+// Clock (per owner), from the docs' table. L = the last check-in: a check-in from the app or the
 // e-mailed link, a sign-in, or a cancel link that cancelled something sets L = now (a sign-in only
 // moves it forward). The clock runs on the running trigger R: the owner's active inactivity
 // trigger (of several, the least F + G, the oldest on a tie; the API allows only one). F = R's
@@ -92,10 +92,10 @@ export const DAY = 86_400_000
 const SAFETY_WINDOW_MS = SAFETY_WINDOW.defaultHours * HOUR
 /** Days a released asset stays downloadable (contract/releases.ts RELEASE_LIMITS, the spec's 90). */
 const ASSET_DAYS = 90
-/** A failed unlock counts once this has passed without a successful unlock (the README's 15 minutes). */
+/** A failed unlock counts once this has passed without a successful unlock (the docs' 15 minutes). */
 export const UNLOCK_FORGIVE = 15 * MINUTE
 export const PAYMENT_GRACE = 7 * DAY
-/** How overdue an alarm must be before the sweep rings it (the README's "overdue"). */
+/** How overdue an alarm must be before the sweep rings it (the docs' "more than a minute"). */
 export const LOST_MARGIN = 60_000
 export const PING_DAYS = { daily: 1, weekly: 7, monthly: 30 } as const
 /** A trigger's check-in frequency: a name, or a number of days. */

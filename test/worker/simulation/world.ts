@@ -337,7 +337,7 @@ async function emptyVaultCheck(oracle: Oracle, any: MOwner, ownerId: string, now
   }
 }
 
-/** Whether, in the model, some item would reach some beneficiary through an active trigger (README, readiness). */
+/** Whether, in the model, some item would reach some beneficiary through an active trigger (docs/, readiness). */
 function routeToAnHeir(m: MOwner, now: number): boolean {
   const active = new Set<string>(m.triggers.filter((t) => t.status === 'active').map((t) => t.type))
   for (const item of m.items) {

@@ -1,17 +1,20 @@
 // The download Service Worker: its scope is /downloads/ only, so it controls nothing else in the
-// app. The page decrypts a file chunk by chunk and hands this worker a ReadableStream of the
-// plaintext (transferred, never copied whole) with the response headers; the worker answers one
-// GET /downloads/<id> with that stream, which the browser saves to disk as a download. Nothing
-// leaves the browser: the stream only flows from the page to its own origin's download manager,
-// and this worker never sees a key. An id is unguessable, served once, and forgotten after a
-// minute if it is never asked for (its stream is then cancelled, which fails the page's download).
+// app. The page decrypts a file chunk by chunk and offers it here with the response headers and a
+// MessagePort; the worker answers one GET /downloads/<id> with a stream that asks the page for
+// each next piece over that port ("pull") only when the browser has taken the one before, and the
+// page hands the piece over by transfer (its buffer moves here, never copied), so at most a piece
+// or two is held whatever the file's size. The browser saves the response to disk as a download.
+// Nothing leaves the browser: the pieces only flow from the page to its own origin's download
+// manager, and this worker never sees a key. An id is unguessable, served once, and forgotten
+// after a minute if it is never asked for (the page is then told, and stops its download).
 
 const EXPIRY_MS = 60_000
 const ID = /^\/downloads\/([A-Za-z0-9_-]{22,64})$/
 // The only headers a page may set on its download's response.
 const ALLOWED_HEADERS = new Set(['content-type', 'content-length', 'content-disposition'])
+const FAILED = 'The download failed.'
 
-/** id → { stream, headers, port, timer } */
+/** id → { port, headers, timer } */
 const pending = new Map()
 
 self.addEventListener('install', () => self.skipWaiting())
@@ -21,10 +24,12 @@ self.addEventListener('message', (event) => {
   const data = event.data
   if (event.origin && event.origin !== self.location.origin) return
   // A page keeps this worker alive while its download runs by messaging it now and then.
-  if (!data || data.type !== 'download') return
+  if (!data || (data.type !== 'offer' && data.type !== 'download')) return
   const port = event.ports[0]
-  if (typeof data.id !== 'string' || !ID.test(`/downloads/${data.id}`) || !(data.stream instanceof ReadableStream) || pending.has(data.id)) {
-    port?.postMessage({ type: 'refused' })
+  if (!port) return
+  // 'download' handed over a whole stream: a page from before this worker, which cannot be served.
+  if (data.type !== 'offer' || typeof data.id !== 'string' || !ID.test(`/downloads/${data.id}`) || pending.has(data.id)) {
+    port.postMessage({ type: 'refused' })
     return
   }
   const headers = new Headers()
@@ -37,15 +42,69 @@ self.addEventListener('message', (event) => {
   headers.set('content-security-policy', "default-src 'none'; sandbox")
   headers.set('cache-control', 'no-store')
   const timer = setTimeout(() => {
-    const entry = pending.get(data.id)
-    if (!entry) return
+    if (!pending.has(data.id)) return
     pending.delete(data.id)
-    entry.stream.cancel(new Error('The download was never started.')).catch(() => undefined)
-    entry.port?.postMessage({ type: 'expired' })
+    port.postMessage({ type: 'expired' })
   }, EXPIRY_MS)
-  pending.set(data.id, { stream: data.stream, headers, port, timer })
-  port?.postMessage({ type: 'ready' })
+  pending.set(data.id, { port, headers, timer })
+  port.postMessage({ type: 'ready' })
 })
+
+/**
+ * The body: each pull asks the page for its next piece and waits for it. With no queue of its own
+ * (a high-water mark of 0), it asks only once the browser has taken the piece before.
+ */
+function pieces(port) {
+  let waiting = null
+  let finished = false
+  const settle = () => {
+    const resolve = waiting
+    waiting = null
+    resolve?.()
+  }
+  return new ReadableStream(
+    {
+      start(controller) {
+        port.onmessage = (event) => {
+          const data = event.data
+          if (finished) return
+          if (data?.type === 'chunk' && data.bytes instanceof Uint8Array && waiting) {
+            controller.enqueue(data.bytes)
+            settle()
+          } else if (data?.type === 'end' && waiting) {
+            finished = true
+            controller.close()
+            settle()
+          } else {
+            // A failed decryption, or anything out of turn: the download fails rather than end short.
+            finished = true
+            controller.error(new Error(FAILED))
+            settle()
+          }
+        }
+        // The page went away mid-download (browsers that report it).
+        port.addEventListener?.('close', () => {
+          if (finished) return
+          finished = true
+          controller.error(new Error(FAILED))
+          settle()
+        })
+      },
+      pull() {
+        return new Promise((resolve) => {
+          waiting = resolve
+          port.postMessage({ type: 'pull' })
+        })
+      },
+      cancel() {
+        finished = true
+        // Cancelled in the browser's downloads list: the page stops fetching and decrypting.
+        port.postMessage({ type: 'cancel' })
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url)
@@ -59,6 +118,6 @@ self.addEventListener('fetch', (event) => {
   }
   pending.delete(match[1])
   clearTimeout(entry.timer)
-  entry.port?.postMessage({ type: 'started' })
-  event.respondWith(new Response(entry.stream, { status: 200, headers: entry.headers }))
+  entry.port.postMessage({ type: 'started' })
+  event.respondWith(new Response(pieces(entry.port), { status: 200, headers: entry.headers }))
 })

@@ -1,7 +1,7 @@
 import type { ItemMetadata, PasswordEntry, VaultItem } from '../../../../contract/vault-items'
 import { DecryptionError, decryptStream, encryptedChunkSize, unwrapDataKey, type DataKey, type MasterKey } from '@/crypto'
 import { responseError, sessionHeaders } from '@/lib/api-client'
-import { byteSource } from '@/lib/byte-source'
+import { byteSource, lentPieces } from '@/lib/byte-source'
 import { defaultFetch, isAbortError, isNetworkError, type FetchLike } from './http'
 import { browserDownloadChannel, DownloadWorkerUnavailable, streamDownloadSupported, streamToDownload, type DownloadChannel } from './stream-save'
 
@@ -16,27 +16,42 @@ import { browserDownloadChannel, DownloadWorkerUnavailable, streamDownloadSuppor
 type Bytes = Uint8Array<ArrayBuffer>
 
 
-/** Re-cuts a byte stream into pieces of exactly `size` bytes, the last one shorter (never empty). */
-export async function* rechunk(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Bytes, void, undefined> {
+/**
+ * Re-cuts a byte stream into pieces of exactly `size` bytes, the last one shorter (never empty).
+ * Each input piece is copied before the next is asked for, so the source may lend its pieces
+ * (lentPieces). With `slots`, the pieces are cut into that many buffers used in turn, so nothing is
+ * allocated per piece: a piece yielded is then overwritten once `slots` more have been asked for,
+ * and the consumer must be done with it by then. Without, each piece is a buffer of its own.
+ */
+export async function* rechunk(source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, size: number, slots?: number): AsyncGenerator<Bytes, void, undefined> {
   if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`size must be a positive integer, got ${size}`)
+  if (slots !== undefined && (!Number.isSafeInteger(slots) || slots < 1)) throw new RangeError(`slots must be a positive integer, got ${slots}`)
   const pieces = byteSource(source)
-  let buffer = new Uint8Array(size)
+  const ring: Bytes[] = []
+  let next = 0
+  const take = (): Bytes => {
+    if (slots === undefined) return new Uint8Array(size)
+    const slot = next
+    next = (next + 1) % slots
+    return (ring[slot] ??= new Uint8Array(size))
+  }
+  let buffer = take()
   let filled = 0
   for await (const input of pieces) {
     let offset = 0
     while (offset < input.length) {
-      const take = Math.min(size - filled, input.length - offset)
-      buffer.set(input.subarray(offset, offset + take), filled)
-      filled += take
-      offset += take
+      const n = Math.min(size - filled, input.length - offset)
+      buffer.set(input.subarray(offset, offset + n), filled)
+      filled += n
+      offset += n
       if (filled === size) {
         yield buffer
-        buffer = new Uint8Array(size)
+        buffer = take()
         filled = 0
       }
     }
   }
-  if (filled > 0) yield buffer.slice(0, filled)
+  if (filled > 0) yield slots === undefined ? buffer.slice(0, filled) : buffer.subarray(0, filled)
 }
 
 export interface DecryptOptions {
@@ -75,7 +90,10 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
   })
 }
 
-/** The ciphertext's bytes in arrival order, re-fetched after a network error as options allow. */
+/**
+ * The ciphertext's bytes in arrival order, re-fetched after a network error as options allow. The
+ * pieces are lent (lentPieces): each is valid until the next is asked for.
+ */
 async function* fetchCiphertext(content: EncryptedContent, options: DecryptOptions): AsyncGenerator<Uint8Array, void, undefined> {
   const fetchFn = options.fetch ?? defaultFetch
   const retries = options.retries ?? 0
@@ -86,7 +104,7 @@ async function* fetchCiphertext(content: EncryptedContent, options: DecryptOptio
       const res = await fetchFn(content.url, { credentials: 'same-origin', ...content.request, signal: options.signal })
       if (!res.ok) throw await responseError(res)
       if (!res.body) throw new DecryptionError('The encrypted content is empty')
-      for await (let piece of byteSource(res.body)) {
+      for await (let piece of lentPieces(res.body)) {
         if (skip > 0) {
           const drop = Math.min(skip, piece.length)
           skip -= drop
@@ -148,9 +166,17 @@ async function* seeing<T>(source: AsyncIterable<T>, see: (item: T) => void | Pro
   }
 }
 
+/**
+ * Encrypted chunks in their reassembly buffers at once: the one being decrypted and the one
+ * readAhead fills meanwhile. decryptStream is done with a chunk (its decryption has copied it,
+ * onEncryptedChunk has seen it) before it asks for the next, and only then does readAhead ask
+ * rechunk for the one after, which refills the first buffer.
+ */
+const REASSEMBLY_BUFFERS = 2
+
 /** The plaintext behind a content URL, piece by piece, each authenticated before it is yielded. */
 export async function* decryptContent(content: EncryptedContent, dek: DataKey, options: DecryptOptions = {}): AsyncGenerator<Bytes, void, undefined> {
-  const chunks = readAhead(rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes)))
+  const chunks = readAhead(rechunk(fetchCiphertext(content, options), encryptedChunkSize(content.chunkBytes), REASSEMBLY_BUFFERS))
   yield* decryptStream(dek, content.itemId, options.onEncryptedChunk ? seeing(chunks, options.onEncryptedChunk) : chunks)
 }
 

@@ -2,16 +2,22 @@ import { isAbortError } from './http'
 
 // Saving a decrypted file as a stream, for browsers without the File System Access picker (and
 // automated ones): the plaintext pieces become a pull-based ReadableStream that reads ahead at most
-// DOWNLOAD_READ_AHEAD pieces, the stream is transferred to the same-origin download Service Worker
-// (web/public/downloads/sw.js), and a hidden iframe navigated to /downloads/<id> makes the browser
-// save what the worker answers there. Memory stays bounded whatever the file size: only a piece or
-// two is ever held, and the browser writes the rest to disk as it arrives.
+// DOWNLOAD_READ_AHEAD pieces, the same-origin download Service Worker (web/public/downloads/sw.js)
+// takes them one by one as the browser asks for them, and a hidden iframe navigated to
+// /downloads/<id> makes the browser save what the worker answers there. Memory stays bounded
+// whatever the file size: only a piece or two is ever held, and the browser writes the rest to
+// disk as it arrives.
 
 type Bytes = Uint8Array<ArrayBuffer>
 
 /** Decrypted pieces (8 MiB each) queued ahead of the reader; the decryption waits beyond that. */
 export const DOWNLOAD_READ_AHEAD = 1
-export const DOWNLOAD_WORKER_URL = '/downloads/sw.js'
+/**
+ * The worker's script; the query names the page-to-worker protocol, so a page never talks to a
+ * worker registered by an older page that spoke another (a new URL makes the browser install the
+ * script again).
+ */
+export const DOWNLOAD_WORKER_URL = '/downloads/sw.js?protocol=2'
 export const DOWNLOAD_WORKER_SCOPE = '/downloads/'
 /** How long the worker may take to take the stream, and the browser to ask for it. */
 export const DOWNLOAD_START_TIMEOUT_MS = 30_000
@@ -173,7 +179,95 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   })
 }
 
-/** The browser's download worker, reached by postMessage; the stream is transferred, not copied. */
+/** What the page needs of the download worker: the browser's ServiceWorker, or a stand-in in tests. */
+export interface DownloadWorkerPort {
+  postMessage(message: unknown, transfer?: Transferable[]): void
+}
+
+/**
+ * Offers a stream to a download worker reached by postMessage. The worker asks for each piece over
+ * a MessagePort once the browser has taken the one before, and the piece's buffer is transferred
+ * to it, not copied: the page keeps nothing of a piece it has handed over (a transferred stream
+ * would clone every piece, leaving both copies to the garbage collector).
+ */
+export function offerToWorker(worker: () => Promise<DownloadWorkerPort>): DownloadChannel['offer'] {
+  return async (id, stream, headers) => {
+    const target = await worker()
+    const channel = new MessageChannel()
+    const port = channel.port1
+    const reader = stream.getReader()
+    let ready!: () => void
+    let refused!: (error: Error) => void
+    const accepted = new Promise<void>((resolve, reject) => ((ready = resolve), (refused = reject)))
+    let started!: () => void
+    let expired!: (error: Error) => void
+    let asked = false
+    const fetched = new Promise<void>((resolve, reject) => ((started = resolve), (expired = reject)))
+    fetched.catch(() => undefined)
+    let keepalive: ReturnType<typeof setInterval> | undefined
+    let ended = false
+    /** The hand-over is over: after the last piece, or withdrawn (`reason`: the source is cancelled and the worker told). */
+    const end = (reason?: unknown) => {
+      if (ended) return
+      ended = true
+      clearInterval(keepalive)
+      port.onmessage = null
+      if (reason === undefined) return
+      reader.cancel(reason).catch(() => undefined)
+      port.postMessage({ type: 'error' })
+    }
+    const handOver = async () => {
+      let result: ReadableStreamReadResult<Bytes>
+      try {
+        result = await reader.read()
+      } catch {
+        // The source failed (a chunk that did not decrypt): so does the download.
+        if (!ended) port.postMessage({ type: 'error' })
+        end()
+        return
+      }
+      if (ended) return
+      if (result.done) {
+        port.postMessage({ type: 'end' })
+        end()
+        return
+      }
+      const piece = result.value
+      const whole = piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece : piece.slice()
+      port.postMessage({ type: 'chunk', bytes: whole }, [whole.buffer])
+    }
+    port.onmessage = (event: MessageEvent<{ type?: string }>) => {
+      const type = event.data?.type
+      if (type === 'ready') ready()
+      else if (type === 'started') ((asked = true), started())
+      else if (type === 'pull') void handOver()
+      else if (type === 'cancel') end(downloadCancelled())
+      else if (type === 'expired' || type === 'refused') {
+        const error = new Error(DOWNLOAD_NOT_STARTED)
+        if (type === 'expired') expired(error)
+        else refused(error)
+        end(error)
+      }
+    }
+    target.postMessage({ type: 'offer', id, headers }, [channel.port2])
+    try {
+      await withTimeout(accepted, DOWNLOAD_START_TIMEOUT_MS, DOWNLOAD_NOT_STARTED)
+    } catch (error) {
+      end(error)
+      throw error
+    }
+    keepalive = setInterval(() => target.postMessage({ type: 'keepalive' }), KEEPALIVE_MS)
+    return {
+      started: fetched,
+      close() {
+        // A download the browser never asked for is withdrawn; one it did goes on to its last piece.
+        if (!asked) end(new Error(DOWNLOAD_NOT_STARTED))
+      },
+    }
+  }
+}
+
+/** The browser's download worker (web/public/downloads/sw.js), registered on first use. */
 export const browserDownloadChannel: DownloadChannel = {
   async prepare() {
     try {
@@ -182,34 +276,7 @@ export const browserDownloadChannel: DownloadChannel = {
       throw new DownloadWorkerUnavailable(error)
     }
   },
-  async offer(id, stream, headers) {
-    const worker = await downloadWorker()
-    const channel = new MessageChannel()
-    let ready!: () => void
-    let refused!: (error: Error) => void
-    const accepted = new Promise<void>((resolve, reject) => ((ready = resolve), (refused = reject)))
-    let started!: () => void
-    let expired!: (error: Error) => void
-    const fetched = new Promise<void>((resolve, reject) => ((started = resolve), (expired = reject)))
-    fetched.catch(() => undefined)
-    channel.port1.onmessage = (event: MessageEvent<{ type?: string }>) => {
-      const type = event.data?.type
-      if (type === 'ready') ready()
-      else if (type === 'started') started()
-      else if (type === 'expired') expired(new Error(DOWNLOAD_NOT_STARTED))
-      else if (type === 'refused') refused(new Error(DOWNLOAD_NOT_STARTED))
-    }
-    worker.postMessage({ type: 'download', id, stream, headers }, [stream as unknown as Transferable, channel.port2])
-    await withTimeout(accepted, DOWNLOAD_START_TIMEOUT_MS, DOWNLOAD_NOT_STARTED)
-    const keepalive = setInterval(() => worker.postMessage({ type: 'keepalive' }), KEEPALIVE_MS)
-    return {
-      started: fetched,
-      close() {
-        clearInterval(keepalive)
-        channel.port1.close()
-      },
-    }
-  },
+  offer: offerToWorker(downloadWorker),
   start(url) {
     // A same-origin frame's navigation goes through the worker (its scope covers the URL); an
     // attachment response turns it into a download, and the page itself stays where it is.
@@ -224,20 +291,16 @@ export const browserDownloadChannel: DownloadChannel = {
   },
 }
 
-/** Whether this browser can hand a stream to a same-origin Service Worker. */
+/** Whether this browser can stream a download through a same-origin Service Worker. */
 export function streamDownloadSupported(): boolean {
-  if (typeof window === 'undefined' || typeof navigator === 'undefined' || !('serviceWorker' in navigator) || !window.isSecureContext) return false
-  try {
-    // Transferable streams: Chromium 87+, Firefox and Safari recent; a DataCloneError elsewhere.
-    const probe = new ReadableStream()
-    const { port1, port2 } = new MessageChannel()
-    port1.postMessage(probe, [probe as unknown as Transferable])
-    port1.close()
-    port2.close()
-    return true
-  } catch {
-    return false
-  }
+  return (
+    typeof window !== 'undefined' &&
+    typeof navigator !== 'undefined' &&
+    'serviceWorker' in navigator &&
+    window.isSecureContext &&
+    typeof MessageChannel === 'function' &&
+    typeof ReadableStream === 'function'
+  )
 }
 
 /**

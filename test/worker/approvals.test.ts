@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import type { EngineStatus } from '../../contract/triggers'
+import { assetRows, createTrigger, manualReleaseOk, policyCovering, verifiedApprover } from './engine-helpers'
+import { addBeneficiary, call, linkTokenIn, outboxFor, register, waitFor } from './helpers'
+import { ownerExec } from './owner-helpers'
+import { publicKey, uploadItem } from './vault-helpers'
+
+// How many yeses a release needs, and when its noes end it (worker/engine/advance.ts), with more
+// people asked than the policy needs: the two-of-two pin in promise-pins.test.ts cannot tell
+// "enough approvals" from "every signer".
+
+/** A release waiting on three verified approvers, of whom the policy needs `minimumApprovals`. */
+async function releaseAskingThree(minimumApprovals: number) {
+  const owner = await register()
+  const heir = await addBeneficiary(owner.token, await publicKey())
+  const { item } = await uploadItem(owner.token, [heir.id])
+  await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+  const signers = [await verifiedApprover(owner.token), await verifiedApprover(owner.token), await verifiedApprover(owner.token)]
+  await policyCovering(owner.token, heir.id, [item.id], {
+    ruleJson: { assign: [{ beneficiaryId: heir.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+    requiresApprover: true,
+    approverContact: signers[0]!.email,
+    minimumApprovals,
+  })
+  const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+  expect(await manualReleaseOk(owner.token, trigger.id)).toMatchObject({ transferredItems: 0, pendingReleases: 1 })
+  const status = (await (await call('/api/trigger-engine/status', { token: owner.token })).json()) as EngineStatus
+  expect(status.releases[0]).toMatchObject({ status: 'waiting', requiredApprovals: minimumApprovals, approvals: 0 })
+
+  const decide = async (index: number, decision: 'approved' | 'rejected') => {
+    const email = signers[index]!.email
+    const mail = await waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/approve-release')))
+    const res = await call('/api/release-approvals', { body: { token: linkTokenIn(mail, '/approve-release'), decision } })
+    expect(res.status).toBe(200)
+    return (await res.json()) as { status: string; approvals: number; requiredApprovals: number }
+  }
+  const released = async () => (await assetRows(owner.user.id, heir.id)).map((a) => a.status)
+  return { decide, released }
+}
+
+describe('a policy asking for 1 of 3 approvals', () => {
+  it('one "no" does not reject it while enough approvers are undecided; one "yes" then releases it', { timeout: 20_000 }, async () => {
+    const { decide, released } = await releaseAskingThree(1)
+    expect(await decide(0, 'rejected')).toMatchObject({ status: 'waiting', approvals: 0, requiredApprovals: 1 })
+    expect(await released()).toEqual([])
+    expect(await decide(1, 'approved')).toMatchObject({ status: 'released', approvals: 1 })
+    expect(await released()).toEqual(['available'])
+  })
+})
+
+describe('a policy asking for 2 of 3 approvals', () => {
+  it('one "no" and one "yes" leave it waiting', { timeout: 20_000 }, async () => {
+    const { decide, released } = await releaseAskingThree(2)
+    expect(await decide(0, 'rejected')).toMatchObject({ status: 'waiting', approvals: 0 })
+    expect(await decide(1, 'approved')).toMatchObject({ status: 'waiting', approvals: 1, requiredApprovals: 2 })
+    expect(await released()).toEqual([])
+    expect(await decide(2, 'approved')).toMatchObject({ status: 'released', approvals: 2 })
+    expect(await released()).toEqual(['available'])
+  })
+
+  it('two "no" reject it: it can no longer get enough approvals', { timeout: 20_000 }, async () => {
+    const { decide, released } = await releaseAskingThree(2)
+    expect(await decide(0, 'rejected')).toMatchObject({ status: 'waiting' })
+    expect(await decide(1, 'rejected')).toMatchObject({ status: 'cancelled', approvals: 0 })
+    expect(await released()).toEqual([])
+  })
+})
