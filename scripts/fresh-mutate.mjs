@@ -12,11 +12,11 @@
 // it as time allows) instead of stages 1–2. Every vitest run is niced and stops at the first failure.
 // Results go to --out (default /tmp/fresh-results.json) as they come, so a long pass can be read.
 
-import { spawn, execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { scratchCopy } from './lib/scratch-copy.mjs'
 import { FRESH } from './fresh-mutations.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -89,18 +89,6 @@ for (const m of chosen) {
   if (!TESTS[m.id]) throw new Error(`${m.id}: no test files chosen`)
 }
 
-function scratchCopy() {
-  const dir = mkdtempSync(join(tmpdir(), 'fresh-mutate-'))
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean)
-  for (const f of files) {
-    if (!existsSync(join(ROOT, f))) continue
-    mkdirSync(dirname(join(dir, f)), { recursive: true })
-    cpSync(join(ROOT, f), join(dir, f))
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
-  return dir
-}
-
 function run(dir, cmd, cmdArgs) {
   return new Promise((resolve) => {
     const child = spawn('nice', ['-n', '10', cmd, ...cmdArgs], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
@@ -140,7 +128,7 @@ async function runTests(dir, files, extra = []) {
 
 const results = existsSync(OUT) ? JSON.parse(readFileSync(OUT, 'utf8')) : {}
 const save = () => writeFileSync(OUT, JSON.stringify(results, null, 2))
-const dir = scratchCopy()
+const dir = scratchCopy(ROOT, 'fresh-mutate-')
 console.log(`Scratch copy: ${dir}\n${chosen.length} mutation(s)${wide ? ' (wide re-check)' : ''}\n`)
 try {
   for (const [i, m] of chosen.entries()) {

@@ -9,11 +9,11 @@
 //
 // Not part of `npm test` or CI: it runs vitest once per mutation (about 20 minutes on 2 cores).
 
-import { spawn, execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { scratchCopy } from './lib/scratch-copy.mjs'
 import { MUTATIONS } from './mutations.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -52,19 +52,6 @@ function checkList() {
     console.error(`The mutation list is out of date:\n  ${problems.join('\n  ')}`)
     process.exit(2)
   }
-}
-
-/** The working tree's tracked files (and .dev.vars), with node_modules linked, in a fresh directory. */
-function scratchCopy() {
-  const dir = mkdtempSync(join(tmpdir(), 'mutate-'))
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean)
-  for (const f of [...files, '.dev.vars']) {
-    if (!existsSync(join(ROOT, f))) continue
-    mkdirSync(dirname(join(dir, f)), { recursive: true })
-    cpSync(join(ROOT, f), join(dir, f))
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
-  return dir
 }
 
 /** Runs the files under one vitest config; resolves to the failing tests' full names (or a crash). */
@@ -121,7 +108,7 @@ if (args.includes('--check')) {
   console.log(`${MUTATIONS.length} mutations, each naming text found once in its file.`)
   process.exit(0)
 }
-const dir = scratchCopy()
+const dir = scratchCopy(ROOT, 'mutate-', ['.dev.vars'])
 console.log(`Scratch copy: ${dir}\n${chosen.length} mutation(s)\n`)
 try {
   if (!args.includes('--no-baseline')) {

@@ -3018,15 +3018,6 @@ export const MUTATIONS = [
     by: /a new invoice failing after an earlier grace ended starts a new grace/,
   },
   {
-    id: 'fresh.identity-review-needs-verified-approver',
-    rule: "Only an approver whose e-mail is verified may review an heir's identity document",
-    file: 'worker/services/identity.ts',
-    from: 'if (!found || found.approver.emailVerifiedAt === null) throw',
-    to: 'if (!found) throw',
-    tests: [W('identity')],
-    by: /takes a review only from an approver whose e-mail is verified/,
-  },
-  {
     id: 'fresh.first-invoice-failure-starts-no-grace',
     rule: "A failed first invoice of a new subscription is not a renewal failure: it starts no grace and sends no dunning e-mail",
     file: 'worker/billing/stripe-events.ts',

@@ -20,6 +20,19 @@ function secretKey(env: Pick<Env, 'JWT_SECRET'>): Uint8Array {
   return new TextEncoder().encode(env.JWT_SECRET)
 }
 
+// Importing the secret is most of a token check's own cost: once per secret, kept for the isolate.
+const verifyKeys = new Map<string, Promise<CryptoKey>>()
+
+function verifyKey(env: Pick<Env, 'JWT_SECRET'>): Promise<CryptoKey> {
+  const bytes = secretKey(env)
+  let key = verifyKeys.get(env.JWT_SECRET)
+  if (!key) {
+    key = crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify'])
+    verifyKeys.set(env.JWT_SECRET, key)
+  }
+  return key
+}
+
 /** A session id: a random 48-bit number (unique within its owner, which is all the key needs). */
 function newSessionId(): number {
   const [high, low] = crypto.getRandomValues(new Uint32Array(2))
@@ -75,7 +88,7 @@ export async function createSession(
 /** The owner and session a token names, if its signature holds and it has not expired (not yet whether it was revoked). */
 export async function readSessionToken(env: Pick<Env, 'JWT_SECRET'>, token: string): Promise<{ ownerId: string; sessionId: number } | null> {
   // Outside the try: a missing secret is our misconfiguration (a 500, logged), not a bad token.
-  const key = secretKey(env)
+  const key = await verifyKey(env)
   try {
     const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] })
     const { sid, sub } = payload
