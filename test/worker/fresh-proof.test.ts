@@ -103,7 +103,7 @@ describe('fresh proof', () => {
 
   it('lasts 5 minutes by the clock, whatever the constant says: a proof 6 minutes old is stale', async () => {
     const owner = await register()
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - 6 * 60_000, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - 6 * 60_000).run()
     await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
   })
 

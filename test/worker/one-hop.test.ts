@@ -1,6 +1,7 @@
 import { mirrorAccount } from '../../worker/owner/account'
 import { describe, expect, it } from 'vitest'
 import { AUTH_ERRORS } from '../../contract/messages'
+import { WEBAUTHN_PATHS } from '../../contract/webauthn'
 import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
 import { deleteAccount } from '../../worker/services/account-deletion'
@@ -67,6 +68,23 @@ describe("one hop: an owner's request is judged in the owner's object", () => {
     await mirrorAccount(owner.user.id)
     const { runSweeps } = await import('../../worker/cron')
     await runSweeps(env)
+    expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)
+  })
+
+  // The browser tests' ways into the owner's object, where SQL on D1 no longer reaches.
+  it("the dev route age-proof makes the owner's next sensitive act ask who they are", async () => {
+    const owner = await register()
+    expect((await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token })).status).toBe(200)
+    const aged = await call('/api/dev/age-proof', { body: { email: owner.email } })
+    expect(await aged.json()).toEqual({ sessions: 1 })
+    expect((await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token })).status).toBe(403)
+  })
+
+  it('the dev route mirror-account gives an open session the row SQL on D1 changed', async () => {
+    const owner = await register()
+    await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(owner.user.id).run()
+    expect((await call('/api/vault/items', { token: owner.token })).status).toBe(200)
+    expect((await call('/api/dev/mirror-account', { body: { email: owner.email } })).status).toBe(200)
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)
   })
 })

@@ -899,6 +899,11 @@ export class OwnerVault extends DurableObject<Env> {
     return this.ctx.storage.sql.exec<{ n: number }>("select count(*) as n from access_requests where status = 'released'").one().n
   }
 
+  /** Dev only: every session's proof as if long past (the browser tests of fresh proof); answers how many sessions. */
+  async devAgeProof(): Promise<number> {
+    return this.ctx.storage.sql.exec('update sessions set proved_at = 0').rowsWritten
+  }
+
   async devOlderKits(): Promise<{ beneficiaries: number }> {
     return { beneficiaries: this.ctx.storage.sql.exec('update beneficiaries set kit_has_vault_fingerprint = 0').rowsWritten }
   }
