@@ -3071,4 +3071,23 @@ export const MUTATIONS = [
     tests: [W('promise-pins')],
     by: /stays whole when one act appends several entries at once/,
   },
+  // hop, session 2: every writer of the account's columns updates the owner's object's copy
+  {
+    id: 'hop.dunning-mirrored',
+    rule: "a renewal that failed again (past due, grace running) reaches the owner's object's copy of the account",
+    file: 'worker/billing/dunning.ts',
+    from: "    await db.update(users).set({ subscriptionStatus: 'past_due', updatedAt: now }).where(eq(users.id, owner.id))\n    await mirrorAccount(owner.id)\n",
+    to: "    await db.update(users).set({ subscriptionStatus: 'past_due', updatedAt: now }).where(eq(users.id, owner.id))\n",
+    tests: [B('account-mirror-writers')],
+    by: /is written again by every writer of those columns in the worker/,
+  },
+  {
+    id: 'hop.resume-mirrored',
+    rule: "an account the back office resumes is let in again at its sessions' next request",
+    file: 'worker/services/admin/users.ts',
+    from: '  if (!row) throw conflict(ADMIN_MESSAGES.notPaused)\n  await mirrorAccount(row.id, row)\n',
+    to: '  if (!row) throw conflict(ADMIN_MESSAGES.notPaused)\n',
+    tests: [B('account-mirror-writers')],
+    by: /is written again by every writer of those columns in the worker/,
+  },
 ]
