@@ -45,7 +45,6 @@ const NOT_OWNED: Record<string, string> = {
   stripe_events: 'Stripe webhook event ids and times; no owner data',
   revenue_days: 'revenue summed by day; no owner data',
   admin_actions: 'the administrators’ trail: plain-text ids, amounts, days and codes; no e-mail, name or reason',
-  sessions: 'no longer written: sessions live in the owner’s object (worker/owner/sessions.ts), emptied with it; the D1 table waits to be dropped',
 }
 
 interface Fk {

@@ -561,7 +561,6 @@ const ownerGets = () => routes('owner').filter((r) => r.method === 'GET')
 /** Owner A's rows in D1 (what spans owners), and every row of A's own object. */
 const OWNED_ROWS: Record<string, string> = {
   users: 'id = ?1',
-  sessions: "user_id = ?1 and expires_at > strftime('%s', 'now') * 1000",
   webauthn_credentials: 'user_id = ?1',
   heir_index: "hex(owner_id) = upper(replace(?1, '-', ''))",
 }
@@ -596,6 +595,11 @@ async function rowsOf(userId: string) {
     const rows = await ownerRows(userId, `select * from ${table}`)
     out[`object:${table}`] = rows.map((r) => JSON.stringify(r)).sort()
   }
+  // A's live sessions, in A's object, without what use moves ("last seen", the proof's time).
+  out.sessions = await ownerRows(
+    userId,
+    "select id, created_at, expires_at, user_agent, place, browser_id, browser_trusted from sessions where expires_at > strftime('%s', 'now') * 1000 order by id",
+  )
   return out
 }
 
@@ -1029,6 +1033,7 @@ describe('security suite', () => {
   it('left owner A’s data as it was, whatever the suite sent', async () => {
     const now = await snapshot(A, f)
     // Sessions: the suite's own (expired, revoked) are not A's live ones; A's sign-in is still live.
+    expect(initial.rows.sessions).not.toEqual([])
     expect(now.rows.sessions).toEqual(initial.rows.sessions)
     expect(now).toEqual(initial)
   })
