@@ -293,7 +293,8 @@ export const FRESH = [
     id: 'fresh2-admin-deletes-self',
     rule: 'An admin cannot delete their own account from the back office',
     file: 'worker/routes/admin.ts',
-    from: 'if (target.id === c.var.user.id) throw conflict(ADMIN_MESSAGES.cannotDeleteSelf)',
-    to: 'if (target.id === c.var.user.email) throw conflict(ADMIN_MESSAGES.cannotDeleteSelf)',
+    // Retargeted when the one-hop merge renamed c.var.user to c.var.account (the same mistake).
+    from: 'if (target.id === c.var.account.id) throw conflict(ADMIN_MESSAGES.cannotDeleteSelf)',
+    to: 'if (target.id === c.var.account.email) throw conflict(ADMIN_MESSAGES.cannotDeleteSelf)',
   },
 ]

@@ -1,11 +1,15 @@
 import type { UserRow } from './db/schema'
 import type { Db } from './db/client'
+import type { Account } from './owner/account'
 
 export interface AppEnv {
   Bindings: Env
   Variables: {
     db: Db
-    user: UserRow
+    /** The signed-in owner's account as their object has it (requireUser; no D1 read). */
+    account: Account
+    /** The owner's D1 row, read once when a route asks for it (worker/middleware/auth.ts userOf). */
+    userRow?: Promise<UserRow>
     sessionId: number
     /** When the person at this session last proved who they are (worker/middleware/fresh-proof.ts). */
     provedAt: number | null

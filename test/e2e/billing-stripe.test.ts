@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
 import type { AccountSubscription } from '../../contract/billing'
 import { seriousViolations } from './axe'
-import { closeContext, executeSql, firstLink, launch, newPage, outbox, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail } from './browser'
+import { closeContext, executeSql, firstLink, launch, newPage, outbox, registerOwner, safeRoute, toastText, uniqueEmail, waitForMail, mirrorAccount } from './browser'
 import { DECLINE_MESSAGE, FakeStripe, PORTAL_CARD } from './fake-stripe'
 import { freePort, startStripeServer, STRIPE_TEST_SETTINGS, type ProductServer } from './stripe-server'
 
@@ -138,6 +138,7 @@ describe('billing with Stripe (Stripe replaced at the network boundary)', () => 
     })
     await registerOwner(page, { email, password: 'a sound password 1', displayName: 'Pat Payer' })
     const seeded = seedStripeOwner(email, 'Pat Payer')
+    await mirrorAccount(email, server.baseUrl)
 
     // Stripe's automatic renewal attempt failed: invoice.payment_failed, signed, to the webhook.
     const failedEvent = fake.event('invoice.payment_failed', fake.renderInvoice(fake.invoice(seeded.openInvoice)))
@@ -299,6 +300,7 @@ describe('changing plan and subscribing again with Stripe (0.3 · 6 of 7)', () =
          select '${subscription}', null, id, 'premium', 'active', ${periodStart * 1000} from users where email = '${email}';`,
       server.stateDir,
     )
+    await mirrorAccount(email, server.baseUrl)
     const changes = () => fake.calls('POST', `/v1/subscriptions/${subscription}`)
     const created = () => fake.calls('POST', '/v1/subscriptions')
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seriousViolations } from './axe'
-import { executeSql, launch, newPage, registerOwner, signInThroughForm, toastText, uniqueEmail } from './browser'
+import { executeSql, launch, newPage, registerOwner, signInThroughForm, toastText, uniqueEmail, mirrorAccount } from './browser'
 
 // Subscribing, the account page, cancelling and deleting, on a server without billing
 // (seeds 000 §2 Subscribe / Pricing / Account, §4, §5, §8); the retired /checkout and a payment
@@ -208,6 +208,7 @@ describe('billing', () => {
     // A renewal that failed (a state only a billing provider's webhook reaches), a week of grace left.
     const graceUntil = Date.UTC(2099, 10, 8, 12)
     executeSql(`update users set subscription_status = 'past_due', payment_grace_until = ${graceUntil} where email = '${email}'`)
+    await mirrorAccount(email)
 
     await page.goto('/dashboard')
     const banner = page.getByTestId('payment-issue-banner')

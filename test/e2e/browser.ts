@@ -159,6 +159,29 @@ export function executeSql(sql: string, stateDir = suiteServer().stateDir): void
   if (result.status !== 0) throw new Error(`d1 execute failed: ${result.stderr}`)
 }
 
+async function devPost<T>(path: string, body: unknown, base: string): Promise<T> {
+  const res = await fetch(`${base}/api/dev/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+  return (await res.json()) as T
+}
+
+/**
+ * Every session of the owner at `email` as if its proof were long past (sessions live in the
+ * owner's object, beyond SQL on D1): the next sensitive act asks for the password again.
+ */
+export async function ageProof(email: string, base = baseUrl()): Promise<void> {
+  const { sessions } = await devPost<{ sessions: number }>('age-proof', { email }, base)
+  if (sessions === 0) throw new Error(`age-proof: ${email} has no session`)
+}
+
+/**
+ * After SQL on D1 changed an account's row (executeSql): the owner's object gets the row as it now
+ * is, as every writer of those columns in the product does, so the sessions already open see it.
+ */
+export async function mirrorAccount(email: string, base = baseUrl()): Promise<void> {
+  await devPost('mirror-account', { email }, base)
+}
+
 export interface OwnerDetails {
   email: string
   password: string

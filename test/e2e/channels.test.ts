@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHANNEL_COPY, CHANNEL_MESSAGES } from '../../contract/channels-constants'
-import { baseUrl, executeSql, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
+import { ageProof, baseUrl, firstLink, launch, newPage, registerOwner, toastText, uniqueEmail, waitForMail } from './browser'
 
 // A second channel (issue 0.3 · 5 of 7, item 3): Settings → add a backup address → the link sent
 // to it, opened signed in → the address shown confirmed.
@@ -49,7 +49,7 @@ describe('the emergency contact', () => {
     const password = 'a sound password 1'
     await registerOwner(page, { email, password })
     // Proof given at sign-up is now more than 5 minutes old.
-    executeSql(`update sessions set proved_at = 0 where user_id = (select id from users where email = '${email}')`)
+    await ageProof(email)
     const contact = uniqueEmail('kin')
     await openFromMenu(page, 'Settings')
     const card = page.getByTestId('channels-card')

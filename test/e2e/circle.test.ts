@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CIRCLE_MESSAGES } from '../../contract/circle'
-import { baseUrl, executeSql, firstLink, launch, newPage, outbox, registerOwner as registerWithVault, submitBeneficiaryDialog, uniqueEmail, waitForMail, toastText } from './browser'
+import { ageProof, baseUrl, firstLink, launch, newPage, outbox, registerOwner as registerWithVault, submitBeneficiaryDialog, uniqueEmail, waitForMail, toastText } from './browser'
 
 // The owner's circle in the browser: beneficiaries with their Access Kits, approvers, and the
 // pages a beneficiary or approver opens from their e-mail.
@@ -363,7 +363,7 @@ describe('approvers need the owner', () => {
   it('a session whose proof is old is asked to confirm it’s the owner before an approver is added', { timeout: 180_000 }, async () => {
     const { context, page } = await newPage(browser)
     const email = await registerOwner(page, 'Stale Owner')
-    executeSql(`update sessions set proved_at = 0 where user_id = (select id from users where email = '${email}')`)
+    await ageProof(email)
     await openBeneficiaries(page)
     await page.getByRole('button', { name: 'Add Approver' }).click()
     const form = page.getByRole('dialog', { name: 'Add Approver' })

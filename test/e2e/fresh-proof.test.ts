@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { seriousViolations } from './axe'
-import { executeSql, firstLink, launch, newPage, registerOwner, signInThroughForm, toastText, uniqueEmail, waitForMail } from './browser'
+import { ageProof, firstLink, launch, newPage, registerOwner, signInThroughForm, toastText, uniqueEmail, waitForMail } from './browser'
 
 // A session whose proof is stale (a token lifted from a shared computer) asks for the password in
 // one dialog before adding a passkey; the owner is e-mailed about the new key, and "This wasn't
@@ -33,7 +33,7 @@ describe('fresh proof', () => {
     const password = 'a sound password 1'
     await registerOwner(page, { email, password, displayName: 'Stella Step' })
     // Proof given at sign-up is now more than 5 minutes old.
-    executeSql(`update sessions set proved_at = 0 where user_id = (select id from users where email = '${email}')`)
+    await ageProof(email)
 
     await page.goto('/profile')
     await page.getByRole('heading', { name: 'Security Keys' }).waitFor()
@@ -76,7 +76,7 @@ describe('fresh proof', () => {
     const { context, page } = await newPage(browser, { width: 390, height: 844 })
     const email = uniqueEmail('stepup-cancel')
     await registerOwner(page, { email, password: 'a sound password 1' })
-    executeSql(`update sessions set proved_at = 0 where user_id = (select id from users where email = '${email}')`)
+    await ageProof(email)
     await page.goto('/profile')
     await page.getByRole('heading', { name: 'Security Keys' }).waitFor()
     await plugInKey(context, page)

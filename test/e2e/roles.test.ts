@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AUTH_TOKEN_STORAGE_KEY } from '../../contract/constants'
 import { moderateViolations } from './axe'
-import { executeSql, firstLink, launch, newPage, registerOwner, runScript, uniqueEmail, waitForMail } from './browser'
+import { executeSql, firstLink, launch, newPage, registerOwner, runScript, uniqueEmail, waitForMail, mirrorAccount } from './browser'
 
 let browser: Browser
 beforeAll(async () => {
@@ -46,6 +46,7 @@ describe('roles and guards', () => {
     await registerOwner(page, { email, password: 'a sound password 1', displayName: 'Lapsed Owner' })
 
     executeSql(`UPDATE users SET subscription_status = 'canceled' WHERE email = '${email}'`)
+    await mirrorAccount(email)
     await page.reload()
     await expect.poll(() => page.getByRole('heading', { name: 'Subscription Required' }).isVisible()).toBe(true)
     expect(await page.getByRole('link', { name: 'View Plans' }).getAttribute('href')).toBe('/pricing')
@@ -75,6 +76,7 @@ describe('an owner whose plan ended', () => {
     expect(created).toBe(201)
 
     executeSql(`UPDATE users SET subscription_status = 'canceled' WHERE email = '${email}'`)
+    await mirrorAccount(email)
     await page.reload()
     await page.getByRole('heading', { name: 'Subscription Required' }).waitFor()
     await page.getByRole('heading', { name: 'Your triggers still watch over your vault' }).waitFor()

@@ -5,7 +5,7 @@ import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { signLinkToken } from '../../worker/services/link-tokens'
 import { assetRows, createTrigger, DAY_MS, guard, policyCovering } from './engine-helpers'
-import { addApprover, addBeneficiary, call, callSettled, env, linksIn, linkTokenIn, login, messageOf, outboxFor, uniqueEmail, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, callSettled, env, linksIn, linkTokenIn, login, messageOf, outboxFor, uniqueEmail, waitFor, ownerSessions } from './helpers'
 import { ownerExec, ownerRow, ownerRows } from './owner-helpers'
 import { ownerWithBeneficiary, publicKey, uploadItem } from './vault-helpers'
 
@@ -15,7 +15,7 @@ import { ownerWithBeneficiary, publicKey, uploadItem } from './vault-helpers'
 
 const HOUR_MS = 3_600_000
 const SAFETY_WINDOW_MS = 72 * HOUR_MS
-const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+const stale = (userId: string) => ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
 
 /** An owner, two beneficiaries, one item granted to both, a policy covering it that lets beneficiaries ask. */
 async function requestableSetup(accessRequest: Record<string, unknown> | null = { days: 1, by: ['beneficiaries'] }) {

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { DELETION_GRACE_MS, DELETION_MESSAGES } from '../../contract/account-deletion'
 import { runInDurableObject } from 'cloudflare:test'
 import { exports } from 'cloudflare:workers'
@@ -322,6 +323,7 @@ describe('DELETE /api/account/delete', () => {
   it('deletes nothing when billing cannot be cancelled: the sweep tries again', async () => {
     const s = await ownerWithItem()
     await env.DB.prepare(`update users set billing_provider = 'stripe' where id = ?`).bind(s.ownerId).run()
+    await mirrorAccount(s.ownerId)
     expect((await deleteAccountCall({ token: s.token })).status).toBe(200)
     const later = Date.now() + DELETION_GRACE_MS + 1000
     await purgeDueDeletions(env, getDb(env), later)

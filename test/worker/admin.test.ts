@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import { app } from '../../worker/app'
@@ -13,7 +14,7 @@ import {
 } from '../../contract/admin'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { createTrigger } from './engine-helpers'
-import { call, env, login, me, messageOf, register, uniqueEmail } from './helpers'
+import { call, env, login, me, messageOf, register, uniqueEmail, ownerSessions } from './helpers'
 import { ownerRow, seedVaultUsage } from './owner-helpers'
 import { ownerWithBeneficiary, uploadItem } from './vault-helpers'
 
@@ -26,6 +27,7 @@ const DAY_MS = 86_400_000
 async function admin() {
   const a = await register({ email: uniqueEmail('admin'), displayName: 'Ada Admin' })
   await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(a.user.id).run()
+  await mirrorAccount(a.user.id)
   return a
 }
 
@@ -99,6 +101,7 @@ describe('the admin guard', () => {
     expect((await call('/api/admin/dashboard', { token: 'not-a-token' })).status).toBe(401)
     // The role is read from the database on each call: demoted, the same token is refused.
     await env.DB.prepare(`update users set role = 'owner' where id = ?`).bind(a.user.id).run()
+    await mirrorAccount(a.user.id)
     expect((await call('/api/admin/dashboard', { token: a.token })).status).toBe(403)
   })
 })
@@ -114,7 +117,9 @@ describe('the dashboard', () => {
     const [u1, u2, u3] = [await register(), await register(), await register()]
     // One signup dated last month; one paused (no longer active).
     await env.DB.prepare('update users set created_at = ? where id = ?').bind(lastMonth, u3.user.id).run()
+    await mirrorAccount(u3.user.id)
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(now, u2.user.id).run()
+    await mirrorAccount(u2.user.id)
     // Storage is what each owner's object reports to the directory.
     await seedVaultUsage(u1.user.id, { items: 2, bytes: 3 * 1024 ** 3 })
     await seedVaultUsage(u2.user.id, { items: 1, bytes: 512 * 1024 ** 2 })
@@ -248,6 +253,7 @@ describe('users', () => {
     await env.DB.prepare(`update users set subscription_status = 'canceled', subscription_period_end = ? where id = ?`)
       .bind(Date.now() - 5 * DAY_MS, u.user.id)
       .run()
+    await mirrorAccount(u.user.id)
     const t0 = Date.now()
     const restarted = await json<AdminUser>(await call(`/api/admin/users/${u.user.id}/extend`, { token: a.token, body: { days: 3 } }))
     expect(restarted).toMatchObject({ status: 'active', hasActiveSubscription: true })
@@ -288,7 +294,7 @@ describe('users', () => {
     const res = await json<{ message: string; deletedUserEmail: string }>(await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' }))
     expect(res).toEqual({ message: ADMIN_MESSAGES.userDeleted, deletedUserEmail: u.email })
     expect(await env.DB.prepare('select id from users where id = ?').bind(u.user.id).first()).toBeNull()
-    expect(await env.DB.prepare('select id from sessions where user_id = ?').bind(u.user.id).first()).toBeNull()
+    expect(await ownerSessions(u.user.id, 'select id from sessions').first()).toBeNull()
     expect((await me(u.token)).status).toBe(401)
     expect((await call(`/api/admin/users/${u.user.id}`, { token: a.token, method: 'DELETE' })).status).toBe(404)
   })

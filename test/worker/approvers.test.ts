@@ -3,7 +3,7 @@ import { approverSchema, CIRCLE_MESSAGES, type Approver } from '../../contract/c
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
-import { addApprover, call, env, linksIn, linkTokenIn, messageOf, nextMessageTo, outboxFor, postApprover, register, uniqueEmail, waitFor } from './helpers'
+import { addApprover, call, linksIn, linkTokenIn, messageOf, nextMessageTo, outboxFor, postApprover, register, uniqueEmail, waitFor, ownerSessions } from './helpers'
 import { ownerRow } from './owner-helpers'
 
 const APPROVER_ADDED = TRUST_CHANGES.approver_added.subject
@@ -178,7 +178,7 @@ describe('POST /api/approvers', () => {
   it('is a trust change: a stale session adds no one and invites no one; with fresh proof the owner is told', async () => {
     const owner = await register()
     const email = uniqueEmail('approver')
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
     const refused = await postApprover(owner.token, { email, fullName: 'Mallory Mole' })
     expect(refused.status).toBe(403)
     expect(await refused.json()).toMatchObject({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: ['password'] })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { authResponseSchema, publicUserSchema, type AuthResponse } from '../../contract/auth'
 import { AUTH_COOKIE, SESSION_TTL_SECONDS } from '../../contract/constants'
 import { AUTH_ERRORS, GENERIC_ERRORS, VALIDATION } from '../../contract/messages'
-import { call, env, freshIp, login, me, messageOf, register, uniqueEmail } from './helpers'
+import { call, env, freshIp, login, me, messageOf, register, uniqueEmail, ownerSessions } from './helpers'
 
 const PASSWORD = 'correct horse battery'
 
@@ -277,8 +277,7 @@ describe('POST /api/auth/login', () => {
     const first = (await (await login(account.email, account.password)).json()) as AuthResponse
     const second = (await (await login(account.email, account.password)).json()) as AuthResponse
     expect(first.token).not.toBe(second.token)
-    const { n } = (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
-      .bind(account.user.id)
+    const { n } = (await ownerSessions(account.user.id, 'SELECT count(*) AS n FROM sessions')
       .first<{ n: number }>())!
     expect(n).toBe(3)
   })

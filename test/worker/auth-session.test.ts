@@ -1,9 +1,12 @@
+import { accountOf } from '../../worker/owner/account'
+import { ownerVault } from '../../worker/owner/client'
+import { mirrorAccount } from '../../worker/owner/account'
 import { decodeJwt, SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'
 import type { AuthResponse } from '../../contract/auth'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
-import { call, env, login, me, messageOf, register } from './helpers'
+import { call, env, login, me, messageOf, register, ownerSessions } from './helpers'
 import { eq } from 'drizzle-orm'
 import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
@@ -162,7 +165,7 @@ describe('GET /api/auth/me', () => {
   it('rejects a token whose session row has expired', async () => {
     const { token } = await register()
     const { sid, sub } = claimsOf(token)
-    await env.DB.prepare('UPDATE sessions SET expires_at = ? WHERE user_id = ? AND id = ?').bind(Date.now() - 1000, sub, sid).run()
+    await ownerSessions(sub, 'UPDATE sessions SET expires_at = ? WHERE id = ?', Date.now() - 1000, sid).run()
     await expectRejected(token)
   })
 
@@ -200,7 +203,7 @@ describe('POST /api/auth/logout', () => {
 
     await expectRejected(account.token)
     const { sid, sub } = claimsOf(account.token)
-    expect(await env.DB.prepare('SELECT id FROM sessions WHERE user_id = ? AND id = ?').bind(sub, sid).first()).toBeNull()
+    expect(await ownerSessions(sub, 'SELECT id FROM sessions WHERE id = ?', sid).first()).toBeNull()
   })
 
   it('clears the session cookie', async () => {
@@ -249,17 +252,18 @@ describe('POST /api/auth/logout', () => {
   })
 })
 
-describe('the session check as one prepared query', () => {
-  it('decodes the signed-in user exactly as the schema does (booleans, numbers, nulls), and a revoked session at the next request', async () => {
+describe("the session check in the owner's object", () => {
+  it('answers the account as D1 has it (mirrored), and refuses a revoked session at the next request', async () => {
     const owner = await register()
     await env.DB.prepare('update users set cancel_at_period_end = 1, ping_frequency = 14, paused_at = null, phone_number = ? where id = ?').bind('+15551234567', owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const db = getDb(env)
-    const session = await authenticate(db, env, owner.token)
+    const session = await authenticate(env, owner.token)
     const row = await db.select().from(users).where(eq(users.id, owner.user.id)).get()
-    expect(session?.user).toStrictEqual(row)
-    expect(session?.user.cancelAtPeriodEnd).toBe(true)
+    expect(session?.account).toStrictEqual(accountOf(row!))
+    expect(session?.account.pingFrequency).toBe(14)
     expect(session?.sessionId).toBe(claimsOf(owner.token).sid)
-    await env.DB.prepare('delete from sessions where user_id = ?').bind(owner.user.id).run()
-    expect(await authenticate(db, env, owner.token)).toBeNull()
+    await ownerVault(env, owner.user.id).revokeSessions()
+    expect(await authenticate(env, owner.token)).toBeNull()
   })
 })

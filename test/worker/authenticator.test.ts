@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { Secret, TOTP } from 'otpauth'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
@@ -19,7 +20,7 @@ import { newRecoveryCode, proveWithAuthenticator, hasAuthenticator, recoveryHash
 import { issueSignInTicket } from '../../worker/services/sign-in-ticket'
 import { signLinkToken } from '../../worker/services/link-tokens'
 import { getDb } from '../../worker/db/client'
-import { call, env, login, me, messageOf, register } from './helpers'
+import { call, env, login, me, messageOf, register, ownerSessions } from './helpers'
 
 // The authenticator app as a second factor (TOTP, RFC 6238) and its recovery codes, through the
 // API: codes are computed here with otpauth from the secret the setup answers, as an app would.
@@ -370,6 +371,7 @@ describe('signing in with the authenticator app', () => {
       .bind(crypto.randomUUID().replace(/-/g, ''), keysOnly.user.id, Date.now())
       .run()
     await env.DB.prepare('update users set two_factor_enabled = 1 where id = ?').bind(keysOnly.user.id).run()
+    await mirrorAccount(keysOnly.user.id)
     const keyStep = await passwordStep(keysOnly)
     expect(keyStep).toMatchObject({ methods: ['security_key'], message: WEBAUTHN_MESSAGES.secondFactorPrompt })
     expect(keyStep.options).toBeTruthy()
@@ -382,6 +384,7 @@ describe('signing in with the authenticator app', () => {
     const owner = await ownerWithApp()
     const { ticket } = await passwordStep(owner)
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(Date.now(), owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const res = await signInWithCode(ticket, codeAt(owner.secret))
     expect(res.status).toBe(403)
     expect(await messageOf(res)).toBe(AUTH_ERRORS.accountPaused)
@@ -441,7 +444,7 @@ describe('recovery codes, turning off, and other owners', () => {
 
 describe('fresh proof', () => {
   const staleProof = (userId: string) =>
-    env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+    ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
   const expectProofRequired = async (res: Response) => {
     expect(res.status).toBe(403)
     expect(await res.json()).toMatchObject({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: expect.arrayContaining(['password']) })
@@ -494,7 +497,7 @@ describe('proveWithAuthenticator (for fresh proof)', () => {
 })
 
 describe('the authenticator app as fresh proof, and "This wasn’t me"', () => {
-  const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+  const stale = (userId: string) => ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
   const prove = (token: string, code: string) => call('/api/auth/fresh-proof', { token, body: { method: 'authenticator', code } })
 
   it('a code or a recovery code proves it; a wrong or replayed one does not and is counted', async () => {

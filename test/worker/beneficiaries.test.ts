@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { OutboxMessage } from '../../contract/auth'
 import { beneficiarySchema, CIRCLE_MESSAGES, formatFingerprint, type Beneficiary } from '../../contract/circle'
@@ -340,6 +341,7 @@ describe('POST /api/beneficiaries', () => {
     it('applies the Basic limit to an explicit basic plan too', async () => {
       const owner = await register()
       await env.DB.prepare("UPDATE users SET plan_tier = 'basic' WHERE id = ?").bind(owner.user.id).run()
+      await mirrorAccount(owner.user.id)
       for (let i = 0; i < 3; i++) await addBeneficiary(owner.token, KEY)
       const fourth = await postBeneficiary(owner.token, KEY)
       expect(fourth.status).toBe(402)
@@ -362,6 +364,7 @@ describe('POST /api/beneficiaries', () => {
     it('lets a premium owner add more than 3', async () => {
       const owner = await register()
       await env.DB.prepare("UPDATE users SET plan_tier = 'premium' WHERE id = ?").bind(owner.user.id).run()
+      await mirrorAccount(owner.user.id)
       for (let i = 0; i < 5; i++) await addBeneficiary(owner.token, KEY)
       expect(await countFor(owner.user.id)).toBe(5)
       expect(await list(owner.token)).toHaveLength(5)

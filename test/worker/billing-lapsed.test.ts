@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { describe, expect, it } from 'vitest'
 import { BILLING_MESSAGES } from '../../contract/billing'
 import type { EngineStatus, Trigger } from '../../contract/triggers'
@@ -7,7 +8,11 @@ import { call, env, linkTokenIn, messageOf, outboxFor, waitFor } from './helpers
 // After a plan ends (worker/middleware/subscription.ts): the promise to the heirs is kept, and the
 // owner can always pause, cancel and check in, paid or not; what adds or arms still answers 402.
 
-const lapse = (ownerId: string) => env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(ownerId).run()
+// As the sweep or a webhook ends a plan: in D1, and mirrored into the owner's object.
+const lapse = async (ownerId: string) => {
+  await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(ownerId).run()
+  await mirrorAccount(ownerId)
+}
 
 async function expectPaymentRequired(res: Response) {
   expect(res.status).toBe(402)

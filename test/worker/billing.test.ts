@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { describe, expect, it } from 'vitest'
 import { BILLING_MESSAGES, type AccountSubscription, type SubscriptionResult } from '../../contract/billing'
 import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
@@ -154,12 +155,14 @@ describe('cancelling, lapsing and the 402 gate', () => {
   it("a payment issue's grace keeps the vault usable; after it, 402", async () => {
     const owner = await register()
     await env.DB.prepare("update users set subscription_status = 'past_due', payment_grace_until = ? where id = ?").bind(Date.now() + 7 * DAY_MS, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(200)
     // New uploads wait for the payment; nothing else is refused.
     const upload = await call('/api/vault/uploads', { token: owner.token, body: { type: 'doc', plainSize: 10 } })
     expect(upload.status).toBe(402)
     expect(await upload.json()).toEqual({ message: VAULT_ITEM_MESSAGES.uploadsPausedForPayment })
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)
   })
 
@@ -200,6 +203,7 @@ describe('cancelling, lapsing and the 402 gate', () => {
     await manualReleaseOk(s.token, trigger.id)
     const token = await portalToken(s.beneficiary.email)
     await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(s.ownerId).run()
+    await mirrorAccount(s.ownerId)
     expect((await call('/api/vault/items', { token: s.token })).status).toBe(402)
     const list = await call(`/api/beneficiaries/${s.beneficiary.id}/assets?token=${encodeURIComponent(token)}`)
     const [asset] = (await list.json()) as Array<{ id: string }>

@@ -9,14 +9,14 @@ import type { OutboxMessage } from '../../contract/auth'
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { TRUST_DETAILS } from '../../worker/mail/trust-templates'
 import { createTrigger, DAY_MS, firingCount, guard, manualReleaseOk, ownerWithItem, setClock } from './engine-helpers'
-import { call, callSettled, env, linkTokenIn, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
+import { call, callSettled, env, linkTokenIn, messageOf, outboxFor, register, uniqueEmail, waitFor, ownerSessions } from './helpers'
 
 // A second channel (issue 0.3 · 5 of 7, item 3): a verified backup address hears what the owner's
 // own address hears (check-ins, reminders, a release starting with its cancel link); an emergency
 // contact the owner opted in is told only that the owner has not answered, and only when a release
 // starts without the owner; a channel the mail provider reports bouncing shows on readiness.
 
-const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+const stale = (userId: string) => ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
 
 async function setBackup(token: string, email: string) {
   const res = await call('/api/channels/backup', { method: 'PUT', token, body: { email } })

@@ -5,7 +5,7 @@ import { FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import { createTrigger, firingCount, guard, ownerWithItem, setClock } from './engine-helpers'
 import { ownerExec } from './owner-helpers'
-import { call, env, linkTokenIn, login, me, messageOf, outboxFor, waitFor } from './helpers'
+import { call, linkTokenIn, login, me, messageOf, outboxFor, waitFor, ownerSessions } from './helpers'
 
 // Deletion you can take back: after the owner asks (with fresh proof), the account is frozen for
 // DELETION_GRACE_DAYS: every session ends, nothing can be changed, no trigger fires and nothing
@@ -59,7 +59,7 @@ describe('a deletion the owner can take back', () => {
     await ownerExec(s.ownerId, ['update triggers set fire_at = ? where id = ?', Date.now() - 1000, s.scheduled.id])
     await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(0)
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, s.ownerId).run()
+    await ownerSessions(s.ownerId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
     expect((await call('/api/account/deletion/cancel', { method: 'POST', token: again.token })).status).toBe(403)
 
     const fresh = await signIn(s.owner.email, s.owner.password)
@@ -90,7 +90,7 @@ describe('a deletion the owner can take back', () => {
     const second = await call('/api/account/delete', { method: 'DELETE', token: again.token })
     expect(second.status).toBe(409)
     const other = await ownerWithItem()
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, other.ownerId).run()
+    await ownerSessions(other.ownerId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
     expect((await call('/api/account/delete', { method: 'DELETE', token: other.token })).status).toBe(403)
     expect((await me(other.token)).status).toBe(200)
   })

@@ -6,7 +6,7 @@ import { createTrigger, firingCount, manualRelease, ownerWithItem } from './engi
 import { runInDurableObject } from 'cloudflare:test'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import type { OwnerVault } from '../../worker/owner/vault-object'
-import { call, env, login, me, outboxFor, register, waitFor } from './helpers'
+import { call, env, login, me, outboxFor, register, waitFor, ownerSessions } from './helpers'
 import { vaultOf } from './owner-helpers'
 import { signingKeyPair, vaultSetupBody, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
 import { SoftAuthenticator } from './soft-authenticator'
@@ -20,7 +20,7 @@ import { ownerWithBeneficiary } from './vault-helpers'
 
 /** Every session of the owner last proved more than FRESH_PROOF_MS ago: what a stolen token carries. */
 async function staleProof(userId: string): Promise<void> {
-  await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+  await ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
 }
 
 async function ok(res: Response, status = 200): Promise<void> {
@@ -91,7 +91,7 @@ describe('fresh proof', () => {
     await ok(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }), 200)
     await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: second }))
     // Inside the window it holds; a moment past it, it does not.
-    const provedAgo = (ms: number) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - ms, owner.user.id).run()
+    const provedAgo = (ms: number) => ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - ms).run()
     await provedAgo(FRESH_PROOF_MS - 30_000)
     expect((await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token })).status).toBe(200)
     await provedAgo(FRESH_PROOF_MS + 1000)
@@ -103,7 +103,7 @@ describe('fresh proof', () => {
 
   it('lasts 5 minutes by the clock, whatever the constant says: a proof 6 minutes old is stale', async () => {
     const owner = await register()
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - 6 * 60_000, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - 6 * 60_000).run()
     await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
   })
 

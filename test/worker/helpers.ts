@@ -1,3 +1,10 @@
+import { mirrorAccount } from '../../worker/owner/account'
+import { runInDurableObject } from 'cloudflare:test'
+import { ownerVault } from '../../worker/owner/client'
+import { eq } from 'drizzle-orm'
+import { getDb } from '../../worker/db/client'
+import { users } from '../../worker/db/schema'
+import { createSession } from '../../worker/services/sessions'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { env, exports } from 'cloudflare:workers'
 import type { AuthResponse, OutboxMessage } from '../../contract/auth'
@@ -76,6 +83,7 @@ export async function register(overrides: Partial<{ email: string; password: str
     env.DB.prepare('update users set email_verified_at = created_at where id = ?').bind(data.user.id),
     env.DB.prepare("delete from email_outbox where to_address = ? and kind = 'email_confirmation'").bind(body.email.trim().toLowerCase()),
   ])
+  await mirrorAccount(data.user.id)
   return { ...data, user: { ...data.user, emailVerified: true }, password: body.password, email: body.email }
 }
 
@@ -231,4 +239,25 @@ export function linkTokenIn(message: OutboxMessage, pathname: string): string {
 export async function nextMessageTo(address: string, seen: OutboxMessage[] = []): Promise<OutboxMessage> {
   const known = new Set(seen.map((m) => m.text))
   return waitFor(async () => (await outboxFor(address)).find((m) => !known.has(m.text)))
+}
+
+/** A new session of the owner's (as a sign-in opens one, in their object), opened at `now`. */
+export async function sessionFor(ownerId: string, now = Date.now()): Promise<string> {
+  const user = await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) })
+  if (!user) throw new Error(`no owner ${ownerId}`)
+  return createSession(env, user, now)
+}
+
+/**
+ * SQL over the owner's sessions, in their object (where sessions live): `run()` and `first()` as D1's
+ * prepared statements have them, for tests that age or inspect a session.
+ */
+export function ownerSessions(ownerId: string, query: string, ...binds: SqlStorageValue[]) {
+  const rows = () =>
+    runInDurableObject(ownerVault(env, ownerId), (_object, state) => {
+      // A deleted account's object was emptied whole: it holds no session (nor a table for them).
+      if (state.storage.sql.exec("select count(*) as n from sqlite_master where name = 'sessions'").one().n === 0) return []
+      return state.storage.sql.exec(query, ...binds).toArray()
+    })
+  return { run: rows, first: async <T = Record<string, SqlStorageValue>>() => ((await rows())[0] as T | undefined) ?? null }
 }

@@ -18,6 +18,7 @@ import {
   resetTokenFrom,
   uniqueEmail,
   waitFor,
+  ownerSessions,
 } from './helpers'
 
 const NEW_PASSWORD = 'a brand new passphrase'
@@ -232,8 +233,7 @@ describe('POST /api/auth/reset-password', () => {
 
     expect((await me(account.token)).status).toBe(401)
     expect((await me(second.token)).status).toBe(401)
-    const { n } = (await env.DB.prepare('SELECT count(*) AS n FROM sessions WHERE user_id = ?')
-      .bind(account.user.id)
+    const { n } = (await ownerSessions(account.user.id, 'SELECT count(*) AS n FROM sessions')
       .first<{ n: number }>())!
     expect(n).toBe(0)
   })

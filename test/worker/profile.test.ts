@@ -7,7 +7,7 @@ import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof
 import { VALIDATION } from '../../contract/messages'
 import { PROFILE_MESSAGES, type ChangePasswordResponse } from '../../contract/profile'
 import { WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
-import { call, env, login, me, messageOf, outboxFor, register, requestResetToken, waitFor } from './helpers'
+import { call, login, me, messageOf, outboxFor, register, requestResetToken, waitFor, ownerSessions } from './helpers'
 import { SoftAuthenticator } from './soft-authenticator'
 
 // PUT /api/profile and POST /api/profile/password (seeds 000 §2 'Profile Settings page', §3, §5, §7).
@@ -162,7 +162,7 @@ describe('PUT /api/profile', () => {
 })
 
 describe('PUT /api/profile: the emergency contact is a trust change', () => {
-  const stale = (userId: string) => env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, userId).run()
+  const stale = (userId: string) => ownerSessions(userId, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
   const prove = (token: string, password: string) => call('/api/auth/fresh-proof', { token, body: { method: 'password', password } })
   const contactMail = async (address: string) => (await outboxFor(address)).filter((m) => m.subject === 'Your emergency contact was changed')
   const contactAudits = async (token: string) => (await auditOf(token)).filter((e) => e.action === 'account.emergency_contact_set').map((e) => e.details)

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { describe, expect, it } from 'vitest'
 import type { AssetDownload, ReleasedAsset } from '../../contract/releases'
@@ -274,6 +275,7 @@ describe('the inactivity clock (alarm-driven)', () => {
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
     const holdUntil = Date.now() + 7 * DAY_MS
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(holdUntil, s.ownerId).run()
+    await mirrorAccount(s.ownerId)
     await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
     const view = await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(0)
@@ -281,6 +283,7 @@ describe('the inactivity clock (alarm-driven)', () => {
     expect((await status(s.token)).paymentHoldUntil).toBe(new Date(holdUntil).toISOString())
 
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, s.ownerId).run()
+    await mirrorAccount(s.ownerId)
     await guard(s.ownerId).tick()
     expect(await firingCount(s.ownerId)).toBe(1)
   })
@@ -545,6 +548,7 @@ describe('the engine on its boundaries (rules pinned first in promise-pins)', ()
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 7 } })
     await setClock(s.ownerId, { lastCheckInAt: Date.now() - 8 * DAY_MS })
     await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(s.ownerId).run()
+    await mirrorAccount(s.ownerId)
     const res = await call('/api/inactivity/ping', { method: 'POST', token: s.token })
     expect(res.status, await res.clone().text()).toBe(200)
     expect((await clockOf(s.ownerId)).lastCheckInAt).toBeGreaterThan(Date.now() - MINUTE)

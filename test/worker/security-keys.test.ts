@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server'
 import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
@@ -7,7 +8,7 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { UNLOCK_FORGIVE_MS, type Trigger } from '../../contract/triggers'
 import { SECURITY_KEY, WEBAUTHN_MESSAGES, WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
 import { createTrigger, firingCount, guard } from './engine-helpers'
-import { call, env, login, me, messageOf, register, waitFor } from './helpers'
+import { call, env, login, me, messageOf, register, waitFor, ownerSessions } from './helpers'
 import { ownerRow } from './owner-helpers'
 import { fromBase64Url, SoftAuthenticator, toBase64Url, type AssertOverrides, type CoseAlgorithm, type RegisterOverrides } from './soft-authenticator'
 
@@ -105,7 +106,7 @@ async function passkeyFailures(ownerId: string): Promise<number> {
 }
 
 async function sessionCount(userId: string): Promise<number> {
-  const row = await env.DB.prepare('select count(*) as n from sessions where user_id = ?').bind(userId).first<{ n: number }>()
+  const row = await ownerSessions(userId, 'select count(*) as n from sessions').first<{ n: number }>()
   return row!.n
 }
 
@@ -325,6 +326,7 @@ describe('signing in with a key', () => {
   it('refuses a paused account after a valid assertion', async () => {
     const owner = await ownerWithKey()
     await env.DB.prepare('update users set paused_at = ? where id = ?').bind(Date.now(), owner.ownerId).run()
+    await mirrorAccount(owner.ownerId)
     const sessionsBefore = await sessionCount(owner.ownerId)
     await expectRefused(await signInWithKey(owner.auth), 403, AUTH_ERRORS.accountPaused)
     expect(await sessionCount(owner.ownerId)).toBe(sessionsBefore)

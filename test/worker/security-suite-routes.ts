@@ -545,6 +545,8 @@ export const ROUTES: Record<string, RouteSpec> = {
       dataKey: btoa('k'.repeat(32)),
     }),
   },
+  'POST /api/dev/age-proof': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
+  'POST /api/dev/mirror-account': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
   'POST /api/dev/older-kits': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
   'POST /api/dev/access-requests/elapse': { access: 'dev', body: 'json', sample: (f) => ({ email: f.targetEmail }) },
 }

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { NOT_ME_MESSAGES } from '../../contract/fresh-proof'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { exports } from 'cloudflare:workers'
@@ -10,11 +11,10 @@ import { EMAIL_CONFIRMATION } from '../../contract/messages'
 import { ID_DOCUMENT_MAX_BYTES } from '../../contract/identity'
 import { CHUNK_OVERHEAD_BYTES, partSize, UPLOAD_CHUNK_BYTES } from '../../contract/vault-items'
 import { app } from '../../worker/app'
-import { getDb } from '../../worker/db/client'
 import { LINK_PURPOSES, signLinkToken, type LinkPurpose } from '../../worker/services/link-tokens'
-import { createSession } from '../../worker/services/sessions'
+import { SESSION_TTL_SECONDS } from '../../contract/constants'
 import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering } from './engine-helpers'
-import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, nextMessageTo, outboxFor, register, uniqueEmail, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, nextMessageTo, outboxFor, register, sessionFor, uniqueEmail, waitFor } from './helpers'
 import { ROUTES, type Access, type Fixture, type LinkSpec, type RouteSpec } from './security-suite-routes'
 import { stripeEnv } from './stripe-env'
 import { ownerRow, ownerRows } from './owner-helpers'
@@ -347,10 +347,9 @@ interface BadSession {
 async function badSessions(a: Owner, b: Owner, f: Fixture): Promise<BadSession[]> {
   const sid = decodeJwt(a.token).sid as string
   const now = Math.floor(Date.now() / 1000)
-  const db = getDb(env)
-  const expired = await createSession(db, env, a.userId)
-  await env.DB.prepare('update sessions set expires_at = ? where id = ?').bind(Date.now() - 1000, decodeJwt(expired).sid).run()
-  const revoked = await createSession(db, env, a.userId)
+  // Opened long enough ago that it is over.
+  const expired = await sessionFor(a.userId, Date.now() - SESSION_TTL_SECONDS * 1000 - 1000)
+  const revoked = await sessionFor(a.userId)
   expect((await call('/api/auth/logout', { method: 'POST', token: revoked })).status).toBe(200)
   const gone = await register()
   expect((await call('/api/account/delete', { method: 'DELETE', token: gone.token })).status).toBe(200)
@@ -501,7 +500,7 @@ async function buildOwnerA(tag: string) {
     .run()
 
   // A second device of A's: what owner B's requests name (and must not end).
-  const otherDevice = await createSession(getDb(env), env, owner.user.id)
+  const otherDevice = await sessionFor(owner.user.id)
   const release = await first<{ id: string; firing_id: string }>(owner.user.id, `select id, firing_id from releases where status = 'waiting'`)
   const signoff = await first<{ release_id: string; email: string }>(owner.user.id, `select release_id, email from release_signoffs where decision is null`)
   const asset = await first<{ id: string }>(owner.user.id, `select id from released_assets where beneficiary_id = ?`, beneficiary.id)
@@ -550,6 +549,7 @@ async function buildOwnerB() {
 async function buildAdmin() {
   const admin = await register({ email: uniqueEmail('admin') })
   await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(admin.user.id).run()
+  await mirrorAccount(admin.user.id)
   return { token: admin.token, userId: admin.user.id, email: admin.email, password: admin.password }
 }
 
@@ -561,7 +561,6 @@ const ownerGets = () => routes('owner').filter((r) => r.method === 'GET')
 /** Owner A's rows in D1 (what spans owners), and every row of A's own object. */
 const OWNED_ROWS: Record<string, string> = {
   users: 'id = ?1',
-  sessions: "user_id = ?1 and expires_at > strftime('%s', 'now') * 1000",
   webauthn_credentials: 'user_id = ?1',
   heir_index: "hex(owner_id) = upper(replace(?1, '-', ''))",
 }
@@ -596,6 +595,11 @@ async function rowsOf(userId: string) {
     const rows = await ownerRows(userId, `select * from ${table}`)
     out[`object:${table}`] = rows.map((r) => JSON.stringify(r)).sort()
   }
+  // A's live sessions, in A's object, without what use moves ("last seen", the proof's time).
+  out.sessions = await ownerRows(
+    userId,
+    "select id, created_at, expires_at, user_agent, place, browser_id, browser_trusted from sessions where expires_at > strftime('%s', 'now') * 1000 order by id",
+  )
   return out
 }
 
@@ -1029,6 +1033,7 @@ describe('security suite', () => {
   it('left owner A’s data as it was, whatever the suite sent', async () => {
     const now = await snapshot(A, f)
     // Sessions: the suite's own (expired, revoked) are not A's live ones; A's sign-in is still live.
+    expect(initial.rows.sessions).not.toEqual([])
     expect(now.rows.sessions).toEqual(initial.rows.sessions)
     expect(now).toEqual(initial)
   })

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { AuditEntry } from '../../contract/audit'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { SESSION_MESSAGES, SESSIONS_PATHS, type SessionList, type SignedInSession } from '../../contract/sessions'
-import { call, env, login, me, messageOf, register } from './helpers'
+import { call, login, me, messageOf, register, ownerSessions } from './helpers'
 
 // The owner's signed-in devices (issue "A stolen session is not the owner"): GET /api/auth/sessions,
 // DELETE /api/auth/sessions/:id and POST /api/auth/sessions/sign-out-others.
@@ -46,7 +46,7 @@ describe('GET /api/auth/sessions', () => {
     const owner = await register()
     const chrome = await signInAgain(owner, CHROME_ON_WINDOWS)
     // Cloudflare's place of the first sign-in, as the session row keeps it.
-    await env.DB.prepare('update sessions set place = ? where user_id = ? and id = ?').bind('Lisbon, PT', owner.user.id, Number(sidOf(owner.token))).run()
+    await ownerSessions(owner.user.id, 'update sessions set place = ? where id = ?', 'Lisbon, PT', Number(sidOf(owner.token))).run()
 
     const sessions = await listOf(chrome)
     expect(sessions).toHaveLength(2)
@@ -80,7 +80,7 @@ describe('GET /api/auth/sessions', () => {
     const owner = await register()
     const other = await register()
     const expired = await signInAgain(owner, SAFARI_ON_IPHONE)
-    await env.DB.prepare('update sessions set expires_at = ? where user_id = ? and id = ?').bind(Date.now() - 1000, owner.user.id, Number(sidOf(expired))).run()
+    await ownerSessions(owner.user.id, 'update sessions set expires_at = ? where id = ?', Date.now() - 1000, Number(sidOf(expired))).run()
     expect((await listOf(owner.token)).map((s) => s.id)).toEqual([sidOf(owner.token)])
     expect((await listOf(other.token)).map((s) => s.id)).toEqual([sidOf(other.token)])
   })
@@ -174,10 +174,10 @@ describe('POST /api/auth/sessions/sign-out-others', () => {
     const owner = await register()
     const other = await signInAgain(owner)
     const longAgo = Date.now() - 60 * 60 * 1000
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(longAgo, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', longAgo).run()
     expect((await signOut(owner.token, sidOf(other))).status).toBe(200)
     const third = await signInAgain(owner)
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(longAgo, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', longAgo).run()
     expect((await signOutOthers(owner.token)).status).toBe(200)
     expect((await me(third)).status).toBe(401)
     expect((await signOutOthers(undefined)).status).toBe(401)

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN_MESSAGES, type AdminDashboardData, type AdminRefund } from '../../contract/admin'
 import { BILLING_MESSAGES, type AccountSubscription, type BillingConfig, type SubscriptionResult } from '../../contract/billing'
@@ -280,6 +281,7 @@ describe('POST /api/stripe/webhook', () => {
     const event = { id: eventId(), type: 'customer.subscription.updated', object: { ...sub, cancel_at_period_end: true } }
     expect(await (await deliver(event)).json()).toEqual({ received: true })
     await env.DB.prepare('update users set cancel_at_period_end = 0 where id = ?').bind(owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     expect(await (await deliver(event)).json()).toEqual({ received: true, duplicate: true })
     expect((await userRow(owner.user.id))!.cancel_at_period_end).toBe(0)
     // Remembered for Stripe's retries (3 days), then forgotten by the sweep.
@@ -392,6 +394,7 @@ describe('admin refunds with Stripe', () => {
     const owner = await register()
     const customerId = `cus_refund_${crypto.randomUUID().slice(0, 8)}`
     await env.DB.prepare('update users set stripe_customer_id = ? where id = ?').bind(customerId, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const seen = installRefunds([
       // Newest first, as Stripe lists them: too little left, failed, then the one that can take it.
       charge('ch_mostly_refunded', customerId, 2999, { amount_refunded: 2000 }),
@@ -425,6 +428,7 @@ describe('admin refunds with Stripe', () => {
     const owner = await register()
     const customerId = `cus_refund_${crypto.randomUUID().slice(0, 8)}`
     await env.DB.prepare('update users set stripe_customer_id = ? where id = ?').bind(customerId, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const seen = installRefunds([charge('ch_pending', customerId, 999)], 'pending')
     const res = await stripeCall('/api/admin/refunds', { token: a.token, body: { userId: owner.user.id, amount: 9.99, reason: 'Goodwill' } })
     expect(res.status).toBe(201)
@@ -437,6 +441,7 @@ describe('admin refunds with Stripe', () => {
     const owner = await register()
     const customerId = `cus_refund_${crypto.randomUUID().slice(0, 8)}`
     await env.DB.prepare('update users set stripe_customer_id = ? where id = ?').bind(customerId, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const seen = installRefunds([
       charge('ch_small', customerId, 999),
       charge('ch_refunded', customerId, 2999, { amount_refunded: 2000 }),

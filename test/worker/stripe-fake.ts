@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
 import { http, HttpResponse } from 'msw'
 import { expect } from 'vitest'
@@ -397,6 +398,7 @@ export function invoiceEvent(type: string, customerId: string, subscriptionId: s
 export async function stripeAdmin() {
   const a = await register()
   await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(a.user.id).run()
+  await mirrorAccount(a.user.id)
   return a
 }
 

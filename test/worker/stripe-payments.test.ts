@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ADMIN_MESSAGES, type AdminAction } from '../../contract/admin'
 import { BILLING_MESSAGES, type AccountSubscription, type InvoicePage, type PayInvoiceResult, type SubscriptionResult } from '../../contract/billing'
@@ -81,6 +82,7 @@ describe('dunning e-mails, each once per invoice', () => {
 
     // The grace ran out; Stripe's next retry of the same invoice fails too: no second grace, no e-mail.
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     await env.DB.prepare('update payment_issues set grace_until = ? where invoice_id = ?').bind(Date.now() - 1000, invoice.id).run()
     expect((await deliver(invoiceEvent('invoice.payment_failed', invoice))).status).toBe(200)
     expect((await userRow(owner.user.id))!.payment_grace_until).toBeLessThan(Date.now())
@@ -311,6 +313,7 @@ describe('fixing a payment from /account', () => {
   it('after the grace has run out the vault is closed (402), yet the owner can still see what is due and pay it, which reopens the vault', async () => {
     const { owner, invoice } = await pastDueOwner()
     await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(Date.now() - 1000, owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(402)
     expect((await account(owner.token)).paymentDue).toMatchObject({ invoiceId: invoice.id, amountDue: 2999, graceUntil: null })
     expect((await stripeCall('/api/account/pay-invoice', { method: 'POST', token: owner.token })).status).toBe(200)

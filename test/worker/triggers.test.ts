@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { mirrorAccount } from '../../worker/owner/account'
 import { BILLING_MESSAGES } from '../../contract/billing'
 import { TRIGGER_MESSAGES, type EngineStatus, type Trigger } from '../../contract/triggers'
 import { call, env, messageOf, register } from './helpers'
@@ -72,6 +73,7 @@ describe('triggers API', () => {
     const { token, owner } = await ownerWithBeneficiary()
     const trigger = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 7 } })
     await env.DB.prepare("update users set subscription_status = 'canceled' where id = ?").bind(owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const rescheduled = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token, body: { status: 'paused', config: { pingFrequency: 'monthly', gracePeriod: 7 } } })
     expect(rescheduled.status).toBe(402)
     expect(await messageOf(rescheduled)).toBe(BILLING_MESSAGES.subscriptionRequired)

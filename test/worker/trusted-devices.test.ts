@@ -1,4 +1,3 @@
-import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { HOUR_MS } from '../../contract/constants'
 import type { SignedInSession } from '../../contract/sessions'
@@ -6,7 +5,7 @@ import { SAFETY_WINDOW } from '../../contract/settings'
 import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
 import { DRY_RUN_CAUSE_LABELS, TRIGGER_MESSAGES, type DryRunResult, type EngineStatus, type Trigger } from '../../contract/triggers'
 import { assetRows, createTrigger, DAY_MS, firingCount, guard, ownerWithItem, policyCovering } from './engine-helpers'
-import { call, callSettled, login, messageOf, outboxFor, register, waitFor } from './helpers'
+import { call, callSettled, login, messageOf, outboxFor, register, waitFor, ownerSessions } from './helpers'
 import { ownerExec, ownerRow, ownerState } from './owner-helpers'
 
 // Trusted devices and the Loss of trusted devices trigger ('device_loss'): the owner marks
@@ -56,7 +55,7 @@ async function releasesOf(token: string) {
 
 /** Makes the session's last use old, so that its next request is written down (and, if trusted, told). */
 async function staleSession(userId: string) {
-  await env.DB.prepare('update sessions set last_seen_at = 0 where user_id = ?').bind(userId).run()
+  await ownerSessions(userId, 'update sessions set last_seen_at = 0').run()
 }
 
 describe('marking devices as trusted', () => {
@@ -66,7 +65,7 @@ describe('marking devices as trusted', () => {
     expect(session).toMatchObject({ trusted: false, canTrust: true })
 
     // Without fresh proof: refused, nothing changed.
-    await env.DB.prepare('update sessions set proved_at = 0 where user_id = ?').bind(owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = 0').run()
     const stale = await markBrowser(owner.token, session.id)
     expect(stale.status).toBe(403)
     expect(await stale.json()).toMatchObject({ requiresFreshProof: true })

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { env } from 'cloudflare:workers'
 import { expect } from 'vitest'
 import type { PlanTier } from '../../contract/plans'
@@ -197,6 +198,7 @@ export async function setAccount(userId: string, fields: Partial<{ planTier: Exc
     .bind(...entries.map(([, v]) => v), userId)
     .run()
   expect(result.meta.changes).toBe(1)
+  await mirrorAccount(userId)
 }
 
 export interface VaultItemDbRow {

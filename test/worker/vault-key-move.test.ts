@@ -4,7 +4,7 @@ import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof
 import { KEY_MOVE_MESSAGES, KEY_MOVE_TTL_MS, type KeyMoveState } from '../../contract/vault-key-move'
 import type { OwnerVault } from '../../worker/owner/vault-object'
 import { sweepKeyMove } from '../../worker/owner/vault-key-move'
-import { call, env, messageOf, register } from './helpers'
+import { call, messageOf, register, ownerSessions } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'
 import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
@@ -222,7 +222,7 @@ describe('the move of a vault of format 1 to a vault key', () => {
     const state = await start(owner.token)
     await stage(owner.token, rewrap(state.missing, new Map()))
     const before = await wrapsOf(owner.user.id)
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
     const res = await commit(owner.token)
     expect(res.status).toBe(403)
     expect(await messageOf(res)).toBe(FRESH_PROOF_MESSAGES.required)

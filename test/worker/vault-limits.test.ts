@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { PLANS } from '../../contract/plans'
@@ -297,6 +298,7 @@ describe('counters stay exact', { timeout: MULTI_MB_TIMEOUT }, () => {
     const directory = () => env.DB.prepare('select vault_items as items, vault_bytes as bytes from users where id = ?').bind(ownerId).first()
     expect(await directory()).toEqual({ items: 1, bytes: SMALL_CIPHER })
     await env.DB.prepare('update users set vault_items = 20, vault_bytes = ? where id = ?').bind(BASIC.maxStorageBytes, ownerId).run()
+    await mirrorAccount(ownerId)
     // The owner's own view counts the object's rows, and so do the limits: there is room for more.
     expect(await counters(token)).toEqual({ storageUsed: SMALL_CIPHER, vaultItemCount: 1 })
     expect((await start(token)).status).toBe(201)

@@ -5,7 +5,7 @@ import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof
 import { VAULT_MESSAGES } from '../../contract/vault'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import type { OwnerVault } from '../../worker/owner/vault-object'
-import { call, env, me, messageOf, outboxFor, register, waitFor } from './helpers'
+import { call, me, messageOf, outboxFor, register, waitFor, ownerSessions } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'
 
@@ -87,7 +87,7 @@ describe('POST /api/vault/passphrase', () => {
 
   it('needs fresh proof: a stale session changes nothing', async () => {
     const owner = await ownerWithVault()
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
     const res = await changePassphrase(owner.token, changeBody())
     expect(res.status).toBe(403)
     expect(await res.json()).toEqual({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: ['password'] })

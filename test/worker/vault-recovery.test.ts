@@ -6,7 +6,7 @@ import { VAULT_MESSAGES } from '../../contract/vault'
 import { RECOVERY_MESSAGES } from '../../contract/vault-recovery'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import type { OwnerVault } from '../../worker/owner/vault-object'
-import { call, env, me, messageOf, outboxFor, register, waitFor } from './helpers'
+import { call, me, messageOf, outboxFor, register, waitFor, ownerSessions } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'
 
@@ -89,7 +89,7 @@ describe('PUT /api/vault/recovery', () => {
 
   it('needs fresh proof: a stale session (a stolen token) cannot put in a code of its own', async () => {
     const owner = await ownerWithVault()
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
     const res = await putRecovery(owner.token, recoveryBody())
     expect(res.status).toBe(403)
     expect(await res.json()).toEqual({ message: FRESH_PROOF_MESSAGES.required, requiresFreshProof: true, methods: ['password'] })
@@ -156,7 +156,7 @@ describe('a passphrase set through the recovery code', () => {
     const odd = await call('/api/vault/passphrase', { token: owner.token, body: { ...changeBody(), via: 'magic' } })
     expect(odd.status).toBe(400)
     expect(await messageOf(odd)).toBe('via: via must be passphrase or recovery_code')
-    await env.DB.prepare('update sessions set proved_at = ? where user_id = ?').bind(Date.now() - FRESH_PROOF_MS - 1000, owner.user.id).run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = ?', Date.now() - FRESH_PROOF_MS - 1000).run()
     const stale = await call('/api/vault/passphrase', { token: owner.token, body: { ...changeBody(), via: 'recovery_code' } })
     expect(stale.status).toBe(403)
     expect((await ownerState<Keys>(owner.user.id, 'vaultKeys'))!.salt).toBe(owner.setup.vaultSalt)

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../../worker/owner/account'
 import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { IDENTITY_MESSAGES, type IdentityDocument } from '../../contract/identity'
@@ -143,6 +144,7 @@ describe('dates in e-mails', () => {
   it('to the owner are in the owner’s time zone: the release they can still cancel', async () => {
     const owner = await register()
     await env.DB.prepare('update users set timezone = ? where id = ?').bind('Asia/Tokyo', owner.user.id).run()
+    await mirrorAccount(owner.user.id)
     const heir = await addBeneficiary(owner.token, await publicKey())
     const { item } = await uploadItem(owner.token, [heir.id])
     await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { and, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import { DAY_MS, PAYMENT_GRACE_DAYS, PAYMENT_REMINDER_DAYS } from '../../contract/constants'
 import type { Db } from '../db/client'
@@ -56,7 +57,10 @@ export async function invoiceFailed(env: Env, ctx: Ctx, db: Db, owner: UserRow, 
     })
     .onConflictDoNothing()
     .returning()
-  const pastDue = () => db.update(users).set({ subscriptionStatus: 'past_due', updatedAt: now }).where(eq(users.id, owner.id))
+  const pastDue = async () => {
+    await db.update(users).set({ subscriptionStatus: 'past_due', updatedAt: now }).where(eq(users.id, owner.id))
+    await mirrorAccount(owner.id)
+  }
   // Another attempt at an invoice already failed, or a second invoice within a running grace
   // (whose owner was told, and whose grace keeps its end).
   if (!issue || running) return void (await pastDue())
@@ -65,6 +69,7 @@ export async function invoiceFailed(env: Env, ctx: Ctx, db: Db, owner: UserRow, 
     .set({ subscriptionStatus: 'past_due', paymentGraceUntil: graceUntil, updatedAt: now })
     .where(and(eq(users.id, owner.id), or(isNull(users.paymentGraceUntil), lte(users.paymentGraceUntil, now))))
     .returning()
+  if (started) await mirrorAccount(owner.id, started)
   if (!started) {
     // A grace started meanwhile (another invoice's failure, concurrently): this one falls in it.
     await db

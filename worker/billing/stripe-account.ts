@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import Stripe from 'stripe'
 import { ADMIN_MESSAGES } from '../../contract/admin'
 import { BILLING_MESSAGES, type BillingInvoice, type InvoicePage, type PaymentDue } from '../../contract/billing'
@@ -169,6 +170,7 @@ export function stripeAccount(env: Env, stripe: Stripe, call: Call, prices: Reco
         .where(and(eq(users.id, target.id), eq(users.stripeSubscriptionId, sub.id)))
         .returning()
       if (!row) throw conflict(ADMIN_MESSAGES.subscriptionChanged)
+      await mirrorAccount(row.id, row)
       return row
     },
   }

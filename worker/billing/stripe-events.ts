@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { and, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type Stripe from 'stripe'
 import { DAY_MS } from '../../contract/constants'
@@ -106,6 +107,7 @@ async function subscriptionChanged(db: Db, settings: StripeSettings, sub: Stripe
         or(sql`${users.stripeSubscriptionId} is not ${sub.id}`, isNull(users.stripeEventAt), lte(users.stripeEventAt, eventAt)),
       ),
     )
+  await mirrorAccount(owner.id)
 }
 
 /**
@@ -221,6 +223,7 @@ async function paymentRestored(env: Env, ctx: Pick<ExecutionContext, 'waitUntil'
       updatedAt: now,
     })
     .where(eq(users.id, owner.id))
+  await mirrorAccount(owner.id)
   await sendRecovery(env, ctx, db, owner, now)
   // The hold is over now, not at the grace's old end: the owner's engine looks again at once, so
   // what came due during the grace fires now (its alarm and the sweep's copy still say the old end).

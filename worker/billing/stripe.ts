@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { DAY_MS } from '../../contract/constants'
 import { and, eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
@@ -196,6 +197,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
           where id = ${owner.id} and stripe_subscription_id = ${sub.id}`,
         sql`update subscriptions set plan = ${state.plan}, status = ${state.status} where id = ${sub.id}`,
       ])
+      await mirrorAccount(owner.id)
     }
     const preview = invoicePreview(req.plan, null)
     // During a free first period nothing is due now: the new price is charged when it ends.
@@ -306,6 +308,7 @@ export function stripeBilling(env: Env, settings: StripeSettings): BillingProvid
         grant,
         now,
       )
+      if (grant.length) await mirrorAccount(owner.id)
       return { status: resultStatus(sub.status), clientSecret: clientSecretOf(sub), subscriptionId: sub.id, customerId, invoicePreview: preview, billingEnabled: true }
     },
 

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { DAY_MS } from '../../contract/constants'
 import { and, eq, lte, sql } from 'drizzle-orm'
 import {
@@ -69,6 +70,7 @@ export async function subscribeOwner(env: Env, db: Db, owner: UserRow, req: Requ
   await record(env, { id, email: null, userId: owner.id, plan: req.plan, status, promo, trialDays: preview.trialDays }, now, [
     grant(owner.id, id, req.plan, status, preview.trialDays, now),
   ])
+  await mirrorAccount(owner.id)
   return { status, clientSecret: null, subscriptionId: id, customerId: null, invoicePreview: preview, billingEnabled: false }
 }
 
@@ -175,5 +177,6 @@ export async function sweepSubscriptions(db: Db, now = Date.now()): Promise<{ su
       ),
     )
     .returning({ id: users.id })
+  for (const { id } of [...ended, ...renewed]) await mirrorAccount(id)
   return { subscriptionsEnded: ended.length, subscriptionsRenewed: renewed.length }
 }

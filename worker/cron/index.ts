@@ -9,7 +9,6 @@ import { sweepSubscriptions } from '../billing/subscriptions'
 import { deliverDue, pruneOutbox } from '../mail/outbox'
 import { cloudflareSender } from '../mail/sender'
 import { purgeDueDeletions, sweepBlobDeletions } from '../services/account-deletion'
-import { sweepSessions } from '../services/sessions'
 import { pruneSignInFailures } from '../services/sign-in-guard'
 import { sweepChallenges } from '../webauthn/challenges'
 
@@ -20,7 +19,6 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
   const dunning = await sweepDunning(env, db, now)
   const emailsSent = await deliverDue(db, cloudflareSender(env), now)
   const emailsPruned = await pruneOutbox(db, now)
-  const expiredSessions = await sweepSessions(db, now)
   const oldResets = await db
     .delete(passwordResets)
     .where(or(lt(passwordResets.expiresAt, now - DAY_MS), isNotNull(passwordResets.usedAt)))
@@ -36,5 +34,5 @@ export async function runSweeps(env: Env, now = Date.now()): Promise<Record<stri
     .insert(engineState)
     .values({ key: 'lastSweepAt', value: now })
     .onConflictDoUpdate({ target: engineState.key, set: { value: now } })
-  return { emailsSent, emailsPruned, expiredSessions, oldResets: oldResets.length, expiredChallenges, signInFailuresForgotten, ...deletions, ...blobs, ...billing, ...dunning, stripeEventsPruned, ...engine }
+  return { emailsSent, emailsPruned, oldResets: oldResets.length, expiredChallenges, signInFailuresForgotten, ...deletions, ...blobs, ...billing, ...dunning, stripeEventsPruned, ...engine }
 }

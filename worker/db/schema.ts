@@ -85,38 +85,6 @@ export const users = sqliteTable(
 )
 
 /**
- * Live sessions, keyed by their owner first: a sign-in, a revocation of all of an owner's sessions
- * and the cascade from the account all read one key range, with no index beside the table. `id` is
- * a random 48-bit number, unique within its owner. A revoked session's row is deleted. Expired rows
- * are deleted when their owner next signs in, and by the cron sweep, which walks the table a window
- * at a time (an index on the expiry would cost more per owner than the session itself).
- */
-export const sessions = sqliteTable(
-  'sessions',
-  {
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    id: integer('id').notNull(),
-    createdAt: integer('created_at').notNull(),
-    expiresAt: integer('expires_at').notNull(),
-    // When the person at this session last proved who they are with something a token is not (the
-    // password, a security key, an authenticator code): at sign-in, and at each step-up. Acts that
-    // change trust need it within FRESH_PROOF_MS (worker/middleware/fresh-proof.ts).
-    provedAt: integer('proved_at'),
-    // What the owner sees in their list of signed-in devices: the browser as the request named it,
-    // the approximate place Cloudflare gave the request, and when it was last used (written at most
-    // every few minutes).
-    userAgent: text('user_agent'),
-    place: text('place'),
-    lastSeenAt: integer('last_seen_at'),
-    // The browser it was opened in (`browsers`), by the id its device cookie carries.
-    browserId: text('browser_id'),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.id] })],
-)
-
-/**
  * The browsers an owner has signed in from, each by a random id kept in its signed device cookie
  * (worker/services/sign-in-guard.ts), so it stays the same browser across sign-ins. `trustedAt`:
  * the owner marked it as a trusted device (the Loss of trusted devices trigger watches those).
@@ -321,7 +289,6 @@ export const blobDeletions = sqliteTable('blob_deletions', {
 
 export type WebauthnCredentialRow = typeof webauthnCredentials.$inferSelect
 export type UserRow = typeof users.$inferSelect
-export type SessionRow = typeof sessions.$inferSelect
 export type AuthenticatorRow = typeof authenticators.$inferSelect
 
 

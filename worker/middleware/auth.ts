@@ -7,9 +7,10 @@ import { AUTH_COOKIE } from '../../contract/constants'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { conflict, forbidden, unauthorized } from '../lib/errors'
 import { withFacts } from '../openapi/facts'
-import { authenticate, LAST_SEEN_EVERY_MS, touchSession } from '../services/sessions'
+import { eq } from 'drizzle-orm'
+import { users, type UserRow } from '../db/schema'
+import { authenticate } from '../services/sessions'
 import { touchBrowser } from '../services/trusted-devices'
-import { ownerVault } from '../owner/client'
 import { timed } from './server-timing'
 import type { AppEnv } from '../types'
 
@@ -37,38 +38,50 @@ export const requireUser = withFacts(
   createMiddleware<AppEnv>(async (c, next) => {
     const token = readToken(c)
     if (!token) throw unauthorized(AUTH_ERRORS.notSignedIn)
-    const session = await timed(c, 'session', () => authenticate(c.var.db, c.env, token))
+    // One call to the owner's object: the session, its revocation and the account's state are there.
+    const session = await timed(c, 'owner', () => authenticate(c.env, token))
     if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
+    const { account } = session
     // Frozen for deletion: reading, proving it is them, signing devices out, checking in and keeping
     // the account are all that is left.
-    if (session.user.deletionRequestedAt !== null && !READS.has(c.req.method) && !OPEN_WHILE_FROZEN.has(c.req.path.replace(/\/\d+$/, '/:id'))) {
-      throw conflict(DELETION_MESSAGES.frozen(deletionDueAt(session.user.deletionRequestedAt)))
+    if (account.deletionRequestedAt !== null && !READS.has(c.req.method) && !OPEN_WHILE_FROZEN.has(c.req.path.replace(/\/\d+$/, '/:id'))) {
+      throw conflict(DELETION_MESSAGES.frozen(deletionDueAt(account.deletionRequestedAt)))
     }
-    c.set('user', session.user)
+    c.set('account', account)
     c.set('sessionId', session.sessionId)
     c.set('provedAt', session.provedAt)
     c.set('trustedDevice', session.trustedBrowser)
-    const now = Date.now()
-    if ((session.lastSeenAt ?? 0) + LAST_SEEN_EVERY_MS <= now) {
-      c.executionCtx.waitUntil(touchSession(c.var.db, session.user.id, session.sessionId, now).catch((error) => console.error('session touch failed', error)))
-      // A trusted browser's use, as often as its session's: the owner's object keeps the time.
-      if (session.trustedBrowser && session.browserId) {
-        const { id } = session.user
-        const browserId = session.browserId
-        c.executionCtx.waitUntil(
-          Promise.all([touchBrowser(c.var.db, id, browserId, now), ownerVault(c.env, id).recordTrustedUse(now)]).catch((error) => console.error('trusted use failed', error)),
-        )
-      }
+    // The browser's "last used" in D1, as often as its session's (the object records the trusted use itself).
+    if (session.touched && session.trustedBrowser && session.browserId) {
+      c.executionCtx.waitUntil(touchBrowser(c.var.db, account.id, session.browserId, Date.now()).catch((error) => console.error('browser touch failed', error)))
     }
     await next()
   }),
   { session: true },
 )
 
-/** After requireUser: the back office's guard, on the role in the database as it is now (403 otherwise). */
+/**
+ * After requireUser, for a route that needs more of the account than its object keeps (the
+ * password hash, billing ids, second factors…): the owner's D1 row, read once per request. Gone
+ * (deleted meanwhile): 401, as for a revoked session.
+ */
+export function userOf(c: Context<AppEnv>): Promise<UserRow> {
+  let row = c.get('userRow')
+  if (!row) {
+    const id = c.var.account.id
+    row = c.var.db.query.users.findFirst({ where: eq(users.id, id) }).then((user) => {
+      if (!user) throw unauthorized(AUTH_ERRORS.sessionExpired)
+      return user
+    })
+    c.set('userRow', row)
+  }
+  return row
+}
+
+/** After requireUser: the back office's guard, on the role as the owner's object has it now (403 otherwise). */
 export const requireAdmin = withFacts(
   createMiddleware<AppEnv>(async (c, next) => {
-    if (c.var.user.role !== 'admin') throw forbidden(ADMIN_MESSAGES.adminOnly)
+    if (c.var.account.role !== 'admin') throw forbidden(ADMIN_MESSAGES.adminOnly)
     await next()
   }),
   { admin: true },

@@ -20,7 +20,7 @@ export function hasFreshProof(c: Context<AppEnv>, now = Date.now()): boolean {
  */
 export async function assertFreshProof(c: Context<AppEnv>): Promise<void> {
   if (hasFreshProof(c)) return
-  const methods: ProofMethod[] = await proofMethodsOf(c.var.db, c.var.user.id)
+  const methods: ProofMethod[] = await proofMethodsOf(c.var.db, c.var.account.id)
   throw new ApiError(403, FRESH_PROOF_MESSAGES.required, { requiresFreshProof: true, methods })
 }
 
@@ -41,7 +41,7 @@ export const requireFreshProof = withFacts(
 export async function askWithProof<T>(c: Context<AppEnv>, answer: Promise<Outcome<T>>): Promise<T> {
   const outcome = await answer
   if (!outcome.ok && outcome.extra.requiresFreshProof === true) {
-    const methods = await proofMethodsOf(c.var.db, c.var.user.id)
+    const methods = await proofMethodsOf(c.var.db, c.var.account.id)
     throw new ApiError(outcome.status, outcome.message, { ...outcome.extra, methods })
   }
   return ask(Promise.resolve(outcome))

@@ -9,7 +9,7 @@ import { hasActiveSubscription } from '../services/users'
 import type { AppEnv } from '../types'
 
 function refuseUnpaid(c: Context<AppEnv>): void {
-  if (!hasActiveSubscription(c.var.user)) throw new ApiError(402, BILLING_MESSAGES.subscriptionRequired, { requiresPayment: true })
+  if (!hasActiveSubscription(c.var.account)) throw new ApiError(402, BILLING_MESSAGES.subscriptionRequired, { requiresPayment: true })
 }
 
 /**

@@ -516,5 +516,7 @@ export const OPERATIONS: Record<string, Operation> = {
   },
   'POST /api/dev/plant-item': { summary: 'Plant an item as a hostile server could', answer: z.object({ id: z.string() }) },
   'POST /api/dev/access-requests/elapse': { summary: "End the wait of an owner's waiting access requests now", answer: z.object({ released: z.number().int() }) },
+  'POST /api/dev/age-proof': { summary: "Make every session of an owner as if its proof were long past", answer: z.object({ sessions: z.number().int() }) },
+  'POST /api/dev/mirror-account': { summary: "Copy an account's row into its owner's object again", answer: z.object({ mirrored: z.boolean() }) },
   'POST /api/dev/older-kits': { summary: "Mark every beneficiary's kit as printed before vault fingerprints", answer: z.object({ beneficiaries: z.number().int() }) },
 }

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers'
 import { eq } from 'drizzle-orm'
 import { getDb } from '../db/client'
 import { users, type UserRow } from '../db/schema'
@@ -18,6 +19,8 @@ export interface Account {
   subscriptionStatus: string | null
   paymentGraceUntil: number | null
   pingFrequency: number | null
+  /** Paused by the back office: the subscription gate refuses (worker/services/users.ts hasActiveSubscription). */
+  pausedAt: number | null
   /** The owner asked for the account to be deleted: it is frozen, nothing fires, until it goes or is kept. */
   deletionRequestedAt: number | null
   /** The owner's second address, once verified (null before: it hears nothing but its verification). */
@@ -42,6 +45,7 @@ export function accountOf(user: UserRow): Account {
     paymentGraceUntil: user.paymentGraceUntil,
     pingFrequency: user.pingFrequency,
     deletionRequestedAt: user.deletionRequestedAt,
+    pausedAt: user.pausedAt,
     backupEmail: user.backupEmailVerifiedAt !== null ? user.backupEmail : null,
     alertContact: user.emergencyContactAlerts ? user.emergencyContact : null,
     phoneNumber: user.phoneNumber,
@@ -52,6 +56,17 @@ export function accountOf(user: UserRow): Account {
 export async function loadAccount(env: Pick<Env, 'DB'>, ownerId: string): Promise<Account | null> {
   const row = await getDb(env).query.users.findFirst({ where: eq(users.id, ownerId) })
   return row ? accountOf(row) : null
+}
+
+/**
+ * After any write to the owner's D1 row that changes what accountOf reads: the owner's object gets
+ * the row as it now is (`row`, when the writer has it, or read again) (its requests are judged by that copy, worker/owner/sessions.ts). Null when
+ * the account is gone: its sessions then name nothing.
+ */
+export async function mirrorAccount(ownerId: string, row?: UserRow | null): Promise<Account | null> {
+  const account = row === undefined ? await loadAccount(env, ownerId) : row && accountOf(row)
+  await env.OWNER_VAULT.get(env.OWNER_VAULT.idFromName(ownerId)).mirrorAccount(account)
+  return account
 }
 
 /** Frozen for deletion: triggers monitor but nothing fires (and nothing moves on to the heirs). */

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { timed } from '../middleware/server-timing'
 import type { AppEnv } from '../types'
-import { accountOf, type Account } from './account'
+import type { Account } from './account'
 import type { OwnerActivity } from './vault-object'
 
 /** The owner's object (`idFromName(ownerId)`): reached only by the owner's id, never across owners. */
@@ -13,7 +13,7 @@ export type OwnerVaultStub = ReturnType<typeof ownerVault>
 
 /** In an owner route (after requireUser): the signed-in owner's object and account. */
 export function vaultOf(c: Context<AppEnv>): OwnerVaultStub {
-  const stub = ownerVault(c.env, c.var.user.id)
+  const stub = ownerVault(c.env, c.var.account.id)
   if (!c.get('timings')) return stub
   // Locally, each call's round trip counts under `owner` in the Server-Timing header.
   return new Proxy(stub, {
@@ -28,7 +28,7 @@ export function vaultOf(c: Context<AppEnv>): OwnerVaultStub {
 }
 
 export function accountIn(c: Context<AppEnv>): Account {
-  return accountOf(c.var.user)
+  return c.var.account
 }
 
 /** Tells the owner's object that the owner showed a sign of life. */

@@ -560,3 +560,24 @@ export type PolicyRow = typeof policies.$inferSelect
 export type TriggerRow = typeof triggers.$inferSelect
 export type ReleaseRow = typeof releases.$inferSelect
 export type IdentityDocumentRow = typeof identityDocuments.$inferSelect
+
+/**
+ * The owner's live sessions (worker/owner/sessions.ts): every authenticated request checks its
+ * token's session here, in the object it is on its way to, rather than in D1. `id` is the token's
+ * random 48-bit `sid`. A revoked session's row is deleted; expired rows go when the owner next signs
+ * in. Not part of an export (a restored vault signs its owner in again). `browserTrusted` mirrors
+ * the mark on the owner's browser in D1 (`browsers.trusted_at`), written with it.
+ */
+export const sessions = sqliteTable('sessions', {
+  id: integer('id').primaryKey(),
+  createdAt: integer('created_at').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+  provedAt: integer('proved_at'),
+  lastSeenAt: integer('last_seen_at'),
+  userAgent: text('user_agent'),
+  place: text('place'),
+  browserId: text('browser_id'),
+  browserTrusted: integer('browser_trusted', { mode: 'boolean' }).notNull().default(false),
+})
+
+export type OwnerSessionRow = typeof sessions.$inferSelect

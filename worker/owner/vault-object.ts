@@ -48,6 +48,7 @@ import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } fro
 import { createUnit, LAST_TRUSTED_USE_KEY, OWNER_CONFIRMED_KEY, ownerConfirmedIn, SAFETY_WINDOW_KEY, safetyWindowHours, type Unit, type UnitEffects } from './unit'
 import { sendHeldInvitations } from '../services/invitations'
 import { plantItem, type DevPlantedItem } from './dev-plant'
+import * as ownerSessions from './sessions'
 import { addSigningKey, changePassphrase, setRecoveryCode, setUpVault, signingPublicKeyOf, VAULT_KEYS, vaultKeysOf, type VaultSigningKey, type VaultSummary } from './vault-keys'
 
 export type OwnerActivity = 'registered' | 'signed_in' | 'checked_in'
@@ -302,6 +303,59 @@ export class OwnerVault extends DurableObject<Env> {
       reminderAt: times?.reminderAt ?? null,
       firesAt: times?.firesAt ?? null,
     }
+  }
+
+  // --- Sessions (worker/owner/sessions.ts) ---------------------------------------------------
+
+  /** The account as D1 now has it (account.ts mirrorAccount); null: the account is gone, and its sessions with it. */
+  async mirrorAccount(account: Account | null): Promise<void> {
+    if (account) return this.kv.put(ownerSessions.ACCOUNT_KEY, account)
+    this.ctx.storage.transactionSync(() => {
+      this.kv.delete(ownerSessions.ACCOUNT_KEY)
+      ownerSessions.revokeSessions(this.db)
+    })
+  }
+
+  /** A sign-in: the session opens with the account as D1 has it at that moment. */
+  async openSession(account: Account, session: ownerSessions.NewSession): Promise<void> {
+    this.ctx.storage.transactionSync(() => {
+      this.kv.put(ownerSessions.ACCOUNT_KEY, account)
+      ownerSessions.openSession(this.db, session)
+    })
+  }
+
+  /** Every authenticated request: its session, live, and the account it is judged by; null otherwise. */
+  async authenticate(sessionId: number, now = Date.now()): Promise<ownerSessions.SessionCheck | null> {
+    const check = ownerSessions.checkSession(this.db, this.kv.get<Account>(ownerSessions.ACCOUNT_KEY), sessionId, now)
+    // A trusted browser's use, as often as its session's "last seen" is written.
+    if (check?.touched && check.trustedBrowser) {
+      this.ctx.waitUntil(this.recordTrustedUse(now, check.account).catch((error) => console.error('trusted use failed', error)))
+    }
+    return check
+  }
+
+  async session(sessionId: number, now = Date.now()) {
+    return ownerSessions.sessionRow(this.db, sessionId, now)
+  }
+
+  async listSessions(now = Date.now()) {
+    return ownerSessions.listSessions(this.db, now)
+  }
+
+  async revokeSession(sessionId: number): Promise<boolean> {
+    return ownerSessions.revokeSession(this.db, sessionId)
+  }
+
+  async revokeSessions(keep?: number): Promise<number> {
+    return ownerSessions.revokeSessions(this.db, keep)
+  }
+
+  async markProved(sessionId: number, now = Date.now()): Promise<void> {
+    ownerSessions.markProved(this.db, sessionId, now)
+  }
+
+  async markBrowser(browserId: string, trusted: boolean): Promise<void> {
+    ownerSessions.markBrowser(this.db, browserId, trusted)
   }
 
   async state(): Promise<OwnerVaultState> {
@@ -843,6 +897,11 @@ export class OwnerVault extends DurableObject<Env> {
     })
     await this.runTick(undefined, now)
     return this.ctx.storage.sql.exec<{ n: number }>("select count(*) as n from access_requests where status = 'released'").one().n
+  }
+
+  /** Dev only: every session's proof as if long past (the browser tests of fresh proof); answers how many sessions. */
+  async devAgeProof(): Promise<number> {
+    return this.ctx.storage.sql.exec('update sessions set proved_at = 0').rowsWritten
   }
 
   async devOlderKits(): Promise<{ beneficiaries: number }> {

@@ -14,7 +14,7 @@ import { cancelBillingOnDelete } from '../billing/on-delete'
 import { ApiError, conflict } from '../lib/errors'
 import { isDevelopment } from '../lib/environment'
 import { validate } from '../lib/validate'
-import { requireAdmin, requireUser } from '../middleware/auth'
+import { requireAdmin, requireUser, userOf } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { ownerVault } from '../owner/client'
 import { assertAccountDeletable, deleteAccount } from '../services/account-deletion'
@@ -48,14 +48,14 @@ adminRoutes.get('/users', validate('query', adminUsersQuerySchema), async (c) =>
 adminRoutes.post('/users/:id/pause', validate('json', pauseBodySchema), async (c) => {
   const target = await findTarget(c.var.db, c.req.param('id'))
   const row = await pauseUser(c.env, c.var.db, target, c.req.valid('json').reason)
-  await recordAdminAction(c.var.db, c.var.user.id, 'user.pause', target.id)
+  await recordAdminAction(c.var.db, c.var.account.id, 'user.pause', target.id)
   return c.json(toAdminUser(row))
 })
 
 adminRoutes.post('/users/:id/resume', async (c) => {
   const target = await findTarget(c.var.db, c.req.param('id'))
   const row = await resumeUser(c.var.db, target)
-  await recordAdminAction(c.var.db, c.var.user.id, 'user.resume', target.id)
+  await recordAdminAction(c.var.db, c.var.account.id, 'user.resume', target.id)
   return c.json(toAdminUser(row))
 })
 
@@ -63,7 +63,7 @@ adminRoutes.post('/users/:id/extend', validate('json', extendBodySchema), async 
   const target = await findTarget(c.var.db, c.req.param('id'))
   const { days } = c.req.valid('json')
   const row = await billingFor(c.env).extend(c.var.db, target, days)
-  await recordAdminAction(c.var.db, c.var.user.id, 'user.extend', target.id, {
+  await recordAdminAction(c.var.db, c.var.account.id, 'user.extend', target.id, {
     days,
     // A Stripe subscription is extended by its trial end at Stripe (nothing charged until then).
     provider: row.billingProvider,
@@ -81,7 +81,7 @@ adminRoutes.get('/users/:id/vault-export', async (c) => {
   const target = await findTarget(c.var.db, c.req.param('id'))
   await auditOwner(c.env, target.id, 'account.vault_exported', {}, 'system')
   const data = await ownerVault(c.env, target.id).exportVault()
-  await recordAdminAction(c.var.db, c.var.user.id, 'user.vault_export', target.id, { auditEntries: (data.tables.audit ?? []).length })
+  await recordAdminAction(c.var.db, c.var.account.id, 'user.vault_export', target.id, { auditEntries: (data.tables.audit ?? []).length })
   c.header('content-disposition', `attachment; filename="vault-export-${target.id}.json"`)
   return c.json(data)
 })
@@ -89,17 +89,17 @@ adminRoutes.get('/users/:id/vault-export', async (c) => {
 /** The owner's own full purge (worker/services/account-deletion.ts), billing cancelled first. */
 adminRoutes.delete('/users/:id', async (c) => {
   const target = await findTarget(c.var.db, c.req.param('id'))
-  if (target.id === c.var.user.id) throw conflict(ADMIN_MESSAGES.cannotDeleteSelf)
+  if (target.id === c.var.account.id) throw conflict(ADMIN_MESSAGES.cannotDeleteSelf)
   try {
     await assertAccountDeletable(c.var.db, target)
     await cancelBillingOnDelete(c.env, target)
     await deleteAccount(c.env, c.var.db, target)
   } catch (error) {
     if (error instanceof ApiError) throw error
-    console.error(`admin ${c.var.user.id}: deleting user ${target.id} failed`, error)
+    console.error(`admin ${c.var.account.id}: deleting user ${target.id} failed`, error)
     throw new ApiError(500, ADMIN_MESSAGES.deleteFailed)
   }
-  await recordAdminAction(c.var.db, c.var.user.id, 'user.delete', target.id, { planTier: target.planTier, role: target.role })
+  await recordAdminAction(c.var.db, c.var.account.id, 'user.delete', target.id, { planTier: target.planTier, role: target.role })
   return c.json({ message: ADMIN_MESSAGES.userDeleted, deletedUserEmail: target.email } satisfies AdminDeleteUserResult)
 })
 
@@ -109,7 +109,7 @@ adminRoutes.get('/promo-codes', async (c) => c.json(await listPromoCodes(c.var.d
 
 adminRoutes.post('/promo-codes', validate('json', promoCreateBodySchema), async (c) => {
   const promo = await createPromoCode(c.var.db, c.req.valid('json'))
-  await recordAdminAction(c.var.db, c.var.user.id, 'promo.create', null, {
+  await recordAdminAction(c.var.db, c.var.account.id, 'promo.create', null, {
     promoCodeId: promo.id,
     code: promo.code,
     type: promo.type,
@@ -121,7 +121,7 @@ adminRoutes.post('/promo-codes', validate('json', promoCreateBodySchema), async 
 
 adminRoutes.delete('/promo-codes/:id', async (c) => {
   const deleted = await deletePromoCode(c.var.db, c.req.param('id'))
-  await recordAdminAction(c.var.db, c.var.user.id, 'promo.delete', null, { promoCodeId: deleted.id, code: deleted.code })
+  await recordAdminAction(c.var.db, c.var.account.id, 'promo.delete', null, { promoCodeId: deleted.id, code: deleted.code })
   return c.json({ message: 'Promo code deleted.', id: deleted.id })
 })
 
@@ -132,7 +132,7 @@ adminRoutes.get('/refunds', async (c) => c.json(await listRefunds(c.var.db)))
 adminRoutes.post('/refunds', validate('json', refundBodySchema), async (c) => {
   const body = c.req.valid('json')
   const target = await findTarget(c.var.db, body.userId)
-  const refund = await issueRefund(c.env, c.var.db, c.var.user, target, { amountCents: body.amountCents, reason: body.reason })
-  await recordAdminAction(c.var.db, c.var.user.id, 'refund.create', target.id, { refundId: refund.id, amount: refund.amount, status: refund.status })
+  const refund = await issueRefund(c.env, c.var.db, (await userOf(c)), target, { amountCents: body.amountCents, reason: body.reason })
+  await recordAdminAction(c.var.db, c.var.account.id, 'refund.create', target.id, { refundId: refund.id, amount: refund.amount, status: refund.status })
   return c.json(refund, 201)
 })

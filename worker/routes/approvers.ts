@@ -24,7 +24,7 @@ export const approverRoutes = new Hono<AppEnv>()
     await assertFreshProof(c)
     const { sendVerificationEmail, ...body } = c.req.valid('json')
     const approver = await ask(vaultOf(c).createApprover(accountIn(c), body, sendVerificationEmail ?? false))
-    await tellOwner(c, c.var.user, 'approver_added', { detail: TRUST_DETAILS.approverNamed(approver.fullName, approver.email) })
+    await tellOwner(c, c.var.account, 'approver_added', { detail: TRUST_DETAILS.approverNamed(approver.fullName, approver.email) })
     return c.json(approver, 201)
   })
   .post('/:id/resend-verification', validate('param', idParam), async (c) =>

@@ -22,7 +22,7 @@ import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '
 import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
 import { passwordChangedEmail } from '../mail/templates'
-import { readToken, requireUser } from '../middleware/auth'
+import { readToken, requireUser, userOf } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { clientIp, rateLimitByIp } from '../middleware/rate-limit'
 import { auditOwner } from '../services/audit'
@@ -31,7 +31,8 @@ import { recordOwnerActivity } from '../owner/client'
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../services/passwords'
 import { resetPasswordWithToken, sendResetLink } from '../services/password-reset'
 import { confirmOwnerEmail, sendConfirmationLink } from '../services/email-confirmation'
-import { authenticate, createSession, deviceOf, revokeSession } from '../services/sessions'
+import { authenticate, createSession, deviceOf, readSessionToken } from '../services/sessions'
+import { ownerVault } from '../owner/client'
 import { clearFailures, heldUntil, isKnownDevice, recordFailure, rememberDevice } from '../services/sign-in-guard'
 import { notMeUrl } from '../services/trust-mail'
 import { findUserByEmail, insertAccount, publicUserOf } from '../services/users'
@@ -63,7 +64,7 @@ export const authRoutes = new Hono<AppEnv>()
     const now = Date.now()
     const browserId = crypto.randomUUID()
     await noteBrowser(db, user.id, browserId, deviceOf(c), now)
-    const token = await createSession(db, c.env, user.id, now, deviceOf(c), browserId)
+    const token = await createSession(c.env, account, now, deviceOf(c), browserId)
     setSessionCookie(c, token)
     await rememberDevice(c, user.id, browserId, now)
     c.executionCtx.waitUntil(recordOwnerActivity(c.env, accountOf(account), 'registered'))
@@ -102,24 +103,24 @@ export const authRoutes = new Hono<AppEnv>()
     c.json(await confirmOwnerEmail(c.env, c.var.db, c.req.valid('json').token)),
   )
   .post('/confirm-email/resend', requireUser, async (c) => {
-    await sendConfirmationLink(c.env, c.executionCtx, c.var.db, c.var.user)
-    return c.json({ message: EMAIL_CONFIRMATION.sent(c.var.user.email) })
+    await sendConfirmationLink(c.env, c.executionCtx, c.var.db, (await userOf(c)))
+    return c.json({ message: EMAIL_CONFIRMATION.sent((await userOf(c)).email) })
   })
-  .get('/me', requireUser, async (c) => c.json({ user: await publicUserOf(c.env, c.var.db, c.var.user) }))
+  .get('/me', requireUser, async (c) => c.json({ user: await publicUserOf(c.env, c.var.db, (await userOf(c))) }))
   // The web app's session check: signed out is an answer here, not an error (so a visitor's browser
   // logs no failed request). API clients keep /me and its 401.
   .get('/session', async (c) => {
     const token = readToken(c)
-    const session = token ? await authenticate(c.var.db, c.env, token) : null
-    return c.json({ user: session ? await publicUserOf(c.env, c.var.db, session.user) : null })
+    const session = token ? await authenticate(c.env, token) : null
+    const user = session ? await c.var.db.query.users.findFirst({ where: eq(users.id, session.account.id) }) : undefined
+    return c.json({ user: user ? await publicUserOf(c.env, c.var.db, user) : null })
   })
   .post('/logout', async (c) => {
     const token = readToken(c)
     if (token) {
-      const session = await authenticate(c.var.db, c.env, token)
-      if (session) {
-        await revokeSession(c.var.db, session.user.id, session.sessionId)
-        await auditOwner(c.env, session.user.id, 'account.signed_out')
+      const named = await readSessionToken(c.env, token)
+      if (named && (await ownerVault(c.env, named.ownerId).revokeSession(named.sessionId))) {
+        await auditOwner(c.env, named.ownerId, 'account.signed_out')
       }
     }
     deleteCookie(c, AUTH_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'Strict' })
@@ -142,7 +143,7 @@ export const authRoutes = new Hono<AppEnv>()
   .post('/reset-password', rateLimitByIp('RESET_LIMITER', 'reset'), validate('json', resetPasswordBodySchema), async (c) => {
     const { token, password } = c.req.valid('json')
     const db = c.var.db
-    const user = await resetPasswordWithToken(db, token, password)
+    const user = await resetPasswordWithToken(c.env, db, token, password)
     if (!user) throw badRequest(AUTH_ERRORS.resetLinkInvalid)
     // Whoever holds the e-mailed link acts as the owner; every session was revoked with it.
     await auditOwner(c.env, user.id, 'account.password_reset', { sessionsRevoked: true })

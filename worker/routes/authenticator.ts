@@ -12,7 +12,7 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { users } from '../db/schema'
 import { badRequest, conflict, forbidden, notFound, tooManyRequests, unauthorized } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { tellOwner } from '../services/trust-mail'
@@ -40,10 +40,10 @@ import { signIn } from './sign-in'
 // itself codes. Confirming needs none: only whoever started the setup has the secret to answer it.
 
 export const authenticatorRoutes = new Hono<AppEnv>()
-  .get('/authenticator', requireUser, async (c) => c.json(await authenticatorStatus(c.var.db, c.var.user.id)))
+  .get('/authenticator', requireUser, async (c) => c.json(await authenticatorStatus(c.var.db, c.var.account.id)))
   // A new secret, shown once to the owner: it replaces a setup still waiting for its first code.
   .post('/authenticator/setup', requireUser, requireFreshProof, async (c) => {
-    const user = c.var.user
+    const user = (await userOf(c))
     const secret = await startSetup(c.var.db, user.id)
     const answer: AuthenticatorSetup = {
       secret,
@@ -58,13 +58,13 @@ export const authenticatorRoutes = new Hono<AppEnv>()
   })
   // The first code of the new secret turns the app on; the recovery codes are in this answer only.
   .post('/authenticator/confirm', requireUser, validate('json', confirmAuthenticatorBodySchema), async (c) => {
-    const user = c.var.user
+    const user = (await userOf(c))
     const outcome = await confirmSetup(c.var.db, user.id, c.req.valid('json').code)
     if (!outcome.ok && outcome.reason === 'no_setup') throw conflict(AUTHENTICATOR_MESSAGES.noPendingSetup)
     // 400, not 401: the session is fine, and a 401 reads as "signed out" to clients.
     if (!outcome.ok) throw badRequest(`code: ${AUTHENTICATOR_MESSAGES.wrongConfirmCode}`, { errors: [{ field: 'code', message: AUTHENTICATOR_MESSAGES.wrongConfirmCode }] })
     await audit(c, 'account.authenticator_added', { replaced: outcome.replaced })
-    await tellOwner(c, c.var.user, 'authenticator_added')
+    await tellOwner(c, c.var.account, 'authenticator_added')
     await audit(c, 'account.recovery_codes_created', { count: outcome.recoveryCodes.length })
     return c.json({
       message: AUTHENTICATOR_MESSAGES.enabledBody,
@@ -73,17 +73,17 @@ export const authenticatorRoutes = new Hono<AppEnv>()
     })
   })
   .delete('/authenticator', requireUser, requireFreshProof, async (c) => {
-    if (!(await removeAuthenticator(c.var.db, c.var.user.id))) throw notFound(AUTHENTICATOR_MESSAGES.notOn)
+    if (!(await removeAuthenticator(c.var.db, c.var.account.id))) throw notFound(AUTHENTICATOR_MESSAGES.notOn)
     await audit(c, 'account.authenticator_removed')
-    await tellOwner(c, c.var.user, 'authenticator_removed')
-    return c.json({ message: AUTHENTICATOR_MESSAGES.disabledBody, status: await authenticatorStatus(c.var.db, c.var.user.id) })
+    await tellOwner(c, c.var.account, 'authenticator_removed')
+    return c.json({ message: AUTHENTICATOR_MESSAGES.disabledBody, status: await authenticatorStatus(c.var.db, c.var.account.id) })
   })
   // A new set of ten: every earlier code, used or not, stops working.
   .post('/authenticator/recovery-codes', requireUser, requireFreshProof, async (c) => {
-    const codes = await regenerateRecoveryCodes(c.var.db, c.var.user.id)
+    const codes = await regenerateRecoveryCodes(c.var.db, c.var.account.id)
     if (!codes) throw notFound(AUTHENTICATOR_MESSAGES.notOn)
     await audit(c, 'account.recovery_codes_created', { count: codes.length })
-    return c.json({ message: AUTHENTICATOR_MESSAGES.codesRegeneratedBody, recoveryCodes: codes, status: await authenticatorStatus(c.var.db, c.var.user.id) })
+    return c.json({ message: AUTHENTICATOR_MESSAGES.codesRegeneratedBody, recoveryCodes: codes, status: await authenticatorStatus(c.var.db, c.var.account.id) })
   })
   // The code step of a password sign-in. Wrong codes count against the account as wrong passwords
   // do (held after a few, longer each time, never in a browser that signed in to it before), so the

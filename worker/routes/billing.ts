@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { type BillingConfig, guestSubscriptionBodySchema, subscriptionBodySchema } from '../../contract/billing'
 import { billingFor } from '../billing/provider'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { auditOwner } from '../services/audit'
@@ -16,8 +16,8 @@ export const billingRoutes = new Hono<AppEnv>()
     return c.json({ billingEnabled: billing.enabled, publishableKey: billing.publishableKey } satisfies BillingConfig)
   })
   .post('/create-subscription', requireUser, jsonBodyLimit, validate('json', subscriptionBodySchema), async (c) => {
-    const result = await billingFor(c.env).subscribeOwner(c.var.db, c.var.user, c.req.valid('json'))
-    await auditOwner(c.env, c.var.user.id, 'account.subscribed', {
+    const result = await billingFor(c.env).subscribeOwner(c.var.db, (await userOf(c)), c.req.valid('json'))
+    await auditOwner(c.env, c.var.account.id, 'account.subscribed', {
       plan: c.req.valid('json').plan,
       status: result.status,
       promo: result.invoicePreview.promoCodeApplied !== null,

@@ -4,7 +4,7 @@ import { backupEmailBodySchema, backupVerifyBodySchema, CHANNEL_MESSAGES, emerge
 import { GENERIC_ERRORS } from '../../contract/messages'
 import { badRequest, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { jsonBodyLimit, limitBody } from '../middleware/body-limit'
 import { assertFreshProof, requireFreshProof } from '../middleware/fresh-proof'
 import { audit } from '../services/audit'
@@ -21,40 +21,40 @@ import type { AppEnv } from '../types'
 export const channelRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(jsonBodyLimit)
-  .get('/', async (c) => c.json(await channelsOf(c.var.db, c.var.user)))
+  .get('/', async (c) => c.json(await channelsOf(c.var.db, (await userOf(c)))))
   .put('/backup', validate('json', backupEmailBodySchema), async (c) => {
     await assertFreshProof(c)
     const { email } = c.req.valid('json')
-    const user = await setBackup(c.var.db, c.var.user, email)
+    const user = await setBackup(c.var.db, (await userOf(c)), email)
     await sendBackupLink(c.env, c.executionCtx, c.var.db, user)
     await audit(c, 'account.backup_email_set', {})
     await tellOwner(c, user, 'backup_email_added')
     return c.json({ message: CHANNEL_MESSAGES.backupSent(email), channels: await channelsOf(c.var.db, user) })
   })
   .post('/backup/resend', async (c) => {
-    await sendBackupLink(c.env, c.executionCtx, c.var.db, c.var.user)
-    return c.json({ message: CHANNEL_MESSAGES.backupSent(c.var.user.backupEmail!) })
+    await sendBackupLink(c.env, c.executionCtx, c.var.db, (await userOf(c)))
+    return c.json({ message: CHANNEL_MESSAGES.backupSent((await userOf(c)).backupEmail!) })
   })
   .post('/backup/verify', validate('json', backupVerifyBodySchema), async (c) => {
-    const { message, already } = await verifyBackup(c.env, c.var.db, c.var.user, c.req.valid('json').token)
+    const { message, already } = await verifyBackup(c.env, c.var.db, (await userOf(c)), c.req.valid('json').token)
     if (!already) await audit(c, 'account.backup_email_verified', {})
-    const user = (await c.var.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, c.var.user.id) }))!
+    const user = (await c.var.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, c.var.account.id) }))!
     return c.json({ message, channels: await channelsOf(c.var.db, user) })
   })
   .delete('/backup', requireFreshProof, async (c) => {
-    await removeBackup(c.var.db, c.var.user)
+    await removeBackup(c.var.db, (await userOf(c)))
     await audit(c, 'account.backup_email_removed', {})
-    await tellOwner(c, c.var.user, 'backup_email_removed')
-    const user = (await c.var.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, c.var.user.id) }))!
+    await tellOwner(c, c.var.account, 'backup_email_removed')
+    const user = (await c.var.db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, c.var.account.id) }))!
     return c.json({ message: CHANNEL_MESSAGES.backupRemoved, channels: await channelsOf(c.var.db, user) })
   })
   // A trust change (services/emergency-contact.ts): fresh proof, an audit entry and the owner told,
   // unless the save leaves the contact as it was.
   .put('/contact', validate('json', emergencyContactBodySchema), async (c) => {
     const next = c.req.valid('json')
-    const change = await checkContactChange(c, storedContact(c.var.user), next)
-    if (!change) return c.json({ message: CHANNEL_MESSAGES.contactSaved, channels: await channelsOf(c.var.db, c.var.user) })
-    const user = await setEmergencyContact(c.var.db, c.var.user, next)
+    const change = await checkContactChange(c, storedContact((await userOf(c))), next)
+    if (!change) return c.json({ message: CHANNEL_MESSAGES.contactSaved, channels: await channelsOf(c.var.db, (await userOf(c))) })
+    const user = await setEmergencyContact(c.var.db, (await userOf(c)), next)
     await recordContactChange(c, user, change, 'settings')
     return c.json({ message: CHANNEL_MESSAGES.contactSaved, channels: await channelsOf(c.var.db, user) })
   })

@@ -13,6 +13,7 @@ import { withFacts } from '../openapi/facts'
 import type { AppEnv } from '../types'
 import { GENERIC_ERRORS } from '../../contract/messages'
 import { devPlantItemSchema } from '../owner/dev-plant'
+import { mirrorAccount } from '../owner/account'
 
 const devVaultFillSchema = z.object({ email: z.email(), items: z.number().int().min(1).max(5000) })
 const devLegacyVaultSchema = z.object({ email: z.email() })
@@ -109,6 +110,22 @@ export const devRoutes = new Hono<AppEnv>()
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
     return c.json({ released: await ownerVault(c.env, user.id).devElapseAccessRequests() })
+  })
+  // Every session of this owner as if its proof were long past (sessions live in the owner's
+  // object, out of reach of SQL on D1): for the browser tests of asking for the password again.
+  .post('/age-proof', validate('json', devLegacyVaultSchema), async (c) => {
+    const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    return c.json({ sessions: await ownerVault(c.env, user.id).devAgeProof() })
+  })
+  // The account's row as D1 now holds it, copied into its owner's object as every writer of those
+  // columns does (mirrorAccount): for browser tests that set a state with SQL on D1 (a billing
+  // provider's past-due, a plan that ended) and then use the session they already had.
+  .post('/mirror-account', validate('json', devLegacyVaultSchema), async (c) => {
+    const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
+    if (!user) throw notFound('No account with that e-mail address.')
+    await mirrorAccount(user.id, user)
+    return c.json({ mirrored: true })
   })
   // The cron's sweeps, now, with what they did and how long they took (npm run bench's sweep figures).
   .post('/sweep', async (c) => {

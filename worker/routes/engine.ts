@@ -76,7 +76,7 @@ export const engineRoutes = new Hono<AppEnv>()
   )
   .post('/trigger-engine/manual/:id', requireOwner, requireFreshProof, jsonBodyLimit, validate('param', triggerParam), validate('json', manualReleaseBodySchema), async (c) => {
     const result = await ask(vaultOf(c).manualRelease(accountIn(c), c.req.valid('param').id, c.req.valid('json').reason))
-    await tellOwner(c, c.var.user, 'manual_release')
+    await tellOwner(c, c.var.account, 'manual_release')
     return c.json(result)
   })
   .post('/trigger-engine/releases/:releaseId/cancel', requireUser, validate('param', releaseParam), async (c) =>

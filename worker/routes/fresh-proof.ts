@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS, freshProofBodySchema } from '../../contract/fresh-proof'
 import { conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
 import { giveFreshProof } from '../services/fresh-proof'
@@ -15,8 +15,8 @@ import type { AppEnv } from '../types'
 export const freshProofRoutes = new Hono<AppEnv>()
   // A security key's challenge for this account's keys only.
   .post('/fresh-proof/options', requireUser, rateLimitByIp('LOGIN_LIMITER', 'fresh-proof'), async (c) => {
-    if ((await countKeys(c.var.db, c.var.user.id)) === 0) throw conflict(FRESH_PROOF_MESSAGES.noKeys)
-    return c.json(await secondFactorOptions(c.var.db, c.env, c.var.user))
+    if ((await countKeys(c.var.db, c.var.account.id)) === 0) throw conflict(FRESH_PROOF_MESSAGES.noKeys)
+    return c.json(await secondFactorOptions(c.var.db, c.env, (await userOf(c))))
   })
   .post('/fresh-proof', requireUser, rateLimitByIp('LOGIN_LIMITER', 'fresh-proof'), validate('json', freshProofBodySchema), async (c) => {
     const now = Date.now()

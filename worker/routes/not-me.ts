@@ -25,7 +25,7 @@ export const notMeRoutes = new Hono<AppEnv>().post('/not-me', rateLimitByIp('LIN
   if (link.owner !== link.subject || !Number.isSafeInteger(since)) throw badRequest(NOT_ME_MESSAGES.invalid)
   const user = await c.var.db.query.users.findFirst({ where: eq(users.id, link.subject) })
   if (!user) throw badRequest(NOT_ME_MESSAGES.invalid)
-  const outcome = await undoSince(c.var.db, user, since)
+  const outcome = await undoSince(c.env, c.var.db, user, since)
   const resetToken = await issueResetToken(c.var.db, user)
   await auditOwner(c.env, user.id, 'account.not_me', { ...outcome })
   return c.json({ ...outcome, resetToken, message: NOT_ME_MESSAGES.done(outcome.sessionsSignedOut, outcome.keysRemoved, outcome.authenticatorRemoved) })

@@ -23,12 +23,12 @@ export const policyRoutes = new Hono<AppEnv>()
   .post('/', validate('json', policyCreateBodySchema), async (c) => {
     const body = c.req.valid('json')
     const policy = await askWithProof(c, vaultOf(c).createPolicy(accountIn(c), body, hasFreshProof(c)))
-    if (policy.accessRequest && policy.status === 'active') await tellOwner(c, c.var.user, 'release_sooner', { detail: TRUST_DETAILS.accessRequestOn(policy.name) })
+    if (policy.accessRequest && policy.status === 'active') await tellOwner(c, c.var.account, 'release_sooner', { detail: TRUST_DETAILS.accessRequestOn(policy.name) })
     return c.json(policy, 201)
   })
   .put('/:id', validate('param', idParam), validate('json', policyStatusBodySchema), async (c) => {
     const { policy, armsRequests } = await askWithProof(c, vaultOf(c).setPolicyStatus(accountIn(c), c.req.valid('param').id, c.req.valid('json').status, hasFreshProof(c)))
-    if (armsRequests) await tellOwner(c, c.var.user, 'release_sooner', { detail: TRUST_DETAILS.accessRequestOn(policy.name) })
+    if (armsRequests) await tellOwner(c, c.var.account, 'release_sooner', { detail: TRUST_DETAILS.accessRequestOn(policy.name) })
     return c.json(policy)
   })
   .put('/:id/items', validate('param', idParam), validate('json', policyItemsBodySchema), async (c) => {

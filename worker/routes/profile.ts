@@ -1,4 +1,5 @@
-import { and, eq, inArray, isNull, ne, notExists, sql } from 'drizzle-orm'
+import { mirrorAccount } from '../owner/account'
+import { and, eq, inArray, isNull, notExists, sql } from 'drizzle-orm'
 import { Hono } from 'hono'
 import {
   changePasswordBodySchema,
@@ -10,12 +11,13 @@ import {
   type ProfileUpdate,
 } from '../../contract/profile'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
-import { passwordResets, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
+import { passwordResets, users, webauthnCredentials, type UserRow } from '../db/schema'
+import { ownerVault } from '../owner/client'
 import { badRequest, conflict } from '../lib/errors'
 import { validate } from '../lib/validate'
 import { sendEmail } from '../mail'
 import { passwordChangedEmail } from '../mail/templates'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { assertFreshProof } from '../middleware/fresh-proof'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { enforceLimit } from '../middleware/rate-limit'
@@ -41,7 +43,7 @@ export const profileRoutes = new Hono<AppEnv>()
   // registered; the update checks that in the same statement that removing a key checks the flag.
   .put('/', validate('json', profileBodySchema), async (c) => {
     const update = c.req.valid('json')
-    const current = c.var.user
+    const current = (await userOf(c))
     if (update.email !== undefined && update.email !== current.email) {
       throw badRequest(`email: ${PROFILE_MESSAGES.emailReadOnly}`, {
         errors: [{ field: 'email', message: PROFILE_MESSAGES.emailReadOnly }],
@@ -71,6 +73,7 @@ export const profileRoutes = new Hono<AppEnv>()
       .where(and(eq(users.id, current.id), update.twoFactorEnabled ? sql`exists (select 1 from ${webauthnCredentials} where ${webauthnCredentials.userId} = ${current.id})` : undefined))
       .returning()
     if (!user) throw conflict(WEBAUTHN_MESSAGES.twoFactorNeedsKey)
+    await mirrorAccount(user.id, user)
     // Which fields changed, by name only: never their values.
     await audit(c, 'account.profile_updated', { fields: fields.join(','), count: fields.length })
     if (current.twoFactorEnabled && !user.twoFactorEnabled) await tellOwner(c, user, 'two_factor_off')
@@ -82,7 +85,7 @@ export const profileRoutes = new Hono<AppEnv>()
   // key someone else added would still let them in, so the owner may name keys to remove with it.
   .post('/password', validate('json', changePasswordBodySchema), async (c) => {
     const { currentPassword, newPassword, removeKeyIds = [] } = c.req.valid('json')
-    const user = c.var.user
+    const user = (await userOf(c))
     // Slows guessing the current password with a stolen session (the login limiter, per account).
     await enforceLimit(c.env, 'LOGIN_LIMITER', `password-change:account:${user.id}`)
     // 400, not 401: the session is fine, and a 401 reads as "signed out" to clients.
@@ -98,16 +101,12 @@ export const profileRoutes = new Hono<AppEnv>()
     // concurrent changes cannot interleave (the loser changes nothing and is told so).
     const ours = sql`exists (select 1 from ${users} where ${users.id} = ${user.id} and ${users.passwordHash} = ${passwordHash})`
     const keyIds = [...new Set(removeKeyIds)]
-    const [claimed, revoked, , removed, turnedOff] = await db.batch([
+    const [claimed, , removed, turnedOff] = await db.batch([
       db
         .update(users)
         .set({ passwordHash, updatedAt: now })
         .where(and(eq(users.id, user.id), eq(users.passwordHash, user.passwordHash)))
         .returning({ id: users.id }),
-      db
-        .delete(sessions)
-        .where(and(eq(sessions.userId, user.id), ne(sessions.id, c.var.sessionId), ours))
-        .returning({ id: sessions.id }),
       // A reset link mailed before the change must not undo it.
       db
         .update(passwordResets)
@@ -136,6 +135,8 @@ export const profileRoutes = new Hono<AppEnv>()
         .returning({ id: users.id }),
     ])
     if (claimed.length === 0) throw conflict(PROFILE_MESSAGES.passwordChangeConflict)
+    // Every other session ends, in the owner's object where they are checked (after the change is in).
+    const revoked = { length: await ownerVault(c.env, user.id).revokeSessions(c.var.sessionId) }
     const keys = { removedKeys: removed.length, keysLeft: await countKeys(db, user.id), twoFactorTurnedOff: turnedOff.length > 0 }
     await audit(c, 'account.password_changed', { otherSessionsRevoked: revoked.length, ...keys })
     for (const { id } of removed) await audit(c, 'account.security_key_removed', { key: id.slice(0, 12), with: 'password_change' })

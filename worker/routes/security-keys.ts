@@ -13,7 +13,7 @@ import {
 import { ownerVault } from '../owner/client'
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { audit } from '../services/audit'
@@ -51,24 +51,24 @@ function ownersKeySuccess(c: Context<AppEnv>, ownerId: string) {
 // Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of
 // /api/auth). Sign-in is open; everything else is the signed-in owner's own keys.
 async function setTrust(c: Context<AppEnv>, id: string, trusted: boolean) {
-  if (!trusted) await assertNotLastWatched(c, () => isKeyTrusted(c.var.db, c.var.user.id, id))
-  const outcome = await setKeyTrust(c.var.db, c.var.user.id, id, trusted)
+  if (!trusted) await assertNotLastWatched(c, () => isKeyTrusted(c.var.db, c.var.account.id, id))
+  const outcome = await setKeyTrust(c.var.db, c.var.account.id, id, trusted)
   if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
   if (outcome === 'changed') {
-    const key = (await listKeys(c.var.db, c.var.user.id)).find((k) => k.id === id)
+    const key = (await listKeys(c.var.db, c.var.account.id)).find((k) => k.id === id)
     await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'security_key', key: keyRef(id) })
-    await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', { detail: TRUSTED_DEVICE_MESSAGES.mailDetail('key', key?.name ?? '', trusted) })
+    await tellOwner(c, c.var.account, trusted ? 'device_trusted' : 'device_untrusted', { detail: TRUSTED_DEVICE_MESSAGES.mailDetail('key', key?.name ?? '', trusted) })
   }
   return c.json({ trusted, message: trusted ? TRUSTED_DEVICE_MESSAGES.marked : TRUSTED_DEVICE_MESSAGES.unmarked })
 }
 
 export const securityKeyRoutes = new Hono<AppEnv>()
-  .post('/webauthn/register/options', requireUser, requireFreshProof, async (c) => c.json(await registrationOptions(c.var.db, c.env, c.var.user)))
+  .post('/webauthn/register/options', requireUser, requireFreshProof, async (c) => c.json(await registrationOptions(c.var.db, c.env, (await userOf(c)))))
   .post('/webauthn/register/verify', requireUser, requireFreshProof, validate('json', registerKeyBodySchema), async (c) => {
     const { response, name } = c.req.valid('json')
-    const { key, securityKeyCount } = await verifyRegistration(c.var.db, c.env, c.var.user, response, name)
+    const { key, securityKeyCount } = await verifyRegistration(c.var.db, c.env, (await userOf(c)), response, name)
     await audit(c, 'account.security_key_added', { key: keyRef(key.id), format: key.attestationFormat ?? 'none' })
-    await tellOwner(c, c.var.user, 'key_added', { detail: `It is named “${key.name}”.` })
+    await tellOwner(c, c.var.account, 'key_added', { detail: `It is named “${key.name}”.` })
     return c.json({ key: toSecurityKey(key), securityKeyCount }, 201)
   })
   .post('/webauthn/login/options', rateLimitByIp('LOGIN_LIMITER', 'webauthn'), async (c) => c.json(await signInOptions(c.var.db, c.env)))
@@ -89,11 +89,11 @@ export const securityKeyRoutes = new Hono<AppEnv>()
     return c.json({ message: 'Sign in again with your password to retry.' })
   })
   .get('/security-keys', requireUser, async (c) => {
-    const keys = await listKeys(c.var.db, c.var.user.id)
-    return c.json({ keys: keys.map(toSecurityKey), twoFactorEnabled: c.var.user.twoFactorEnabled })
+    const keys = await listKeys(c.var.db, c.var.account.id)
+    return c.json({ keys: keys.map(toSecurityKey), twoFactorEnabled: (await userOf(c)).twoFactorEnabled })
   })
   .patch('/security-keys/:id', requireUser, validate('param', keyParam), validate('json', renameKeyBodySchema), async (c) => {
-    const key = await renameKey(c.var.db, c.var.user.id, c.req.valid('param').id, c.req.valid('json').name)
+    const key = await renameKey(c.var.db, c.var.account.id, c.req.valid('param').id, c.req.valid('json').name)
     if (!key) throw notFound(WEBAUTHN_MESSAGES.notFound)
     return c.json({ key: toSecurityKey(key) })
   })
@@ -102,11 +102,11 @@ export const securityKeyRoutes = new Hono<AppEnv>()
   .delete('/security-keys/:id/trust', requireUser, requireFreshProof, validate('param', keyParam), (c) => setTrust(c, c.req.valid('param').id, false))
   .delete('/security-keys/:id', requireUser, requireFreshProof, validate('param', keyParam), async (c) => {
     const id = c.req.valid('param').id
-    await assertNotLastWatched(c, () => isKeyTrusted(c.var.db, c.var.user.id, id))
-    const outcome = await removeKey(c.var.db, c.var.user.id, id)
+    await assertNotLastWatched(c, () => isKeyTrusted(c.var.db, c.var.account.id, id))
+    const outcome = await removeKey(c.var.db, c.var.account.id, id)
     if (outcome === 'not_found') throw notFound(WEBAUTHN_MESSAGES.notFound)
     if (outcome === 'last_key_with_two_factor') throw conflict(WEBAUTHN_MESSAGES.lastKeyWithTwoFactor)
     await audit(c, 'account.security_key_removed', { key: keyRef(id) })
-    await tellOwner(c, c.var.user, 'key_removed')
-    return c.json({ message: 'Security key removed.', securityKeyCount: await countKeys(c.var.db, c.var.user.id) })
+    await tellOwner(c, c.var.account, 'key_removed')
+    return c.json({ message: 'Security key removed.', securityKeyCount: await countKeys(c.var.db, c.var.account.id) })
   })

@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono'
 import { deleteCookie } from 'hono/cookie'
 import { AUTH_COOKIE } from '../../contract/constants'
 import { describeUserAgent, SESSION_MESSAGES, sessionIdParamSchema, type SignedInSession } from '../../contract/sessions'
-import type { SessionRow } from '../db/schema'
+import type { OwnerSessionRow } from '../owner/schema'
+import { ownerVault } from '../owner/client'
 import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
 import { badRequest, conflict, notFound } from '../lib/errors'
 import { requireFreshProof } from '../middleware/fresh-proof'
@@ -11,10 +12,9 @@ import { tellOwner } from '../services/trust-mail'
 import { validate } from '../lib/validate'
 import { requireUser } from '../middleware/auth'
 import { audit } from '../services/audit'
-import { listSessions, revokeSession, revokeSessions } from '../services/sessions'
 import type { AppEnv } from '../types'
 
-function toSignedInSession(row: SessionRow, currentId: number, trusted: ReadonlySet<string>): SignedInSession {
+function toSignedInSession(row: OwnerSessionRow, currentId: number, trusted: ReadonlySet<string>): SignedInSession {
   return {
     id: String(row.id),
     device: describeUserAgent(row.userAgent),
@@ -30,14 +30,14 @@ function toSignedInSession(row: SessionRow, currentId: number, trusted: Readonly
 async function setBrowserTrust(c: Context<AppEnv>, trusted: boolean) {
   const id = Number(c.req.param('id'))
   if (!Number.isSafeInteger(id)) throw badRequest(`id: ${SESSION_MESSAGES.idInvalid}`)
-  if (!trusted) await assertNotLastWatched(c, () => isSessionBrowserTrusted(c.var.db, c.var.user.id, id))
-  const outcome = await setSessionBrowserTrust(c.var.db, c.var.user.id, id, trusted)
+  if (!trusted) await assertNotLastWatched(c, () => isSessionBrowserTrusted(c.env, c.var.db, c.var.account.id, id))
+  const outcome = await setSessionBrowserTrust(c.env, c.var.db, c.var.account.id, id, trusted)
   if (outcome === 'not_found') throw notFound(SESSION_MESSAGES.notFound)
   if (outcome === 'no_browser') throw conflict(TRUSTED_DEVICE_MESSAGES.signInAgain)
   if (outcome === 'changed') {
-    const row = (await listSessions(c.var.db, c.var.user.id)).find((s) => s.id === id)
+    const row = await ownerVault(c.env, c.var.account.id).session(id)
     await audit(c, trusted ? 'account.device_trusted' : 'account.device_untrusted', { device: 'browser', session: String(id) })
-    await tellOwner(c, c.var.user, trusted ? 'device_trusted' : 'device_untrusted', {
+    await tellOwner(c, c.var.account, trusted ? 'device_trusted' : 'device_untrusted', {
       detail: TRUSTED_DEVICE_MESSAGES.mailDetail('browser', describeUserAgent(row?.userAgent ?? null), trusted),
     })
   }
@@ -50,13 +50,13 @@ async function setBrowserTrust(c: Context<AppEnv>, trusted: boolean) {
 export const sessionRoutes = new Hono<AppEnv>()
   .get('/sessions', requireUser, async (c) => {
     const current = c.var.sessionId
-    const [rows, trusted] = await Promise.all([listSessions(c.var.db, c.var.user.id), trustedBrowserIds(c.var.db, c.var.user.id)])
+    const [rows, trusted] = await Promise.all([ownerVault(c.env, c.var.account.id).listSessions(), trustedBrowserIds(c.var.db, c.var.account.id)])
     // This device first, then the others, most recently used first.
     const sessions = rows.map((row) => toSignedInSession(row, current, trusted)).sort((a, b) => Number(b.current) - Number(a.current))
     return c.json({ sessions })
   })
   .post('/sessions/sign-out-others', requireUser, async (c) => {
-    const signedOut = await revokeSessions(c.var.db, c.var.user.id, c.var.sessionId)
+    const signedOut = await ownerVault(c.env, c.var.account.id).revokeSessions(c.var.sessionId)
     await audit(c, 'account.sessions_revoked', { count: signedOut })
     return c.json({ message: SESSION_MESSAGES.othersRevoked(signedOut), signedOut })
   })
@@ -70,7 +70,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const id = Number(c.req.valid('param').id)
     if (!Number.isSafeInteger(id)) throw badRequest(`id: ${SESSION_MESSAGES.idInvalid}`)
     const current = id === c.var.sessionId
-    if (!(await revokeSession(c.var.db, c.var.user.id, id))) throw notFound(SESSION_MESSAGES.notFound)
+    if (!(await ownerVault(c.env, c.var.account.id).revokeSession(id))) throw notFound(SESSION_MESSAGES.notFound)
     await audit(c, 'account.session_revoked', { session: String(id), current })
     if (current) deleteCookie(c, AUTH_COOKIE, { path: '/', secure: true, httpOnly: true, sameSite: 'Strict' })
     return c.json({ message: current ? SESSION_MESSAGES.revokedCurrent : SESSION_MESSAGES.revoked, current })

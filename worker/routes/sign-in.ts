@@ -32,7 +32,7 @@ export async function signIn(c: Context<AppEnv>, user: UserRow, details: Record<
   const browserId = knownId ?? crypto.randomUUID()
   const device = deviceOf(c)
   const trustedBrowser = await noteBrowser(c.var.db, user.id, browserId, device, now)
-  const token = await createSession(c.var.db, c.env, user.id, now, device, browserId)
+  const token = await createSession(c.env, user, now, device, browserId, trustedBrowser)
   setSessionCookie(c, token)
   await rememberDevice(c, user.id, browserId)
   // A browser that has not signed in to this account before: the owner hears of it at once.

@@ -29,23 +29,23 @@ export const triggerRoutes = new Hono<AppEnv>()
   // A trigger that can start a release without the owner, armed now, needs fresh proof (worker/services/sooner.ts).
   .post('/', requireSubscription, validate('json', triggerCreateBodySchema), async (c) => {
     const body = c.req.valid('json')
-    const trusted = body.type === 'device_loss' ? await countTrusted(c.var.db, c.var.user.id) : 0
+    const trusted = body.type === 'device_loss' ? await countTrusted(c.var.db, c.var.account.id) : 0
     const trigger = await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), body, hasFreshProof(c), trusted))
-    if (creationIsSooner(body)) await tellOwner(c, c.var.user, 'release_sooner', { detail: TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[body.type].title) })
+    if (creationIsSooner(body)) await tellOwner(c, c.var.account, 'release_sooner', { detail: TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[body.type].title) })
     return c.json(trigger, 201)
   })
   // Pause/Activate, or an inactivity trigger's new schedule: arming one again, or a shorter schedule, needs fresh proof.
   .put('/:id', validate('param', idParam), validate('json', triggerUpdateBodySchema), unlessPausing, async (c) => {
     const body = c.req.valid('json')
     // (Workers RPC types the answer loosely: a Trigger's open-ended config does not survive its mapping.)
-    const trusted = body.status === 'active' ? await countTrusted(c.var.db, c.var.user.id) : 0
+    const trusted = body.status === 'active' ? await countTrusted(c.var.db, c.var.account.id) : 0
     const { trigger, sooner } = (await askWithProof(c, vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, body, hasFreshProof(c), trusted))) as {
       trigger: Trigger
       sooner: boolean
     }
     if (sooner) {
       const detail = body.config ? TRUST_DETAILS.scheduleShortened : TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[trigger.type].title)
-      await tellOwner(c, c.var.user, 'release_sooner', { detail })
+      await tellOwner(c, c.var.account, 'release_sooner', { detail })
     }
     return c.json(trigger)
   })

@@ -1,9 +1,10 @@
+import { mirrorAccount } from '../owner/account'
 import { eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { pingSettingsBodySchema, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema, settingsFrequencyDays } from '../../contract/settings'
 import { users } from '../db/schema'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { askWithProof, assertFreshProof, hasFreshProof } from '../middleware/fresh-proof'
@@ -24,13 +25,14 @@ export const userRoutes = new Hono<AppEnv>()
   .put('/ping-settings', validate('json', pingSettingsBodySchema), async (c) => {
     const { pingFrequency } = c.req.valid('json')
     // A shorter frequency for the next inactivity trigger brings a release sooner.
-    const before = settingsFrequencyDays(c.var.user.pingFrequency)
+    const before = settingsFrequencyDays((await userOf(c)).pingFrequency)
     if (pingFrequency < before) await assertFreshProof(c)
     const [user] = await c.var.db
       .update(users)
       .set({ pingFrequency, updatedAt: Date.now() })
-      .where(eq(users.id, c.var.user.id))
+      .where(eq(users.id, c.var.account.id))
       .returning()
+    await mirrorAccount(user!.id, user)
     await audit(c, 'account.settings_updated', { pingFrequency })
     if (pingFrequency < before) await tellOwner(c, user!, 'release_sooner', { detail: TRUST_DETAILS.frequencyShortened(before, pingFrequency) })
     // The alarm is set again exactly, as after every change to what the engine reads.
@@ -41,6 +43,6 @@ export const userRoutes = new Hono<AppEnv>()
   .get('/safety-window', async (c) => c.json(await vaultOf(c).safetyWindow()))
   .put('/safety-window', validate('json', safetyWindowBodySchema), async (c) => {
     const { hours, shortenedFrom } = await askWithProof(c, vaultOf(c).setSafetyWindow(accountIn(c), c.req.valid('json').hours, hasFreshProof(c)))
-    if (shortenedFrom !== null) await tellOwner(c, c.var.user, 'release_sooner', { detail: TRUST_DETAILS.windowShortened(shortenedFrom, hours) })
+    if (shortenedFrom !== null) await tellOwner(c, c.var.account, 'release_sooner', { detail: TRUST_DETAILS.windowShortened(shortenedFrom, hours) })
     return c.json({ hours, message: SAFETY_WINDOW_MESSAGES.saved })
   })

@@ -18,7 +18,7 @@ import { EXPORT_AUDIT_ACTION, EXPORT_MESSAGES, exportRecordBodySchema } from '..
 import { bytesToHex as toHex } from '@noble/hashes/utils.js'
 import { ApiError, badRequest } from '../lib/errors'
 import { validate } from '../lib/validate'
-import { requireUser } from '../middleware/auth'
+import { requireUser, userOf } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { tellOwner } from '../services/trust-mail'
@@ -54,7 +54,7 @@ export const vaultRoutes = new Hono<AppEnv>()
         body.recovery,
       ),
     )
-    return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
+    return c.json({ message: 'Vault set up.', user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
   // A new passphrase re-wraps the vault key only: one request whatever the vault holds. The server
   // cannot check the old passphrase (it never sees it), so a session alone may not: fresh proof,
@@ -63,15 +63,15 @@ export const vaultRoutes = new Hono<AppEnv>()
   .post('/passphrase', requireFreshProof, jsonBodyLimit, validate('json', passphraseChangeBodySchema), async (c) => {
     const body = c.req.valid('json')
     await ask(vaultOf(c).changePassphrase(accountIn(c), body))
-    await tellOwner(c, c.var.user, body.via === 'recovery_code' ? 'vault_recovered' : 'passphrase_changed')
-    return c.json({ message: VAULT_MESSAGES.passphraseChanged, user: await publicUserOf(c.env, c.var.db, c.var.user) })
+    await tellOwner(c, c.var.account, body.via === 'recovery_code' ? 'vault_recovered' : 'passphrase_changed')
+    return c.json({ message: VAULT_MESSAGES.passphraseChanged, user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
   // A new recovery code opens the vault as the passphrase does, and voids the one before: like a
   // passphrase change, fresh proof and the owner is told.
   .put('/recovery', requireFreshProof, jsonBodyLimit, validate('json', recoveryWrapSchema), async (c) => {
     await ask(vaultOf(c).setRecoveryCode(accountIn(c), c.req.valid('json')))
-    await tellOwner(c, c.var.user, 'recovery_code_made')
-    return c.json({ message: RECOVERY_MESSAGES.made, user: await publicUserOf(c.env, c.var.db, c.var.user) })
+    await tellOwner(c, c.var.account, 'recovery_code_made')
+    return c.json({ message: RECOVERY_MESSAGES.made, user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
   // A vault set up before signing keys gets its one at its next unlock. Whoever adds it decides which
   // beneficiary keys the owner's browser will trust, so a session alone may not: the server cannot
@@ -80,8 +80,8 @@ export const vaultRoutes = new Hono<AppEnv>()
   .post('/signing-key', requireFreshProof, jsonBodyLimit, validate('json', signingKeyBodySchema), async (c) => {
     const body = c.req.valid('json')
     await ask(vaultOf(c).addSigningKey(accountIn(c), { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
-    await tellOwner(c, c.var.user, 'signing_key_added')
-    return c.json({ message: 'Signing key added.', user: await publicUserOf(c.env, c.var.db, c.var.user) })
+    await tellOwner(c, c.var.account, 'signing_key_added')
+    return c.json({ message: 'Signing key added.', user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
   // A vault of format 1 moves to a vault key at its next unlock: start (or resume), pages of
   // re-wrapped keys, one commit. The commit decides what every data key is wrapped by, and the
@@ -95,7 +95,7 @@ export const vaultRoutes = new Hono<AppEnv>()
   )
   .post('/key-move/commit', requireFreshProof, async (c) => {
     await ask(vaultOf(c).commitKeyMove(accountIn(c)))
-    return c.json({ message: KEY_MOVE_MESSAGES.moved, user: await publicUserOf(c.env, c.var.db, c.var.user) })
+    return c.json({ message: KEY_MOVE_MESSAGES.moved, user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
   .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) =>

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { and, count, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm'
 import { DELETION_GRACE_MS, DELETION_MESSAGES, deletionDueAt } from '../../contract/account-deletion'
 import { cancelBillingOnDelete } from '../billing/on-delete'
@@ -72,6 +73,8 @@ export async function deleteAccount(env: Env, db: Db, user: UserRow, now = Date.
     db.delete(mailBounces).where(and(sql`${mailBounces.address} in (select value from json_each(${own}))`, allowed)),
     db.delete(users).where(and(eq(users.id, ownerId), allowed)).returning({ id: users.id }),
   ])
+  // Its object forgets the account, and every session with it.
+  if (deleted.length > 0) await mirrorAccount(ownerId, null)
   if (deleted.length === 0) {
     // Still there: another admin left meanwhile. Gone: a concurrent deletion won; finish its cleanup.
     if (await db.query.users.findFirst({ where: eq(users.id, ownerId), columns: { id: true } })) throw conflict(ACCOUNT_DELETION_MESSAGES.lastAdmin)
@@ -146,6 +149,7 @@ export async function requestDeletion(env: Env, db: Db, user: UserRow, now = Dat
     .where(and(eq(users.id, user.id), isNull(users.deletionRequestedAt)))
     .returning({ at: users.deletionRequestedAt })
   if (!row) throw conflict(DELETION_MESSAGES.alreadyScheduled)
+  await mirrorAccount(user.id)
   await auditOwner(env, user.id, 'account.deletion_requested', { deleteAt: new Date(deletionDueAt(now)).toISOString() })
   return now
 }
@@ -158,6 +162,7 @@ export async function keepAccount(env: Env, db: Db, user: UserRow, now = Date.no
     .where(and(eq(users.id, user.id), isNotNull(users.deletionRequestedAt)))
     .returning()
   if (!row) throw conflict(DELETION_MESSAGES.notScheduled)
+  await mirrorAccount(row.id, row)
   await auditOwner(env, user.id, 'account.deletion_cancelled')
   await ownerVault(env, user.id).tick(now, accountOf(row))
   return row

@@ -23,5 +23,5 @@ export async function auditOwner(env: Env, ownerId: string, action: string, deta
 
 /** Appends an act of the signed-in owner (after requireUser) to their own chain. */
 export function audit(c: Context<AppEnv>, action: string, details: AuditDetails = {}): Promise<void> {
-  return auditOwner(c.env, c.var.user.id, action, details)
+  return auditOwner(c.env, c.var.account.id, action, details)
 }

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import { CHANNEL_MESSAGES, type ChannelsView } from '../../contract/channels'
 import { HOUR_MS } from '../../contract/constants'
@@ -60,6 +61,7 @@ export async function setBackup(db: Db, user: UserRow, address: string, now = Da
     throw badRequest(`email: ${CHANNEL_MESSAGES.backupSameAsPrimary}`, { errors: [{ field: 'email', message: CHANNEL_MESSAGES.backupSameAsPrimary }] })
   }
   const [row] = await db.update(users).set({ backupEmail: address, backupEmailVerifiedAt: null, updatedAt: now }).where(eq(users.id, user.id)).returning()
+  await mirrorAccount(user.id, row)
   return row!
 }
 
@@ -83,12 +85,14 @@ export async function verifyBackup(env: Env, db: Db, user: UserRow, token: strin
     db.delete(mailBounces).where(eq(mailBounces.address, user.backupEmail)),
   ])
   if (done.length === 0) throw badRequest(CHANNEL_MESSAGES.linkInvalid)
+  await mirrorAccount(user.id)
   return { message: CHANNEL_MESSAGES.backupVerified, already: false }
 }
 
 export async function removeBackup(db: Db, user: UserRow, now = Date.now()): Promise<void> {
   if (!user.backupEmail) throw notFound(CHANNEL_MESSAGES.backupNone)
   await db.update(users).set({ backupEmail: null, backupEmailVerifiedAt: null, updatedAt: now }).where(eq(users.id, user.id))
+  await mirrorAccount(user.id)
 }
 
 export async function setEmergencyContact(db: Db, user: UserRow, contact: { email: string | null; alerts: boolean }, now = Date.now()): Promise<UserRow> {
@@ -97,6 +101,7 @@ export async function setEmergencyContact(db: Db, user: UserRow, contact: { emai
     .set({ emergencyContact: contact.email, emergencyContactAlerts: contact.alerts, updatedAt: now })
     .where(eq(users.id, user.id))
     .returning()
+  await mirrorAccount(user.id, row)
   return row!
 }
 

@@ -1,3 +1,4 @@
+import { mirrorAccount } from '../owner/account'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { EMAIL_CONFIRMATION } from '../../contract/messages'
 import { HOUR_MS } from '../../contract/constants'
@@ -49,6 +50,7 @@ export async function confirmOwnerEmail(env: Env, db: Db, token: string, now = D
     ? user
     : ((await db.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt))).returning().get()) ??
       { ...user, emailVerifiedAt: now })
+  if (!already) await mirrorAccount(user.id, confirmed)
   const invitationsSent = await ask(ownerVault(env, user.id).ownerEmailConfirmed(accountOf(confirmed)))
   return { message: already ? EMAIL_CONFIRMATION.alreadyConfirmed : EMAIL_CONFIRMATION.confirmed, invitationsSent }
 }

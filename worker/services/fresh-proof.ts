@@ -1,3 +1,4 @@
+import { userOf } from '../middleware/auth'
 import { ownerVault } from '../owner/client'
 import type { Context } from 'hono'
 import { FRESH_PROOF_MESSAGES, type FreshProofBody, type ProofMethod } from '../../contract/fresh-proof'
@@ -8,7 +9,6 @@ import { countKeys } from '../webauthn/credentials'
 import { verifySignIn } from '../webauthn/ceremonies'
 import { hasAuthenticator, proveWithAuthenticator } from './authenticator'
 import { verifyPassword } from './passwords'
-import { markProved } from './sessions'
 import { clearFailures, heldUntil, recordFailure } from './sign-in-guard'
 import type { AppEnv } from '../types'
 
@@ -27,7 +27,7 @@ export async function proofMethodsOf(db: Db, userId: string): Promise<ProofMetho
  */
 export async function giveFreshProof(c: Context<AppEnv>, body: FreshProofBody, now = Date.now()): Promise<ProofMethod> {
   const db = c.var.db
-  const user = c.var.user
+  const user = (await userOf(c))
   if (body.method === 'password' || body.method === 'authenticator') {
     if (await heldUntil(db, user.email, now)) throw tooManyRequests(AUTH_ERRORS.rateLimited)
   }
@@ -59,7 +59,7 @@ export async function giveFreshProof(c: Context<AppEnv>, body: FreshProofBody, n
       break
     }
   }
-  await markProved(db, user.id, c.var.sessionId, now)
+  await ownerVault(c.env, user.id).markProved(c.var.sessionId, now)
   c.set('provedAt', now)
   return body.method
 }

@@ -2,7 +2,8 @@ import type { Context } from 'hono'
 import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import { PASSWORD_RESET_TTL_SECONDS } from '../../contract/constants'
 import type { Db } from '../db/client'
-import { passwordResets, sessions, users, type UserRow } from '../db/schema'
+import { passwordResets, users, type UserRow } from '../db/schema'
+import { ownerVault } from '../owner/client'
 import { randomToken, sha256Hex } from '../lib/crypto'
 import { sendEmail } from '../mail'
 import { passwordResetEmail } from '../mail/templates'
@@ -75,11 +76,11 @@ export async function sendResetLink(c: Context<AppEnv>, email: string): Promise<
 }
 
 /**
- * Sets a new password from a reset token and revokes every session of the account, in one
- * transaction: either all of it happens or none, and a token can win only once even when two
- * requests race. Returns the user, or null when the token is unknown, expired or used.
+ * Sets a new password from a reset token in one transaction (a token can win only once even when
+ * two requests race), then revokes every session of the account in its object. Returns the user, or null when the token is unknown, expired or used.
  */
 export async function resetPasswordWithToken(
+  env: Pick<Env, 'OWNER_VAULT'>,
   db: Db,
   token: string,
   newPassword: string,
@@ -93,9 +94,8 @@ export async function resetPasswordWithToken(
   const passwordHash = await hashPassword(newPassword)
   // Each statement re-checks that the token is still live, inside the batch's transaction.
   const stillLive = sql`exists (select 1 from ${passwordResets} where ${passwordResets.id} = ${pending.id} and ${passwordResets.usedAt} is null)`
-  const [, , claimed] = await db.batch([
+  const [, claimed] = await db.batch([
     db.update(users).set({ passwordHash, updatedAt: now }).where(and(eq(users.id, pending.userId), stillLive)),
-    db.delete(sessions).where(and(eq(sessions.userId, pending.userId), stillLive)),
     db
       .update(passwordResets)
       .set({ usedAt: now })
@@ -103,5 +103,7 @@ export async function resetPasswordWithToken(
       .returning({ userId: passwordResets.userId }),
   ])
   if (claimed.length === 0) return null
+  // Every session ends, in the owner's object where they are checked (after the reset is in).
+  await ownerVault(env, pending.userId).revokeSessions()
   return (await db.query.users.findFirst({ where: eq(users.id, pending.userId) })) ?? null
 }

@@ -1,7 +1,9 @@
 import { and, eq, gte } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { describeUserAgent } from '../../contract/sessions'
-import { authenticators, sessions, users, webauthnCredentials, type UserRow } from '../db/schema'
+import { authenticators, users, webauthnCredentials, type UserRow } from '../db/schema'
+import { accountOf, mirrorAccount, type Account } from '../owner/account'
+import { ownerVault } from '../owner/client'
 import type { Db } from '../db/client'
 import { sendEmail } from '../mail'
 import { ownerAddresses } from '../mail/channels'
@@ -9,18 +11,14 @@ import { trustChangeEmail, type TrustChange } from '../mail/trust-templates'
 import type { AppEnv } from '../types'
 import { removeAuthenticator } from './authenticator'
 import { signLinkToken } from './link-tokens'
-import { deviceOf, revokeSessions } from './sessions'
+import { deviceOf } from './sessions'
 
 /**
  * When the session making a change signed in: "This wasn't me" undoes what was added since then
  * (the owner's own earlier keys stay). Now, if the session is unknown.
  */
 export async function signedInAt(c: Context<AppEnv>, now = Date.now()): Promise<number> {
-  const row = await c.var.db
-    .select({ createdAt: sessions.createdAt })
-    .from(sessions)
-    .where(and(eq(sessions.userId, c.var.user.id), eq(sessions.id, c.var.sessionId)))
-    .get()
+  const row = await ownerVault(c.env, c.var.account.id).session(c.var.sessionId, now)
   return row?.createdAt ?? now
 }
 
@@ -38,10 +36,11 @@ export function notMeUrl(env: Pick<Env, 'JWT_SECRET' | 'APP_ORIGIN'>, userId: st
  */
 export async function tellOwner(
   c: Context<AppEnv>,
-  user: UserRow,
+  owner: UserRow | Account,
   change: TrustChange,
   options: { detail?: string; since?: number; ownAddresses?: boolean } = {},
 ): Promise<void> {
+  const user = 'passwordHash' in owner ? accountOf(owner) : owner
   const now = Date.now()
   const since = options.since ?? (await signedInAt(c, now))
   const device = deviceOf(c)
@@ -52,10 +51,10 @@ export async function tellOwner(
     device: describeUserAgent(device.userAgent),
     place: device.place ?? null,
     at: new Date(now),
-    timeZone: user.timezone,
+    timeZone: user.timeZone,
     notMeUrl: notMeUrl(c.env, user.id, since, now),
   })
-  const to = options.ownAddresses ? ownerAddresses({ email: user.email, backupEmail: user.backupEmailVerifiedAt !== null ? user.backupEmail : null }) : [user.email]
+  const to = options.ownAddresses ? ownerAddresses({ email: user.email, backupEmail: user.backupEmail }) : [user.email]
   for (const address of to) await sendEmail(c.env, c.executionCtx, c.var.db, { to: address, kind: `trust_${change}`, ...mail })
 }
 
@@ -70,8 +69,8 @@ export interface NotMeOutcome {
  * "This wasn't me": every session ends, every security key and authenticator app added since `since` goes (and two-factor
  * by key is turned off if that leaves none, so the owner is not locked out by a key they never had).
  */
-export async function undoSince(db: Db, user: UserRow, since: number): Promise<NotMeOutcome> {
-  const sessionsSignedOut = await revokeSessions(db, user.id)
+export async function undoSince(env: Env, db: Db, user: UserRow, since: number): Promise<NotMeOutcome> {
+  const sessionsSignedOut = await ownerVault(env, user.id).revokeSessions()
   const removed = await db
     .delete(webauthnCredentials)
     .where(and(eq(webauthnCredentials.userId, user.id), gte(webauthnCredentials.createdAt, since)))
@@ -91,5 +90,6 @@ export async function undoSince(db: Db, user: UserRow, since: number): Promise<N
     .update(users)
     .set({ deletionRequestedAt: null, devicesTrustedFrom: Math.ceil((now + 1) / 1000) * 1000, updatedAt: now })
     .where(eq(users.id, user.id))
+  await mirrorAccount(user.id)
   return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved, deletionCancelled: user.deletionRequestedAt !== null }
 }

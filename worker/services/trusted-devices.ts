@@ -1,11 +1,11 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import { browsers, sessions, webauthnCredentials } from '../db/schema'
+import { browsers, webauthnCredentials } from '../db/schema'
 import type { SessionDevice } from './sessions'
 import type { Context } from 'hono'
 import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
 import { conflict } from '../lib/errors'
-import { accountIn, vaultOf } from '../owner/client'
+import { accountIn, ownerVault, vaultOf } from '../owner/client'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
 
@@ -48,7 +48,7 @@ export async function countTrusted(db: Db, userId: string): Promise<number> {
  * one; the owner's object is asked only when it is the last.
  */
 export async function assertNotLastWatched(c: Context<AppEnv>, targetTrusted: () => Promise<boolean>): Promise<void> {
-  if ((await countTrusted(c.var.db, c.var.user.id)) !== 1 || !(await targetTrusted())) return
+  if ((await countTrusted(c.var.db, c.var.account.id)) !== 1 || !(await targetTrusted())) return
   const triggers = (await ask(vaultOf(c).listTriggers(accountIn(c)))) as ReadonlyArray<{ type: string; status: string }>
   if (triggers.some((t) => t.type === 'device_loss' && t.status === 'active')) throw conflict(TRUSTED_DEVICE_MESSAGES.lastWatched)
 }
@@ -60,8 +60,8 @@ export async function isKeyTrusted(db: Db, userId: string, keyId: string): Promi
 }
 
 /** Whether the browser one of the owner's sessions was opened in is marked as trusted. */
-export async function isSessionBrowserTrusted(db: Db, userId: string, sessionId: number): Promise<boolean> {
-  const session = await db.query.sessions.findFirst({ where: and(eq(sessions.userId, userId), eq(sessions.id, sessionId)) })
+export async function isSessionBrowserTrusted(env: Pick<Env, 'OWNER_VAULT'>, db: Db, userId: string, sessionId: number): Promise<boolean> {
+  const session = await ownerVault(env, userId).session(sessionId)
   if (!session?.browserId) return false
   return (await trustedBrowserIds(db, userId)).has(session.browserId)
 }
@@ -69,8 +69,9 @@ export async function isSessionBrowserTrusted(db: Db, userId: string, sessionId:
 export type TrustOutcome = 'changed' | 'unchanged' | 'not_found' | 'no_browser'
 
 /** Marks or unmarks the browser a session of the owner's was opened in. */
-export async function setSessionBrowserTrust(db: Db, userId: string, sessionId: number, trusted: boolean, now = Date.now()): Promise<TrustOutcome> {
-  const session = await db.query.sessions.findFirst({ where: and(eq(sessions.userId, userId), eq(sessions.id, sessionId), sql`${sessions.expiresAt} > ${now}`) })
+export async function setSessionBrowserTrust(env: Pick<Env, 'OWNER_VAULT'>, db: Db, userId: string, sessionId: number, trusted: boolean, now = Date.now()): Promise<TrustOutcome> {
+  const vault = ownerVault(env, userId)
+  const session = await vault.session(sessionId, now)
   if (!session) return 'not_found'
   if (!session.browserId) return 'no_browser'
   const updated = await db
@@ -78,6 +79,8 @@ export async function setSessionBrowserTrust(db: Db, userId: string, sessionId: 
     .set({ trustedAt: trusted ? now : null })
     .where(and(eq(browsers.userId, userId), eq(browsers.id, session.browserId), trusted ? sql`${browsers.trustedAt} is null` : isNotNull(browsers.trustedAt)))
     .returning({ id: browsers.id })
+  // Its sessions carry the mark, in the owner's object, for the requests they make.
+  await vault.markBrowser(session.browserId, trusted)
   return updated.length > 0 ? 'changed' : 'unchanged'
 }
 

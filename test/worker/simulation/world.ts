@@ -1,13 +1,12 @@
+import { mirrorAccount } from '../../../worker/owner/account'
 import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from 'cloudflare:test'
 import { vi } from 'vitest'
 import { app } from '../../../worker/app'
 import { runSweeps } from '../../../worker/cron'
-import { getDb } from '../../../worker/db/client'
 import type { OwnerVault } from '../../../worker/owner/vault-object'
 import { signLinkToken } from '../../../worker/services/link-tokens'
-import { createSession } from '../../../worker/services/sessions'
 import { guard } from '../engine-helpers'
-import { addBeneficiary, call, env, freshIp, register } from '../helpers'
+import { addBeneficiary, call, env, freshIp, ownerSessions, register, sessionFor } from '../helpers'
 import { stripeEnv, stripeSignature } from '../stripe-env'
 import { publicKey, uploadItem } from '../vault-helpers'
 import {
@@ -329,7 +328,7 @@ async function promiseChecks(oracle: Oracle, owners: SimOwner[], now: number, st
 /** An empty vault is never ready, and readiness says what is missing first (reported under owner #0's log). */
 async function emptyVaultCheck(oracle: Oracle, any: MOwner, ownerId: string, now: number, step: number, count: (key: string, n?: number) => void): Promise<void> {
   // A session of the moment: the simulation's months outlast one.
-  const res = await call('/api/release-readiness', { token: await createSession(getDb(env), env, ownerId, now) })
+  const res = await call('/api/release-readiness', { token: await sessionFor(ownerId, now) })
   if (res.status !== 200) return oracle.fail(any, now, step, `the empty vault's readiness answered ${res.status}`)
   const readiness = (await res.json()) as ReleaseReadiness
   count('readiness.emptyVaultChecked')
@@ -384,6 +383,7 @@ export async function billThroughStripe(ownerId: string, customerId: string, sub
   )
     .bind(customerId, subscriptionId, ownerId)
     .run()
+  await mirrorAccount(ownerId)
 }
 
 async function setUpOwner(rng: Rng, index: number, now: number): Promise<SimOwner> {
@@ -574,7 +574,7 @@ const provedAt = new WeakMap<SimOwner, number>()
 async function freshToken(o: SimOwner, now: number): Promise<string> {
   // The owner's browser keeps a live session (a new one every few weeks); no sign-in is implied.
   if (now - o.sessionAt > 20 * DAY) {
-    o.token = await createSession(getDb(env), env, o.m.id, now)
+    o.token = await sessionFor(o.m.id, now)
     o.sessionAt = now
     provedAt.delete(o)
   }
@@ -582,7 +582,7 @@ async function freshToken(o: SimOwner, now: number): Promise<string> {
   // clock of fresh proof is the real one, not the simulated day).
   if (Date.now() - (provedAt.get(o) ?? 0) > 60_000) {
     provedAt.set(o, Date.now())
-    await env.DB.prepare('update sessions set proved_at = ?1 where user_id = ?2').bind(Date.now(), o.m.id).run()
+    await ownerSessions(o.m.id, 'update sessions set proved_at = ?', Date.now()).run()
   }
   return o.token
 }

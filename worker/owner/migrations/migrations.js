@@ -11,6 +11,7 @@ import m0008 from './0008_sealed_statements.sql';
 import m0009 from './0009_vault_key_and_heir_backup.sql';
 import m0010 from './0010_access_request.sql';
 import m0011 from './0011_renewal_requests.sql';
+import m0012 from './0012_owner_sessions.sql';
 
   export default {
     journal,
@@ -26,7 +27,8 @@ m0007,
 m0008,
 m0009,
 m0010,
-m0011
+m0011,
+m0012
     }
   }
   

@@ -6,6 +6,8 @@ import { DEFAULT_PLAN } from '../../../contract/plans'
 import type { Db } from '../../db/client'
 import { batch, statement } from '../../db/raw'
 import { users, type UserRow } from '../../db/schema'
+import { mirrorAccount } from '../../owner/account'
+import { ownerVault } from '../../owner/client'
 import { fromBase64Url, toBase64Url } from '../../lib/crypto'
 import { badRequest, conflict, notFound } from '../../lib/errors'
 import { effectivePlanTier, hasActiveSubscription } from '../users'
@@ -155,13 +157,15 @@ export async function findTarget(db: Db, id: string): Promise<UserRow> {
 export async function pauseUser(env: Env, db: Db, target: UserRow, reason: string, now = Date.now()): Promise<UserRow> {
   if (target.role === 'admin') throw conflict(ADMIN_MESSAGES.cannotPauseAdmin)
   if (target.pausedAt) throw conflict(ADMIN_MESSAGES.alreadyPaused)
-  // One transaction: the pause (only if not paused meanwhile, and not an admin) and its sessions' end.
+  // The pause only if not paused meanwhile, and not an admin.
   const [paused] = await batch(env, [
     sql`update users set paused_at = ${now}, pause_reason = ${reason}, updated_at = ${now}
       where id = ${target.id} and paused_at is null and role <> 'admin'`,
-    sql`delete from sessions where user_id = ${target.id} and exists (select 1 from users where id = ${target.id} and paused_at = ${now})`,
   ])
   if ((paused?.meta.changes ?? 0) === 0) throw conflict(ADMIN_MESSAGES.alreadyPaused)
+  // Its sessions end where they are checked, and the object holds the paused account.
+  await ownerVault(env, target.id).revokeSessions()
+  await mirrorAccount(target.id)
   return reload(db, target.id)
 }
 
@@ -173,6 +177,7 @@ export async function resumeUser(db: Db, target: UserRow, now = Date.now()): Pro
     .where(and(eq(users.id, target.id), isNotNull(users.pausedAt)))
     .returning()
   if (!row) throw conflict(ADMIN_MESSAGES.notPaused)
+  await mirrorAccount(row.id, row)
   return row
 }
 
@@ -204,6 +209,7 @@ export async function extendUser(db: Db, target: UserRow, days: number, now = Da
     )
     .returning()
   if (!row) throw conflict(ADMIN_MESSAGES.subscriptionChanged)
+  await mirrorAccount(row.id, row)
   return row
 }
 
