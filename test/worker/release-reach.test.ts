@@ -128,15 +128,17 @@ describe('POST /api/beneficiary-portal/link', () => {
     const bad = await ask('not-an-address')
     expect(bad.status).toBe(400)
     expect(await messageOf(bad)).toBe(`email: ${RELEASE_MESSAGES.portalEmailInvalid}`)
+    // The limiter's windows are fixed (a minute, on the wall clock): a burst may straddle a boundary,
+    // so 2 × the limit of 5, + 5 attempts still meet a 429 (7 did not, once, in CI56).
     const email = uniqueEmail('hammered')
     const statuses: number[] = []
-    for (let i = 0; i < 7; i++) statuses.push((await ask(email)).status)
+    for (let i = 0; i < 15; i++) statuses.push((await ask(email)).status)
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200])
     expect(statuses.at(-1)).toBe(429)
     // And per client, whatever the address.
     const ip = freshIp()
     const fromOne: number[] = []
-    for (let i = 0; i < 7; i++) fromOne.push((await ask(uniqueEmail('spread'), ip)).status)
+    for (let i = 0; i < 15; i++) fromOne.push((await ask(uniqueEmail('spread'), ip)).status)
     expect(fromOne.at(-1)).toBe(429)
   })
 })
