@@ -43,13 +43,14 @@ export function openSession(db: OwnerDb, session: NewSession): void {
 /** The live session `id` with the account, or null (revoked, expired, or the account is gone). */
 export function checkSession(db: OwnerDb, account: Account | undefined, id: number, now: number): SessionCheck | null {
   if (!account) return null
-  const row = db.select().from(sessions).where(eq(sessions.id, id)).get()
-  if (!row || row.expiresAt <= now) return null
+  const row = sessionRow(db, id, now)
+  if (!row) return null
   const touched = (row.lastSeenAt ?? 0) + LAST_SEEN_EVERY_MS <= now
   if (touched) db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id)).run()
   return { account, sessionId: id, provedAt: row.provedAt, browserId: row.browserId, trustedBrowser: row.browserTrusted, touched }
 }
 
+/** The live session `id`, or null (revoked or expired). */
 export function sessionRow(db: OwnerDb, id: number, now: number): OwnerSessionRow | null {
   const row = db.select().from(sessions).where(eq(sessions.id, id)).get()
   return row && row.expiresAt > now ? row : null
