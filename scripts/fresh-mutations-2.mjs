@@ -234,14 +234,14 @@ export const FRESH = [
   {
     id: 'fresh2-download-ticket-hours',
     rule: 'A download ticket works for 30 minutes, not 30 hours',
-    file: 'worker/services/link-tokens.ts',
+    file: 'worker/lib/link-tokens.ts',
     from: "assetContent: { audience: 'legacy-vault:link:asset-content', ttlSeconds: RELEASE_LIMITS.contentTicketMinutes * 60 }",
     to: "assetContent: { audience: 'legacy-vault:link:asset-content', ttlSeconds: RELEASE_LIMITS.contentTicketMinutes * 3600 }",
   },
   {
     id: 'fresh2-mail-limit-one-more',
     rule: 'The owner can have at most 3 e-mails an hour sent to one person (the 4th is refused with 429)',
-    file: 'worker/services/mail-limits.ts',
+    file: 'worker/owner/mail-limits.ts',
     from: 'if (sentToAddressThisHour(u, address) >= MAIL_LIMITS.perPersonPerHour)',
     to: 'if (sentToAddressThisHour(u, address) > MAIL_LIMITS.perPersonPerHour)',
   },

@@ -190,14 +190,14 @@ export const FRESH = [
   {
     id: 'fresh-link-any-purpose',
     rule: 'A signed link is bound to one purpose: a link made for one act does not work for another',
-    file: 'worker/services/link-tokens.ts',
+    file: 'worker/lib/link-tokens.ts',
     from: '      audience: LINK_PURPOSES[purpose].audience,\n',
     to: '',
   },
   {
     id: 'fresh-link-verify-ttl',
     rule: "A beneficiary's verification link works for 7 days",
-    file: 'worker/services/link-tokens.ts',
+    file: 'worker/lib/link-tokens.ts',
     from: "beneficiaryVerify: { audience: 'legacy-vault:link:beneficiary-verify', ttlSeconds: 7 * 24 * 3600 }",
     to: "beneficiaryVerify: { audience: 'legacy-vault:link:beneficiary-verify', ttlSeconds: 7 * 24 * 60 }",
   },
@@ -245,7 +245,7 @@ export const FRESH = [
   {
     id: 'fresh-usage-uploading-not-counted',
     rule: 'Uploads in progress count against the plan, so parallel uploads cannot pass the limit',
-    file: 'worker/services/vault-items.ts',
+    file: 'worker/owner/usage.ts',
     from: "statuses: Array<VaultItemRow['status']> = ['active', 'uploading']",
     to: "statuses: Array<VaultItemRow['status']> = ['active']",
   },
@@ -268,7 +268,7 @@ export const FRESH = [
   {
     id: 'fresh-mail-limit-case',
     rule: 'The 3-an-hour limit counts e-mails to an address whatever its letter case',
-    file: 'worker/services/mail-limits.ts',
+    file: 'worker/owner/mail-limits.ts',
     from: 'const where = and(eq(thirdPartyMail.address, address.toLowerCase()),',
     to: 'const where = and(eq(thirdPartyMail.address, address),',
   },

@@ -115,7 +115,7 @@ export const MUTATIONS = [
   {
     id: 'link.verify-lifetime',
     rule: 'a verification link lives 7 days',
-    file: 'worker/services/link-tokens.ts',
+    file: 'worker/lib/link-tokens.ts',
     from: "beneficiaryVerify: { audience: 'legacy-vault:link:beneficiary-verify', ttlSeconds: 7 * 24 * 3600 }",
     to: "beneficiaryVerify: { audience: 'legacy-vault:link:beneficiary-verify', ttlSeconds: 14 * 24 * 3600 }",
     tests: [W('promise-pins'), W('links')],
@@ -124,7 +124,7 @@ export const MUTATIONS = [
   {
     id: 'link.approval-lifetime',
     rule: 'a release-approval link lives 60 days',
-    file: 'worker/services/link-tokens.ts',
+    file: 'worker/lib/link-tokens.ts',
     from: "releaseApproval: { audience: 'legacy-vault:link:release-approval', ttlSeconds: 60 * 24 * 3600 }",
     to: "releaseApproval: { audience: 'legacy-vault:link:release-approval', ttlSeconds: 90 * 24 * 3600 }",
     tests: [W('promise-pins'), W('security-suite')],
@@ -142,7 +142,7 @@ export const MUTATIONS = [
   {
     id: 'link.audience',
     rule: 'a link works only for its own purpose',
-    file: 'worker/services/link-tokens.ts',
+    file: 'worker/lib/link-tokens.ts',
     from: '      audience: LINK_PURPOSES[purpose].audience,\n',
     to: '',
     tests: [W('links')],
@@ -151,7 +151,7 @@ export const MUTATIONS = [
   {
     id: 'link.expiry',
     rule: 'an expired link is refused as expired',
-    file: 'worker/services/link-tokens.ts',
+    file: 'worker/lib/link-tokens.ts',
     from: '      currentDate: new Date(now),\n',
     to: '      currentDate: new Date(now),\n      clockTolerance: 400 * 86_400,\n',
     tests: [W('promise-pins'), W('links')],
@@ -235,7 +235,7 @@ export const MUTATIONS = [
   {
     id: 'engine.check-in-sets-a-lost-alarm',
     rule: 'a check-in with no alarm pending runs the tick, which sets the alarm again',
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/host/vault-object.ts',
     from: '          return { cancelledReleases: cancelled, tick: cancelled > 0 || !ringsInTime }',
     to: '          return { cancelledReleases: cancelled, tick: cancelled > 0 }',
     tests: [W('owner-vault')],
@@ -244,9 +244,9 @@ export const MUTATIONS = [
   {
     id: 'vault.item-list-cache-follows-writes',
     rule: "the item list kept in the owner's object is made again after any write",
-    file: 'worker/owner/vault-object.ts',
-    from: 'if (this.itemList?.changes === changes) return this.itemList.text',
-    to: 'if (this.itemList) return this.itemList.text',
+    file: 'worker/services/vault-items-facade.ts',
+    from: 'if (this.#h.itemList?.changes === changes) return this.#h.itemList.text',
+    to: 'if (this.#h.itemList) return this.#h.itemList.text',
     tests: [W('vault-items')],
     by: /follows every write/,
   },
@@ -443,7 +443,7 @@ export const MUTATIONS = [
   {
     id: 'mail.per-address',
     rule: 'an address is sent at most 3 e-mails an hour by invitations and resends together, even if the person is removed and added again',
-    file: 'worker/services/mail-limits.ts',
+    file: 'worker/owner/mail-limits.ts',
     from: '  if (sentToAddressThisHour(u, address) >= MAIL_LIMITS.perPersonPerHour)',
     to: '  if (false)',
     tests: [W('mail-limits')],
@@ -452,7 +452,7 @@ export const MUTATIONS = [
   {
     id: 'mail.daily-cap',
     rule: "the owner's mail to other people is capped per day",
-    file: 'worker/services/mail-limits.ts',
+    file: 'worker/owner/mail-limits.ts',
     from: '  if (sentToOthersToday(u) >= MAIL_LIMITS.thirdPartyPerDay)',
     to: '  if (false)',
     tests: [W('mail-limits')],
@@ -470,7 +470,7 @@ export const MUTATIONS = [
   {
     id: 'owner-email.sent-on-confirmation',
     rule: 'held invitations go out when the owner confirms',
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/services/circle-facade.ts',
     from: '        const invitationsSent = sendHeldInvitations(u)',
     to: '        const invitationsSent = 0',
     tests: [W('owner-email-confirmation')],
@@ -628,9 +628,9 @@ export const MUTATIONS = [
   {
     id: 'keys.server-verifies',
     rule: 'the server stores no beneficiary key its vault did not sign',
-    file: 'worker/owner/vault-object.ts',
-    from: '    if (!signature || !(await verifyVaultSignature(signingKey, beneficiaryStatement({ ownerId: this.ownerId, ...stated }), signature))) {',
-    to: '    if (!signature) {',
+    file: 'worker/services/circle-facade.ts',
+    from: '  if (!signature || !(await verifyVaultSignature(signingKey, beneficiaryStatement({ ownerId: h.ownerId, ...stated }), signature))) {',
+    to: '  if (!signature) {',
     tests: [W('key-signing')],
     by: /stolen-session attack|checks every key signature/,
   },
@@ -655,7 +655,7 @@ export const MUTATIONS = [
   {
     id: 'keys.email-change-signed',
     rule: "a beneficiary's new address needs the vault's signature",
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/services/circle-facade.ts',
     from: '        current && (beneficiariesService.changesStatement(current, body) || body.keySignature !== undefined)\n',
     to: '        false\n',
     tests: [W('key-signing'), W('statements')],
@@ -719,7 +719,7 @@ export const MUTATIONS = [
   {
     id: 'keys.rotation-swept',
     rule: 'a rotation left for a day is swept',
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/host/vault-object.ts',
     from: '    beneficiariesService.sweepRotations(this.db, now - beneficiariesService.ROTATION_TTL_MS)\n',
     to: '',
     tests: [W('key-rotation-pages')],
@@ -1039,7 +1039,7 @@ export const MUTATIONS = [
   {
     id: 'engine.sign-in-cancels',
     rule: 'a sign-in during the safety window cancels the release',
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/host/vault-object.ts',
     from: "          if (kind === 'signed_in') cancelReleases(u, { checkIn: true, via: 'sign-in', trusted }, 'user')\n",
     to: '',
     tests: [W('safety-window')],
@@ -1097,8 +1097,8 @@ export const MUTATIONS = [
     // recorded firing, the trigger still armed). Any one of them alone keeps the rule.
     edits: [
       {
-        file: 'worker/owner/vault-object.ts',
-        from: "      if (trigger.status === 'triggered') throw conflict(TRIGGER_MESSAGES.alreadyTriggered)\n",
+        file: 'worker/services/triggers-facade.ts',
+        from: '      if (trigger.status === \'triggered\') throw conflict(TRIGGER_MESSAGES.alreadyTriggered)\n',
         to: '',
       },
       {
@@ -1424,9 +1424,9 @@ export const MUTATIONS = [
   {
     id: 'model.cancel-link-restarts-clock',
     rule: 'the e-mailed cancel link restarts the inactivity clock, as its page says',
-    file: 'worker/owner/vault-object.ts',
-    from: "            this.kv.put('clock', { lastCheckInAt: now, phase: 'ok', checkInSentAt: null } satisfies ClockState)\n            u.audit({ actor: 'user', action: 'checkin.recorded', details: { via: 'cancel link' } })",
-    to: "            u.audit({ actor: 'user', action: 'checkin.recorded', details: { via: 'cancel link' } })",
+    file: 'worker/services/triggers-facade.ts',
+    from: '            this.#h.storage.kv.put(\'clock\', { lastCheckInAt: now, phase: \'ok\', checkInSentAt: null } satisfies ClockState)\n            u.audit({ actor: \'user\', action: \'checkin.recorded\', details: { via: \'cancel link\' } })',
+    to: '            u.audit({ actor: \'user\', action: \'checkin.recorded\', details: { via: \'cancel link\' } })',
     tests: [W('release-model')],
     by: /cancel link after availability/,
   },
@@ -1442,9 +1442,9 @@ export const MUTATIONS = [
   {
     id: 'numbers.nothing-handed-over-says-why',
     rule: "Release Now's answer says why nothing was handed over",
-    file: 'worker/owner/vault-object.ts',
-    from: "        nothingBecause: result.releases === 0 ? 'nothing_named' : result.transferredItems === 0 && result.pendingReleases === 0 ? 'already_released' : null,",
-    to: "        nothingBecause: result.releases === 0 ? 'nothing_named' : null,",
+    file: 'worker/services/triggers-facade.ts',
+    from: '        nothingBecause: result.releases === 0 ? \'nothing_named\' : result.transferredItems === 0 && result.pendingReleases === 0 ? \'already_released\' : null,',
+    to: '        nothingBecause: result.releases === 0 ? \'nothing_named\' : null,',
     tests: [W('release-model')],
     by: /nothing handed over says why/,
   },
@@ -1619,8 +1619,8 @@ export const MUTATIONS = [
   {
     id: 'statements.commit-grants-signed',
     rule: "a paged rotation commits only the grant set the vault signed",
-    file: 'worker/owner/vault-object.ts',
-    from: '      await this.checkGrantsSignature(signedGrants, grantsSignature)\n',
+    file: 'worker/services/circle-facade.ts',
+    from: '      await checkGrantsSignature(this.#h, signedGrants, grantsSignature)\n',
     to: '',
     tests: [W('statements'), W('key-rotation-pages')],
     by: /replaced by garbage/,
@@ -1628,8 +1628,8 @@ export const MUTATIONS = [
   {
     id: 'statements.one-request-grants-signed',
     rule: 'a rotation in one request takes only the grants the vault signed',
-    file: 'worker/owner/vault-object.ts',
-    from: '      await this.checkGrantsSignature(statement, signatures.grantsSignature)\n',
+    file: 'worker/services/circle-facade.ts',
+    from: '      await checkGrantsSignature(this.#h, statement, signatures.grantsSignature)\n',
     to: '',
     tests: [W('statements'), W('key-rotation')],
     by: /grants are not the ones the vault signed/,
@@ -1674,8 +1674,8 @@ export const MUTATIONS = [
   {
     id: 'manifests.upload-unverified',
     rule: "an upload completes only with the vault's signature over the manifest the object rebuilds",
-    file: 'worker/owner/vault-object.ts',
-    from: "      await this.checkVaultSignature(manifest, body.manifestSignature, 'manifestSignature', VAULT_ITEM_MESSAGES.manifestInvalid)\n      let size: number",
+    file: 'worker/services/vault-items-facade.ts',
+    from: '      await checkVaultSignature(this.#h.storage, manifest, body.manifestSignature, \'manifestSignature\', VAULT_ITEM_MESSAGES.manifestInvalid)\n      let size: number',
     to: '      let size: number',
     tests: [W('item-manifests')],
     by: /refuses the forged upload/,
@@ -1683,8 +1683,8 @@ export const MUTATIONS = [
   {
     id: 'manifests.grants-unverified',
     rule: "grants added later are stored only with the vault's signature over exactly them",
-    file: 'worker/owner/vault-object.ts',
-    from: "      await this.checkVaultSignature(statement, body.grantsSignature, 'grantsSignature', VAULT_ITEM_MESSAGES.grantsSignatureInvalid)\n",
+    file: 'worker/services/vault-items-facade.ts',
+    from: '      await checkVaultSignature(this.#h.storage, statement, body.grantsSignature, \'grantsSignature\', VAULT_ITEM_MESSAGES.grantsSignatureInvalid)\n',
     to: '',
     tests: [W('item-manifests')],
     by: /refuses grants without a signature/,
@@ -1710,7 +1710,7 @@ export const MUTATIONS = [
   {
     id: 'manifests.stored-chunk-size',
     rule: "an old item's content digest is taken over its stored chunks (chunk bytes plus the overhead)",
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/services/vault-items-facade.ts',
     from: 'items.chunkDigests(object.body, row.chunkBytes + CHUNK_OVERHEAD_BYTES)',
     to: 'items.chunkDigests(object.body, row.chunkBytes)',
     tests: [W('item-manifests')],
@@ -1720,8 +1720,8 @@ export const MUTATIONS = [
   {
     id: 'heir.portal-vault-key',
     rule: "the heir's portal is given the owner's vault signing key to check seals with",
-    file: 'worker/owner/vault-object.ts',
-    from: 'vaultKeysOf(this.ctx.storage)?.signing?.publicKey ?? null, beneficiaryId, Date.now())',
+    file: 'worker/services/release-links-facade.ts',
+    from: 'vaultKeysOf(this.#h.storage)?.signing?.publicKey ?? null, beneficiaryId, Date.now())',
     to: 'null, beneficiaryId, Date.now())',
     tests: [W('portal-seals')],
     by: /owner's vault signing key/,
@@ -1812,8 +1812,8 @@ export const MUTATIONS = [
   {
     id: 'vaultkey.stale-upload',
     rule: 'an upload from a browser holding the key of before the move is refused',
-    file: 'worker/owner/vault-object.ts',
-    from: '    if (claimed !== undefined && claimed !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)\n',
+    file: 'worker/owner/vault-keys.ts',
+    from: '  if (claimed !== undefined && claimed !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)\n',
     to: '',
     tests: [W('vault-key-move')],
     by: /still holding the key of before the move/,
@@ -1940,8 +1940,8 @@ export const MUTATIONS = [
   {
     id: 'channel.bounce-readiness',
     rule: 'a bouncing channel shows on readiness',
-    file: 'worker/owner/vault-object.ts',
-    from: '      bouncingChannels: await bouncingChannelsOf(getDb(this.env), account),\n',
+    file: 'worker/services/circle-facade.ts',
+    from: '      bouncingChannels: await bouncingChannelsOf(getDb(this.#h.env), account),\n',
     to: '',
     tests: [W('channels')],
     by: /readiness warns of it in plain words/,
@@ -2060,7 +2060,7 @@ export const MUTATIONS = [
   {
     id: 'trusted.untrusted-use-ignored',
     rule: "an untrusted browser's requests do not count as a trusted device's use",
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/host/vault-object.ts',
     from: "    if (check?.touched && check.trustedBrowser) {",
     to: "    if (check?.touched) {",
     tests: [W('trusted-devices')],
@@ -2078,8 +2078,8 @@ export const MUTATIONS = [
   {
     id: 'trusted.monitor-cancel-untrusted',
     rule: "the monitor's cancel of a Loss of trusted devices release is refused from an untrusted session",
-    file: 'worker/owner/vault-object.ts',
-    from: "      if (!trusted && monitor.releaseFiringKind(this.db, releaseId) === 'device_loss') throw forbidden(TRIGGER_MESSAGES.cancelNeedsTrustedDevice)\n",
+    file: 'worker/services/triggers-facade.ts',
+    from: '      if (!trusted && monitor.releaseFiringKind(this.#h.db, releaseId) === \'device_loss\') throw forbidden(TRIGGER_MESSAGES.cancelNeedsTrustedDevice)\n',
     to: '',
     tests: [W('trusted-devices')],
     by: /a use from elsewhere cannot stop the release it started/,
@@ -2087,8 +2087,8 @@ export const MUTATIONS = [
   {
     id: 'trusted.needs-a-device',
     rule: 'a Loss of trusted devices trigger cannot be armed without a trusted device',
-    file: 'worker/owner/vault-object.ts',
-    from: "      if (body.type === 'device_loss' && body.status !== 'paused' && trustedDevices === 0) throw conflict(TRIGGER_MESSAGES.noTrustedDevice)\n",
+    file: 'worker/services/triggers-facade.ts',
+    from: '      if (body.type === \'device_loss\' && body.status !== \'paused\' && trustedDevices === 0) throw conflict(TRIGGER_MESSAGES.noTrustedDevice)\n',
     to: '',
     tests: [W('trusted-devices')],
     by: /cannot be created or activated without a trusted device/,
@@ -2565,7 +2565,7 @@ export const MUTATIONS = [
   {
     id: 'rulesa.resend-limit-counts-an-hour',
     rule: 'the per-person resend limit counts the last hour: once the first e-mail is an hour old, one more goes',
-    file: 'worker/services/mail-limits.ts',
+    file: 'worker/owner/mail-limits.ts',
     from: '  const where = and(eq(thirdPartyMail.address, address.toLowerCase()), gt(thirdPartyMail.at, u.now - HOUR_MS))',
     to: '  const where = and(eq(thirdPartyMail.address, address.toLowerCase()), gt(thirdPartyMail.at, u.now - DAY_MS))',
     tests: [W('time-windows')],
@@ -2574,7 +2574,7 @@ export const MUTATIONS = [
   {
     id: 'rulesa.daily-cap-counts-a-day',
     rule: 'the third-party daily cap counts the last day, not the last hour',
-    file: 'worker/services/mail-limits.ts',
+    file: 'worker/owner/mail-limits.ts',
     from: '.from(thirdPartyMail).where(gt(thirdPartyMail.at, u.now - DAY_MS)).get()',
     to: '.from(thirdPartyMail).where(gt(thirdPartyMail.at, u.now - HOUR_MS)).get()',
     tests: [W('time-windows')],
@@ -2592,7 +2592,7 @@ export const MUTATIONS = [
   {
     id: 'rulesa.portal-link-gap-ten-minutes',
     rule: "the heir's new-link gap is 10 minutes, not 10 seconds",
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/services/release-links-facade.ts',
     from: 'const PORTAL_LINK_GAP_MS = 10 * 60_000',
     to: 'const PORTAL_LINK_GAP_MS = 10 * 1000',
     tests: [W('time-windows')],
@@ -2601,7 +2601,7 @@ export const MUTATIONS = [
   {
     id: 'rulesa.portal-link-gap-ends',
     rule: "the heir's new-link gap ends at 10 minutes: a request then sends a link",
-    file: 'worker/owner/vault-object.ts',
+    file: 'worker/services/release-links-facade.ts',
     from: '    if (last !== undefined && now - last < PORTAL_LINK_GAP_MS) return false',
     to: '    if (last !== undefined && now - last <= PORTAL_LINK_GAP_MS) return false',
     tests: [W('time-windows')],

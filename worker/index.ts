@@ -1,7 +1,7 @@
 import { app } from './app'
 import { runSweeps } from './cron'
 
-export { OwnerVault } from './owner/vault-object'
+export { OwnerVault } from './host/vault-object'
 
 export default {
   fetch: app.fetch,

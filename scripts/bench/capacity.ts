@@ -88,7 +88,7 @@ async function buildTemplate() {
     encryptedSelectors: await encryptMetadata(selectorKey, 'legacy-vault:policy-selectors', { types: ['doc', 'photo', 'video'], tags: ['family'] }),
     wrappedKey: await wrapDataKey(selectorKey, master),
   }
-  // A link as the object signs it (worker/services/link-tokens.ts): the same claims, so the same length.
+  // A link as the object signs it (worker/lib/link-tokens.ts): the same claims, so the same length.
   const secret = new TextEncoder().encode(ENV.JWT_SECRET)
   const token = (purpose: string) =>
     new SignJWT({ oid: id(), nonce: b64(32).replace(/=+$/, '') })

@@ -3,7 +3,7 @@ import { ACCESS_REQUEST, ACCESS_REQUEST_MESSAGES, type OwnerAccessRequests, type
 import type { OutboxMessage } from '../../contract/auth'
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import type { ReleaseReadiness } from '../../contract/readiness'
-import { signLinkToken } from '../../worker/services/link-tokens'
+import { signLinkToken } from '../../worker/lib/link-tokens'
 import { assetRows, createTrigger, DAY_MS, guard, policyCovering } from './engine-helpers'
 import { addApprover, addBeneficiary, call, callSettled, env, linksIn, linkTokenIn, login, messageOf, outboxFor, uniqueEmail, waitFor, ownerSessions } from './helpers'
 import { ownerExec, ownerRow, ownerRows } from './owner-helpers'

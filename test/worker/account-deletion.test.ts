@@ -10,7 +10,7 @@ import { partSize } from '../../contract/vault-items'
 import { runSweeps } from '../../worker/cron'
 import { getDb } from '../../worker/db/client'
 import * as schema from '../../worker/db/schema'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 import { ACCOUNT_DELETION_MESSAGES, deleteAccount, ownerBlobPrefixes, purgeDueDeletions } from '../../worker/services/account-deletion'
 import { createTrigger, guard, manualReleaseOk, ownerWithItem, policyCovering, verifiedApprover } from './engine-helpers'
 import { call, callSettled, env, freshIp, linkTokenIn, login, me, messageOf, outboxFor, register, waitFor } from './helpers'
@@ -247,10 +247,10 @@ describe('DELETE /api/account/delete', () => {
     expect(empty).toEqual([])
     expect((await blobsUnder(owner.id)).length).toBe(4) // two items, an identity front and back
     expect(await multipartIsOpen(s.openRow.r2_key, s.openRow.upload_id!)).toBe(true)
-    expect((await guard(owner.id).listAudit()).length).toBeGreaterThan(3)
-    expect(await guard(owner.id).verifyAudit()).toMatchObject({ valid: true })
+    expect((await guard(owner.id).audit().listAudit()).length).toBeGreaterThan(3)
+    expect(await guard(owner.id).audit().verifyAudit()).toMatchObject({ valid: true })
     const otherBefore = counts(await ownedRows(otherOwner))
-    const otherAudit = await guard(other.ownerId).listAudit()
+    const otherAudit = await guard(other.ownerId).audit().listAudit()
 
     const requestedAt = Date.now()
     const res = await deleteAccountCall({ token: s.token })
@@ -289,8 +289,8 @@ describe('DELETE /api/account/delete', () => {
     expect(counts(await ownedRows(otherOwner))).toEqual(otherBefore)
     expect(await blobOf(other.ownerId, other.item.id)).not.toBeNull()
     expect((await content(other.token, other.item.id)).status).toBe(200)
-    expect((await guard(other.ownerId).listAudit()).slice(-otherAudit.length)).toEqual(otherAudit)
-    expect(await guard(other.ownerId).verifyAudit()).toMatchObject({ valid: true })
+    expect((await guard(other.ownerId).audit().listAudit()).slice(-otherAudit.length)).toEqual(otherAudit)
+    expect(await guard(other.ownerId).audit().verifyAudit()).toMatchObject({ valid: true })
   })
 
   it('refuses a second deletion and a call without a session with 401', async () => {

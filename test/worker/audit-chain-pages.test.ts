@@ -2,7 +2,7 @@ import { runInDurableObject } from 'cloudflare:test'
 import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChain, verifyChainFrom, type AuditEntry, type ChainTip } from '../../contract/audit'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 import { call, env, register, uniqueEmail } from './helpers'
 import { ownerExec, ownerRow, vaultOf } from './owner-helpers'
 import { AUDIT_VECTORS, HASHED_FIELDS, tampered } from '../fixtures/audit-vectors'
@@ -26,7 +26,7 @@ async function messageOf(res: Response): Promise<string> {
 /** An owner whose chain holds their registration and then `count` more entries, written in one transaction. */
 async function ownerWithChain(count: number) {
   const owner = await register()
-  await vaultOf(owner.user.id).appendAuditMany(
+  await vaultOf(owner.user.id).audit().appendAuditMany(
     Array.from({ length: count }, (_, i) => ({ actor: 'system' as const, action: 'checkin.reminder_sent', details: { n: i + 1 } })),
   )
   const total = (await ownerRow<{ n: number }>(owner.user.id, 'select count(*) as n from audit'))!.n

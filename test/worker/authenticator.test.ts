@@ -18,7 +18,7 @@ import { AUTH_ERRORS } from '../../contract/messages'
 import { WEBAUTHN_MESSAGES, type SecondFactorResponse } from '../../contract/webauthn'
 import { newRecoveryCode, proveWithAuthenticator, hasAuthenticator, recoveryHash } from '../../worker/services/authenticator'
 import { issueSignInTicket } from '../../worker/services/sign-in-ticket'
-import { signLinkToken } from '../../worker/services/link-tokens'
+import { signLinkToken } from '../../worker/lib/link-tokens'
 import { getDb } from '../../worker/db/client'
 import { call, env, login, me, messageOf, register, ownerSessions } from './helpers'
 

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { UPLOAD_CHUNK_BYTES, VAULT_ITEM_MESSAGES, type SealPage, type UploadSession, type VaultItem } from '../../contract/vault-items'
 import { contentDigestOf, digestOfBase64, grantsStatement, itemManifest, type ItemManifestFields } from '../../contract/vault-statements'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 import { addBeneficiary, call, messageOf } from './helpers'
 import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
 import {

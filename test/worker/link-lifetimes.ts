@@ -1,4 +1,4 @@
-import type { LinkPurpose } from '../../worker/services/link-tokens'
+import type { LinkPurpose } from '../../worker/lib/link-tokens'
 
 /**
  * How long each signed link lives, written out from the spec rather than read from the code: a

@@ -8,11 +8,11 @@ import { getDb } from '../../worker/db/client'
 import { accountOf } from '../../worker/owner/account'
 import { openOwnerDb } from '../../worker/owner/db'
 import { createUnit } from '../../worker/owner/unit'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 import { toBase64Url } from '../../worker/lib/crypto'
 import { findBeneficiary } from '../../worker/services/beneficiaries'
 import { sendBeneficiaryInvitation } from '../../worker/services/invitations'
-import { signLinkToken } from '../../worker/services/link-tokens'
+import { signLinkToken } from '../../worker/lib/link-tokens'
 import { findUserByEmail } from '../../worker/services/users'
 import {
   addApprover,

@@ -8,7 +8,7 @@ import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import { accountOf } from '../../worker/owner/account'
-import { addressNonce, signLinkToken } from '../../worker/services/link-tokens'
+import { addressNonce, signLinkToken } from '../../worker/lib/link-tokens'
 import { addApprover, addBeneficiary, call, env, linkTokenIn, me, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
 import { LINK_LIFETIME_SECONDS } from './link-lifetimes'
 import { ownerExec, vaultOf } from './owner-helpers'
@@ -209,7 +209,7 @@ describe('invitations wait until the owner confirmed their address', () => {
     const id = crypto.randomUUID()
     const { keySignature, statementSequence } = await statedBy(owner.token, { beneficiaryId: id, fullName: 'Raced Heir', relationship: 'Son', email, keyVersion: 1, publicKey: key })
     const fingerprint = 'AAAA '.repeat(16).trim()
-    const outcome = await vaultOf(owner.user.id).createBeneficiary(
+    const outcome = await vaultOf(owner.user.id).circle().createBeneficiary(
       stale,
       { id, fullName: 'Raced Heir', email, relationship: 'Son', publicKey: key, keySignature, publicKeyFingerprint: fingerprint },
       statementSequence,

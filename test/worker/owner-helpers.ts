@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 
 // Reading and arranging an owner's own database (their object's SQLite) directly, where a test must
 // see what the API does not show, or seed what would take too long to make through it.

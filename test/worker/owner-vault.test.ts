@@ -9,7 +9,7 @@ import { accountOf, type Account } from '../../worker/owner/account'
 import { directoryNeedsWrite, heirAddressKey, ownersNamingHeir, writeDirectory } from '../../worker/owner/directory'
 import type { OwnerExport } from '../../worker/owner/export'
 import type { Unit } from '../../worker/owner/unit'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 import { findUserByEmail } from '../../worker/services/users'
 import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering, portalToken, verifiedApprover } from './engine-helpers'
 import { addBeneficiary, call, env, register, rsaOaepPublicKey, sessionFor, uniqueEmail } from './helpers'
@@ -61,7 +61,7 @@ describe('one act, one transaction', () => {
     expect((await env.DB.prepare('select count(*) as n from email_outbox').first<{ n: number }>())!.n).toBe(outboxBefore)
     // The chain is intact and goes on from where it was.
     expect((await call('/api/approvers', { token: owner.token, body: { fullName: 'Whole Approver', email: uniqueEmail('whole'), role: 'Notary' } })).status).toBe(201)
-    expect(await vaultOf(owner.user.id).verifyAudit()).toMatchObject({ valid: true, headMatches: true })
+    expect(await vaultOf(owner.user.id).audit().verifyAudit()).toMatchObject({ valid: true, headMatches: true })
   })
 
   it('an act that commits has its audit entry and its mail, handed to the outbox once', async () => {
@@ -71,7 +71,7 @@ describe('one act, one transaction', () => {
     expect((await call('/api/approvers', { token: owner.token, body: { fullName: 'Ada Approver', email, role: 'Notary' } })).status).toBe(201)
     const after = await rowCounts(owner.user.id)
     expect(after).toMatchObject({ approvers: before.approvers + 1, audit: before.audit + 1, pendingMail: 0 })
-    const [entry] = (await vaultOf(owner.user.id).listAudit(1)) as AuditEntry[]
+    const [entry] = (await vaultOf(owner.user.id).audit().listAudit(1)) as AuditEntry[]
     expect(entry).toMatchObject({ action: 'circle.approver_added', seq: after.head!.seq })
     const mails = await env.DB.prepare('select kind from email_outbox where to_address = ?').bind(email).all<{ kind: string }>()
     expect(mails.results).toEqual([{ kind: 'approver_invitation' }])

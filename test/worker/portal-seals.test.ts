@@ -58,7 +58,7 @@ describe('what the heir portal receives', () => {
 
   it('a vault without a signing key (made before them) shows none to the heir', async () => {
     const s = await released()
-    await guard(s.ownerId).devMakeLegacy()
+    await guard(s.ownerId).dev().devMakeLegacy()
     expect((await s.portal()).vaultSigningKey).toBeNull()
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { DEVICE_COOKIE, SIGN_IN_GUARD } from '../../contract/constants'
 import { runSweeps } from '../../worker/cron'
-import { addressNonce, signLinkToken } from '../../worker/services/link-tokens'
+import { addressNonce, signLinkToken } from '../../worker/lib/link-tokens'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { call, callSettled, freshIp, login, messageOf, outboxFor, register, uniqueEmail, type CallOptions } from './helpers'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RELEASE_MESSAGES, type AssetDownload, type BeneficiaryPortalView, type ReleasedAsset } from '../../contract/releases'
 import { RENEWAL_MESSAGES, type RenewalDecisionView, type RenewalRequested } from '../../contract/renewals'
-import { signLinkToken } from '../../worker/services/link-tokens'
+import { signLinkToken } from '../../worker/lib/link-tokens'
 import { assetRows, createTrigger, DAY_MS, guard, manualReleaseOk, ownerWithItem, portalToken, verifiedApprover } from './engine-helpers'
 import { call, env, linkTokenIn, messageOf, outboxFor, register, waitFor } from './helpers'
 import { ownerExec, ownerRows } from './owner-helpers'

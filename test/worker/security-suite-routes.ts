@@ -1,5 +1,5 @@
 import { GRANTS_BODY_MAX_BYTES, partSize } from '../../contract/vault-items'
-import type { LinkPurpose } from '../../worker/services/link-tokens'
+import type { LinkPurpose } from '../../worker/lib/link-tokens'
 import { uniqueEmail } from './helpers'
 import { WELL_FORMED_SIGNATURE, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
 

@@ -7,7 +7,7 @@ import { getDb } from '../../worker/db/client'
 import { users } from '../../worker/db/schema'
 import { accountOf } from '../../worker/owner/account'
 import type { Outcome } from '../../worker/owner/outcome'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 import { vaultOf } from './owner-helpers'
 import {
   blobDeletionKeys,
@@ -102,7 +102,7 @@ async function loser(s: Awaited<ReturnType<typeof raceSetup>>, retrySafe: boolea
     const real = object.env
     object.env = { ...real, BLOBS: racingBlobs(s.winner, retrySafe) }
     try {
-      return await instance.completeUpload(s.account, s.session.itemId, s.body)
+      return await instance.items().completeUpload(s.account, s.session.itemId, s.body)
     } finally {
       object.env = real
     }

@@ -5,7 +5,7 @@ import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof
 import { VAULT_MESSAGES } from '../../contract/vault'
 import { RECOVERY_MESSAGES } from '../../contract/vault-recovery'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
-import type { OwnerVault } from '../../worker/owner/vault-object'
+import type { OwnerVault } from '../../worker/host/vault-object'
 import { call, me, messageOf, outboxFor, register, waitFor, ownerSessions } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'

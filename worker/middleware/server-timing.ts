@@ -27,6 +27,12 @@ export async function timed<T>(c: Context<AppEnv>, name: string, run: () => Prom
   try {
     return await run()
   } finally {
-    timings.set(name, (timings.get(name) ?? 0) + performance.now() - started)
+    addTiming(c, name, performance.now() - started)
   }
+}
+
+/** Adds `ms` to `name` when timings are being kept. */
+export function addTiming(c: Context<AppEnv>, name: string, ms: number): void {
+  const timings = c.get('timings')
+  if (timings) timings.set(name, (timings.get(name) ?? 0) + ms)
 }

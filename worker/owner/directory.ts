@@ -3,7 +3,7 @@ import { batch } from '../db/raw'
 import { hmacSha256Hex } from '../lib/sync-crypto'
 import type { OwnerDb } from './db'
 import { approvers, beneficiaries } from './schema'
-import { vaultUsage } from '../services/vault-items'
+import { vaultUsage } from './usage'
 
 /** What D1's directory holds of one owner (the `users` row's directory columns, and `heir_index`). */
 export interface DirectoryEntry {

@@ -2,11 +2,11 @@ import { HOUR_MS } from '../../contract/constants'
 import { SAFETY_WINDOW } from '../../contract/settings'
 import { ownerAddresses, recipientsFor, type ChannelMessage } from '../mail/channels'
 import type { RenderedEmail } from '../mail/templates'
-import { signLinkToken, type LinkPurpose } from '../services/link-tokens'
+import { signLinkToken, type LinkPurpose } from '../lib/link-tokens'
 import type { Account } from './account'
 import { appendAudit, appendAuditMany, type AuditInput } from './audit-chain'
 import type { OwnerDb } from './db'
-import { recordThirdPartyMail } from '../services/mail-limits'
+import { recordThirdPartyMail } from './mail-limits'
 import { blobDeletions, pendingMail } from './schema'
 
 /**

@@ -1,4 +1,5 @@
 import { VAULT_KEY_FORMAT, VAULT_MESSAGES, type PassphraseChangeBody, type RecoveryWrapBody } from '../../contract/vault'
+import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
 import { KEY_SIGNING_MESSAGES } from '../../contract/key-signing'
 import { conflict } from '../lib/errors'
 import type { Unit } from './unit'
@@ -121,4 +122,13 @@ export function changePassphrase(storage: DurableObjectStorage, u: Unit, body: P
     passphraseChangedAt: u.now,
   } satisfies VaultKeys)
   u.audit({ actor: 'user', action: body.via === 'recovery_code' ? 'vault.recovered' : 'vault.passphrase_changed', details: {} })
+}
+
+/**
+ * A key wrapped by a browser still holding the key of before the vault's move (unlocked on
+ * another device before the commit) is refused: the app could no longer open it.
+ */
+export function assertVaultFormat(storage: DurableObjectStorage, claimed: 1 | 2 | undefined): void {
+  const format = vaultKeysOf(storage)?.vaultKey ? 2 : 1
+  if (claimed !== undefined && claimed !== format) throw conflict(VAULT_ITEM_MESSAGES.vaultMovedElsewhere)
 }

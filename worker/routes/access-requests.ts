@@ -14,9 +14,10 @@ import { jsonBodyLimit } from '../middleware/body-limit'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { rateLimitByIp } from '../middleware/rate-limit'
 import { requireOwner } from '../middleware/subscription'
-import { accountIn, ownerVault, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
+import { ownerVault } from '../owner/client'
 import { ask } from '../owner/outcome'
-import { verifyLinkToken, type LinkPurpose } from '../services/link-tokens'
+import { verifyLinkToken, type LinkPurpose } from '../lib/link-tokens'
 import type { AppEnv } from '../types'
 
 // Access on request (contract/access-requests.ts): heirs ask from the portal, approvers from their
@@ -41,32 +42,32 @@ async function portalLink(env: Env, id: string, token: string) {
 
 export const accessRequestRoutes = new Hono<AppEnv>()
   // The owner, signed in.
-  .get('/access-requests', requireOwner, async (c) => c.json(await ask(vaultOf(c).ownerAccessRequests(accountIn(c)))))
+  .get('/access-requests', requireOwner, async (c) => c.json(await ask(vaultOf(c).access().ownerAccessRequests(accountIn(c)))))
   .post('/access-requests/:id/approve', requireOwner, requireFreshProof, validate('param', requestParam), async (c) =>
-    c.json(await ask(vaultOf(c).approveAccessRequest(accountIn(c), c.req.valid('param').id))),
+    c.json(await ask(vaultOf(c).access().approveAccessRequest(accountIn(c), c.req.valid('param').id))),
   )
   .post('/access-requests/:id/refuse', requireOwner, validate('param', requestParam), async (c) =>
-    c.json(await ask(vaultOf(c).refuseAccessRequest(accountIn(c), c.req.valid('param').id))),
+    c.json(await ask(vaultOf(c).access().refuseAccessRequest(accountIn(c), c.req.valid('param').id))),
   )
   // The owner's one-click Refuse from the e-mail: first what it refuses, then the refusal.
   .get('/access-requests/refuse', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'accessRefuse', c.req.valid('query').token)
-    return c.json(await ask(link.vault.accessRefuseView(link.subject)))
+    return c.json(await ask(link.vault.access().accessRefuseView(link.subject)))
   })
   .post('/access-requests/refuse', linkLimit, jsonBodyLimit, validate('json', accessRefuseLinkBodySchema), async (c) => {
     const link = await linkOf(c.env, 'accessRefuse', c.req.valid('json').token)
-    const request = await ask(link.vault.refuseAccessRequestByLink(link.subject))
+    const request = await ask(link.vault.access().refuseAccessRequestByLink(link.subject))
     return c.json({ message: ACCESS_REQUEST_MESSAGES.refused, request })
   })
   // An approver, by their own link.
   .get('/access-requests/by-link', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'accessRequest', c.req.valid('query').token)
-    return c.json(await ask(link.vault.requesterView({ kind: 'approver', id: link.subject })))
+    return c.json(await ask(link.vault.access().requesterView({ kind: 'approver', id: link.subject })))
   })
   .post('/access-requests/by-link', linkLimit, jsonBodyLimit, validate('json', accessRequestLinkBodySchema), async (c) => {
     const { token, policyId } = c.req.valid('json')
     const link = await linkOf(c.env, 'accessRequest', token)
-    const request = await ask(link.vault.askForAccess({ kind: 'approver', id: link.subject }, policyId))
+    const request = await ask(link.vault.access().askForAccess({ kind: 'approver', id: link.subject }, policyId))
     const body: AccessRequestResult = { message: ACCESS_REQUEST_MESSAGES.requested(request.decideBy ?? request.opensAt), request }
     return c.json(body, 201)
   })
@@ -74,7 +75,7 @@ export const accessRequestRoutes = new Hono<AppEnv>()
   .get('/beneficiaries/:id/access-requests', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    return c.json(await ask(link.vault.requesterView({ kind: 'beneficiary', id })))
+    return c.json(await ask(link.vault.access().requesterView({ kind: 'beneficiary', id })))
   })
   .post(
     '/beneficiaries/:id/access-requests',
@@ -86,7 +87,7 @@ export const accessRequestRoutes = new Hono<AppEnv>()
     async (c) => {
       const { id } = c.req.valid('param')
       const link = await portalLink(c.env, id, c.req.valid('query').token)
-      const request = await ask(link.vault.askForAccess({ kind: 'beneficiary', id }, c.req.valid('json').policyId))
+      const request = await ask(link.vault.access().askForAccess({ kind: 'beneficiary', id }, c.req.valid('json').policyId))
       const body: AccessRequestResult = { message: ACCESS_REQUEST_MESSAGES.requested(request.decideBy ?? request.opensAt), request }
       return c.json(body, 201)
     },

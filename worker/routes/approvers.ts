@@ -7,7 +7,7 @@ import { assertFreshProof } from '../middleware/fresh-proof'
 import { requireUser } from '../middleware/auth'
 import { requireSubscription } from '../middleware/subscription'
 import { jsonBodyLimit } from '../middleware/body-limit'
-import { accountIn, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
 import { ask } from '../owner/outcome'
 import { tellOwner } from '../services/trust-mail'
 import type { AppEnv } from '../types'
@@ -18,19 +18,19 @@ export const approverRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(requireSubscription)
   .use(jsonBodyLimit)
-  .get('/', async (c) => c.json(await ask(vaultOf(c).listApprovers())))
+  .get('/', async (c) => c.json(await ask(vaultOf(c).circle().listApprovers())))
   // A trust change: once verified, an approver can fire a Verified Death trigger and sign off releases.
   .post('/', validate('json', approverFormSchema), async (c) => {
     await assertFreshProof(c)
     const { sendVerificationEmail, ...body } = c.req.valid('json')
-    const approver = await ask(vaultOf(c).createApprover(accountIn(c), body, sendVerificationEmail ?? false))
+    const approver = await ask(vaultOf(c).circle().createApprover(accountIn(c), body, sendVerificationEmail ?? false))
     await tellOwner(c, c.var.account, 'approver_added', { detail: TRUST_DETAILS.approverNamed(approver.fullName, approver.email) })
     return c.json(approver, 201)
   })
   .post('/:id/resend-verification', validate('param', idParam), async (c) =>
-    c.json(await ask(vaultOf(c).resendApproverVerification(accountIn(c), c.req.valid('param').id))),
+    c.json(await ask(vaultOf(c).circle().resendApproverVerification(accountIn(c), c.req.valid('param').id))),
   )
   .delete('/:id', validate('param', idParam), async (c) => {
-    await ask(vaultOf(c).deleteApprover(accountIn(c), c.req.valid('param').id))
+    await ask(vaultOf(c).circle().deleteApprover(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Approver removed.' })
   })

@@ -16,7 +16,7 @@ import { grantsBodyLimit, jsonBodyLimit } from '../middleware/body-limit'
 import { requireUser } from '../middleware/auth'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { requireSubscription } from '../middleware/subscription'
-import { accountIn, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
 import { ask } from '../owner/outcome'
 import { inspectBeneficiaryPublicKey } from '../services/public-keys'
 import type { AppEnv } from '../types'
@@ -34,43 +34,43 @@ async function checkedKey(publicKey: string) {
 export const beneficiaryRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(requireSubscription)
-  .get('/', async (c) => c.json(await ask(vaultOf(c).listBeneficiaries())))
+  .get('/', async (c) => c.json(await ask(vaultOf(c).circle().listBeneficiaries())))
   .post('/', jsonBodyLimit, validate('json', beneficiaryCreateBodySchema), async (c) => {
     const { privateKey: _refused, verified: _ignored, sendVerificationEmail, statementSequence, ...body } = c.req.valid('json')
     const key = await checkedKey(body.publicKey)
-    const created = await ask(vaultOf(c).createBeneficiary(accountIn(c), { ...body, publicKeyFingerprint: key.fingerprint }, statementSequence, sendVerificationEmail ?? false))
+    const created = await ask(vaultOf(c).circle().createBeneficiary(accountIn(c), { ...body, publicKeyFingerprint: key.fingerprint }, statementSequence, sendVerificationEmail ?? false))
     return c.json(created, 201)
   })
   .put('/:id', jsonBodyLimit, validate('param', idParam), validate('json', beneficiaryUpdateBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).updateBeneficiary(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
+    c.json(await ask(vaultOf(c).circle().updateBeneficiary(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
   )
   .post('/:id/resend-verification', jsonBodyLimit, validate('param', idParam), async (c) =>
-    c.json(await ask(vaultOf(c).resendBeneficiaryVerification(accountIn(c), c.req.valid('param').id))),
+    c.json(await ask(vaultOf(c).circle().resendBeneficiaryVerification(accountIn(c), c.req.valid('param').id))),
   )
   .post('/:id/rotate-key', jsonBodyLimit, validate('param', idParam), validate('json', beneficiaryRotateKeyBodySchema), async (c) => {
     const { publicKey, keySignature, grants, replacesKeyVersion, statementSequence, grantsSignature } = c.req.valid('json')
     const key = { ...(await checkedKey(publicKey)), keySignature, replacesKeyVersion }
-    return c.json(await ask(vaultOf(c).rotateBeneficiaryKey(accountIn(c), c.req.valid('param').id, key, grants, { statementSequence, grantsSignature })))
+    return c.json(await ask(vaultOf(c).circle().rotateBeneficiaryKey(accountIn(c), c.req.valid('param').id, key, grants, { statementSequence, grantsSignature })))
   })
   // The same in pages, for more grants than one request holds: start, grants, commit.
   .post('/:id/rotations', jsonBodyLimit, validate('param', idParam), validate('json', rotationStartBodySchema), async (c) => {
     const { publicKey, keySignature, replacesKeyVersion, statementSequence } = c.req.valid('json')
     const key = { ...(await checkedKey(publicKey)), keySignature, replacesKeyVersion }
-    return c.json(await ask(vaultOf(c).startKeyRotation(accountIn(c), c.req.valid('param').id, key, statementSequence)), 201)
+    return c.json(await ask(vaultOf(c).circle().startKeyRotation(accountIn(c), c.req.valid('param').id, key, statementSequence)), 201)
   })
   .put('/:id/rotations/:rotationId/grants', grantsBodyLimit, validate('param', rotationParam), validate('json', rotationGrantsBodySchema), async (c) => {
     const { id, rotationId } = c.req.valid('param')
-    return c.json(await ask(vaultOf(c).addRotationGrants(id, rotationId, c.req.valid('json').grants)))
+    return c.json(await ask(vaultOf(c).circle().addRotationGrants(id, rotationId, c.req.valid('json').grants)))
   })
   .post('/:id/rotations/:rotationId/commit', jsonBodyLimit, validate('param', rotationParam), validate('json', rotationCommitBodySchema), async (c) => {
     const { id, rotationId } = c.req.valid('param')
-    return c.json(await ask(vaultOf(c).commitKeyRotation(accountIn(c), id, rotationId, c.req.valid('json').grantsSignature)))
+    return c.json(await ask(vaultOf(c).circle().commitKeyRotation(accountIn(c), id, rotationId, c.req.valid('json').grantsSignature)))
   })
   .post('/:id/key-signature', jsonBodyLimit, validate('param', idParam), validate('json', beneficiaryKeySignatureBodySchema), async (c) => {
     const { keySignature, statementSequence } = c.req.valid('json')
-    return c.json(await ask(vaultOf(c).signBeneficiaryKey(accountIn(c), c.req.valid('param').id, keySignature, statementSequence)))
+    return c.json(await ask(vaultOf(c).circle().signBeneficiaryKey(accountIn(c), c.req.valid('param').id, keySignature, statementSequence)))
   })
   .delete('/:id', requireFreshProof, validate('param', idParam), async (c) => {
-    await ask(vaultOf(c).deleteBeneficiary(accountIn(c), c.req.valid('param').id))
+    await ask(vaultOf(c).circle().deleteBeneficiary(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Beneficiary removed.' })
   })

@@ -57,7 +57,7 @@ export const devRoutes = new Hono<AppEnv>()
     const user = await findUserByEmail(c.var.db, email)
     if (!user) throw notFound('No account with that e-mail address.')
     const entries = Array.from({ length: count }, (_, i) => ({ actor: 'system' as const, action: 'dev.filled', details: { n: i + 1 } }))
-    const appended = await ownerVault(c.env, user.id).appendAuditMany(entries)
+    const appended = await ownerVault(c.env, user.id).audit().appendAuditMany(entries)
     return c.json({ appended })
   })
   // A large vault for the bench: `items` contentless items, each granted to every beneficiary.
@@ -65,14 +65,14 @@ export const devRoutes = new Hono<AppEnv>()
     const { email, items } = c.req.valid('json')
     const user = await findUserByEmail(c.var.db, email)
     if (!user) throw notFound('No account with that e-mail address.')
-    return c.json({ items: await ownerVault(c.env, user.id).devFillItems(items) })
+    return c.json({ items: await ownerVault(c.env, user.id).dev().devFillItems(items) })
   })
   // A vault as one set up before signing keys (no signing key, no signed beneficiary key): for the
   // browser test of its first unlock and of confirming each key.
   .post('/legacy-vault', validate('json', devLegacyVaultSchema), async (c) => {
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
-    return c.json(await ownerVault(c.env, user.id).devMakeLegacy())
+    return c.json(await ownerVault(c.env, user.id).dev().devMakeLegacy())
   })
   // A vault of format 1 (before vault keys): the browser test computes the passphrase-key wraps
   // (it knows the passphrase) and this writes them in place of the vault key's, for its move at unlock.
@@ -80,13 +80,13 @@ export const devRoutes = new Hono<AppEnv>()
     const body = c.req.valid('json')
     const user = await findUserByEmail(c.var.db, body.email)
     if (!user) throw notFound('No account with that e-mail address.')
-    return c.json(await ask(ownerVault(c.env, user.id).devMakeFormatOne(body.wrappedSigningKey, body.wraps)))
+    return c.json(await ask(ownerVault(c.env, user.id).dev().devMakeFormatOne(body.wrappedSigningKey, body.wraps)))
   })
   // The owner's items as if stored before manifests (not yet sealed): for the browser test of sealing at unlock.
   .post('/unsealed-items', validate('json', devLegacyVaultSchema), async (c) => {
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
-    return c.json({ items: await ownerVault(c.env, user.id).devUnsealItems() })
+    return c.json({ items: await ownerVault(c.env, user.id).dev().devUnsealItems() })
   })
   // An item planted in an owner's vault as a hostile server could (worker/owner/dev-plant.ts): for
   // the browser test of the heir's seal check.
@@ -94,7 +94,7 @@ export const devRoutes = new Hono<AppEnv>()
     const { email, ...item } = c.req.valid('json')
     const user = await findUserByEmail(c.var.db, email)
     if (!user) throw notFound('No account with that e-mail address.')
-    await ownerVault(c.env, user.id).devPlantItem({ email, ...item })
+    await ownerVault(c.env, user.id).dev().devPlantItem({ email, ...item })
     return c.json({ id: item.id })
   })
   // Every beneficiary's kit as one printed before kits carried the vault's fingerprint: for the
@@ -102,21 +102,21 @@ export const devRoutes = new Hono<AppEnv>()
   .post('/older-kits', validate('json', devLegacyVaultSchema), async (c) => {
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
-    return c.json(await ownerVault(c.env, user.id).devOlderKits())
+    return c.json(await ownerVault(c.env, user.id).dev().devOlderKits())
   })
   // Access on request: the waiting time of every waiting request of this owner runs out now (the
   // browser test of request-to-release has no week to wait); the engine's tick then releases them.
   .post('/access-requests/elapse', validate('json', devLegacyVaultSchema), async (c) => {
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
-    return c.json({ released: await ownerVault(c.env, user.id).devElapseAccessRequests() })
+    return c.json({ released: await ownerVault(c.env, user.id).dev().devElapseAccessRequests() })
   })
   // Every session of this owner as if its proof were long past (sessions live in the owner's
   // object, out of reach of SQL on D1): for the browser tests of asking for the password again.
   .post('/age-proof', validate('json', devLegacyVaultSchema), async (c) => {
     const user = await findUserByEmail(c.var.db, c.req.valid('json').email)
     if (!user) throw notFound('No account with that e-mail address.')
-    return c.json({ sessions: await ownerVault(c.env, user.id).devAgeProof() })
+    return c.json({ sessions: await ownerVault(c.env, user.id).dev().devAgeProof() })
   })
   // The account's row as D1 now holds it, copied into its owner's object as every writer of those
   // columns does (mirrorAccount): for browser tests that set a state with SQL on D1 (a billing

@@ -11,7 +11,8 @@ import { requireFreshProof } from '../middleware/fresh-proof'
 import { tellOwner } from '../services/trust-mail'
 import { jsonBodyLimit } from '../middleware/body-limit'
 import { paymentHeld } from '../owner/account'
-import { accountIn, vaultOf, type OwnerVaultStub } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
+import { type OwnerVaultStub } from '../owner/client'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
 
@@ -32,7 +33,7 @@ function auditExportStream(vault: OwnerVaultStub): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (done) return
-      const page = await vault.listAuditFrom(next, AUDIT_PAGE_MAX)
+      const page = await vault.audit().listAuditFrom(next, AUDIT_PAGE_MAX)
       const body = page.map((entry) => JSON.stringify(entry)).join(',')
       const head = next === 1 ? '[' : page.length ? ',' : ''
       done = page.length < AUDIT_PAGE_MAX
@@ -49,7 +50,7 @@ export const engineRoutes = new Hono<AppEnv>()
     const owner = accountIn(c)
     const now = Date.now()
     const [{ clock, releases }, [sweep]] = await Promise.all([
-      ask(vaultOf(c).engineStatus(owner, now)),
+      ask(vaultOf(c).engine().engineStatus(owner, now)),
       c.var.db.select().from(engineState).where(eq(engineState.key, 'lastSweepAt')),
     ])
     const sweepFresh = !!sweep && now - sweep.value < SWEEP_STALE_MS
@@ -72,22 +73,22 @@ export const engineRoutes = new Hono<AppEnv>()
     return c.json(status)
   })
   .post('/trigger-engine/dry-run/:id', requireOwner, validate('param', triggerParam), async (c) =>
-    c.json(await ask(vaultOf(c).dryRun(accountIn(c), c.req.valid('param').id))),
+    c.json(await ask(vaultOf(c).engine().dryRun(accountIn(c), c.req.valid('param').id))),
   )
   .post('/trigger-engine/manual/:id', requireOwner, requireFreshProof, jsonBodyLimit, validate('param', triggerParam), validate('json', manualReleaseBodySchema), async (c) => {
-    const result = await ask(vaultOf(c).manualRelease(accountIn(c), c.req.valid('param').id, c.req.valid('json').reason))
+    const result = await ask(vaultOf(c).engine().manualRelease(accountIn(c), c.req.valid('param').id, c.req.valid('json').reason))
     await tellOwner(c, c.var.account, 'manual_release')
     return c.json(result)
   })
   .post('/trigger-engine/releases/:releaseId/cancel', requireUser, validate('param', releaseParam), async (c) =>
-    c.json(await ask(vaultOf(c).cancelRelease(accountIn(c), c.req.valid('param').releaseId, c.var.trustedDevice === true))),
+    c.json(await ask(vaultOf(c).engine().cancelRelease(accountIn(c), c.req.valid('param').releaseId, c.var.trustedDevice === true))),
   )
   .post('/trigger-engine/biometric-failure', requireOwner, jsonBodyLimit, validate('json', biometricFailureBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).recordUnlockFailure(c.req.valid('json').kind, accountIn(c)))),
+    c.json(await ask(vaultOf(c).engine().recordUnlockFailure(c.req.valid('json').kind, accountIn(c)))),
   )
   // A right vault passphrase: forgives the failed attempts of the minutes before it.
   .post('/trigger-engine/unlock-success', requireOwner, jsonBodyLimit, validate('json', unlockSuccessBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).recordUnlockSuccess(c.req.valid('json').kind, accountIn(c)))),
+    c.json(await ask(vaultOf(c).engine().recordUnlockSuccess(c.req.valid('json').kind, accountIn(c)))),
   )
   .post('/inactivity/ping', requireUser, async (c) => {
     const { clock, cancelledReleases } = await ask(vaultOf(c).checkIn('app', accountIn(c), Date.now(), c.var.trustedDevice === true))
@@ -95,12 +96,12 @@ export const engineRoutes = new Hono<AppEnv>()
   })
   .get('/audit', requireOwner, validate('query', auditPageQuerySchema), async (c) => {
     const { from, limit } = c.req.valid('query')
-    return c.json(from === undefined ? await vaultOf(c).listAudit(limit) : await vaultOf(c).listAuditFrom(from, limit))
+    return c.json(from === undefined ? await vaultOf(c).audit().listAudit(limit) : await vaultOf(c).audit().listAuditFrom(from, limit))
   })
   .get('/audit/export', requireOwner, (c) =>
     new Response(auditExportStream(vaultOf(c)), {
       headers: { 'content-type': 'application/json; charset=utf-8', 'content-disposition': 'attachment; filename="audit-log.json"' },
     }),
   )
-  .get('/release-readiness', requireOwner, async (c) => c.json(await vaultOf(c).releaseReadiness(accountIn(c))))
-  .get('/audit/verify', requireOwner, async (c) => c.json(await vaultOf(c).verifyAudit()))
+  .get('/release-readiness', requireOwner, async (c) => c.json(await vaultOf(c).circle().releaseReadiness(accountIn(c))))
+  .get('/audit/verify', requireOwner, async (c) => c.json(await vaultOf(c).audit().verifyAudit()))

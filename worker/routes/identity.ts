@@ -7,10 +7,11 @@ import { validate } from '../lib/validate'
 import { requireOwner } from '../middleware/subscription'
 import { jsonBodyLimit, limitBody } from '../middleware/body-limit'
 import { rateLimitByIp } from '../middleware/rate-limit'
-import { accountIn, ownerVault, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
+import { ownerVault } from '../owner/client'
 import { ask } from '../owner/outcome'
 import { readDocumentFile, type StoredFile } from '../services/identity'
-import { verifyLinkToken } from '../services/link-tokens'
+import { verifyLinkToken } from '../lib/link-tokens'
 import type { AppEnv } from '../types'
 
 export const uploadLimit = limitBody(2 * ID_DOCUMENT_MAX_BYTES + 64 * 1024, `${IDENTITY_MESSAGES.fileTooLargeTitle}: ${IDENTITY_MESSAGES.fileTooLarge}`)
@@ -60,7 +61,7 @@ export const identityOwnerRoutes = new Hono<AppEnv>()
   // The beneficiary dialog's upload (seeds 001 §7): one file named `document`.
   .post('/identity-verification/:beneficiaryId', requireOwner, uploadLimit, validate('param', beneficiaryParam), async (c) => {
     const upload = await readIdentityUpload(c, 'document', IDENTITY_MESSAGES.missingInformation)
-    const document = await ask(vaultOf(c).submitIdentityDocument(accountIn(c), c.req.valid('param').beneficiaryId, upload.fields, upload.files, 'owner'))
+    const document = await ask(vaultOf(c).identity().submitIdentityDocument(accountIn(c), c.req.valid('param').beneficiaryId, upload.fields, upload.files, 'owner'))
     return c.json(document, 201)
   })
   // The identity page's upload: front (required) and back (optional) images.
@@ -68,15 +69,15 @@ export const identityOwnerRoutes = new Hono<AppEnv>()
     const upload = await readIdentityUpload(c, 'frontImage', IDENTITY_MESSAGES.frontRequired)
     const beneficiaryId = beneficiaryParam.safeParse({ beneficiaryId: upload.beneficiaryId })
     if (!beneficiaryId.success) throw badRequest(`beneficiaryId: ${IDENTITY_MESSAGES.missingInformation}`)
-    const document = await ask(vaultOf(c).submitIdentityDocument(accountIn(c), beneficiaryId.data.beneficiaryId, upload.fields, upload.files, 'owner'))
+    const document = await ask(vaultOf(c).identity().submitIdentityDocument(accountIn(c), beneficiaryId.data.beneficiaryId, upload.fields, upload.files, 'owner'))
     return c.json(document, 201)
   })
   .get('/identity-documents/beneficiary/:beneficiaryId', requireOwner, validate('param', beneficiaryParam), async (c) =>
-    c.json(await ask(vaultOf(c).listIdentityDocuments(c.req.valid('param').beneficiaryId))),
+    c.json(await ask(vaultOf(c).identity().listIdentityDocuments(c.req.valid('param').beneficiaryId))),
   )
   .get('/identity-documents/:id/file/:side', requireOwner, validate('param', fileParams), async (c) => {
     const { id, side } = c.req.valid('param')
-    return fileResponse(c.env, await ask(vaultOf(c).identityDocumentFile(id, side)))
+    return fileResponse(c.env, await ask(vaultOf(c).identity().identityDocumentFile(id, side)))
   })
 
 const reviewLimit = rateLimitByIp('LINK_LIMITER', 'identity-review')
@@ -93,16 +94,16 @@ async function reviewLink(env: Env, token: string) {
 export const identityReviewRoutes = new Hono<AppEnv>()
   .get('/identity-reviews', reviewLimit, validate('query', linkTokenQuerySchema), async (c) => {
     const { documentId, approverId, vault } = await reviewLink(c.env, c.req.valid('query').token)
-    return c.json(await ask(vault.identityReviewView(documentId, approverId)))
+    return c.json(await ask(vault.identity().identityReviewView(documentId, approverId)))
   })
   .get('/identity-reviews/file/:side', reviewLimit, validate('param', z.object({ side: z.enum(['front', 'back']) })), validate('query', linkTokenQuerySchema), async (c) => {
     const { documentId, approverId, vault } = await reviewLink(c.env, c.req.valid('query').token)
-    return fileResponse(c.env, await ask(vault.identityReviewFile(documentId, approverId, c.req.valid('param').side)))
+    return fileResponse(c.env, await ask(vault.identity().identityReviewFile(documentId, approverId, c.req.valid('param').side)))
   })
   // Seeds 001 §7's review call, made safe: who reviews comes from the signed link, not the body.
   .post('/identity-verifications', reviewLimit, jsonBodyLimit, validate('json', identityReviewBodySchema), async (c) => {
     const { token, ...body } = c.req.valid('json')
     const { documentId, approverId, vault } = await reviewLink(c.env, token)
-    const documentStatus = await ask(vault.submitIdentityReview(documentId, approverId, body))
+    const documentStatus = await ask(vault.identity().submitIdentityReview(documentId, approverId, body))
     return c.json({ message: 'Thank you: your review is recorded.', documentStatus })
   })

@@ -19,7 +19,7 @@ import { enforceLimit, rateLimitByIp } from '../middleware/rate-limit'
 import { ownerVault } from '../owner/client'
 import { ownersNamingHeir } from '../owner/directory'
 import { ask } from '../owner/outcome'
-import { signLinkToken, verifyLinkToken, type LinkPurpose } from '../services/link-tokens'
+import { signLinkToken, verifyLinkToken, type LinkPurpose } from '../lib/link-tokens'
 import { decisionSubject } from '../services/renewals'
 import type { AppEnv } from '../types'
 import { readIdentityUpload, uploadLimit } from './identity'
@@ -57,7 +57,7 @@ async function portalLink(env: Env, id: string, token: string) {
 async function sendPortalLinks(env: Env, email: string): Promise<void> {
   for (const ownerId of await ownersNamingHeir(env, email)) {
     try {
-      await ownerVault(env, ownerId).sendPortalLink(email)
+      await ownerVault(env, ownerId).portal().sendPortalLink(email)
     } catch (error) {
       console.error(`portal link for an heir of ${ownerId} failed`, error)
     }
@@ -84,50 +84,50 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
   // would take back, then the cancel itself.
   .get('/releases/cancel', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'releaseCancel', c.req.valid('query').token)
-    return c.json(await ask(link.vault.cancelView(link.subject)))
+    return c.json(await ask(link.vault.engine().cancelView(link.subject)))
   })
   .post('/releases/cancel', linkLimit, jsonBodyLimit, validate('json', linkActionBodySchema), async (c) => {
     const link = await linkOf(c.env, 'releaseCancel', c.req.valid('json').token)
-    const outcome = await ask(link.vault.cancelFiring(link.subject))
+    const outcome = await ask(link.vault.engine().cancelFiring(link.subject))
     const body: CancelLinkResult = { message: outcome.clockReset ? RELEASE_MESSAGES.releaseCancelled : RELEASE_MESSAGES.releaseCancelledNoClock, ...outcome }
     return c.json(body)
   })
   .get('/release-approvals', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'releaseApproval', c.req.valid('query').token)
     const { releaseId, email } = approvalOf(link.subject)
-    return c.json(await ask(link.vault.approvalView(releaseId, email)))
+    return c.json(await ask(link.vault.portal().approvalView(releaseId, email)))
   })
   .post('/release-approvals', linkLimit, jsonBodyLimit, validate('json', releaseApprovalBodySchema), async (c) => {
     const body = c.req.valid('json')
     const link = await linkOf(c.env, 'releaseApproval', body.token)
     const { releaseId, email } = approvalOf(link.subject)
-    return c.json(await ask(link.vault.decideApproval(releaseId, email, body.decision, body.notes)))
+    return c.json(await ask(link.vault.portal().decideApproval(releaseId, email, body.decision, body.notes)))
   })
   .get('/death-reports', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'deathReport', c.req.valid('query').token)
-    return c.json(await ask(link.vault.deathReportView(link.subject, link.nonce)))
+    return c.json(await ask(link.vault.portal().deathReportView(link.subject, link.nonce)))
   })
   .post('/death-reports', linkLimit, jsonBodyLimit, validate('json', deathConfirmationBodySchema), async (c) => {
     const { token, certificateNumber, dateOfDeath, issuingAuthority } = c.req.valid('json')
     const link = await linkOf(c.env, 'deathReport', token)
-    await ask(link.vault.confirmDeath(link.subject, link.nonce, { certificateNumber, dateOfDeath, issuingAuthority }))
+    await ask(link.vault.portal().confirmDeath(link.subject, link.nonce, { certificateNumber, dateOfDeath, issuingAuthority }))
     return c.json({ message: RELEASE_MESSAGES.deathConfirmed })
   })
   // The beneficiary portal.
   .get('/beneficiaries/:id/portal', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    return c.json(await ask(link.vault.portalView(id)))
+    return c.json(await ask(link.vault.portal().portalView(id)))
   })
   .get('/beneficiaries/:id/assets', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    return c.json(await ask(link.vault.listAssets(id)))
+    return c.json(await ask(link.vault.portal().listAssets(id)))
   })
   .get('/beneficiaries/:id/assets/:assetId/download', linkLimit, validate('param', assetParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id, assetId } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    const counted = await ask(link.vault.prepareDownload(id, assetId))
+    const counted = await ask(link.vault.portal().prepareDownload(id, assetId))
     // The ticket's id: its first fetch of the content counts the download, later ones are free.
     const ticket = signLinkToken(c.env, 'assetContent', `${assetId}:${id}`, { owner: link.owner, nonce: crypto.randomUUID() })
     const body: AssetDownload = { ...counted, contentUrl: `/api/beneficiaries/${id}/assets/${assetId}/content?ticket=${encodeURIComponent(ticket)}` }
@@ -137,7 +137,7 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
     const { id, assetId } = c.req.valid('param')
     const link = await linkOf(c.env, 'assetContent', c.req.valid('query').ticket)
     if (link.subject !== `${assetId}:${id}`) throw forbidden(RELEASE_MESSAGES.linkInvalid)
-    const key = await ask(link.vault.serveTicket(id, assetId, link.nonce))
+    const key = await ask(link.vault.portal().serveTicket(id, assetId, link.nonce))
     const object = await c.env.BLOBS.get(key)
     if (!object) throw notFound(RELEASE_MESSAGES.assetNotFound)
     return new Response(object.body, {
@@ -148,31 +148,31 @@ export const releaseLinkRoutes = new Hono<AppEnv>()
   .post('/beneficiaries/:id/renewals', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    return c.json(await ask(link.vault.requestRenewal(id)), 201)
+    return c.json(await ask(link.vault.portal().requestRenewal(id)), 201)
   })
   .get('/renewal-decisions', linkLimit, validate('query', tokenQuery), async (c) => {
     const link = await linkOf(c.env, 'renewalDecision', c.req.valid('query').token)
     const { requestId, key } = decisionSubject(link.subject)
-    return c.json(await ask(link.vault.renewalDecisionView(requestId, key)))
+    return c.json(await ask(link.vault.portal().renewalDecisionView(requestId, key)))
   })
   .post('/renewal-decisions', linkLimit, jsonBodyLimit, validate('json', renewalDecisionBodySchema), async (c) => {
     const body = c.req.valid('json')
     const link = await linkOf(c.env, 'renewalDecision', body.token)
     const { requestId, key } = decisionSubject(link.subject)
-    return c.json(await ask(link.vault.decideRenewal(requestId, key, body.decision)))
+    return c.json(await ask(link.vault.portal().decideRenewal(requestId, key, body.decision)))
   })
   // The heir's passphrase backup of their key, for a portal opened without the kit.
   .get('/beneficiaries/:id/key-backup', linkLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    return c.json(await ask(link.vault.portalKeyBackup(id)))
+    return c.json(await ask(link.vault.links().portalKeyBackup(id)))
   })
   .post('/beneficiaries/:id/identity-document', linkLimit, uploadLimit, validate('param', beneficiaryParam), validate('query', beneficiaryAccessQuerySchema), async (c) => {
     const { id } = c.req.valid('param')
     const link = await portalLink(c.env, id, c.req.valid('query').token)
-    const status = await ask(link.vault.portalIdentityStatus(id))
+    const status = await ask(link.vault.portal().portalIdentityStatus(id))
     if (status === 'pending' || status === 'verified') throw conflict(`Your identity is already ${status === 'pending' ? 'being reviewed' : 'verified'}.`)
     const upload = await readIdentityUpload(c, 'frontImage', IDENTITY_MESSAGES.frontRequired)
-    await ask(link.vault.submitIdentityDocument(undefined, id, upload.fields, upload.files, 'beneficiary'))
+    await ask(link.vault.identity().submitIdentityDocument(undefined, id, upload.fields, upload.files, 'beneficiary'))
     return c.json({ identityStatus: 'pending' as const }, 201)
   })

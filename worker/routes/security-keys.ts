@@ -40,12 +40,12 @@ const keyRef = (id: string) => id.slice(0, 12)
  * (with the same act).
  */
 function ownersKeyFailure(c: Context<AppEnv>, ownerId: string, reason: FailureReason) {
-  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).recordUnlockFailure('passkey', undefined, undefined, reason).catch((error) => console.error('passkey failure report failed', error)))
+  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).engine().recordUnlockFailure('passkey', undefined, undefined, reason).catch((error) => console.error('passkey failure report failed', error)))
 }
 
 /** A key the server verified: its owner's successful unlock, forgiving the failed attempts just before it. */
 function ownersKeySuccess(c: Context<AppEnv>, ownerId: string) {
-  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).recordUnlockSuccess('passkey').catch((error) => console.error('passkey success report failed', error)))
+  c.executionCtx.waitUntil(ownerVault(c.env, ownerId).engine().recordUnlockSuccess('passkey').catch((error) => console.error('passkey success report failed', error)))
 }
 
 // Mounted at /api/auth beside the password routes (which apply the JSON body limit to all of

@@ -10,7 +10,7 @@ import { TRUST_DETAILS } from '../mail/trust-templates'
 import { tellOwner } from '../services/trust-mail'
 import { creationIsSooner } from '../services/sooner'
 import { countTrusted } from '../services/trusted-devices'
-import { accountIn, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
 
@@ -25,12 +25,12 @@ export const triggerRoutes = new Hono<AppEnv>()
   .use(requireUser)
   .use(jsonBodyLimit)
   // Open without a plan: the owner sees what could still fire.
-  .get('/', async (c) => c.json(await ask(vaultOf(c).listTriggers(accountIn(c)))))
+  .get('/', async (c) => c.json(await ask(vaultOf(c).engine().listTriggers(accountIn(c)))))
   // A trigger that can start a release without the owner, armed now, needs fresh proof (worker/services/sooner.ts).
   .post('/', requireSubscription, validate('json', triggerCreateBodySchema), async (c) => {
     const body = c.req.valid('json')
     const trusted = body.type === 'device_loss' ? await countTrusted(c.var.db, c.var.account.id) : 0
-    const trigger = await askWithProof(c, vaultOf(c).createTrigger(accountIn(c), body, hasFreshProof(c), trusted))
+    const trigger = await askWithProof(c, vaultOf(c).engine().createTrigger(accountIn(c), body, hasFreshProof(c), trusted))
     if (creationIsSooner(body)) await tellOwner(c, c.var.account, 'release_sooner', { detail: TRUST_DETAILS.triggerArmed(TRIGGER_TYPE_LABELS[body.type].title) })
     return c.json(trigger, 201)
   })
@@ -39,7 +39,7 @@ export const triggerRoutes = new Hono<AppEnv>()
     const body = c.req.valid('json')
     // (Workers RPC types the answer loosely: a Trigger's open-ended config does not survive its mapping.)
     const trusted = body.status === 'active' ? await countTrusted(c.var.db, c.var.account.id) : 0
-    const { trigger, sooner } = (await askWithProof(c, vaultOf(c).updateTrigger(accountIn(c), c.req.valid('param').id, body, hasFreshProof(c), trusted))) as {
+    const { trigger, sooner } = (await askWithProof(c, vaultOf(c).engine().updateTrigger(accountIn(c), c.req.valid('param').id, body, hasFreshProof(c), trusted))) as {
       trigger: Trigger
       sooner: boolean
     }
@@ -51,6 +51,6 @@ export const triggerRoutes = new Hono<AppEnv>()
   })
   // Sends every verified approver their link to confirm the owner's death again.
   .post('/:id/resend-report-links', requireSubscription, validate('param', idParam), async (c) => {
-    const sent = await ask(vaultOf(c).resendDeathReportLinks(accountIn(c), c.req.valid('param').id))
+    const sent = await ask(vaultOf(c).engine().resendDeathReportLinks(accountIn(c), c.req.valid('param').id))
     return c.json({ sent, message: TRIGGER_MESSAGES.reportLinksSent(sent) })
   })

@@ -11,7 +11,8 @@ import { askWithProof, assertFreshProof, hasFreshProof } from '../middleware/fre
 import { TRUST_DETAILS } from '../mail/trust-templates'
 import { tellOwner } from '../services/trust-mail'
 import { accountOf } from '../owner/account'
-import { accountIn, ownerVault, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
+import { ownerVault } from '../owner/client'
 import { audit } from '../services/audit'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -40,9 +41,9 @@ export const userRoutes = new Hono<AppEnv>()
     return c.json({ message: 'Settings updated.', user: await publicUserOf(c.env, c.var.db, user!) })
   })
   // The safety window before a release nobody on the owner's side started makes anything available.
-  .get('/safety-window', async (c) => c.json(await vaultOf(c).safetyWindow()))
+  .get('/safety-window', async (c) => c.json(await vaultOf(c).engine().safetyWindow()))
   .put('/safety-window', validate('json', safetyWindowBodySchema), async (c) => {
-    const { hours, shortenedFrom } = await askWithProof(c, vaultOf(c).setSafetyWindow(accountIn(c), c.req.valid('json').hours, hasFreshProof(c)))
+    const { hours, shortenedFrom } = await askWithProof(c, vaultOf(c).engine().setSafetyWindow(accountIn(c), c.req.valid('json').hours, hasFreshProof(c)))
     if (shortenedFrom !== null) await tellOwner(c, c.var.account, 'release_sooner', { detail: TRUST_DETAILS.windowShortened(shortenedFrom, hours) })
     return c.json({ hours, message: SAFETY_WINDOW_MESSAGES.saved })
   })

@@ -23,7 +23,7 @@ import { requireSubscription } from '../middleware/subscription'
 import { requireFreshProof } from '../middleware/fresh-proof'
 import { tellOwner } from '../services/trust-mail'
 import { grantsBodyLimit, jsonBodyLimit, limitBody } from '../middleware/body-limit'
-import { accountIn, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
 import { ask, sendJsonText } from '../owner/outcome'
 import { publicUserOf } from '../services/users'
 import type { AppEnv } from '../types'
@@ -45,7 +45,7 @@ export const vaultRoutes = new Hono<AppEnv>()
   .post('/setup', jsonBodyLimit, validate('json', vaultSetupBodySchema), async (c) => {
     const body = c.req.valid('json')
     await ask(
-      vaultOf(c).setupVault(
+      vaultOf(c).keys().setupVault(
         accountIn(c),
         body.vaultSalt,
         body.passphraseCheck,
@@ -62,14 +62,14 @@ export const vaultRoutes = new Hono<AppEnv>()
   // out (their wrap does not hold the vault key), which the e-mail lets them notice at once.
   .post('/passphrase', requireFreshProof, jsonBodyLimit, validate('json', passphraseChangeBodySchema), async (c) => {
     const body = c.req.valid('json')
-    await ask(vaultOf(c).changePassphrase(accountIn(c), body))
+    await ask(vaultOf(c).keys().changePassphrase(accountIn(c), body))
     await tellOwner(c, c.var.account, body.via === 'recovery_code' ? 'vault_recovered' : 'passphrase_changed')
     return c.json({ message: VAULT_MESSAGES.passphraseChanged, user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
   // A new recovery code opens the vault as the passphrase does, and voids the one before: like a
   // passphrase change, fresh proof and the owner is told.
   .put('/recovery', requireFreshProof, jsonBodyLimit, validate('json', recoveryWrapSchema), async (c) => {
-    await ask(vaultOf(c).setRecoveryCode(accountIn(c), c.req.valid('json')))
+    await ask(vaultOf(c).keys().setRecoveryCode(accountIn(c), c.req.valid('json')))
     await tellOwner(c, c.var.account, 'recovery_code_made')
     return c.json({ message: RECOVERY_MESSAGES.made, user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
@@ -79,7 +79,7 @@ export const vaultRoutes = new Hono<AppEnv>()
   // the account's own fresh proof (a sign-in moments before the unlock counts), and tells the owner.
   .post('/signing-key', requireFreshProof, jsonBodyLimit, validate('json', signingKeyBodySchema), async (c) => {
     const body = c.req.valid('json')
-    await ask(vaultOf(c).addSigningKey(accountIn(c), { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
+    await ask(vaultOf(c).keys().addSigningKey(accountIn(c), { publicKey: body.signingPublicKey, wrapped: body.wrappedSigningKey }))
     await tellOwner(c, c.var.account, 'signing_key_added')
     return c.json({ message: 'Signing key added.', user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
@@ -88,24 +88,24 @@ export const vaultRoutes = new Hono<AppEnv>()
   // server cannot check a wrap, so like the signing key it needs fresh proof (a sign-in moments
   // before the unlock counts); starting and staging change nothing in force.
   .post('/key-move', jsonBodyLimit, validate('json', keyMoveStartBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).startKeyMove(accountIn(c), c.req.valid('json')))),
+    c.json(await ask(vaultOf(c).keys().startKeyMove(accountIn(c), c.req.valid('json')))),
   )
   .put('/key-move/pages', grantsBodyLimit, validate('json', keyMovePageBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).stageKeyMovePage(accountIn(c), c.req.valid('json')))),
+    c.json(await ask(vaultOf(c).keys().stageKeyMovePage(accountIn(c), c.req.valid('json')))),
   )
   .post('/key-move/commit', requireFreshProof, async (c) => {
-    await ask(vaultOf(c).commitKeyMove(accountIn(c)))
+    await ask(vaultOf(c).keys().commitKeyMove(accountIn(c)))
     return c.json({ message: KEY_MOVE_MESSAGES.moved, user: await publicUserOf(c.env, c.var.db, (await userOf(c))) })
   })
   // Uploads: start, parts (any order, re-sendable), resume, complete, abort.
   .post('/uploads', jsonBodyLimit, validate('json', uploadStartBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).startUpload(accountIn(c), c.req.valid('json'))), 201),
+    c.json(await ask(vaultOf(c).items().startUpload(accountIn(c), c.req.valid('json'))), 201),
   )
-  .get('/uploads/:itemId', validate('param', itemParam), async (c) => c.json(await ask(vaultOf(c).uploadSession(c.req.valid('param').itemId))))
+  .get('/uploads/:itemId', validate('param', itemParam), async (c) => c.json(await ask(vaultOf(c).items().uploadSession(c.req.valid('param').itemId))))
   .put('/uploads/:itemId/parts/:partNumber', partBodyLimit, validate('param', partParams), async (c) => {
     const { itemId, partNumber } = c.req.valid('param')
     const vault = vaultOf(c)
-    const target = await ask(vault.partTarget(itemId, partNumber))
+    const target = await ask(vault.items().partTarget(itemId, partNumber))
     const declared = Number(c.req.header('content-length') ?? Number.NaN)
     if (Number.isFinite(declared) && declared !== target.size) throw badRequest(VAULT_ITEM_MESSAGES.partSizeMismatch(target.size))
     const bytes = await c.req.arrayBuffer()
@@ -113,20 +113,20 @@ export const vaultRoutes = new Hono<AppEnv>()
     // The manifest's content digest is checked against the parts as they arrived here.
     const digest = toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)))
     const part = await c.env.BLOBS.resumeMultipartUpload(target.r2Key, target.uploadId).uploadPart(partNumber, bytes)
-    await ask(vault.recordPart(itemId, partNumber, part.etag, bytes.byteLength, digest))
+    await ask(vault.items().recordPart(itemId, partNumber, part.etag, bytes.byteLength, digest))
     return c.json({ partNumber, size: bytes.byteLength })
   })
   .post('/uploads/:itemId/complete', grantsBodyLimit, validate('param', itemParam), validate('json', uploadCompleteBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).completeUpload(accountIn(c), c.req.valid('param').itemId, c.req.valid('json'))), 201),
+    c.json(await ask(vaultOf(c).items().completeUpload(accountIn(c), c.req.valid('param').itemId, c.req.valid('json'))), 201),
   )
   .delete('/uploads/:itemId', validate('param', itemParam), async (c) => {
-    await ask(vaultOf(c).abortUpload(c.req.valid('param').itemId))
+    await ask(vaultOf(c).items().abortUpload(c.req.valid('param').itemId))
     return c.json({ message: 'Upload cancelled.' })
   })
   // Items
-  .get('/items', async (c) => sendJsonText(await ask(vaultOf(c).listItems())))
+  .get('/items', async (c) => sendJsonText(await ask(vaultOf(c).items().listItems())))
   .get('/items/:id/content', validate('param', idParam), async (c) => {
-    const key = await ask(vaultOf(c).itemBlob(c.req.valid('param').id))
+    const key = await ask(vaultOf(c).items().itemBlob(c.req.valid('param').id))
     const object = await c.env.BLOBS.get(key)
     if (!object) throw new ApiError(404, VAULT_ITEM_MESSAGES.itemNotFound)
     return new Response(object.body, {
@@ -134,23 +134,23 @@ export const vaultRoutes = new Hono<AppEnv>()
     })
   })
   // The estate bundle: ciphertext, grants and seals, packed per beneficiary in the owner's browser.
-  .get('/estate', async (c) => c.json(await ask(vaultOf(c).estateItems())))
+  .get('/estate', async (c) => c.json(await ask(vaultOf(c).items().estateItems())))
   // A finished "Download my vault": the ZIP was made in the browser, so only the browser can say
   // it happened; it enters the owner's chain by counts (never names).
   .post('/exports', jsonBodyLimit, validate('json', exportRecordBodySchema), async (c) => {
-    await vaultOf(c).appendAudit({ actor: 'user', action: EXPORT_AUDIT_ACTION, details: c.req.valid('json') })
+    await vaultOf(c).audit().appendAudit({ actor: 'user', action: EXPORT_AUDIT_ACTION, details: c.req.valid('json') })
     return c.json({ message: EXPORT_MESSAGES.recorded }, 201)
   })
   .put('/items/:id/grants', grantsBodyLimit, validate('param', idParam), validate('json', itemGrantsBodySchema), async (c) => {
-    const beneficiaryIds = await ask(vaultOf(c).putGrants(accountIn(c), c.req.valid('param').id, c.req.valid('json')))
+    const beneficiaryIds = await ask(vaultOf(c).items().putGrants(accountIn(c), c.req.valid('param').id, c.req.valid('json')))
     return c.json({ beneficiaryIds })
   })
   // Items stored before manifests: a page to seal at a time, then each one sealed by the vault.
-  .get('/seal', validate('query', sealPageQuerySchema), async (c) => c.json(await ask(vaultOf(c).sealPage(c.req.valid('query').after))))
+  .get('/seal', validate('query', sealPageQuerySchema), async (c) => c.json(await ask(vaultOf(c).items().sealPage(c.req.valid('query').after))))
   .post('/items/:id/seal', grantsBodyLimit, validate('param', idParam), validate('json', sealItemBodySchema), async (c) =>
-    c.json(await ask(vaultOf(c).sealItem(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
+    c.json(await ask(vaultOf(c).items().sealItem(accountIn(c), c.req.valid('param').id, c.req.valid('json')))),
   )
   .delete('/items/:id', validate('param', idParam), async (c) => {
-    await ask(vaultOf(c).deleteItem(accountIn(c), c.req.valid('param').id))
+    await ask(vaultOf(c).items().deleteItem(accountIn(c), c.req.valid('param').id))
     return c.json({ message: 'Item deleted.' })
   })

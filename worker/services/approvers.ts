@@ -7,7 +7,7 @@ import { approvers, type ApproverRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
 import { withdrawSigner } from '../engine/signers'
 import { sendApproverInvitation } from './invitations'
-import { assertMayMail } from './mail-limits'
+import { assertMayMail } from '../owner/mail-limits'
 
 export function toApprover(row: ApproverRow): Approver {
   return {

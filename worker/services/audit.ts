@@ -15,7 +15,7 @@ export type AuditDetails = AuditInput['details']
 /** Appends to `ownerId`'s chain: for routes where the owner is not the signed-in user (auth, links). */
 export async function auditOwner(env: Env, ownerId: string, action: string, details: AuditDetails = {}, actor: AuditActor = 'user'): Promise<void> {
   try {
-    await ownerVault(env, ownerId).appendAudit({ actor, action, details })
+    await ownerVault(env, ownerId).audit().appendAudit({ actor, action, details })
   } catch (error) {
     console.error(`audit append for ${ownerId} failed (${action})`, error)
   }

@@ -18,7 +18,7 @@ import { CLEARED_BACKUP } from './heir-key-backup'
 import type { Unit } from '../owner/unit'
 import { beneficiaryChangedOldAddressEmail, beneficiaryChangedOwnerEmail } from '../mail/templates'
 import { sendBeneficiaryInvitation } from './invitations'
-import { assertMayMail } from './mail-limits'
+import { assertMayMail } from '../owner/mail-limits'
 import { planLimitsFor } from './plan-limits'
 
 // The owner's beneficiaries (seeds 001 §7), run inside the owner's object.

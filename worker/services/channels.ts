@@ -9,7 +9,7 @@ import { badRequest, conflict, notFound, tooManyRequests } from '../lib/errors'
 import { sendEmail } from '../mail'
 import { backupEmailVerifyEmail } from '../mail/channel-templates'
 import type { Account } from '../owner/account'
-import { addressNonce, signLinkToken, verifyLinkToken } from './link-tokens'
+import { addressNonce, signLinkToken, verifyLinkToken } from '../lib/link-tokens'
 
 // The owner's backup address and emergency contact (contract/channels.ts). Who hears what is
 // worker/mail/channels.ts; the account (worker/owner/account.ts) hands the engine a backup address

@@ -11,7 +11,7 @@ import { emailConfirmationEmail } from '../mail/templates'
 import { accountOf } from '../owner/account'
 import { ownerVault } from '../owner/client'
 import { ask } from '../owner/outcome'
-import { addressNonce, signLinkToken, verifyLinkToken } from './link-tokens'
+import { addressNonce, signLinkToken, verifyLinkToken } from '../lib/link-tokens'
 
 // The owner's own address, confirmed by the link sent to it at registration. Until it is, the
 // owner's object holds every invitation (worker/services/invitations.ts); confirming sends them.
@@ -51,6 +51,6 @@ export async function confirmOwnerEmail(env: Env, db: Db, token: string, now = D
     : ((await db.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt))).returning().get()) ??
       { ...user, emailVerifiedAt: now })
   if (!already) await mirrorAccount(user.id, confirmed)
-  const invitationsSent = await ask(ownerVault(env, user.id).ownerEmailConfirmed(accountOf(confirmed)))
+  const invitationsSent = await ask(ownerVault(env, user.id).circle().ownerEmailConfirmed(accountOf(confirmed)))
   return { message: already ? EMAIL_CONFIRMATION.alreadyConfirmed : EMAIL_CONFIRMATION.confirmed, invitationsSent }
 }

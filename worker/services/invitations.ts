@@ -3,7 +3,7 @@ import { CIRCLE_MESSAGES } from '../../contract/circle'
 import { approverInvitationEmail, beneficiaryInvitationEmail } from '../mail/templates'
 import { approvers, beneficiaries, type ApproverRow, type BeneficiaryRow } from '../owner/schema'
 import type { Unit } from '../owner/unit'
-import { mailRefusal } from './mail-limits'
+import { mailRefusal } from '../owner/mail-limits'
 
 // Invitations go out only once the owner has confirmed their own address: before that, whoever
 // registered might have used an address that is not theirs, and the vault would be e-mailing

@@ -1,5 +1,7 @@
 import { keyStatement, type KeyStatementFields } from '../../contract/key-signing'
 import { fromBase64 } from '../lib/crypto'
+import { badRequest } from '../lib/errors'
+import { signingPublicKeyOf } from '../owner/vault-keys'
 
 /**
  * Whether `signature` (ECDSA P-256 / SHA-256, IEEE P1363, base64) is the vault signing key's
@@ -21,4 +23,9 @@ export async function verifyVaultSignature(signingPublicKey: string, text: strin
   } catch {
     return false
   }
+}
+
+/** 400 naming `field` unless `signature` is the vault's over `text`; 409 for a vault without a signing key. */
+export async function checkVaultSignature(storage: DurableObjectStorage, text: string, signature: string, field: string, message: string): Promise<void> {
+  if (!(await verifyVaultSignature(signingPublicKeyOf(storage), text, signature))) throw badRequest(`${field}: ${message}`, { errors: [{ field, message }] })
 }

@@ -10,7 +10,7 @@ import { ownerAddresses } from '../mail/channels'
 import { trustChangeEmail, type TrustChange } from '../mail/trust-templates'
 import type { AppEnv } from '../types'
 import { removeAuthenticator } from './authenticator'
-import { signLinkToken } from './link-tokens'
+import { signLinkToken } from '../lib/link-tokens'
 import { deviceOf } from './sessions'
 
 /**

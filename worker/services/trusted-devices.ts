@@ -5,7 +5,8 @@ import type { SessionDevice } from './sessions'
 import type { Context } from 'hono'
 import { TRUSTED_DEVICE_MESSAGES } from '../../contract/trusted-devices'
 import { conflict } from '../lib/errors'
-import { accountIn, ownerVault, vaultOf } from '../owner/client'
+import { accountIn, vaultOf } from '../middleware/owner-vault'
+import { ownerVault } from '../owner/client'
 import { ask } from '../owner/outcome'
 import type { AppEnv } from '../types'
 
@@ -49,7 +50,7 @@ export async function countTrusted(db: Db, userId: string): Promise<number> {
  */
 export async function assertNotLastWatched(c: Context<AppEnv>, targetTrusted: () => Promise<boolean>): Promise<void> {
   if ((await countTrusted(c.var.db, c.var.account.id)) !== 1 || !(await targetTrusted())) return
-  const triggers = (await ask(vaultOf(c).listTriggers(accountIn(c)))) as ReadonlyArray<{ type: string; status: string }>
+  const triggers = (await ask(vaultOf(c).engine().listTriggers(accountIn(c)))) as ReadonlyArray<{ type: string; status: string }>
   if (triggers.some((t) => t.type === 'device_loss' && t.status === 'active')) throw conflict(TRUSTED_DEVICE_MESSAGES.lastWatched)
 }
 

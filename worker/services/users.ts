@@ -74,7 +74,7 @@ function toPublicUser(user: UserRow, securityKeyCount: number, authenticatorEnab
 
 /** The public user with the facts kept elsewhere: security keys and the authenticator app (D1), and the vault's keys and counts (the owner's object, exact). */
 export async function publicUserOf(env: Env, db: Db, user: UserRow): Promise<PublicUser> {
-  const [keys, authenticator, vault] = await Promise.all([countKeys(db, user.id), hasAuthenticator(db, user.id), ownerVault(env, user.id).vaultSummary()])
+  const [keys, authenticator, vault] = await Promise.all([countKeys(db, user.id), hasAuthenticator(db, user.id), ownerVault(env, user.id).keys().vaultSummary()])
   return toPublicUser(user, keys, authenticator, vault)
 }
 

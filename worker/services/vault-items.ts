@@ -1,5 +1,5 @@
 import type { EstateItem } from '../../contract/estate-bundle'
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt } from 'drizzle-orm'
 import { hexToBytes } from '@noble/hashes/utils.js'
 import { DAY_MS } from '../../contract/constants'
 import { contentDigestOf, digestOfBase64, grantsStatement, itemManifest } from '../../contract/vault-statements'
@@ -22,6 +22,7 @@ import { ApiError, badRequest, conflict, notFound } from '../lib/errors'
 import type { Account } from '../owner/account'
 import { inSlices, type OwnerDb } from '../owner/db'
 import { beneficiaries, itemGrants, policies, policyItems, uploadParts, vaultItems, type VaultItemRow } from '../owner/schema'
+import { vaultUsage } from '../owner/usage'
 import type { Unit } from '../owner/unit'
 import { planLimitsFor } from './plan-limits'
 
@@ -62,15 +63,6 @@ function itemLimitError(maxItems: number) {
   return new ApiError(402, VAULT_ITEM_MESSAGES.itemLimit(maxItems))
 }
 
-/** Items and bytes the vault holds, uploads in progress included (they count against the plan). */
-export function vaultUsage(db: OwnerDb, statuses: Array<VaultItemRow['status']> = ['active', 'uploading']) {
-  const row = db
-    .select({ items: sql<number>`count(*)`, bytes: sql<number>`coalesce(sum(${vaultItems.cipherSize}), 0)` })
-    .from(vaultItems)
-    .where(inArray(vaultItems.status, statuses))
-    .get()
-  return { items: row?.items ?? 0, bytes: row?.bytes ?? 0 }
-}
 
 /**
  * Refuses an upload the plan has no room for. Uploads still in progress count, so parallel

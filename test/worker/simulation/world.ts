@@ -3,8 +3,8 @@ import { createExecutionContext, runDurableObjectAlarm, runInDurableObject, wait
 import { vi } from 'vitest'
 import { app } from '../../../worker/app'
 import { runSweeps } from '../../../worker/cron'
-import type { OwnerVault } from '../../../worker/owner/vault-object'
-import { signLinkToken } from '../../../worker/services/link-tokens'
+import type { OwnerVault } from '../../../worker/host/vault-object'
+import { signLinkToken } from '../../../worker/lib/link-tokens'
 import { guard } from '../engine-helpers'
 import { addBeneficiary, call, env, freshIp, ownerSessions, register, sessionFor } from '../helpers'
 import { stripeEnv, stripeSignature } from '../stripe-env'
@@ -154,7 +154,7 @@ export async function runSimulation(seed: number, options: SimulationOptions): P
     const empty = await register({ displayName: 'Sim Owner with nothing yet' })
     await billThroughStripe(empty.user.id, `cus_sim_${crypto.randomUUID().slice(0, 12)}`, `sub_sim_${crypto.randomUUID().slice(0, 12)}`)
     // One owner's chain starts longer than a page (1 000 entries): it must verify whole all along.
-    if (owners[0]) await guard(owners[0].m.id).appendAuditMany(Array.from({ length: 1_050 }, (_, i) => ({ actor: 'system' as const, action: 'checkin.reminder_sent', details: { n: i } })))
+    if (owners[0]) await guard(owners[0].m.id).audit().appendAuditMany(Array.from({ length: 1_050 }, (_, i) => ({ actor: 'system' as const, action: 'checkin.reminder_sent', details: { n: i } })))
     // Let the registrations' background sign-of-life reports land before the clock starts.
     await new Promise((resolve) => setTimeout(resolve, 50))
     const oracle = new Oracle(seed, owners.map((o) => o.m), start)
@@ -301,7 +301,7 @@ async function waitForCount(read: () => Promise<number>, atLeast: number, ms = 1
  */
 async function promiseChecks(oracle: Oracle, owners: SimOwner[], now: number, step: number, count: (key: string, n?: number) => void): Promise<void> {
   for (const o of owners) {
-    const chain = await guard(o.m.id).verifyAudit()
+    const chain = await guard(o.m.id).audit().verifyAudit()
     if (!chain.valid || !chain.headMatches) oracle.fail(o.m, now, step, `audit chain does not verify from genesis: ${JSON.stringify(chain)}`)
     const res = await call('/api/release-readiness', { token: o.token })
     // Locked out by an unpaid plan (402) or a session the simulation replaced: nothing to read.

@@ -2,9 +2,9 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm'
 import { CIRCLE_MESSAGES, MAIL_LIMITS } from '../../contract/circle'
 import { DAY_MS, HOUR_MS } from '../../contract/constants'
 import { tooManyRequests } from '../lib/errors'
-import type { OwnerDb } from '../owner/db'
-import { thirdPartyMail } from '../owner/schema'
-import type { Unit } from '../owner/unit'
+import type { OwnerDb } from './db'
+import { thirdPartyMail } from './schema'
+import type { Unit } from './unit'
 
 // Mail that cannot be turned against third parties (MAIL_LIMITS): what the owner asks the vault to
 // send to other people (invitations, resends) is refused with 429 past the limits. The engine's

@@ -1,6 +1,6 @@
 import { errors, jwtVerify } from 'jose'
 import { RELEASE_LIMITS } from '../../contract/releases'
-import { hmacSha256Base64Url } from '../lib/sync-crypto'
+import { hmacSha256Base64Url } from './sync-crypto'
 
 /**
  * Signed links for people without an account (beneficiaries, approvers) and for the owner's
