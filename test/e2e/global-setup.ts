@@ -80,7 +80,8 @@ async function startServer(port: number, buildDir: string | undefined): Promise<
 export default async function setup(project: TestProject) {
   const workers = project.vitest.config.maxWorkers
   try {
-    const first = await startServer(Number(process.env.E2E_PORT ?? 8797), undefined)
+    // Any free port unless E2E_PORT names one: two browser suites may share a machine.
+    const first = await startServer(process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort(), undefined)
     const others = await Promise.all(
       Array.from({ length: workers - 1 }, async () => startServer(await freePort(), first.buildDir)),
     )

@@ -9,7 +9,7 @@ import { accountOf, type Account } from '../../worker/owner/account'
 import { directoryNeedsWrite, heirAddressKey, ownersNamingHeir, writeDirectory } from '../../worker/owner/directory'
 import type { OwnerExport } from '../../worker/owner/export'
 import type { Unit } from '../../worker/owner/unit'
-import type { OwnerVault } from '../../worker/host/vault-object'
+import { HOST_OF, type OwnerVault } from '../../worker/host/vault-object'
 import { findUserByEmail } from '../../worker/services/users'
 import { createTrigger, manualReleaseOk, ownerWithItem, policyCovering, portalToken, verifiedApprover } from './engine-helpers'
 import { addBeneficiary, call, env, register, rsaOaepPublicKey, sessionFor, uniqueEmail } from './helpers'
@@ -28,9 +28,8 @@ async function accountFor(email: string): Promise<Account> {
 /** Runs `run` as an act inside the owner's object (its private act machinery), and returns what it gave or threw. */
 function actInside<T>(ownerId: string, account: Account, run: (u: Unit) => T): Promise<{ value?: T; error?: string }> {
   return runInDurableObject(vaultOf(ownerId), async (instance: OwnerVault) => {
-    const act = (instance as unknown as { act: (a: Account, r: (u: Unit) => T) => Promise<T> }).act.bind(instance)
     try {
-      return { value: await act(account, run) }
+      return { value: await instance[HOST_OF].act(account, run) }
     } catch (error) {
       return { error: (error as Error).message }
     }
@@ -82,14 +81,14 @@ describe('one act, one transaction', () => {
     const account = await accountFor(owner.email)
     const email = uniqueEmail('later')
     const result = await runInDurableObject(vaultOf(owner.user.id), async (instance: OwnerVault) => {
-      const object = instance as unknown as { env: Env; act: (a: Account, r: (u: Unit) => void) => Promise<void> }
+      const object = instance as unknown as { env: Env }
       const real = object.env
       const down = new Proxy(real.DB, {
         get: (target, name) => (name === 'batch' ? async () => Promise.reject(new Error('D1 is unreachable')) : Reflect.get(target, name)),
       })
       object.env = { ...real, DB: down }
       try {
-        await object.act.call(instance, account, (u) => u.mail(email, 'test', { subject: 'Later', text: 'Later', html: '<p>Later</p>' }))
+        await instance[HOST_OF].act(account, (u) => u.mail(email, 'test', { subject: 'Later', text: 'Later', html: '<p>Later</p>' }))
       } finally {
         object.env = real
       }

@@ -33,6 +33,13 @@ import { PortalFacade } from '../services/release-links-facade'
 import { VaultKeysFacade } from '../services/vault-keys-facade'
 
 export type { ClockView, OwnerActivity, OwnerVaultState }
+
+/**
+ * The object's host (its act machinery) for tests running inside its isolate
+ * (`runInDurableObject`): a symbol, which RPC cannot name, so nothing outside can reach it.
+ */
+export const HOST_OF = Symbol.for('legacy-vault.owner-host')
+
 // Housekeeping retries: mail D1 did not take, and R2 objects R2 did not delete.
 const MAIL_RETRY_MS = 60_000
 const BLOB_RETRY_MS = 5 * 60_000
@@ -48,104 +55,108 @@ const earliest = (...times: Array<number | null | undefined>): number | null => 
  * owner's sessions. It is the only writer of its owner's data, so every act runs as one
  * synchronous transaction (worker/owner/unit.ts) with its audit entry, its e-mails and its plan
  * checks. What the object itself answers: sessions, signs of life, the clock, the whole vault.
- * Each domain's acts are a facade beside its service, handed out as a property
- * (`vault.items.listItems()`: one round trip, the property and the call pipelined), reaching the
- * object through `OwnerHost` (worker/owner/host.ts). Methods answer an Outcome
+ * Each domain's acts are a facade beside its service, handed out by a method of the object
+ * (`vault.items().listItems()`: one round trip, the two calls pipelined), reaching the object
+ * only through `OwnerHost` (worker/owner/host.ts). Methods answer an Outcome
  * (worker/owner/outcome.ts) so that a client's mistake keeps its status across RPC.
  */
 export class OwnerVault extends DurableObject<Env> {
-  private readonly db: OwnerDb
-  private directoryQueue: Promise<unknown> = Promise.resolve()
-  private itemList: { changes: number; text: string } | null = null
+  readonly #db: OwnerDb
+  #directoryQueue: Promise<unknown> = Promise.resolve()
+  #itemList: { changes: number; text: string } | null = null
   // What the facades may use of this object (an instance property: not reachable over RPC).
-  private readonly host: OwnerHost
+  readonly #host: OwnerHost
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env)
-    this.db = openOwnerDb(ctx.storage)
-    void ctx.blockConcurrencyWhile(() => migrateOwnerDb(this.db))
+    this.#db = openOwnerDb(ctx.storage)
+    void ctx.blockConcurrencyWhile(() => migrateOwnerDb(this.#db))
     const self = this
-    this.host = {
+    this.#host = {
       get ownerId() {
-        return self.ownerId
+        return self.#ownerId
       },
       // Read at each use: a test may put another binding in place for one call.
       get env() {
         return self.env
       },
-      db: this.db,
+      db: this.#db,
       storage: ctx.storage,
-      act: (account, run, options) => this.act(account, run, options),
-      runTick: (account, now) => this.runTick(account, now),
-      linkOwner: () => this.linkOwner(),
-      clock: (now) => this.clock(now),
-      reading: (now) => this.reading(now),
-      view: (now) => this.view(now),
-      noteActivity: (kind, at) => this.noteActivity(kind, at),
-      updateDirectory: (force) => this.updateDirectory(force),
+      act: (account, run, options) => this.#act(account, run, options),
+      runTick: (account, now) => this.#runTick(account, now),
+      linkOwner: () => this.#linkOwner(),
+      clock: (now) => this.#clock(now),
+      reading: (now) => this.#reading(now),
+      view: (now) => this.#view(now),
+      noteActivity: (kind, at) => this.#noteActivity(kind, at),
+      updateDirectory: (force) => this.#updateDirectory(force),
       get itemList() {
-        return self.itemList
+        return self.#itemList
       },
       set itemList(list) {
-        self.itemList = list
+        self.#itemList = list
       },
     }
+  }
+
+  get [HOST_OF](): OwnerHost {
+    return this.#host
   }
 
   // --- The domains' facades (worker/services/*-facade.ts) -------------------------------------
 
   keys() {
-    return new VaultKeysFacade(this.host)
+    return new VaultKeysFacade(this.#host)
   }
 
   items() {
-    return new ItemsFacade(this.host)
+    return new ItemsFacade(this.#host)
   }
 
   circle() {
-    return new CircleFacade(this.host)
+    return new CircleFacade(this.#host)
   }
 
   policies() {
-    return new PoliciesFacade(this.host)
+    return new PoliciesFacade(this.#host)
   }
 
   access() {
-    return new AccessRequestsFacade(this.host)
+    return new AccessRequestsFacade(this.#host)
   }
 
   engine() {
-    return new EngineFacade(this.host)
+    return new EngineFacade(this.#host)
   }
 
   identity() {
-    return new IdentityFacade(this.host)
+    return new IdentityFacade(this.#host)
   }
 
   links() {
-    return new CircleLinksFacade(this.host)
+    return new CircleLinksFacade(this.#host)
   }
 
   portal() {
-    return new PortalFacade(this.host)
+    return new PortalFacade(this.#host)
   }
 
   audit() {
-    return new AuditFacade(this.host)
+    return new AuditFacade(this.#host)
   }
 
   /** Local only: the dev routes check before they reach it. */
   dev() {
-    return new DevFacade(this.host)
+    return new DevFacade(this.#host)
   }
 
-  private get ownerId(): string {
+  get #ownerId(): string {
     const name = this.ctx.id.name
     if (!name) throw new Error('OwnerVault reached without its owner id (use idFromName)')
     return name
   }
 
-  private get kv() {
+  get #kv() {
     return this.ctx.storage.kv
   }
 
@@ -156,105 +167,105 @@ export class OwnerVault extends DurableObject<Env> {
    * and sets the alarm exactly. Then the act's mail is handed over, its blobs are let go and the
    * directory is brought up to date.
    */
-  private async act<T>(account: Account, run: (u: Unit) => T, options: ActOptions<T> = {}): Promise<T> {
+  async #act<T>(account: Account, run: (u: Unit) => T, options: ActOptions<T> = {}): Promise<T> {
     const now = options.now ?? Date.now()
-    const { unit, effects } = createUnit(this.ctx.storage, this.env, this.db, this.ownerId, account, now)
+    const { unit, effects } = createUnit(this.ctx.storage, this.env, this.#db, this.#ownerId, account, now)
     const alarm = { exact: false, at: null as number | null }
     const value = this.ctx.storage.transactionSync(() => {
       const result = run(unit)
       if (typeof options.tick === 'function' ? options.tick(result) : options.tick) {
-        const tick = tickOwner(unit, this.clock(now))
-        this.kv.put('clock', tick.state)
+        const tick = tickOwner(unit, this.#clock(now))
+        this.#kv.put('clock', tick.state)
         alarm.exact = true
-        alarm.at = earliest(tick.nextAt, this.housekeepingDueAt(now))
+        alarm.at = earliest(tick.nextAt, this.#housekeepingDueAt(now))
       }
       return result
     })
     // Issued in the order the transactions committed, so a slower act never sets an older alarm.
-    if (alarm.exact) this.setAlarm(earliest(alarm.at, effects.dueAt))
-    else if (effects.dueAt !== null) this.armBy(effects.dueAt)
-    await this.afterCommit(effects, options.forceDirectory, options.checkIn)
+    if (alarm.exact) this.#setAlarm(earliest(alarm.at, effects.dueAt))
+    else if (effects.dueAt !== null) this.#armBy(effects.dueAt)
+    await this.#afterCommit(effects, options.forceDirectory, options.checkIn)
     return value
   }
 
-  private async afterCommit(effects: UnitEffects, forceDirectory = false, checkIn = false): Promise<void> {
-    if (effects.mails > 0) await this.handOverMail()
-    if (effects.blobs > 0) await this.deleteBlobs()
-    await this.updateDirectory(forceDirectory, checkIn)
+  async #afterCommit(effects: UnitEffects, forceDirectory = false, checkIn = false): Promise<void> {
+    if (effects.mails > 0) await this.#handOverMail()
+    if (effects.blobs > 0) await this.#deleteBlobs()
+    await this.#updateDirectory(forceDirectory, checkIn)
   }
 
-  private async handOverMail(): Promise<void> {
+  async #handOverMail(): Promise<void> {
     try {
-      const ids = await handOverMail(this.env, this.db)
+      const ids = await handOverMail(this.env, this.#db)
       if (ids.length) this.ctx.waitUntil(deliver(this.env, ids))
     } catch (error) {
-      console.error(`owner ${this.ownerId}: handing mail to the outbox failed; the alarm retries`, error)
-      this.armBy(Date.now() + MAIL_RETRY_MS)
+      console.error(`owner ${this.#ownerId}: handing mail to the outbox failed; the alarm retries`, error)
+      this.#armBy(Date.now() + MAIL_RETRY_MS)
     }
   }
 
   /** R2 objects acts let go: deleted now, or retried by the alarm. */
-  private async deleteBlobs(): Promise<void> {
-    for (const { r2Key } of this.db.select().from(blobDeletions).limit(100).all()) {
+  async #deleteBlobs(): Promise<void> {
+    for (const { r2Key } of this.#db.select().from(blobDeletions).limit(100).all()) {
       try {
         await this.env.BLOBS.delete(r2Key)
-        this.db.delete(blobDeletions).where(eq(blobDeletions.r2Key, r2Key)).run()
+        this.#db.delete(blobDeletions).where(eq(blobDeletions.r2Key, r2Key)).run()
       } catch (error) {
-        console.error(`owner ${this.ownerId}: deleting ${r2Key} failed; the alarm retries`, error)
-        this.db.update(blobDeletions).set({ attempts: (this.db.select().from(blobDeletions).where(eq(blobDeletions.r2Key, r2Key)).get()?.attempts ?? 0) + 1 }).where(eq(blobDeletions.r2Key, r2Key)).run()
-        this.armBy(Date.now() + BLOB_RETRY_MS)
+        console.error(`owner ${this.#ownerId}: deleting ${r2Key} failed; the alarm retries`, error)
+        this.#db.update(blobDeletions).set({ attempts: (this.#db.select().from(blobDeletions).where(eq(blobDeletions.r2Key, r2Key)).get()?.attempts ?? 0) + 1 }).where(eq(blobDeletions.r2Key, r2Key)).run()
+        this.#armBy(Date.now() + BLOB_RETRY_MS)
       }
     }
   }
 
   /** Uploads abandoned for a day: their R2 multipart upload is aborted and their row goes. */
-  private async expireUploads(now: number): Promise<void> {
-    for (const row of items.abandonedUploads(this.db, now - items.ABANDONED_UPLOAD_MS)) {
+  async #expireUploads(now: number): Promise<void> {
+    for (const row of items.abandonedUploads(this.#db, now - items.ABANDONED_UPLOAD_MS)) {
       if (row.uploadId) {
         try {
           await this.env.BLOBS.resumeMultipartUpload(row.r2Key, row.uploadId).abort()
         } catch (error) {
-          console.error(`owner ${this.ownerId}: aborting upload ${row.id} failed`, error)
+          console.error(`owner ${this.#ownerId}: aborting upload ${row.id} failed`, error)
         }
       }
-      this.db.delete(vaultItems).where(eq(vaultItems.id, row.id)).run()
+      this.#db.delete(vaultItems).where(eq(vaultItems.id, row.id)).run()
     }
   }
 
-  private housekeepingDueAt(now: number): number | null {
-    const oldest = this.db.select({ at: min(vaultItems.createdAt) }).from(vaultItems).where(eq(vaultItems.status, 'uploading')).get()?.at
-    const rotation = this.db.select({ at: min(keyRotations.createdAt) }).from(keyRotations).get()?.at
-    const blobs = this.db.select({ key: blobDeletions.r2Key }).from(blobDeletions).limit(1).get()
+  #housekeepingDueAt(now: number): number | null {
+    const oldest = this.#db.select({ at: min(vaultItems.createdAt) }).from(vaultItems).where(eq(vaultItems.status, 'uploading')).get()?.at
+    const rotation = this.#db.select({ at: min(keyRotations.createdAt) }).from(keyRotations).get()?.at
+    const blobs = this.#db.select({ key: blobDeletions.r2Key }).from(blobDeletions).limit(1).get()
     return earliest(
       oldest == null ? null : oldest + items.ABANDONED_UPLOAD_MS,
       rotation == null ? null : rotation + beneficiariesService.ROTATION_TTL_MS,
       keyMoveDueAt(this.ctx.storage),
       blobs ? now + BLOB_RETRY_MS : null,
-      hasPendingMail(this.db) ? now + MAIL_RETRY_MS : null,
+      hasPendingMail(this.#db) ? now + MAIL_RETRY_MS : null,
     )
   }
 
   // --- The alarm and the directory ------------------------------------------------------------
 
   /** The alarm as last set, kept beside it so acts can compare without waiting on storage. */
-  private alarmAt(): number | null {
-    return this.kv.get<number | null>('alarmAt') ?? null
+  #alarmAt(): number | null {
+    return this.#kv.get<number | null>('alarmAt') ?? null
   }
 
-  private setAlarm(at: number | null): void {
+  #setAlarm(at: number | null): void {
     if (at === null) {
-      this.kv.delete('alarmAt')
+      this.#kv.delete('alarmAt')
       void this.ctx.storage.deleteAlarm()
     } else {
-      this.kv.put('alarmAt', at)
+      this.#kv.put('alarmAt', at)
       void this.ctx.storage.setAlarm(at)
     }
   }
 
   /** Something falls due at `at`: ring no later than that (the tick then sets the alarm exactly). */
-  private armBy(at: number): void {
-    const current = this.alarmAt()
-    if (current === null || current <= Date.now() || at < current) this.setAlarm(at)
+  #armBy(at: number): void {
+    const current = this.#alarmAt()
+    if (current === null || current <= Date.now() || at < current) this.#setAlarm(at)
   }
 
   /**
@@ -263,68 +274,68 @@ export class OwnerVault extends DurableObject<Env> {
    * directoryNeedsWrite), unless `force`: a tick writes it anyway, so a row that went wrong (the sweep woke this object
    * for a time it no longer has) is put right.
    */
-  private updateDirectory(force = false, checkIn = false): Promise<void> {
-    const run = this.directoryQueue.then(async () => {
-      const entry = directoryEntry(this.env, this.db, this.alarmAt())
-      const previous = this.kv.get<DirectoryEntry>('directory') ?? null
+  #updateDirectory(force = false, checkIn = false): Promise<void> {
+    const run = this.#directoryQueue.then(async () => {
+      const entry = directoryEntry(this.env, this.#db, this.#alarmAt())
+      const previous = this.#kv.get<DirectoryEntry>('directory') ?? null
       if (!force && (checkIn ? !directoryNeedsWrite(previous, entry) : sameEntry(previous, entry))) return
       // Time-based, so it still grows after the object's storage was purged and imported again.
-      const revision = Math.max(Date.now(), (this.kv.get<number>('directoryRevision') ?? 0) + 1)
-      this.kv.put('directoryRevision', revision)
+      const revision = Math.max(Date.now(), (this.#kv.get<number>('directoryRevision') ?? 0) + 1)
+      this.#kv.put('directoryRevision', revision)
       try {
-        await writeDirectory(this.env, this.ownerId, entry, previous, revision)
-        this.kv.put('directory', entry)
+        await writeDirectory(this.env, this.#ownerId, entry, previous, revision)
+        this.#kv.put('directory', entry)
       } catch (error) {
-        console.error(`owner ${this.ownerId}: updating the directory failed; the alarm retries`, error)
-        this.armBy(Date.now() + MAIL_RETRY_MS)
+        console.error(`owner ${this.#ownerId}: updating the directory failed; the alarm retries`, error)
+        this.#armBy(Date.now() + MAIL_RETRY_MS)
       }
     })
-    this.directoryQueue = run.catch(() => undefined)
+    this.#directoryQueue = run.catch(() => undefined)
     return run
   }
 
   override async alarm(): Promise<void> {
-    this.kv.delete('alarmAt')
-    await this.runTick(undefined, Date.now())
+    this.#kv.delete('alarmAt')
+    await this.#runTick(undefined, Date.now())
   }
 
-  private async runTick(given: Account | undefined, now: number): Promise<Account | null> {
-    const account = given ?? (await loadAccount(this.env, this.ownerId))
+  async #runTick(given: Account | undefined, now: number): Promise<Account | null> {
+    const account = given ?? (await loadAccount(this.env, this.#ownerId))
     if (!account) {
       // The account is gone (its deletion purges this object): nothing to run, nothing to store.
       await this.ctx.storage.deleteAlarm()
       return null
     }
-    await this.handOverMail()
-    await this.deleteBlobs()
-    await this.expireUploads(now)
-    beneficiariesService.sweepRotations(this.db, now - beneficiariesService.ROTATION_TTL_MS)
+    await this.#handOverMail()
+    await this.#deleteBlobs()
+    await this.#expireUploads(now)
+    beneficiariesService.sweepRotations(this.#db, now - beneficiariesService.ROTATION_TTL_MS)
     sweepKeyMove(this.ctx.storage, now)
-    await this.act(account, () => undefined, { now, tick: true, forceDirectory: true })
+    await this.#act(account, () => undefined, { now, tick: true, forceDirectory: true })
     return account
   }
 
   // --- Clock and activity -------------------------------------------------------------------
 
-  private clock(now: number): ClockState {
-    return this.kv.get<ClockState>('clock') ?? { lastCheckInAt: now, phase: 'ok', checkInSentAt: null }
+  #clock(now: number): ClockState {
+    return this.#kv.get<ClockState>('clock') ?? { lastCheckInAt: now, phase: 'ok', checkInSentAt: null }
   }
 
   /** The clock and the schedule it runs on, as the triggers' views need them. */
-  private reading(now: number): triggersService.ClockReading {
-    return { state: this.clock(now), schedule: triggersService.clockSchedule(this.db), lastTrustedUseAt: this.kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null }
+  #reading(now: number): triggersService.ClockReading {
+    return { state: this.#clock(now), schedule: triggersService.clockSchedule(this.#db), lastTrustedUseAt: this.#kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null }
   }
 
   /** `purged`: the account is gone and its storage with it, so there are no triggers to read. */
-  private view(now: number, purged = false): ClockView {
-    const { state, schedule } = purged ? { state: this.clock(now), schedule: null } : this.reading(now)
+  #view(now: number, purged = false): ClockView {
+    const { state, schedule } = purged ? { state: this.#clock(now), schedule: null } : this.#reading(now)
     const cycle = schedule ? cycleOf(state, schedule) : state
     const times = schedule ? clockTimes(cycle, schedule) : null
     return {
       state,
       lastCheckInAt: state.lastCheckInAt,
       phase: cycle.phase,
-      nextAlarmAt: this.alarmAt(),
+      nextAlarmAt: this.#alarmAt(),
       schedule,
       nextCheckInAt: times?.dueAt ?? null,
       reminderAt: times?.reminderAt ?? null,
@@ -336,24 +347,24 @@ export class OwnerVault extends DurableObject<Env> {
 
   /** The account as D1 now has it (account.ts mirrorAccount); null: the account is gone, and its sessions with it. */
   async mirrorAccount(account: Account | null): Promise<void> {
-    if (account) return this.kv.put(ownerSessions.ACCOUNT_KEY, account)
+    if (account) return this.#kv.put(ownerSessions.ACCOUNT_KEY, account)
     this.ctx.storage.transactionSync(() => {
-      this.kv.delete(ownerSessions.ACCOUNT_KEY)
-      ownerSessions.revokeSessions(this.db)
+      this.#kv.delete(ownerSessions.ACCOUNT_KEY)
+      ownerSessions.revokeSessions(this.#db)
     })
   }
 
   /** A sign-in: the session opens with the account as D1 has it at that moment. */
   async openSession(account: Account, session: ownerSessions.NewSession): Promise<void> {
     this.ctx.storage.transactionSync(() => {
-      this.kv.put(ownerSessions.ACCOUNT_KEY, account)
-      ownerSessions.openSession(this.db, session)
+      this.#kv.put(ownerSessions.ACCOUNT_KEY, account)
+      ownerSessions.openSession(this.#db, session)
     })
   }
 
   /** Every authenticated request: its session, live, and the account it is judged by; null otherwise. */
   async authenticate(sessionId: number, now = Date.now()): Promise<ownerSessions.SessionCheck | null> {
-    const check = ownerSessions.checkSession(this.db, this.kv.get<Account>(ownerSessions.ACCOUNT_KEY), sessionId, now)
+    const check = ownerSessions.checkSession(this.#db, this.#kv.get<Account>(ownerSessions.ACCOUNT_KEY), sessionId, now)
     // A trusted browser's use, as often as its session's "last seen" is written.
     if (check?.touched && check.trustedBrowser) {
       this.ctx.waitUntil(this.recordTrustedUse(now, check.account).catch((error) => console.error('trusted use failed', error)))
@@ -362,46 +373,46 @@ export class OwnerVault extends DurableObject<Env> {
   }
 
   async session(sessionId: number, now = Date.now()) {
-    return ownerSessions.sessionRow(this.db, sessionId, now)
+    return ownerSessions.sessionRow(this.#db, sessionId, now)
   }
 
   async listSessions(now = Date.now()) {
-    return ownerSessions.listSessions(this.db, now)
+    return ownerSessions.listSessions(this.#db, now)
   }
 
   async revokeSession(sessionId: number): Promise<boolean> {
-    return ownerSessions.revokeSession(this.db, sessionId)
+    return ownerSessions.revokeSession(this.#db, sessionId)
   }
 
   async revokeSessions(keep?: number): Promise<number> {
-    return ownerSessions.revokeSessions(this.db, keep)
+    return ownerSessions.revokeSessions(this.#db, keep)
   }
 
   async markProved(sessionId: number, now = Date.now()): Promise<void> {
-    ownerSessions.markProved(this.db, sessionId, now)
+    ownerSessions.markProved(this.#db, sessionId, now)
   }
 
   async markBrowser(browserId: string, trusted: boolean): Promise<void> {
-    ownerSessions.markBrowser(this.db, browserId, trusted)
+    ownerSessions.markBrowser(this.#db, browserId, trusted)
   }
 
   async state(): Promise<OwnerVaultState> {
-    return { lastActivityAt: this.kv.get<number>('lastActivityAt') ?? null, lastActivity: this.kv.get<OwnerActivity>('lastActivity') ?? null }
+    return { lastActivityAt: this.#kv.get<number>('lastActivityAt') ?? null, lastActivity: this.#kv.get<OwnerActivity>('lastActivity') ?? null }
   }
 
-  private noteActivity(kind: OwnerActivity, at: number): void {
-    const previous = this.kv.get<number>('lastActivityAt') ?? null
+  #noteActivity(kind: OwnerActivity, at: number): void {
+    const previous = this.#kv.get<number>('lastActivityAt') ?? null
     // Activity only moves forward: a delayed, older report cannot rewind it.
     if (previous === null || at >= previous) {
-      this.kv.put('lastActivityAt', at)
-      this.kv.put('lastActivity', kind)
+      this.#kv.put('lastActivityAt', at)
+      this.#kv.put('lastActivity', kind)
     }
   }
 
   /** Moves "last trusted use" forward (never back: a delayed, older report cannot rewind it). */
-  private noteTrustedUseAt(at: number): void {
-    const previous = this.kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null
-    if (previous === null || at > previous) this.kv.put(LAST_TRUSTED_USE_KEY, at)
+  #noteTrustedUseAt(at: number): void {
+    const previous = this.#kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null
+    if (previous === null || at > previous) this.#kv.put(LAST_TRUSTED_USE_KEY, at)
   }
 
   /**
@@ -410,9 +421,9 @@ export class OwnerVault extends DurableObject<Env> {
    * wakeup. Not a check-in: it cancels nothing (a sign-in from such a device does, recordActivity).
    */
   async recordTrustedUse(at: number, account?: Account): Promise<{ lastTrustedUseAt: number | null }> {
-    const owner = account ?? (await loadAccount(this.env, this.ownerId))
-    if (owner) await this.act(owner, () => this.noteTrustedUseAt(at), { now: at, tick: true })
-    return { lastTrustedUseAt: this.kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null }
+    const owner = account ?? (await loadAccount(this.env, this.#ownerId))
+    if (owner) await this.#act(owner, () => this.#noteTrustedUseAt(at), { now: at, tick: true })
+    return { lastTrustedUseAt: this.#kv.get<number>(LAST_TRUSTED_USE_KEY) ?? null }
   }
 
   /**
@@ -421,14 +432,14 @@ export class OwnerVault extends DurableObject<Env> {
    * what a Loss of trusted devices firing started; an untrusted one may not.
    */
   async recordActivity(kind: OwnerActivity, at: number, account?: Account, trusted = false): Promise<OwnerVaultState> {
-    this.noteActivity(kind, at)
-    if (trusted) this.noteTrustedUseAt(at)
-    const owner = account ?? (await loadAccount(this.env, this.ownerId))
+    this.#noteActivity(kind, at)
+    if (trusted) this.#noteTrustedUseAt(at)
+    const owner = account ?? (await loadAccount(this.env, this.#ownerId))
     if (owner) {
-      await this.act(
+      await this.#act(
         owner,
         (u) => {
-          if (at >= this.clock(at).lastCheckInAt) this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
+          if (at >= this.#clock(at).lastCheckInAt) this.#kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
           // Signing in is a sign of life: it stops what a death report, silence or failed unlocks started.
           if (kind === 'signed_in') cancelReleases(u, { checkIn: true, via: 'sign-in', trusted }, 'user')
         },
@@ -441,46 +452,46 @@ export class OwnerVault extends DurableObject<Env> {
   /** "I'm still here", from the app or the e-mailed link: resets the clock and cancels what it disproves. */
   async checkIn(via: 'app' | 'email', account?: Account, at = Date.now(), trusted = false): Promise<Outcome<{ clock: ClockView; cancelledReleases: number }>> {
     return settle(async () => {
-      const owner = account ?? (await loadAccount(this.env, this.ownerId))
+      const owner = account ?? (await loadAccount(this.env, this.#ownerId))
       if (!owner) throw badRequest(RELEASE_MESSAGES.linkInvalid)
-      this.noteActivity('checked_in', at)
+      this.#noteActivity('checked_in', at)
       // An alarm already set for the future no later than the new cycle's check-in e-mail rings in
       // time (early at worst, and that tick sets it for the new time); an alarm for something further
       // off (the firing of an expired clock, a date) would skip it. So the whole tick runs only when
       // the alarm would not ring in time, or when the check-in cancelled something. Whether it does
       // is decided after the check-in's own changes: it may have re-armed the inactivity trigger.
       const alarm = await this.ctx.storage.getAlarm()
-      const { cancelledReleases } = await this.act(
+      const { cancelledReleases } = await this.#act(
         owner,
         (u) => {
-          this.kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
+          this.#kv.put('clock', { lastCheckInAt: at, phase: 'ok', checkInSentAt: null } satisfies ClockState)
           u.audit({ actor: 'user', action: 'checkin.recorded', details: { via } })
-          if (trusted) this.noteTrustedUseAt(at)
+          if (trusted) this.#noteTrustedUseAt(at)
           const cancelled = cancelReleases(u, { checkIn: true, trusted }, 'user').cancelledReleases
-          const schedule = triggersService.clockSchedule(this.db)
+          const schedule = triggersService.clockSchedule(this.#db)
           const dueAt = schedule ? clockTimes({ lastCheckInAt: at, phase: 'ok', checkInSentAt: null }, schedule).dueAt : null
           const ringsInTime = dueAt === null || (alarm !== null && alarm > at && alarm <= dueAt)
           return { cancelledReleases: cancelled, tick: cancelled > 0 || !ringsInTime }
         },
         { now: at, tick: (result) => result.tick, checkIn: true },
       )
-      return { clock: this.view(at), cancelledReleases }
+      return { clock: this.#view(at), cancelledReleases }
     })
   }
 
   /** Runs everything due now (settings changed, a report arrived, the sweep saw a lost alarm). */
   async tick(now = Date.now(), account?: Account): Promise<ClockView> {
-    const owner = await this.runTick(account, now)
-    return this.view(now, owner === null)
+    const owner = await this.#runTick(account, now)
+    return this.#view(now, owner === null)
   }
 
   async clockView(now = Date.now()): Promise<ClockView> {
-    return this.view(now)
+    return this.#view(now)
   }
 
   /** The owner a link acts for; a link to a deleted account is no link. */
-  private async linkOwner(): Promise<Account> {
-    const owner = await loadAccount(this.env, this.ownerId)
+  async #linkOwner(): Promise<Account> {
+    const owner = await loadAccount(this.env, this.#ownerId)
     if (!owner) throw badRequest(CIRCLE_MESSAGES.linkInvalid)
     return owner
   }
@@ -489,28 +500,28 @@ export class OwnerVault extends DurableObject<Env> {
 
   /** Ciphertext and metadata only (worker/owner/export.ts). */
   async exportVault(): Promise<OwnerExport> {
-    return exportVault(this.ctx.storage, this.ownerId)
+    return exportVault(this.ctx.storage, this.#ownerId)
   }
 
   /** Loads an export into this (empty, or purged) object, then lets the engine look at it. */
   async importVault(data: OwnerExport) {
     return settle(async () => {
-      if (data.ownerId !== this.ownerId) throw badRequest('This export belongs to another owner.')
-      await migrateOwnerDb(this.db)
-      this.ctx.storage.transactionSync(() => importVault(this.ctx.storage, this.db, data))
-      await this.runTick(undefined, Date.now())
+      if (data.ownerId !== this.#ownerId) throw badRequest('This export belongs to another owner.')
+      await migrateOwnerDb(this.#db)
+      this.ctx.storage.transactionSync(() => importVault(this.ctx.storage, this.#db, data))
+      await this.#runTick(undefined, Date.now())
     })
   }
 
   /** What an account deletion must clean outside this object: open uploads and the directory's heir keys. */
   async deletionManifest(): Promise<{ uploads: Array<{ r2Key: string; uploadId: string }>; heirKeys: number[] }> {
-    const uploads = this.db
+    const uploads = this.#db
       .select({ r2Key: vaultItems.r2Key, uploadId: vaultItems.uploadId })
       .from(vaultItems)
       .where(eq(vaultItems.status, 'uploading'))
       .all()
       .flatMap((u) => (u.uploadId ? [{ r2Key: u.r2Key, uploadId: u.uploadId }] : []))
-    return { uploads, heirKeys: directoryEntry(this.env, this.db, null).heirKeys }
+    return { uploads, heirKeys: directoryEntry(this.env, this.#db, null).heirKeys }
   }
 
   /**
@@ -518,7 +529,7 @@ export class OwnerVault extends DurableObject<Env> {
    * alarm and everything this object stores go. A later call finds no account and does nothing.
    */
   async purge(): Promise<void> {
-    await this.directoryQueue
+    await this.#directoryQueue
     await this.ctx.storage.deleteAlarm()
     await this.ctx.storage.deleteAll()
   }

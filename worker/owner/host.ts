@@ -5,7 +5,7 @@ import type { OwnerDb } from './db'
 import type { Unit } from './unit'
 
 // The owner's object (worker/host/vault-object.ts) is the host; the domain facades it hands out
-// over RPC (worker/services/*-facade.ts, `vault.items.listItems()`) sit beside their services and
+// over RPC (worker/services/*-facade.ts, `vault.items().listItems()`) sit beside their services and
 // reach the object only through this interface. So the arrows run one way: host → facades and
 // services → this floor (worker/owner), never back up.
 
