@@ -154,6 +154,34 @@ describe('the owner is told of every change of trust', () => {
     expect((await me(owner.token)).status).toBe(401)
   })
 
+  it('"This wasn’t me" withdraws the trust marked on a browser since the change, not the trust the owner marked before', async () => {
+    const owner = await register()
+    const trustedBrowsers = async () =>
+      (await env.DB.prepare('select id from browsers where user_id = ? and trusted_at is not null').bind(owner.user.id).all<{ id: string }>()).results.length
+    async function signInAndTrust(): Promise<void> {
+      const res = await login(owner.email, owner.password)
+      const { token } = (await res.json()) as { token: string }
+      const current = ((await (await call('/api/auth/sessions', { token })).json()) as { sessions: Array<{ id: string; current: boolean }> }).sessions.find((x) => x.current)!
+      expect((await call(`/api/auth/sessions/${current.id}/trust`, { method: 'PUT', token })).status).toBe(200)
+    }
+    await signInAndTrust()
+    await waitFor(async () => (await countOf(owner.email, TRUST_CHANGES.device_trusted.subject)) === 1)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    await signInAndTrust()
+    const mails = await waitFor(async () => {
+      const found = (await outboxFor(owner.email)).filter((m) => m.subject === TRUST_CHANGES.device_trusted.subject)
+      return found.length === 2 ? found : undefined
+    })
+    expect(await trustedBrowsers()).toBe(2)
+    const links = mails.map((m) => linkTokenIn(m, '/not-me'))
+    const sinceOf = (token: string) => Number(JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).nonce)
+    const latest = links.reduce((a, b) => (sinceOf(b) > sinceOf(a) ? b : a))
+    const res = await notMe(latest)
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { trustWithdrawn: number }).trustWithdrawn).toBe(1)
+    expect(await trustedBrowsers()).toBe(1)
+  })
+
   it('a "This wasn’t me" link that is tampered with, expired, for another owner or without its time is refused and changes nothing', async () => {
     const owner = await register()
     const other = await register()

@@ -134,7 +134,7 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: "This wasn't me: undo a change of trust from its e-mail",
     description:
       'The link in every e-mail about a change of trust. Signs out every session, removes the security keys added since the sign-in that made the change, and answers a password reset token for choosing a new password. No session needed.',
-    answer: z.object({ message: z.string(), sessionsSignedOut: z.number(), keysRemoved: z.number(), authenticatorRemoved: z.boolean(), resetToken: z.string() }),
+    answer: z.object({ message: z.string(), sessionsSignedOut: z.number(), keysRemoved: z.number(), authenticatorRemoved: z.boolean(), trustWithdrawn: z.number(), resetToken: z.string() }),
   },
   'GET /api/auth/security-keys': { summary: "The account's security keys", answer: securityKeyListSchema },
   'GET /api/auth/sessions': {

@@ -1,7 +1,7 @@
 import { and, eq, gte } from 'drizzle-orm'
 import type { Context } from 'hono'
 import { describeUserAgent } from '../../contract/sessions'
-import { authenticators, users, webauthnCredentials, type UserRow } from '../db/schema'
+import { authenticators, browsers, users, webauthnCredentials, type UserRow } from '../db/schema'
 import { accountOf, mirrorAccount, type Account } from '../owner/account'
 import { ownerVault } from '../owner/client'
 import type { Db } from '../db/client'
@@ -62,11 +62,14 @@ export interface NotMeOutcome {
   sessionsSignedOut: number
   keysRemoved: number
   authenticatorRemoved: boolean
+  /** Browsers and older keys marked as trusted since then, trusted no more. */
+  trustWithdrawn: number
   deletionCancelled: boolean
 }
 
 /**
- * "This wasn't me": every session ends, every security key and authenticator app added since `since` goes (and two-factor
+ * "This wasn't me": every session ends, every security key and authenticator app added since `since` goes, trust marked
+ * since then is withdrawn (and two-factor
  * by key is turned off if that leaves none, so the owner is not locked out by a key they never had).
  */
 export async function undoSince(env: Env, db: Db, user: UserRow, since: number): Promise<NotMeOutcome> {
@@ -82,6 +85,19 @@ export async function undoSince(env: Env, db: Db, user: UserRow, since: number):
   // An authenticator app set up since then goes too (with its recovery codes).
   const app = await db.select({ confirmedAt: authenticators.confirmedAt }).from(authenticators).where(eq(authenticators.userId, user.id)).get()
   const authenticatorRemoved = app?.confirmedAt != null && app.confirmedAt >= since && (await removeAuthenticator(db, user.id))
+  // A device marked as trusted since then is trusted no more: trust would let whoever it was stop
+  // what a Loss of trusted devices firing started, and keep that trigger's clock from running.
+  const untrustedBrowsers = await db
+    .update(browsers)
+    .set({ trustedAt: null })
+    .where(and(eq(browsers.userId, user.id), gte(browsers.trustedAt, since)))
+    .returning({ id: browsers.id })
+  const untrustedKeys = await db
+    .update(webauthnCredentials)
+    .set({ trustedAt: null })
+    .where(and(eq(webauthnCredentials.userId, user.id), gte(webauthnCredentials.trustedAt, since)))
+    .returning({ id: webauthnCredentials.id })
+  for (const { id } of untrustedBrowsers) await ownerVault(env, user.id).markBrowser(id, false)
   // A deletion asked for by whoever it was is taken back, and every browser the account knew is a
   // stranger again (the one that made the change among them): device cookies are dated in whole
   // seconds, so those of this very second go too.
@@ -91,5 +107,11 @@ export async function undoSince(env: Env, db: Db, user: UserRow, since: number):
     .set({ deletionRequestedAt: null, devicesTrustedFrom: Math.ceil((now + 1) / 1000) * 1000, updatedAt: now })
     .where(eq(users.id, user.id))
   await mirrorAccount(user.id)
-  return { sessionsSignedOut, keysRemoved: removed.length, authenticatorRemoved, deletionCancelled: user.deletionRequestedAt !== null }
+  return {
+    sessionsSignedOut,
+    keysRemoved: removed.length,
+    authenticatorRemoved,
+    trustWithdrawn: untrustedBrowsers.length + untrustedKeys.length,
+    deletionCancelled: user.deletionRequestedAt !== null,
+  }
 }
