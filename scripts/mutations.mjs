@@ -3200,4 +3200,23 @@ export const MUTATIONS = [
     tests: [W('mail-limits')],
     by: /the daily cap on mail to other people counts a whole day/,
   },
+  // Noticed while testing the third pass (not among its 40): two lines of the same kinds as its survivors, untested
+  {
+    id: 'fresh3.recovery-other-owners-invoices',
+    rule: "The recovery e-mail tells the owner of their own invoices only: another owner's paid invoice is neither added to it nor taken from its owner",
+    file: 'worker/billing/dunning.ts',
+    from: '    .where(and(eq(paymentIssues.userId, owner.id), isNotNull(paymentIssues.paidAt), isNull(paymentIssues.recoveryNoticeAt)))',
+    to: '    .where(and(isNotNull(paymentIssues.paidAt), isNull(paymentIssues.recoveryNoticeAt)))',
+    tests: [W('stripe-payments')],
+    by: /the recovery e-mail tells the owner of their own invoices only/,
+  },
+  {
+    id: 'fresh3.access-unverified-approver-asks',
+    rule: 'An approver who has not verified their address may not ask for access, and does not count as someone who can',
+    file: 'worker/services/access-requests.ts',
+    from: '  return all.filter((a) => a.emailVerifiedAt !== null && (named.size === 0 || named.has(a.id)))',
+    to: '  return all.filter((a) => named.size === 0 || named.has(a.id))',
+    tests: [W('access-requests')],
+    by: /an approver who has not verified their address may not ask/,
+  },
 ]

@@ -209,6 +209,30 @@ describe("whose payment issue it is (rules of the third fresh pass)", () => {
     await env.DB.prepare('update payment_issues set paid_at = ? where user_id = ?').bind(Date.now(), b.owner.user.id).run()
   })
 
+  it("the recovery e-mail tells the owner of their own invoices only: another owner's paid invoice is neither added to it nor taken from its owner", async () => {
+    const b = await activeOwner()
+    const bOlder = renewal(b, { created: now() - 40 * 86_400 })
+    const bNewer = renewal(b)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', bOlder))).status).toBe(200)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', bNewer))).status).toBe(200)
+    Object.assign(bOlder, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    // Paid, but a newer one is still unpaid: B's issue goes on, and B is not told yet.
+    expect((await deliver(invoiceEvent('invoice.paid', bOlder))).status).toBe(200)
+    expect(await count(b.owner.email, RECOVERED)).toBe(0)
+
+    const a = await pastDueOwner()
+    Object.assign(a.invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', a.invoice))).status).toBe(200)
+    const [aMail] = (await outboxFor(a.owner.email)).filter((m) => m.subject.includes(RECOVERED))
+    expect(aMail!.text).toContain('$29.99')
+    expect(aMail!.text).not.toContain('$59.98')
+
+    Object.assign(bNewer, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', bNewer))).status).toBe(200)
+    const [bMail] = (await outboxFor(b.owner.email)).filter((m) => m.subject.includes(RECOVERED))
+    expect(bMail!.text).toContain('$59.98')
+  })
+
   it("a failed invoice of a subscription that is not the owner's current one starts no payment grace and sends no e-mail", async () => {
     const o = await activeOwner()
     const abandoned = renewal({ customerId: o.customerId, subscriptionId: `sub_abandoned_${crypto.randomUUID().slice(0, 8)}` })
