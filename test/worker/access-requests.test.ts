@@ -330,6 +330,17 @@ describe('approvers', () => {
     expect(await assetRows(s.ownerId, s.other.id)).toHaveLength(1)
   })
 
+  it('an approver who has not verified their address may not ask, and does not count as someone who can', async () => {
+    const s = await requestableSetup({ days: 1, by: ['approvers'] })
+    const approver = await addApprover(s.token)
+    const token = signLinkToken(env, 'accessRequest', approver.id, { owner: s.ownerId })
+    const view = (await (await call(`/api/access-requests/by-link?token=${encodeURIComponent(token)}`)).json()) as RequesterView
+    expect(view.policies).toEqual([])
+    expect((await call('/api/access-requests/by-link', { body: { token, policyId: s.policy.id } })).status).toBe(404)
+    const ready = (await (await call('/api/release-readiness', { token: s.token })).json()) as ReleaseReadiness
+    expect(ready.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'access_request_no_requester', subject: { type: 'policy', id: s.policy.id } })]))
+  })
+
   it('a beneficiary with nothing released yet gets a portal link when they may ask', async () => {
     const s = await requestableSetup()
     expect((await callSettled('/api/beneficiary-portal/link', { body: { email: s.beneficiary.email } })).status).toBe(200)

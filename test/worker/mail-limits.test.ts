@@ -26,9 +26,9 @@ async function invite(token: string, kind: Kind, email: string, sendVerification
   return postBeneficiary(token, await publicKey(), { email, sendVerificationEmail })
 }
 
-async function seedThirdPartyMail(ownerId: string, n: number) {
+async function seedThirdPartyMail(ownerId: string, n: number, ago = 60_000) {
   const now = Date.now()
-  const rows: Array<[string, ...unknown[]]> = Array.from({ length: n }, (_, i) => ['insert into third_party_mail (address, at) values (?, ?)', `earlier-${i}@example.com`, now - 60_000])
+  const rows: Array<[string, ...unknown[]]> = Array.from({ length: n }, (_, i) => ['insert into third_party_mail (address, at) values (?, ?)', `earlier-${i}@example.com`, now - ago])
   for (let i = 0; i < rows.length; i += 100) await ownerExec(ownerId, ...rows.slice(i, i + 100))
 }
 
@@ -158,6 +158,18 @@ describe('the daily cap on mail to other people', () => {
     // Without an e-mail it is taken; and the owner's own mail is not counted.
     expect((await postBeneficiary(owner.token, await publicKey(), { sendVerificationEmail: false })).status).toBe(201)
     expect((await ownerRow<{ n: number }>(owner.user.id, 'select count(*) as n from third_party_mail where address = ?', owner.email.toLowerCase()))!.n).toBe(0)
+  })
+
+  it('counts a whole day: e-mails sent hours ago still count toward the cap, and a day later they no longer do', async () => {
+    const owner = await register()
+    await seedThirdPartyMail(owner.user.id, MAIL_LIMITS.thirdPartyPerDay - 1, 2 * 3_600_000)
+    expect((await postBeneficiary(owner.token, await publicKey(), { sendVerificationEmail: true })).status).toBe(201)
+    const refused = await postBeneficiary(owner.token, await publicKey(), { sendVerificationEmail: true })
+    expect(refused.status).toBe(429)
+    expect(await messageOf(refused)).toBe(CIRCLE_MESSAGES.dailyMailLimit)
+    // A day on, the cap has room again.
+    await ownerExec(owner.user.id, ['update third_party_mail set at = at - ?', 24 * 3_600_000])
+    expect((await postBeneficiary(owner.token, await publicKey(), { sendVerificationEmail: true })).status).toBe(201)
   })
 
   it('never holds back a release notice', async () => {

@@ -94,3 +94,25 @@ describe('a firing that already released something', () => {
     expect(await s.handed()).toEqual([{ item: s.items[0]!.id, status: 'available' }])
   })
 })
+
+describe("cancelling a scheduled trigger's release", () => {
+  it('once its date has passed leaves the trigger paused: it does not fire again at once', { timeout: 20_000 }, async () => {
+    const s = await ownerWithBeneficiary()
+    await uploadItem(s.token, [s.beneficiary.id])
+    const trigger = await createTrigger(s.token, {
+      type: 'scheduled',
+      config: { releaseDate: new Date(Date.now() + 24 * HOUR).toISOString(), beneficiaries: [s.beneficiary.id], description: 'A date' },
+    })
+    // Its date comes (and goes): the tick fires it and the heir is handed the item.
+    await ownerExec(s.ownerId, ['update triggers set fire_at = ? where id = ?', Date.now() - HOUR, trigger.id])
+    await guard(s.ownerId).tick(Date.now())
+    const [release] = await releasesOf(s.token)
+    expect(release).toMatchObject({ status: 'released', triggerId: trigger.id })
+
+    const res = await call(`/api/trigger-engine/releases/${release!.id}/cancel`, { method: 'POST', token: s.token })
+    expect(res.status).toBe(200)
+    expect((await triggerOf(s.token, trigger.id)).status).toBe('paused')
+    await guard(s.ownerId).tick(Date.now() + HOUR)
+    expect((await releasesOf(s.token)).map((r) => r.status)).toEqual(['cancelled'])
+  })
+})

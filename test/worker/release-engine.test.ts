@@ -9,7 +9,7 @@ import { runSweeps } from '../../worker/cron'
 import { signLinkToken } from '../../worker/lib/link-tokens'
 import type { OwnerVault } from '../../worker/host/vault-object'
 import { exports } from 'cloudflare:workers'
-import { addBeneficiary, call, env, freshIp, linkTokenIn, messageOf, outbox, outboxFor, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, messageOf, outbox, outboxFor, waitFor } from './helpers'
 import {
   assetRows,
   clockOf,
@@ -210,6 +210,55 @@ describe('an approver removed mid-release', () => {
     expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
     const actions = ((await (await call('/api/audit', { token: s.token })).json()) as Array<{ action: string }>).map((e) => e.action)
     expect(actions).toContain('release.signer_withdrawn')
+  })
+
+  it('removing an approver never lets a waiting release that needs sign-off go without any: with its only approver removed it goes to no one', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    const only = await verifiedApprover(s.token)
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+      requiresApprover: true,
+      approverContact: only.email,
+      minimumApprovals: 1,
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    await waitFor(async () => (await outboxFor(only.email)).find((m) => m.text.includes('/approve-release')))
+    expect((await call(`/api/approvers/${only.id}`, { method: 'DELETE', token: s.token })).status).toBe(200)
+    await guard(s.ownerId).tick(Date.now() + DAY_MS)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    expect((await status(s.token)).releases.map((r) => r.status)).toEqual(['cancelled'])
+  })
+})
+
+describe('an item set to Emergency', () => {
+  it("is released by the owner's manual release, whichever trigger it names", async () => {
+    const s = await ownerWithItem({ protocol: 'EMERGENCY' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+  })
+})
+
+describe("who signs a policy's release off", () => {
+  it("only approvers who verified their address are asked to sign off a policy's release", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    const verified = await verifiedApprover(s.token)
+    const unverified = await addApprover(s.token)
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+      requiresApprover: true,
+      approverContact: verified.email,
+      minimumApprovals: 1,
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    const asked = await ownerRows<{ email: string }>(s.ownerId, 'select email from release_signoffs')
+    expect(asked.map((r) => r.email)).toEqual([verified.email.toLowerCase()])
+    await waitFor(async () => (await outboxFor(verified.email)).find((m) => m.text.includes('/approve-release')))
+    expect((await outboxFor(unverified.email)).filter((m) => m.text.includes('/approve-release'))).toEqual([])
   })
 })
 

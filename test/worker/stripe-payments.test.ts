@@ -195,6 +195,53 @@ describe('dunning e-mails, each once per invoice', () => {
   })
 })
 
+describe("whose payment issue it is (rules of the third fresh pass)", () => {
+  it("paying ends the owner's payment issue whatever other owners still owe: another owner's newer unpaid invoice does not keep this owner's grace", async () => {
+    const a = await pastDueOwner()
+    const b = await activeOwner()
+    const bInvoice = renewal(b, { created: now() + 60 })
+    expect((await deliver(invoiceEvent('invoice.payment_failed', bInvoice))).status).toBe(200)
+    Object.assign(a.invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', a.invoice))).status).toBe(200)
+    expect(await userRow(a.owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+    expect(await count(a.owner.email, RECOVERED)).toBe(1)
+    expect(await userRow(b.owner.user.id)).toMatchObject({ subscription_status: 'past_due' })
+    await env.DB.prepare('update payment_issues set paid_at = ? where user_id = ?').bind(Date.now(), b.owner.user.id).run()
+  })
+
+  it("the recovery e-mail tells the owner of their own invoices only: another owner's paid invoice is neither added to it nor taken from its owner", async () => {
+    const b = await activeOwner()
+    const bOlder = renewal(b, { created: now() - 40 * 86_400 })
+    const bNewer = renewal(b)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', bOlder))).status).toBe(200)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', bNewer))).status).toBe(200)
+    Object.assign(bOlder, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    // Paid, but a newer one is still unpaid: B's issue goes on, and B is not told yet.
+    expect((await deliver(invoiceEvent('invoice.paid', bOlder))).status).toBe(200)
+    expect(await count(b.owner.email, RECOVERED)).toBe(0)
+
+    const a = await pastDueOwner()
+    Object.assign(a.invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', a.invoice))).status).toBe(200)
+    const [aMail] = (await outboxFor(a.owner.email)).filter((m) => m.subject.includes(RECOVERED))
+    expect(aMail!.text).toContain('$29.99')
+    expect(aMail!.text).not.toContain('$59.98')
+
+    Object.assign(bNewer, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', bNewer))).status).toBe(200)
+    const [bMail] = (await outboxFor(b.owner.email)).filter((m) => m.subject.includes(RECOVERED))
+    expect(bMail!.text).toContain('$59.98')
+  })
+
+  it("a failed invoice of a subscription that is not the owner's current one starts no payment grace and sends no e-mail", async () => {
+    const o = await activeOwner()
+    const abandoned = renewal({ customerId: o.customerId, subscriptionId: `sub_abandoned_${crypto.randomUUID().slice(0, 8)}` })
+    expect((await deliver(invoiceEvent('invoice.payment_failed', abandoned))).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+    expect(await count(o.owner.email, FAILED)).toBe(0)
+  })
+})
+
 describe('Stripe retries what failed (rules nobody listed)', () => {
   const paid = (invoice: Record<string, unknown>) =>
     Object.assign(invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0, status_transitions: { paid_at: now() } })
