@@ -5,7 +5,7 @@
 // list (--list, default scripts/fresh-mutations.mjs) is applied alone to a scratch copy of the working tree (node_modules
 // linked, as scripts/mutate.mjs does) and counts as killed when ANY test fails, whatever its name:
 //   1. the test files of its area (TESTS below);
-//   2. if they all pass, the files that guard rules across areas (worker: promise-pins and the
+//   2. if they all pass, the files that guard rules across areas (worker: promise-pins, the release model and the
 //      security suite; web: every web-unit file that imports the changed module);
 //   3. if those pass too, `tsc -b`: a type error counts as "killed by the compiler", apart.
 // `--wide --files a,b` re-checks a survivor against the files given (the whole suite, or as much of
@@ -30,7 +30,7 @@ const OUT = opt('--out') ?? '/tmp/fresh-results.json'
 
 const w = (...names) => names.map((n) => `test/worker/${n}.test.ts`)
 const web = (...names) => names.map((n) => `test/web/${n}.test.ts`)
-const CROSS_WORKER = w('promise-pins', 'security-suite')
+const CROSS_WORKER = w('promise-pins', 'security-suite', 'release-model')
 
 /** The area's test files for each mutation (chosen after the list was committed). */
 const TESTS = {
