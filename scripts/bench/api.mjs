@@ -136,7 +136,7 @@ export async function measureApi({ origin, serverPid, log }) {
     rows.push({ id: `api.${key}.p99`, measurement: `${label[key]}: p99 latency`, value: r.p99, unit: 'ms', reference: { label: '/api/health', value: h.p99 } })
   }
   // Where one request's time goes, one at a time (nothing queued): the client's latency and the
-  // worker's Server-Timing waits (its session query in D1, its hop to the owner's object).
+  // worker's Server-Timing waits (its session check and the route's call, each a hop to the owner's object).
   const breakdown = {}
   for (const [key, send] of [['health', health], ['items', list], ['pingOne', ping(single.token)]]) breakdown[key] = await oneAtATime(send)
   results.breakdown = breakdown
@@ -146,7 +146,7 @@ export async function measureApi({ origin, serverPid, log }) {
     const rest = r.client - r.session - r.owner
     rows.push({
       id: `api.${key}.breakdown`,
-      measurement: `${label[key]}: one at a time, median (session check · owner's object · the rest)`,
+      measurement: `${label[key]}: one at a time, median (session check · the route's call to the owner's object · the rest)`,
       value: r.client,
       unit: 'ms',
       detail: `${r.session.toFixed(2)} · ${r.owner.toFixed(2)} · ${rest.toFixed(2)} ms`,

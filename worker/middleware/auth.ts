@@ -39,7 +39,7 @@ export const requireUser = withFacts(
     const token = readToken(c)
     if (!token) throw unauthorized(AUTH_ERRORS.notSignedIn)
     // One call to the owner's object: the session, its revocation and the account's state are there.
-    const session = await timed(c, 'owner', () => authenticate(c.env, token))
+    const session = await timed(c, 'session', () => authenticate(c.env, token))
     if (!session) throw unauthorized(AUTH_ERRORS.sessionExpired)
     const { account } = session
     // Frozen for deletion: reading, proving it is them, signing devices out, checking in and keeping

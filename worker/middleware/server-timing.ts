@@ -4,8 +4,8 @@ import { isDevelopment } from '../lib/environment'
 import type { AppEnv } from '../types'
 
 // Where an API request's time goes, locally: a `Server-Timing` header with the hops to the owner's
-// object (`owner`, the session check among them: it is made there) and the whole (`total`), in
-// milliseconds. Only where the local tools are (it would tell anyone how long another owner's
+// object (`session`, the session check made there; `owner`, the route's calls) and the whole
+// (`total`), in milliseconds. Only where the local tools are (it would tell anyone how long another owner's
 // checks take); `npm run bench -- api` reads it. Timers in workerd move only across I/O, so these
 // are the waits; the worker's own computing shows as the client's time minus them.
 
