@@ -3247,4 +3247,13 @@ export const MUTATIONS = [
     tests: [W('access-requests')],
     by: /an approver who has not verified their address may not ask/,
   },
+  {
+    id: 'billing.cancel-once',
+    rule: 'two cancels at once: one is taken, the other is told it is already cancelling',
+    file: 'worker/billing/stripe.ts',
+    from: '        .where(and(eq(users.id, user.id), eq(users.cancelAtPeriodEnd, false)))\n',
+    to: '        .where(eq(users.id, user.id))\n',
+    tests: [W('stripe-billing')],
+    by: /two cancels at once: one is taken/,
+  },
 ]

@@ -376,6 +376,14 @@ describe('the account with Stripe', () => {
     expect((await stripeCall('/api/vault/items', { token: owner.token })).status).toBe(200)
   })
 
+  it('two cancels at once: one is taken, the other is told it is already cancelling', async () => {
+    const { owner } = await activeOwner()
+    const both = await Promise.all([1, 2].map(() => stripeCall('/api/account/cancel-subscription', { method: 'POST', token: owner.token })))
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409])
+    const refused = both.find((r) => r.status === 409)!
+    expect(((await refused.json()) as { message: string }).message).toBe(BILLING_MESSAGES.alreadyCancelling)
+  })
+
   it('deleting the account cancels the Stripe subscription when the deletion is carried out, not when it is asked for', async () => {
     const { owner, subscriptionId } = await activeOwner()
     const res = await stripeCall('/api/account/delete', { method: 'DELETE', token: owner.token })
