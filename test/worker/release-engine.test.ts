@@ -39,6 +39,21 @@ function download(beneficiaryId: string, assetId: string, token: string) {
   return call(`/api/beneficiaries/${beneficiaryId}/assets/${assetId}/download?token=${encodeURIComponent(token)}`)
 }
 
+/**
+ * A policy handing the owner's item to their beneficiary on a verified death, once
+ * `minimumApprovals` approvers (`contact` named on it) have signed off; the item's direct grant
+ * becomes the policy's, so only the policy can release it.
+ */
+async function signedOffPolicy(s: Awaited<ReturnType<typeof ownerWithItem>>, contact: string, minimumApprovals: number) {
+  await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+  await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+    ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+    requiresApprover: true,
+    approverContact: contact,
+    minimumApprovals,
+  })
+}
+
 async function status(token: string): Promise<EngineStatus> {
   return (await (await call('/api/trigger-engine/status', { token })).json()) as EngineStatus
 }
@@ -129,14 +144,8 @@ describe('manual release', () => {
 describe('approvals of a policy (rules pinned first in promise-pins)', () => {
   it('a policy asking for two approvals waits for two: one sign-off leaves it waiting, the second releases it', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     const approvers = [await verifiedApprover(s.token), await verifiedApprover(s.token), await verifiedApprover(s.token)]
-    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
-      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
-      requiresApprover: true,
-      approverContact: approvers[0]!.email,
-      minimumApprovals: 2,
-    })
+    await signedOffPolicy(s, approvers[0]!.email, 2)
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1, transferredItems: 0 })
     expect((await status(s.token)).releases[0]).toMatchObject({ status: 'waiting', requiredApprovals: 2, approvals: 0 })
@@ -177,15 +186,9 @@ describe('the "a release has started" notice at firing (rule pinned first in pro
 describe('an approver removed mid-release', () => {
   it("their approval links stop working (400); the release asks only the people left and goes on", async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     const kept = await verifiedApprover(s.token)
     const removed = await verifiedApprover(s.token)
-    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
-      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
-      requiresApprover: true,
-      approverContact: kept.email,
-      minimumApprovals: 2,
-    })
+    await signedOffPolicy(s, kept.email, 2)
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
     const tokenOf = async (email: string) =>
@@ -214,14 +217,8 @@ describe('an approver removed mid-release', () => {
 
   it('removing an approver never lets a waiting release that needs sign-off go without any: with its only approver removed it goes to no one', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     const only = await verifiedApprover(s.token)
-    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
-      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
-      requiresApprover: true,
-      approverContact: only.email,
-      minimumApprovals: 1,
-    })
+    await signedOffPolicy(s, only.email, 1)
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
     await waitFor(async () => (await outboxFor(only.email)).find((m) => m.text.includes('/approve-release')))
@@ -244,15 +241,9 @@ describe('an item set to Emergency', () => {
 describe("who signs a policy's release off", () => {
   it("only approvers who verified their address are asked to sign off a policy's release", async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     const verified = await verifiedApprover(s.token)
     const unverified = await addApprover(s.token)
-    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
-      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
-      requiresApprover: true,
-      approverContact: verified.email,
-      minimumApprovals: 1,
-    })
+    await signedOffPolicy(s, verified.email, 1)
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
     expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
     const asked = await ownerRows<{ email: string }>(s.ownerId, 'select email from release_signoffs')

@@ -32,8 +32,6 @@ import { PoliciesFacade } from '../services/policies-facade'
 import { PortalFacade } from '../services/release-links-facade'
 import { VaultKeysFacade } from '../services/vault-keys-facade'
 
-export type { ClockView, OwnerActivity, OwnerVaultState }
-
 /**
  * The object's host (its act machinery) for tests running inside its isolate
  * (`runInDurableObject`): a symbol, which RPC cannot name, so nothing outside can reach it.

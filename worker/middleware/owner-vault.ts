@@ -40,7 +40,9 @@ function timedAnswer<T extends object>(c: Context<AppEnv>, answer: T, started: n
   return new Proxy(answer, {
     get(t, name) {
       const member = Reflect.get(t, name) as unknown
-      if (name !== 'then' || typeof member !== 'function') return typeof name === 'string' && typeof member === 'function' ? timedMembers(c, member, t) : member
+      if (typeof name !== 'string' || typeof member !== 'function') return member
+      // A pipelined call on the answer (`.items().listItems()`) is timed on its own.
+      if (name !== 'then') return timedMembers(c, member, t)
       return (onDone?: (value: unknown) => unknown, onFailed?: (error: unknown) => unknown) =>
         Reflect.apply(member, t, [
           (value: unknown) => {

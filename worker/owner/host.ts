@@ -1,3 +1,4 @@
+import { RpcTarget } from 'cloudflare:workers'
 import type { ClockState, Schedule } from '../engine/clock'
 import type { ClockReading } from '../services/triggers'
 import type { Account } from './account'
@@ -55,4 +56,14 @@ export interface OwnerHost {
   updateDirectory(force?: boolean): Promise<void>
   /** The item list's JSON kept in memory while nothing changed (ItemsFacade.listItems). */
   itemList: { changes: number; text: string } | null
+}
+
+/**
+ * A domain's facade: its public methods are what RPC reaches; the host it stands on is an
+ * instance property, which RPC never exposes (owner-facades.test.ts).
+ */
+export abstract class DomainFacade extends RpcTarget {
+  constructor(protected readonly h: OwnerHost) {
+    super()
+  }
 }

@@ -1,25 +1,17 @@
-import { RpcTarget } from 'cloudflare:workers'
 import type { HeirKeyBackup } from '../../contract/heir-key-backup'
 import * as circleLinks from './circle-links'
 import * as heirBackups from './heir-key-backup'
 import * as identity from './identity'
 import * as triggersService from './triggers'
 import { settle } from '../owner/outcome'
-import type { OwnerHost } from '../owner/host'
+import { DomainFacade } from '../owner/host'
 
 /** Links the owner's people open without an account: address confirmation, notification preferences, an heir's key backup. */
-export class CircleLinksFacade extends RpcTarget {
-  readonly #h: OwnerHost
-
-  constructor(host: OwnerHost) {
-    super()
-    this.#h = host
-  }
-
+export class CircleLinksFacade extends DomainFacade {
   async verifyBeneficiary(id: string, nonce: string | undefined) {
     return settle(async () => {
-      const owner = await this.#h.linkOwner()
-      const { fullName } = this.#h.storage.transactionSync(() => circleLinks.verifyBeneficiary(this.#h.db, id, nonce, Date.now()))
+      const owner = await this.h.linkOwner()
+      const { fullName } = this.h.storage.transactionSync(() => circleLinks.verifyBeneficiary(this.h.db, id, nonce, Date.now()))
       return { fullName, ownerName: owner.displayName }
     })
   }
@@ -30,8 +22,8 @@ export class CircleLinksFacade extends RpcTarget {
    */
   async verifyApprover(id: string, nonce: string | undefined) {
     return settle(async () => {
-      const owner = await this.#h.linkOwner()
-      return this.#h.act(owner, (u) => {
+      const owner = await this.h.linkOwner()
+      return this.h.act(owner, (u) => {
         const verified = circleLinks.verifyApprover(u.db, id, nonce, u.now)
         const reportLink = triggersService.deathTriggerActive(u.db) ? triggersService.sendDeathReportLinks(u, { approverId: id }) : 0
         const reviews = identity.sendWaitingReviews(u, id)
@@ -42,14 +34,14 @@ export class CircleLinksFacade extends RpcTarget {
   }
 
   async notificationPreferences(beneficiaryId: string) {
-    return settle(async () => circleLinks.preferencesOf(this.#h.db, (await this.#h.linkOwner()).displayName, beneficiaryId))
+    return settle(async () => circleLinks.preferencesOf(this.h.db, (await this.h.linkOwner()).displayName, beneficiaryId))
   }
 
   async setNotificationStatus(beneficiaryId: string, status: 'opted_in' | 'unsubscribed') {
     return settle(async () => {
-      await this.#h.linkOwner()
-      const before = circleLinks.setNotificationStatus(this.#h.db, beneficiaryId, status, Date.now())
-      await this.#h.updateDirectory()
+      await this.h.linkOwner()
+      const before = circleLinks.setNotificationStatus(this.h.db, beneficiaryId, status, Date.now())
+      await this.h.updateDirectory()
       return before
     })
   }
@@ -57,22 +49,22 @@ export class CircleLinksFacade extends RpcTarget {
   // An heir's passphrase backup of their key (0.3 · 4 of 7): made from the invitation link, read at the portal.
   async heirBackupContext(beneficiaryId: string) {
     return settle(async () => {
-      await this.#h.linkOwner()
-      return heirBackups.backupContext(this.#h.db, this.#h.ownerId, beneficiaryId)
+      await this.h.linkOwner()
+      return heirBackups.backupContext(this.h.db, this.h.ownerId, beneficiaryId)
     })
   }
 
   async storeHeirBackup(beneficiaryId: string, body: HeirKeyBackup) {
     return settle(async () => {
-      await this.#h.linkOwner()
-      return heirBackups.storeBackup(this.#h.db, beneficiaryId, body, Date.now())
+      await this.h.linkOwner()
+      return heirBackups.storeBackup(this.h.db, beneficiaryId, body, Date.now())
     })
   }
 
   async portalKeyBackup(beneficiaryId: string) {
     return settle(async () => {
-      await this.#h.linkOwner()
-      return heirBackups.portalBackup(this.#h.db, this.#h.ownerId, beneficiaryId)
+      await this.h.linkOwner()
+      return heirBackups.portalBackup(this.h.db, this.h.ownerId, beneficiaryId)
     })
   }
 }

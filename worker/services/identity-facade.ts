@@ -1,18 +1,10 @@
-import { RpcTarget } from 'cloudflare:workers'
 import * as identity from './identity'
 import { type Account } from '../owner/account'
 import { settle } from '../owner/outcome'
-import type { OwnerHost } from '../owner/host'
+import { DomainFacade } from '../owner/host'
 
 /** Identity documents and their review (worker/services/identity.ts). */
-export class IdentityFacade extends RpcTarget {
-  readonly #h: OwnerHost
-
-  constructor(host: OwnerHost) {
-    super()
-    this.#h = host
-  }
-
+export class IdentityFacade extends DomainFacade {
   /** A document's files, checked by the route, stored in R2 and recorded; reviewers are asked. */
   async submitIdentityDocument(
     account: Account | undefined,
@@ -22,15 +14,15 @@ export class IdentityFacade extends RpcTarget {
     by: 'owner' | 'beneficiary',
   ) {
     return settle(async () => {
-      const owner = account ?? (await this.#h.linkOwner())
-      identity.assertDocumentAccepted(this.#h.db, beneficiaryId, fields.documentType)
+      const owner = account ?? (await this.h.linkOwner())
+      identity.assertDocumentAccepted(this.h.db, beneficiaryId, fields.documentType)
       const documentId = crypto.randomUUID()
-      const prefix = identity.identityBlobPrefix(this.#h.ownerId, documentId)
+      const prefix = identity.identityBlobPrefix(this.h.ownerId, documentId)
       const stored = { front: { key: `${prefix}/front`, contentType: files.front.contentType }, back: files.back ? { key: `${prefix}/back`, contentType: files.back.contentType } : null }
-      await this.#h.env.BLOBS.put(stored.front.key, files.front.bytes, { httpMetadata: { contentType: stored.front.contentType } })
-      if (files.back && stored.back) await this.#h.env.BLOBS.put(stored.back.key, files.back.bytes, { httpMetadata: { contentType: stored.back.contentType } })
+      await this.h.env.BLOBS.put(stored.front.key, files.front.bytes, { httpMetadata: { contentType: stored.front.contentType } })
+      if (files.back && stored.back) await this.h.env.BLOBS.put(stored.back.key, files.back.bytes, { httpMetadata: { contentType: stored.back.contentType } })
       try {
-        return await this.#h.act(owner, (u) => {
+        return await this.h.act(owner, (u) => {
           const document = identity.recordDocument(u, documentId, beneficiaryId, fields, stored)
           // Only ids, the type and the status: the document's number and authority stay out of the chain.
           if (by === 'owner') {
@@ -45,35 +37,35 @@ export class IdentityFacade extends RpcTarget {
           return document
         })
       } catch (error) {
-        await this.#h.env.BLOBS.delete([stored.front.key, ...(stored.back ? [stored.back.key] : [])]).catch(() => undefined)
+        await this.h.env.BLOBS.delete([stored.front.key, ...(stored.back ? [stored.back.key] : [])]).catch(() => undefined)
         throw error
       }
     })
   }
 
   async listIdentityDocuments(beneficiaryId: string) {
-    return settle(() => identity.listDocuments(this.#h.db, beneficiaryId))
+    return settle(() => identity.listDocuments(this.h.db, beneficiaryId))
   }
 
   async identityDocumentFile(documentId: string, side: 'front' | 'back') {
-    return settle(() => identity.documentFile(this.#h.db, documentId, side))
+    return settle(() => identity.documentFile(this.h.db, documentId, side))
   }
 
   async identityReviewView(documentId: string, approverId: string) {
-    return settle(async () => identity.reviewView(this.#h.db, (await this.#h.linkOwner()).displayName, documentId, approverId))
+    return settle(async () => identity.reviewView(this.h.db, (await this.h.linkOwner()).displayName, documentId, approverId))
   }
 
   async identityReviewFile(documentId: string, approverId: string, side: 'front' | 'back') {
     return settle(async () => {
-      await this.#h.linkOwner()
-      return identity.reviewerDocumentFile(this.#h.db, documentId, approverId, side)
+      await this.h.linkOwner()
+      return identity.reviewerDocumentFile(this.h.db, documentId, approverId, side)
     })
   }
 
   async submitIdentityReview(documentId: string, approverId: string, body: Parameters<typeof identity.submitReview>[3]) {
     return settle(async () => {
-      const owner = await this.#h.linkOwner()
-      return this.#h.act(owner, (u) => identity.submitReview(u, documentId, approverId, body))
+      const owner = await this.h.linkOwner()
+      return this.h.act(owner, (u) => identity.submitReview(u, documentId, approverId, body))
     })
   }
 }

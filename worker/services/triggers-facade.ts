@@ -1,4 +1,3 @@
-import { RpcTarget } from 'cloudflare:workers'
 import { gt, sql } from 'drizzle-orm'
 import { DAY_MS } from '../../contract/constants'
 import { RELEASE_MESSAGES, type CancelView } from '../../contract/releases'
@@ -15,21 +14,14 @@ import { settle } from '../owner/outcome'
 import { unlockFailures } from '../owner/schema'
 import { creationIsSooner, needsFreshProof, updateIsSooner, windowIsSooner } from './sooner'
 import { SAFETY_WINDOW_KEY, safetyWindowHours } from '../owner/unit'
-import type { OwnerHost } from '../owner/host'
+import { DomainFacade, type OwnerHost } from '../owner/host'
 
 /** Triggers and the release engine: the monitor, the safety window, manual release, cancels, unlock attempts. */
-export class EngineFacade extends RpcTarget {
-  readonly #h: OwnerHost
-
-  constructor(host: OwnerHost) {
-    super()
-    this.#h = host
-  }
-
+export class EngineFacade extends DomainFacade {
   async listTriggers(account: Account) {
     return settle(() => {
-      const clock = this.#h.reading(Date.now())
-      return triggersService.listTriggers(this.#h.db).map((r) => triggersService.toTrigger(r, clock))
+      const clock = this.h.reading(Date.now())
+      return triggersService.listTriggers(this.h.db).map((r) => triggersService.toTrigger(r, clock))
     })
   }
 
@@ -39,21 +31,21 @@ export class EngineFacade extends RpcTarget {
       if (body.type === 'device_loss' && body.status !== 'paused' && trustedDevices === 0) throw conflict(TRIGGER_MESSAGES.noTrustedDevice)
       if (!freshProof && creationIsSooner(body)) throw needsFreshProof()
       // The tick arms the alarm for the new trigger (check-ins, a scheduled date).
-      const row = await this.#h.act(account, (u) => triggersService.createTrigger(u, body), { tick: true })
-      return triggersService.toTrigger(triggersService.findTrigger(this.#h.db, row.id), this.#h.reading(Date.now()))
+      const row = await this.h.act(account, (u) => triggersService.createTrigger(u, body), { tick: true })
+      return triggersService.toTrigger(triggersService.findTrigger(this.h.db, row.id), this.h.reading(Date.now()))
     })
   }
 
   /** PUT /api/triggers/{id}: an inactivity trigger's new schedule, then Pause/Activate; the tick re-arms the clock. */
   async updateTrigger(account: Account, id: string, body: TriggerUpdateBody, freshProof: boolean, trustedDevices = 0) {
     return settle(async () => {
-      const current = triggersService.findTrigger(this.#h.db, id)
+      const current = triggersService.findTrigger(this.h.db, id)
       if (current.type === 'device_loss' && body.status === 'active' && current.status === 'paused' && trustedDevices === 0) {
         throw conflict(TRIGGER_MESSAGES.noTrustedDevice)
       }
       const sooner = updateIsSooner(current, body)
       if (sooner && !freshProof) throw needsFreshProof()
-      await this.#h.act(
+      await this.h.act(
         account,
         (u) => {
           if (body.config) triggersService.setInactivitySchedule(u, id, body.config)
@@ -61,32 +53,32 @@ export class EngineFacade extends RpcTarget {
         },
         { tick: true },
       )
-      return { trigger: triggersService.toTrigger(triggersService.findTrigger(this.#h.db, id), this.#h.reading(Date.now())), sooner }
+      return { trigger: triggersService.toTrigger(triggersService.findTrigger(this.h.db, id), this.h.reading(Date.now())), sooner }
     })
   }
 
   async engineStatus(account: Account, now = Date.now()) {
-    return settle(() => ({ clock: this.#h.view(now), releases: monitor.releaseSummaries(this.#h.db) }))
+    return settle(() => ({ clock: this.h.view(now), releases: monitor.releaseSummaries(this.h.db) }))
   }
 
   async dryRun(account: Account, triggerId: string, now = Date.now()) {
     return settle(() =>
-      monitor.dryRun(this.#h.db, account, triggersService.findTrigger(this.#h.db, triggerId), now, this.#h.clock(now).lastCheckInAt, safetyWindowHours(this.#h.storage)),
+      monitor.dryRun(this.h.db, account, triggersService.findTrigger(this.h.db, triggerId), now, this.h.clock(now).lastCheckInAt, safetyWindowHours(this.h.storage)),
     )
   }
 
   /** The owner's safety window (contract/settings.ts). */
   async safetyWindow(): Promise<{ hours: number }> {
-    return { hours: safetyWindowHours(this.#h.storage) }
+    return { hours: safetyWindowHours(this.h.storage) }
   }
 
   async setSafetyWindow(account: Account, hours: number, freshProof: boolean) {
     return settle(() =>
-      this.#h.act(account, (u) => {
-        const before = safetyWindowHours(this.#h.storage)
+      this.h.act(account, (u) => {
+        const before = safetyWindowHours(this.h.storage)
         const sooner = windowIsSooner(before, hours)
         if (sooner && !freshProof) throw needsFreshProof()
-        this.#h.storage.kv.put(SAFETY_WINDOW_KEY, hours)
+        this.h.storage.kv.put(SAFETY_WINDOW_KEY, hours)
         u.audit({ actor: 'user', action: 'account.safety_window_set', details: { hours } })
         return { hours, shortenedFrom: sooner ? before : null }
       }),
@@ -95,12 +87,12 @@ export class EngineFacade extends RpcTarget {
 
   async manualRelease(account: Account, triggerId: string, reason: string, now = Date.now()) {
     return settle(async (): Promise<ManualReleaseResult> => {
-      const trigger = triggersService.findTrigger(this.#h.db, triggerId)
+      const trigger = triggersService.findTrigger(this.h.db, triggerId)
       if (trigger.status === 'triggered') throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
       // The tick that follows arms the alarm for whatever now waits (a delay, approvals).
-      const result = await this.#h.act(
+      const result = await this.h.act(
         account,
-        (u) => fire(u, { trigger, kind: 'manual', reason, actor: 'user', lastCheckInAt: this.#h.clock(now).lastCheckInAt }),
+        (u) => fire(u, { trigger, kind: 'manual', reason, actor: 'user', lastCheckInAt: this.h.clock(now).lastCheckInAt }),
         { now, tick: true },
       )
       if (!result.fired) throw conflict(TRIGGER_MESSAGES.alreadyTriggered)
@@ -122,22 +114,22 @@ export class EngineFacade extends RpcTarget {
    */
   async cancelRelease(account: Account, releaseId: string, trusted = false) {
     return settle(async () => {
-      if (monitor.releaseSummaries(this.#h.db, releaseId).length === 0) throw notFound('Release not found.')
-      if (!trusted && monitor.releaseFiringKind(this.#h.db, releaseId) === 'device_loss') throw forbidden(TRIGGER_MESSAGES.cancelNeedsTrustedDevice)
-      const done = await this.#h.act(account, (u) => cancelReleases(u, { releaseId }, 'user'), { tick: true })
+      if (monitor.releaseSummaries(this.h.db, releaseId).length === 0) throw notFound('Release not found.')
+      if (!trusted && monitor.releaseFiringKind(this.h.db, releaseId) === 'device_loss') throw forbidden(TRIGGER_MESSAGES.cancelNeedsTrustedDevice)
+      const done = await this.h.act(account, (u) => cancelReleases(u, { releaseId }, 'user'), { tick: true })
       if (done.cancelledReleases === 0) throw conflict(RELEASE_MESSAGES.releaseAlreadyCancelled)
-      return monitor.releaseSummaries(this.#h.db, releaseId)[0]!
+      return monitor.releaseSummaries(this.h.db, releaseId)[0]!
     })
   }
 
   /** What the e-mailed cancel link of one firing would take back. */
   async cancelView(firingId: string, now = Date.now()) {
     return settle(async (): Promise<CancelView> => {
-      await this.#h.linkOwner()
-      const view = cancelView({ db: this.#h.db, now }, firingId)
+      await this.h.linkOwner()
+      const view = cancelView({ db: this.h.db, now }, firingId)
       if (!view) throw badRequest(RELEASE_MESSAGES.linkInvalid)
       const { triggerType, ...rest } = view
-      return { ...rest, triggerLabel: TRIGGER_TYPE_LABELS[triggerType as TriggerType]?.title ?? triggerType, clockRuns: triggersService.clockSchedule(this.#h.db) !== null }
+      return { ...rest, triggerLabel: TRIGGER_TYPE_LABELS[triggerType as TriggerType]?.title ?? triggerType, clockRuns: triggersService.clockSchedule(this.h.db) !== null }
     })
   }
 
@@ -148,18 +140,18 @@ export class EngineFacade extends RpcTarget {
    */
   async cancelFiring(firingId: string, now = Date.now()) {
     return settle(async () => {
-      const owner = await this.#h.linkOwner()
-      this.#h.noteActivity('checked_in', now)
-      const done = await this.#h.act(
+      const owner = await this.h.linkOwner()
+      this.h.noteActivity('checked_in', now)
+      const done = await this.h.act(
         owner,
         (u) => {
           const outcome = cancelReleases(u, { firingId }, 'user')
           if (outcome.cancelledReleases > 0) {
-            this.#h.storage.kv.put('clock', { lastCheckInAt: now, phase: 'ok', checkInSentAt: null } satisfies ClockState)
+            this.h.storage.kv.put('clock', { lastCheckInAt: now, phase: 'ok', checkInSentAt: null } satisfies ClockState)
             u.audit({ actor: 'user', action: 'checkin.recorded', details: { via: 'cancel link' } })
           }
           // Only a running clock was reset: an owner with no active inactivity trigger has none.
-          return { ...outcome, clockReset: outcome.cancelledReleases > 0 && triggersService.clockSchedule(this.#h.db) !== null }
+          return { ...outcome, clockReset: outcome.cancelledReleases > 0 && triggersService.clockSchedule(this.h.db) !== null }
         },
         { now, tick: true },
       )
@@ -174,11 +166,11 @@ export class EngineFacade extends RpcTarget {
    */
   async recordUnlockFailure(kind: UnlockKind, account?: Account, now = Date.now(), reason?: string) {
     return settle(async (): Promise<UnlockFailureResult> => {
-      const owner = account ?? (await this.#h.linkOwner())
-      const before = firingCount(this.#h)
-      await this.#h.act(owner, (u) => unlocks.recordFailure(u, kind, reason), { now, tick: true })
-      const failures = this.#h.db.select({ n: sql<number>`count(*)` }).from(unlockFailures).where(gt(unlockFailures.at, now - 365 * DAY_MS)).get()?.n ?? 0
-      return { failures, fired: firingCount(this.#h) - before, attemptsLeft: unlocks.attemptsLeft(this.#h.db, now) }
+      const owner = account ?? (await this.h.linkOwner())
+      const before = firingCount(this.h)
+      await this.h.act(owner, (u) => unlocks.recordFailure(u, kind, reason), { now, tick: true })
+      const failures = this.h.db.select({ n: sql<number>`count(*)` }).from(unlockFailures).where(gt(unlockFailures.at, now - 365 * DAY_MS)).get()?.n ?? 0
+      return { failures, fired: firingCount(this.h) - before, attemptsLeft: unlocks.attemptsLeft(this.h.db, now) }
     })
   }
 
@@ -190,16 +182,16 @@ export class EngineFacade extends RpcTarget {
   async recordUnlockSuccess(kind: UnlockKind, account?: Account, now = Date.now()) {
     return settle(async (): Promise<UnlockSuccessResult> => {
       let forgiven = 0
-      if (unlocks.hasForgivable(this.#h.db, now)) {
-        const owner = account ?? (await this.#h.linkOwner())
-        forgiven = await this.#h.act(owner, (u) => unlocks.forgiveFailures(u, kind), { now, tick: (n) => n > 0 })
+      if (unlocks.hasForgivable(this.h.db, now)) {
+        const owner = account ?? (await this.h.linkOwner())
+        forgiven = await this.h.act(owner, (u) => unlocks.forgiveFailures(u, kind), { now, tick: (n) => n > 0 })
       }
-      return { forgiven, attemptsLeft: unlocks.attemptsLeft(this.#h.db, now) }
+      return { forgiven, attemptsLeft: unlocks.attemptsLeft(this.h.db, now) }
     })
   }
 
   async resendDeathReportLinks(account: Account, triggerId: string) {
-    return settle(() => this.#h.act(account, (u) => triggersService.resendDeathReportLinks(u, triggerId)))
+    return settle(() => this.h.act(account, (u) => triggersService.resendDeathReportLinks(u, triggerId)))
   }
 }
 
