@@ -11,8 +11,8 @@ export const RECOVERY_GROUP = 4
 const SYMBOLS = RECOVERY_RANDOM_SYMBOLS + 1
 
 /**
- * Luhn mod 32 over the symbols' values: any one mistyped symbol, and any two neighbours swapped
- * (unless they differ by 16), change it.
+ * Luhn mod 32 over the symbols' values: any one mistyped symbol, and any two different neighbours
+ * swapped except `0` and `Z` (values 0 and 31, Luhn's one blind pair), change it.
  */
 export function recoveryCheckSymbol(symbols: string): string {
   const n = RECOVERY_ALPHABET.length
