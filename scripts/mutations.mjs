@@ -3256,4 +3256,13 @@ export const MUTATIONS = [
     tests: [W('stripe-billing')],
     by: /two cancels at once: one is taken/,
   },
+  {
+    id: 'download.piece-released',
+    rule: 'the download worker drops each piece the browser has copied out when it asks for the next, so memory does not grow with the file',
+    file: 'web/public/downloads/sw.js',
+    from: '        release(taken)\n        taken = null\n',
+    to: '        taken = null\n',
+    tests: [B('stream-save')],
+    by: /drops each piece the browser has copied out/,
+  },
 ]

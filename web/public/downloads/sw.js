@@ -51,12 +51,25 @@ self.addEventListener('message', (event) => {
 })
 
 /**
+ * Drops a piece the browser has copied out: its buffer is detached, which frees its memory at once
+ * instead of leaving it to the garbage collector (which lets such buffers pile up with the file's
+ * size before it runs).
+ */
+function release(bytes) {
+  try {
+    bytes?.buffer.transfer?.(0)
+  } catch {}
+}
+
+/**
  * The body: each pull asks the page for its next piece and waits for it. With no queue of its own
- * (a high-water mark of 0), it asks only once the browser has taken the piece before.
+ * (a high-water mark of 0), it asks only once the browser has taken the piece before, so that
+ * piece is released then.
  */
 function pieces(port) {
   let waiting = null
   let finished = false
+  let taken = null
   const settle = () => {
     const resolve = waiting
     waiting = null
@@ -69,10 +82,12 @@ function pieces(port) {
           const data = event.data
           if (finished) return
           if (data?.type === 'chunk' && data.bytes instanceof Uint8Array && waiting) {
-            controller.enqueue(data.bytes)
+            taken = data.bytes
+            controller.enqueue(taken)
             settle()
           } else if (data?.type === 'end' && waiting) {
             finished = true
+            release(taken)
             controller.close()
             settle()
           } else {
@@ -91,6 +106,8 @@ function pieces(port) {
         })
       },
       pull() {
+        release(taken)
+        taken = null
         return new Promise((resolve) => {
           waiting = resolve
           port.postMessage({ type: 'pull' })
