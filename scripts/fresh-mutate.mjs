@@ -30,6 +30,7 @@ const OUT = opt('--out') ?? '/tmp/fresh-results.json'
 
 const w = (...names) => names.map((n) => `test/worker/${n}.test.ts`)
 const web = (...names) => names.map((n) => `test/web/${n}.test.ts`)
+const e2e = (...names) => names.map((n) => `test/e2e/${n}.test.ts`)
 const CROSS_WORKER = w('promise-pins', 'security-suite', 'release-model')
 
 /** The area's test files for each mutation (chosen after the list was committed). */
@@ -156,6 +157,47 @@ const TESTS = {
   'fresh3-web-monitor-after-reminder': web('dashboard-view-model'),
   'fresh3-web-past-due-no-panel': web('billing-logic'),
   'fresh3-web-impossible-release-date': web('triggers-form'),
+  // The fourth pass (fresh-mutations-4.mjs), chosen after that list's commit.
+  'fresh4-tick-payment-grace-not-held': w('engine-interactions', 'release-engine', 'billing-lapsed'),
+  'fresh4-tick-paused-triggers-fire': w('triggers', 'release-engine'),
+  'fresh4-tick-scheduled-item-wrong-date': w('release-engine', 'triggers'),
+  'fresh4-fire-window-swapped': w('safety-window', 'release-engine'),
+  'fresh4-advance-due-by-creation': w('release-engine', 'safety-window'),
+  'fresh4-advance-rejection-counts-as-approval': w('approvals', 'release-engine'),
+  'fresh4-advance-verified-heir-not-told': w('identity', 'release-engine'),
+  'fresh4-unlock-failure-counted-before-forgiving-time': w('failed-unlocks'),
+  'fresh4-clock-grace-from-due-not-sent': w('release-engine', 'time-windows'),
+  'fresh4-identity-decided-document-reviewed-again': w('identity'),
+  'fresh4-access-unverified-approver-may-ask': w('access-requests'),
+  'fresh4-access-latest-request-any-requester': w('access-requests'),
+  'fresh4-renewal-cancelled-death-counts': w('renewals'),
+  'fresh4-stripe-abandoned-subscription-takes-over': w('stripe-billing', 'stripe-payments'),
+  'fresh4-dunning-reminder-window-sign': w('stripe-payments', 'billing'),
+  'fresh4-admin-extend-from-lapsed-end': w('admin', 'stripe-payments'),
+  'fresh4-mail-daily-limit-counts-hour': w('mail-limits', 'time-windows'),
+  'fresh4-frozen-account-cannot-be-kept': w('deletion-freeze', 'account-deletion'),
+  'fresh4-fresh-proof-code-ignores-hold': w('fresh-proof', 'authenticator'),
+  'fresh4-sign-in-guard-extra-free-failure': w('rate-limits', 'auth-register-login'),
+  'fresh4-trusted-browsers-unfiltered': w('trusted-devices'),
+  'fresh4-audit-head-hash-unchecked': w('audit-chain-pages', 'audit-acts'),
+  'fresh4-download-grant-of-another-heir': w('links', 'release-reach'),
+  'fresh4-portal-link-any-beneficiary': w('links', 'link-privacy'),
+  'fresh4-deletion-last-admin-counts-leaving-admins': w('account-deletion', 'admin'),
+  'fresh4-completion-counts-own-upload': w('vault-limits', 'vault-uploads'),
+  'fresh4-web-toast-with-status-prefix': web('api-client'),
+  'fresh4-web-retry-after-proof-failure-ignored': web('api-client'),
+  'fresh4-web-guard-status-not-access': e2e('billing-stripe'),
+  'fresh4-web-direct-grant-flag-inverted': web('vault-items-upload', 'policies-upload'),
+  'fresh4-web-part-chunk-index-off-by-one': web('vault-items-upload', 'manifest-format'),
+  'fresh4-web-resume-does-not-skip-received': web('releases-download', 'stream-save'),
+  'fresh4-web-failed-save-kept': web('releases-download', 'stream-save'),
+  'fresh4-web-signing-key-extractable': web('crypto-signing'),
+  'fresh4-web-refused-seal-downloadable': web('releases-portal', 'releases-seals'),
+  'fresh4-web-earliest-shorter-of-two': web('triggers-earliest'),
+  'fresh4-web-readiness-warnings-first': web('dashboard-view-model'),
+  'fresh4-web-dry-run-verified-heir-flagged': web('triggers-dry-run'),
+  'fresh4-web-plan-end-label-swapped': web('billing-logic'),
+  'fresh4-web-approver-contact-loose-email': web('vault-items-form'),
 }
 
 /** Stage 2 for web mutations: the other web-unit files that import the changed module. */
@@ -191,6 +233,20 @@ const CROSS_WEB = {
   'fresh3-web-monitor-after-reminder': web(),
   'fresh3-web-past-due-no-panel': web('billing-plans'),
   'fresh3-web-impossible-release-date': web('triggers-copy', 'trusted-devices'),
+  'fresh4-web-toast-with-status-prefix': web('admin-logic', 'billing-logic', 'profile-form', 'security-keys', 'triggers-api', 'trusted-keys'),
+  'fresh4-web-retry-after-proof-failure-ignored': web('admin-logic', 'billing-logic', 'profile-form', 'security-keys', 'triggers-api', 'trusted-keys'),
+  'fresh4-web-guard-status-not-access': [],
+  'fresh4-web-direct-grant-flag-inverted': web('manifest-format', 'stream-save', 'vault-export'),
+  'fresh4-web-part-chunk-index-off-by-one': web('policies-upload', 'stream-save', 'vault-export'),
+  'fresh4-web-resume-does-not-skip-received': web('releases-seals', 'vault-export', 'vault-items-form', 'vault-items-upload'),
+  'fresh4-web-failed-save-kept': web('releases-seals', 'vault-export', 'vault-items-form', 'vault-items-upload'),
+  'fresh4-web-signing-key-extractable': web('releases-seals', 'trusted-keys', 'vault-passphrase', 'crypto', 'vault-key'),
+  'fresh4-web-refused-seal-downloadable': web('releases-download', 'vault-export'),
+  'fresh4-web-earliest-shorter-of-two': web('trusted-devices', 'triggers-form'),
+  'fresh4-web-readiness-warnings-first': [],
+  'fresh4-web-dry-run-verified-heir-flagged': web('triggers-copy'),
+  'fresh4-web-plan-end-label-swapped': web('billing-plans'),
+  'fresh4-web-approver-contact-loose-email': web('policies-upload'),
 }
 
 const chosen = FRESH.filter((m) => !only || only.has(m.id))
@@ -220,14 +276,20 @@ function run(dir, cmd, cmdArgs) {
  * resolves to the failing tests' full names and files (or a crash).
  */
 async function runTests(dir, files, extra = []) {
+  const e2eFiles = files.filter((f) => f.startsWith('test/e2e/'))
+  if (e2eFiles.length && e2eFiles.length < files.length) {
+    const first = await runTests(dir, files.filter((f) => !f.startsWith('test/e2e/')), extra)
+    if (first.failed.length || first.crashed || first.code !== 0) return first
+    return runTests(dir, e2eFiles, extra)
+  }
   const webFiles = files.filter((f) => f.startsWith('test/web/'))
-  const workerFiles = files.filter((f) => !f.startsWith('test/web/'))
+  const workerFiles = files.filter((f) => !f.startsWith('test/web/') && !f.startsWith('test/e2e/'))
   if (webFiles.length && workerFiles.length) {
     const first = await runTests(dir, workerFiles, extra)
     if (first.failed.length || first.crashed || first.code !== 0) return first
     return runTests(dir, webFiles, extra)
   }
-  const config = webFiles.length ? 'vitest.web.config.ts' : 'vitest.worker.config.ts'
+  const config = e2eFiles.length ? 'vitest.e2e.config.ts' : webFiles.length ? 'vitest.web.config.ts' : 'vitest.worker.config.ts'
   const report = join(dir, `.fresh-${Date.now()}.json`)
   const { code, out } = await run(dir, join(dir, 'node_modules/.bin/vitest'), ['run', '--config', config, '--bail=1', '--reporter=json', `--outputFile=${report}`, ...extra, ...files])
   const failed = []
