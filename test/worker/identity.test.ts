@@ -148,6 +148,24 @@ describe('identity documents', () => {
     expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('rejected')
   })
 
+  it('a document once decided takes no more reviews: a rejected one cannot be approved into verified afterwards', async () => {
+    const { owner, beneficiary, approverA, approverB } = await setting(1)
+    const res = await upload('/api/identity-documents', owner.token, { beneficiaryId: beneficiary.id, documentType: 'passport', frontImage: new File([PDF], 'front.pdf') })
+    expect(res.status).toBe(201)
+    const tokenA = reviewToken((await reviewMail(approverA.email)).text)
+    const tokenB = reviewToken((await reviewMail(approverB.email)).text)
+    expect((await call('/api/identity-verifications', { body: { token: tokenA, status: 'rejected', verificationNotes: 'Expired.' } })).status).toBe(200)
+    // The other approver's approval, and the first one changing their mind, both come too late.
+    for (const token of [tokenB, tokenA]) {
+      const late = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Looks fine.' } })
+      expect(late.status).toBe(409)
+      expect(await messageOf(late)).toBe(IDENTITY_MESSAGES.alreadyDecided)
+    }
+    const [doc] = (await (await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: owner.token })).json()) as IdentityDocument[]
+    expect(doc).toMatchObject({ status: 'rejected', rejectionReason: 'Expired.' })
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('rejected')
+  })
+
   it('refuses bad files and missing fields with the spec messages', async () => {
     const { owner, beneficiary } = await setting(1)
     const path = `/api/identity-verification/${beneficiary.id}`

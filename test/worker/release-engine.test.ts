@@ -697,6 +697,21 @@ describe('idempotence and recovery', () => {
     expect(await firingCount(s.ownerId)).toBe(1)
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
+
+  it("an item with its own scheduled date goes on that date, never before it (not when it was added)", async () => {
+    const scheduledAt = Date.now() + 3 * DAY_MS
+    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(scheduledAt).toISOString() })
+    // Ticks and sweeps at every point before the date, the item's first day among them, release nothing.
+    for (const at of [Date.now() + 60_000, Date.now() + DAY_MS, scheduledAt - 60_000]) {
+      await guard(s.ownerId).tick(at)
+      await runSweeps(env, at)
+      expect(await firingCount(s.ownerId)).toBe(0)
+      expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(0)
+    }
+    await guard(s.ownerId).tick(scheduledAt + 60_000)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
+  })
 })
 
 describe('released assets', () => {
@@ -808,7 +823,7 @@ describe('released assets', () => {
     expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('expired')
   })
 
-  it('a policy requiring identity holds assets until the beneficiary is verified', async () => {
+  it('a policy requiring identity holds assets until the beneficiary is verified, then opens them and e-mails the beneficiary that they can download them', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
     await verifiedApprover(s.token)
@@ -838,6 +853,10 @@ describe('released assets', () => {
     const upload = await exports.default.fetch(new Request(url, { method: 'POST', body: form, headers: { 'cf-connecting-ip': freshIp() } }))
     expect(upload.status).toBe(201)
     expect(await (await call(`/api/beneficiaries/${s.beneficiary.id}/portal?token=${encodeURIComponent(token)}`)).json()).toMatchObject({ identityStatus: 'pending' })
+    const releasedMails = async () => (await outboxFor(s.beneficiary.email)).filter((m) => m.subject.includes('has left something for you'))
+    const toldBefore = await releasedMails()
+    expect(toldBefore).toHaveLength(1)
+    expect(toldBefore[0]!.text).toContain('your identity be verified')
 
     // The approver approves through their review link: the asset opens, and the beneficiary is told.
     const review = await waitFor(async () => (await outbox()).find((m) => m.text.includes('/review-identity')))
@@ -846,6 +865,12 @@ describe('released assets', () => {
     })
     expect(decided.status).toBe(200)
     expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('available')
+    // Told again, now that the items can be downloaded.
+    const told = await waitFor(async () => {
+      const mails = await releasedMails()
+      return mails.length === 2 ? mails : undefined
+    })
+    expect(told.filter((m) => m.text.includes('load the private key from your Beneficiary Access Kit'))).toHaveLength(1)
     expect((await download(s.beneficiary.id, asset!.id, token)).status).toBe(200)
   })
 })
