@@ -232,6 +232,17 @@ describe('changing plan asks first', () => {
   })
 })
 
+describe("the cron leaves a Stripe subscription's end to Stripe", () => {
+  it("a cancelled Stripe plan past its period's end is not ended by the sweep (which ends only subscriptions without billing): it stays as Stripe last said until Stripe's own event ends it", async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    expect((await stripeCall('/api/account/cancel-subscription', { method: 'POST', token: owner.token })).status).toBe(200)
+    const row = (await userRow(owner.user.id))!
+    expect(row).toMatchObject({ cancel_at_period_end: 1, subscription_status: 'active', billing_provider: 'stripe' })
+    await runSweeps(env, row.subscription_period_end! + 60_000)
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'active', stripe_subscription_id: subscriptionId })
+  })
+})
+
 describe('subscribing again while a cancellation is pending', () => {
   it('creates no second subscription: it offers to keep the one that is ending, and keeping it undoes the cancellation at Stripe', async () => {
     const { owner, subscriptionId } = await activeOwner()

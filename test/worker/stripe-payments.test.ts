@@ -242,6 +242,77 @@ describe("whose payment issue it is (rules of the third fresh pass)", () => {
   })
 })
 
+describe('whose dunning e-mail it is (each owner gets their own)', () => {
+  it("two owners whose graces end at the same moment each get their reminder and their end-of-grace notice: one owner's e-mail never marks the other's invoice as told", async () => {
+    const a = await pastDueOwner()
+    const b = await pastDueOwner()
+    const grace = (await userRow(a.owner.user.id))!.payment_grace_until!
+    // Both failed within the same millisecond (two webhooks handled at once): one grace end.
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(grace, b.owner.user.id).run()
+    await env.DB.prepare('update payment_issues set grace_until = ? where user_id = ?').bind(grace, b.owner.user.id).run()
+    const reminders = await runSweeps(env, grace - 3 * DAY_MS + 60_000)
+    expect(reminders.paymentReminders).toBeGreaterThanOrEqual(2)
+    expect(await count(a.owner.email, REMINDER)).toBe(1)
+    expect(await count(b.owner.email, REMINDER)).toBe(1)
+    const ended = await runSweeps(env, grace + 60_000)
+    expect(ended.gracesEnded).toBeGreaterThanOrEqual(2)
+    expect(await count(a.owner.email, ENDED)).toBe(1)
+    expect(await count(b.owner.email, ENDED)).toBe(1)
+  })
+})
+
+describe('how long a payment issue is kept (past the time Stripe may send its events again)', () => {
+  const KEEP_MS = 35 * DAY_MS
+  const kept = async (invoiceId: string) => !!(await env.DB.prepare('select 1 as x from payment_issues where invoice_id = ?').bind(invoiceId).first())
+
+  it("an unpaid invoice's issue is kept 35 days after its grace ended (Stripe resends for 30), then forgotten", async () => {
+    const { owner, invoice } = await pastDueOwner()
+    const grace = (await userRow(owner.user.id))!.payment_grace_until!
+    await runSweeps(env, grace + KEEP_MS - DAY_MS)
+    expect(await kept(invoice.id as string)).toBe(true)
+    await runSweeps(env, grace + KEEP_MS + 60_000)
+    expect(await kept(invoice.id as string)).toBe(false)
+  })
+
+  it("a paid invoice's issue is kept 35 days after the payment, even when it was paid long after its grace ended, then forgotten", async () => {
+    const { owner, invoice } = await pastDueOwner()
+    const grace = (await userRow(owner.user.id))!.payment_grace_until!
+    Object.assign(invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', invoice))).status).toBe(200)
+    // Paid 20 days after its grace ended.
+    const paidAt = grace + 20 * DAY_MS
+    await env.DB.prepare('update payment_issues set paid_at = ? where invoice_id = ?').bind(paidAt, invoice.id).run()
+    await runSweeps(env, paidAt + DAY_MS)
+    expect(await kept(invoice.id as string)).toBe(true)
+    await runSweeps(env, grace + KEEP_MS + DAY_MS)
+    expect(await kept(invoice.id as string)).toBe(true)
+    await runSweeps(env, paidAt + KEEP_MS + 60_000)
+    expect(await kept(invoice.id as string)).toBe(false)
+  })
+})
+
+describe('paying when no grace is running', () => {
+  it('once no grace is running, paying an old failed invoice tells the owner it was received, whatever newer invoice is still unpaid', async () => {
+    const o = await activeOwner()
+    const oldest = renewal(o, { created: now() - 60 * 86_400, amount_due: 1111, amount_remaining: 1111 })
+    const older = renewal(o, { created: now() - 30 * 86_400 })
+    const latest = renewal(o)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', oldest))).status).toBe(200)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', older))).status).toBe(200)
+    // The newest invoice is paid: no unpaid invoice is newer, the issue is over, the grace gone.
+    Object.assign(latest, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', latest))).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+    expect(await count(o.owner.email, RECOVERED)).toBe(0)
+    // Now the oldest is paid too (a newer one, `older`, is still unpaid): with no grace running, it is received.
+    Object.assign(oldest, { status: 'paid', amount_paid: 1111, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', oldest))).status).toBe(200)
+    const [mail] = (await outboxFor(o.owner.email)).filter((m) => m.subject.includes(RECOVERED))
+    expect(mail?.text).toContain('$11.11')
+    await env.DB.prepare('update payment_issues set paid_at = ? where invoice_id = ?').bind(Date.now(), older.id).run()
+  })
+})
+
 describe('Stripe retries what failed (rules nobody listed)', () => {
   const paid = (invoice: Record<string, unknown>) =>
     Object.assign(invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0, status_transitions: { paid_at: now() } })
