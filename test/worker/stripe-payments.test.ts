@@ -5,7 +5,8 @@ import { BILLING_MESSAGES, type AccountSubscription, type InvoicePage, type PayI
 import { runSweeps } from '../../worker/cron'
 import { emailDate } from '../../worker/mail/dates'
 import { call, env, outboxFor, register } from './helpers'
-import { activeOwner, card, DAY_MS, deliver, eventId, now, resetStripe, stripe, stripeAdmin, stripeCall, userRow } from './stripe-fake'
+import { activeOwner, card, DAY_MS, deliver, eventId, now, resetStripe, stripe, stripeAdmin, stripeCall, subscriptionObject, userRow } from './stripe-fake'
+import { createTrigger, firingCount, guard, setClock } from './engine-helpers'
 
 // Payments an owner fixes alone (0.2 · 7 of 7), with Stripe answered at the fetch boundary
 // (stripe-fake.ts): the dunning e-mails under replayed and out-of-order webhooks, the card update,
@@ -310,6 +311,60 @@ describe('paying when no grace is running', () => {
     const [mail] = (await outboxFor(o.owner.email)).filter((m) => m.subject.includes(RECOVERED))
     expect(mail?.text).toContain('$11.11')
     await env.DB.prepare('update payment_issues set paid_at = ? where invoice_id = ?').bind(Date.now(), older.id).run()
+  })
+})
+
+describe("which subscription is the owner's (another one of the same customer never takes its place while it gives access)", () => {
+  it("an event about another subscription of the same customer that gives no access (incomplete) leaves the owner on their current one", async () => {
+    const o = await activeOwner()
+    const other = subscriptionObject(`sub_other_${crypto.randomUUID().slice(0, 8)}`, o.customerId, 'price_basic', 'incomplete')
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: other })).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ stripe_subscription_id: o.subscriptionId, subscription_status: 'active', plan_tier: 'premium' })
+  })
+
+  it("a paid invoice of another subscription does not take the place of the owner's current one while that one gives access", async () => {
+    const o = await activeOwner()
+    const otherId = `sub_other_${crypto.randomUUID().slice(0, 8)}`
+    const paid = renewal({ customerId: o.customerId, subscriptionId: otherId }, { status: 'paid', amount_paid: 999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', paid))).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ stripe_subscription_id: o.subscriptionId, subscription_status: 'active' })
+  })
+
+  it("a paid invoice of the owner's trialing subscription (the trial's own $0 invoice) leaves it trialing", async () => {
+    const o = await activeOwner()
+    const sub = stripe.subscriptions.get(o.subscriptionId)!
+    sub.status = 'trialing'
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: sub })).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'trialing' })
+    const trialInvoice = renewal(o, { billing_reason: 'subscription_create', status: 'paid', amount_due: 0, amount_paid: 0, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', trialInvoice))).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'trialing', stripe_subscription_id: o.subscriptionId })
+  })
+
+  it("a card changed on Stripe's portal after the subscription ended is not written to the ended subscription", async () => {
+    const o = await activeOwner()
+    const sub = stripe.subscriptions.get(o.subscriptionId)!
+    sub.status = 'canceled'
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.deleted', object: sub })).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'canceled' })
+    const customer = { id: o.customerId, object: 'customer', invoice_settings: { default_payment_method: 'pm_new' } }
+    expect((await deliver({ id: eventId(), type: 'customer.updated', object: customer, previous: { invoice_settings: { default_payment_method: 'pm_1' } } })).status).toBe(200)
+    expect(stripe.updateRequests).toEqual([])
+  })
+})
+
+describe('the payment that ends a grace lets the engine fire at once', () => {
+  it('what came due while the grace held it fires as soon as the invoice is paid, not at the grace’s old end', async () => {
+    const { owner, invoice } = await pastDueOwner()
+    const ownerId = owner.user.id
+    await createTrigger(owner.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
+    await guard(ownerId).tick()
+    expect(await firingCount(ownerId)).toBe(0)
+    Object.assign(invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', invoice))).status).toBe(200)
+    expect(await userRow(ownerId)).toMatchObject({ payment_grace_until: null })
+    expect(await firingCount(ownerId)).toBe(1)
   })
 })
 
