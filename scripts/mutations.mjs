@@ -3418,4 +3418,13 @@ export const MUTATIONS = [
     tests: [W('billing')],
     by: /an administrator has no subscription to cancel/,
   },
+  {
+    id: 'harden.clock-two-day-grace-has-reminder',
+    rule: "A grace of two days has its reminder a day before it ends (a reminder for every grace of 2 days or more)",
+    file: 'worker/engine/clock.ts',
+    from: "reminderAt: schedule.graceDays >= 2 ?",
+    to: "reminderAt: schedule.graceDays > 2 ?",
+    tests: [W('release-engine')],
+    by: /a grace of two days has its reminder/,
+  },
 ]

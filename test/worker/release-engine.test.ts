@@ -286,6 +286,24 @@ describe('the inactivity clock (alarm-driven)', () => {
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 
+  it('a grace of two days has its reminder, a day before it ends: not a minute early, and the trigger fires at its end', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 2 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - DAY_MS - 1000 })
+    await guard(s.ownerId).tick()
+    const sentAt = (await clockOf(s.ownerId)).checkInSentAt!
+    expect(sentAt).not.toBeNull()
+    const reminders = async () => (await checkInMails(s.owner.email)).filter((m) => m.subject.startsWith('Reminder')).length
+    await guard(s.ownerId).tick(sentAt + DAY_MS - 60_000)
+    expect(await reminders()).toBe(0)
+    await guard(s.ownerId).tick(sentAt + DAY_MS + 60_000)
+    expect(await reminders()).toBe(1)
+    expect((await clockOf(s.ownerId)).phase).toBe('reminder_sent')
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(sentAt + 2 * DAY_MS + 1000)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
   it('a check-in from the e-mailed link resets the clock', async () => {
     const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
     await createTrigger(s.token, { type: 'inactivity' })
