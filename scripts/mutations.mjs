@@ -3427,4 +3427,13 @@ export const MUTATIONS = [
     tests: [W('release-engine')],
     by: /a grace of two days has its reminder/,
   },
+  {
+    id: 'harden.clock-tie-oldest-runs',
+    rule: "Of several active inactivity triggers (old data) with the same F + G, the clock runs on the oldest by creation",
+    file: 'worker/engine/clock.ts',
+    from: "|| a.createdAt - b.createdAt",
+    to: "|| b.createdAt - a.createdAt",
+    tests: [W('release-engine')],
+    by: /the clock runs on the older one/,
+  },
 ]

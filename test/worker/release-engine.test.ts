@@ -551,6 +551,24 @@ describe('the inactivity clock (alarm-driven)', () => {
   })
 })
 
+describe('several inactivity triggers from before one per owner: the tie', () => {
+  it('of two with the same F + G, the clock runs on the older one (by creation), whichever was written last', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const newer = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 14 } })
+    const olderId = crypto.randomUUID()
+    const created = Date.parse(newer.createdAt) - 60_000
+    await ownerExec(s.ownerId, [
+      "insert into triggers (id, type, status, config, generation, created_at, updated_at) values (?, 'inactivity', 'active', ?, 0, ?, ?)",
+      olderId,
+      JSON.stringify({ pingFrequency: 'weekly', gracePeriod: 14 }),
+      created,
+      Date.now(),
+    ])
+    await guard(s.ownerId).tick()
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: olderId, pingFrequencyDays: 7, graceDays: 14 })
+  })
+})
+
 describe('the engine on its boundaries (rules pinned first in promise-pins)', () => {
   const MINUTE = 60_000
   const wholeSecondAgo = () => Math.floor(Date.now() / 1000) * 1000 - 1000
