@@ -3436,4 +3436,22 @@ export const MUTATIONS = [
     tests: [W('release-engine')],
     by: /the clock runs on the older one/,
   },
+  {
+    id: 'harden.item-date-not-a-minute-early',
+    rule: "An item's own scheduled date releases it at that date, not a minute before",
+    file: 'worker/engine/tick.ts',
+    from: "eq(vaultItems.releaseProtocol, 'SCHEDULED'), lte(vaultItems.scheduledAt, now), itemFiredYet(u)))",
+    to: "eq(vaultItems.releaseProtocol, 'SCHEDULED'), lte(vaultItems.scheduledAt, now + 60_000), itemFiredYet(u)))",
+    tests: [W('release-engine')],
+    by: /releases it at that date, not a minute before/,
+  },
+  {
+    id: 'harden.item-date-at-its-moment',
+    rule: "An item's own scheduled date releases it at that very moment (<=, not <)",
+    file: 'worker/engine/tick.ts',
+    from: "eq(vaultItems.releaseProtocol, 'SCHEDULED'), lte(vaultItems.scheduledAt, now), itemFiredYet(u)))",
+    to: "eq(vaultItems.releaseProtocol, 'SCHEDULED'), gt(sql`${now}`, vaultItems.scheduledAt), itemFiredYet(u)))",
+    tests: [W('release-engine')],
+    by: /releases it at that date, not a minute before/,
+  },
 ]

@@ -735,6 +735,19 @@ describe('idempotence and recovery', () => {
   })
 })
 
+describe("an item's own date, on its boundary", () => {
+  it("an item's own scheduled date releases it at that date, not a minute before", async () => {
+    const scheduledAt = Date.now() + 2 * DAY_MS
+    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(scheduledAt).toISOString() })
+    await guard(s.ownerId).tick(scheduledAt - 30_000)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    await guard(s.ownerId).tick(scheduledAt)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
+  })
+})
+
 describe('released assets', () => {
   it('concurrent downloads at the limit allow exactly the maximum', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
