@@ -3454,4 +3454,13 @@ export const MUTATIONS = [
     tests: [W('release-engine')],
     by: /releases it at that date, not a minute before/,
   },
+  {
+    id: 'harden.frozen-holds-waiting-releases',
+    rule: "An account frozen for deletion moves nothing on to the heirs: a release already waiting stays waiting past its time",
+    file: 'worker/engine/tick.ts',
+    from: "  if (!frozen) advanceReleases(u)",
+    to: "  advanceReleases(u)",
+    tests: [W('deletion-freeze')],
+    by: /reaches no heir while frozen/,
+  },
 ]
