@@ -3463,4 +3463,13 @@ export const MUTATIONS = [
     tests: [W('deletion-freeze')],
     by: /reaches no heir while frozen/,
   },
+  {
+    id: 'harden.inactive-policy-releases-nothing',
+    rule: "A policy that is not active releases nothing when the trigger it names fires",
+    file: 'worker/engine/plan.ts',
+    from: "      .where(eq(policies.status, 'active'))\n",
+    to: "\n",
+    tests: [W('policies')],
+    by: /releases nothing when the trigger it names fires/,
+  },
 ]
