@@ -3472,4 +3472,13 @@ export const MUTATIONS = [
     tests: [W('policies')],
     by: /releases nothing when the trigger it names fires/,
   },
+  {
+    id: 'harden.named-approvers-alone-sign-off',
+    rule: "A policy that names its approvers asks those alone to sign off: another verified approver of the owner gets no link",
+    file: 'worker/engine/plan.ts',
+    from: "ownerApprovers.filter((a) => a.emailVerifiedAt && (named.size === 0 || named.has(a.id))),",
+    to: "ownerApprovers.filter((a) => a.emailVerifiedAt),",
+    tests: [W('approvals')],
+    by: /a policy that names its approvers asks those alone/,
+  },
 ]

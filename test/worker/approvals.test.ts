@@ -80,3 +80,27 @@ describe('a policy asking for 2 of 3 approvals', () => {
     expect(await released()).toEqual([])
   })
 })
+
+describe('who is asked to sign off', () => {
+  it('a policy that names its approvers asks those alone: another verified approver of the owner gets no link', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await publicKey())
+    const { item } = await uploadItem(owner.token, [heir.id])
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    const named = await verifiedApprover(owner.token)
+    const other = await verifiedApprover(owner.token)
+    await policyCovering(owner.token, heir.id, [item.id], {
+      ruleJson: { assign: [{ beneficiaryId: heir.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+      requiresApprover: true,
+      approverContact: named.email,
+      identityVerificationApprovers: [named.id],
+      minimumApprovals: 1,
+    })
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(owner.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    await waitFor(async () => (await outboxFor(named.email)).some((m) => m.text.includes('/approve-release')))
+    expect((await outboxFor(other.email)).filter((m) => m.text.includes('/approve-release'))).toEqual([])
+    const status = (await (await call('/api/trigger-engine/status', { token: owner.token })).json()) as EngineStatus
+    expect(status.releases[0]).toMatchObject({ status: 'waiting', requiredApprovals: 1 })
+  })
+})
