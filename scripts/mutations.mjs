@@ -3481,4 +3481,13 @@ export const MUTATIONS = [
     tests: [W('approvals')],
     by: /a policy that names its approvers asks those alone/,
   },
+  {
+    id: 'harden.release-needs-grant-at-completion',
+    rule: "An item whose grant to the heir is gone by the time its release is due is not handed to them",
+    file: 'worker/engine/advance.ts',
+    from: "      join item_grants g on g.item_id = t.item_id and g.beneficiary_id = t.beneficiary_id\n",
+    to: "",
+    tests: [W('release-engine')],
+    by: /whose grant to the heir is gone by the time its release is due/,
+  },
 ]
