@@ -3517,4 +3517,13 @@ export const MUTATIONS = [
     tests: [W('release-cancel')],
     by: /whose items expired: the check-in leaves it released/,
   },
+  {
+    id: 'harden.signoff-wait-is-a-started-release',
+    rule: "A release waiting on sign-offs alone (no delay) has started: an heir not in Secrecy Mode is told at once",
+    file: 'worker/engine/fire.ts',
+    from: "const waits = plans.filter((p) => p.releaseAt > now || p.requiredApprovals > 0)",
+    to: "const waits = plans.filter((p) => p.releaseAt > now)",
+    tests: [W('approvals')],
+    by: /has started: an heir not in Secrecy Mode is told so at once/,
+  },
 ]

@@ -104,3 +104,22 @@ describe('who is asked to sign off', () => {
     expect(status.releases[0]).toMatchObject({ status: 'waiting', requiredApprovals: 1 })
   })
 })
+
+describe('a release waiting on sign-offs alone', () => {
+  it('has started: an heir not in Secrecy Mode is told so at once, though it has no delay', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const heir = await addBeneficiary(owner.token, await publicKey())
+    const { item } = await uploadItem(owner.token, [heir.id])
+    await ownerExec(owner.user.id, ['update item_grants set direct = 0 where item_id = ?', item.id])
+    const signer = await verifiedApprover(owner.token)
+    await policyCovering(owner.token, heir.id, [item.id], {
+      ruleJson: { assign: [{ beneficiaryId: heir.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: true } },
+      requiresApprover: true,
+      approverContact: signer.email,
+      minimumApprovals: 1,
+    })
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(owner.token, trigger.id)).toMatchObject({ transferredItems: 0, pendingReleases: 1 })
+    await waitFor(async () => (await outboxFor(heir.email)).some((m) => m.subject.includes('has started a release to you')))
+  })
+})
