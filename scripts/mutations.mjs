@@ -3526,4 +3526,13 @@ export const MUTATIONS = [
     tests: [W('approvals')],
     by: /has started: an heir not in Secrecy Mode is told so at once/,
   },
+  {
+    id: 'harden.removed-approver-answer-stands',
+    rule: "Removing an approver withdraws only their undecided sign-offs: a yes given before the removal still counts",
+    file: 'worker/engine/signers.ts',
+    from: "        isNull(releaseSignoffs.decision),\n",
+    to: "",
+    tests: [W('approvals')],
+    by: /keeps their answer: a yes given before the removal still counts/,
+  },
 ]

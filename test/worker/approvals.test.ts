@@ -39,7 +39,7 @@ async function releaseAskingThree(minimumApprovals: number) {
     return (await res.json()) as { status: string; approvals: number; requiredApprovals: number }
   }
   const released = async () => (await assetRows(owner.user.id, heir.id)).map((a) => a.status)
-  return { answer, decide, released }
+  return { answer, decide, released, owner, signers }
 }
 
 describe('a policy asking for 1 of 3 approvals', () => {
@@ -121,5 +121,17 @@ describe('a release waiting on sign-offs alone', () => {
     const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
     expect(await manualReleaseOk(owner.token, trigger.id)).toMatchObject({ transferredItems: 0, pendingReleases: 1 })
     await waitFor(async () => (await outboxFor(heir.email)).some((m) => m.subject.includes('has started a release to you')))
+  })
+})
+
+describe('removing an approver who already answered', () => {
+  it('keeps their answer: a yes given before the removal still counts toward the release', { timeout: 20_000 }, async () => {
+    const { decide, released, owner, signers } = await releaseAskingThree(2)
+    expect(await decide(0, 'approved')).toMatchObject({ status: 'waiting', approvals: 1 })
+    expect((await call(`/api/approvers/${signers[0]!.id}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    const status = (await (await call('/api/trigger-engine/status', { token: owner.token })).json()) as EngineStatus
+    expect(status.releases[0]).toMatchObject({ status: 'waiting', approvals: 1, requiredApprovals: 2 })
+    expect(await decide(1, 'approved')).toMatchObject({ status: 'released', approvals: 2 })
+    expect(await released()).toEqual(['available'])
   })
 })
