@@ -3535,4 +3535,22 @@ export const MUTATIONS = [
     tests: [W('approvals')],
     by: /keeps their answer: a yes given before the removal still counts/,
   },
+  {
+    id: 'harden.unlock-window-days',
+    rule: "A failed unlock older than the trigger's own time window no longer counts toward its threshold",
+    file: 'worker/engine/unlock-failures.ts',
+    from: "const from = Math.max(now - windowDays * DAY_MS, t.updatedAt)",
+    to: "const from = Math.max(now - 30 * DAY_MS, t.updatedAt)",
+    tests: [W('failed-unlocks')],
+    by: /a failure older than the window/,
+  },
+  {
+    id: 'harden.unlock-warning-per-trigger',
+    rule: "Each Failed unlock attempts trigger one short of its threshold warns once: one trigger's warning never stands for another's",
+    file: 'worker/engine/unlock-failures.ts',
+    from: " and json_extract(details, '$.triggerId') = ${t.id} and created_at",
+    to: " and created_at",
+    tests: [W('failed-unlocks')],
+    by: /one warning never stands for the other/,
+  },
 ]
