@@ -3580,4 +3580,13 @@ export const MUTATIONS = [
     tests: [W('renewals')],
     by: /run-out item is nothing this heir can ask to renew/,
   },
+  {
+    id: 'harden.renewal-link-needs-confirmed-approver',
+    rule: "An approver's renewal decision link works only while their address counts as confirmed",
+    file: 'worker/services/renewals.ts',
+    from: "    if (!approver?.emailVerifiedAt) throw badRequest(RENEWAL_MESSAGES.linkInvalid)",
+    to: "    if (!approver) throw badRequest(RENEWAL_MESSAGES.linkInvalid)",
+    tests: [W('renewals')],
+    by: /decision link stops working once their address/,
+  },
 ]

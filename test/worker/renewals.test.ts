@@ -275,6 +275,18 @@ describe('renewals', () => {
     expect(await messageOf(res)).toBe(RENEWAL_MESSAGES.nothingToRenew)
   })
 
+  it("an approver's decision link stops working once their address no longer counts as confirmed: 400, nothing renewed", async () => {
+    const s = await released(1)
+    await exhaust(s)
+    expect((await ask(s)).status).toBe(201)
+    const token = await decisionToken(s.approvers[0]!.email)
+    await ownerExec(s.ownerId, ['update approvers set email_verified_at = null where id = ?', s.approvers[0]!.id])
+    const res = await answer(token, 'approved')
+    expect(res.status).toBe(400)
+    expect(await messageOf(res)).toBe(RENEWAL_MESSAGES.linkInvalid)
+    expect((await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count).toBe(5)
+  })
+
   it("refuses another heir's and another owner's ids, and wrong or foreign tokens", async () => {
     const s = await released(1)
     await exhaust(s)
