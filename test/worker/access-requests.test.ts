@@ -131,6 +131,29 @@ describe('asking for access', () => {
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 
+  it('the policy’s delay sets the wait when it is longer than its days and the safety window', async () => {
+    const s = await requestableSetup()
+    const delayed = await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      name: 'Delayed on request',
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 120, requiresApprover: false } },
+      accessRequest: { days: 1, by: ['beneficiaries'] },
+    })
+    const before = Date.now()
+    await askOk(s.ownerId, s.beneficiary.id, delayed.id)
+    const row = await requestRow(s.ownerId)
+    expect(row.decide_by - before).toBeGreaterThanOrEqual(120 * HOUR_MS)
+    expect(row.decide_by - Date.now()).toBeLessThanOrEqual(120 * HOUR_MS)
+  })
+
+  it('a request that would release nothing to the heir (no item of the policy is granted to them) is refused: 409, nothing written', async () => {
+    const s = await requestableSetup()
+    await ownerExec(s.ownerId, ['delete from item_grants where beneficiary_id = ?', s.beneficiary.id])
+    const res = await ask(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(ACCESS_REQUEST_MESSAGES.nothingToRelease)
+    expect(await ownerRow(s.ownerId, 'select count(*) as n from access_requests')).toEqual({ n: 0 })
+  })
+
   it('a check-in or a sign-in does not cancel a request', async () => {
     const s = await requestableSetup()
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 7 } })
@@ -215,6 +238,21 @@ describe('the owner’s decision', () => {
     expect((await ask(s.ownerId, s.beneficiary.id, s.policy.id)).status).toBe(409)
     await ownerExec(s.ownerId, ['update access_requests set decided_at = ?', Date.now() - ACCESS_REQUEST.reaskAfterMs - 1000])
     await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+  })
+
+  it('a week after a refusal the portal says the heir may ask again; their new request is the one that stands (a third waits on it: 409)', async () => {
+    const s = await requestableSetup()
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    const token = linkTokenIn(await ownerMail(s.owner.email), '/access-refuse')
+    expect((await call('/api/access-requests/refuse', { body: { token } })).status).toBe(200)
+    const weekAgo = Date.now() - ACCESS_REQUEST.reaskAfterMs - 60_000
+    await ownerExec(s.ownerId, ['update access_requests set requested_at = ?, decided_at = ?', weekAgo - 60_000, weekAgo])
+    expect((await portalView(s.ownerId, s.beneficiary.id)).policies[0]).toMatchObject({ state: 'can_ask' })
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect((await portalView(s.ownerId, s.beneficiary.id)).policies[0]).toMatchObject({ state: 'waiting' })
+    const third = await ask(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect(third.status).toBe(409)
+    expect(await messageOf(third)).toBe(ACCESS_REQUEST_MESSAGES.alreadyWaiting)
   })
 
   it('Refuse in the app ends it too; another owner gets 404 for its id', async () => {
@@ -388,6 +426,14 @@ describe('approvers', () => {
     expect(await viewOf(named.id)).toEqual([expect.objectContaining({ policyId: s.policy.id, state: 'can_ask' })])
     expect(await viewOf(other.id)).toEqual([])
     expect((await call('/api/access-requests/by-link', { body: { token: linkOf(other.id), policyId: s.policy.id } })).status).toBe(404)
+  })
+
+  it('an approver who may not ask for anything is sent no link to ask', async () => {
+    const s = await requestableSetup({ days: 1, by: ['beneficiaries'] })
+    const approver = await verifiedApprover(s.token)
+    expect((await callSettled('/api/beneficiary-portal/link', { body: { email: approver.email } })).status).toBe(200)
+    await guard(s.ownerId).tick()
+    expect((await outboxFor(approver.email)).filter((m) => m.text.includes('/access-request'))).toEqual([])
   })
 
   it('a beneficiary with nothing released yet gets a portal link when they may ask', async () => {
