@@ -3697,4 +3697,13 @@ export const MUTATIONS = [
     tests: [W('channels')],
     by: /none to a backup address already confirmed/,
   },
+  {
+    id: 'harden.contact-who-is-owner-told-as-owner',
+    rule: "An emergency contact who is the owner's own (backup) address is told as the owner, never sent the stranger's notice",
+    file: 'worker/mail/channels.ts',
+    from: "  const isStranger = contact !== null && !own.some((a) => a.toLowerCase() === contact.toLowerCase())",
+    to: "  const isStranger = contact !== null",
+    tests: [W('channels')],
+    by: /is told as the owner/,
+  },
 ]

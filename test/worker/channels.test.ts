@@ -222,6 +222,20 @@ describe('who hears what', () => {
     expect(await outboxFor(quietContact)).toEqual([])
   })
 
+  it("an emergency contact who is the owner's own backup address is told as the owner: the cancel link, never the stranger's notice", async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const backup = uniqueEmail('backup')
+    await setBackup(s.token, backup)
+    await verifyBackup(s.token, backup)
+    expect((await setContact(s.token, backup, true)).status).toBe(200)
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
+    await guard(s.ownerId).tick()
+    expect(await firingCount(s.ownerId)).toBe(1)
+    await waitFor(async () => (await outboxFor(backup)).some((m) => m.text.includes('/cancel-release')))
+    expect((await outboxFor(backup)).filter((m) => m.subject.includes('has not answered'))).toEqual([])
+  })
+
   it('the emergency contact: telling them needs an address, and the address is checked', async () => {
     const owner = await register()
     const none = await setContact(owner.token, null, true)
