@@ -3706,4 +3706,22 @@ export const MUTATIONS = [
     tests: [W('channels')],
     by: /is told as the owner/,
   },
+  {
+    id: 'harden.removed-approver-finished-release-untouched',
+    rule: "Removing an approver withdraws sign-offs of waiting releases only: a release that already went is untouched, and no withdrawal is audited",
+    file: 'worker/engine/signers.ts',
+    from: "        sql`${releaseSignoffs.releaseId} in (select id from releases where status = 'waiting')`,\n",
+    to: "",
+    tests: [W('approvals')],
+    by: /withdraws nothing from a release no longer waiting/,
+  },
+  {
+    id: 'harden.outbox-retries-longest-waiting-first',
+    rule: "The retry sweep takes the longest-waiting messages first when more are due than one run takes",
+    file: 'worker/mail/outbox.ts',
+    from: "    .orderBy(asc(emailOutbox.nextAttemptAt))",
+    to: "    .orderBy(desc(emailOutbox.nextAttemptAt))",
+    tests: [W('owner-activity-and-cron')],
+    by: /takes the longest-waiting message first/,
+  },
 ]

@@ -3,7 +3,7 @@ import { RELEASE_MESSAGES } from '../../contract/releases'
 import type { EngineStatus } from '../../contract/triggers'
 import { assetRows, createTrigger, manualReleaseOk, policyCovering, verifiedApprover } from './engine-helpers'
 import { addBeneficiary, call, linkTokenIn, messageOf, outboxFor, register, waitFor } from './helpers'
-import { ownerExec } from './owner-helpers'
+import { ownerExec, ownerRows } from './owner-helpers'
 import { publicKey, uploadItem } from './vault-helpers'
 
 // How many yeses a release needs, and when its noes end it (worker/engine/advance.ts), with more
@@ -132,6 +132,17 @@ describe('removing an approver who already answered', () => {
     const status = (await (await call('/api/trigger-engine/status', { token: owner.token })).json()) as EngineStatus
     expect(status.releases[0]).toMatchObject({ status: 'waiting', approvals: 1, requiredApprovals: 2 })
     expect(await decide(1, 'approved')).toMatchObject({ status: 'released', approvals: 2 })
+    expect(await released()).toEqual(['available'])
+  })
+})
+
+describe('removing an approver after the release went', () => {
+  it('withdraws nothing from a release no longer waiting: no sign-off of it is touched, and the audit chain records no withdrawal', { timeout: 20_000 }, async () => {
+    const { decide, released, owner, signers } = await releaseAskingThree(1)
+    expect(await decide(0, 'approved')).toMatchObject({ status: 'released' })
+    expect((await call(`/api/approvers/${signers[1]!.id}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    expect(await ownerRows(owner.user.id, "select action from audit where action = 'release.signer_withdrawn'")).toEqual([])
+    expect(await ownerRows(owner.user.id, 'select count(*) as n from release_signoffs')).toEqual([{ n: 3 }])
     expect(await released()).toEqual(['available'])
   })
 })
