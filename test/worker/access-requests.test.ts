@@ -4,7 +4,7 @@ import type { OutboxMessage } from '../../contract/auth'
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { signLinkToken } from '../../worker/lib/link-tokens'
-import { assetRows, createTrigger, DAY_MS, guard, policyCovering } from './engine-helpers'
+import { assetRows, createTrigger, DAY_MS, guard, policyCovering, verifiedApprover } from './engine-helpers'
 import { addApprover, addBeneficiary, call, callSettled, env, linksIn, linkTokenIn, login, messageOf, outboxFor, uniqueEmail, waitFor, ownerSessions } from './helpers'
 import { ownerExec, ownerRow, ownerRows } from './owner-helpers'
 import { ownerWithBeneficiary, publicKey, uploadItem } from './vault-helpers'
@@ -131,6 +131,29 @@ describe('asking for access', () => {
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 
+  it('the policy’s delay sets the wait when it is longer than its days and the safety window', async () => {
+    const s = await requestableSetup()
+    const delayed = await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      name: 'Delayed on request',
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 120, requiresApprover: false } },
+      accessRequest: { days: 1, by: ['beneficiaries'] },
+    })
+    const before = Date.now()
+    await askOk(s.ownerId, s.beneficiary.id, delayed.id)
+    const row = await requestRow(s.ownerId)
+    expect(row.decide_by - before).toBeGreaterThanOrEqual(120 * HOUR_MS)
+    expect(row.decide_by - Date.now()).toBeLessThanOrEqual(120 * HOUR_MS)
+  })
+
+  it('a request that would release nothing to the heir (no item of the policy is granted to them) is refused: 409, nothing written', async () => {
+    const s = await requestableSetup()
+    await ownerExec(s.ownerId, ['delete from item_grants where beneficiary_id = ?', s.beneficiary.id])
+    const res = await ask(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(ACCESS_REQUEST_MESSAGES.nothingToRelease)
+    expect(await ownerRow(s.ownerId, 'select count(*) as n from access_requests')).toEqual({ n: 0 })
+  })
+
   it('a check-in or a sign-in does not cancel a request', async () => {
     const s = await requestableSetup()
     await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 7 } })
@@ -155,6 +178,33 @@ describe('asking for access', () => {
     const stranger = await addBeneficiary(t.token, await publicKey(), { fullName: 'Not Named' })
     expect((await ask(t.ownerId, stranger.id, t.policy.id)).status).toBe(404)
     expect(await ownerRow(t.ownerId, 'select count(*) as n from access_requests')).toEqual({ n: 0 })
+  })
+})
+
+describe('a policy that is no longer active', () => {
+  it('cannot be asked for, though it still has the setting: 404, and the portal lists nothing to ask', async () => {
+    const s = await requestableSetup()
+    expect((await portalView(s.ownerId, s.beneficiary.id)).policies.map((p) => p.policyId)).toEqual([s.policy.id])
+    await ownerExec(s.ownerId, ["update policies set status = 'inactive' where id = ?", s.policy.id])
+    const res = await ask(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect(res.status).toBe(404)
+    expect(await messageOf(res)).toBe(ACCESS_REQUEST_MESSAGES.notRequestable)
+    expect((await portalView(s.ownerId, s.beneficiary.id)).policies).toEqual([])
+    expect(await ownerRow(s.ownerId, 'select count(*) as n from access_requests')).toEqual({ n: 0 })
+  })
+})
+
+describe('one request per person and policy, not per person', () => {
+  it('a request waiting on one policy does not stop the same heir asking for another', async () => {
+    const s = await requestableSetup()
+    const second = await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      name: 'Also on request',
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+      accessRequest: { days: 2, by: ['beneficiaries'] },
+    })
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    await askOk(s.ownerId, s.beneficiary.id, second.id)
+    expect((await ask(s.ownerId, s.beneficiary.id, s.policy.id)).status).toBe(409)
   })
 })
 
@@ -188,6 +238,21 @@ describe('the owner’s decision', () => {
     expect((await ask(s.ownerId, s.beneficiary.id, s.policy.id)).status).toBe(409)
     await ownerExec(s.ownerId, ['update access_requests set decided_at = ?', Date.now() - ACCESS_REQUEST.reaskAfterMs - 1000])
     await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+  })
+
+  it('a week after a refusal the portal says the heir may ask again; their new request is the one that stands (a third waits on it: 409)', async () => {
+    const s = await requestableSetup()
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    const token = linkTokenIn(await ownerMail(s.owner.email), '/access-refuse')
+    expect((await call('/api/access-requests/refuse', { body: { token } })).status).toBe(200)
+    const weekAgo = Date.now() - ACCESS_REQUEST.reaskAfterMs - 60_000
+    await ownerExec(s.ownerId, ['update access_requests set requested_at = ?, decided_at = ?', weekAgo - 60_000, weekAgo])
+    expect((await portalView(s.ownerId, s.beneficiary.id)).policies[0]).toMatchObject({ state: 'can_ask' })
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect((await portalView(s.ownerId, s.beneficiary.id)).policies[0]).toMatchObject({ state: 'waiting' })
+    const third = await ask(s.ownerId, s.beneficiary.id, s.policy.id)
+    expect(third.status).toBe(409)
+    expect(await messageOf(third)).toBe(ACCESS_REQUEST_MESSAGES.alreadyWaiting)
   })
 
   it('Refuse in the app ends it too; another owner gets 404 for its id', async () => {
@@ -339,6 +404,36 @@ describe('approvers', () => {
     expect((await call('/api/access-requests/by-link', { body: { token, policyId: s.policy.id } })).status).toBe(404)
     const ready = (await (await call('/api/release-readiness', { token: s.token })).json()) as ReleaseReadiness
     expect(ready.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'access_request_no_requester', subject: { type: 'policy', id: s.policy.id } })]))
+  })
+
+  it('a verified approver may not ask for a policy that lets only its beneficiaries ask', async () => {
+    const s = await requestableSetup({ days: 1, by: ['beneficiaries'] })
+    const approver = await verifiedApprover(s.token)
+    const token = signLinkToken(env, 'accessRequest', approver.id, { owner: s.ownerId })
+    const view = (await (await call(`/api/access-requests/by-link?token=${encodeURIComponent(token)}`)).json()) as RequesterView
+    expect(view.policies).toEqual([])
+    expect((await call('/api/access-requests/by-link', { body: { token, policyId: s.policy.id } })).status).toBe(404)
+    expect(await ownerRow(s.ownerId, 'select count(*) as n from access_requests')).toEqual({ n: 0 })
+  })
+
+  it('a policy that names its approvers lets those alone ask: another verified approver of the owner may not', async () => {
+    const s = await requestableSetup({ days: 1, by: ['approvers'] })
+    const named = await verifiedApprover(s.token)
+    const other = await verifiedApprover(s.token)
+    await ownerExec(s.ownerId, ['update policies set identity_verification_approvers = ? where id = ?', JSON.stringify([named.id]), s.policy.id])
+    const linkOf = (id: string) => signLinkToken(env, 'accessRequest', id, { owner: s.ownerId })
+    const viewOf = async (id: string) => ((await (await call(`/api/access-requests/by-link?token=${encodeURIComponent(linkOf(id))}`)).json()) as RequesterView).policies
+    expect(await viewOf(named.id)).toEqual([expect.objectContaining({ policyId: s.policy.id, state: 'can_ask' })])
+    expect(await viewOf(other.id)).toEqual([])
+    expect((await call('/api/access-requests/by-link', { body: { token: linkOf(other.id), policyId: s.policy.id } })).status).toBe(404)
+  })
+
+  it('an approver who may not ask for anything is sent no link to ask', async () => {
+    const s = await requestableSetup({ days: 1, by: ['beneficiaries'] })
+    const approver = await verifiedApprover(s.token)
+    expect((await callSettled('/api/beneficiary-portal/link', { body: { email: approver.email } })).status).toBe(200)
+    await guard(s.ownerId).tick()
+    expect((await outboxFor(approver.email)).filter((m) => m.text.includes('/access-request'))).toEqual([])
   })
 
   it('a beneficiary with nothing released yet gets a portal link when they may ask', async () => {

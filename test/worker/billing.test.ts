@@ -39,6 +39,12 @@ describe('invoice preview arithmetic', () => {
     expect(invoicePreview('basic', { code: 'F', type: 'fixed_amount', value: 50 })).toMatchObject({ discountAmount: 1000, finalAmount: 0 })
     expect(invoicePreview('enterprise', { code: 'T', type: 'free_subscription', value: 30 })).toMatchObject({ finalAmount: 0, trialDays: 30, promoCodeApplied: 'T' })
   })
+
+  it('a percentage code never takes off more than the price or less than nothing: 150% is the whole price, -10% is nothing; a free period is at least a day', () => {
+    expect(invoicePreview('premium', { code: 'P', type: 'percentage', value: 150 })).toMatchObject({ discountAmount: 2999, finalAmount: 0 })
+    expect(invoicePreview('premium', { code: 'N', type: 'percentage', value: -10 })).toMatchObject({ discountAmount: 0, finalAmount: 2999 })
+    expect(invoicePreview('basic', { code: 'Z', type: 'free_subscription', value: 0 })).toMatchObject({ finalAmount: 0, trialDays: 1 })
+  })
 })
 
 describe('subscribing without billing (the local default)', () => {
@@ -185,6 +191,36 @@ describe('cancelling, lapsing and the 402 gate', () => {
     expect(await page.json()).toEqual({ invoices: [], nextCursor: null, billingEnabled: false })
     expect((await call('/api/account/invoices?limit=0', { token: owner.token })).status).toBe(400)
     expect((await call('/api/account/invoices?after=cus_1', { token: owner.token })).status).toBe(400)
+  })
+
+  it('renews a period at its end, not before: a sweep a minute before the end renews nothing, one a second after it does', async () => {
+    const owner = await register()
+    const end = Date.now() + 60_000
+    await env.DB.prepare('update users set subscription_period_start = ?, subscription_period_end = ? where id = ?').bind(end - 30 * DAY_MS, end, owner.user.id).run()
+    await runSweeps(env, end - 60_000)
+    expect(await env.DB.prepare('select subscription_period_end as e from users where id = ?').bind(owner.user.id).first<{ e: number }>()).toEqual({ e: end })
+    await runSweeps(env, end + 1000)
+    expect(await env.DB.prepare('select subscription_period_end as e from users where id = ?').bind(owner.user.id).first<{ e: number }>()).toEqual({ e: end + 30 * DAY_MS })
+  })
+
+  it('an owner who is cancelling may choose the same plan again: the cancellation is undone, not refused as already subscribed', async () => {
+    const owner = await register()
+    const plan = ((await (await call('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription).planTier
+    expect((await call('/api/account/cancel-subscription', { method: 'POST', token: owner.token })).status).toBe(200)
+    const again = await call('/api/create-subscription', { token: owner.token, body: { plan } })
+    expect(again.status).toBe(200)
+    const view = (await (await call('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription
+    expect(view.subscription!.cancel_at_period_end).toBe(false)
+  })
+
+  it('an administrator has no subscription to cancel: 409, and nothing is written', async () => {
+    const admin = await register()
+    await env.DB.prepare(`update users set role = 'admin' where id = ?`).bind(admin.user.id).run()
+    await mirrorAccount(admin.user.id)
+    const res = await call('/api/account/cancel-subscription', { method: 'POST', token: admin.token })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(BILLING_MESSAGES.noSubscription)
+    expect(await env.DB.prepare('select cancel_at_period_end as c from users where id = ?').bind(admin.user.id).first()).toEqual({ c: 0 })
   })
 
   it('no request sets a price: the one-off payment of a client-chosen amount is gone, and a plan costs what the catalogue says', async () => {

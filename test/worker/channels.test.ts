@@ -9,7 +9,7 @@ import type { OutboxMessage } from '../../contract/auth'
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { TRUST_DETAILS } from '../../worker/mail/trust-templates'
 import { createTrigger, DAY_MS, firingCount, guard, manualReleaseOk, ownerWithItem, setClock } from './engine-helpers'
-import { call, callSettled, env, linkTokenIn, messageOf, outboxFor, register, uniqueEmail, waitFor, ownerSessions } from './helpers'
+import { addApprover, call, callSettled, env, linkTokenIn, messageOf, outboxFor, register, uniqueEmail, waitFor, ownerSessions } from './helpers'
 
 // A second channel (issue 0.3 · 5 of 7, item 3): a verified backup address hears what the owner's
 // own address hears (check-ins, reminders, a release starting with its cancel link); an emergency
@@ -112,6 +112,36 @@ describe('the backup address', () => {
   })
 })
 
+describe('links to confirm the backup address', () => {
+  const resend = (token: string) => call('/api/channels/backup/resend', { method: 'POST', token })
+
+  it('at most three an hour, counting only those links to that address: an hour on, another goes; mail of another kind to it never counts', async () => {
+    const owner = await register()
+    const backup = uniqueEmail('backup')
+    // Another owner's mail to the same address (an approver's invitation and two resends) is not a backup link.
+    const other = await register()
+    const approver = await addApprover(other.token, { email: backup })
+    for (let i = 0; i < 2; i++) expect((await call(`/api/approvers/${approver.id}/resend-verification`, { method: 'POST', token: other.token })).status).toBe(200)
+    await setBackup(owner.token, backup)
+    for (let i = 1; i < CHANNEL_MESSAGES.backupPerHour; i++) expect((await resend(owner.token)).status).toBe(200)
+    const held = await resend(owner.token)
+    expect(held.status).toBe(429)
+    expect(await messageOf(held)).toBe(CHANNEL_MESSAGES.backupLimit)
+    await env.DB.prepare("update email_outbox set created_at = created_at - 3660000 where to_address = ? and kind = 'backup_email_verify'").bind(backup).run()
+    expect((await resend(owner.token)).status).toBe(200)
+  })
+
+  it('none to a backup address already confirmed: 409', async () => {
+    const owner = await register()
+    const backup = uniqueEmail('backup')
+    await setBackup(owner.token, backup)
+    await verifyBackup(owner.token, backup)
+    const res = await resend(owner.token)
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(CHANNEL_MESSAGES.backupAlreadyVerified)
+  })
+})
+
 describe('who hears what', () => {
   it('check-in e-mails go to the backup address only once it is verified; the reminder goes to both', async () => {
     const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
@@ -190,6 +220,20 @@ describe('who hears what', () => {
     expect(await firingCount(quiet.ownerId)).toBe(1)
     await waitFor(async () => (await outboxFor(quiet.owner.email)).find((m) => m.text.includes('/cancel-release')))
     expect(await outboxFor(quietContact)).toEqual([])
+  })
+
+  it("an emergency contact who is the owner's own backup address is told as the owner: the cancel link, never the stranger's notice", async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    const backup = uniqueEmail('backup')
+    await setBackup(s.token, backup)
+    await verifyBackup(s.token, backup)
+    expect((await setContact(s.token, backup, true)).status).toBe(200)
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
+    await guard(s.ownerId).tick()
+    expect(await firingCount(s.ownerId)).toBe(1)
+    await waitFor(async () => (await outboxFor(backup)).some((m) => m.text.includes('/cancel-release')))
+    expect((await outboxFor(backup)).filter((m) => m.subject.includes('has not answered'))).toEqual([])
   })
 
   it('the emergency contact: telling them needs an address, and the address is checked', async () => {

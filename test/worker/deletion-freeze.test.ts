@@ -3,8 +3,8 @@ import { DELETION_MESSAGES } from '../../contract/account-deletion'
 import type { PublicUser } from '../../contract/auth'
 import { FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
-import { createTrigger, firingCount, guard, ownerWithItem, setClock } from './engine-helpers'
-import { ownerExec } from './owner-helpers'
+import { assetRows, createTrigger, firingCount, guard, manualReleaseOk, ownerWithItem, policyCovering, setClock } from './engine-helpers'
+import { ownerExec, ownerRows } from './owner-helpers'
 import { call, linkTokenIn, login, me, messageOf, outboxFor, waitFor, ownerSessions } from './helpers'
 
 // Deletion you can take back: after the owner asks (with fresh proof), the account is frozen for
@@ -70,6 +70,20 @@ describe('a deletion the owner can take back', () => {
     // The date passed while frozen: keeping the account lets it fire now.
     expect(await firingCount(s.ownerId)).toBe(1)
     expect((await call('/api/account/deletion/cancel', { method: 'POST', token: fresh.token })).status).toBe(409)
+  })
+
+  it('a release already waiting when the account froze reaches no heir while frozen, even past its time', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 24, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    expect((await call('/api/account/delete', { method: 'DELETE', token: s.token })).status).toBe(200)
+    await guard(s.ownerId).tick(Date.now() + 25 * 3_600_000)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    expect(await ownerRows<{ status: string }>(s.ownerId, 'select status from releases')).toEqual([{ status: 'waiting' }])
   })
 
   it('the e-mail says when, and its "This wasn’t me" keeps the account and signs everyone out', async () => {

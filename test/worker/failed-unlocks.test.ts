@@ -174,6 +174,41 @@ describe('failed attempts nobody follows with a success', () => {
   })
 })
 
+describe("the trigger's own time window", () => {
+  it('a failure older than the window (1 day) no longer counts: with one more now, a threshold of 2 is not reached', async () => {
+    const s = await ownerWithItem({ protocol: 'BIOMETRIC_FAILURE' })
+    const trigger = await failedUnlockTrigger(s.token, 2, 1)
+    const now = Date.now()
+    // Armed ten days ago; one failure 25 hours ago, another now.
+    await ownerExec(
+      s.ownerId,
+      ['update triggers set updated_at = ? where id = ?', now - 10 * 24 * HOUR_MS, trigger.id],
+      ["insert into unlock_failures (id, kind, at) values (?, 'vault_unlock', ?)", crypto.randomUUID(), now - 25 * HOUR_MS],
+    )
+    await fail(s.token)
+    await guard(s.ownerId).tick(Date.now() + UNLOCK_FORGIVE_MS + 1000)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    // Control: the same failure 23 hours ago would have counted.
+    await ownerExec(s.ownerId, ['update unlock_failures set at = ? where at = ?', now - 23 * HOUR_MS, now - 25 * HOUR_MS])
+    await guard(s.ownerId).tick(Date.now() + UNLOCK_FORGIVE_MS + 2000)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+})
+
+describe('one warning per trigger', () => {
+  it('two active Failed unlock attempts triggers one short of their threshold each warn once: one warning never stands for the other', async () => {
+    const s = await ownerWithItem({ protocol: 'BIOMETRIC_FAILURE' })
+    const a = await failedUnlockTrigger(s.token, 3)
+    const b = await failedUnlockTrigger(s.token, 3)
+    await fail(s.token)
+    await fail(s.token)
+    await guard(s.ownerId).tick(Date.now() + UNLOCK_FORGIVE_MS + 1000)
+    const warned = (await unlockAudit(s.ownerId)).filter((e) => e.action === 'vault.unlock_warning_sent').map((e) => e.details.triggerId)
+    expect(warned.sort()).toEqual([a.id, b.id].sort())
+    await waitFor(async () => (await warnings(s.owner.email)).length === 2)
+  })
+})
+
 describe('attempts left', () => {
   it('is null with no active trigger (none, or a paused one); the attempts are still audited', async () => {
     const s = await register()

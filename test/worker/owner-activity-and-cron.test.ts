@@ -150,6 +150,20 @@ describe('cron sweeps', () => {
     expect((await outboxRow(id))?.status).toBe('sent')
   })
 
+  it('takes the longest-waiting message first when more are due than one run takes', async () => {
+    const db = getDb(env)
+    const sent: string[] = []
+    const recording: MailSender = { keepDelivered: true, send: async (m) => void sent.push(m.to) }
+    const older = testEmail()
+    const newer = testEmail()
+    const a = await enqueueEmail(db, newer)
+    const b = await enqueueEmail(db, older)
+    await env.DB.prepare('UPDATE email_outbox SET next_attempt_at = ? WHERE id = ?').bind(Date.now() - 1000, a.id).run()
+    await env.DB.prepare('UPDATE email_outbox SET next_attempt_at = ? WHERE id = ?').bind(1, b.id).run()
+    expect(await deliverDue(db, recording, Date.now(), 1)).toBe(1)
+    expect(sent).toEqual([older.to])
+  })
+
   it('retries a failed delivery with backoff, then gives up after 8 attempts', async () => {
     const db = getDb(env)
     const failing: MailSender = {

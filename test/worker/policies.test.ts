@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { POLICY_MESSAGES, policySchema, type Policy } from '../../contract/policies'
 import { partSize, type UploadSession } from '../../contract/vault-items'
-import { b64, policyBody } from './engine-helpers'
+import { assetRows, b64, createTrigger, manualReleaseOk, ownerWithItem, policyBody, policyCovering } from './engine-helpers'
+import { ownerExec } from './owner-helpers'
 import { addApprover, addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
 import { completeRaw, signedGrantsBody } from './vault-helpers'
 
@@ -83,6 +84,24 @@ describe('access policies', () => {
     expect(foreign.status).toBe(400)
     expect(await messageOf(foreign)).toBe(POLICY_MESSAGES.unknownBeneficiary)
     expect(((await (await call('/api/policies', { token: owner.token })).json()) as Policy[]).length).toBe(0)
+  })
+})
+
+describe('a policy that is not active (inactive or draft)', () => {
+  it('releases nothing when the trigger it names fires; active again, it does', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    const policy = await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      status: 'inactive',
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ releasedItems: 0, pendingReleases: 0 })
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    // The control: the same policy, active, on the next firing.
+    await ownerExec(s.ownerId, ["update policies set status = 'active' where id = ?", policy.id], ["update triggers set status = 'active', generation = generation + 1, fired_at = null where id = ?", trigger.id])
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ releasedItems: 1 })
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 })
 

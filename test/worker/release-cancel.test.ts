@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { EngineStatus, Trigger } from '../../contract/triggers'
-import { assetRows, createTrigger, guard, manualReleaseOk, policyCovering } from './engine-helpers'
+import { assetRows, createTrigger, DAY_MS, guard, manualReleaseOk, policyCovering, setClock } from './engine-helpers'
 import { call, linkTokenIn, outboxFor, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
 import { ownerWithBeneficiary, uploadItem } from './vault-helpers'
@@ -114,5 +114,50 @@ describe("cancelling a scheduled trigger's release", () => {
     expect((await triggerOf(s.token, trigger.id)).status).toBe('paused')
     await guard(s.ownerId).tick(Date.now() + HOUR)
     expect((await releasesOf(s.token)).map((r) => r.status)).toEqual(['cancelled'])
+  })
+})
+
+describe('an heir told that a release started', () => {
+  it('is told when it is withdrawn, though nothing of it was available yet', { timeout: 20_000 }, async () => {
+    const s = await twoPolicies({ on: 'verified_death', delayHours: 24 }, { on: 'verified_death', delayHours: 24 })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 2 })
+    const subjects = async () => (await outboxFor(s.beneficiary.email)).map((m) => m.subject)
+    await waitFor(async () => (await subjects()).some((t) => t.includes('has started a release to you')))
+    const first = await releaseOfItem(s.token, s.items[0]!.id)
+    expect((await call(`/api/trigger-engine/releases/${first.id}/cancel`, { method: 'POST', token: s.token })).status).toBe(200)
+    await waitFor(async () => (await subjects()).some((t) => t.includes('has withdrawn a release to you')))
+  })
+})
+
+describe('a check-in does not rewrite a release long since in the heir’s hands', () => {
+  /** An inactivity firing whose item reached the heir after the safety window. */
+  async function silenceReleased() {
+    const s = await ownerWithBeneficiary()
+    await uploadItem(s.token, [s.beneficiary.id], 100, { policy: { protocol: 'INACTIVITY_30_DAYS' } })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
+    await guard(s.ownerId).tick()
+    await guard(s.ownerId).tick(Date.now() + 73 * HOUR)
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+    const checkIn = async () => {
+      expect((await call('/api/inactivity/ping', { method: 'POST', token: s.token })).status).toBe(200)
+      expect((await releasesOf(s.token)).map((r) => r.status)).toEqual(['released'])
+      expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+      expect((await outboxFor(s.beneficiary.email)).filter((m) => m.subject.includes('has withdrawn'))).toEqual([])
+    }
+    return { ...s, checkIn }
+  }
+
+  it('one whose every download was used: the check-in leaves it released, nothing withdrawn', { timeout: 20_000 }, async () => {
+    const s = await silenceReleased()
+    await ownerExec(s.ownerId, ['update released_assets set download_count = max_downloads'])
+    await s.checkIn()
+  })
+
+  it('one whose items expired: the check-in leaves it released, nothing withdrawn', { timeout: 20_000 }, async () => {
+    const s = await silenceReleased()
+    await ownerExec(s.ownerId, ['update released_assets set expires_at = ?', Date.now() - 1000])
+    await s.checkIn()
   })
 })

@@ -286,6 +286,24 @@ describe('the inactivity clock (alarm-driven)', () => {
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
   })
 
+  it('a grace of two days has its reminder, a day before it ends: not a minute early, and the trigger fires at its end', async () => {
+    const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
+    await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 2 } })
+    await setClock(s.ownerId, { lastCheckInAt: Date.now() - DAY_MS - 1000 })
+    await guard(s.ownerId).tick()
+    const sentAt = (await clockOf(s.ownerId)).checkInSentAt!
+    expect(sentAt).not.toBeNull()
+    const reminders = async () => (await checkInMails(s.owner.email)).filter((m) => m.subject.startsWith('Reminder')).length
+    await guard(s.ownerId).tick(sentAt + DAY_MS - 60_000)
+    expect(await reminders()).toBe(0)
+    await guard(s.ownerId).tick(sentAt + DAY_MS + 60_000)
+    expect(await reminders()).toBe(1)
+    expect((await clockOf(s.ownerId)).phase).toBe('reminder_sent')
+    expect(await firingCount(s.ownerId)).toBe(0)
+    await guard(s.ownerId).tick(sentAt + 2 * DAY_MS + 1000)
+    expect(await firingCount(s.ownerId)).toBe(1)
+  })
+
   it('a check-in from the e-mailed link resets the clock', async () => {
     const s = await ownerWithItem({ protocol: 'INACTIVITY_30_DAYS' })
     await createTrigger(s.token, { type: 'inactivity' })
@@ -533,6 +551,24 @@ describe('the inactivity clock (alarm-driven)', () => {
   })
 })
 
+describe('several inactivity triggers from before one per owner: the tie', () => {
+  it('of two with the same F + G, the clock runs on the older one (by creation), whichever was written last', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const newer = await createTrigger(s.token, { type: 'inactivity', config: { pingFrequency: 'weekly', gracePeriod: 14 } })
+    const olderId = crypto.randomUUID()
+    const created = Date.parse(newer.createdAt) - 60_000
+    await ownerExec(s.ownerId, [
+      "insert into triggers (id, type, status, config, generation, created_at, updated_at) values (?, 'inactivity', 'active', ?, 0, ?, ?)",
+      olderId,
+      JSON.stringify({ pingFrequency: 'weekly', gracePeriod: 14 }),
+      created,
+      Date.now(),
+    ])
+    await guard(s.ownerId).tick()
+    expect(await status(s.token)).toMatchObject({ inactivityTriggerId: olderId, pingFrequencyDays: 7, graceDays: 14 })
+  })
+})
+
 describe('the engine on its boundaries (rules pinned first in promise-pins)', () => {
   const MINUTE = 60_000
   const wholeSecondAgo = () => Math.floor(Date.now() / 1000) * 1000 - 1000
@@ -714,6 +750,19 @@ describe('idempotence and recovery', () => {
   })
 })
 
+describe("an item's own date, on its boundary", () => {
+  it("an item's own scheduled date releases it at that date, not a minute before", async () => {
+    const scheduledAt = Date.now() + 2 * DAY_MS
+    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(scheduledAt).toISOString() })
+    await guard(s.ownerId).tick(scheduledAt - 30_000)
+    expect(await firingCount(s.ownerId)).toBe(0)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+    await guard(s.ownerId).tick(scheduledAt)
+    expect(await firingCount(s.ownerId)).toBe(1)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toHaveLength(1)
+  })
+})
+
 describe('released assets', () => {
   it('concurrent downloads at the limit allow exactly the maximum', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
@@ -821,6 +870,21 @@ describe('released assets', () => {
     expect(res.status).toBe(410)
     expect(await messageOf(res)).toMatch(new RegExp(`^${RELEASE_MESSAGES.assetExpired} `))
     expect((await assets(s.beneficiary.id, token))[0]!.status).toBe('expired')
+  })
+
+  it('an item whose grant to the heir is gone by the time its release is due is not handed to them (nothing was wrapped for them)', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 24, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    // The owner's grant of the item to this heir goes while the release waits.
+    await ownerExec(s.ownerId, ['delete from item_grants where item_id = ? and beneficiary_id = ?', s.item.id, s.beneficiary.id])
+    await guard(s.ownerId).tick(Date.now() + 25 * 3_600_000)
+    expect(await ownerRows<{ status: string }>(s.ownerId, 'select status from releases')).toEqual([{ status: 'released' }])
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
   })
 
   it('a policy requiring identity holds assets until the beneficiary is verified, then opens them and e-mails the beneficiary that they can download them', async () => {

@@ -3,9 +3,9 @@ import { RELEASE_MESSAGES, type AssetDownload, type BeneficiaryPortalView, type 
 import { RENEWAL_MESSAGES, type RenewalDecisionView, type RenewalRequested } from '../../contract/renewals'
 import { signLinkToken } from '../../worker/lib/link-tokens'
 import { assetRows, createTrigger, DAY_MS, guard, manualReleaseOk, ownerWithItem, portalToken, verifiedApprover } from './engine-helpers'
-import { call, env, linkTokenIn, messageOf, outboxFor, register, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, env, linkTokenIn, messageOf, outboxFor, register, waitFor } from './helpers'
 import { ownerExec, ownerRows } from './owner-helpers'
-import { concatBytes, sameBytes } from './vault-helpers'
+import { concatBytes, publicKey, sameBytes, uploadItem } from './vault-helpers'
 
 // Heirs who run out (issue 0.3 · 5 of 7): an heir whose items ran out asks for more from the portal;
 // the owner (while alive) or an approver with a confirmed address allows it through their own link.
@@ -237,6 +237,54 @@ describe('renewals', () => {
     const refused = await call(`/api/beneficiaries/${s.beneficiary.id}/assets/${s.asset.id}/download?token=${encodeURIComponent(s.heirToken)}`)
     expect(await messageOf(refused)).toBe(`${RELEASE_MESSAGES.downloadLimit} ${RENEWAL_MESSAGES.whoCanHelp([])}`)
     expect(await requestRows(s.ownerId)).toEqual([])
+  })
+
+  it('an approver who has not confirmed their address is not asked, and is not named as someone who can help', async () => {
+    const s = await released(1)
+    const unconfirmed = await addApprover(s.token, { fullName: 'Una Unconfirmed' })
+    await exhaust(s)
+    expect((await portal(s)).renewal).toMatchObject({ helpers: ['Ada Owner', 'Arthur Approver'], canAsk: true })
+    expect((await ask(s)).status).toBe(201)
+    await decisionToken(s.approvers[0]!.email)
+    expect((await outboxFor(unconfirmed.email)).filter((m) => m.text.includes('/approve-renewal'))).toEqual([])
+  })
+
+  it('a verified-death firing that was cancelled does not count as the death confirmed: the owner is still asked', async () => {
+    const s = await released(0)
+    await deathVerified(s.ownerId)
+    await ownerExec(s.ownerId, ["update releases set status = 'cancelled', cancelled_at = ? where id = 'death-release'", Date.now()])
+    await exhaust(s)
+    expect((await portal(s)).renewal).toMatchObject({ helpers: ['Ada Owner'], canAsk: true })
+    expect((await ask(s)).status).toBe(201)
+    await decisionToken(s.owner.email)
+  })
+
+  it("another heir's run-out item is nothing this heir can ask to renew: only their own count", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const other = await addBeneficiary(s.token, await publicKey())
+    await uploadItem(s.token, [other.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const otherToken = await portalToken(other.email)
+    // The first heir used up their downloads; the other heir did not.
+    await ownerExec(s.ownerId, ['update released_assets set download_count = max_downloads where beneficiary_id = ?', s.beneficiary.id])
+    const view = (await (await call(`/api/beneficiaries/${other.id}/portal?token=${encodeURIComponent(otherToken)}`)).json()) as BeneficiaryPortalView
+    expect(view.renewal).toMatchObject({ needed: false, canAsk: false })
+    const res = await call(`/api/beneficiaries/${other.id}/renewals?token=${encodeURIComponent(otherToken)}`, { method: 'POST' })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(RENEWAL_MESSAGES.nothingToRenew)
+  })
+
+  it("an approver's decision link stops working once their address no longer counts as confirmed: 400, nothing renewed", async () => {
+    const s = await released(1)
+    await exhaust(s)
+    expect((await ask(s)).status).toBe(201)
+    const token = await decisionToken(s.approvers[0]!.email)
+    await ownerExec(s.ownerId, ['update approvers set email_verified_at = null where id = ?', s.approvers[0]!.id])
+    const res = await answer(token, 'approved')
+    expect(res.status).toBe(400)
+    expect(await messageOf(res)).toBe(RENEWAL_MESSAGES.linkInvalid)
+    expect((await assetRows(s.ownerId, s.beneficiary.id))[0]!.download_count).toBe(5)
   })
 
   it("refuses another heir's and another owner's ids, and wrong or foreign tokens", async () => {

@@ -232,6 +232,24 @@ describe('changing plan asks first', () => {
   })
 })
 
+describe("the cron leaves a Stripe subscription's end to Stripe", () => {
+  it("a Stripe plan past its period's end is not renewed by the sweep (which renews only subscriptions without billing): its period is Stripe's", async () => {
+    const { owner } = await activeOwner()
+    const row = (await userRow(owner.user.id))!
+    await runSweeps(env, row.subscription_period_end! + 60_000)
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_period_end: row.subscription_period_end })
+  })
+
+  it("a cancelled Stripe plan past its period's end is not ended by the sweep (which ends only subscriptions without billing): it stays as Stripe last said until Stripe's own event ends it", async () => {
+    const { owner, subscriptionId } = await activeOwner()
+    expect((await stripeCall('/api/account/cancel-subscription', { method: 'POST', token: owner.token })).status).toBe(200)
+    const row = (await userRow(owner.user.id))!
+    expect(row).toMatchObject({ cancel_at_period_end: 1, subscription_status: 'active', billing_provider: 'stripe' })
+    await runSweeps(env, row.subscription_period_end! + 60_000)
+    expect(await userRow(owner.user.id)).toMatchObject({ subscription_status: 'active', stripe_subscription_id: subscriptionId })
+  })
+})
+
 describe('subscribing again while a cancellation is pending', () => {
   it('creates no second subscription: it offers to keep the one that is ending, and keeping it undoes the cancellation at Stripe', async () => {
     const { owner, subscriptionId } = await activeOwner()
@@ -486,6 +504,19 @@ describe('revenue from invoice.paid', () => {
     expect(kept!.keep_until - Date.now()).toBeGreaterThan(30 * 86_400_000 - 60_000)
     const day = await env.DB.prepare('select amount_paid from revenue_days where day = ?').bind(Math.floor(Date.now() / 86_400_000)).first<{ amount_paid: number }>()
     expect(day!.amount_paid).toBeGreaterThanOrEqual(2999)
+  })
+
+  it('an invoice paid days before its webhook arrives counts on the day it was paid (status_transitions.paid_at), not on the day it was received', async () => {
+    const { subscriptionId, customerId } = await activeOwner()
+    const paidDay = Math.floor(Date.now() / 86_400_000) - 3
+    const amountOn = async (day: number) =>
+      (await env.DB.prepare('select amount_paid from revenue_days where day = ?').bind(day).first<{ amount_paid: number }>())?.amount_paid ?? 0
+    const [then, today] = [await amountOn(paidDay), await amountOn(paidDay + 3)]
+    const event = invoiceEvent('invoice.paid', customerId, subscriptionId)
+    Object.assign(event.object, { amount_paid: 4321, status: 'paid', status_transitions: { paid_at: paidDay * 86_400 + 3600 } })
+    expect((await deliver(event)).status).toBe(200)
+    expect((await amountOn(paidDay)) - then).toBe(4321)
+    expect((await amountOn(paidDay + 3)) - today).toBe(0)
   })
 
   it('refuses to apply again a paid invoice older than Stripe can send it, and the sweep forgets what Stripe no longer sends', async () => {

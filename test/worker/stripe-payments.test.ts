@@ -5,7 +5,8 @@ import { BILLING_MESSAGES, type AccountSubscription, type InvoicePage, type PayI
 import { runSweeps } from '../../worker/cron'
 import { emailDate } from '../../worker/mail/dates'
 import { call, env, outboxFor, register } from './helpers'
-import { activeOwner, card, DAY_MS, deliver, eventId, now, resetStripe, stripe, stripeAdmin, stripeCall, userRow } from './stripe-fake'
+import { activeOwner, card, DAY_MS, deliver, eventId, now, resetStripe, stripe, stripeAdmin, stripeCall, subscriptionObject, userRow } from './stripe-fake'
+import { createTrigger, firingCount, guard, setClock } from './engine-helpers'
 
 // Payments an owner fixes alone (0.2 · 7 of 7), with Stripe answered at the fetch boundary
 // (stripe-fake.ts): the dunning e-mails under replayed and out-of-order webhooks, the card update,
@@ -239,6 +240,131 @@ describe("whose payment issue it is (rules of the third fresh pass)", () => {
     expect((await deliver(invoiceEvent('invoice.payment_failed', abandoned))).status).toBe(200)
     expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
     expect(await count(o.owner.email, FAILED)).toBe(0)
+  })
+})
+
+describe('whose dunning e-mail it is (each owner gets their own)', () => {
+  it("two owners whose graces end at the same moment each get their reminder and their end-of-grace notice: one owner's e-mail never marks the other's invoice as told", async () => {
+    const a = await pastDueOwner()
+    const b = await pastDueOwner()
+    const grace = (await userRow(a.owner.user.id))!.payment_grace_until!
+    // Both failed within the same millisecond (two webhooks handled at once): one grace end.
+    await env.DB.prepare('update users set payment_grace_until = ? where id = ?').bind(grace, b.owner.user.id).run()
+    await env.DB.prepare('update payment_issues set grace_until = ? where user_id = ?').bind(grace, b.owner.user.id).run()
+    const reminders = await runSweeps(env, grace - 3 * DAY_MS + 60_000)
+    expect(reminders.paymentReminders).toBeGreaterThanOrEqual(2)
+    expect(await count(a.owner.email, REMINDER)).toBe(1)
+    expect(await count(b.owner.email, REMINDER)).toBe(1)
+    const ended = await runSweeps(env, grace + 60_000)
+    expect(ended.gracesEnded).toBeGreaterThanOrEqual(2)
+    expect(await count(a.owner.email, ENDED)).toBe(1)
+    expect(await count(b.owner.email, ENDED)).toBe(1)
+  })
+})
+
+describe('how long a payment issue is kept (past the time Stripe may send its events again)', () => {
+  const KEEP_MS = 35 * DAY_MS
+  const kept = async (invoiceId: string) => !!(await env.DB.prepare('select 1 as x from payment_issues where invoice_id = ?').bind(invoiceId).first())
+
+  it("an unpaid invoice's issue is kept 35 days after its grace ended (Stripe resends for 30), then forgotten", async () => {
+    const { owner, invoice } = await pastDueOwner()
+    const grace = (await userRow(owner.user.id))!.payment_grace_until!
+    await runSweeps(env, grace + KEEP_MS - DAY_MS)
+    expect(await kept(invoice.id as string)).toBe(true)
+    await runSweeps(env, grace + KEEP_MS + 60_000)
+    expect(await kept(invoice.id as string)).toBe(false)
+  })
+
+  it("a paid invoice's issue is kept 35 days after the payment, even when it was paid long after its grace ended, then forgotten", async () => {
+    const { owner, invoice } = await pastDueOwner()
+    const grace = (await userRow(owner.user.id))!.payment_grace_until!
+    Object.assign(invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', invoice))).status).toBe(200)
+    // Paid 20 days after its grace ended.
+    const paidAt = grace + 20 * DAY_MS
+    await env.DB.prepare('update payment_issues set paid_at = ? where invoice_id = ?').bind(paidAt, invoice.id).run()
+    await runSweeps(env, paidAt + DAY_MS)
+    expect(await kept(invoice.id as string)).toBe(true)
+    await runSweeps(env, grace + KEEP_MS + DAY_MS)
+    expect(await kept(invoice.id as string)).toBe(true)
+    await runSweeps(env, paidAt + KEEP_MS + 60_000)
+    expect(await kept(invoice.id as string)).toBe(false)
+  })
+})
+
+describe('paying when no grace is running', () => {
+  it('once no grace is running, paying an old failed invoice tells the owner it was received, whatever newer invoice is still unpaid', async () => {
+    const o = await activeOwner()
+    const oldest = renewal(o, { created: now() - 60 * 86_400, amount_due: 1111, amount_remaining: 1111 })
+    const older = renewal(o, { created: now() - 30 * 86_400 })
+    const latest = renewal(o)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', oldest))).status).toBe(200)
+    expect((await deliver(invoiceEvent('invoice.payment_failed', older))).status).toBe(200)
+    // The newest invoice is paid: no unpaid invoice is newer, the issue is over, the grace gone.
+    Object.assign(latest, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', latest))).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'active', payment_grace_until: null })
+    expect(await count(o.owner.email, RECOVERED)).toBe(0)
+    // Now the oldest is paid too (a newer one, `older`, is still unpaid): with no grace running, it is received.
+    Object.assign(oldest, { status: 'paid', amount_paid: 1111, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', oldest))).status).toBe(200)
+    const [mail] = (await outboxFor(o.owner.email)).filter((m) => m.subject.includes(RECOVERED))
+    expect(mail?.text).toContain('$11.11')
+    await env.DB.prepare('update payment_issues set paid_at = ? where invoice_id = ?').bind(Date.now(), older.id).run()
+  })
+})
+
+describe("which subscription is the owner's (another one of the same customer never takes its place while it gives access)", () => {
+  it("an event about another subscription of the same customer that gives no access (incomplete) leaves the owner on their current one", async () => {
+    const o = await activeOwner()
+    const other = subscriptionObject(`sub_other_${crypto.randomUUID().slice(0, 8)}`, o.customerId, 'price_basic', 'incomplete')
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: other })).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ stripe_subscription_id: o.subscriptionId, subscription_status: 'active', plan_tier: 'premium' })
+  })
+
+  it("a paid invoice of another subscription does not take the place of the owner's current one while that one gives access", async () => {
+    const o = await activeOwner()
+    const otherId = `sub_other_${crypto.randomUUID().slice(0, 8)}`
+    const paid = renewal({ customerId: o.customerId, subscriptionId: otherId }, { status: 'paid', amount_paid: 999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', paid))).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ stripe_subscription_id: o.subscriptionId, subscription_status: 'active' })
+  })
+
+  it("a paid invoice of the owner's trialing subscription (the trial's own $0 invoice) leaves it trialing", async () => {
+    const o = await activeOwner()
+    const sub = stripe.subscriptions.get(o.subscriptionId)!
+    sub.status = 'trialing'
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.updated', object: sub })).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'trialing' })
+    const trialInvoice = renewal(o, { billing_reason: 'subscription_create', status: 'paid', amount_due: 0, amount_paid: 0, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', trialInvoice))).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'trialing', stripe_subscription_id: o.subscriptionId })
+  })
+
+  it("a card changed on Stripe's portal after the subscription ended is not written to the ended subscription", async () => {
+    const o = await activeOwner()
+    const sub = stripe.subscriptions.get(o.subscriptionId)!
+    sub.status = 'canceled'
+    expect((await deliver({ id: eventId(), type: 'customer.subscription.deleted', object: sub })).status).toBe(200)
+    expect(await userRow(o.owner.user.id)).toMatchObject({ subscription_status: 'canceled' })
+    const customer = { id: o.customerId, object: 'customer', invoice_settings: { default_payment_method: 'pm_new' } }
+    expect((await deliver({ id: eventId(), type: 'customer.updated', object: customer, previous: { invoice_settings: { default_payment_method: 'pm_1' } } })).status).toBe(200)
+    expect(stripe.updateRequests).toEqual([])
+  })
+})
+
+describe('the payment that ends a grace lets the engine fire at once', () => {
+  it('what came due while the grace held it fires as soon as the invoice is paid, not at the grace’s old end', async () => {
+    const { owner, invoice } = await pastDueOwner()
+    const ownerId = owner.user.id
+    await createTrigger(owner.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 1 } })
+    await setClock(ownerId, { lastCheckInAt: Date.now() - 60 * DAY_MS, phase: 'expired', checkInSentAt: Date.now() - 50 * DAY_MS })
+    await guard(ownerId).tick()
+    expect(await firingCount(ownerId)).toBe(0)
+    Object.assign(invoice, { status: 'paid', amount_paid: 2999, amount_remaining: 0 })
+    expect((await deliver(invoiceEvent('invoice.paid', invoice))).status).toBe(200)
+    expect(await userRow(ownerId)).toMatchObject({ payment_grace_until: null })
+    expect(await firingCount(ownerId)).toBe(1)
   })
 })
 
