@@ -187,6 +187,20 @@ describe('an act that needs fresh proof', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1)
   })
 
+  it('an act sent again after fresh proof that still fails shows its error: it is never taken as done', async () => {
+    const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(403, proofNeeded)
+    respond(409, JSON.stringify({ message: 'This release has already been cancelled.' }))
+    const pending = failureOf(apiRequest('POST', '/api/releases/r1/cancel', {}))
+    await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
+    settleFreshProof(true)
+    const error = await pending
+    expect(error).toBeInstanceOf(ApiRequestError)
+    expect((error as ApiRequestError).status).toBe(409)
+    expect(errorText(error, '')).toBe('This release has already been cancelled.')
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+  })
+
   it('a 403 without requiresFreshProof is an ordinary error: no dialog, no retry', async () => {
     respond(403, JSON.stringify({ message: 'Administrators only.' }))
     const error = await failureOf(apiRequest('GET', '/api/admin/users'))

@@ -72,6 +72,16 @@ describe('dryRunView', () => {
     ])
   })
 
+  it("notes 'identity not yet verified' only for a beneficiary who must verify and has not", () => {
+    const verified = { ...ada, id: 'b3', fullName: 'Cy', identityVerified: true }
+    const view = dryRunView(result([entry({ itemIds: ['i1'], beneficiaries: [ada, verified, ben] })]), typesOnly)
+    expect(view.causes[0]!.entries[0]!.beneficiaries).toEqual([
+      { id: 'b1', name: 'Ada', note: 'identity not yet verified' },
+      { id: 'b3', name: 'Cy', note: null },
+      { id: 'b2', name: 'Ben', note: null },
+    ])
+  })
+
   it('names the files, sorted, when they were decrypted', () => {
     const view = dryRunView(result([entry({ itemIds: ['i2', 'i1', 'i3'] })]), named)
     expect(view.namesHidden).toBe(false)

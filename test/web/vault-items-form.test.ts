@@ -82,6 +82,13 @@ describe('the Add Item form', () => {
     expect(errorsOf({ ...base, approverContact: 'sam@example.com' })).toEqual({})
   })
 
+  it("an item's approver contact must be a whole e-mail address: one with an @ but no domain or no name is refused", () => {
+    const base = { files: [someFile], beneficiaryIds: ['b1'], requiresApprover: true }
+    for (const approverContact of ['bob@', '@example.com', 'bob@example', 'bob @example.com', 'bob@@example.com']) {
+      expect(errorsOf({ ...base, approverContact })).toEqual({ approverContact: 'Please enter a valid email address' })
+    }
+  })
+
   it('requires a future date for SCHEDULED', () => {
     const base = { files: [someFile], beneficiaryIds: ['b1'], protocol: 'SCHEDULED' as const }
     expect(errorsOf(base)).toEqual({ scheduledAt: 'Schedule date required' })

@@ -154,6 +154,21 @@ describe('uploadFile', () => {
     }
   })
 
+  it('a beneficiary chosen on the item itself receives it under its own protocol; one reached only through a policy receives it only through that policy', async () => {
+    const api = new FakeVaultApi(CHUNK, vault)
+    const other = await generateBeneficiaryKeyPair()
+    const viaPolicy = { id: '22222222-2222-4222-8222-222222222222', publicKey: other.publicKeySpki, keyVersion: 1 }
+    const item = await uploadFile(
+      input(new Blob([plaintext(100)]), {
+        beneficiaries: [{ id: beneficiary.id, publicKey: beneficiary.publicKey, keyVersion: 1 }, viaPolicy],
+        policyOnly: [viaPolicy.id],
+      }),
+      { fetch: api.fetch, masterKey: master, ...fast },
+    )
+    const grants = api.completed.get(item.id)!.body.grants
+    expect(Object.fromEntries(grants.map((g) => [g.beneficiaryId, g.direct]))).toEqual({ [beneficiary.id]: true, [viaPolicy.id]: false })
+  })
+
   it('retries a failed part with backoff and succeeds', async () => {
     const api = new FakeVaultApi(CHUNK, vault)
     api.putBehaviour = (n, attempt) => (n === 2 && attempt <= 3 ? { status: 503, message: 'Storage is busy' } : 'ok')

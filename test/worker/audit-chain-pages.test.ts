@@ -1,7 +1,8 @@
 import { runInDurableObject } from 'cloudflare:test'
 import { createHash } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { AUDIT_PAGE_MAX, GENESIS_TIP, verifyChain, verifyChainFrom, type AuditEntry, type ChainTip } from '../../contract/audit'
+import { AUDIT_PAGE_MAX, canonicalJson, GENESIS_TIP, hashInput, verifyChain, verifyChainFrom, type AuditEntry, type ChainTip } from '../../contract/audit'
+import { auditSha256Hex } from '../../contract/audit-hash'
 import type { OwnerVault } from '../../worker/host/vault-object'
 import { call, env, register, uniqueEmail } from './helpers'
 import { ownerExec, ownerRow, vaultOf } from './owner-helpers'
@@ -122,6 +123,20 @@ describe('a tampered long chain', () => {
     const exported = await json<AuditEntry[]>(await call('/api/audit/export', { token: owner.token }))
     expect(exported).toHaveLength(owner.total - 1)
     expect((await verifyChain(exported, sha256)).brokenAt).toBe(2201)
+  })
+
+  it('a rewritten newest entry, its hash recomputed so the chain itself still verifies, shows against the head the object wrote last', async () => {
+    const owner = await ownerWithChain(3)
+    const [newest] = await json<AuditEntry[]>(await call('/api/audit?limit=1', { token: owner.token }))
+    const { hash: _hash, prevHash, ...rest } = newest!
+    const forged = { ...rest, details: { n: 999 } }
+    const forgedHash = auditSha256Hex(hashInput(prevHash, forged))
+    await ownerExec(owner.user.id, ['update audit set details = ?, hash = ? where seq = ?', canonicalJson(forged.details), forgedHash, newest!.seq])
+    // The chain alone cannot tell: every link holds.
+    const exported = await json<AuditEntry[]>(await call('/api/audit/export', { token: owner.token }))
+    expect(verifyChain(exported, sha256).valid).toBe(true)
+    // The head the object wrote with its last append can.
+    expect(await json(await call('/api/audit/verify', { token: owner.token }))).toMatchObject({ valid: false, headMatches: false, brokenAt: newest!.seq })
   })
 
   it('a dropped newest entry shows against the head the object wrote last', async () => {

@@ -522,6 +522,24 @@ describe('the authenticator app as fresh proof, and "This wasn’t me"', () => {
     expect(failures?.failures).toBeGreaterThan(0)
   }, 20_000)
 
+  it('while the account is held after failed attempts, fresh proof by authenticator code is refused too: a stolen session cannot guess codes past the hold', async () => {
+    const owner = await register()
+    await midStep()
+    const { secret } = await setup(owner.token)
+    const { recoveryCodes } = (await (await confirm(owner.token, codeAt(secret))).json()) as { recoveryCodes: string[] }
+    await stale(owner.user.id)
+    let last = await prove(owner.token, '000000')
+    for (let i = 0; i < 8 && last.status !== 429; i++) last = await prove(owner.token, String(100000 + i))
+    expect(last.status).toBe(429)
+    // Held: an unused recovery code, which would prove it otherwise, waits too, and is not used up.
+    expect((await prove(owner.token, recoveryCodes[1]!)).status).toBe(429)
+    const still = await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 24 } })
+    expect(still.status).toBe(403)
+    expect(await still.json()).toMatchObject({ requiresFreshProof: true })
+    await env.DB.prepare('delete from sign_in_failures where email = ?').bind(owner.email.toLowerCase()).run()
+    expect((await prove(owner.token, recoveryCodes[1]!)).status).toBe(200)
+  }, 20_000)
+
   it('an app set up after the sign-in that "This wasn’t me" names is removed with its recovery codes; one set up before stays', async () => {
     const owner = await register()
     await midStep()

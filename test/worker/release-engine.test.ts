@@ -806,6 +806,22 @@ describe('released assets', () => {
     expect(await count()).toBe(1)
   })
 
+  it("a download gives each beneficiary the item's data key wrapped for them, never another beneficiary's wrap of it", async () => {
+    const s = await ownerWithBeneficiary()
+    const other = await addBeneficiary(s.token, await publicKey(), { fullName: 'Other Heir' })
+    // One item for both: the first heir's grant is "grant-0", the other's "grant-1".
+    await uploadItem(s.token, [s.beneficiary.id, other.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(s.token, { type: 'manual_release', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    for (const [heir, wrap] of [[s.beneficiary, btoa('grant-0')], [other, btoa('grant-1')]] as const) {
+      const token = await portalToken(heir.email)
+      const [asset] = await assets(heir.id, token)
+      const answer = (await (await download(heir.id, asset!.id, token)).json()) as AssetDownload
+      expect(answer.encryptedMasterKey, heir.fullName).toBe(wrap)
+      expect(asset!.vaultItem.wrappedKey, heir.fullName).toBe(wrap)
+    }
+  }, 30_000)
+
   it("a portal link opens only its own beneficiary's assets, and a download ticket fetches only the asset it was issued for", async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const other = await addBeneficiary(s.token, await publicKey(), { fullName: 'Other Heir' })
