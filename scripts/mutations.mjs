@@ -4003,4 +4003,13 @@ export const MUTATIONS = [
     tests: [B('vault-passphrase')],
     by: /a score of exactly 70 is Strong/,
   },
+  {
+    id: "webharden.earliest-unknown-window-delay",
+    rule: "With the safety window not known, a policy's delay (even one hour) is named; only a delay of 0 says 'once your safety window has passed'",
+    file: "web/features/triggers/earliest.ts",
+    from: "return delayHours === 0 ? ",
+    to: "return delayHours <= 1 ? ",
+    tests: [B('triggers-earliest')],
+    by: /with the window not known, a delay of one hour is still named/,
+  },
 ]
