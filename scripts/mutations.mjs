@@ -4012,4 +4012,22 @@ export const MUTATIONS = [
     tests: [B('triggers-earliest')],
     by: /with the window not known, a delay of one hour is still named/,
   },
+  {
+    id: "webharden.frequency-spec-name",
+    rule: "A check-in day count equal to one of the spec's frequencies (7, 30) is offered once, under the spec's name",
+    file: "web/features/triggers/trigger-form.ts",
+    from: "if (days !== null && !all.has(days)) all.set(days, f)",
+    to: "if (days !== null) all.set(days, f)",
+    tests: [B('triggers-copy')],
+    by: /offered under the spec’s name, once/,
+  },
+  {
+    id: "webharden.release-date-whole",
+    rule: "A scheduled release time with anything after it (a cut-off seconds field, stray text) is refused, never read as a shorter time",
+    file: "web/features/triggers/trigger-form.ts",
+    from: "(?::(\\d{2}))?$/",
+    to: "(?::(\\d{2}))?/",
+    tests: [B('triggers-form')],
+    by: /refuses a time with anything after it/,
+  },
 ]
