@@ -4138,4 +4138,13 @@ export const MUTATIONS = [
     tests: [B('api-client')],
     by: /the words of a failure that is not an API answer/,
   },
+  {
+    id: "webharden.fresh-proof-default-password",
+    rule: "A fresh-proof request naming no methods asks for the password (never a dialog with nothing to offer)",
+    file: "web/lib/fresh-proof-store.ts",
+    from: "methods: methods.length ? methods : ['password']",
+    to: "methods",
+    tests: [B('api-client')],
+    by: /a fresh-proof answer naming no methods asks for the password/,
+  },
 ]

@@ -221,6 +221,17 @@ describe('an act that needs fresh proof', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2)
   })
 
+  it('a fresh-proof answer naming no methods asks for the password', async () => {
+    const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(403, JSON.stringify({ message: 'Confirm it’s you to continue.', requiresFreshProof: true, methods: [] }))
+    const pending = failureOf(apiRequest('POST', '/api/x', {}))
+    await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
+    const asked = pendingFreshProof()
+    settleFreshProof(false)
+    await pending
+    expect(asked).toEqual({ methods: ['password'] })
+  })
+
   it('only a 403 asks for fresh proof: another status carrying requiresFreshProof is an ordinary error', async () => {
     const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
     respond(400, proofNeeded)
