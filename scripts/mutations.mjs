@@ -4219,4 +4219,22 @@ export const MUTATIONS = [
     tests: [B('vault-items-form')],
     by: /the video picker offers videos/,
   },
+  {
+    id: "webharden.readiness-group-fix",
+    rule: "Readiness problems in the same words but fixed in different places stay separate lines, each with its own fix",
+    file: "web/features/readiness/group.ts",
+    from: "const key = `${p.kind}\\n${p.message}\\n${p.fix.href}`",
+    to: "const key = `${p.kind}\\n${p.message}`",
+    tests: [B('dashboard-view-model')],
+    by: /the same words fixed in different places stay separate lines/,
+  },
+  {
+    id: "webharden.readiness-group-kind",
+    rule: "An error and a warning of different kinds in the same words stay separate: the error is never hidden under the warning",
+    file: "web/features/readiness/group.ts",
+    from: "const key = `${p.kind}\\n${p.message}\\n${p.fix.href}`",
+    to: "const key = `${p.message}\\n${p.fix.href}`",
+    tests: [B('dashboard-view-model')],
+    by: /an error and a warning of different kinds in the same words stay separate/,
+  },
 ]
