@@ -4309,4 +4309,22 @@ export const MUTATIONS = [
     tests: [B('admin-logic')],
     by: /merely contains the digits 200 inside a longer number is still a failure/,
   },
+  {
+    id: "webharden.audit-filtered-actor",
+    rule: "An actor filter alone counts as filtered on the Audit Log (it then says how many of all entries are shown)",
+    file: "web/features/audit/format.ts",
+    from: "filters.actor !== 'all' || filters.group",
+    to: "filters.group",
+    tests: [B('audit-log')],
+    by: /an actor or action-group choice alone counts as filtered/,
+  },
+  {
+    id: "webharden.audit-filtered-group",
+    rule: "An action-group filter alone counts as filtered on the Audit Log (it then says how many of all entries are shown)",
+    file: "web/features/audit/format.ts",
+    from: "|| filters.group !== 'all'",
+    to: "|| false",
+    tests: [B('audit-log')],
+    by: /an actor or action-group choice alone counts as filtered/,
+  },
 ]
