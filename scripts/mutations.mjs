@@ -4327,4 +4327,22 @@ export const MUTATIONS = [
     tests: [B('audit-log')],
     by: /an actor or action-group choice alone counts as filtered/,
   },
+  {
+    id: "webharden.profile-no-country-default",
+    rule: "A profile with no country stored shows the default country, not 'Other'",
+    file: "web/features/profile/profile-form.ts",
+    from: "user.country ? 'other' : DEFAULT_COUNTRY",
+    to: "'other'",
+    tests: [B('profile-form')],
+    by: /an account with no country stored shows the default country/,
+  },
+  {
+    id: "webharden.profile-first-field-error",
+    rule: "A field given several messages by the server shows the first",
+    file: "web/features/profile/profile-form.ts",
+    from: "      result[field as F] ??= message",
+    to: "      result[field as F] = message",
+    tests: [B('profile-form')],
+    by: /shows a field’s first message when the server gives it several/,
+  },
 ]
