@@ -4345,4 +4345,13 @@ export const MUTATIONS = [
     tests: [B('profile-form')],
     by: /shows a field’s first message when the server gives it several/,
   },
+  {
+    id: "webharden.asset-expiry-inclusive",
+    rule: "A released asset is expired from the very moment it expires (as the server counts it), never downloadable at that instant",
+    file: "web/features/releases/portal.ts",
+    from: "Date.parse(asset.expiresAt) <= now.getTime()",
+    to: "Date.parse(asset.expiresAt) < now.getTime()",
+    tests: [B('releases-portal')],
+    by: /an asset is expired from the very moment it expires/,
+  },
 ]
