@@ -4354,4 +4354,13 @@ export const MUTATIONS = [
     tests: [B('releases-portal')],
     by: /an asset is expired from the very moment it expires/,
   },
+  {
+    id: "webharden.dry-run-at-once-minute",
+    rule: "The dry run says 'Available at once' for a release due within the next minute, not a date a few seconds away",
+    file: "web/features/triggers/dry-run.ts",
+    from: "at <= now.getTime() + 60_000 ?",
+    to: "at <= now.getTime() ?",
+    tests: [B('triggers-dry-run')],
+    by: /a release due within the next minute .* is still available at once/,
+  },
 ]
