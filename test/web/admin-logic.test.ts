@@ -18,6 +18,7 @@ import {
   promoBody,
   promoCodeAsTyped,
   shownUsersText,
+  statusVariant,
   promoValueText,
   refundPlan,
   refundStatusView,
@@ -54,6 +55,13 @@ describe('status badge (seeds 001 §4)', () => {
   })
 })
 
+describe('status badge colours', () => {
+  it('a trialing subscription is shown green, like an active one', () => {
+    expect(statusVariant('trialing')).toBe('success')
+    expect(statusVariant('active')).toBe('success')
+  })
+})
+
 describe('the users list', () => {
   it('asks the server for the search as typed, trimmed, after the page before', () => {
     expect(adminUsersPath('', null)).toBe('/api/admin/users')
@@ -61,6 +69,11 @@ describe('the users list', () => {
     expect(adminUsersPath('a&b=c', 'eyJ4IjoxfQ')).toBe('/api/admin/users?q=a%26b%3Dc&cursor=eyJ4IjoxfQ')
     expect(adminUsersPath('   ', 'eyJ4IjoxfQ')).toBe('/api/admin/users?cursor=eyJ4IjoxfQ')
   })
+  it('with no accounts at all says "Showing 0 of 0 users"; an empty search says "0 matching users"', () => {
+    expect(shownUsersText(0, 0, false)).toBe('Showing 0 of 0 users')
+    expect(shownUsersText(0, null, false)).toBe('0 matching users')
+  })
+
   it('says how many are shown, of all accounts (the dashboard count) when not searching', () => {
     expect(shownUsersText(50, 12345, true)).toBe('Showing 50 of 12,345 users')
     expect(shownUsersText(50, null, true)).toBe('Showing the first 50 matching users')
@@ -163,6 +176,10 @@ describe('admin prompts (seeds 001 §5)', () => {
     expect(checkRefundDollars('ten').ok).toBe(false)
     expect(checkRefundDollars('10000.01')).toEqual({ ok: false, error: ADMIN_MESSAGES.refundTooLarge })
   })
+  it('a refund of exactly $10,000.00 is allowed', () => {
+    expect(checkRefundDollars('10000')).toEqual({ ok: true, value: 10_000 })
+    expect(checkRefundDollars('$10000.00')).toEqual({ ok: true, value: 10_000 })
+  })
   it('sends dollars that the contract turns into cents exactly once', () => {
     const checked = checkRefundDollars('12.34')
     if (!checked.ok) throw new Error('expected ok')
@@ -177,6 +194,10 @@ describe('errors (seeds 001 §6, §8)', () => {
     expect(deleteFailureOutcome(new Error('User deleted successfully'))).toEqual({ success: true })
     expect(deleteFailureOutcome(new ApiRequestError(404, 'User not found', null))).toEqual({ success: false, message: 'User not found' })
     expect(deleteFailureOutcome(new ApiRequestError(500, 'boom', null))).toEqual({ success: false, message: 'Failed to delete user account' })
+  })
+  it('a delete error that merely contains the digits 200 inside a longer number is still a failure', () => {
+    expect(deleteFailureOutcome(new ApiRequestError(500, 'Storage error 12004', null))).toEqual({ success: false, message: 'Failed to delete user account' })
+    expect(deleteFailureOutcome(new ApiRequestError(503, 'Retry after 2000 ms', null))).toEqual({ success: false, message: 'Failed to delete user account' })
   })
   it('maps 401 and 403 to the guard toasts, anything else to nothing', () => {
     expect(guardOutcome(new ApiRequestError(401, 'x', null))).toBe('authFailed')

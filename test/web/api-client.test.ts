@@ -98,6 +98,26 @@ describe('apiRequest', () => {
     expect(errorText(await failureOf(apiRequest('POST', '/api/x', {})), 'fallback')).toBe('Note: this link has expired.')
   })
 
+  it('a summary message over a list of field errors is kept whole, not replaced by the first field\'s words', async () => {
+    respond(400, JSON.stringify({ message: 'Please fix the highlighted fields', errors: [{ field: 'email', message: 'Invalid email' }] }))
+    expect(errorText(await failureOf(apiRequest('POST', '/api/x', {})), 'fallback')).toBe('Please fix the highlighted fields')
+  })
+
+  it('only a 402 with requiresPayment: true sends the browser to /subscribe', async () => {
+    const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => {})
+    respond(403, '{"message":"Administrators only.","requiresPayment":true}')
+    expect((await failureOf(apiRequest('POST', '/api/x', {}))).message).toBe('403: Administrators only.')
+    respond(402, '{"message":"Card declined","requiresPayment":false}')
+    expect((await failureOf(apiRequest('POST', '/api/x', {}))).message).toBe('402: Card declined')
+    expect(redirect).not.toHaveBeenCalled()
+  })
+
+  it('the words of a failure that is not an API answer (a network error) are shown, or the fallback when it has none', () => {
+    expect(errorText(new TypeError('Failed to fetch'), 'fallback')).toBe('Failed to fetch')
+    expect(errorText(new Error(''), 'fallback')).toBe('fallback')
+    expect(errorText('thrown string', 'fallback')).toBe('fallback')
+  })
+
   it('redirects to /subscribe on 402 requiresPayment and shows no error', async () => {
     const redirect = vi.spyOn(navigation, 'redirect').mockImplementation(() => {})
     respond(402, '{"message":"Pay","requiresPayment":true}')
@@ -199,6 +219,30 @@ describe('an act that needs fresh proof', () => {
     expect((error as ApiRequestError).status).toBe(409)
     expect(errorText(error, '')).toBe('This release has already been cancelled.')
     expect(fetchMock).toHaveBeenCalledTimes(2)
+  })
+
+  it('a fresh-proof answer naming no methods asks for the password', async () => {
+    const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(403, JSON.stringify({ message: 'Confirm it’s you to continue.', requiresFreshProof: true, methods: [] }))
+    const pending = failureOf(apiRequest('POST', '/api/x', {}))
+    await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
+    const asked = pendingFreshProof()
+    settleFreshProof(false)
+    await pending
+    expect(asked).toEqual({ methods: ['password'] })
+  })
+
+  it('only a 403 asks for fresh proof: another status carrying requiresFreshProof is an ordinary error', async () => {
+    const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(400, proofNeeded)
+    let settled = false
+    const pending = failureOf(apiRequest('POST', '/api/x', {})).finally(() => (settled = true))
+    await vi.waitFor(() => expect(settled || pendingFreshProof() !== null).toBe(true))
+    const asked = pendingFreshProof()
+    if (asked) settleFreshProof(false) // close a wrongly opened dialog so nothing is left waiting
+    expect(asked).toBeNull()
+    expect((await pending).message).toBe('400: Confirm it’s you to continue.')
+    expect(fetchMock).toHaveBeenCalledTimes(1)
   })
 
   it('a 403 without requiresFreshProof is an ordinary error: no dialog, no retry', async () => {

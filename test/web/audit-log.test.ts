@@ -364,6 +364,11 @@ describe('filterEntries', () => {
     expect(isFiltered({ ...NO_FILTERS, search: '  ' })).toBe(false)
   })
 
+  it('an actor or action-group choice alone counts as filtered (the page then says how many of all are shown)', () => {
+    expect(isFiltered({ ...NO_FILTERS, actor: 'system' })).toBe(true)
+    expect(isFiltered({ ...NO_FILTERS, group: 'other' })).toBe(true)
+  })
+
   it('search matches action (raw or as shown), actor and detail values, case-insensitively', async () => {
     const chain = await buildChain(SAMPLE)
     expect(ids(filterEntries(chain, { ...NO_FILTERS, search: 'RELEASE.' }))).toEqual([5, 6])

@@ -269,6 +269,24 @@ describe('the release plan on the dashboard (release readiness)', () => {
     expect(monitorRow({ data: engine(), isError: false }, [{ type: 'inactivity', status: 'active' }])).toMatchObject({ value: 'Running', tone: 'ok' })
   })
 
+  it('the same words fixed in different places stay separate lines, each with its own fix', () => {
+    const here = problem('item_trigger_missing', 'error', 'i1')
+    const there = { ...problem('item_trigger_missing', 'error', 'i2'), fix: { label: 'Open the policy', href: '/policies' } }
+    expect(groupProblems([here, there]).map((g) => [g.fix.href, g.count])).toEqual([
+      ['/triggers?create=verified_death', 1],
+      ['/policies', 1],
+    ])
+  })
+
+  it('an error and a warning of different kinds in the same words stay separate, the error not hidden under the warning', () => {
+    const warning = problem('beneficiary_unverified', 'warning', 'b')
+    const error = problem('item_trigger_missing', 'error', 'i')
+    expect(groupProblems([warning, error]).map((g) => [g.severity, g.count])).toEqual([
+      ['error', 1],
+      ['warning', 1],
+    ])
+  })
+
   it('groups the same reason over many items into one line, errors first', () => {
     const many = Array.from({ length: 1000 }, (_, i) => problem('item_trigger_missing', 'error', `item-${i}`))
     const groups = groupProblems([problem('beneficiary_unverified', 'warning', 'b', 'Ada has not confirmed.'), ...many])

@@ -62,6 +62,14 @@ describe('encryptSelectors / decryptSelectors', () => {
     expect(await decryptMetadata(policyKey, POLICY_SELECTORS_BINDING, sealed.encryptedSelectors)).toEqual({ types: ['doc'], tags: ['taxes'] })
   })
 
+  it('seals only what the server can keep: at least one type, at most 100 tags of at most 200 characters', async () => {
+    await expect(encryptSelectors({ types: [], tags: [] }, master)).rejects.toThrow()
+    await expect(encryptSelectors({ types: ['doc'], tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }, master)).rejects.toThrow()
+    await expect(encryptSelectors({ types: ['doc'], tags: ['x'.repeat(201)] }, master)).rejects.toThrow()
+    const edge = await encryptSelectors({ types: ['doc'], tags: [...Array.from({ length: 99 }, (_, i) => `t${i}`), 'x'.repeat(200)] }, master)
+    expect((await decryptSelectors(edge, master)).tags).toHaveLength(100)
+  })
+
   it('refuses a decrypted value of the wrong shape', async () => {
     const key = await generateDataKey()
     const bogus = {
@@ -92,6 +100,12 @@ describe('matches (type AND (no tags OR any tag, ignoring case))', () => {
     expect(matches(all, { type: 'photo', tags: [] })).toBe(true)
     expect(matches(all, { type: 'doc', tags: ['anything'] })).toBe(true)
     expect(matches(all, { type: 'video', tags: [] })).toBe(false)
+  })
+  it('a tag matches however its accents are encoded (composed é or e + combining accent)', () => {
+    const composed = 'Caf\u00e9'
+    const decomposed = 'Cafe\u0301'
+    expect(matches({ types: ['doc'], tags: [composed] }, { type: 'doc', tags: [decomposed] })).toBe(true)
+    expect(normalizeSelectors({ types: ['doc'], tags: [composed, decomposed] }).tags).toEqual([composed])
   })
   it('normalizeSelectors keeps the first spelling of a tag and the contract order of types', () => {
     expect(normalizeSelectors({ types: ['password', 'doc'], tags: ['Taxes', 'TAXES', ' ', 'b'] })).toEqual({ types: ['doc', 'password'], tags: ['Taxes', 'b'] })
@@ -143,6 +157,25 @@ describe('the Create Policy form', () => {
     ])
     expect(messages({ ...valid, requiresApprover: true, approverContact: 'lawyer@example.com' })).toEqual([])
     expect(messages({ ...valid, tags: 'x'.repeat(501) })).toEqual([`tags: ${TAGS_TOO_LONG}`])
+  })
+
+  it('the approver contact must be a whole e-mail address, not just something with an @', () => {
+    for (const contact of ['bob@', '@example.com', 'bob@@example.com', 'bob smith@example.com']) {
+      expect(messages({ ...valid, requiresApprover: true, approverContact: contact }), contact).toEqual([
+        `approverContact: ${POLICY_MESSAGES.approverContactRequired}`,
+      ])
+    }
+  })
+
+  it('tags of exactly 500 characters are within the cap', () => {
+    expect(messages({ ...valid, tags: 'x'.repeat(500) })).toEqual([])
+  })
+
+  it('a beneficiary or trigger ticked twice is sent once', () => {
+    const id = '11111111-1111-4111-8111-111111111111'
+    const body = createBodyFrom(policyDialogSchema.parse({ ...valid, beneficiaryIds: [id, id], triggers: ['inactivity', 'inactivity'] }), { encryptedSelectors: 'AAAA', wrappedKey: 'BBBB' })
+    expect(body.ruleJson.assign).toEqual([{ beneficiaryId: id, access: 'read' }])
+    expect(body.ruleJson.release.on).toEqual(['inactivity'])
   })
 
   it('access on request: off by default (7 days ready), 1 to 365 days, someone to ask; sent only when on', () => {

@@ -109,6 +109,10 @@ describe('profileFormValues', () => {
     expect(profileFormValues(user({ country: 'NZ', timezone: 'Pacific/Auckland' }))).toMatchObject({ country: 'other', timezone: 'America/New_York' })
   })
 
+  it('an account with no country stored shows the default country, not Other', () => {
+    expect(profileFormValues(user({ country: '' })).country).toBe(DEFAULT_COUNTRY)
+  })
+
   it('round-trips: the untouched form of any account passes the schema', () => {
     expect(profileBodySchema.safeParse(profileFormValues(user())).success).toBe(true)
   })
@@ -203,6 +207,16 @@ describe('failure toasts and field errors', () => {
       description: 'currentPassword: Current password is incorrect',
     })
     expect(passwordFailureToast(new TypeError('Failed to fetch'))?.description).toBe(PROFILE_MESSAGES.networkError)
+  })
+
+  it('shows a field’s first message when the server gives it several', () => {
+    const twice = new ApiRequestError(400, 'x', {
+      errors: [
+        { field: 'displayName', message: 'Name is required' },
+        { field: 'displayName', message: 'Name is too short' },
+      ],
+    })
+    expect(serverFieldErrors(twice, ['displayName'] as const)).toEqual({ displayName: 'Name is required' })
   })
 
   it('puts a 400’s field messages beside the known fields only', () => {

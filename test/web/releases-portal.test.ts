@@ -148,6 +148,11 @@ describe('the asset card', () => {
     expect(effectiveStatus(asset({ expiresAt: '2025-05-31T00:00:00Z' }), now)).toBe('expired')
   })
 
+  it('an asset is expired from the very moment it expires, not a moment later', () => {
+    expect(effectiveStatus(asset({ expiresAt: now.toISOString() }), now)).toBe('expired')
+    expect(effectiveStatus(asset({ expiresAt: new Date(now.getTime() + 1).toISOString() }), now)).toBe('available')
+  })
+
   it('takes a download’s counters into the list', () => {
     const list = [asset(), asset({ id: 'asset-2' })]
     const next = withCounts(list, 'asset-2', { downloadCount: 3, maxDownloads: 5 })

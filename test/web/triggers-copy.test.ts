@@ -149,4 +149,9 @@ describe('the check-in clock, in words', () => {
     expect(frequencyChoices(7, 'weekly', 90)).toEqual(['daily', 'weekly', 'monthly', 90])
     expect(frequencyChoices(14).map(frequencyLabel)).toEqual(['Daily', 'Weekly', 'Every 14 days', 'Monthly'])
   })
+
+  it('a day count equal to one of the spec’s frequencies is offered under the spec’s name, once', () => {
+    expect(frequencyChoices(7)).toEqual(['daily', 'weekly', 'monthly'])
+    expect(frequencyChoices(1, 30).map(frequencyLabel)).toEqual(['Daily', 'Weekly', 'Monthly'])
+  })
 })

@@ -171,4 +171,17 @@ describe('a dry run per cause', () => {
     expect(view.causes[0]!.entries[0]!.groups[0]!.labels).toEqual(['will.pdf'])
     expect(view.causes[1]!.entries[0]!.groups[0]!.labels).toEqual(['beach.jpg'])
   })
+
+  it('a release due within the next minute (the server answered a moment ago) is still available at once', () => {
+    const now = new Date('2026-11-27T12:00:00Z')
+    const whenAt = (earliestAt: string) =>
+      dryRunView(
+        { triggerId: 't1', type: 'manual_release', causes: [cause([entry({ itemIds: ['i1'] })], { cause: 'release_now', itemCount: 1, beneficiaryCount: 1, deliveryCount: 1, earliestAt })], safetyWindowHours: null, paymentHold: false },
+        named,
+        now,
+      ).causes[0]!.when
+    expect(whenAt('2026-11-27T12:00:30Z')).toBe('Available at once')
+    expect(whenAt('2026-11-27T12:01:00Z')).toBe('Available at once')
+    expect(whenAt('2026-11-27T12:01:01Z')).toMatch(/^Available from /)
+  })
 })

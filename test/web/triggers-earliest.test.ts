@@ -50,6 +50,10 @@ describe('policyWhenText', () => {
     expect(policyWhenText(cause, 100, null)).toBe('100 hours after, or later if your safety window is longer')
   })
 
+  it.each(NOT_OWNER)('%s: with the window not known, a delay of one hour is still named, in the singular', (cause) => {
+    expect(policyWhenText(cause, 1, null)).toBe('1 hour after, or later if your safety window is longer')
+  })
+
   it('the owner by hand: at once, or the delay', () => {
     expect(policyWhenText('manual', 0, 72)).toBe('at once')
     expect(policyWhenText('manual', 1, 72)).toBe('1 hour after')

@@ -114,6 +114,13 @@ describe('localDateTimeToIso', () => {
     }
   })
 
+  it('refuses a time with anything after it (a cut-off seconds field, stray text)', () => {
+    process.env.TZ = 'UTC'
+    for (const value of ['2030-05-01T09:30:5', '2030-05-01T09:30x', '2030-05-01T09:30:00.000']) {
+      expect(localDateTimeToIso(value)).toBeNull()
+    }
+  })
+
   it('toLocalInputValue is its inverse for the field’s min', () => {
     process.env.TZ = 'Asia/Kolkata'
     expect(toLocalInputValue(new Date('2030-05-01T04:00:00Z'))).toBe('2030-05-01T09:30')

@@ -59,6 +59,39 @@ describe('the dropzone rules', () => {
     ])
   })
 
+  it('reads a type or an extension in capitals as the same type', () => {
+    expect(mimeTypeOf(file('photo', 'image/PNG'))).toBe('image/png')
+    expect(mimeTypeOf(file('PHOTO.JPG', ''))).toBe('image/jpeg')
+    expect(isPreviewableImage('image/JPEG')).toBe(true)
+  })
+
+  it('the video picker offers videos', () => {
+    expect(acceptAttribute('video')).toBe('video/*')
+  })
+
+  it('a file of exactly the size limit is accepted', () => {
+    const { accepted, rejected } = sortFiles([], [file('edge.mp4', 'video/mp4', MAX_FILE_BYTES)])
+    expect(accepted.map((f) => f.name)).toEqual(['edge.mp4'])
+    expect(rejected).toEqual([])
+  })
+
+  it('two different files of the same name and size (changed at different times) are both kept', () => {
+    const { accepted } = sortFiles([file('scan.pdf', 'application/pdf', 10, 1)], [file('scan.pdf', 'application/pdf', 10, 2)])
+    expect(accepted).toHaveLength(1)
+  })
+
+  it('a file too large is refused for its size alone, even past the count limit', () => {
+    const full = Array.from({ length: MAX_FILES_PER_DROP }, (_, i) => file(`f${i}.txt`, 'text/plain'))
+    const { rejected } = sortFiles(full, [file('huge.mp4', 'video/mp4', MAX_FILE_BYTES + 1)])
+    expect(rejected).toEqual([{ name: 'huge.mp4', reasons: [VAULT_ITEM_MESSAGES.fileTooLarge(MAX_FILE_BYTES)] }])
+  })
+
+  it(`a drag of exactly ${MAX_FILES_PER_DROP} files onto an empty selection is accepted`, () => {
+    const files = Array.from({ length: MAX_FILES_PER_DROP }, () => ({ kind: 'file', type: '' }))
+    expect(dragVerdict(files)).toBe('accept')
+    expect(dragVerdict(files, 1)).toBe('reject')
+  })
+
   it('judges a drag by count only: any type is taken, too many files is a reject', () => {
     expect(dragVerdict([{ kind: 'file', type: 'image/png' }, { kind: 'file', type: '' }])).toBe('accept')
     expect(dragVerdict([{ kind: 'file', type: 'image/png' }, { kind: 'file', type: 'application/zip' }])).toBe('accept')

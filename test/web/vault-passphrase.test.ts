@@ -32,6 +32,15 @@ describe('passphrase strength (seeds 001 §5)', () => {
     expect(scorePassphrase('Abcdefghijk1!')).toMatchObject({ score: 65, label: 'Good' })
     expect(scorePassphrase('Abcdefghijklmno1!')).toMatchObject({ score: 80, label: 'Strong', tone: 'green' })
   })
+  it('counts 16 and 20 characters from exactly 16 and exactly 20', () => {
+    expect(scorePassphrase('abcdefghijklmno').score).toBe(20 + 10) // 15 characters
+    expect(scorePassphrase('abcdefghijklmnop').score).toBe(20 + 10 + 15) // 16
+    expect(scorePassphrase('abcdefghijklmnopqrs').score).toBe(20 + 10 + 15) // 19
+    expect(scorePassphrase('abcdefghijklmnopqrst').score).toBe(20 + 10 + 10 + 15) // 20
+  })
+  it('a score of exactly 70 is Strong', () => {
+    expect(scorePassphrase('Abcdefghijklmno!')).toMatchObject({ score: 70, label: 'Strong', tone: 'green' })
+  })
   it('gives the spec hints for what is missing', () => {
     expect(scorePassphrase('short').hints).toEqual([
       'Use at least 12 characters',
