@@ -5,7 +5,7 @@ import type { ReleaseReadiness } from '../../contract/readiness'
 import { signLinkToken } from '../../worker/lib/link-tokens'
 import { createTrigger, manualReleaseOk, ownerWithItem, portalToken } from './engine-helpers'
 import { call, env, messageOf, rsaOaepPublicKey } from './helpers'
-import { ownerRow } from './owner-helpers'
+import { ownerExec, ownerRow } from './owner-helpers'
 import { signedRotation } from './vault-signing'
 
 // An heir's passphrase backup of their key (0.3 · 4 of 7): stored through the invitation's link,
@@ -107,6 +107,21 @@ describe("an heir's passphrase backup of their key", () => {
     const none = await call(`/api/beneficiaries/${s.beneficiary.id}/key-backup?token=${portal}`)
     expect(none.status).toBe(404)
     expect(await messageOf(none)).toBe(HEIR_BACKUP_MESSAGES.noBackup)
+  })
+
+  it('is served to the heir only for their current key: a backup recorded for an older key is not offered', async () => {
+    const s = await ownerWithItem()
+    expect((await store(optInToken(s.ownerId, s.beneficiary.id))).status).toBe(200)
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const portal = encodeURIComponent(await portalToken(s.beneficiary.email))
+    expect((await call(`/api/beneficiaries/${s.beneficiary.id}/key-backup?token=${portal}`)).status).toBe(200)
+    // The heir's key moved on while the row kept the backup of the old one (a rotation clears it
+    // too: this is the second of two guards).
+    await ownerExec(s.ownerId, ['update beneficiaries set key_version = key_version + 1 where id = ?', s.beneficiary.id])
+    const stale = await call(`/api/beneficiaries/${s.beneficiary.id}/key-backup?token=${portal}`)
+    expect(stale.status).toBe(404)
+    expect(await messageOf(stale)).toBe(HEIR_BACKUP_MESSAGES.noBackup)
   })
 
   it('is cleared when the key is replaced: a new kit needs a new backup', async () => {

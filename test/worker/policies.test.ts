@@ -85,6 +85,21 @@ describe('access policies', () => {
     expect(await messageOf(foreign)).toBe(POLICY_MESSAGES.unknownBeneficiary)
     expect(((await (await call('/api/policies', { token: owner.token })).json()) as Policy[]).length).toBe(0)
   })
+
+  it("a policy naming one of the owner's beneficiaries and one unknown id is refused whole: nothing is created", async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const mine = await addBeneficiary(owner.token, key)
+    const stranger = await register()
+    const theirs = await addBeneficiary(stranger.token, key)
+    for (const other of [theirs.id, crypto.randomUUID()]) {
+      const body = policyBody(mine.id, { ruleJson: { assign: [{ beneficiaryId: mine.id }, { beneficiaryId: other }], release: { on: ['verified_death'] } } })
+      const res = await call('/api/policies', { token: owner.token, body })
+      expect(res.status).toBe(400)
+      expect(await messageOf(res)).toBe(POLICY_MESSAGES.unknownBeneficiary)
+    }
+    expect(((await (await call('/api/policies', { token: owner.token })).json()) as Policy[]).length).toBe(0)
+  })
 })
 
 describe('a policy that is not active (inactive or draft)', () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { mirrorAccount } from '../../worker/owner/account'
 import { BILLING_MESSAGES } from '../../contract/billing'
 import { TRIGGER_MESSAGES, type EngineStatus, type Trigger } from '../../contract/triggers'
-import { call, env, messageOf, register } from './helpers'
-import { createTrigger, DAY_MS, guard } from './engine-helpers'
+import { addApprover, call, env, messageOf, outboxFor, register, waitFor } from './helpers'
+import { createTrigger, DAY_MS, guard, verifiedApprover } from './engine-helpers'
 import { ownerWithBeneficiary } from './vault-helpers'
 
 describe('triggers API', () => {
@@ -134,5 +134,21 @@ describe('triggers API', () => {
     await createTrigger(token, { type: 'inactivity' })
     const view = await guard(ownerId).clockView()
     expect(view.nextAlarmAt).toBe(view.nextCheckInAt)
+  })
+})
+
+describe('death-report links', () => {
+  it('go only to approvers who have confirmed their address, at creation and on "Resend report links"', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const confirmed = await verifiedApprover(owner.token)
+    const unconfirmed = await addApprover(owner.token)
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    const links = async (email: string) => (await outboxFor(email)).filter((m) => m.text.includes('/confirm-death'))
+    await waitFor(async () => (await links(confirmed.email)).length === 1)
+    const resent = await call(`/api/triggers/${trigger.id}/resend-report-links`, { method: 'POST', token: owner.token })
+    expect(resent.status).toBe(200)
+    expect(await resent.json()).toMatchObject({ sent: 1 })
+    expect(await links(confirmed.email)).toHaveLength(2)
+    expect(await links(unconfirmed.email)).toEqual([])
   })
 })
