@@ -15,6 +15,9 @@ import {
   type HeirKeyBackupBytes,
 } from '@/crypto'
 import { checkGuessing } from '../../web/features/vault/passphrase-guessing'
+import { backupPassphraseProblem } from '../../web/features/releases/heir-backup'
+import { VAULT_MESSAGES } from '../../contract/vault'
+import { HEIR_BACKUP_MESSAGES } from '../../contract/heir-key-backup'
 
 // An heir's passphrase backup of their key (FORMAT.md "Heir key backup"): it opens only with their
 // passphrase, for the same owner, beneficiary and key version, and only to the key the vault holds.
@@ -77,5 +80,17 @@ describe('heir key backup', () => {
   it("the estimator refuses a weak heir passphrase that the spec's rules accept", async () => {
     expect((await checkGuessing('abcdefghijk1')).ok).toBe(false)
     expect((await checkGuessing(PASSPHRASE)).ok).toBe(true)
+  })
+})
+
+describe("the heir's backup passphrase", () => {
+  const strong = 'lantern orchard velvet compass 1987!'
+  it('must be typed twice the same: a confirmation of the same length but other letters is refused before anything is encrypted', async () => {
+    const typo = strong.replace('lantern', 'lantarn')
+    expect(typo.length).toBe(strong.length)
+    expect(await backupPassphraseProblem(strong, typo)).toBe(VAULT_MESSAGES.passphrasesDoNotMatch)
+    expect(await backupPassphraseProblem(strong, strong.slice(0, -1))).toBe(VAULT_MESSAGES.passphrasesDoNotMatch)
+    expect(await backupPassphraseProblem('', '')).toBe(HEIR_BACKUP_MESSAGES.enterPassphrase)
+    expect(await backupPassphraseProblem(strong, strong)).toBeNull()
   })
 })

@@ -277,6 +277,17 @@ describe('applyPolicyGrants', () => {
     expect(result.newGrants).toBe(1)
   })
 
+  it('an item joins the policy only once every heir’s key wrap for it is stored: items whose grants failed are left out of its coverage', async () => {
+    const api = new FakeApi()
+    const a = await makeItem('doc', ['taxes'], [ADA])
+    const b = await makeItem('doc', ['taxes'], [ADA])
+    for (const e of [a, b]) api.add(e)
+    api.failGrantsFor.add(b.item.id)
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items: [a.item, b.item], master, fetch: api.fetch, signer: vault.signer })
+    expect(result.matchedItemIds).toEqual([a.item.id, b.item.id])
+    expect([...(api.coverage.get(POLICY) ?? [])]).toEqual([a.item.id])
+  })
+
   it('a recipient key that cannot be used fails before anything is sent', async () => {
     const api = new FakeApi()
     const a = await makeItem('doc', [], [ADA])
