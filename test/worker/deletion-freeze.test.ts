@@ -3,7 +3,7 @@ import { DELETION_MESSAGES } from '../../contract/account-deletion'
 import type { PublicUser } from '../../contract/auth'
 import { FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
-import { assetRows, createTrigger, firingCount, guard, manualReleaseOk, ownerWithItem, policyCovering, setClock } from './engine-helpers'
+import { assetRows, createTrigger, firingCount, guard, ownerWithItem, setClock, waitingPolicyRelease } from './engine-helpers'
 import { ownerExec, ownerRows } from './owner-helpers'
 import { call, linkTokenIn, login, me, messageOf, outboxFor, waitFor, ownerSessions } from './helpers'
 
@@ -73,13 +73,7 @@ describe('a deletion the owner can take back', () => {
   })
 
   it('a release already waiting when the account froze reaches no heir while frozen, even past its time', async () => {
-    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
-    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
-      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 24, requiresApprover: false } },
-    })
-    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
-    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    const s = await waitingPolicyRelease(24)
     expect((await call('/api/account/delete', { method: 'DELETE', token: s.token })).status).toBe(200)
     await guard(s.ownerId).tick(Date.now() + 25 * 3_600_000)
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])

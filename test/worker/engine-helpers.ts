@@ -4,7 +4,7 @@ import { runningSchedule, type ClockState } from '../../worker/engine/clock'
 import { parseEmailDate } from '../../worker/mail/dates'
 import type { OwnerVault } from '../../worker/host/vault-object'
 import { addApprover, call, linksIn, linkTokenIn, nextMessageTo, outboxFor, waitFor } from './helpers'
-import { ownerRow, ownerRows, vaultOf } from './owner-helpers'
+import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
 import { ownerWithBeneficiary, uploadItem } from './vault-helpers'
 
 export const DAY_MS = 86_400_000
@@ -72,6 +72,22 @@ export async function ownerWithItem(policy: Record<string, unknown> = { protocol
   const setup = await ownerWithBeneficiary()
   const { item, parts } = await uploadItem(setup.token, [setup.beneficiary.id], 100, { policy })
   return { ...setup, item, parts }
+}
+
+/**
+ * An owner whose one item reaches its heir only through a policy with a `delayHours` delay, and a
+ * manual release of its death trigger waiting on that delay (nothing handed over yet).
+ */
+export async function waitingPolicyRelease(delayHours: number) {
+  const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+  await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+  await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+    ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours, requiresApprover: false } },
+  })
+  const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+  const result = await manualReleaseOk(s.token, trigger.id)
+  if (result.pendingReleases !== 1) throw new Error(`expected one waiting release, got ${JSON.stringify(result)}`)
+  return { ...s, trigger }
 }
 
 export function policyBody(beneficiaryId: string, overrides: Record<string, unknown> = {}) {

@@ -25,6 +25,7 @@ import {
   portalToken,
   setClock,
   verifiedApprover,
+  waitingPolicyRelease,
 } from './engine-helpers'
 import { concatBytes, ownerWithBeneficiary, publicKey, sameBytes, uploadItem } from './vault-helpers'
 import { ownerExec, ownerRows } from './owner-helpers'
@@ -889,13 +890,7 @@ describe('released assets', () => {
   })
 
   it('an item whose grant to the heir is gone by the time its release is due is not handed to them (nothing was wrapped for them)', async () => {
-    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
-    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
-    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
-      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 24, requiresApprover: false } },
-    })
-    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
-    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ pendingReleases: 1 })
+    const s = await waitingPolicyRelease(24)
     // The owner's grant of the item to this heir goes while the release waits.
     await ownerExec(s.ownerId, ['delete from item_grants where item_id = ? and beneficiary_id = ?', s.item.id, s.beneficiary.id])
     await guard(s.ownerId).tick(Date.now() + 25 * 3_600_000)
