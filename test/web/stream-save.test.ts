@@ -473,35 +473,58 @@ describe('the download worker', () => {
 
   it('drops each piece the browser has copied out when it asks for the next, so nothing piles up for the garbage collector', async () => {
     const worker = loadWorker()
-    const page = pagePort([text('first'), text('second')])
+    const page = pagePort([text('first'), text('second'), text('third')])
     offer(worker, page)
     const reader = (await worker.fetch(`https://vault.example/downloads/${ID}`)!).body!.getReader()
     const first = (await reader.read()).value!
     expect(new TextDecoder().decode(first)).toBe('first')
     const second = (await reader.read()).value!
-    // Asking for the second piece released the first: its buffer is detached, its memory freed.
+    await settle()
+    // Taking the second piece means the first is written: its buffer is detached, its memory freed.
     expect(first.byteLength).toBe(0)
     expect(first.buffer.byteLength).toBe(0)
     expect(new TextDecoder().decode(second)).toBe('second')
-    expect((await reader.read()).done).toBe(true)
-    // The last piece is released when the page says the file is complete.
+    const third = (await reader.read()).value!
+    await settle()
     expect(second.byteLength).toBe(0)
+    expect(new TextDecoder().decode(third)).toBe('third')
+    expect((await reader.read()).done).toBe(true)
     page.close()
   })
 
-  it('asks for the next piece only once the browser has taken the one before', async () => {
+  it('never drops the piece the browser is still writing, even while it asks the page for the next one', async () => {
+    const worker = loadWorker()
+    const page = pagePort([text('first'), text('second')])
+    offer(worker, page)
+    const reader = (await worker.fetch(`https://vault.example/downloads/${ID}`)!).body!.getReader()
+    const first = (await reader.read()).value!
+    // Taking the first piece asks the page for the second, while the browser still writes the first.
+    await settle()
+    expect(page.replies.filter((r) => r === 'pull')).toHaveLength(2)
+    expect(new TextDecoder().decode(first)).toBe('first')
+    const second = (await reader.read()).value!
+    await settle()
+    // The page has said the file is complete; the last piece is still the browser's to write.
+    expect(page.replies.filter((r) => r === 'pull')).toHaveLength(3)
+    expect(new TextDecoder().decode(second)).toBe('second')
+    expect((await reader.read()).done).toBe(true)
+    page.close()
+  })
+
+  it('keeps one piece ready for the browser and asks for the next only once the browser has taken it', async () => {
     const worker = loadWorker()
     const page = pagePort([text('a'), text('b'), text('c')])
     offer(worker, page)
     const response = await worker.fetch(`https://vault.example/downloads/${ID}`)!
     await settle()
     const pulls = () => page.replies.filter((r) => r === 'pull').length
-    expect(pulls()).toBe(0)
+    // One piece is asked for at once, so the browser never waits on the page between two pieces.
+    expect(pulls()).toBe(1)
     const reader = response.body!.getReader()
     for (let read = 1; read <= 3; read++) {
       await reader.read()
       await settle()
-      expect(pulls()).toBe(read)
+      expect(pulls()).toBe(read + 1)
     }
     page.close()
   })

@@ -62,14 +62,17 @@ function release(bytes) {
 }
 
 /**
- * The body: each pull asks the page for its next piece and waits for it. With no queue of its own
- * (a high-water mark of 0), it asks only once the browser has taken the piece before, so that
- * piece is released then.
+ * The body: each pull asks the page for its next piece and waits for it. It keeps one piece ready
+ * (a high-water mark of 1), so the browser never waits on the page between two pieces: a pull
+ * comes when the browser has taken the queued piece, which it is writing then, and the browser
+ * takes a piece only once it has written the one before. So at each pull every piece handed over
+ * but the last is written, and released.
  */
 function pieces(port) {
   let waiting = null
   let finished = false
-  let taken = null
+  // Pieces handed to the browser and not yet released, oldest first.
+  const handed = []
   const settle = () => {
     const resolve = waiting
     waiting = null
@@ -82,12 +85,13 @@ function pieces(port) {
           const data = event.data
           if (finished) return
           if (data?.type === 'chunk' && data.bytes instanceof Uint8Array && waiting) {
-            taken = data.bytes
-            controller.enqueue(taken)
+            handed.push(data.bytes)
+            controller.enqueue(data.bytes)
             settle()
           } else if (data?.type === 'end' && waiting) {
             finished = true
-            release(taken)
+            // The last piece may still be being written: only those before it are released.
+            while (handed.length > 1) release(handed.shift())
             controller.close()
             settle()
           } else {
@@ -106,8 +110,7 @@ function pieces(port) {
         })
       },
       pull() {
-        release(taken)
-        taken = null
+        while (handed.length > 1) release(handed.shift())
         return new Promise((resolve) => {
           waiting = resolve
           port.postMessage({ type: 'pull' })
@@ -119,7 +122,7 @@ function pieces(port) {
         port.postMessage({ type: 'cancel' })
       },
     },
-    { highWaterMark: 0 },
+    { highWaterMark: 1 },
   )
 }
 
