@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { scorePassphrase, STRENGTH_MIN } from '../../web/features/vault/passphrase-strength'
 import { checkGuessing, GUESSING_MESSAGES, judgeGuessing, loadEstimator, MIN_GUESSES } from '../../web/features/vault/passphrase-guessing'
 
@@ -36,6 +36,21 @@ describe('passphrases that resist guessing', () => {
   it('accepts the passphrases people are told to choose (words that do not go together, a number)', async () => {
     for (const strong of ['Granite-Orchard-42-Lantern', 'Harbour-Quill-58-Meadow', 'correct horse battery staple', 'Correct horse battery staple, cafe ☕']) {
       expect(await checkGuessing(strong, ['grace@example.com', 'Grace Owner'])).toEqual({ ok: true, advice: [] })
+    }
+  })
+
+  it('does not accept a passphrase as hard to guess when the guessing check cannot be loaded: it refuses and says why', async () => {
+    // The estimator is a separate chunk of the app; here it fails to load, as on a dropped connection.
+    vi.resetModules()
+    vi.doMock('@zxcvbn-ts/core', () => {
+      throw new Error('the chunk could not be loaded')
+    })
+    try {
+      const offline = await import('../../web/features/vault/passphrase-guessing')
+      expect(await offline.checkGuessing('Granite-Orchard-42-Lantern')).toEqual({ ok: false, advice: [GUESSING_MESSAGES.unavailable] })
+    } finally {
+      vi.doUnmock('@zxcvbn-ts/core')
+      vi.resetModules()
     }
   })
 })

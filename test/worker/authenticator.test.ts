@@ -12,7 +12,7 @@ import {
   type AuthenticatorStatus,
   type RecoveryCodes,
 } from '../../contract/authenticator'
-import { AUTH_COOKIE, PRODUCT_NAME, SIGN_IN_GUARD } from '../../contract/constants'
+import { AUTH_COOKIE, DEVICE_COOKIE, PRODUCT_NAME, SIGN_IN_GUARD } from '../../contract/constants'
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { WEBAUTHN_MESSAGES, type SecondFactorResponse } from '../../contract/webauthn'
@@ -20,7 +20,7 @@ import { newRecoveryCode, proveWithAuthenticator, hasAuthenticator, recoveryHash
 import { issueSignInTicket } from '../../worker/services/sign-in-ticket'
 import { signLinkToken } from '../../worker/lib/link-tokens'
 import { getDb } from '../../worker/db/client'
-import { call, env, login, me, messageOf, register, ownerSessions } from './helpers'
+import { call, env, freshIp, login, me, messageOf, register, ownerSessions } from './helpers'
 
 // The authenticator app as a second factor (TOTP, RFC 6238) and its recovery codes, through the
 // API: codes are computed here with otpauth from the secret the setup answers, as an app would.
@@ -267,6 +267,24 @@ describe('signing in with the authenticator app', () => {
     await midStep()
     expect((await signInWithCode(again.ticket, codeAt(owner.secret))).status).toBe(200)
     expect(await failuresOf(owner.email)).toBe(0)
+  })
+
+  it("a hold on the account never stops the code step in a browser that has signed in to it before: a stranger's wrong passwords cannot lock the owner out", async () => {
+    const owner = await ownerWithApp()
+    await midStep()
+    const first = await signInWithCode((await passwordStep(owner)).ticket, codeAt(owner.secret))
+    expect(first.status).toBe(200)
+    const mark = first.headers.getSetCookie().find((c) => c.startsWith(`${DEVICE_COOKIE}=`))
+    expect(mark).toBeTruthy()
+    const usual = mark!.split(';')[0]!
+    // A stranger elsewhere guesses the password until the account is held.
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) expect((await login(owner.email, 'a stranger guessing', { ip: freshIp() })).status).toBe(401)
+    expect((await login(owner.email, owner.password)).status).toBe(429)
+    // In the usual browser the password step goes through; its ticket's code step, sent from
+    // another browser, waits out the hold, and from the usual browser signs in.
+    const { ticket } = await passwordStep(owner, { cookie: usual })
+    expect((await signInWithCode(ticket, codeAt(owner.secret, 1))).status).toBe(429)
+    expect((await signInWithCode(ticket, codeAt(owner.secret, 1), { cookie: usual })).status).toBe(200)
   })
 
   it('accepts each code once: the same code, or an older one, is refused after it', async () => {

@@ -166,6 +166,22 @@ describe('identity documents', () => {
     expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('rejected')
   })
 
+  it('a document of a type the policies no longer accept cannot be approved, only rejected', async () => {
+    const { owner, beneficiary, approverA } = await setting(1)
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'id.png', { type: 'image/png' }), documentType: 'passport' })
+    expect(res.status).toBe(201)
+    // The owner's policy now asks for a driver's licence instead.
+    await ownerExec(owner.user.id, [`update policies set required_document_types = '["drivers_license"]'`])
+    const token = reviewToken((await reviewMail(approverA.email)).text)
+    const approve = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Looks fine.' } })
+    expect(approve.status).toBe(409)
+    expect(await messageOf(approve)).toBe(IDENTITY_MESSAGES.approveTypeNotAccepted('Passport', "Driver's licence"))
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
+    const reject = await call('/api/identity-verifications', { body: { token, status: 'rejected', verificationNotes: 'A passport is no longer asked for.' } })
+    expect(reject.status).toBe(200)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('rejected')
+  })
+
   it('refuses bad files and missing fields with the spec messages', async () => {
     const { owner, beneficiary } = await setting(1)
     const path = `/api/identity-verification/${beneficiary.id}`

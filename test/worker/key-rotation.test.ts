@@ -64,6 +64,21 @@ describe('beneficiary key rotation', () => {
     expect(foreign.status).toBe(404)
   })
 
+  it('is refused when its grants name as many items as the heir holds but not the same ones, and nothing changes', async () => {
+    const owner = await register()
+    const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const other = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const items = [await itemFor(owner.token, beneficiary.id), await itemFor(owner.token, beneficiary.id)].sort()
+    // An item of the owner's that this heir is not granted, in place of one they are.
+    const elsewhere = await itemFor(owner.token, other.id)
+    const swapped = [items[0]!, elsewhere].map((itemId, i) => ({ itemId, wrappedKey: b64(`new${i}`) }))
+    const res = await rotateKey(owner.token, beneficiary.id, { publicKey: await rsaOaepPublicKey(), grants: swapped })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(CIRCLE_MESSAGES.rotationIncomplete)
+    expect(await grantsOf(owner.user.id, beneficiary.id)).toEqual(items.map((item_id) => ({ item_id, wrapped_key: b64('old'), key_version: 1 })))
+    expect(await grantsOf(owner.user.id, other.id)).toEqual([{ item_id: elsewhere, wrapped_key: b64('old'), key_version: 1 }])
+  })
+
   it('lets only one of two concurrent rotations of the same key win', async () => {
     const owner = await register()
     const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())

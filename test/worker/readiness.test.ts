@@ -144,6 +144,15 @@ describe('GET /api/release-readiness', () => {
     expect((await readiness(p.token)).ready).toBe(true)
   })
 
+  it('does not count an item whose own date has already passed: it reaches no one any more', async () => {
+    const dated = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(Date.now() + 30 * DAY_MS).toISOString() })
+    expect((await readiness(dated.token)).ready).toBe(true)
+    await ownerExec(dated.ownerId, ['update vault_items set scheduled_at = ? where id = ?', Date.now() - DAY_MS, dated.item.id])
+    const after = await readiness(dated.token)
+    expect(after.ready).toBe(false)
+    expect(find(after, 'nothing_protected')).toBeTruthy()
+  })
+
   it('never counts another owner’s items, people or triggers', async () => {
     const a = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await createTrigger(a.token, { type: 'manual_release', config: {} })
