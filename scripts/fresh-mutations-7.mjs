@@ -1,0 +1,305 @@
+// The seventh independent mutation pass (part "fresh7"): 40 realistic one-line bugs chosen from the
+// docs and the product code alone (worker/, web/, contract/), without opening scripts/mutations.mjs,
+// anything under test/, the NOTES-*.md files or docs/testing.md. The six earlier fresh lists were
+// read only to pick other lines and other rules. Weighted towards the promise (never before, never
+// to the wrong person, never lost, a stolen session cannot change trust) and towards files the
+// earlier lists touched little: the owner object's vault keys and their move, its account mirror,
+// sessions and heir directory, sign-in tickets, session lifetimes, reset and confirmation mail,
+// invitations, the subscription and freeze middleware, and routes for settings, links, triggers,
+// policies, profile and deletion; in the web app key derivation and data-key unwrapping, the key
+// move, selectors, upload and identity file limits, the heir portal and Access Kit, the audit CSV,
+// billing and dashboard screens, refunds in the back office and the fresh-proof dialog. Run by
+// scripts/fresh-mutate.mjs --list scripts/fresh-mutations-7.mjs. Entries are never changed after
+// this list's commit; notes on them go in NOTES-fresh7.md.
+
+export const FRESH = [
+  // ---- Never lost: the vault's keys and their move ------------------------------------------------
+  {
+    id: 'fresh7-key-move-commits-with-one-missing',
+    rule: 'The move to a vault key commits only once every active item and policy has its new wrap; anything left without one would lose its key',
+    file: 'worker/owner/vault-key-move.ts',
+    from: '  if (remainingCount(storage) > 0) throw conflict(KEY_MOVE_MESSAGES.incomplete)',
+    to: '  if (remainingCount(storage) > 1) throw conflict(KEY_MOVE_MESSAGES.incomplete)',
+  },
+  {
+    id: 'fresh7-key-move-sweep-flipped',
+    rule: 'A vault-key move left unfinished for a day is dropped with its staged wraps; one under way is kept so the next unlock resumes it',
+    file: 'worker/owner/vault-key-move.ts',
+    from: '  if (!move || move.startedAt + KEY_MOVE_TTL_MS > now) return false',
+    to: '  if (!move || move.startedAt + KEY_MOVE_TTL_MS < now) return false',
+  },
+  {
+    id: 'fresh7-upload-reserved-before-move-accepted',
+    rule: 'An upload reserved before the vault moved to its vault key (its data key wrapped by the old key) is refused, so the browser adds it again and nothing is stored unopenable',
+    file: 'worker/owner/vault-key-move.ts',
+    from: 'if (movedAt !== undefined && reservedAt < movedAt) throw',
+    to: 'if (movedAt !== undefined && reservedAt > movedAt) throw',
+  },
+  {
+    id: 'fresh7-web-key-move-resume-uses-new-key',
+    rule: 'A resumed vault-key move re-wraps every data key under the move\'s own staged vault key, never a new one, so wraps under two vault keys never mix',
+    file: 'web/features/vault/key-move.ts',
+    from: '  const vaultKey = await unwrapVaultKey(state.wrappedVaultKey, passphraseKey)',
+    to: '  const vaultKey = await unwrapVaultKey(body.wrappedVaultKey, passphraseKey)',
+  },
+  {
+    id: 'fresh7-web-data-key-unwrapped-not-extractable',
+    rule: 'An item\'s data key unwrapped in the owner\'s browser can be re-wrapped for a beneficiary, so items already in the vault can be left to someone',
+    file: 'web/crypto/data-key.ts',
+    from: "    const key = await subtle().unwrapKey('raw', body, master, params, DATA_KEY_ALGORITHM, true, ['encrypt', 'decrypt'])",
+    to: "    const key = await subtle().unwrapKey('raw', body, master, params, DATA_KEY_ALGORITHM, false, ['encrypt', 'decrypt'])",
+  },
+  {
+    id: 'fresh7-web-pbkdf2-iterations',
+    rule: 'The master key is derived with PBKDF2-SHA-256 at 600,000 iterations, as the format fixes; any other count opens no existing vault',
+    file: 'web/crypto/params.ts',
+    from: 'export const PBKDF2_ITERATIONS = 600_000',
+    to: 'export const PBKDF2_ITERATIONS = 100_000',
+  },
+
+  // ---- Never to the wrong person ------------------------------------------------------------------
+  {
+    id: 'fresh7-backup-address-before-verified',
+    rule: 'The owner\'s backup address hears nothing but its verification link until it has been verified',
+    file: 'worker/owner/account.ts',
+    from: '    backupEmail: user.backupEmailVerifiedAt !== null ? user.backupEmail : null,',
+    to: '    backupEmail: user.backupEmail,',
+  },
+  {
+    id: 'fresh7-emergency-contact-without-opt-in',
+    rule: 'The emergency contact is e-mailed only when the owner opted in to having them told',
+    file: 'worker/owner/account.ts',
+    from: '    alertContact: user.emergencyContactAlerts ? user.emergencyContact : null,',
+    to: '    alertContact: user.emergencyContact,',
+  },
+  {
+    id: 'fresh7-heir-index-delete-other-owners',
+    rule: 'Removing a beneficiary or approver removes only this owner\'s entry from the heir directory; other owners naming the same address stay findable',
+    file: 'worker/owner/directory.ts',
+    from: '    ...gone.map((k) => sql`delete from heir_index where address_key = ${k} and owner_id = ${key}`),',
+    to: '    ...gone.map((k) => sql`delete from heir_index where address_key = ${k}`),',
+  },
+  {
+    id: 'fresh7-held-invitations-past-address-limit',
+    rule: 'When held invitations go out on confirmation, an address that already had its hourly share of mail waits; the limits on mail to other people hold',
+    file: 'worker/services/invitations.ts',
+    from: '    if (refusal) continue\n',
+    to: '',
+  },
+  {
+    id: 'fresh7-approver-link-wrong-purpose',
+    rule: 'An approver\'s verification link verifies that approver: the route reads it under the approver purpose, not the beneficiary one',
+    file: 'worker/routes/links.ts',
+    from: "linkOf(c.env, 'approverVerify', c.req.valid('json').token)",
+    to: "linkOf(c.env, 'beneficiaryVerify', c.req.valid('json').token)",
+  },
+  {
+    id: 'fresh7-paused-account-gets-reset-link',
+    rule: 'An account paused by the back office gets no password-reset link',
+    file: 'worker/services/password-reset.ts',
+    from: '  if (!user || user.pausedAt) return\n',
+    to: '  if (!user) return\n',
+  },
+  {
+    id: 'fresh7-confirmation-links-past-hourly-limit',
+    rule: 'At most EMAIL_CONFIRMATION.perHour confirmation links an hour go to the owner\'s address; the next one is refused with 429',
+    file: 'worker/services/email-confirmation.ts',
+    from: 'if ((recent?.n ?? 0) >= EMAIL_CONFIRMATION.perHour)',
+    to: 'if ((recent?.n ?? 0) > EMAIL_CONFIRMATION.perHour)',
+  },
+  {
+    id: 'fresh7-weak-beneficiary-key-accepted',
+    rule: 'A beneficiary public key is taken only if it is a 2048-bit RSA-OAEP key; a shorter key is refused',
+    file: 'worker/services/public-keys.ts',
+    from: '    if (algorithm.modulusLength !== 2048) return null',
+    to: '    if (!algorithm.modulusLength) return null',
+  },
+  {
+    id: 'fresh7-web-kit-vault-line-wrong-fingerprint',
+    rule: 'The Access Kit\'s vault-fingerprint line, which the portal checks every seal against, carries the owner\'s vault fingerprint, not the beneficiary key\'s',
+    file: 'web/features/circle/access-kit.ts',
+    from: '    vaultLine: `${KIT_VAULT_FINGERPRINT_LABEL}: ${kit.vaultFingerprint}`,',
+    to: '    vaultLine: `${KIT_VAULT_FINGERPRINT_LABEL}: ${kit.fingerprint}`,',
+  },
+  {
+    id: 'fresh7-web-policy-without-tags-covers-nothing',
+    rule: 'A policy naming no tags covers every item of its types',
+    file: 'web/features/policies/selectors.ts',
+    from: '  if (selectors.tags.length === 0) return true',
+    to: '  if (selectors.tags.length === 0) return false',
+  },
+  {
+    id: 'fresh7-web-portal-mismatch-on-one-failure',
+    rule: 'The heir portal says the kit does not fit only when none of the items it tried opens with it, not when one of them fails',
+    file: 'web/features/releases/portal.ts',
+    from: '    mismatch: tried.length > 0 && tried.every((r) => !r.opened),',
+    to: '    mismatch: tried.length > 0 && tried.some((r) => !r.opened),',
+  },
+
+  // ---- A stolen session cannot change trust -------------------------------------------------------
+  {
+    id: 'fresh7-new-sign-in-ends-other-sessions',
+    rule: 'Signing in on another device leaves the owner\'s live sessions alone; only expired ones are cleared',
+    file: 'worker/owner/sessions.ts',
+    from: '  db.delete(sessions).where(lte(sessions.expiresAt, session.createdAt)).run()',
+    to: '  db.delete(sessions).where(lte(sessions.createdAt, session.createdAt)).run()',
+  },
+  {
+    id: 'fresh7-session-lifetime-units',
+    rule: 'A session lasts SESSION_TTL_SECONDS (30 days) and is refused after that',
+    file: 'worker/services/sessions.ts',
+    from: '  const expiresAt = now + SESSION_TTL_SECONDS * 1000',
+    to: '  const expiresAt = now + SESSION_TTL_SECONDS * 60 * 1000',
+  },
+  {
+    id: 'fresh7-sign-in-ticket-any-audience',
+    rule: 'A sign-in ticket is bound to its purpose: a session token or any other token signed with the same secret is not accepted as one',
+    file: 'worker/services/sign-in-ticket.ts',
+    from: '      audience: AUDIENCE,\n',
+    to: '',
+  },
+  {
+    id: 'fresh7-frozen-account-cannot-sign-out-others',
+    rule: 'While an account is frozen for deletion the owner can still sign every other device out',
+    file: 'worker/middleware/auth.ts',
+    from: "  '/api/auth/sessions/sign-out-others',\n",
+    to: '',
+  },
+  {
+    id: 'fresh7-shorter-frequency-without-proof',
+    rule: 'A shorter check-in frequency (a release sooner) needs fresh proof, so a stolen session cannot shorten it',
+    file: 'worker/routes/user.ts',
+    from: '    if (pingFrequency < before) await assertFreshProof(c)',
+    to: '    if (pingFrequency > before) await assertFreshProof(c)',
+  },
+  {
+    id: 'fresh7-deletion-keeps-requesting-session',
+    rule: 'Asking for the account to be deleted ends every session, the one that asked too (a stolen one included)',
+    file: 'worker/routes/account.ts',
+    from: '  await ownerVault(c.env, user.id).revokeSessions()\n',
+    to: '  await ownerVault(c.env, user.id).revokeSessions(c.var.sessionId)\n',
+  },
+  {
+    id: 'fresh7-passphrase-change-without-proof',
+    rule: 'Changing the vault passphrase needs fresh proof: a stolen session cannot replace the vault key\'s wrap',
+    file: 'worker/routes/vault.ts',
+    from: ".post('/passphrase', requireFreshProof, jsonBodyLimit,",
+    to: ".post('/passphrase', jsonBodyLimit,",
+  },
+  {
+    id: 'fresh7-not-me-link-undoes-nothing',
+    rule: '"This wasn\'t me" in a trust-change e-mail undoes what was added since the session that made the change signed in',
+    file: 'worker/services/trust-mail.ts',
+    from: '{ owner: userId, nonce: String(since) }',
+    to: '{ owner: userId, nonce: String(now) }',
+  },
+  {
+    id: 'fresh7-password-change-removes-other-owners-keys',
+    rule: 'A password change removes only the owner\'s own security keys among those named; another owner\'s key id is ignored',
+    file: 'worker/routes/profile.ts',
+    from: '.where(and(eq(webauthnCredentials.userId, user.id), keyIds.length ? inArray(webauthnCredentials.id, keyIds) : sql`0`, ours))',
+    to: '.where(and(keyIds.length ? inArray(webauthnCredentials.id, keyIds) : sql`0`, ours))',
+  },
+  {
+    id: 'fresh7-access-request-on-owner-not-told',
+    rule: 'Creating an active policy with access on request (people may start a release) e-mails the owner at once',
+    file: 'worker/routes/policies.ts',
+    from: "if (policy.accessRequest && policy.status === 'active')",
+    to: "if (policy.accessRequest && policy.status !== 'active')",
+  },
+  {
+    id: 'fresh7-web-proof-dialog-single-method',
+    rule: 'The fresh-proof dialog offers the ways the server said it accepts (a passkey-only owner is asked for their key), password only when it named none',
+    file: 'web/lib/fresh-proof-store.ts',
+    from: "methods.length ? methods : ['password']",
+    to: "methods.length > 1 ? methods : ['password']",
+  },
+
+  // ---- Plans, deletion and the circle -------------------------------------------------------------
+  {
+    id: 'fresh7-unpaid-may-arm-not-stop',
+    rule: 'Without a plan the owner can still stop things (pause a trigger) but cannot arm or add them',
+    file: 'worker/middleware/subscription.ts',
+    from: '      if (!stops(c)) refuseUnpaid(c)',
+    to: '      if (stops(c)) refuseUnpaid(c)',
+  },
+  {
+    id: 'fresh7-activate-trigger-without-plan',
+    rule: 'Only pausing a trigger (no new schedule) is open without a plan; activating one needs a plan',
+    file: 'worker/routes/triggers.ts',
+    from: "  return body.status === 'paused' && body.config === undefined",
+    to: "  return body.status === 'paused' || body.config === undefined",
+  },
+  {
+    id: 'fresh7-incomplete-subscription-counts-as-paid',
+    rule: 'A subscription whose first payment never completed does not open the paid features',
+    file: 'worker/services/users.ts',
+    from: "const ACTIVE_STATUSES = new Set(['active', 'trialing'])",
+    to: "const ACTIVE_STATUSES = new Set(['active', 'trialing', 'incomplete'])",
+  },
+  {
+    id: 'fresh7-second-deletion-request-moves-date',
+    rule: 'A second deletion request is refused (409) and the date first given stands',
+    file: 'worker/services/account-deletion.ts',
+    from: '    .where(and(eq(users.id, user.id), isNull(users.deletionRequestedAt)))',
+    to: '    .where(eq(users.id, user.id))',
+  },
+  {
+    id: 'fresh7-approver-resend-flipped',
+    rule: 'A fresh verification link can be sent to an approver not yet verified; a verified one is refused (409)',
+    file: 'worker/services/approvers.ts',
+    from: '  if (current.emailVerifiedAt !== null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)',
+    to: '  if (current.emailVerifiedAt === null) throw conflict(CIRCLE_MESSAGES.alreadyVerified)',
+  },
+
+  // ---- Web: forms, limits and what the screens say -------------------------------------------------
+  {
+    id: 'fresh7-web-upload-exact-limit-refused',
+    rule: 'A file of exactly the largest allowed size can be added to the vault',
+    file: 'web/features/vault/upload/file-rules.ts',
+    from: '    if (file.size > MAX_FILE_BYTES) reasons.push',
+    to: '    if (file.size >= MAX_FILE_BYTES) reasons.push',
+  },
+  {
+    id: 'fresh7-web-id-document-exact-limit-refused',
+    rule: 'An identity document of exactly 10 MB is accepted (at most 10 MB)',
+    file: 'web/features/identity/file-rules.ts',
+    from: '  if (file.size > ID_DOCUMENT_MAX_BYTES) {',
+    to: '  if (file.size >= ID_DOCUMENT_MAX_BYTES) {',
+  },
+  {
+    id: 'fresh7-web-death-form-today-month',
+    rule: 'The death confirmation form offers dates up to today in the reader\'s time zone, no later and no earlier',
+    file: 'web/features/releases/forms.ts',
+    from: '${pad(now.getMonth() + 1)}',
+    to: '${pad(now.getMonth())}',
+  },
+  {
+    id: 'fresh7-web-audit-csv-quotes',
+    rule: 'The audit CSV quotes any field holding a quote (quotes doubled, RFC 4180), so each entry\'s details stay one cell',
+    file: 'web/features/audit/export.ts',
+    from: 'return /[",\\r\\n]|^\\s|\\s$/.test(text)',
+    to: 'return /[,\\r\\n]|^\\s|\\s$/.test(text)',
+  },
+  {
+    id: 'fresh7-web-invoice-paid-shows-due',
+    rule: 'A paid invoice shows the amount paid; an unpaid one the amount due',
+    file: 'web/features/billing/logic.ts',
+    from: 'invoiceIsPaid(invoice.status) ? invoice.amount_paid : invoice.amount_due',
+    to: 'invoiceIsPaid(invoice.status) ? invoice.amount_due : invoice.amount_paid',
+  },
+  {
+    id: 'fresh7-web-dashboard-errors-read-as-warnings',
+    rule: 'The dashboard\'s release plan row shows problems (needs attention) whenever any readiness problem is an error, even with warnings beside it',
+    file: 'web/features/dashboard/view-model.ts',
+    from: "  if (groups.some((g) => g.severity === 'error')) return",
+    to: "  if (groups.every((g) => g.severity === 'error')) return",
+  },
+  {
+    id: 'fresh7-web-refund-exact-maximum-refused',
+    rule: 'A refund of exactly $10,000.00 is allowed; only more is refused',
+    file: 'web/features/admin/logic.ts',
+    from: '  if (amount > 10_000) return',
+    to: '  if (amount >= 10_000) return',
+  },
+]
