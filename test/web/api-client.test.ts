@@ -232,6 +232,17 @@ describe('an act that needs fresh proof', () => {
     expect(asked).toEqual({ methods: ['password'] })
   })
 
+  it('an owner with a security key only is asked for that key, not a password they may not have', async () => {
+    const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(403, JSON.stringify({ message: 'Confirm it’s you to continue.', requiresFreshProof: true, methods: ['security_key'] }))
+    const pending = failureOf(apiRequest('POST', '/api/x', {}))
+    await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
+    const asked = pendingFreshProof()
+    settleFreshProof(false)
+    await pending
+    expect(asked).toEqual({ methods: ['security_key'] })
+  })
+
   it('only a 403 asks for fresh proof: another status carrying requiresFreshProof is an ordinary error', async () => {
     const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
     respond(400, proofNeeded)

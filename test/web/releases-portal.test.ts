@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { RELEASE_MESSAGES, type ReleasedAsset } from '../../contract/releases'
 import { generateBeneficiaryKeyPair, privateKeyToPem, type BeneficiaryKeyPair } from '@/crypto'
 import { accessKitText } from '@/features/circle/access-kit'
-import { deathFormSchema } from '@/features/releases/forms'
+import { deathFormSchema, todayIso } from '@/features/releases/forms'
 import { isBadLink, isConflict, linkJson } from '@/features/releases/http'
 import {
   assetCardModel,
@@ -225,6 +225,13 @@ describe('the death confirmation form', () => {
 
   it('accepts a complete form', () => {
     expect(deathFormSchema.parse(valid)).toEqual({ certificateNumber: 'DC-123', dateOfDeath: '2025-03-04', issuingAuthority: '', attest: true })
+  })
+
+  it('offers dates up to today in the reader’s own time zone, no later and no earlier', () => {
+    // 31 January, late in the evening where the reader is: still the 31st there, whatever UTC says.
+    expect(todayIso(new Date(2026, 0, 31, 23, 30))).toBe('2026-01-31')
+    expect(todayIso(new Date(2026, 11, 1, 0, 5))).toBe('2026-12-01')
+    expect(todayIso(new Date(2027, 8, 9, 12))).toBe('2027-09-09')
   })
 
   it('gives the spec’s message for each missing field', () => {

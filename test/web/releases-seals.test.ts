@@ -224,6 +224,16 @@ describe('the listed items, once the kit is loaded', () => {
     const bobKey = await importBeneficiaryPrivateKey(privateKeyToPem((await generateBeneficiaryKeyPair()).privateKeyPkcs8))
     expect((await sealsAndNames(list, bobKey, vaultTrust([keyFingerprint(vault.publicKey)], vault.publicKey), vault.publicKey)).mismatch).toBe(true)
   })
+
+  it('does not say the key fits nothing when it opened one item and failed on another', async () => {
+    const api = new FakePortalApi()
+    const will = await api.add('a1', 'doc', pattern(20), meta('will.pdf', 20), alice.publicKey, owner())
+    // Sealed by the owner's vault, but its grant is wrapped for someone else's key.
+    const other = await api.add('a4', 'doc', pattern(20, 5), meta('deeds.pdf', 20), (await generateBeneficiaryKeyPair()).publicKey, owner())
+    const result = await sealsAndNames([will, other], aliceKey, vaultTrust([keyFingerprint(vault.publicKey)], vault.publicKey), vault.publicKey)
+    expect(result.names).toEqual({ a1: 'will.pdf', a4: null })
+    expect(result.mismatch).toBe(false)
+  })
 })
 
 describe("a sealed item's download", () => {

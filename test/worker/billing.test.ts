@@ -172,6 +172,18 @@ describe('cancelling, lapsing and the 402 gate', () => {
     expect((await call('/api/vault/items', { token: owner.token })).status).toBe(402)
   })
 
+  it('a subscription whose first payment never completed opens nothing: 402, as with no plan', async () => {
+    const owner = await register()
+    for (const status of ['incomplete', 'incomplete_expired', 'unpaid', 'canceled']) {
+      await env.DB.prepare('update users set subscription_status = ? where id = ?').bind(status, owner.user.id).run()
+      await mirrorAccount(owner.user.id)
+      expect((await call('/api/vault/items', { token: owner.token })).status, status).toBe(402)
+    }
+    await env.DB.prepare("update users set subscription_status = 'active' where id = ?").bind(owner.user.id).run()
+    await mirrorAccount(owner.user.id)
+    expect((await call('/api/vault/items', { token: owner.token })).status).toBe(200)
+  })
+
   it('renews periods without billing; there is no card to change, nothing to pay, and no invoices', async () => {
     const owner = await register()
     const before = (await (await call('/api/account/subscription', { token: owner.token })).json()) as AccountSubscription

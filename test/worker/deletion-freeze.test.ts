@@ -92,6 +92,33 @@ describe('a deletion the owner can take back', () => {
     expect(after.user.deletionScheduledFor).toBeNull()
   })
 
+  it('while frozen, the owner can still sign every other device out', async () => {
+    const s = await frozenOwner()
+    const here = await signIn(s.owner.email, s.owner.password)
+    const elsewhere = await signIn(s.owner.email, s.owner.password)
+    const third = await signIn(s.owner.email, s.owner.password)
+    const res = await call('/api/auth/sessions/sign-out-others', { method: 'POST', token: here.token })
+    expect(res.status).toBe(200)
+    expect((await me(elsewhere.token)).status).toBe(401)
+    expect((await me(third.token)).status).toBe(401)
+    expect((await me(here.token)).status).toBe(200)
+  })
+
+  it('two deletion requests at once: one is taken, the other is refused, and the date first given stands', async () => {
+    const s = await ownerWithItem()
+    const [first, second] = await Promise.all([
+      call('/api/account/delete', { method: 'DELETE', token: s.token }),
+      call('/api/account/delete', { method: 'DELETE', token: s.token }),
+    ])
+    // The other is refused by the request's guard (409), or, arriving after the first ended every
+    // session, as signed out (401); never a second deletion.
+    expect([first.status, second.status].filter((status) => status === 200)).toHaveLength(1)
+    expect([first.status, second.status].every((status) => [200, 401, 409].includes(status))).toBe(true)
+    const taken = (await (first.status === 200 ? first : second).json()) as { deletionScheduledFor: string }
+    const again = await signIn(s.owner.email, s.owner.password)
+    expect(again.user.deletionScheduledFor).toBe(taken.deletionScheduledFor)
+  })
+
   it('a second request while frozen is refused; a stale session cannot ask at all', async () => {
     const s = await frozenOwner()
     const again = await signIn(s.owner.email, s.owner.password)

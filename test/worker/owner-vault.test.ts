@@ -185,6 +185,17 @@ describe("D1's directory", () => {
     expect(await directory(s.ownerId)).toMatchObject({ beneficiaries: 1 })
   })
 
+  it("removing a beneficiary takes away only this owner's entry: another owner naming the same address still finds the heir", async () => {
+    const a = await register()
+    const b = await register()
+    const email = uniqueEmail('shared-heir')
+    const heirOfA = await addBeneficiary(a.token, await rsaOaepPublicKey(), { email })
+    await addBeneficiary(b.token, await rsaOaepPublicKey(), { email })
+    expect((await ownersNamingHeir(env, email)).sort()).toEqual([a.user.id, b.user.id].sort())
+    expect((await call(`/api/beneficiaries/${heirOfA.id}`, { method: 'DELETE', token: a.token })).status).toBe(200)
+    expect(await ownersNamingHeir(env, email)).toEqual([b.user.id])
+  })
+
   it('never rewinds: an older write arriving late does not replace a newer one', async () => {
     const s = await ownerWithItem()
     const before = (await directory(s.ownerId))!
