@@ -119,6 +119,17 @@ describe('marking devices as trusted', () => {
     expect(await marked()).toBe(1)
   })
 
+  it('untrusting a browser needs fresh proof too: a stale session is refused and the browser stays trusted', async () => {
+    const owner = await register()
+    const session = await currentSession(owner.token)
+    expect((await markBrowser(owner.token, session.id)).status).toBe(200)
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = 0').run()
+    const stale = await markBrowser(owner.token, session.id, false)
+    expect(stale.status).toBe(403)
+    expect(await stale.json()).toMatchObject({ requiresFreshProof: true })
+    expect((await currentSession(owner.token)).trusted).toBe(true)
+  })
+
   it("another owner's session or key is not found", async () => {
     const a = await register()
     const b = await register()
