@@ -89,6 +89,24 @@ describe('the owner is told of every change of trust', () => {
     expect((await me(other.token)).status).toBe(200)
   })
 
+  it('"This wasn’t me" keeps two-factor on while one of the owner\'s own keys is left', async () => {
+    const owner = await register()
+    await addKey(owner.token, await SoftAuthenticator.create())
+    const profile = { displayName: 'Ada Owner', phoneNumber: null, country: 'US', timezone: 'America/New_York', emergencyContact: null, emailNotifications: true }
+    expect((await call('/api/profile', { method: 'PUT', token: owner.token, body: { ...profile, twoFactorEnabled: true } })).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Someone else signs in (from a trusted device, past the key step) and adds their own key.
+    await env.DB.prepare('update users set two_factor_enabled = 0 where id = ?').bind(owner.user.id).run()
+    const stolen = (await (await login(owner.email, owner.password)).json()) as { token: string }
+    await env.DB.prepare('update users set two_factor_enabled = 1 where id = ?').bind(owner.user.id).run()
+    await addKey(stolen.token, await SoftAuthenticator.create())
+    const link = linkTokenIn(await trustMail(owner.email, TRUST_CHANGES.new_device.subject), '/not-me')
+    expect(await (await notMe(link)).json()).toMatchObject({ keysRemoved: 1 })
+    expect(await keyIds(owner.user.id)).toHaveLength(1)
+    const row = await env.DB.prepare('select two_factor_enabled as on_ from users where id = ?').bind(owner.user.id).first<{ on_: number }>()
+    expect(row).toEqual({ on_: 1 })
+  })
+
   it('a browser that has signed in before is not a new device', async () => {
     const owner = await register()
     const first = await login(owner.email, owner.password)
