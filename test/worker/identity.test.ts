@@ -2,9 +2,10 @@ import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { Beneficiary } from '../../contract/circle'
 import { IDENTITY_MESSAGES, type IdentityDocument, type IdentityReviewView } from '../../contract/identity'
+import { signLinkToken } from '../../worker/lib/link-tokens'
 import { verifiedApprover } from './engine-helpers'
 import { ownerExec } from './owner-helpers'
-import { addApprover, addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
 const PDF = new TextEncoder().encode('%PDF-1.7 sample')
@@ -299,6 +300,27 @@ describe('identity documents', () => {
     expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect((await outboxFor(late.email)).filter((m) => m.text.includes('/review-identity'))).toEqual([])
+  })
+
+  it('an heir whose document is being reviewed cannot send another from the portal (409), so reviewers are not asked twice', async () => {
+    const { owner, beneficiary } = await setting(1)
+    const token = signLinkToken(env, 'beneficiaryAccess', beneficiary.id, { owner: owner.user.id })
+    const send = () => {
+      const form = new FormData()
+      form.set('documentType', 'passport')
+      form.set('documentNumber', 'P1234567')
+      form.set('issuingAuthority', 'State Department')
+      form.set('expirationDate', '2031-01-01')
+      form.set('frontImage', new File([PNG], 'id.png', { type: 'image/png' }))
+      const url = `http://localhost/api/beneficiaries/${beneficiary.id}/identity-document?token=${encodeURIComponent(token)}`
+      return exports.default.fetch(new Request(url, { method: 'POST', body: form, headers: { 'cf-connecting-ip': freshIp() } }))
+    }
+    expect((await send()).status).toBe(201)
+    const again = await send()
+    expect(again.status).toBe(409)
+    expect(await messageOf(again)).toBe('Your identity is already being reviewed.')
+    const listed = (await (await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: owner.token })).json()) as IdentityDocument[]
+    expect(listed).toHaveLength(1)
   })
 
   it('asks for an approver first when the owner has none', async () => {

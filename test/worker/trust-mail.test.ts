@@ -207,6 +207,19 @@ describe('the owner is told of every change of trust', () => {
     expect(await trustedBrowsers()).toBe(1)
   })
 
+  it('"This wasn’t me" withdraws the trust marked on a security key since the change, not the trust the owner marked before', async () => {
+    const owner = await register()
+    const keyId = await addKey(owner.token, await SoftAuthenticator.create())
+    expect((await call(`/api/auth/security-keys/${encodeURIComponent(keyId)}/trust`, { method: 'PUT', token: owner.token })).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const since = Date.now()
+    const res = await notMe(signLinkToken(env, 'notMe', owner.user.id, { owner: owner.user.id, nonce: String(since) }))
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { trustWithdrawn: number }).trustWithdrawn).toBe(0)
+    const row = await env.DB.prepare('select trusted_at from webauthn_credentials where id = ?').bind(keyId).first<{ trusted_at: number | null }>()
+    expect(row?.trusted_at).not.toBeNull()
+  })
+
   it('a "This wasn’t me" link that is tampered with, expired, for another owner or without its time is refused and changes nothing', async () => {
     const owner = await register()
     const other = await register()
