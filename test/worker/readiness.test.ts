@@ -180,6 +180,15 @@ describe('GET /api/release-readiness', () => {
     expect(problem?.fix).toEqual({ label: 'Resend report links', href: '/triggers' })
   })
 
+  it('does not count a paused scheduled trigger naming the beneficiary as a route', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await directOnly(s.ownerId, false)
+    const releaseDate = new Date(Date.now() + 30 * DAY_MS).toISOString()
+    await createTrigger(s.token, { type: 'scheduled', status: 'paused', config: { releaseDate, beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    expect((await readiness(s.token)).ready).toBe(false)
+    expect(missing(await readiness(s.token))).not.toBeNull()
+  })
+
   it('never counts another owner’s items, people or triggers', async () => {
     const a = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await createTrigger(a.token, { type: 'manual_release', config: {} })
