@@ -4723,4 +4723,22 @@ export const MUTATIONS = [
     tests: [W('admin')],
     by: /will not extend a subscription Stripe bills/,
   },
+  {
+    id: 'harden2.dashboard-past-due-in-grace-only',
+    rule: "The back-office dashboard counts an owner with a payment issue as an active subscriber only while their grace runs",
+    file: 'worker/services/admin/stats.ts',
+    from: "(subscription_status = 'past_due' and payment_grace_until > ${now})",
+    to: "(subscription_status = 'past_due')",
+    tests: [W('admin')],
+    by: /counts an owner with a payment issue as a subscriber only while their grace runs/,
+  },
+  {
+    id: 'harden2.untrust-key-fresh-proof',
+    rule: "Untrusting a security key needs fresh proof: a stale session is refused and the key stays trusted",
+    file: 'worker/routes/security-keys.ts',
+    from: "  .delete('/security-keys/:id/trust', requireUser, requireFreshProof,",
+    to: "  .delete('/security-keys/:id/trust', requireUser,",
+    tests: [W('trusted-devices')],
+    by: /untrusting a security key needs fresh proof/,
+  },
 ]

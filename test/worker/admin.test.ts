@@ -290,6 +290,16 @@ describe('users', () => {
     expect(await env.DB.prepare('select subscription_period_end as e from users where id = ?').bind(u.user.id).first()).toEqual(before)
   })
 
+  it('the dashboard counts an owner with a payment issue as a subscriber only while their grace runs', async () => {
+    const a = await admin()
+    const before = await dashboard(a.token)
+    const [inGrace, lapsed] = [await register(), await register()]
+    const pastDue = env.DB.prepare(`update users set subscription_status = 'past_due', payment_grace_until = ? where id = ?`)
+    await env.DB.batch([pastDue.bind(Date.now() + 3 * DAY_MS, inGrace.user.id), pastDue.bind(Date.now() - 1000, lapsed.user.id)])
+    const after = await dashboard(a.token)
+    expect(after.activeSubscriptions - before.activeSubscriptions).toBe(1)
+  })
+
   it('answers 404 User not found for unknown and malformed ids', async () => {
     const a = await admin()
     for (const id of [SOME_ID, 'not-a-uuid']) {

@@ -130,6 +130,21 @@ describe('marking devices as trusted', () => {
     expect((await currentSession(owner.token)).trusted).toBe(true)
   })
 
+  it('untrusting a security key needs fresh proof: a stale session is refused and the key stays trusted', async () => {
+    const owner = await register()
+    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
+    await env.DB.prepare(
+      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
+    )
+      .bind(keyId, owner.user.id, Date.now(), Date.now())
+      .run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = 0').run()
+    const stale = await call(`/api/auth/security-keys/${keyId}/trust`, { method: 'DELETE', token: owner.token })
+    expect(stale.status).toBe(403)
+    expect(await stale.json()).toMatchObject({ requiresFreshProof: true })
+    expect(await env.DB.prepare('select trusted_at is not null as t from webauthn_credentials where id = ?').bind(keyId).first()).toEqual({ t: 1 })
+  })
+
   it("another owner's session or key is not found", async () => {
     const a = await register()
     const b = await register()
