@@ -4741,4 +4741,22 @@ export const MUTATIONS = [
     tests: [W('trusted-devices')],
     by: /untrusting a security key needs fresh proof/,
   },
+  {
+    id: 'harden2.schedule-day-shorter-is-sooner',
+    rule: "A check-in schedule whose total is even one day shorter brings a release sooner and needs fresh proof",
+    file: 'worker/services/sooner.ts',
+    from: "return total(body.config) < total(current.config as Record<string, unknown>)",
+    to: "return total(body.config) < total(current.config as Record<string, unknown>) - 1",
+    tests: [W('fresh-proof')],
+    by: /a schedule one day shorter is sooner/,
+  },
+  {
+    id: 'harden2.window-hour-shorter-is-sooner',
+    rule: "A safety window even one hour shorter brings a release sooner and needs fresh proof",
+    file: 'worker/services/sooner.ts',
+    from: "  return hours < currentHours",
+    to: "  return hours < currentHours - 1",
+    tests: [W('fresh-proof')],
+    by: /a safety window one hour shorter is sooner/,
+  },
 ]

@@ -264,6 +264,22 @@ describe('fresh proof', () => {
     await ok(await call('/api/triggers', { token, body: { type: 'scheduled', status: 'active', config: { releaseDate: tomorrow, beneficiaries: [beneficiary.id] } } }), 201)
   })
 
+  it('a schedule one day shorter is sooner: a stale session cannot shorten the check-in grace by a day, and may keep the same total', async () => {
+    const { owner, token } = await ownerWithBeneficiary()
+    const inactivity = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 30, gracePeriod: 7 } })
+    await staleProof(owner.user.id)
+    await expectProofRequired(await call(`/api/triggers/${inactivity.id}`, { method: 'PUT', token, body: { config: { pingFrequency: 30, gracePeriod: 6 } } }))
+    await ok(await call(`/api/triggers/${inactivity.id}`, { method: 'PUT', token, body: { config: { pingFrequency: 30, gracePeriod: 7 } } }), 200)
+  })
+
+  it('a safety window one hour shorter is sooner: a stale session cannot take an hour off it, and may keep it as it is', async () => {
+    const owner = await register()
+    await staleProof(owner.user.id)
+    await expectProofRequired(await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 71 } }))
+    expect(await (await call('/api/user/safety-window', { token: owner.token })).json()).toEqual({ hours: 72 })
+    await ok(await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 72 } }), 200)
+  })
+
   it('bad proof bodies are 400s, and the route needs a session', async () => {
     const owner = await register()
     for (const body of [{}, { method: 'pin', pin: '1234' }, { method: 'password' }, { method: 'password', password: '' }, { method: 'security_key', response: {} }]) {
