@@ -213,6 +213,20 @@ describe('the Loss of trusted devices trigger', () => {
     expect((await currentSession(s.trustedBrowser.token)).trusted).toBe(true)
   })
 
+  it('will not take away the last trusted device when it is a security key either: untrusting it is a 409 while the trigger watches it', async () => {
+    const owner = await register()
+    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
+    await env.DB.prepare(
+      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
+    )
+      .bind(keyId, owner.user.id, Date.now(), Date.now())
+      .run()
+    await createTrigger(owner.token, { type: 'device_loss', config: { days: 30 } })
+    const refused = await call(`/api/auth/security-keys/${keyId}/trust`, { method: 'DELETE', token: owner.token })
+    expect(refused.status).toBe(409)
+    expect(await messageOf(refused)).toBe(TRUSTED_DEVICE_MESSAGES.lastWatched)
+  })
+
   it('refuses days outside 7–365', async () => {
     const owner = await register()
     for (const days of [6, 366, 7.5]) {
