@@ -208,6 +208,26 @@ describe('registration options', () => {
   })
 })
 
+describe('the most keys an owner may have', () => {
+  it('hold at completion too: of two registrations started with room for one, the second is refused (409)', async () => {
+    const owner = await register()
+    const rows = Array.from({ length: SECURITY_KEY.maxPerOwner - 1 }, (_, i) =>
+      env.DB.prepare(
+        `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at)
+         values (?, ?, ?, 'AA', 0, '[]', 'singleDevice', 0, ?)`,
+      ).bind(`filler-${owner.user.id}-${i}`, owner.user.id, `Key ${i}`, Date.now() + i),
+    )
+    await env.DB.batch(rows)
+    const [a, b] = [await SoftAuthenticator.create(), await SoftAuthenticator.create()]
+    const [first, second] = [await registrationOptions(owner.token), await registrationOptions(owner.token)]
+    expect((await verifyRegistration(owner.token, { response: await a.register(first) })).status).toBe(201)
+    const late = await verifyRegistration(owner.token, { response: await b.register(second) })
+    expect(late.status).toBe(409)
+    expect(await messageOf(late)).toBe(WEBAUTHN_MESSAGES.tooMany)
+    expect((await env.DB.prepare('select count(*) as n from webauthn_credentials where user_id = ?').bind(owner.user.id).first<{ n: number }>())!.n).toBe(SECURITY_KEY.maxPerOwner)
+  })
+})
+
 describe('registering a key', () => {
   for (const [label, algorithm] of [['ES256', -7], ['RS256', -257]] as const) {
     it(`stores a ${label} key with its public key and counter, and lists it`, async () => {

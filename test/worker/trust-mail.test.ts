@@ -163,6 +163,21 @@ describe('the owner is told of every change of trust', () => {
     await trustMail(address, TRUST_CHANGES.manual_release.subject)
   })
 
+  it('arming a trigger is e-mailed, whether it is created active or a paused one is activated', async () => {
+    const owner = await register()
+    const sooner = () => countOf(owner.email, TRUST_CHANGES.release_sooner.subject)
+    expect((await call('/api/triggers', { token: owner.token, body: { type: 'verified_death', status: 'active', config: {} } })).status).toBe(201)
+    await waitFor(async () => (await sooner()) === 1)
+    const paused = await call('/api/triggers', { token: owner.token, body: { type: 'manual_release', status: 'paused', config: {} } })
+    expect(paused.status).toBe(201)
+    const inactivity = await call('/api/triggers', { token: owner.token, body: { type: 'inactivity', status: 'paused', config: { pingFrequency: 30, gracePeriod: 7 } } })
+    expect(inactivity.status).toBe(201)
+    expect(await sooner()).toBe(1)
+    const id = ((await inactivity.json()) as { id: string }).id
+    expect((await call(`/api/triggers/${id}`, { method: 'PUT', token: owner.token, body: { status: 'active' } })).status).toBe(200)
+    await waitFor(async () => (await sooner()) === 2)
+  })
+
   it('the password-changed e-mail, from the profile or a reset, has "This wasn’t me" too', async () => {
     const owner = await register()
     const res = await call('/api/profile/password', { token: owner.token, body: { currentPassword: owner.password, newPassword: 'another good password 2', confirmPassword: 'another good password 2' } })
