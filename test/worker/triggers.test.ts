@@ -152,3 +152,32 @@ describe('death-report links', () => {
     expect(await links(unconfirmed.email)).toEqual([])
   })
 })
+
+describe('death-report links when the trigger is armed', () => {
+  const links = async (email: string) => (await outboxFor(email)).filter((m) => m.text.includes('/confirm-death'))
+
+  it('none goes out for a Verified death trigger created paused; activating it sends them', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const approver = await verifiedApprover(owner.token)
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', status: 'paused', config: {} })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await links(approver.email)).toEqual([])
+    expect((await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: owner.token, body: { status: 'active' } })).status).toBe(200)
+    await waitFor(async () => (await links(approver.email)).length === 1)
+  })
+
+  it('activating it again sends a link only to approvers without a working one, and setting it active while active sends nothing and records nothing', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const approver = await verifiedApprover(owner.token)
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    await waitFor(async () => (await links(approver.email)).length === 1)
+    const set = (status: string) => call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: owner.token, body: { status } })
+    expect((await set('paused')).status).toBe(200)
+    expect((await set('active')).status).toBe(200)
+    expect((await set('active')).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await links(approver.email)).toHaveLength(1)
+    const audit = (await (await call('/api/audit', { token: owner.token })).json()) as Array<{ action: string }>
+    expect(audit.filter((e) => e.action === 'trigger.activated')).toHaveLength(1)
+  })
+})
