@@ -4849,4 +4849,13 @@ export const MUTATIONS = [
     tests: [W('triggers')],
     by: /activating it again sends a link only to approvers without a working one/,
   },
+  {
+    id: 'harden2.fired-trigger-no-new-schedule',
+    rule: "An inactivity trigger that has fired takes no new check-in schedule (409)",
+    file: 'worker/services/triggers.ts',
+    from: "  if (current.type !== 'inactivity') throw badRequest(TRIGGER_MESSAGES.scheduleOnlyInactivity)\n  if (current.status === 'triggered') throw conflict(TRIGGER_MESSAGES.alreadyTriggered)\n",
+    to: "  if (current.type !== 'inactivity') throw badRequest(TRIGGER_MESSAGES.scheduleOnlyInactivity)\n",
+    tests: [W('triggers')],
+    by: /takes no new check-in schedule/,
+  },
 ]

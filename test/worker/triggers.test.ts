@@ -4,6 +4,7 @@ import { BILLING_MESSAGES } from '../../contract/billing'
 import { TRIGGER_MESSAGES, type EngineStatus, type Trigger } from '../../contract/triggers'
 import { addApprover, call, env, messageOf, outboxFor, register, waitFor } from './helpers'
 import { createTrigger, DAY_MS, guard, verifiedApprover } from './engine-helpers'
+import { ownerExec } from './owner-helpers'
 import { ownerWithBeneficiary } from './vault-helpers'
 
 describe('triggers API', () => {
@@ -179,5 +180,16 @@ describe('death-report links when the trigger is armed', () => {
     expect(await links(approver.email)).toHaveLength(1)
     const audit = (await (await call('/api/audit', { token: owner.token })).json()) as Array<{ action: string }>
     expect(audit.filter((e) => e.action === 'trigger.activated')).toHaveLength(1)
+  })
+})
+
+describe('a trigger that has fired', () => {
+  it('takes no new check-in schedule (409): what it started stands as it is', async () => {
+    const { owner, token } = await ownerWithBeneficiary()
+    const inactivity = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 30, gracePeriod: 7 } })
+    await ownerExec(owner.user.id, ["update triggers set status = 'triggered' where id = ?", inactivity.id])
+    const res = await call(`/api/triggers/${inactivity.id}`, { method: 'PUT', token, body: { config: { pingFrequency: 60, gracePeriod: 7 } } })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.alreadyTriggered)
   })
 })
