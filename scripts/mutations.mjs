@@ -4858,4 +4858,13 @@ export const MUTATIONS = [
     tests: [W('triggers')],
     by: /takes no new check-in schedule/,
   },
+  {
+    id: 'harden2.verified-approver-link-only-if-active',
+    rule: "An approver who confirms their address is sent a death-report link only while a Verified death trigger is active",
+    file: 'worker/services/triggers.ts',
+    from: ".where(and(eq(triggers.type, 'verified_death'), eq(triggers.status, 'active'))).get()",
+    to: ".where(eq(triggers.type, 'verified_death')).get()",
+    tests: [W('triggers')],
+    by: /is sent a death-report link only while a Verified death trigger is active/,
+  },
 ]

@@ -193,3 +193,13 @@ describe('a trigger that has fired', () => {
     expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.alreadyTriggered)
   })
 })
+
+describe('an approver who confirms their address', () => {
+  it('is sent a death-report link only while a Verified death trigger is active: none while it is paused', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    await createTrigger(owner.token, { type: 'verified_death', status: 'paused', config: {} })
+    const approver = await verifiedApprover(owner.token)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await outboxFor(approver.email)).filter((m) => m.text.includes('/confirm-death'))).toEqual([])
+  })
+})
