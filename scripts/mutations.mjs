@@ -4867,4 +4867,13 @@ export const MUTATIONS = [
     tests: [W('triggers')],
     by: /is sent a death-report link only while a Verified death trigger is active/,
   },
+  {
+    id: 'harden2.resend-links-death-trigger-only',
+    rule: "Resending report links is only for a Verified death trigger: on another kind it is a 400 and nobody is mailed",
+    file: 'worker/services/triggers.ts',
+    from: "  if (row.type !== 'verified_death') throw badRequest(TRIGGER_MESSAGES.reportLinksOnlyDeath)\n",
+    to: "",
+    tests: [W('triggers')],
+    by: /is only for a Verified death trigger: on another kind it is a 400/,
+  },
 ]

@@ -194,6 +194,18 @@ describe('a trigger that has fired', () => {
   })
 })
 
+describe('"Resend report links"', () => {
+  it('is only for a Verified death trigger: on another kind it is a 400 and nobody is mailed', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const approver = await verifiedApprover(owner.token)
+    const manual = await createTrigger(owner.token, { type: 'manual_release', config: {} })
+    const res = await call(`/api/triggers/${manual.id}/resend-report-links`, { method: 'POST', token: owner.token })
+    expect(res.status).toBe(400)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.reportLinksOnlyDeath)
+    expect((await outboxFor(approver.email)).filter((m) => m.text.includes('/confirm-death'))).toEqual([])
+  })
+})
+
 describe('an approver who confirms their address', () => {
   it('is sent a death-report link only while a Verified death trigger is active: none while it is paused', { timeout: 20_000 }, async () => {
     const owner = await register()
