@@ -4876,4 +4876,13 @@ export const MUTATIONS = [
     tests: [W('triggers')],
     by: /is only for a Verified death trigger: on another kind it is a 400/,
   },
+  {
+    id: 'harden2.resend-links-none-verified-409',
+    rule: "Resending report links with no approver who confirmed their address answers 409 in plain words",
+    file: 'worker/services/triggers.ts',
+    from: "  if (sent === 0) throw conflict(TRIGGER_MESSAGES.noVerifiedApprovers)\n",
+    to: "",
+    tests: [W('triggers')],
+    by: /answers 409 in plain words when no approver has confirmed their address/,
+  },
 ]

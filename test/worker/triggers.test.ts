@@ -206,6 +206,17 @@ describe('"Resend report links"', () => {
   })
 })
 
+describe('"Resend report links" with nobody to send to', () => {
+  it('answers 409 in plain words when no approver has confirmed their address', async () => {
+    const owner = await register()
+    await addApprover(owner.token)
+    const death = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    const res = await call(`/api/triggers/${death.id}/resend-report-links`, { method: 'POST', token: owner.token })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.noVerifiedApprovers)
+  })
+})
+
 describe('an approver who confirms their address', () => {
   it('is sent a death-report link only while a Verified death trigger is active: none while it is paused', { timeout: 20_000 }, async () => {
     const owner = await register()
