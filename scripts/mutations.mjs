@@ -4885,4 +4885,13 @@ export const MUTATIONS = [
     tests: [W('triggers')],
     by: /answers 409 in plain words when no approver has confirmed their address/,
   },
+  {
+    id: 'harden2.scheduled-unknown-heir-refused',
+    rule: "A scheduled trigger may name only the owner's beneficiaries: one unknown id refuses it whole",
+    file: 'worker/services/triggers.ts',
+    from: "    if (owned.length !== ids.length) throw badRequest(TRIGGER_MESSAGES.unknownBeneficiary)",
+    to: "    if (owned.length === 0) throw badRequest(TRIGGER_MESSAGES.unknownBeneficiary)",
+    tests: [W('triggers')],
+    by: /naming one of the owner's beneficiaries and one unknown id is refused whole/,
+  },
 ]

@@ -217,6 +217,17 @@ describe('"Resend report links" with nobody to send to', () => {
   })
 })
 
+describe('a scheduled trigger', () => {
+  it("naming one of the owner's beneficiaries and one unknown id is refused whole (400)", async () => {
+    const { token, beneficiary } = await ownerWithBeneficiary()
+    const releaseDate = new Date(Date.now() + 30 * DAY_MS).toISOString()
+    const res = await call('/api/triggers', { token, body: { type: 'scheduled', config: { releaseDate, beneficiaries: [beneficiary.id, crypto.randomUUID()] } } })
+    expect(res.status).toBe(400)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.unknownBeneficiary)
+    expect(((await (await call('/api/triggers', { token })).json()) as Trigger[]).filter((t) => t.type === 'scheduled')).toEqual([])
+  })
+})
+
 describe('an approver who confirms their address', () => {
   it('is sent a death-report link only while a Verified death trigger is active: none while it is paused', { timeout: 20_000 }, async () => {
     const owner = await register()
