@@ -4894,4 +4894,13 @@ export const MUTATIONS = [
     tests: [W('triggers')],
     by: /naming one of the owner's beneficiaries and one unknown id is refused whole/,
   },
+  {
+    id: 'harden2.paused-trigger-no-next-firing',
+    rule: "A trigger shows its next firing only while it is active: a paused scheduled trigger shows none",
+    file: 'worker/services/triggers.ts',
+    from: "  if (row.status === 'active') {\n    if (row.type === 'scheduled') nextFireAt = row.fireAt",
+    to: "  {\n    if (row.type === 'scheduled') nextFireAt = row.fireAt",
+    tests: [W('triggers')],
+    by: /a paused scheduled trigger shows none/,
+  },
 ]

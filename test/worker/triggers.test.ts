@@ -228,6 +228,17 @@ describe('a scheduled trigger', () => {
   })
 })
 
+describe('the next firing a trigger shows', () => {
+  it('is there only while the trigger is active: a paused scheduled trigger shows none', async () => {
+    const { token, beneficiary } = await ownerWithBeneficiary()
+    const releaseDate = new Date(Date.now() + 30 * DAY_MS).toISOString()
+    const paused = await createTrigger(token, { type: 'scheduled', status: 'paused', config: { releaseDate, beneficiaries: [beneficiary.id] } })
+    expect(paused.nextFireAt).toBeNull()
+    const res = await call(`/api/triggers/${paused.id}`, { method: 'PUT', token, body: { status: 'active' } })
+    expect(((await res.json()) as Trigger).nextFireAt).toBe(releaseDate)
+  })
+})
+
 describe('an approver who confirms their address', () => {
   it('is sent a death-report link only while a Verified death trigger is active: none while it is paused', { timeout: 20_000 }, async () => {
     const owner = await register()
