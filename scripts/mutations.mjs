@@ -4903,4 +4903,13 @@ export const MUTATIONS = [
     tests: [W('triggers')],
     by: /a paused scheduled trigger shows none/,
   },
+  {
+    id: 'harden2.trusted-key-sign-in-is-use',
+    rule: "Signing in with a trusted security key is a use of a trusted device (it moves the Loss of trusted devices clock); with the key untrusted it is not",
+    file: 'worker/routes/sign-in.ts',
+    from: "'signed_in', trustedBrowser || options.trustedKey === true)",
+    to: "'signed_in', trustedBrowser)",
+    tests: [W('security-keys')],
+    by: /is a use of a trusted device; signing in with the same key untrusted is not/,
+  },
 ]
