@@ -354,6 +354,16 @@ describe('turning it on', () => {
     await waitFor(async () => (await outboxFor(t.owner.email)).find((m) => m.text.includes('lets people ask for access')))
   })
 
+  it('setting a policy that already lets people ask to active again turns nothing on: no fresh proof asked, no e-mail', async () => {
+    const t = await requestableSetup({ days: 7, by: ['beneficiaries'] })
+    const told = async () => (await outboxFor(t.owner.email)).filter((m) => m.text.includes('lets people ask for access')).length
+    await waitFor(async () => (await told()) === 1)
+    await stale(t.ownerId)
+    const res = await call(`/api/policies/${t.policy.id}`, { method: 'PUT', token: t.token, body: { status: 'active' } })
+    expect(res.status).toBe(200)
+    expect(await told()).toBe(1)
+  })
+
   it('validates the waiting time: 1 to 365 days, at least one kind of requester', async () => {
     const s = await ownerWithBeneficiary()
     for (const accessRequest of [{ days: 0 }, { days: 366 }, { days: 1.5 }, { days: 7, by: [] }]) {

@@ -293,6 +293,20 @@ describe('DELETE /api/account/delete', () => {
     expect(await guard(other.ownerId).audit().verifyAudit()).toMatchObject({ valid: true })
   })
 
+  it("forgets only the deleted owner's failed sign-ins: another account's failures stay", async () => {
+    const leaving = await register()
+    const other = await register()
+    expect((await login(other.email, 'a wrong password')).status).toBe(401)
+    const failures = () => env.DB.prepare('select failures from sign_in_failures where email = ?').bind(other.email.toLowerCase()).first<{ failures: number }>()
+    expect(await failures()).toEqual({ failures: 1 })
+    const res = await deleteAccountCall({ token: leaving.token })
+    expect(res.status).toBe(200)
+    const deleteAt = Date.parse(((await res.json()) as { deletionScheduledFor: string }).deletionScheduledFor)
+    expect((await purgeDueDeletions(env, getDb(env), deleteAt + 1000)).accountsDeleted).toBeGreaterThanOrEqual(1)
+    expect(await env.DB.prepare('select id from users where id = ?').bind(leaving.user.id).first()).toBeNull()
+    expect(await failures()).toEqual({ failures: 1 })
+  })
+
   it('refuses a second deletion and a call without a session with 401', async () => {
     const account = await register()
     expect((await deleteAccountCall()).status).toBe(401)

@@ -1,5 +1,6 @@
 import { mirrorAccount } from '../../worker/owner/account'
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test'
+import { DEFAULT_PLAN } from '../../contract/plans'
 import { describe, expect, it } from 'vitest'
 import { app } from '../../worker/app'
 import {
@@ -266,6 +267,37 @@ describe('users', () => {
       expect(bad.status).toBe(400)
       expect(await messageOf(bad)).toContain(ADMIN_MESSAGES.daysPositive)
     }
+  })
+
+  it('extending an account that never had a plan starts it on the default plan, not left on free', async () => {
+    const a = await admin()
+    const u = await register()
+    await env.DB.prepare(`update users set plan_tier = 'free', subscription_status = null, subscription_period_end = null where id = ?`).bind(u.user.id).run()
+    await mirrorAccount(u.user.id)
+    const restarted = await json<AdminUser>(await call(`/api/admin/users/${u.user.id}/extend`, { token: a.token, body: { days: 30 } }))
+    expect(restarted).toMatchObject({ status: 'active', hasActiveSubscription: true, planTier: DEFAULT_PLAN })
+    expect(await env.DB.prepare('select plan_tier from users where id = ?').bind(u.user.id).first()).toEqual({ plan_tier: DEFAULT_PLAN })
+  })
+
+  it('will not extend a subscription Stripe bills: 409, and its period end is left as Stripe set it', async () => {
+    const a = await admin()
+    const u = await register()
+    await env.DB.prepare(`update users set billing_provider = 'stripe', stripe_subscription_id = 'sub_by_stripe' where id = ?`).bind(u.user.id).run()
+    const before = await env.DB.prepare('select subscription_period_end as e from users where id = ?').bind(u.user.id).first()
+    const res = await call(`/api/admin/users/${u.user.id}/extend`, { token: a.token, body: { days: 10 } })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(ADMIN_MESSAGES.extendThroughStripe)
+    expect(await env.DB.prepare('select subscription_period_end as e from users where id = ?').bind(u.user.id).first()).toEqual(before)
+  })
+
+  it('the dashboard counts an owner with a payment issue as a subscriber only while their grace runs', async () => {
+    const a = await admin()
+    const before = await dashboard(a.token)
+    const [inGrace, lapsed] = [await register(), await register()]
+    const pastDue = env.DB.prepare(`update users set subscription_status = 'past_due', payment_grace_until = ? where id = ?`)
+    await env.DB.batch([pastDue.bind(Date.now() + 3 * DAY_MS, inGrace.user.id), pastDue.bind(Date.now() - 1000, lapsed.user.id)])
+    const after = await dashboard(a.token)
+    expect(after.activeSubscriptions - before.activeSubscriptions).toBe(1)
   })
 
   it('answers 404 User not found for unknown and malformed ids', async () => {

@@ -146,3 +146,15 @@ describe('removing an approver after the release went', () => {
     expect(await released()).toEqual(['available'])
   })
 })
+
+describe('removing an approver who has not answered', () => {
+  it('withdraws their sign-off: a release that needed every approver goes once the others said yes', { timeout: 20_000 }, async () => {
+    const { decide, released, owner, signers } = await releaseAskingThree(3)
+    expect(await decide(0, 'approved')).toMatchObject({ status: 'waiting', approvals: 1 })
+    expect(await decide(1, 'approved')).toMatchObject({ status: 'waiting', approvals: 2 })
+    expect((await call(`/api/approvers/${signers[2]!.id}`, { method: 'DELETE', token: owner.token })).status).toBe(200)
+    const status = (await (await call('/api/trigger-engine/status', { token: owner.token })).json()) as EngineStatus
+    expect(status.releases[0]).toMatchObject({ status: 'released', approvals: 2 })
+    expect(await released()).toEqual(['available'])
+  })
+})

@@ -241,6 +241,21 @@ describe('signing in with the authenticator app', () => {
     expect(signedIn?.details).toMatchObject({ method: 'authenticator' })
   })
 
+  it("a stranger's wrong codes never hold the owner at the code step in their usual browser", async () => {
+    const owner = await ownerWithApp()
+    await midStep()
+    const first = await signInWithCode((await passwordStep(owner)).ticket, codeAt(owner.secret))
+    expect(first.status).toBe(200)
+    const usual = first.headers.getSetCookie().find((c) => c.startsWith('known_device='))!.split(';')[0]!
+    // Someone else, with the password, guesses codes until the account is held.
+    const theirs = await passwordStep(owner)
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) await signInWithCode(theirs.ticket, codeAt(owner.secret, 3))
+    expect((await signInWithCode(theirs.ticket, codeAt(owner.secret, 1))).status).toBe(429)
+    // The owner's usual browser still gets through both steps.
+    const mine = await passwordStep(owner, { cookie: usual })
+    expect((await signInWithCode(mine.ticket, codeAt(owner.secret, 1), { cookie: usual })).status).toBe(200)
+  }, 20_000)
+
   it('refuses a wrong code with 401, counts it like a wrong password, and holds the account after a few', async () => {
     const owner = await ownerWithApp()
     const { ticket } = await passwordStep(owner)

@@ -4,6 +4,7 @@ import type { OutboxMessage } from '../../contract/auth'
 import { beneficiarySchema, CIRCLE_MESSAGES, formatFingerprint, type Beneficiary } from '../../contract/circle'
 import { AUTH_ERRORS } from '../../contract/messages'
 import { fromBase64, toBase64 } from '../../worker/lib/crypto'
+import { signLinkToken } from '../../worker/lib/link-tokens'
 import {
   addBeneficiary,
   call,
@@ -513,6 +514,18 @@ describe('PUT /api/beneficiaries/:id', () => {
     expect(badRelationship.status).toBe(400)
     expect(await messageOf(badRelationship)).toBe(`relationship: ${CIRCLE_MESSAGES.relationshipMin}`)
     expect(await rowOf(owner.user.id, created.id)).toEqual(before)
+  })
+
+  it('a new address for an heir who unsubscribed is invited: the choice of the old address does not carry over', async () => {
+    const owner = await register()
+    const created = await addBeneficiary(owner.token, KEY)
+    const choice = signLinkToken(env, 'beneficiaryNotifications', created.id, { owner: owner.user.id })
+    expect((await call('/api/beneficiary-notifications/unsubscribe', { body: { token: choice } })).status).toBe(200)
+    const newEmail = uniqueEmail('moved')
+    const res = await put(owner.token, created.id, { email: newEmail })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as Created).verificationEmailSent).toBe(true)
+    await invitationTo(newEmail)
   })
 
   it('un-verifies a verified beneficiary whose address changes, and invites the new address', async () => {

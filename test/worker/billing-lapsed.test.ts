@@ -80,4 +80,11 @@ describe('after the plan ends: the owner can always stop a release', () => {
     await expectPaymentRequired(await call(`/api/trigger-engine/manual/${manual.id}`, { token: s.token, body: { reason: 'x', confirm: 'RELEASE' } }))
     await expectPaymentRequired(await call(`/api/trigger-engine/dry-run/${manual.id}`, { method: 'POST', token: s.token }))
   })
+
+  it('still needs a plan to send the death-report links again', async () => {
+    const s = await ownerWithItem()
+    const death = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await lapse(s.ownerId)
+    await expectPaymentRequired(await call(`/api/triggers/${death.id}/resend-report-links`, { method: 'POST', token: s.token }))
+  })
 })

@@ -83,6 +83,16 @@ describe('the backup address', () => {
     expect((await call('/api/channels/backup/resend', { body: {}, token: owner.token })).status).toBe(404)
   })
 
+  it('following the confirmation link again changes nothing: the confirmation is audited once', async () => {
+    const owner = await register()
+    const backup = uniqueEmail('backup')
+    await setBackup(owner.token, backup)
+    const link = linkTokenIn(await verifyMail(backup), '/verify-backup-email')
+    for (let i = 0; i < 2; i++) expect((await call('/api/channels/backup/verify', { token: owner.token, body: { token: link } })).status).toBe(200)
+    const audit = (await (await call('/api/audit', { token: owner.token })).json()) as AuditEntry[]
+    expect(audit.filter((e) => e.action === 'account.backup_email_verified')).toHaveLength(1)
+  })
+
   it('is confirmed only by its own owner, signed in, through the link sent to it; another account’s link is not found', async () => {
     const owner = await register()
     const other = await register()

@@ -52,6 +52,15 @@ describe('a deletion the owner can take back', () => {
     expect(await firingCount(s.ownerId)).toBe(0)
   })
 
+  it('while frozen the owner can still check in and sign their other devices out', async () => {
+    const s = await frozenOwner()
+    const again = await signIn(s.owner.email, s.owner.password)
+    const ping = await call('/api/inactivity/ping', { method: 'POST', token: again.token })
+    expect(ping.status).toBe(200)
+    const others = await call('/api/auth/sessions/sign-out-others', { method: 'POST', token: again.token })
+    expect(others.status).toBe(200)
+  })
+
   it('kept by signing in: the freeze ends, and what was held goes on; a stale session alone cannot keep it', async () => {
     const s = await frozenOwner()
     const again = await signIn(s.owner.email, s.owner.password)

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
-import { CHECKIN_GRACE_DAYS } from '../../contract/constants'
+import { CHECKIN_GRACE_DAYS, SIGN_IN_GUARD } from '../../contract/constants'
 import { WEBAUTHN_PATHS } from '../../contract/webauthn'
 import { createTrigger, firingCount, manualRelease, ownerWithItem } from './engine-helpers'
 import { runInDurableObject } from 'cloudflare:test'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import type { OwnerVault } from '../../worker/host/vault-object'
 import { call, env, login, me, outboxFor, register, waitFor, ownerSessions } from './helpers'
-import { vaultOf } from './owner-helpers'
+import { ownerState, vaultOf } from './owner-helpers'
 import { signingKeyPair, vaultSetupBody, WRAPPED_SIGNING_KEY_STANDIN } from './vault-signing'
 import { SoftAuthenticator } from './soft-authenticator'
 import { ownerWithBeneficiary } from './vault-helpers'
@@ -82,6 +82,18 @@ describe('fresh proof', () => {
     await expectProofRequired(await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token }))
   })
 
+  it('the right password given as fresh proof forgets the wrong ones before it, as a sign-in does', async () => {
+    const owner = await register()
+    const failures = async () => (await env.DB.prepare('select failures from sign_in_failures where email = ?').bind(owner.email.toLowerCase()).first<{ failures: number }>())?.failures ?? 0
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures - 1; i++) expect((await proveWithPassword(owner.token, `guess ${i}`)).status).toBe(401)
+    expect(await failures()).toBe(SIGN_IN_GUARD.freeFailures - 1)
+    expect((await proveWithPassword(owner.token, owner.password)).status).toBe(200)
+    expect(await failures()).toBe(0)
+    // So a slip or two later does not hold the account.
+    expect((await proveWithPassword(owner.token, 'one more slip')).status).toBe(401)
+    expect((await login(owner.email, owner.password)).status).toBe(200)
+  })
+
   it('proof belongs to the session that gave it, and lasts 5 minutes', async () => {
     const owner = await register()
     const other = await login(owner.email, owner.password)
@@ -133,6 +145,25 @@ describe('fresh proof', () => {
     expect(await keyCount(owner.user.id)).toBe(0)
     // Without a key, the key's way is refused with a reason.
     await ok(await call('/api/auth/fresh-proof/options', { method: 'POST', token: owner.token }), 409)
+  })
+
+  it("a security key's fresh proof is a use of a trusted device only once the key is marked trusted", async () => {
+    const owner = await register()
+    const auth = await SoftAuthenticator.create()
+    expect((await addKey(owner.token, auth)).status).toBe(201)
+    const prove = async () => {
+      const options = await call('/api/auth/fresh-proof/options', { method: 'POST', token: owner.token })
+      const res = await call('/api/auth/fresh-proof', { token: owner.token, body: { method: 'security_key', response: await auth.assert(await options.json()) } })
+      expect(res.status).toBe(200)
+    }
+    await prove()
+    // Not trusted: its use moves no Loss of trusted devices clock.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await ownerState(owner.user.id, 'lastTrustedUseAt')).toBeUndefined()
+    const keyId = ((await env.DB.prepare('select id from webauthn_credentials where user_id = ?').bind(owner.user.id).first<{ id: string }>())!).id
+    expect((await call(`/api/auth/security-keys/${encodeURIComponent(keyId)}/trust`, { method: 'PUT', token: owner.token })).status).toBe(200)
+    await prove()
+    await waitFor(async () => (await ownerState<number>(owner.user.id, 'lastTrustedUseAt')) !== undefined)
   })
 
   it('another account’s key refused even when it answers a sign-in challenge: it proves its own account, not this one', async () => {
@@ -231,6 +262,22 @@ describe('fresh proof', () => {
     await ok(await call('/api/user/safety-window', { method: 'PUT', token, body: { hours: 24 } }), 200)
     await ok(await call(`/api/triggers/${pausedId}`, { method: 'PUT', token, body: { status: 'active' } }), 200)
     await ok(await call('/api/triggers', { token, body: { type: 'scheduled', status: 'active', config: { releaseDate: tomorrow, beneficiaries: [beneficiary.id] } } }), 201)
+  })
+
+  it('a schedule one day shorter is sooner: a stale session cannot shorten the check-in grace by a day, and may keep the same total', async () => {
+    const { owner, token } = await ownerWithBeneficiary()
+    const inactivity = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 30, gracePeriod: 7 } })
+    await staleProof(owner.user.id)
+    await expectProofRequired(await call(`/api/triggers/${inactivity.id}`, { method: 'PUT', token, body: { config: { pingFrequency: 30, gracePeriod: 6 } } }))
+    await ok(await call(`/api/triggers/${inactivity.id}`, { method: 'PUT', token, body: { config: { pingFrequency: 30, gracePeriod: 7 } } }), 200)
+  })
+
+  it('a safety window one hour shorter is sooner: a stale session cannot take an hour off it, and may keep it as it is', async () => {
+    const owner = await register()
+    await staleProof(owner.user.id)
+    await expectProofRequired(await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 71 } }))
+    expect(await (await call('/api/user/safety-window', { token: owner.token })).json()).toEqual({ hours: 72 })
+    await ok(await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 72 } }), 200)
   })
 
   it('bad proof bodies are 400s, and the route needs a session', async () => {

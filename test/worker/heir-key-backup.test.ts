@@ -4,7 +4,7 @@ import { HEIR_BACKUP_MESSAGES, type HeirBackupContext, type PortalKeyBackup } fr
 import type { ReleaseReadiness } from '../../contract/readiness'
 import { signLinkToken } from '../../worker/lib/link-tokens'
 import { createTrigger, manualReleaseOk, ownerWithItem, portalToken } from './engine-helpers'
-import { call, env, messageOf, rsaOaepPublicKey } from './helpers'
+import { addBeneficiary, call, env, messageOf, rsaOaepPublicKey } from './helpers'
 import { ownerExec, ownerRow } from './owner-helpers'
 import { signedRotation } from './vault-signing'
 
@@ -107,6 +107,19 @@ describe("an heir's passphrase backup of their key", () => {
     const none = await call(`/api/beneficiaries/${s.beneficiary.id}/key-backup?token=${portal}`)
     expect(none.status).toBe(404)
     expect(await messageOf(none)).toBe(HEIR_BACKUP_MESSAGES.noBackup)
+  })
+
+  it("stays open to an heir nothing was released to, though another heir of the same owner received theirs", async () => {
+    const s = await ownerWithItem()
+    const other = await addBeneficiary(s.token, await rsaOaepPublicKey(), { fullName: 'Otto Other' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    // The first heir received the item; the second was left nothing, and may still keep a backup.
+    expect((await store(optInToken(s.ownerId, s.beneficiary.id))).status).toBe(409)
+    const token = optInToken(s.ownerId, other.id)
+    expect((await context(token)).released).toBe(false)
+    expect((await store(token)).status).toBe(200)
+    expect((await context(token)).hasKeyBackup).toBe(true)
   })
 
   it('is served to the heir only for their current key: a backup recorded for an older key is not offered', async () => {

@@ -2,9 +2,10 @@ import { exports } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import type { Beneficiary } from '../../contract/circle'
 import { IDENTITY_MESSAGES, type IdentityDocument, type IdentityReviewView } from '../../contract/identity'
+import { signLinkToken } from '../../worker/lib/link-tokens'
 import { verifiedApprover } from './engine-helpers'
 import { ownerExec } from './owner-helpers'
-import { addApprover, addBeneficiary, call, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, env, freshIp, linkTokenIn, messageOf, outboxFor, register, rsaOaepPublicKey, waitFor } from './helpers'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4])
 const PDF = new TextEncoder().encode('%PDF-1.7 sample')
@@ -131,6 +132,63 @@ describe('identity documents', () => {
     }
   }, 30_000)
 
+  it('never needs more approvals than there are reviewers: a minimum of 3 with two named approvers needs 2', async () => {
+    const { owner, beneficiary } = await setting(3)
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, {
+      document: new File([PNG], 'id.png', { type: 'image/png' }),
+      documentType: 'passport',
+      documentNumber: 'X123',
+      issuingAuthority: 'State Dept',
+      expirationDate: '2031-01-01',
+    })
+    expect(res.status).toBe(201)
+    expect(((await res.json()) as IdentityDocument).requiredApprovals).toBe(2)
+  })
+
+  it("only the heir's own active policies decide who reviews, how many approvals and which documents: an inactive policy and another heir's policy change nothing", async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const heir = await addBeneficiary(owner.token, key, { fullName: 'First Heir' })
+    const otherHeir = await addBeneficiary(owner.token, key, { fullName: 'Other Heir' })
+    const named = await verifiedApprover(owner.token)
+    const elsewhere = await verifiedApprover(owner.token)
+    const policy = async (beneficiaryId: string, approverId: string, minimumApprovals: number, type: string, status: string) => {
+      const res = await call('/api/policies', {
+        token: owner.token,
+        body: {
+          name: `Needs ID ${status}`,
+          description: 'Release only after the identity document is checked.',
+          ruleJson: { assign: [{ beneficiaryId }], release: { on: ['verified_death'] } },
+          encryptedSelectors: btoa('s'),
+          wrappedKey: btoa('k'),
+          requiresIdentityVerification: true,
+          identityVerificationApprovers: [approverId],
+          minimumApprovals,
+          requiredDocumentTypes: [type],
+          status,
+        },
+      })
+      expect(res.status).toBe(201)
+    }
+    await policy(heir.id, named.id, 1, 'passport', 'active')
+    await policy(heir.id, elsewhere.id, 2, 'drivers_license', 'inactive')
+    await policy(otherHeir.id, elsewhere.id, 2, 'drivers_license', 'active')
+    const send = (documentType: string) =>
+      upload(`/api/identity-verification/${heir.id}`, owner.token, {
+        document: new File([PNG], 'id.png', { type: 'image/png' }),
+        documentType,
+        documentNumber: 'X123',
+        issuingAuthority: 'State Dept',
+        expirationDate: '2031-01-01',
+      })
+    expect((await send('drivers_license')).status).toBe(400)
+    const res = await send('passport')
+    expect(res.status).toBe(201)
+    expect(((await res.json()) as IdentityDocument).requiredApprovals).toBe(1)
+    await reviewMail(named.email)
+    expect((await outboxFor(elsewhere.email)).some((m) => m.text.includes('/review-identity'))).toBe(false)
+  })
+
   it('is rejected by one rejection, with the notes as the reason', async () => {
     const { owner, beneficiary, approverA } = await setting(2)
     const res = await upload('/api/identity-documents', owner.token, {
@@ -241,6 +299,44 @@ describe('identity documents', () => {
     expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('verified')
     const actions = ((await (await call('/api/audit', { token: owner.token })).json()) as Array<{ action: string; details: Record<string, unknown> }>)
     expect(actions.find((e) => e.action === 'circle.approver_verified')?.details).toMatchObject({ approverId: late.id, reviewsSent: 1 })
+  })
+
+  it('an approver who verifies after a document was decided is not sent it to review', async () => {
+    const owner = await register()
+    const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const first = await verifiedApprover(owner.token)
+    const late = await addApprover(owner.token)
+    const invite = await waitFor(async () => (await outboxFor(late.email)).find((m) => m.text.includes('/verify-approver')))
+    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, { document: new File([PNG], 'a.png'), documentType: 'passport' })
+    expect(res.status).toBe(201)
+    const token = reviewToken((await reviewMail(first.email)).text)
+    expect((await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Matches the photo.' } })).status).toBe(200)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('verified')
+
+    expect((await call('/api/approvers/verify', { body: { token: linkTokenIn(invite, '/verify-approver') } })).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await outboxFor(late.email)).filter((m) => m.text.includes('/review-identity'))).toEqual([])
+  })
+
+  it('an heir whose document is being reviewed cannot send another from the portal (409), so reviewers are not asked twice', async () => {
+    const { owner, beneficiary } = await setting(1)
+    const token = signLinkToken(env, 'beneficiaryAccess', beneficiary.id, { owner: owner.user.id })
+    const send = () => {
+      const form = new FormData()
+      form.set('documentType', 'passport')
+      form.set('documentNumber', 'P1234567')
+      form.set('issuingAuthority', 'State Department')
+      form.set('expirationDate', '2031-01-01')
+      form.set('frontImage', new File([PNG], 'id.png', { type: 'image/png' }))
+      const url = `http://localhost/api/beneficiaries/${beneficiary.id}/identity-document?token=${encodeURIComponent(token)}`
+      return exports.default.fetch(new Request(url, { method: 'POST', body: form, headers: { 'cf-connecting-ip': freshIp() } }))
+    }
+    expect((await send()).status).toBe(201)
+    const again = await send()
+    expect(again.status).toBe(409)
+    expect(await messageOf(again)).toBe('Your identity is already being reviewed.')
+    const listed = (await (await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: owner.token })).json()) as IdentityDocument[]
+    expect(listed).toHaveLength(1)
   })
 
   it('asks for an approver first when the owner has none', async () => {

@@ -9,7 +9,7 @@ import { users } from '../../worker/db/schema'
 import { TRUST_CHANGES } from '../../worker/mail/trust-templates'
 import { accountOf } from '../../worker/owner/account'
 import { addressNonce, signLinkToken } from '../../worker/lib/link-tokens'
-import { addApprover, addBeneficiary, call, env, linkTokenIn, me, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
+import { addApprover, addBeneficiary, call, callSettled, env, linkTokenIn, me, messageOf, outboxFor, register, uniqueEmail, waitFor } from './helpers'
 import { LINK_LIFETIME_SECONDS } from './link-lifetimes'
 import { ownerExec, vaultOf } from './owner-helpers'
 import { publicKey } from './vault-helpers'
@@ -119,6 +119,20 @@ describe('the owner’s address is confirmed by a link sent at registration', ()
     expect(done.status).toBe(409)
     expect(await messageOf(done)).toBe(EMAIL_CONFIRMATION.alreadyConfirmed)
     expect((await resendLink('')).status).toBe(401)
+  })
+})
+
+describe('the confirmation link limit', () => {
+  it('counts only confirmation links: other mail to the owner (reset links) never holds the next link', async () => {
+    const owner = await register({ confirmed: false })
+    await confirmationToken(owner.email)
+    for (let i = 0; i < EMAIL_CONFIRMATION.perHour; i++) {
+      expect((await callSettled('/api/auth/forgot-password', { body: { email: owner.email } })).status).toBe(200)
+    }
+    expect((await outboxFor(owner.email)).filter((m) => m.subject.startsWith('Reset your')).length).toBe(EMAIL_CONFIRMATION.perHour)
+    const res = await resendLink(owner.token)
+    expect(res.status).toBe(200)
+    expect(await confirmationMails(owner.email)).toHaveLength(2)
   })
 })
 

@@ -310,6 +310,14 @@ describe('POST /api/auth/reset-password', () => {
     expect((await reset(second)).status).toBe(200)
   })
 
+  it("another account's new reset link leaves this account's link working", async () => {
+    const account = await register()
+    const mine = await requestResetToken(account.email)
+    const other = await register()
+    await requestResetToken(other.email)
+    expect((await reset(mine)).status).toBe(200)
+  })
+
   it('lets exactly one of several concurrent resets with one token win', async () => {
     const account = await register()
     const token = await requestResetToken(account.email)

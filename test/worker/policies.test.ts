@@ -4,7 +4,7 @@ import { partSize, type UploadSession } from '../../contract/vault-items'
 import { assetRows, b64, createTrigger, manualReleaseOk, ownerWithItem, policyBody, policyCovering } from './engine-helpers'
 import { ownerExec } from './owner-helpers'
 import { addApprover, addBeneficiary, call, messageOf, register, rsaOaepPublicKey } from './helpers'
-import { completeRaw, signedGrantsBody } from './vault-helpers'
+import { completeRaw, signedGrantsBody, startUpload } from './vault-helpers'
 
 async function uploadedItem(token: string, beneficiaryId: string): Promise<string> {
   const session = (await (await call('/api/vault/uploads', { token, body: { type: 'doc', plainSize: 10 } })).json()) as UploadSession
@@ -99,6 +99,36 @@ describe('access policies', () => {
       expect(await messageOf(res)).toBe(POLICY_MESSAGES.unknownBeneficiary)
     }
     expect(((await (await call('/api/policies', { token: owner.token })).json()) as Policy[]).length).toBe(0)
+  })
+})
+
+describe('the approvers a policy names', () => {
+  it("a policy naming one of the owner's approvers and one unknown id is refused whole: nothing is created", async () => {
+    const owner = await register()
+    const mine = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const approver = await addApprover(owner.token)
+    const stranger = await register()
+    const theirs = await addApprover(stranger.token)
+    for (const other of [theirs.id, crypto.randomUUID()]) {
+      const body = policyBody(mine.id, { requiresIdentityVerification: true, identityVerificationApprovers: [approver.id, other], minimumApprovals: 1 })
+      const res = await call('/api/policies', { token: owner.token, body })
+      expect(res.status).toBe(400)
+      expect(await messageOf(res)).toBe(POLICY_MESSAGES.unknownApprover)
+    }
+    expect(((await (await call('/api/policies', { token: owner.token })).json()) as Policy[]).length).toBe(0)
+  })
+})
+
+describe('the items a policy covers', () => {
+  it('records only finished items: an upload still in progress is not counted as covered', async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const created = await call('/api/policies', { token: s.token, body: policyBody(s.beneficiary.id) })
+    expect(created.status).toBe(201)
+    const policy = (await created.json()) as Policy
+    const upload = await startUpload(s.token, 100)
+    const res = await call(`/api/policies/${policy.id}/items`, { method: 'PUT', token: s.token, body: { itemIds: [upload.itemId, s.item.id] } })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ itemCount: 1 })
   })
 })
 

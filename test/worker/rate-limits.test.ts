@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose'
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { DEVICE_COOKIE, SIGN_IN_GUARD } from '../../contract/constants'
@@ -103,6 +104,21 @@ describe('rate limits', () => {
       expect((await login(owner.email, owner.password, { cookie: `${DEVICE_COOKIE}=${token}` })).status).toBe(429)
     }
     expect((await login(owner.email, owner.password, { cookie: usual })).status).toBe(200)
+  })
+
+  it('a browser that signed in during the very second its account trusts browsers from is still a usual browser; one from the second before is not', async () => {
+    const owner = await register()
+    const usual = deviceCookie(await login(owner.email, owner.password))
+    // Device cookies are dated in whole seconds: "This wasn't me" trusts browsers from a whole second on.
+    const issuedAt = decodeJwt(usual.slice(usual.indexOf('=') + 1)).iat! * 1000
+    const trustFrom = (at: number) => env.DB.prepare('update users set devices_trusted_from = ? where id = ?').bind(at, owner.user.id).run()
+    await trustFrom(issuedAt)
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) await login(owner.email, 'a stranger guessing', { ip: freshIp() })
+    expect((await login(owner.email, owner.password)).status).toBe(429)
+    expect((await login(owner.email, owner.password, { cookie: usual })).status).toBe(200)
+    for (let i = 0; i < SIGN_IN_GUARD.freeFailures; i++) await login(owner.email, 'a stranger guessing', { ip: freshIp() })
+    await trustFrom(issuedAt + 1000)
+    expect((await login(owner.email, owner.password, { cookie: usual })).status).toBe(429)
   })
 
   it('counts failed sign-ins only: the right password, many times over, is never held', async () => {

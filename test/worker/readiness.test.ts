@@ -153,6 +153,42 @@ describe('GET /api/release-readiness', () => {
     expect(find(after, 'nothing_protected')).toBeTruthy()
   })
 
+  it('says nothing of a beneficiary nothing is left to, however unready they are', async () => {
+    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(Date.now() + 30 * DAY_MS).toISOString() })
+    const idle = await addBeneficiary(s.token, await publicKey(), { fullName: 'Nothing Left' })
+    const r = await readiness(s.token)
+    expect(r.problems.filter((p) => p.subject.id === idle.id)).toEqual([])
+    expect(r.problems.filter((p) => p.subject.id === s.beneficiary.id).map((p) => p.kind)).toEqual(['beneficiary_unverified'])
+  })
+
+  it('asks for death-report links only for an active Verified death trigger: a paused one is not named', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(find(await readiness(s.token), 'death_link_unsent')).toBeDefined()
+    expect((await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: s.token, body: { status: 'paused' } })).status).toBe(200)
+    expect(find(await readiness(s.token), 'death_link_unsent')).toBeUndefined()
+  })
+
+  it('names a Verified death trigger whose verified approvers hold no working report link, and points to resending them', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await verifiedApprover(s.token)
+    await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(find(await readiness(s.token), 'death_link_unsent')).toBeUndefined()
+    // Their link used or voided by a cancelled release.
+    await ownerExec(s.ownerId, ['update approvers set death_link_nonce = null'])
+    const problem = find(await readiness(s.token), 'death_link_unsent')
+    expect(problem?.fix).toEqual({ label: 'Resend report links', href: '/triggers' })
+  })
+
+  it('does not count a paused scheduled trigger naming the beneficiary as a route', async () => {
+    const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
+    await directOnly(s.ownerId, false)
+    const releaseDate = new Date(Date.now() + 30 * DAY_MS).toISOString()
+    await createTrigger(s.token, { type: 'scheduled', status: 'paused', config: { releaseDate, beneficiaries: [s.beneficiary.id], description: 'A date' } })
+    expect((await readiness(s.token)).ready).toBe(false)
+    expect(missing(await readiness(s.token))).not.toBeNull()
+  })
+
   it('never counts another owner’s items, people or triggers', async () => {
     const a = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await createTrigger(a.token, { type: 'manual_release', config: {} })

@@ -9,7 +9,7 @@ import { UNLOCK_FORGIVE_MS, type Trigger } from '../../contract/triggers'
 import { SECURITY_KEY, WEBAUTHN_MESSAGES, WEBAUTHN_PATHS, type SecurityKey, type SecurityKeyList } from '../../contract/webauthn'
 import { createTrigger, firingCount, guard } from './engine-helpers'
 import { call, env, login, me, messageOf, register, waitFor, ownerSessions } from './helpers'
-import { ownerRow } from './owner-helpers'
+import { ownerRow, ownerState } from './owner-helpers'
 import { fromBase64Url, SoftAuthenticator, toBase64Url, type AssertOverrides, type CoseAlgorithm, type RegisterOverrides } from './soft-authenticator'
 
 // Security keys (WebAuthn, verified by the server): registration, sign-in with the key alone, the
@@ -205,6 +205,38 @@ describe('registration options', () => {
     const res = await call(WEBAUTHN_PATHS.registerOptions, { method: 'POST', token: owner.token })
     expect(res.status).toBe(409)
     expect(await messageOf(res)).toBe(WEBAUTHN_MESSAGES.tooMany)
+  })
+})
+
+describe('signing in with a trusted key', () => {
+  it('is a use of a trusted device; signing in with the same key untrusted is not', async () => {
+    const owner = await ownerWithKey()
+    expect((await signInWithKey(owner.auth)).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await ownerState(owner.ownerId, 'lastTrustedUseAt')).toBeUndefined()
+    expect((await call(`/api/auth/security-keys/${encodeURIComponent(owner.key.id)}/trust`, { method: 'PUT', token: owner.token })).status).toBe(200)
+    expect((await signInWithKey(owner.auth)).status).toBe(200)
+    await waitFor(async () => (await ownerState<number>(owner.ownerId, 'lastTrustedUseAt')) !== undefined)
+  })
+})
+
+describe('the most keys an owner may have', () => {
+  it('hold at completion too: of two registrations started with room for one, the second is refused (409)', async () => {
+    const owner = await register()
+    const rows = Array.from({ length: SECURITY_KEY.maxPerOwner - 1 }, (_, i) =>
+      env.DB.prepare(
+        `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at)
+         values (?, ?, ?, 'AA', 0, '[]', 'singleDevice', 0, ?)`,
+      ).bind(`filler-${owner.user.id}-${i}`, owner.user.id, `Key ${i}`, Date.now() + i),
+    )
+    await env.DB.batch(rows)
+    const [a, b] = [await SoftAuthenticator.create(), await SoftAuthenticator.create()]
+    const [first, second] = [await registrationOptions(owner.token), await registrationOptions(owner.token)]
+    expect((await verifyRegistration(owner.token, { response: await a.register(first) })).status).toBe(201)
+    const late = await verifyRegistration(owner.token, { response: await b.register(second) })
+    expect(late.status).toBe(409)
+    expect(await messageOf(late)).toBe(WEBAUTHN_MESSAGES.tooMany)
+    expect((await env.DB.prepare('select count(*) as n from webauthn_credentials where user_id = ?').bind(owner.user.id).first<{ n: number }>())!.n).toBe(SECURITY_KEY.maxPerOwner)
   })
 })
 

@@ -4,6 +4,7 @@ import { BILLING_MESSAGES } from '../../contract/billing'
 import { TRIGGER_MESSAGES, type EngineStatus, type Trigger } from '../../contract/triggers'
 import { addApprover, call, env, messageOf, outboxFor, register, waitFor } from './helpers'
 import { createTrigger, DAY_MS, guard, verifiedApprover } from './engine-helpers'
+import { ownerExec } from './owner-helpers'
 import { ownerWithBeneficiary } from './vault-helpers'
 
 describe('triggers API', () => {
@@ -150,5 +151,100 @@ describe('death-report links', () => {
     expect(await resent.json()).toMatchObject({ sent: 1 })
     expect(await links(confirmed.email)).toHaveLength(2)
     expect(await links(unconfirmed.email)).toEqual([])
+  })
+})
+
+describe('death-report links when the trigger is armed', () => {
+  const links = async (email: string) => (await outboxFor(email)).filter((m) => m.text.includes('/confirm-death'))
+
+  it('none goes out for a Verified death trigger created paused; activating it sends them', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const approver = await verifiedApprover(owner.token)
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', status: 'paused', config: {} })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await links(approver.email)).toEqual([])
+    expect((await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: owner.token, body: { status: 'active' } })).status).toBe(200)
+    await waitFor(async () => (await links(approver.email)).length === 1)
+  })
+
+  it('activating it again sends a link only to approvers without a working one, and setting it active while active sends nothing and records nothing', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const approver = await verifiedApprover(owner.token)
+    const trigger = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    await waitFor(async () => (await links(approver.email)).length === 1)
+    const set = (status: string) => call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: owner.token, body: { status } })
+    expect((await set('paused')).status).toBe(200)
+    expect((await set('active')).status).toBe(200)
+    expect((await set('active')).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await links(approver.email)).toHaveLength(1)
+    const audit = (await (await call('/api/audit', { token: owner.token })).json()) as Array<{ action: string }>
+    expect(audit.filter((e) => e.action === 'trigger.activated')).toHaveLength(1)
+  })
+})
+
+describe('a trigger that has fired', () => {
+  it('takes no new check-in schedule (409): what it started stands as it is', async () => {
+    const { owner, token } = await ownerWithBeneficiary()
+    const inactivity = await createTrigger(token, { type: 'inactivity', config: { pingFrequency: 30, gracePeriod: 7 } })
+    await ownerExec(owner.user.id, ["update triggers set status = 'triggered' where id = ?", inactivity.id])
+    const res = await call(`/api/triggers/${inactivity.id}`, { method: 'PUT', token, body: { config: { pingFrequency: 60, gracePeriod: 7 } } })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.alreadyTriggered)
+  })
+})
+
+describe('"Resend report links"', () => {
+  it('is only for a Verified death trigger: on another kind it is a 400 and nobody is mailed', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    const approver = await verifiedApprover(owner.token)
+    const manual = await createTrigger(owner.token, { type: 'manual_release', config: {} })
+    const res = await call(`/api/triggers/${manual.id}/resend-report-links`, { method: 'POST', token: owner.token })
+    expect(res.status).toBe(400)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.reportLinksOnlyDeath)
+    expect((await outboxFor(approver.email)).filter((m) => m.text.includes('/confirm-death'))).toEqual([])
+  })
+})
+
+describe('"Resend report links" with nobody to send to', () => {
+  it('answers 409 in plain words when no approver has confirmed their address', async () => {
+    const owner = await register()
+    await addApprover(owner.token)
+    const death = await createTrigger(owner.token, { type: 'verified_death', config: {} })
+    const res = await call(`/api/triggers/${death.id}/resend-report-links`, { method: 'POST', token: owner.token })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.noVerifiedApprovers)
+  })
+})
+
+describe('a scheduled trigger', () => {
+  it("naming one of the owner's beneficiaries and one unknown id is refused whole (400)", async () => {
+    const { token, beneficiary } = await ownerWithBeneficiary()
+    const releaseDate = new Date(Date.now() + 30 * DAY_MS).toISOString()
+    const res = await call('/api/triggers', { token, body: { type: 'scheduled', config: { releaseDate, beneficiaries: [beneficiary.id, crypto.randomUUID()] } } })
+    expect(res.status).toBe(400)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.unknownBeneficiary)
+    expect(((await (await call('/api/triggers', { token })).json()) as Trigger[]).filter((t) => t.type === 'scheduled')).toEqual([])
+  })
+})
+
+describe('the next firing a trigger shows', () => {
+  it('is there only while the trigger is active: a paused scheduled trigger shows none', async () => {
+    const { token, beneficiary } = await ownerWithBeneficiary()
+    const releaseDate = new Date(Date.now() + 30 * DAY_MS).toISOString()
+    const paused = await createTrigger(token, { type: 'scheduled', status: 'paused', config: { releaseDate, beneficiaries: [beneficiary.id] } })
+    expect(paused.nextFireAt).toBeNull()
+    const res = await call(`/api/triggers/${paused.id}`, { method: 'PUT', token, body: { status: 'active' } })
+    expect(((await res.json()) as Trigger).nextFireAt).toBe(releaseDate)
+  })
+})
+
+describe('an approver who confirms their address', () => {
+  it('is sent a death-report link only while a Verified death trigger is active: none while it is paused', { timeout: 20_000 }, async () => {
+    const owner = await register()
+    await createTrigger(owner.token, { type: 'verified_death', status: 'paused', config: {} })
+    const approver = await verifiedApprover(owner.token)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await outboxFor(approver.email)).filter((m) => m.text.includes('/confirm-death'))).toEqual([])
   })
 })

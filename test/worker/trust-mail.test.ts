@@ -89,6 +89,24 @@ describe('the owner is told of every change of trust', () => {
     expect((await me(other.token)).status).toBe(200)
   })
 
+  it('"This wasn’t me" keeps two-factor on while one of the owner\'s own keys is left', async () => {
+    const owner = await register()
+    await addKey(owner.token, await SoftAuthenticator.create())
+    const profile = { displayName: 'Ada Owner', phoneNumber: null, country: 'US', timezone: 'America/New_York', emergencyContact: null, emailNotifications: true }
+    expect((await call('/api/profile', { method: 'PUT', token: owner.token, body: { ...profile, twoFactorEnabled: true } })).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Someone else signs in (from a trusted device, past the key step) and adds their own key.
+    await env.DB.prepare('update users set two_factor_enabled = 0 where id = ?').bind(owner.user.id).run()
+    const stolen = (await (await login(owner.email, owner.password)).json()) as { token: string }
+    await env.DB.prepare('update users set two_factor_enabled = 1 where id = ?').bind(owner.user.id).run()
+    await addKey(stolen.token, await SoftAuthenticator.create())
+    const link = linkTokenIn(await trustMail(owner.email, TRUST_CHANGES.new_device.subject), '/not-me')
+    expect(await (await notMe(link)).json()).toMatchObject({ keysRemoved: 1 })
+    expect(await keyIds(owner.user.id)).toHaveLength(1)
+    const row = await env.DB.prepare('select two_factor_enabled as on_ from users where id = ?').bind(owner.user.id).first<{ on_: number }>()
+    expect(row).toEqual({ on_: 1 })
+  })
+
   it('a browser that has signed in before is not a new device', async () => {
     const owner = await register()
     const first = await login(owner.email, owner.password)
@@ -145,6 +163,21 @@ describe('the owner is told of every change of trust', () => {
     await trustMail(address, TRUST_CHANGES.manual_release.subject)
   })
 
+  it('arming a trigger is e-mailed, whether it is created active or a paused one is activated', async () => {
+    const owner = await register()
+    const sooner = () => countOf(owner.email, TRUST_CHANGES.release_sooner.subject)
+    expect((await call('/api/triggers', { token: owner.token, body: { type: 'verified_death', status: 'active', config: {} } })).status).toBe(201)
+    await waitFor(async () => (await sooner()) === 1)
+    const paused = await call('/api/triggers', { token: owner.token, body: { type: 'manual_release', status: 'paused', config: {} } })
+    expect(paused.status).toBe(201)
+    const inactivity = await call('/api/triggers', { token: owner.token, body: { type: 'inactivity', status: 'paused', config: { pingFrequency: 30, gracePeriod: 7 } } })
+    expect(inactivity.status).toBe(201)
+    expect(await sooner()).toBe(1)
+    const id = ((await inactivity.json()) as { id: string }).id
+    expect((await call(`/api/triggers/${id}`, { method: 'PUT', token: owner.token, body: { status: 'active' } })).status).toBe(200)
+    await waitFor(async () => (await sooner()) === 2)
+  })
+
   it('the password-changed e-mail, from the profile or a reset, has "This wasn’t me" too', async () => {
     const owner = await register()
     const res = await call('/api/profile/password', { token: owner.token, body: { currentPassword: owner.password, newPassword: 'another good password 2', confirmPassword: 'another good password 2' } })
@@ -187,6 +220,19 @@ describe('the owner is told of every change of trust', () => {
     expect(res.status).toBe(200)
     expect(((await res.json()) as { trustWithdrawn: number }).trustWithdrawn).toBe(1)
     expect(await trustedBrowsers()).toBe(1)
+  })
+
+  it('"This wasn’t me" withdraws the trust marked on a security key since the change, not the trust the owner marked before', async () => {
+    const owner = await register()
+    const keyId = await addKey(owner.token, await SoftAuthenticator.create())
+    expect((await call(`/api/auth/security-keys/${encodeURIComponent(keyId)}/trust`, { method: 'PUT', token: owner.token })).status).toBe(200)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const since = Date.now()
+    const res = await notMe(signLinkToken(env, 'notMe', owner.user.id, { owner: owner.user.id, nonce: String(since) }))
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { trustWithdrawn: number }).trustWithdrawn).toBe(0)
+    const row = await env.DB.prepare('select trusted_at from webauthn_credentials where id = ?').bind(keyId).first<{ trusted_at: number | null }>()
+    expect(row?.trusted_at).not.toBeNull()
   })
 
   it('a "This wasn’t me" link that is tampered with, expired, for another owner or without its time is refused and changes nothing', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
 import { HOUR_MS } from '../../contract/constants'
 import type { SignedInSession } from '../../contract/sessions'
 import { SAFETY_WINDOW } from '../../contract/settings'
@@ -90,6 +91,60 @@ describe('marking devices as trusted', () => {
     expect((await outboxFor(owner.email)).map((m) => m.subject)).toContain('A device is no longer trusted')
   })
 
+  it('marking a browser already trusted again changes nothing: no second e-mail to the owner', async () => {
+    const owner = await register()
+    const session = await currentSession(owner.token)
+    expect((await markBrowser(owner.token, session.id)).status).toBe(200)
+    const marked = async () => (await outboxFor(owner.email)).filter((m) => m.subject === 'A device was marked as trusted').length
+    expect(await marked()).toBe(1)
+    const again = await markBrowser(owner.token, session.id)
+    expect(again.status).toBe(200)
+    expect(await marked()).toBe(1)
+    expect((await currentSession(owner.token)).trusted).toBe(true)
+  })
+
+  it('marking a security key already trusted again changes nothing: no second e-mail to the owner', async () => {
+    const owner = await register()
+    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
+    await env.DB.prepare(
+      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?)`,
+    )
+      .bind(keyId, owner.user.id, Date.now())
+      .run()
+    const mark = () => call(`/api/auth/security-keys/${keyId}/trust`, { method: 'PUT', token: owner.token })
+    expect((await mark()).status).toBe(200)
+    const marked = async () => (await outboxFor(owner.email)).filter((m) => m.subject === 'A device was marked as trusted').length
+    expect(await marked()).toBe(1)
+    expect((await mark()).status).toBe(200)
+    expect(await marked()).toBe(1)
+  })
+
+  it('untrusting a browser needs fresh proof too: a stale session is refused and the browser stays trusted', async () => {
+    const owner = await register()
+    const session = await currentSession(owner.token)
+    expect((await markBrowser(owner.token, session.id)).status).toBe(200)
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = 0').run()
+    const stale = await markBrowser(owner.token, session.id, false)
+    expect(stale.status).toBe(403)
+    expect(await stale.json()).toMatchObject({ requiresFreshProof: true })
+    expect((await currentSession(owner.token)).trusted).toBe(true)
+  })
+
+  it('untrusting a security key needs fresh proof: a stale session is refused and the key stays trusted', async () => {
+    const owner = await register()
+    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
+    await env.DB.prepare(
+      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
+    )
+      .bind(keyId, owner.user.id, Date.now(), Date.now())
+      .run()
+    await ownerSessions(owner.user.id, 'update sessions set proved_at = 0').run()
+    const stale = await call(`/api/auth/security-keys/${keyId}/trust`, { method: 'DELETE', token: owner.token })
+    expect(stale.status).toBe(403)
+    expect(await stale.json()).toMatchObject({ requiresFreshProof: true })
+    expect(await env.DB.prepare('select trusted_at is not null as t from webauthn_credentials where id = ?').bind(keyId).first()).toEqual({ t: 1 })
+  })
+
   it("another owner's session or key is not found", async () => {
     const a = await register()
     const b = await register()
@@ -135,6 +190,41 @@ describe('the Loss of trusted devices trigger', () => {
     const pause = await call(`/api/triggers/${s.trigger.id}`, { method: 'PUT', token: other.token, body: { status: 'paused' } })
     expect(pause.status).toBe(200)
     expect((await markBrowser(other.token, (await currentSession(other.token)).id, false)).status).toBe(200)
+  })
+
+  it("another owner's trusted security key is no trusted device of this owner's: the trigger still cannot be created", async () => {
+    const other = await register()
+    await env.DB.prepare(
+      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
+    )
+      .bind(`key-${crypto.randomUUID()}`, other.user.id, Date.now(), Date.now())
+      .run()
+    const owner = await register()
+    const res = await call('/api/triggers', { token: owner.token, body: { type: 'device_loss', config: { days: 30 } } })
+    expect(res.status).toBe(409)
+    expect(await messageOf(res)).toBe(TRIGGER_MESSAGES.noTrustedDevice)
+  })
+
+  it('untrusting a browser that is not trusted is no taking away of the last trusted device: it is not refused while the trigger watches the one trusted', async () => {
+    const s = await ownerWithTrustedBrowser()
+    const untrusted = await signIn(s.owner.email, s.owner.password)
+    const res = await markBrowser(untrusted.token, (await currentSession(untrusted.token)).id, false)
+    expect(res.status).toBe(200)
+    expect((await currentSession(s.trustedBrowser.token)).trusted).toBe(true)
+  })
+
+  it('will not take away the last trusted device when it is a security key either: untrusting it is a 409 while the trigger watches it', async () => {
+    const owner = await register()
+    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
+    await env.DB.prepare(
+      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
+    )
+      .bind(keyId, owner.user.id, Date.now(), Date.now())
+      .run()
+    await createTrigger(owner.token, { type: 'device_loss', config: { days: 30 } })
+    const refused = await call(`/api/auth/security-keys/${keyId}/trust`, { method: 'DELETE', token: owner.token })
+    expect(refused.status).toBe(409)
+    expect(await messageOf(refused)).toBe(TRUSTED_DEVICE_MESSAGES.lastWatched)
   })
 
   it('refuses days outside 7–365', async () => {
