@@ -203,7 +203,7 @@ describe('release engine, end to end', () => {
     await page.getByText('Verified', { exact: true }).first().waitFor()
   })
 
-  it("an approver confirms the death and signs the release off through their own links", async () => {
+  it("an approver confirms the death and signs the release off through their own links, and is offered no second decision", async () => {
     const { page } = await newPage(browser)
     diagnoseOnFailure(page, 'release', 'death-owner')
     const approverEmail = uniqueEmail('counsel')
@@ -271,6 +271,12 @@ describe('release engine, end to end', () => {
     await clara.page.screenshot({ path: `${SHOTS}/approve-release-1280.png`, fullPage: true })
     await clara.page.getByRole('button', { name: 'Approve' }).click()
     await poll(() => clara.page.getByText(/approved/i).count()).toBeGreaterThan(0)
+    // Once she has decided, her link no longer offers Approve or Reject, though the release still
+    // waits on its safety window: after a reload too.
+    await clara.page.reload()
+    await clara.page.getByText('Ben Heir').waitFor()
+    expect(await clara.page.getByRole('button', { name: 'Approve' }).count()).toBe(0)
+    expect(await clara.page.getByRole('button', { name: /^Reject/ }).count()).toBe(0)
 
     // A death report is not the owner acting: nothing is available during the safety window, the
     // owner is e-mailed at once, and their one-click cancel link stops it.

@@ -303,6 +303,18 @@ describe('the owner’s decision', () => {
     expect(await auditActions(s.ownerId)).toEqual(expect.arrayContaining(['access.requested', 'access.approved', 'release.completed']))
   })
 
+  it('a request already released cannot be refused afterwards: 409, and what was released stays', async () => {
+    const s = await requestableSetup()
+    await askOk(s.ownerId, s.beneficiary.id, s.policy.id)
+    const row = await requestRow(s.ownerId)
+    const approved = await call(`/api/access-requests/${row.id}/approve`, { method: 'POST', token: s.token })
+    expect(approved.status, await approved.clone().text()).toBe(200)
+    const refused = await call(`/api/access-requests/${row.id}/refuse`, { method: 'POST', token: s.token })
+    expect(refused.status).toBe(409)
+    expect((await requestRow(s.ownerId)).status).toBe('released')
+    expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
+  })
+
   it('Approve now releases that request alone: another heir’s request keeps waiting', async () => {
     const s = await requestableSetup()
     await askOk(s.ownerId, s.beneficiary.id, s.policy.id)

@@ -63,6 +63,17 @@ describe('each approver answers once', () => {
   })
 })
 
+describe('a release no longer waiting', () => {
+  it('takes no more decisions: once it was released, another approver’s "no" is refused (409) and changes nothing', { timeout: 20_000 }, async () => {
+    const { answer, decide, released } = await releaseAskingThree(1)
+    expect(await decide(0, 'approved')).toMatchObject({ status: 'released' })
+    const late = await answer(1, 'rejected')
+    expect(late.status).toBe(409)
+    expect(await messageOf(late)).toBe(RELEASE_MESSAGES.releaseNotWaiting)
+    expect(await released()).toEqual(['available'])
+  })
+})
+
 describe('a policy asking for 2 of 3 approvals', () => {
   it('one "no" and one "yes" leave it waiting', { timeout: 20_000 }, async () => {
     const { decide, released } = await releaseAskingThree(2)

@@ -259,6 +259,14 @@ describe('identity documents', () => {
     expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('unverified')
   })
 
+  it('an empty front image is a missing one: the upload is refused asking for the front, and nothing is stored', async () => {
+    const { owner, beneficiary } = await setting(1)
+    const empty = await upload('/api/identity-documents', owner.token, { beneficiaryId: beneficiary.id, documentType: 'passport', frontImage: new File([], 'front.png', { type: 'image/png' }) })
+    expect(empty.status).toBe(400)
+    expect(await messageOf(empty)).toBe(`frontImage: ${IDENTITY_MESSAGES.frontRequired}`)
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('unverified')
+  })
+
   it('keeps documents to their owner and reviews to valid links', async () => {
     const { owner, beneficiary, approverA } = await setting(1)
     const created = (await (

@@ -59,6 +59,15 @@ async function status(token: string): Promise<EngineStatus> {
   return (await (await call('/api/trigger-engine/status', { token })).json()) as EngineStatus
 }
 
+describe('a deleted item', () => {
+  it('is never released, not even by its own scheduled date', async () => {
+    const s = await ownerWithItem({ protocol: 'SCHEDULED', scheduledAt: new Date(Date.now() + DAY_MS).toISOString() })
+    expect((await call(`/api/vault/items/${s.item.id}`, { method: 'DELETE', token: s.token })).status).toBe(200)
+    await guard(s.ownerId).tick(Date.now() + 2 * DAY_MS)
+    expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+  })
+})
+
 describe('manual release', () => {
   it('releases a manual-release item at once, tells the beneficiary, and serves it to them only', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })

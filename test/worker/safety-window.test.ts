@@ -90,6 +90,16 @@ describe('a release nobody on the owner’s side started', () => {
     expect((await assetRows(s.ownerId, s.beneficiary.id)).map((a) => a.status)).toEqual(['available'])
   })
 
+  it("a release due later sets the owner's object's alarm for its time, so it goes out when due without anyone asking", async () => {
+    const s = await deathSetup()
+    await reportDeath(s.reportToken)
+    const [release] = await releasesOf(s.token)
+    const { nextAlarmAt } = await guard(s.ownerId).clockView()
+    expect(nextAlarmAt).not.toBeNull()
+    expect(nextAlarmAt!).toBeGreaterThan(Date.now())
+    expect(nextAlarmAt!).toBeLessThanOrEqual(Date.parse(release!.releaseAt))
+  })
+
   it('a sign-in during the window cancels it, as a check-in does', async () => {
     const s = await deathSetup()
     await reportDeath(s.reportToken)

@@ -8,6 +8,7 @@ import { call, messageOf, register, ownerSessions } from './helpers'
 import { ownerRows, ownerState, vaultOf } from './owner-helpers'
 import { vaultSetupBody } from './vault-signing'
 import { VAULT_ITEM_MESSAGES } from '../../contract/vault-items'
+import { VAULT_MESSAGES } from '../../contract/vault'
 import { policyBody } from './engine-helpers'
 import { completeBody, completeRaw, ownerWithBeneficiary, putAllParts, startUpload, startUploadRaw, uploadItem } from './vault-helpers'
 
@@ -94,6 +95,17 @@ const wrapsOf = async (ownerId: string) =>
       r.wrapped_key,
     ]),
   )
+
+describe('a vault of format 1', () => {
+  it('is set up already: a second setup is refused (409) and its keys are kept', async () => {
+    const owner = await formatOneVault(0)
+    const before = await ownerState<Keys>(owner.user.id, 'vaultKeys')
+    const again = await call('/api/vault/setup', { token: owner.token, body: await vaultSetupBody(owner.token) })
+    expect(again.status).toBe(409)
+    expect(await messageOf(again)).toBe(VAULT_MESSAGES.alreadySetUp)
+    expect(await ownerState<Keys>(owner.user.id, 'vaultKeys')).toEqual(before)
+  })
+})
 
 describe('the move of a vault of format 1 to a vault key', () => {
   it('moves 1 000 items and a policy in pages, interrupted and resumed with the same vault key, committed in one transaction', async () => {
