@@ -30,7 +30,7 @@ if (args.includes('--list')) {
 /** A mutation is one edit (`file`, `from`, `to`) or, for a rule guarded in two places, `edits`. */
 const editsOf = (m) => m.edits ?? [{ file: m.file, from: m.from, to: m.to }]
 
-const configOf = (file) => (file.startsWith('test/web/') ? 'vitest.web.config.ts' : 'vitest.worker.config.ts')
+const configOf = (file) => (file.startsWith('test/web/') ? 'vitest.web.config.ts' : file.startsWith('test/e2e/') ? 'vitest.e2e.config.ts' : 'vitest.worker.config.ts')
 
 /** Every mutation must name text that occurs exactly once in its file: a stale entry is an error, not a kill. */
 function checkList() {

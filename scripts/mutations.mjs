@@ -6,6 +6,8 @@
 
 const W = (name) => `test/worker/${name}.test.ts`
 const B = (name) => `test/web/${name}.test.ts`
+// A browser test, where the rule lives only in a screen.
+const E = (name) => `test/e2e/${name}.test.ts`
 
 export const MUTATIONS = [
   // --- Who may see and change what --------------------------------------------------------------
@@ -5058,5 +5060,14 @@ export const MUTATIONS = [
     to: '  if (vaultKeysOf(storage)?.vaultKey) throw conflict(VAULT_MESSAGES.alreadySetUp)',
     tests: [W('vault-key-move')],
     by: /a vault of format 1 is set up already/,
+  },
+  {
+    id: 'fresh8.security-key-limit-on-screen',
+    rule: 'Add Security Key is no longer offered once the owner holds the most keys they may',
+    file: 'web/features/security-keys/security-keys-card.tsx',
+    from: 'list.length >= SECURITY_KEY.maxPerOwner',
+    to: 'list.length > SECURITY_KEY.maxPerOwner',
+    tests: [E('security-keys')],
+    by: /offers no more than the most keys/,
   },
 ]

@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
-import { fillRegistrationForm, launch, logOut, newPage, runScript, toastText, uniqueEmail } from './browser'
+import { SECURITY_KEY } from '../../contract/webauthn-constants'
+import { executeSql, fillRegistrationForm, launch, logOut, newPage, runScript, toastText, uniqueEmail } from './browser'
 
 // Security keys in a real Chromium with a CDP virtual authenticator (a USB FIDO2 key with a PIN):
 // registration, sign-in and the second factor all go through the server's verification.
@@ -57,7 +58,7 @@ async function openProfile(page: Page) {
 const keyList = (page: Page) => page.getByRole('list', { name: 'Your security keys' }).getByRole('listitem')
 
 describe('security keys', () => {
-  it('registers a key at sign-up, signs in with it alone, adds a second factor and removes keys', async () => {
+  it('registers a key at sign-up, signs in with it alone, adds a second factor, offers no more than the most keys, and removes keys', async () => {
     const { context, page } = await newPage(browser, { width: 390, height: 844 })
     const key = await plugInKey(context, page)
     const bodies = recordBodies(page)
@@ -96,6 +97,22 @@ describe('security keys', () => {
     await expect.poll(() => toastText(page)).toContain(WEBAUTHN_MESSAGES.registered)
     await expect.poll(() => keyList(page).count()).toBe(2)
     expect(await keyList(page).nth(1).textContent()).toMatch(/Backup key.*Never used to sign in/)
+
+    // At the most keys an owner may hold (seeded in SQL), Add Security Key is no longer offered.
+    executeSql(
+      Array.from(
+        { length: SECURITY_KEY.maxPerOwner - 2 },
+        (_, i) => `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at)
+          select 'seeded-${i}-' || id, id, 'Seeded key ${i + 1}', 'AA', 0, '[]', 'singleDevice', 0, 1 from users where email = '${email.toLowerCase()}'`,
+      ).join('; '),
+    )
+    await page.reload()
+    await expect.poll(() => keyList(page).count()).toBe(SECURITY_KEY.maxPerOwner)
+    expect(await page.getByRole('button', { name: 'Add Security Key' }).isDisabled()).toBe(true)
+    executeSql(`delete from webauthn_credentials where id like 'seeded-%'`)
+    await page.reload()
+    await expect.poll(() => keyList(page).count()).toBe(2)
+    expect(await page.getByRole('button', { name: 'Add Security Key' }).isDisabled()).toBe(false)
 
     // Two-factor on: the password alone is no longer enough.
     await page.getByRole('switch', { name: /Two-factor sign-in/ }).click()
