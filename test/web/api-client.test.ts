@@ -221,26 +221,24 @@ describe('an act that needs fresh proof', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2)
   })
 
-  it('a fresh-proof answer naming no methods asks for the password', async () => {
+  /** What the dialog asks for when the server names `methods`; the dialog is then given up. */
+  async function askedFor(methods: string[]) {
     const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
-    respond(403, JSON.stringify({ message: 'Confirm it’s you to continue.', requiresFreshProof: true, methods: [] }))
+    respond(403, JSON.stringify({ message: 'Confirm it’s you to continue.', requiresFreshProof: true, methods }))
     const pending = failureOf(apiRequest('POST', '/api/x', {}))
     await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
     const asked = pendingFreshProof()
     settleFreshProof(false)
     await pending
-    expect(asked).toEqual({ methods: ['password'] })
+    return asked
+  }
+
+  it('a fresh-proof answer naming no methods asks for the password', async () => {
+    expect(await askedFor([])).toEqual({ methods: ['password'] })
   })
 
   it('an owner with a security key only is asked for that key, not a password they may not have', async () => {
-    const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
-    respond(403, JSON.stringify({ message: 'Confirm it’s you to continue.', requiresFreshProof: true, methods: ['security_key'] }))
-    const pending = failureOf(apiRequest('POST', '/api/x', {}))
-    await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
-    const asked = pendingFreshProof()
-    settleFreshProof(false)
-    await pending
-    expect(asked).toEqual({ methods: ['security_key'] })
+    expect(await askedFor(['security_key'])).toEqual({ methods: ['security_key'] })
   })
 
   it('only a 403 asks for fresh proof: another status carrying requiresFreshProof is an ordinary error', async () => {

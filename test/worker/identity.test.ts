@@ -22,6 +22,17 @@ function upload(path: string, token: string, fields: Record<string, string | Blo
   )
 }
 
+/** The owner uploads a passport (a PNG, with its number, authority and expiry) for `beneficiaryId`. */
+function uploadPassport(token: string, beneficiaryId: string) {
+  return upload(`/api/identity-verification/${beneficiaryId}`, token, {
+    document: new File([PNG], 'id.png', { type: 'image/png' }),
+    documentType: 'passport',
+    documentNumber: 'X123',
+    issuingAuthority: 'State Dept',
+    expirationDate: '2031-01-01',
+  })
+}
+
 /** The newest review request to `email` (review links go only to verified approvers). */
 async function reviewMail(email: string) {
   return waitFor(async () => (await outboxFor(email)).find((m) => m.text.includes('/review-identity')))
@@ -63,13 +74,7 @@ async function beneficiaryStatus(token: string, id: string) {
 describe('identity documents', () => {
   it('needs the policy minimum of approvals, each through the approver’s own link', async () => {
     const { owner, beneficiary, approverA, approverB } = await setting(2)
-    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, {
-      document: new File([PNG], 'id.png', { type: 'image/png' }),
-      documentType: 'passport',
-      documentNumber: 'X123',
-      issuingAuthority: 'State Dept',
-      expirationDate: '2031-01-01',
-    })
+    const res = await uploadPassport(owner.token, beneficiary.id)
     expect(res.status).toBe(201)
     const document = (await res.json()) as IdentityDocument
     expect(document).toMatchObject({ status: 'pending', requiredApprovals: 2, documentType: 'passport', hasBack: false })
@@ -134,13 +139,7 @@ describe('identity documents', () => {
 
   it('never needs more approvals than there are reviewers: a minimum of 3 with two named approvers needs 2', async () => {
     const { owner, beneficiary } = await setting(3)
-    const res = await upload(`/api/identity-verification/${beneficiary.id}`, owner.token, {
-      document: new File([PNG], 'id.png', { type: 'image/png' }),
-      documentType: 'passport',
-      documentNumber: 'X123',
-      issuingAuthority: 'State Dept',
-      expirationDate: '2031-01-01',
-    })
+    const res = await uploadPassport(owner.token, beneficiary.id)
     expect(res.status).toBe(201)
     expect(((await res.json()) as IdentityDocument).requiredApprovals).toBe(2)
   })

@@ -50,6 +50,17 @@ async function ownerWithTrustedBrowser(days = 7) {
   return { ...s, trustedBrowser, trigger }
 }
 
+/** A security key of `userId`'s, seeded in D1 (trusted from now when `trusted`); its id. */
+async function seedKey(userId: string, trusted = false): Promise<string> {
+  const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
+  await env.DB.prepare(
+    `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
+  )
+    .bind(keyId, userId, Date.now(), trusted ? Date.now() : null)
+    .run()
+  return keyId
+}
+
 async function releasesOf(token: string) {
   return ((await (await call('/api/trigger-engine/status', { token })).json()) as EngineStatus).releases
 }
@@ -105,12 +116,7 @@ describe('marking devices as trusted', () => {
 
   it('marking a security key already trusted again changes nothing: no second e-mail to the owner', async () => {
     const owner = await register()
-    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
-    await env.DB.prepare(
-      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?)`,
-    )
-      .bind(keyId, owner.user.id, Date.now())
-      .run()
+    const keyId = await seedKey(owner.user.id)
     const mark = () => call(`/api/auth/security-keys/${keyId}/trust`, { method: 'PUT', token: owner.token })
     expect((await mark()).status).toBe(200)
     const marked = async () => (await outboxFor(owner.email)).filter((m) => m.subject === 'A device was marked as trusted').length
@@ -132,12 +138,7 @@ describe('marking devices as trusted', () => {
 
   it('untrusting a security key needs fresh proof: a stale session is refused and the key stays trusted', async () => {
     const owner = await register()
-    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
-    await env.DB.prepare(
-      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
-    )
-      .bind(keyId, owner.user.id, Date.now(), Date.now())
-      .run()
+    const keyId = await seedKey(owner.user.id, true)
     await ownerSessions(owner.user.id, 'update sessions set proved_at = 0').run()
     const stale = await call(`/api/auth/security-keys/${keyId}/trust`, { method: 'DELETE', token: owner.token })
     expect(stale.status).toBe(403)
@@ -194,11 +195,7 @@ describe('the Loss of trusted devices trigger', () => {
 
   it("another owner's trusted security key is no trusted device of this owner's: the trigger still cannot be created", async () => {
     const other = await register()
-    await env.DB.prepare(
-      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
-    )
-      .bind(`key-${crypto.randomUUID()}`, other.user.id, Date.now(), Date.now())
-      .run()
+    await seedKey(other.user.id, true)
     const owner = await register()
     const res = await call('/api/triggers', { token: owner.token, body: { type: 'device_loss', config: { days: 30 } } })
     expect(res.status).toBe(409)
@@ -215,12 +212,7 @@ describe('the Loss of trusted devices trigger', () => {
 
   it('will not take away the last trusted device when it is a security key either: untrusting it is a 409 while the trigger watches it', async () => {
     const owner = await register()
-    const keyId = `key${crypto.randomUUID().replaceAll('-', '')}`
-    await env.DB.prepare(
-      `insert into webauthn_credentials (id, user_id, name, public_key, counter, transports, device_type, backed_up, created_at, trusted_at) values (?, ?, 'Key', 'pQECAyYgASFYIA', 0, '["usb"]', 'singleDevice', 0, ?, ?)`,
-    )
-      .bind(keyId, owner.user.id, Date.now(), Date.now())
-      .run()
+    const keyId = await seedKey(owner.user.id, true)
     await createTrigger(owner.token, { type: 'device_loss', config: { days: 30 } })
     const refused = await call(`/api/auth/security-keys/${keyId}/trust`, { method: 'DELETE', token: owner.token })
     expect(refused.status).toBe(409)
