@@ -5070,4 +5070,22 @@ export const MUTATIONS = [
     tests: [E('security-keys')],
     by: /offers no more than the most keys/,
   },
+  {
+    id: 'fresh8.approve-buttons-only-while-open',
+    rule: 'an approver sees Approve and Reject only while the release waits and they have not yet decided',
+    file: 'web/features/releases/approval-state.ts',
+    from: "  return view.status === 'waiting' && view.yourDecision === null",
+    to: "  return view.status === 'waiting' || view.yourDecision === null",
+    tests: [B('approval-state')],
+    by: /only while the release waits and they have not yet decided/,
+  },
+  {
+    id: 'approval.agreed-needs-enough',
+    rule: 'the approver page says agreed only once enough approvers approved',
+    file: 'web/features/releases/approval-state.ts',
+    from: 'view.approvals >= view.requiredApprovals',
+    to: 'view.approvals >= view.requiredApprovals - 1',
+    tests: [B('approval-state')],
+    by: /reads as agreed, not yet released/,
+  },
 ]

@@ -14,6 +14,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { linkErrorText } from '@/features/circle/api'
 import { InvalidLinkPage, LinkFormPage, LoadingLinkPage } from '@/features/circle/link-page'
 import { approvalKey, approvalQuery, useDecideRelease } from './api'
+import { approvalStanding, canDecide } from './approval-state'
 import { isBadLink, isConflict } from './http'
 import { Detail, FailureAlert, LoadFailedPage } from './link-parts'
 
@@ -62,8 +63,9 @@ function ApprovalView({ token, view }: { token: string; view: ReleaseApprovalVie
   const notesId = useId()
   const [notes, setNotes] = useState('')
   const [confirmReject, setConfirmReject] = useState(false)
-  const status = view.status === 'waiting' && view.approvals >= view.requiredApprovals ? AGREED : STATUS[view.status]
-  const open = view.status === 'waiting' && view.yourDecision === null
+  const standing = approvalStanding(view)
+  const status = standing === 'agreed' ? AGREED : STATUS[standing]
+  const open = canDecide(view)
 
   const submit = (decision: 'approved' | 'rejected') =>
     decide.mutate(
