@@ -94,6 +94,21 @@ describe('a wrong passphrase the owner follows with the right one', () => {
     expect(await succeed(s.token)).toEqual({ forgiven: 0, attemptsLeft: 1 })
     expect(await unlockAudit(s.ownerId)).toHaveLength(entries)
   })
+
+  it('a failed unlock waits 15 minutes for the owner\'s own successful unlock: one 14 minutes old is forgiven, one 16 minutes old counts', async () => {
+    const s = await ownerWithItem({ protocol: 'BIOMETRIC_FAILURE' })
+    const trigger = await failedUnlockTrigger(s.token, 3)
+    const now = Date.now()
+    const minute = 60_000
+    await ownerExec(
+      s.ownerId,
+      ['update triggers set updated_at = ? where id = ?', now - HOUR_MS, trigger.id],
+      ["insert into unlock_failures (id, kind, at) values ('fourteen', 'vault_unlock', ?)", now - 14 * minute],
+      ["insert into unlock_failures (id, kind, at) values ('sixteen', 'vault_unlock', ?)", now - 16 * minute],
+    )
+    expect(await succeed(s.token)).toMatchObject({ forgiven: 1, attemptsLeft: 2 })
+    expect(await ownerRows(s.ownerId, 'select id from unlock_failures')).toEqual([{ id: 'sixteen' }])
+  })
 })
 
 describe('failed attempts nobody follows with a success', () => {

@@ -355,6 +355,67 @@ describe('identity documents', () => {
   })
 })
 
+describe('identity approvals', () => {
+  it("count per document: one approval on each of two heirs' documents leaves both waiting for their second", { timeout: 30_000 }, async () => {
+    const owner = await register()
+    const key = await rsaOaepPublicKey()
+    const heirs = [await addBeneficiary(owner.token, key, { fullName: 'First Heir' }), await addBeneficiary(owner.token, key, { fullName: 'Second Heir' })]
+    const approverA = await verifiedApprover(owner.token)
+    const approverB = await verifiedApprover(owner.token)
+    const policy = await call('/api/policies', {
+      token: owner.token,
+      body: {
+        name: 'Needs ID',
+        description: 'Release only after the identity document is checked.',
+        ruleJson: { assign: heirs.map((h) => ({ beneficiaryId: h.id })), release: { on: ['verified_death'] } },
+        encryptedSelectors: btoa('s'),
+        wrappedKey: btoa('k'),
+        requiresIdentityVerification: true,
+        identityVerificationApprovers: [approverA.id, approverB.id],
+        minimumApprovals: 2,
+      },
+    })
+    expect(policy.status).toBe(201)
+    for (const heir of heirs) expect((await uploadPassport(owner.token, heir.id)).status).toBe(201)
+    // Each approver's review link for each heir's document, by the heir it names.
+    const tokensOf = async (email: string) => {
+      const mails = await waitFor(async () => {
+        const found = (await outboxFor(email)).filter((m) => m.text.includes('/review-identity'))
+        return found.length >= 2 ? found : undefined
+      })
+      const byHeir = new Map<string, string>()
+      for (const mail of mails) {
+        const token = reviewToken(mail.text)
+        const view = (await (await call(`/api/identity-reviews?token=${encodeURIComponent(token)}`)).json()) as IdentityReviewView
+        byHeir.set(view.beneficiaryName, token)
+      }
+      return byHeir
+    }
+    const a = await tokensOf(approverA.email)
+    const b = await tokensOf(approverB.email)
+    const decide = async (token: string | undefined) =>
+      ((await (await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Photo matches.' } })).json()) as { documentStatus: string }).documentStatus
+    expect(await decide(a.get('First Heir'))).toBe('pending')
+    expect(await decide(a.get('Second Heir'))).toBe('pending')
+    expect(await beneficiaryStatus(owner.token, heirs[1]!.id)).toBe('pending')
+    expect(await decide(b.get('Second Heir'))).toBe('verified')
+    expect(await beneficiaryStatus(owner.token, heirs[0]!.id)).toBe('pending')
+  })
+
+  it('take a document only when its first bytes are a whole JPEG, PNG or PDF signature: one matching byte is not enough', async () => {
+    const { owner, beneficiary } = await setting(1)
+    const path = `/api/identity-verification/${beneficiary.id}`
+    for (const head of [[0xff, 0x00, 0x00], [0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x00, 0x00], [0x25, 0x50, 0x44, 0x46, 0x00]]) {
+      const bytes = new Uint8Array(16)
+      bytes.set(head)
+      const res = await upload(path, owner.token, { document: new File([bytes], 'id.png', { type: 'image/png' }), documentType: 'passport' })
+      expect(res.status, head.join(',')).toBe(400)
+      expect(await messageOf(res)).toBe(`${IDENTITY_MESSAGES.invalidFileTypeTitle}: ${IDENTITY_MESSAGES.invalidFileType}`)
+    }
+    expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('unverified')
+  })
+})
+
 describe('one beneficiary’s document list', () => {
   it('never shows another beneficiary’s documents', { timeout: 20_000 }, async () => {
     const { owner, beneficiary: first } = await setting(1)
