@@ -5115,4 +5115,22 @@ export const MUTATIONS = [
     tests: [W('identity')],
     by: /one matching byte is not enough/,
   },
+  {
+    id: 'fresh9.access-policy-activation-proof',
+    rule: 'activating a policy that lets people ask for access needs fresh proof',
+    file: 'worker/services/policies-facade.ts',
+    from: '        if (armsRequests && !freshProof) throw needsFreshProof()',
+    to: '        if (armsRequests && freshProof) throw needsFreshProof()',
+    tests: [W('access-requests')],
+    by: /activating a policy that lets people ask needs fresh proof/,
+  },
+  {
+    id: 'fresh9.export-carries-vault-keys',
+    rule: "an owner export carries the vault's wrapped keys, so the restored vault opens with the same passphrase",
+    file: 'worker/owner/export.ts',
+    from: "'auditHead', 'vaultKeys', 'statementSequence'",
+    to: "'auditHead', 'statementSequence'",
+    tests: [W('owner-vault')],
+    by: /the vault's wrapped keys/,
+  },
 ]

@@ -376,6 +376,23 @@ describe('turning it on', () => {
     expect(await told()).toBe(1)
   })
 
+  it('activating a policy that lets people ask needs fresh proof: refused from a stale session, taken from a fresh one, and the owner is told', async () => {
+    const t = await requestableSetup({ days: 7, by: ['beneficiaries'] })
+    const told = async () => (await outboxFor(t.owner.email)).filter((m) => m.text.includes('lets people ask for access')).length
+    await waitFor(async () => (await told()) === 1)
+    expect((await call(`/api/policies/${t.policy.id}`, { method: 'PUT', token: t.token, body: { status: 'inactive' } })).status).toBe(200)
+    await stale(t.ownerId)
+    const refused = await call(`/api/policies/${t.policy.id}`, { method: 'PUT', token: t.token, body: { status: 'active' } })
+    expect(refused.status).toBe(403)
+    expect(await messageOf(refused)).toBe(FRESH_PROOF_MESSAGES.required)
+    expect(await ownerRow(t.ownerId, 'select status from policies')).toEqual({ status: 'inactive' })
+    const fresh = (await (await login(t.owner.email, t.owner.password)).json()) as { token: string }
+    const taken = await call(`/api/policies/${t.policy.id}`, { method: 'PUT', token: fresh.token, body: { status: 'active' } })
+    expect(taken.status).toBe(200)
+    expect(await ownerRow(t.ownerId, 'select status from policies')).toEqual({ status: 'active' })
+    await waitFor(async () => (await told()) === 2)
+  })
+
   it('validates the waiting time: 1 to 365 days, at least one kind of requester', async () => {
     const s = await ownerWithBeneficiary()
     for (const accessRequest of [{ days: 0 }, { days: 366 }, { days: 1.5 }, { days: 7, by: [] }]) {

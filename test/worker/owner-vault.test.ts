@@ -230,7 +230,7 @@ describe("D1's directory", () => {
 })
 
 describe('export and import', () => {
-  it("round-trips an owner's whole vault: lists, the audit chain, a released asset's download", async () => {
+  it("round-trips an owner's whole vault: lists, the audit chain, the vault's wrapped keys, a released asset's download", async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     await verifiedApprover(s.token)
     await policyCovering(s.token, s.beneficiary.id, [s.item.id])
@@ -246,6 +246,12 @@ describe('export and import', () => {
         ),
       )
     const before = await views()
+    const vaultFields = async (token: string) => {
+      const { user } = (await (await call('/api/auth/me', { token })).json()) as { user: { vaultSetup: boolean; vaultSalt: string | null; vaultCheck: string | null } }
+      return { setup: user.vaultSetup, salt: user.vaultSalt, check: user.vaultCheck }
+    }
+    const keysBefore = await vaultFields(s.token)
+    expect(keysBefore.setup).toBe(true)
     const vault = vaultOf(s.ownerId)
     const data = (await vault.exportVault()) as OwnerExport
     expect(data).toMatchObject({ format: 'legacy-vault/owner-export', version: 1, ownerId: s.ownerId })
@@ -266,6 +272,8 @@ describe('export and import', () => {
     expect((await call('/api/vault/items', { token: s.token })).status).toBe(401)
     const again = await sessionFor(s.ownerId)
     expect(await views(again)).toEqual(before)
+    // The vault's wrapped keys came back with it: the same passphrase still opens it.
+    expect(await vaultFields(again)).toEqual(keysBefore)
     expect((await content(again, s.item.id)).status).toBe(200)
     const [asset] = (await (await call(`/api/beneficiaries/${s.beneficiary.id}/assets?token=${encodeURIComponent(token)}`)).json()) as ReleasedAsset[]
     expect((await call(`/api/beneficiaries/${s.beneficiary.id}/assets/${asset!.id}/download?token=${encodeURIComponent(token)}`)).status).toBe(200)
