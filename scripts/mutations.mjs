@@ -5160,4 +5160,13 @@ export const MUTATIONS = [
     tests: [W('documented-numbers')],
     by: /a file is at most 100 MB/,
   },
+  {
+    id: 'fresh9.policy-grants-after-key-check',
+    rule: 'applying a policy wraps item keys only to beneficiary keys the vault has signed: an unsigned key stops it first',
+    file: 'web/features/policies/grants.ts',
+    from: '  await input.assertTrusted(input.recipients)',
+    to: '  void input.assertTrusted(input.recipients).catch(() => {})',
+    tests: [B('policies-grants')],
+    by: /wraps item keys only to beneficiary keys the vault has signed/,
+  },
 ]

@@ -24,6 +24,7 @@ import {
 import { applyPolicyGrants, rotateBeneficiaryKey, rotationGrants } from '@/features/policies/grants'
 import type { FetchLike } from '@/features/vault/items/http'
 import { VaultLockedError } from '@/features/vault/vault-session'
+import { UntrustedKeyError } from '@/features/circle/trusted-keys'
 import { grantsStatement } from '../../contract/vault-statements'
 import { testVault } from './vault-items-fake-api'
 
@@ -58,6 +59,8 @@ beforeAll(async () => {
 })
 
 const recipient = (id: string) => ({ id, publicKey: pairs.get(id)!.publicKeySpki, keyVersion: 1 })
+/** Every recipient's key counts as one this vault signed (trusted-keys.test.ts tests the check itself). */
+const signedKeys = async () => {}
 
 let nextItem = 1
 /** A stored item as the server returns it, with its grants (wrapped for real) kept beside it. */
@@ -206,6 +209,7 @@ describe('applyPolicyGrants', () => {
       master,
       fetch: api.fetch,
       signer: vault.signer,
+      assertTrusted: signedKeys,
     })
 
     expect(result.matchedItemIds).toEqual([taxesForAda.item.id, taxesForBoth.item.id])
@@ -244,6 +248,7 @@ describe('applyPolicyGrants', () => {
       master,
       fetch: api.fetch,
       signer: vault.signer,
+      assertTrusted: signedKeys,
     })
     expect(again).toMatchObject({ updatedItemIds: [], newGrants: 0 })
     expect(again.matchedItemIds).toHaveLength(2)
@@ -258,7 +263,7 @@ describe('applyPolicyGrants', () => {
     for (const e of [a, b, c]) api.add(e)
     // Metadata that cannot be opened does not matter when no tags are asked for.
     const items = [a.item, { ...b.item, encryptedMetadata: a.item.encryptedMetadata }, c.item]
-    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['photo'], tags: [] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch, signer: vault.signer })
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['photo'], tags: [] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch, signer: vault.signer, assertTrusted: signedKeys })
     expect(result.matchedItemIds).toEqual([a.item.id, b.item.id])
     expect(result.newGrants).toBe(2)
   })
@@ -271,7 +276,7 @@ describe('applyPolicyGrants', () => {
     for (const e of [a, b, c]) api.add(e)
     api.failGrantsFor.add(b.item.id)
     const items = [a.item, b.item, { ...c.item, wrappedKey: a.item.wrappedKey }]
-    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch, signer: vault.signer })
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items, master, fetch: api.fetch, signer: vault.signer, assertTrusted: signedKeys })
     expect(result.updatedItemIds).toEqual([a.item.id])
     expect(result.failed.map((f) => f.itemId).sort()).toEqual([b.item.id, c.item.id].sort())
     expect(result.newGrants).toBe(1)
@@ -283,9 +288,25 @@ describe('applyPolicyGrants', () => {
     const b = await makeItem('doc', ['taxes'], [ADA])
     for (const e of [a, b]) api.add(e)
     api.failGrantsFor.add(b.item.id)
-    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items: [a.item, b.item], master, fetch: api.fetch, signer: vault.signer })
+    const result = await applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: ['taxes'] }, recipients: [recipient(BEN)], items: [a.item, b.item], master, fetch: api.fetch, signer: vault.signer, assertTrusted: signedKeys })
     expect(result.matchedItemIds).toEqual([a.item.id, b.item.id])
     expect([...(api.coverage.get(POLICY) ?? [])]).toEqual([a.item.id])
+  })
+
+  it('wraps item keys only to beneficiary keys the vault has signed: an unsigned key stops it before anything is wrapped or sent', async () => {
+    const api = new FakeApi()
+    const a = await makeItem('doc', [], [ADA])
+    api.add(a)
+    const asked: string[][] = []
+    const refuse = async (recipients: readonly { id: string }[]) => {
+      asked.push(recipients.map((r) => r.id))
+      throw new UntrustedKeyError('Ben', true)
+    }
+    await expect(
+      applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: [] }, recipients: [recipient(BEN), recipient(CY)], items: [a.item], master, fetch: api.fetch, signer: vault.signer, assertTrusted: refuse }),
+    ).rejects.toThrow(UntrustedKeyError)
+    expect(asked).toEqual([[BEN, CY]])
+    expect(api.requests).toEqual([])
   })
 
   it('a recipient key that cannot be used fails before anything is sent', async () => {
@@ -293,7 +314,7 @@ describe('applyPolicyGrants', () => {
     const a = await makeItem('doc', [], [ADA])
     api.add(a)
     await expect(
-      applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: [] }, recipients: [{ id: BEN, publicKey: 'AAAA', keyVersion: 1 }], items: [a.item], master, fetch: api.fetch, signer: vault.signer }),
+      applyPolicyGrants({ policyId: POLICY, selectors: { types: ['doc'], tags: [] }, recipients: [{ id: BEN, publicKey: 'AAAA', keyVersion: 1 }], items: [a.item], master, fetch: api.fetch, signer: vault.signer, assertTrusted: signedKeys }),
     ).rejects.toThrow()
     expect(api.requests).toEqual([])
   })

@@ -29,8 +29,7 @@ export function useApplyPolicy() {
       .map((id) => beneficiaries.find((b) => b.id === id))
       .filter((b): b is NonNullable<typeof b> => !!b)
     // Nothing is wrapped for a key this vault did not sign (UntrustedKeyError names the beneficiary).
-    await assertTrustedKeys(recipients)
-    const result = await applyPolicyGrants({ policyId: policy.id, selectors: policy.selectors, recipients, items, master })
+    const result = await applyPolicyGrants({ policyId: policy.id, selectors: policy.selectors, recipients, assertTrusted: assertTrustedKeys, items, master })
     if (result.updatedItemIds.length > 0) {
       await queryClient.invalidateQueries({ queryKey: vaultItemsKey, exact: true })
     }

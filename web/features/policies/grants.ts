@@ -49,11 +49,16 @@ export interface PolicyGrantResult {
   failed: Array<{ itemId: string; error: unknown }>
 }
 
-export interface ApplyPolicyGrantsInput {
+export interface ApplyPolicyGrantsInput<R extends GrantRecipient = GrantRecipient> {
   /** The policy being applied: the items it covers are recorded against it for the release engine. */
   policyId: string
   selectors: PolicySelectors
-  recipients: readonly GrantRecipient[]
+  recipients: readonly R[]
+  /**
+   * Throws (UntrustedKeyError) unless every recipient's key is one this vault signed: run before
+   * anything is wrapped (the app passes assertTrustedKeys).
+   */
+  assertTrusted: (recipients: readonly R[]) => Promise<void>
   items: readonly VaultItem[]
   master: MasterKey
   fetch?: FetchLike
@@ -90,9 +95,10 @@ async function eachLimited<T>(list: readonly T[], limit: number, run: (value: T)
  * statement). A recipient key that cannot be used fails the whole call before anything is sent;
  * one item failing does not stop the others.
  */
-export async function applyPolicyGrants(input: ApplyPolicyGrantsInput): Promise<PolicyGrantResult> {
+export async function applyPolicyGrants<R extends GrantRecipient>(input: ApplyPolicyGrantsInput<R>): Promise<PolicyGrantResult> {
   const fetchFn = input.fetch ?? defaultFetch
   const signer = input.signer ?? vaultSigner()
+  await input.assertTrusted(input.recipients)
   const keys = await importRecipients(input.recipients)
   const result: PolicyGrantResult = { matchedItemIds: [], updatedItemIds: [], newGrants: 0, failed: [] }
   const candidates = input.items.filter((item) => input.selectors.types.includes(item.type))
