@@ -12,6 +12,7 @@ import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
 import { useDecideAccessRequest, useOwnerAccessRequests } from './api'
+import { canAnswer, itemsText, requestLine } from './request-lines'
 
 const STATUS: Record<AccessRequest['status'], { label: string; variant: 'warning' | 'secondary' | 'success' | 'destructive' }> = {
   waiting: { label: 'Waiting', variant: 'warning' },
@@ -22,7 +23,6 @@ const STATUS: Record<AccessRequest['status'], { label: string; variant: 'warning
 }
 
 const hours = (h: number) => (h % 24 === 0 ? `${h / 24} ${h === 24 ? 'day' : 'days'}` : `${h} hours`)
-const items = (n: number) => `${n} ${n === 1 ? 'item' : 'items'}`
 
 /**
  * The Trigger Monitor's access requests: those waiting, with Approve now and Refuse, the decided
@@ -63,13 +63,9 @@ export function AccessRequestsCard() {
                       <Badge variant={STATUS[r.status].variant}>{STATUS[r.status].label}</Badge>
                     </div>
                     <p className="text-sm text-slate-600">
-                      {r.status === 'waiting'
-                        ? `Unless you refuse, ${items(r.itemCount)} go to ${r.recipientNames.join(', ')} on ${accessDate(r.decideBy)}.`
-                        : r.status === 'refused'
-                          ? `You refused on ${accessDate(r.decidedAt ?? r.decideBy)}.`
-                          : `${items(r.itemCount)} for ${r.recipientNames.join(', ')}.`}
+                      {requestLine(r)}
                     </p>
-                    {r.status === 'waiting' && (
+                    {canAnswer(r) && (
                       <div className="flex flex-wrap gap-2">
                         <Button size="sm" onClick={() => setDeciding({ request: r, decision: 'approve' })}>
                           Approve now
@@ -89,7 +85,7 @@ export function AccessRequestsCard() {
                 <ul className="grid gap-1 text-sm text-slate-700" data-testid="access-request-preview">
                   {query.data.policies.map((p) => (
                     <li key={p.policyId}>
-                      “{p.policyName}”: {items(p.itemCount)} to {p.recipientNames.join(', ') || 'nobody yet'} (a beneficiary who asks gets their own part), after{' '}
+                      “{p.policyName}”: {itemsText(p.itemCount)} to {p.recipientNames.join(', ') || 'nobody yet'} (a beneficiary who asks gets their own part), after{' '}
                       {hours(p.waitHours)}
                       {p.minimumApprovals > 0 ? `, once ${p.minimumApprovals} approver${p.minimumApprovals === 1 ? '' : 's'} sign off` : ''}
                       {p.identityRequired ? ', with identity checks' : ''}. {p.requesters === 0 ? 'Nobody you allow can ask yet.' : ''}

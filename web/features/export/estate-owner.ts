@@ -15,9 +15,9 @@ import { exportFileName, zipPieces } from './vault-zip'
 
 export const listEstateItems = () => apiJson<EstateItem[]>('GET', '/api/vault/estate')
 
-/** The offline page, as built beside the app (scripts/estate-page.ts). */
-async function offlinePage(signal?: AbortSignal): Promise<string> {
-  const res = await fetch(`/${ESTATE_FILES.page}`, { signal })
+/** The offline page, as built beside the app (scripts/estate-page.ts); anything else stops the export. */
+export async function offlinePage(signal?: AbortSignal, fetchFn: typeof fetch = fetch): Promise<string> {
+  const res = await fetchFn(`/${ESTATE_FILES.page}`, { signal })
   const text = res.ok ? await res.text() : ''
   // Without the built page (a dev server), the app's own index.html would come back instead.
   if (!text.includes(`<title>${ESTATE_PAGE_TITLE}</title>`)) throw new Error(ESTATE_MESSAGES.failed)
