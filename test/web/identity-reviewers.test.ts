@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Approver } from '../../contract/circle'
-import type { IdentityDocument } from '../../contract/identity'
+import type { IdentityDocument, IdentityReviewView } from '../../contract/identity'
 import type { Policy } from '../../contract/policies'
-import { identityPolicies, policiesFor, reviewersFor, reviewProgress } from '@/features/identity/reviewers'
+import { identityPolicies, policiesFor, reviewersFor, reviewOpen, reviewProgress } from '@/features/identity/reviewers'
 
 // Who the identity page says is asked to review a beneficiary's documents (the server's rule,
 // worker/services/identity.ts `reviewersFor`), and how far the reviews have got.
@@ -113,5 +113,16 @@ describe('how far a document\'s reviews have got', () => {
     expect(progress.approvals).toBe(1)
     expect(progress.required).toBe(2)
     expect(progress.waitingFor).toEqual(['Carol'])
+  })
+})
+
+describe('an identity review link', () => {
+  it('an approver who already reviewed a document, or whose document is decided, sees that instead of the review form', () => {
+    const open = (alreadyReviewed: boolean, status: IdentityReviewView['status']) => reviewOpen({ alreadyReviewed, status })
+    expect(open(false, 'pending')).toBe(true)
+    expect(open(true, 'pending')).toBe(false)
+    expect(open(false, 'verified')).toBe(false)
+    expect(open(false, 'rejected')).toBe(false)
+    expect(open(true, 'verified')).toBe(false)
   })
 })

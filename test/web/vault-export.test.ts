@@ -259,6 +259,29 @@ describe('the ZIP', () => {
     expect(saved).toEqual([])
   })
 
+  it('an export the owner cancelled in the browser ends as cancelled, not as a failure, with no signal of its own', async () => {
+    const sources = [source('a.pdf', 'doc', pattern(10))]
+    const outcome = await saveExport('vault.zip', async () => sources, {
+      ...options,
+      picker: null,
+      stream: null,
+      save: () => {
+        throw new DOMException('The user aborted a request.', 'AbortError')
+      },
+    })
+    expect(outcome).toEqual({ kind: 'cancelled' })
+    // Anything else that goes wrong is a failure, shown as one.
+    const failed = await saveExport('vault.zip', async () => sources, {
+      ...options,
+      picker: null,
+      stream: null,
+      save: () => {
+        throw new Error('disk full')
+      },
+    }).catch((e: unknown) => e)
+    expect((failed as Error).message).toBe('disk full')
+  })
+
   it('refuses, before opening anything, a ZIP too large for a browser that can only save it from memory', async () => {
     const opened: string[] = []
     const sources = [source('big.mp4', 'video', pattern(10), { open: async () => (opened.push('big'), { filename: 'big.mp4', mimetype: '', tags: [], content: piecesOf(pattern(10), 5) }) })]

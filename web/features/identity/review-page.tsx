@@ -20,6 +20,7 @@ import { DECIDED_TEXT, IDENTITY_TOASTS, REVIEW_DONE_TEXT, REVIEW_PAGE_COPY } fro
 import { DocumentFile } from './document-file'
 import { DocumentDetails } from './document-list'
 import { StatusBadge } from './document-parts'
+import { reviewOpen } from './reviewers'
 
 const decisionSchema = z.object({
   status: z.string().pipe(z.enum(['approved', 'rejected'], { error: REVIEW_PAGE_COPY.decisionRequired })),
@@ -74,7 +75,7 @@ function Review({ token }: { token: string }) {
     )
   }
   if (submit.isError && isBadLink(submit.error)) return <InvalidLinkPage reason={linkErrorText(submit.error)} />
-  if (view.data.alreadyReviewed || view.data.status !== 'pending') return <AlreadyDone view={view.data} />
+  if (!reviewOpen(view.data)) return <AlreadyDone view={view.data} />
   return <ReviewForm token={token} view={view.data} submit={submit} />
 }
 

@@ -1,5 +1,5 @@
 import type { Approver } from '../../../contract/circle'
-import type { IdentityDocument } from '../../../contract/identity'
+import type { IdentityDocument, IdentityReviewView } from '../../../contract/identity'
 import type { Policy } from '../../../contract/policies'
 
 // Who is asked to review a beneficiary's documents, by the server's rule (worker/services/identity.ts
@@ -42,4 +42,9 @@ export function reviewProgress(document: IdentityDocument, reviewers: Approver[]
     approvals: document.reviews.filter((r) => r.status === 'approved').length,
     required: document.requiredApprovals,
   }
+}
+
+/** The review link's page offers the form only to an approver who has not reviewed a document still pending. */
+export function reviewOpen(view: Pick<IdentityReviewView, 'alreadyReviewed' | 'status'>): boolean {
+  return !view.alreadyReviewed && view.status === 'pending'
 }

@@ -1,4 +1,4 @@
-import { useQueries, useQueryClient } from '@tanstack/react-query'
+import { useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { z } from 'zod'
 import type { ItemMetadata, VaultItem } from '../../../../contract/vault-items'
@@ -30,19 +30,22 @@ export type DecryptedMetadata =
   | { status: 'ready'; metadata: ItemMetadata }
   | { status: 'error' }
 
+/**
+ * Drops every decrypted file name and tag from the query cache as soon as the vault locks; the
+ * returned function stops listening.
+ */
+export function forgetMetadataOnLock(queryClient: QueryClient, session: Pick<typeof vaultSession, 'subscribe' | 'isUnlocked'> = vaultSession): () => void {
+  return session.subscribe(() => {
+    if (!session.isUnlocked()) queryClient.removeQueries({ queryKey: itemMetadataKeyRoot })
+  })
+}
+
 /** Metadata by item id; every entry is 'locked' while the vault is. */
 export function useDecryptedMetadata(items: readonly VaultItem[] | undefined): Map<string, DecryptedMetadata> {
   const unlocked = useVaultUnlocked()
   const queryClient = useQueryClient()
 
-  useEffect(() => {
-    const off = vaultSession.subscribe(() => {
-      if (!vaultSession.isUnlocked()) queryClient.removeQueries({ queryKey: itemMetadataKeyRoot })
-    })
-    return () => {
-      off()
-    }
-  }, [queryClient])
+  useEffect(() => forgetMetadataOnLock(queryClient), [queryClient])
 
   const list = items ?? []
   const results = useQueries({
