@@ -439,7 +439,7 @@ const TESTS = {
   'fresh10-web-renewal-button-with-no-helper': [...web('renewal-messages'), ...e2e('renewal')],
   'fresh10-web-renewal-answer-buttons-after-decision': e2e('renewal'),
   'fresh10-web-cancel-page-says-nothing-released-after-downloads': e2e('release-engine'),
-  'fresh10-web-manifest-grant-not-hashed': web('vault-items-upload', 'item-manifests', 'manifest-format'),
+  'fresh10-web-manifest-grant-not-hashed': web('vault-items-upload', 'manifest-format'),
   'fresh10-web-stale-wraps-after-key-move': [...web('key-move'), ...e2e('vault-key')],
   'fresh10-web-closing-proof-dialog-counts-as-proof': [...web('api-client'), ...e2e('fresh-proof')],
   'fresh10-web-empty-safety-window-saved-as-zero': [...web('settings-copy', 'validation'), ...e2e('settings')],
