@@ -25,6 +25,7 @@ import {
   scaleValue,
   shortUserId,
   tickText,
+  userRowActions,
   userStatus,
   weekLabel,
 } from '@/features/admin/logic'
@@ -232,5 +233,15 @@ describe('chart scaling', () => {
     expect(tickText(5)).toBe('5')
     expect(weekLabel('2025-03-03')).toBe('Mar 3')
     expect(weekLabel('nonsense')).toBe('nonsense')
+  })
+})
+
+describe("a user's row in the back office", () => {
+  it('offers no action on an administrator; Resume on a paused account, Pause on another; Refund only with billing on', () => {
+    expect(userRowActions(user({ planTier: 'admin' }), true)).toBeNull()
+    expect(userRowActions(user({ planTier: 'premium' }), true)).toEqual({ resume: false, refund: true })
+    expect(userRowActions(user({ planTier: 'premium' }), false)).toEqual({ resume: false, refund: false })
+    expect(userRowActions(user({ planTier: 'paused' }), true)).toEqual({ resume: true, refund: true })
+    expect(userRowActions(user({ planTier: 'basic', pausedAt: '2025-01-01T00:00:00Z' }), false)).toEqual({ resume: true, refund: false })
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ReleaseApprovalView } from '../../contract/releases'
-import { approvalStanding, canDecide } from '@/features/releases/approval-state'
+import { approvalStanding, canDecide, renewalAnswer } from '@/features/releases/approval-state'
 
 const view = (over: Partial<ReleaseApprovalView>): ReleaseApprovalView => ({
   ownerName: 'Ada',
@@ -35,5 +35,18 @@ describe('the approver page', () => {
     expect(approvalStanding(view({ approvals: 2 }))).toBe('agreed')
     expect(approvalStanding(view({ approvals: 2, status: 'released' }))).toBe('released')
     expect(approvalStanding(view({ approvals: 0, status: 'cancelled' }))).toBe('cancelled')
+  })
+})
+
+describe('the page asking for more time for a beneficiary', () => {
+  it('Allow more time and Refuse are offered only while the request waits and this person has not answered', () => {
+    expect(renewalAnswer({ status: 'waiting', yourDecision: null })).toBe('open')
+    // Decided by someone else: no buttons, it says so.
+    expect(renewalAnswer({ status: 'approved', yourDecision: null })).toBe('decided')
+    expect(renewalAnswer({ status: 'refused', yourDecision: null })).toBe('decided')
+    // Their own answer is shown, whatever the request's status.
+    expect(renewalAnswer({ status: 'approved', yourDecision: 'approved' })).toBe('answered')
+    expect(renewalAnswer({ status: 'refused', yourDecision: 'refused' })).toBe('answered')
+    expect(renewalAnswer({ status: 'waiting', yourDecision: 'refused' })).toBe('answered')
   })
 })

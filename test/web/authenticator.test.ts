@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { authenticatorSignInBodySchema, confirmAuthenticatorBodySchema } from '../../contract/authenticator'
 import { AUTHENTICATOR, groupedSecret, isRecoveryCode, isTotpCode, normalizeRecoveryCode, normalizeTotpCode } from '../../contract/authenticator-constants'
 import { recoveryCodesText } from '@/features/authenticator/recovery-codes-panel'
+import { recoveryCodesLeftText, recoveryCodesWarning } from '@/features/authenticator/recovery-rules'
 
 // The authenticator app's codes as people type them, and the recovery codes as they are saved.
 
@@ -44,5 +45,20 @@ describe('the recovery codes file', () => {
     expect(text).toContain('Made on 2030-01-02.')
     expect(text).toMatch(/Each code works once/)
     expect(text).toContain(' 1. abcd-efgh-jkmn\n 2. pqrs-tuvw-xyz2\n')
+  })
+})
+
+describe('the authenticator card', () => {
+  it('warns to make new recovery codes from 3 left down to none, and not above 3', () => {
+    expect(recoveryCodesWarning(4)).toBeNull()
+    expect(recoveryCodesWarning(3)).toBe('You are running out of recovery codes.')
+    expect(recoveryCodesWarning(1)).toBe('You are running out of recovery codes.')
+    expect(recoveryCodesWarning(0)).toBe('You have no recovery codes left.')
+  })
+
+  it('counts the recovery codes left in words, one in the singular', () => {
+    expect(recoveryCodesLeftText(1)).toBe('1 recovery code left.')
+    expect(recoveryCodesLeftText(0)).toBe('0 recovery codes left.')
+    expect(recoveryCodesLeftText(10)).toBe('10 recovery codes left.')
   })
 })

@@ -13,14 +13,17 @@ import { ACCOUNT_TOASTS, BILLING_HISTORY, PAYMENT_ISSUE, SUBSCRIBE_TOASTS } from
 import {
   amountDueText,
   canCancel,
+  canKeepSubscription,
   canUpgrade,
   cardText,
   changePlanLabel,
   checkoutRedirectSearch,
+  deletionConfirmed,
   formatAmount,
   formatEpochDate,
   formatIsoDate,
   graceText,
+  historyBillingOff,
   hasPaymentIssue,
   invoiceAmount,
   invoiceIsPaid,
@@ -30,6 +33,7 @@ import {
   needsBankConfirmation,
   nextBillingText,
   normalisePromo,
+  offersPaymentUpdate,
   PENDING_SUBSCRIPTION_KEY,
   pendingFromResult,
   pendingSubscriptionStore,
@@ -43,6 +47,7 @@ import {
   setupFailure,
   showsPaymentIssueBanner,
   showsPaymentPanel,
+  statusBadgeVariant,
   statusLabel,
   subscribeOutcome,
   trialText,
@@ -278,6 +283,42 @@ describe('account page rules', () => {
     expect(canCancel({ planTier: 'premium', hasActiveSubscription: true, subscription: null })).toBe(false)
     expect(canCancel({ planTier: 'premium', hasActiveSubscription: true, subscription: sub({ status: 'past_due' }) })).toBe(false)
     expect(canCancel({ planTier: 'admin', hasActiveSubscription: true, subscription: sub() })).toBe(false)
+  })
+
+  it('Keep my subscription is offered only on a subscription set to end that is still active', () => {
+    expect(canKeepSubscription({ hasActiveSubscription: true, subscription: sub({ cancel_at_period_end: true }) })).toBe(true)
+    expect(canKeepSubscription({ hasActiveSubscription: true, subscription: sub() })).toBe(false)
+    expect(canKeepSubscription({ hasActiveSubscription: false, subscription: sub({ status: 'canceled', cancel_at_period_end: true }) })).toBe(false)
+    expect(canKeepSubscription({ hasActiveSubscription: true, subscription: null })).toBe(false)
+  })
+
+  it('the status badge is red when Inactive, amber when a payment is due, green when Active or Trialing', () => {
+    expect(statusBadgeVariant('Inactive')).toBe('destructive')
+    expect(statusBadgeVariant('Payment due')).toBe('warning')
+    expect(statusBadgeVariant('Active')).toBe('success')
+    expect(statusBadgeVariant('Trialing')).toBe('success')
+  })
+
+  it('Update payment method is offered only with billing on and a card that can be changed', () => {
+    expect(offersPaymentUpdate({ billingEnabled: true, canUpdatePaymentMethod: true })).toBe(true)
+    expect(offersPaymentUpdate({ billingEnabled: false, canUpdatePaymentMethod: true })).toBe(false)
+    expect(offersPaymentUpdate({ billingEnabled: true, canUpdatePaymentMethod: false })).toBe(false)
+  })
+
+  it('the billing history says billing is off when the account or the server’s first page says so', () => {
+    expect(historyBillingOff({ billingEnabled: true }, undefined)).toBe(false)
+    expect(historyBillingOff({ billingEnabled: true }, { billingEnabled: true })).toBe(false)
+    expect(historyBillingOff({ billingEnabled: true }, { billingEnabled: false })).toBe(true)
+    expect(historyBillingOff({ billingEnabled: false }, undefined)).toBe(true)
+  })
+
+  it('deleting the account needs the word DELETE typed exactly, in capitals', () => {
+    expect(deletionConfirmed('DELETE')).toBe(true)
+    expect(deletionConfirmed('  DELETE ')).toBe(true)
+    expect(deletionConfirmed('delete')).toBe(false)
+    expect(deletionConfirmed('DELET')).toBe(false)
+    expect(deletionConfirmed('DELETE IT')).toBe(false)
+    expect(deletionConfirmed('')).toBe(false)
   })
 
   it('card on file', () => {

@@ -11,12 +11,15 @@ import {
   planRow,
   nextCheckInCard,
   nextCheckInText,
+  paidPlanOf,
+  planLine,
   relativeTime,
   releaseStarted,
   systemSummary,
 } from '@/features/dashboard/view-model'
 import { NOT_PROTECTED, OWNER_UNCONFIRMED, PLAN_HEADLINES, READINESS_KINDS, type ReadinessProblem } from '../../contract/readiness'
 import { groupProblems } from '@/features/readiness/group'
+import { PLANS } from '../../contract/plans'
 
 // The dashboard's live figures: next check-in, last activity, and the system-status rows.
 
@@ -294,5 +297,21 @@ describe('the release plan on the dashboard (release readiness)', () => {
       ['error', 1000],
       ['warning', 1],
     ])
+  })
+})
+
+describe('the dashboard plan card', () => {
+  it('names the paid plan, an administrator account, or no paid plan, and says when billing is off', () => {
+    expect(planLine({ planTier: 'premium', billingProvider: 'stripe' })).toBe(`${PLANS.premium.name} plan`)
+    expect(planLine({ planTier: 'admin', billingProvider: 'stripe' })).toBe('Administrator account')
+    expect(planLine({ planTier: 'free', billingProvider: 'stripe' })).toBe('No paid plan')
+    expect(planLine({ planTier: 'free', billingProvider: 'none' })).toBe('No paid plan · billing is off on this server')
+  })
+
+  it('shows limits only for a paid plan', () => {
+    expect(paidPlanOf('basic')).toBe(PLANS.basic)
+    expect(paidPlanOf('free')).toBeNull()
+    expect(paidPlanOf('admin')).toBeNull()
+    expect(paidPlanOf('paused')).toBeNull()
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Approver } from '../../contract/circle'
 import type { IdentityDocument, IdentityReviewView } from '../../contract/identity'
 import type { Policy } from '../../contract/policies'
-import { identityPolicies, policiesFor, reviewersFor, reviewOpen, reviewProgress } from '@/features/identity/reviewers'
+import { identityBadgeStale, identityPolicies, pendingReviews, policiesFor, reviewersFor, reviewOpen, reviewProgress } from '@/features/identity/reviewers'
 
 // Who the identity page says is asked to review a beneficiary's documents (the server's rule,
 // worker/services/identity.ts `reviewersFor`), and how far the reviews have got.
@@ -124,5 +124,27 @@ describe('an identity review link', () => {
     expect(open(false, 'verified')).toBe(false)
     expect(open(false, 'rejected')).toBe(false)
     expect(open(true, 'verified')).toBe(false)
+  })
+})
+
+describe("a beneficiary's identity badge", () => {
+  it('is fetched again when the newest document says otherwise than the badge, and only then', () => {
+    expect(identityBadgeStale({ status: 'verified' }, { identityStatus: 'pending' })).toBe(true)
+    expect(identityBadgeStale({ status: 'rejected' }, { identityStatus: 'pending' })).toBe(true)
+    expect(identityBadgeStale({ status: 'pending' }, { identityStatus: 'pending' })).toBe(false)
+    expect(identityBadgeStale(undefined, { identityStatus: 'unverified' })).toBe(false)
+  })
+})
+
+describe('the review overview', () => {
+  it('lists only documents still pending, each with its beneficiary, the oldest first', () => {
+    const newer = document({ id: 'd-new', submittedAt: '2026-01-03T00:00:00Z' })
+    const older = document({ id: 'd-old', submittedAt: '2026-01-02T00:00:00Z' })
+    const decided = document({ id: 'd-done', status: 'verified', submittedAt: '2026-01-01T00:00:00Z' })
+    const rows = pendingReviews([[newer, decided], undefined, [older]], ['Ben', 'Cy', 'Di'])
+    expect(rows.map((r) => [r.document.id, r.beneficiary])).toEqual([
+      ['d-old', 'Di'],
+      ['d-new', 'Ben'],
+    ])
   })
 })

@@ -23,6 +23,7 @@ import {
   twoFactorBody,
 } from '@/features/profile/profile-form'
 import { ApiRequestError, PaymentRedirectError } from '@/lib/api-client'
+import { keysToRemove, removesEveryKey } from '@/features/profile/profile-form'
 
 // The Profile Settings form (seeds 000 §2, §3, §5, §8, §9).
 
@@ -281,5 +282,21 @@ describe('keysAfterPasswordChangeText', () => {
     const tooMany = changePasswordBodySchema.safeParse({ ...body, removeKeyIds: Array.from({ length: 51 }, (_, i) => `k${i}`) })
     expect(tooMany.error?.issues[0]?.message).toBe(PROFILE_MESSAGES.removeKeyIdsTooMany)
     expect(changePasswordBodySchema.safeParse({ ...body, removeKeyIds: 'a' }).error?.issues[0]?.message).toBe(PROFILE_MESSAGES.removeKeyIdsInvalid)
+  })
+})
+
+describe('removing security keys with a password change', () => {
+  const list = [{ id: 'k1' }, { id: 'k2' }]
+
+  it('removes only the chosen keys that are still there', () => {
+    expect(keysToRemove(list, new Set(['k2', 'gone']))).toEqual([{ id: 'k2' }])
+  })
+
+  it('says two-factor sign-in goes off only when every key is chosen', () => {
+    expect(removesEveryKey(list, new Set(['k1', 'k2']))).toBe(true)
+    expect(removesEveryKey(list, new Set(['k1']))).toBe(false)
+    // A key chosen, then removed elsewhere, does not make a partial choice "every key".
+    expect(removesEveryKey(list, new Set(['k1', 'gone']))).toBe(false)
+    expect(removesEveryKey([], new Set())).toBe(false)
   })
 })

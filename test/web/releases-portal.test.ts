@@ -6,6 +6,9 @@ import { deathFormSchema, todayIso } from '@/features/releases/forms'
 import { isBadLink, isConflict, linkJson } from '@/features/releases/http'
 import {
   assetCardModel,
+  downloadPercent,
+  downloadsHeld,
+  downloadsUsedUp,
   effectiveStatus,
   fetchPortal,
   identityStep,
@@ -238,5 +241,28 @@ describe('the death confirmation form', () => {
     expect(messages({ ...valid, certificateNumber: '  ' })).toEqual([RELEASE_MESSAGES.certificateRequired])
     expect(messages({ ...valid, dateOfDeath: '' })).toEqual([RELEASE_MESSAGES.dateOfDeathRequired])
     expect(messages({ ...valid, attest: false })).toEqual([RELEASE_MESSAGES.attestationRequired])
+  })
+})
+
+describe('downloading at the portal', () => {
+  it('the download that uses the last allowed one refreshes the portal (to offer asking for more); one before it does not', () => {
+    expect(downloadsUsedUp({ downloadCount: 2, maxDownloads: 3 })).toBe(false)
+    expect(downloadsUsedUp({ downloadCount: 3, maxDownloads: 3 })).toBe(true)
+    expect(downloadsUsedUp({ downloadCount: 4, maxDownloads: 3 })).toBe(true)
+  })
+
+  it('no download starts while another runs, nor with a key loaded before the seals are checked', () => {
+    expect(downloadsHeld({ downloading: false, keyLoaded: false, sealsChecked: false })).toBe(false)
+    expect(downloadsHeld({ downloading: false, keyLoaded: true, sealsChecked: true })).toBe(false)
+    expect(downloadsHeld({ downloading: false, keyLoaded: true, sealsChecked: false })).toBe(true)
+    expect(downloadsHeld({ downloading: true, keyLoaded: true, sealsChecked: true })).toBe(true)
+    expect(downloadsHeld({ downloading: true, keyLoaded: false, sealsChecked: false })).toBe(true)
+  })
+
+  it('progress is shown in whole percent, never over 100, and not at all while the size is unknown', () => {
+    expect(downloadPercent(0, 200)).toBe(0)
+    expect(downloadPercent(101, 200)).toBe(51)
+    expect(downloadPercent(250, 200)).toBe(100)
+    expect(downloadPercent(10, 0)).toBeNull()
   })
 })

@@ -1,8 +1,9 @@
 import { WebAuthnError } from '@simplewebauthn/browser'
 import { describe, expect, it } from 'vitest'
-import { WEBAUTHN_MESSAGES } from '../../contract/webauthn'
+import { SECURITY_KEY, WEBAUTHN_MESSAGES } from '../../contract/webauthn'
 import { failedInBrowser, securityKeysSupported, setupFailureToast, signInFailureToast } from '@/features/security-keys/ceremonies'
 import { ApiRequestError } from '@/lib/api-client'
+import { canAddKey, twoFactorSwitchable } from '@/features/security-keys/card-rules'
 
 // The security-key toasts (seeds 000 §8): which failure gets which of the spec's titles.
 
@@ -55,5 +56,21 @@ describe('setupFailureToast', () => {
 describe('securityKeysSupported', () => {
   it('is false where the browser has no WebAuthn (so the Security Key button stays hidden)', () => {
     expect(securityKeysSupported()).toBe(false)
+  })
+})
+
+describe('the security keys card', () => {
+  it('Add Security Key is offered up to the most keys the server keeps, and not at that count', () => {
+    expect(canAddKey(0)).toBe(true)
+    expect(canAddKey(SECURITY_KEY.maxPerOwner - 1)).toBe(true)
+    expect(canAddKey(SECURITY_KEY.maxPerOwner)).toBe(false)
+  })
+
+  it('two-factor sign-in can be switched on only with a security key, and switched off always', () => {
+    expect(twoFactorSwitchable({ twoFactorEnabled: false, securityKeyCount: 0 })).toBe(false)
+    expect(twoFactorSwitchable({ twoFactorEnabled: false, securityKeyCount: 1 })).toBe(true)
+    // On with no key left (the last one removed): it can still be switched off.
+    expect(twoFactorSwitchable({ twoFactorEnabled: true, securityKeyCount: 0 })).toBe(true)
+    expect(twoFactorSwitchable({ twoFactorEnabled: true, securityKeyCount: 2 })).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { describeUserAgent, lastActiveText, SESSION_MESSAGES, signedInText } from '../../contract/sessions'
+import { canSignOut, otherSessions } from '@/features/sessions/session-rules'
 
 // The words of the signed-in devices list (contract/sessions.ts): which browser on what, and when.
 
@@ -62,5 +63,18 @@ describe('lastActiveText and signedInText', () => {
   it('gives the sign-in date', () => {
     expect(signedInText('2026-11-27T12:00:00Z', 'en-US')).toBe('Signed in Nov 27, 2026')
     expect(signedInText('garbage')).toBe('Signed in')
+  })
+})
+
+describe('the signed-in devices card', () => {
+  it('Sign out is offered on another device, never on the one in use; sign out all others takes every other one', () => {
+    expect(canSignOut({ current: false })).toBe(true)
+    expect(canSignOut({ current: true })).toBe(false)
+    const here = { id: 'a', current: true }
+    const phone = { id: 'b', current: false }
+    const laptop = { id: 'c', current: false }
+    expect(otherSessions([phone, here, laptop])).toEqual([phone, laptop])
+    // Alone: nothing to sign out, so the button is not offered.
+    expect(otherSessions([here])).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DryRunCause, DryRunResult, ReleasePlanEntry } from '../../contract/triggers'
-import { conditionTexts, dryRunView, sourceText, type KnownItem } from '@/features/triggers/dry-run'
+import { conditionTexts, dryRunShown, dryRunView, sourceText, type KnownItem } from '@/features/triggers/dry-run'
 
 // A dry run in words: per source its conditions, people and items, grouped by type; file names
 // only where this browser decrypted them, "<Type> item" otherwise.
@@ -183,5 +183,14 @@ describe('a dry run per cause', () => {
     expect(whenAt('2026-11-27T12:00:30Z')).toBe('Available at once')
     expect(whenAt('2026-11-27T12:01:00Z')).toBe('Available at once')
     expect(whenAt('2026-11-27T12:01:01Z')).toMatch(/^Available from /)
+  })
+})
+
+describe('the manual test card', () => {
+  it('shows a dry run only under the trigger it was run for', () => {
+    const result = { triggerId: 't1' }
+    expect(dryRunShown(result, 't1')).toBe(result)
+    expect(dryRunShown(result, 't2')).toBeUndefined()
+    expect(dryRunShown(undefined, 't1')).toBeUndefined()
   })
 })

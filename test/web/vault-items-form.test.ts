@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { itemTypeFor, MAX_FILE_BYTES, MAX_FILES_PER_DROP, VAULT_ITEM_MESSAGES, type PasswordEntry } from '../../contract/vault-items'
-import { matchesSearch } from '@/features/vault/items/search'
+import { matchesSearch, visibleItems } from '@/features/vault/items/search'
+import type { DecryptedMetadata } from '@/features/vault/items/decrypt-items'
 import { rechunk } from '@/features/vault/items/download'
 import { acceptAttribute, dragVerdict, isPreviewableImage, mimeTypeOf, sortFiles } from '@/features/vault/upload/file-rules'
 import { passwordEntryItem, policyFrom, UPLOAD_FORM_DEFAULTS, uploadFormSchema, type UploadFormValues } from '@/features/vault/upload/upload-form'
@@ -170,5 +171,33 @@ describe('the item list', () => {
     const out: number[] = []
     for await (const chunk of rechunk(pieces(), 5)) out.push(chunk.length)
     expect(out).toEqual([5, 5, 3])
+  })
+})
+
+describe('the vault list filters', () => {
+  const items = [
+    { id: 'a', type: 'photo' as const },
+    { id: 'b', type: 'doc' as const },
+    { id: 'c', type: 'photo' as const },
+  ]
+  const meta: Record<string, DecryptedMetadata> = {
+    a: { status: 'ready', metadata: { filename: 'beach.jpg', mimetype: 'image/jpeg', tags: [] } as never },
+    b: { status: 'ready', metadata: { filename: 'beach-report.pdf', mimetype: 'application/pdf', tags: [] } as never },
+    c: { status: 'pending' },
+  }
+  const of = (id: string) => meta[id]
+  const ids = (r: { visible: { id: string }[] }) => r.visible.map((i) => i.id)
+
+  it('filter by type, and by a search only over names decrypted', () => {
+    expect(ids(visibleItems(items, { type: 'photo', search: '', unlocked: true }, of))).toEqual(['a', 'c'])
+    expect(ids(visibleItems(items, { type: 'all', search: 'beach', unlocked: true }, of))).toEqual(['a', 'b'])
+    expect(ids(visibleItems(items, { type: 'photo', search: 'beach', unlocked: true }, of))).toEqual(['a'])
+  })
+
+  it('a locked vault ignores the search, and then counts as unfiltered', () => {
+    expect(visibleItems(items, { type: 'all', search: 'beach', unlocked: false }, of)).toEqual({ visible: items, filtered: false })
+    expect(visibleItems(items, { type: 'all', search: '  ', unlocked: true }, of).filtered).toBe(false)
+    expect(visibleItems(items, { type: 'doc', search: '', unlocked: false }, of).filtered).toBe(true)
+    expect(visibleItems(items, { type: 'all', search: 'x', unlocked: true }, of).filtered).toBe(true)
   })
 })

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import { forgetMetadataOnLock, itemMetadataKeyRoot } from '@/features/vault/items/decrypt-items'
+import { closesViewers, forgetMetadataOnLock, itemMetadataKeyRoot } from '@/features/vault/items/decrypt-items'
 
 /** A vault session's lock state and its listeners, as vault-session.ts tells them. */
 function fakeSession() {
@@ -34,5 +34,12 @@ describe('decrypted metadata', () => {
     // Only the decrypted metadata: the ciphertext list stays.
     expect(queryClient.getQueryData(['vault-items'])).toEqual([{ id: 'item-1' }])
     stop()
+  })
+})
+
+describe('decrypted content on screen', () => {
+  it('an open password entry or picture preview is closed when the vault locks, and kept while it is unlocked', () => {
+    expect(closesViewers(false)).toBe(true)
+    expect(closesViewers(true)).toBe(false)
   })
 })

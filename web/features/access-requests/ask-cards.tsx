@@ -7,24 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Spinner } from '@/components/ui/spinner'
 import { linkErrorText } from '@/features/circle/api'
 import { useAskForAccess, useRequesterView, type RequesterLink } from './api'
-
-const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`
-
-/** Where one request stands, in plain words. */
-function stateText(p: RequestablePolicy): string {
-  switch (p.state) {
-    case 'waiting':
-      return `You asked. Unless ${p.ownerName} refuses, access opens on ${accessDate(p.decideBy!)}.`
-    case 'approved':
-      return `${p.ownerName} approved your request. It opens as soon as any checks the owner set are done.`
-    case 'released':
-      return 'Access was given: what it released is in your released assets.'
-    case 'refused':
-      return `${p.ownerName} refused your request on ${accessDate(p.refusedAt!)}. You can ask again from ${accessDate(p.askAgainFrom!)}.`
-    default:
-      return `${p.ownerName} lets you ask for access. They are told at once; if they do not refuse within ${days(p.waitDays)}, it opens to you.`
-  }
-}
+import { askStateText, canAsk } from './request-lines'
 
 function AskCard({ link, policy }: { link: RequesterLink; policy: RequestablePolicy }) {
   const ask = useAskForAccess(link)
@@ -36,9 +19,9 @@ function AskCard({ link, policy }: { link: RequesterLink; policy: RequestablePol
         <DoorOpen className="size-4 text-brand-700" aria-hidden /> Ask for access: {policy.policyName}
       </h2>
       <p className="text-sm text-slate-700" data-testid="access-request-state">
-        {stateText(policy)}
+        {askStateText(policy)}
       </p>
-      {policy.state === 'can_ask' && (
+      {canAsk(policy) && (
         <Button onClick={() => setConfirming(true)} disabled={ask.isPending} className="sm:justify-self-start">
           Ask for access
         </Button>

@@ -9,6 +9,7 @@ import { isBadLink } from '@/features/releases/http'
 import { FailureAlert, LoadFailedPage } from '@/features/releases/link-parts'
 import { refuseViewQuery, useRefuseByLink } from './api'
 import { AskForAccessCards } from './ask-cards'
+import { refuseLinkEnding } from './request-lines'
 
 /** /access-refuse?token=… : the owner refuses an access request from the e-mail, without signing in. */
 export function RefuseAccessLinkPage({ token }: { token: string | undefined }) {
@@ -26,10 +27,8 @@ function RefuseAccess({ token }: { token: string }) {
   if (view.isPending) return <LoadingLinkPage label="Loading the request" />
   if (view.isError) return <LoadFailedPage error={view.error} title="The request could not be loaded" onRetry={() => view.refetch()} retrying={view.isFetching} />
   const v = view.data
-  if (v.status !== 'waiting') {
-    const words = { refused: 'You already refused this request.', approved: 'You approved this request.', released: 'This request already went through.', withdrawn: 'This request has ended.' }
-    return <LinkDonePage title="Nothing to refuse" description={words[v.status as keyof typeof words] ?? 'This request has ended.'} />
-  }
+  const ended = refuseLinkEnding(v.status)
+  if (ended !== null) return <LinkDonePage title="Nothing to refuse" description={ended} />
   return (
     <LinkPage
       icon={OctagonX}

@@ -12,7 +12,7 @@ import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { cn } from '@/lib/utils'
 import { useDecideAccessRequest, useOwnerAccessRequests } from './api'
-import { canAnswer, itemsText, requestLine } from './request-lines'
+import { canAnswer, previewLine, requestLine, requestsCardShown } from './request-lines'
 
 const STATUS: Record<AccessRequest['status'], { label: string; variant: 'warning' | 'secondary' | 'success' | 'destructive' }> = {
   waiting: { label: 'Waiting', variant: 'warning' },
@@ -21,8 +21,6 @@ const STATUS: Record<AccessRequest['status'], { label: string; variant: 'warning
   refused: { label: 'Refused', variant: 'destructive' },
   withdrawn: { label: 'Ended', variant: 'secondary' },
 }
-
-const hours = (h: number) => (h % 24 === 0 ? `${h / 24} ${h === 24 ? 'day' : 'days'}` : `${h} hours`)
 
 /**
  * The Trigger Monitor's access requests: those waiting, with Approve now and Refuse, the decided
@@ -33,7 +31,7 @@ export function AccessRequestsCard() {
   const decide = useDecideAccessRequest()
   const { request: highlighted } = useSearch({ strict: false }) as { request?: string }
   const [deciding, setDeciding] = useState<{ request: AccessRequest; decision: 'approve' | 'refuse' } | null>(null)
-  if (!query.isPending && !query.isError && query.data.requests.length === 0 && query.data.policies.length === 0) return null
+  if (!query.isPending && !query.isError && !requestsCardShown(query.data)) return null
   return (
     <Card>
       <CardHeader>
@@ -84,12 +82,7 @@ export function AccessRequestsCard() {
                 <h3 className="text-sm font-semibold text-slate-900">If someone asked today</h3>
                 <ul className="grid gap-1 text-sm text-slate-700" data-testid="access-request-preview">
                   {query.data.policies.map((p) => (
-                    <li key={p.policyId}>
-                      “{p.policyName}”: {itemsText(p.itemCount)} to {p.recipientNames.join(', ') || 'nobody yet'} (a beneficiary who asks gets their own part), after{' '}
-                      {hours(p.waitHours)}
-                      {p.minimumApprovals > 0 ? `, once ${p.minimumApprovals} approver${p.minimumApprovals === 1 ? '' : 's'} sign off` : ''}
-                      {p.identityRequired ? ', with identity checks' : ''}. {p.requesters === 0 ? 'Nobody you allow can ask yet.' : ''}
-                    </li>
+                    <li key={p.policyId}>{previewLine(p)}</li>
                   ))}
                 </ul>
               </div>

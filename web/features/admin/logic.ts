@@ -32,6 +32,15 @@ export const isPaused = (user: Pick<AdminUser, 'planTier' | 'pausedAt'>): boolea
 export type BadgeVariant = 'default' | 'secondary' | 'success' | 'warning' | 'destructive' | 'outline'
 
 /**
+ * The actions a user's row offers: none for an administrator (not a customer); otherwise Resume for
+ * a paused account (Pause for any other), Extend, Refund only with billing on, and Delete.
+ */
+export function userRowActions(user: Pick<AdminUser, 'planTier' | 'pausedAt'>, billingEnabled: boolean): { resume: boolean; refund: boolean } | null {
+  if (user.planTier === 'admin') return null
+  return { resume: isPaused(user), refund: billingEnabled }
+}
+
+/**
  * The Status badge (seeds 001 §4): paused, admin, the subscription status, 'active' for any
  * non-free plan, else 'free'.
  */

@@ -27,6 +27,7 @@ import {
   SEARCH_DEBOUNCE_MS,
   shownUsersText,
   statusVariant,
+  userRowActions,
   userStatus,
 } from './logic'
 import { EmptyState, QueryState, ScrollTable, Td, Th } from './parts'
@@ -95,7 +96,7 @@ export function UsersTab() {
                   {shown.map((user) => {
                     const status = userStatus(user)
                     const paused = isPaused(user)
-                    const isAdminRow = user.planTier === 'admin'
+                    const actions = userRowActions(user, billingEnabled)
                     return (
                       <tr key={user.id} data-testid="admin-user-row">
                         <Td>
@@ -114,7 +115,7 @@ export function UsersTab() {
                         <Td className="tabular-nums">{user.vaultItemCount}</Td>
                         <Td className="whitespace-nowrap">{formatDate(user.createdAt)}</Td>
                         <Td className="sticky right-0 bg-white shadow-[-1px_0_0_var(--color-slate-200)]">
-                          {isAdminRow ? (
+                          {!actions ? (
                             // An administrator is not a customer: nothing to pause, extend, refund or delete here.
                             <span className="text-xs text-slate-500">Administrator account</span>
                           ) : (
@@ -125,7 +126,7 @@ export function UsersTab() {
                                 </Button>
                               </DropdownMenuTrigger>
                               <DropdownMenuContent align="end">
-                                {paused ? (
+                                {actions.resume ? (
                                   <DropdownMenuItem onSelect={() => onResume(user)} disabled={resume.isPending}>
                                     <Play aria-hidden /> Resume
                                   </DropdownMenuItem>
@@ -137,7 +138,7 @@ export function UsersTab() {
                                 <DropdownMenuItem onSelect={() => setAct({ kind: 'extend', user })}>
                                   <CalendarPlus aria-hidden /> Extend
                                 </DropdownMenuItem>
-                                {billingEnabled && (
+                                {actions.refund && (
                                   <DropdownMenuItem onSelect={() => setAct({ kind: 'refund', user })}>
                                     <Receipt aria-hidden /> Refund
                                   </DropdownMenuItem>

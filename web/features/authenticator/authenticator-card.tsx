@@ -15,6 +15,7 @@ import { useAuthenticatorStatus, useConfirmAuthenticator, useRegenerateRecoveryC
 import { CodeField } from './code-field'
 import { QrCode } from './qr-code'
 import { RecoveryCodesPanel } from './recovery-codes-panel'
+import { recoveryCodesLeftText, recoveryCodesWarning } from './recovery-rules'
 
 const when = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
@@ -36,6 +37,7 @@ export function AuthenticatorCard({ user }: { user: PublicUser }) {
   const [confirmingNewCodes, setConfirmingNewCodes] = useState(false)
   const enabled = status.data?.enabled ?? user.authenticatorEnabled
   const left = status.data?.recoveryCodesLeft ?? 0
+  const warning = recoveryCodesWarning(left)
 
   const beginSetup = () => start.mutate(undefined, { onSuccess: setSetup, onError: failed })
 
@@ -71,11 +73,11 @@ export function AuthenticatorCard({ user }: { user: PublicUser }) {
                 </p>
                 <p className="text-sm text-slate-600" data-testid="authenticator-status">
                   {status.data?.confirmedAt ? `Turned on ${when(status.data.confirmedAt)}. ` : ''}
-                  {left === 1 ? '1 recovery code left.' : `${left} recovery codes left.`}
+                  {recoveryCodesLeftText(left)}
                 </p>
-                {left <= 3 && (
+                {warning && (
                   <p className="text-sm font-medium text-amber-800">
-                    {left === 0 ? 'You have no recovery codes left.' : 'You are running out of recovery codes.'} Make new ones so you can still sign in if
+                    {warning} Make new ones so you can still sign in if
                     you lose your phone.
                   </p>
                 )}

@@ -20,20 +20,25 @@ import { useAccountSubscription, useCancelSubscription, useDeleteAccount, useInv
 import { ACCOUNT_TOASTS, BILLING_HISTORY, DELETE_CONFIRMATION_WORD, failureText, KEEP_SUBSCRIPTION } from './copy'
 import {
   canCancel,
+  canKeepSubscription,
   canUpgrade,
   cardText,
   changePlanLabel,
+  deletionConfirmed,
   formatAmount,
   formatEpochDate,
+  historyBillingOff,
   invoiceAmount,
   invoiceIsPaid,
   invoiceLinkLabels,
   invoiceName,
   invoiceStatusText,
+  offersPaymentUpdate,
   planTermsRows,
   planName,
   refundText,
   showsPaymentPanel,
+  statusBadgeVariant,
   statusLabel,
 } from './logic'
 import { BillingOffNotice } from './parts'
@@ -131,7 +136,7 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
             {planName(account.planTier)}
           </Detail>
           <Detail label="Status">
-            <Badge variant={status === 'Inactive' ? 'destructive' : status === 'Payment due' ? 'warning' : 'success'} data-testid="plan-status">
+            <Badge variant={statusBadgeVariant(status)} data-testid="plan-status">
               {status}
             </Badge>
           </Detail>
@@ -153,7 +158,7 @@ function CurrentPlan({ account }: { account: AccountSubscription }) {
             <AlertDescription>
               Your subscription will not renew. You keep full access until {endsOn ?? 'the end of the current billing period'}.
             </AlertDescription>
-            {account.hasActiveSubscription && (
+            {canKeepSubscription(account) && (
               <div className="mt-3">
                 <Button
                   size="sm"
@@ -217,7 +222,7 @@ function PaymentMethod({ account, paymentPage }: { account: AccountSubscription;
         ) : (
           <BillingOffNotice />
         )}
-        {account.billingEnabled && account.canUpdatePaymentMethod && (
+        {offersPaymentUpdate(account) && (
           <div>
             <UpdatePaymentMethodButton page={paymentPage} variant="outline" />
           </div>
@@ -229,7 +234,7 @@ function PaymentMethod({ account, paymentPage }: { account: AccountSubscription;
 
 function BillingHistory({ account }: { account: AccountSubscription }) {
   const history = useInvoices(account.billingEnabled)
-  const billingOff = !account.billingEnabled || history.data?.pages[0]?.billingEnabled === false
+  const billingOff = historyBillingOff(account, history.data?.pages[0])
   const invoices = history.data?.pages.flatMap((page) => page.invoices) ?? []
 
   const showMore = () =>
@@ -346,7 +351,7 @@ function DangerZone() {
   }
 
   const onConfirm = () => {
-    if (typed.trim() !== DELETE_CONFIRMATION_WORD) {
+    if (!deletionConfirmed(typed)) {
       setMismatch(true)
       return
     }

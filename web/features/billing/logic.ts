@@ -9,7 +9,7 @@ import {
 } from '../../../contract/billing'
 import { formatCents, PAID_PLANS, PLANS, type PaidPlan } from '../../../contract/plans'
 import { ApiRequestError, errorText } from '@/lib/api-client'
-import { ACCOUNT_TOASTS, failureText, PAYMENT_ISSUE, SUBSCRIBE_TOASTS } from './copy'
+import { ACCOUNT_TOASTS, DELETE_CONFIRMATION_WORD, failureText, PAYMENT_ISSUE, SUBSCRIBE_TOASTS } from './copy'
 
 export { checkoutRedirectSearch, hasPaymentIssue, showsPaymentIssueBanner } from './payment-rules'
 
@@ -205,6 +205,31 @@ export function canCancel(account: Pick<AccountSubscription, 'planTier' | 'hasAc
   if (account.planTier === 'admin' || !account.hasActiveSubscription || !account.subscription) return false
   const status = statusLabel(account.subscription.status)
   return (status === 'Active' || status === 'Trialing') && !account.subscription.cancel_at_period_end
+}
+
+/** "Keep my subscription" is offered only on a subscription set to end that is still active. */
+export function canKeepSubscription(account: Pick<AccountSubscription, 'hasActiveSubscription' | 'subscription'>): boolean {
+  return !!account.subscription?.cancel_at_period_end && account.hasActiveSubscription
+}
+
+/** The plan status badge: Inactive in red, Payment due in amber, Active and Trialing in green. */
+export function statusBadgeVariant(status: StatusLabel): 'destructive' | 'warning' | 'success' {
+  return status === 'Inactive' ? 'destructive' : status === 'Payment due' ? 'warning' : 'success'
+}
+
+/** "Update payment method" is offered only with billing on and a customer whose card can be changed. */
+export function offersPaymentUpdate(account: Pick<AccountSubscription, 'billingEnabled' | 'canUpdatePaymentMethod'>): boolean {
+  return account.billingEnabled && account.canUpdatePaymentMethod
+}
+
+/** The billing history says billing is off when the account says so, or the server's first page does. */
+export function historyBillingOff(account: Pick<AccountSubscription, 'billingEnabled'>, firstPage: { billingEnabled?: boolean } | undefined): boolean {
+  return !account.billingEnabled || firstPage?.billingEnabled === false
+}
+
+/** Deleting the account goes ahead only when the confirmation word is typed exactly, in capitals (spaces around it allowed). */
+export function deletionConfirmed(typed: string): boolean {
+  return typed.trim() === DELETE_CONFIRMATION_WORD
 }
 
 export function cardText(source: NonNullable<NonNullable<AccountSubscription['customer']>['default_source']>): { label: string; expiry: string } {

@@ -23,6 +23,7 @@ import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, emailNotSentText, invitationOut
 import { toastFailure, toastSuccess } from './notify'
 import { statedFields, withStatementSequence } from './statements'
 import { SwitchField } from './switch-field'
+import { kitDialogMustStay } from './dialog-rules'
 
 type FormOutput = z.output<typeof beneficiaryFormSchema>
 type Phase = 'idle' | 'generating' | 'saving'
@@ -44,7 +45,7 @@ export function useAccessKitGuard(step: KitStep | null, busy: boolean) {
   const [confirmed, setConfirmed] = useState(false)
   const [closeBlocked, setCloseBlocked] = useState(false)
   const kitSaved = downloaded || confirmed
-  const mustStay = busy || (step !== null && !kitSaved)
+  const mustStay = kitDialogMustStay({ busy, kitShown: step !== null, downloaded, confirmed })
 
   // Leaving the page (back button, reload, closing the tab) would lose the key just the same.
   useBlocker({

@@ -1,4 +1,4 @@
-import type { Beneficiary } from '../../../contract/circle'
+import type { Beneficiary, NOTIFICATION_STATUSES } from '../../../contract/circle'
 
 // Words used only by the circle screens (shared API messages live in contract/circle.ts).
 // Toast titles quoted by seeds 001 §8 are kept to the letter.
@@ -124,3 +124,11 @@ export const LINK_COPY = {
     'The link is invalid or was not copied in full.',
   ],
 } as const
+
+/** The opt-in page's line for an heir who already answered: opted in (may unsubscribe), or unsubscribed (accepting turns it back on); none while pending. */
+export function optInStatusText(status: (typeof NOTIFICATION_STATUSES)[number]): string | null {
+  if (status === 'pending') return null
+  return status === 'opted_in'
+    ? 'You have already opted in. You can keep it that way, or unsubscribe below.'
+    : 'You unsubscribed earlier. Accepting below turns notifications back on.'
+}

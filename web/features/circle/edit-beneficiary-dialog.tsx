@@ -10,6 +10,7 @@ import { Field, InputField } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { useBeneficiaries, useUpdateBeneficiary } from './api'
 import { BENEFICIARY_FIELD_HINTS, CIRCLE_TOASTS, EDIT_EMAIL_NOTE, invitationOutcomeText } from './copy'
+import { changedFields, statedChange } from './dialog-rules'
 import { toastFailure, toastSuccess } from './notify'
 import { SwitchField } from './switch-field'
 import { vaultSession } from '@/features/vault/vault-session'
@@ -26,8 +27,6 @@ function valuesOf(b: Beneficiary): EditInput {
 
 /** Edit Details: name, e-mail, relationship and Secrecy Mode. Only the fields that changed are sent. */
 const DETAILS_NEED_UNLOCK = 'Unlock your vault to change the name, relationship or address: your vault signs who this person is.'
-/** What the vault's statement covers: changing any of them needs the unlocked vault. */
-const STATED = ['fullName', 'relationship', 'email'] as const
 
 export function EditBeneficiaryDialog({
   beneficiary,
@@ -64,18 +63,14 @@ function EditForm({
   const emailChanged = !!email && email.trim().toLowerCase() !== beneficiary.email
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const changes = Object.fromEntries(
-      (Object.keys(values) as Array<keyof EditOutput>)
-        .filter((key) => values[key] !== beneficiary[key])
-        .map((key) => [key, values[key]]),
-    ) as Partial<EditOutput>
+    const changes = changedFields(values, beneficiary)
     if (Object.keys(changes).length === 0) {
       onDone()
       return
     }
     // A new name, relationship or address needs the vault's statement over the row as it will be,
     // made only for a row whose statement this vault trusts as it is.
-    const stated = STATED.find((key) => changes[key] !== undefined)
+    const stated = statedChange(changes)
     if (stated && !vaultSession.isUnlocked()) {
       form.setError(stated, { message: DETAILS_NEED_UNLOCK })
       return

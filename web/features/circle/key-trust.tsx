@@ -9,7 +9,8 @@ import { Button } from '@/components/ui/button'
 import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
 import { beneficiariesKey, useBeneficiaries } from './api'
 import { toastFailure, toastSuccess } from './notify'
-import { judgeStatements, restate, restateV1Rows, type StatementVerdict } from './statements'
+import { keyTrustShown, restatementsDue } from './key-trust-rules'
+import { judgeStatements, restate, restateV1Rows } from './statements'
 
 /**
  * What this vault makes of every beneficiary's statement (web/features/circle/statements.ts), checked
@@ -39,14 +40,7 @@ export function useRestatement(): void {
   const tried = useRef(new Set<string>())
   useEffect(() => {
     if (!verdicts || !list) return
-    const due = new Map<string, StatementVerdict>()
-    for (const b of list) {
-      const key = `${b.id}:${b.keySignature}`
-      if (verdicts.get(b.id) === 'restate' && !tried.current.has(key)) {
-        tried.current.add(key)
-        due.set(b.id, 'restate')
-      }
-    }
+    const due = restatementsDue(list, verdicts, tried.current)
     if (due.size === 0) return
     void restateV1Rows(list, due).then(async (n) => {
       if (n > 0) await queryClient.invalidateQueries({ queryKey: beneficiariesKey, exact: true })
@@ -66,7 +60,7 @@ export function KeyTrust({ beneficiary: b }: { beneficiary: Beneficiary }) {
   const [confirming, setConfirming] = useState(false)
   const known = useBeneficiaries().data ?? []
   const verdict = useStatementVerdicts().data?.get(b.id)
-  const trust = verdict === 'restate' ? 'signed' : verdict
+  const trust = keyTrustShown(unlocked, verdict)
   const confirm = useMutation({
     mutationFn: () => restate(b, known),
     onSuccess: async () => {
@@ -77,7 +71,7 @@ export function KeyTrust({ beneficiary: b }: { beneficiary: Beneficiary }) {
     onError: (error) => toastFailure('The key could not be confirmed', error),
   })
 
-  if (!unlocked || !trust) return null
+  if (!trust) return null
   if (trust === 'signed') {
     return (
       <Badge variant="success" title="This key carries your vault's signature">

@@ -8,7 +8,7 @@ import { HeirBackupCard } from '@/features/releases/heir-backup-card'
 import { PageSpinner } from '@/components/ui/spinner'
 import { ApiRequestError } from '@/lib/api-client'
 import { linkErrorText, useNotificationPreferences, useOptInToNotifications, useUnsubscribeFromNotifications } from './api'
-import { LINK_COPY } from './copy'
+import { LINK_COPY, optInStatusText } from './copy'
 import { InvalidLinkPage, LinkPage, ReturnHomeButton } from './link-page'
 
 function Details({ prefs }: { prefs: NotificationPreferences }) {
@@ -93,6 +93,7 @@ export function OptInPage({ token }: { token?: string }) {
 
   const p = prefs.data
   const busy = optIn.isPending || unsubscribe.isPending
+  const statusText = optInStatusText(p.status)
   const failure =
     lastAction === 'optIn' && optIn.isError
       ? { title: LINK_COPY.optInFailed, error: optIn.error }
@@ -133,13 +134,7 @@ export function OptInPage({ token }: { token?: string }) {
           </AlertDescription>
         </Alert>
       )}
-      {p.status !== 'pending' && (
-        <p className="text-sm text-slate-600">
-          {p.status === 'opted_in'
-            ? 'You have already opted in. You can keep it that way, or unsubscribe below.'
-            : 'You unsubscribed earlier. Accepting below turns notifications back on.'}
-        </p>
-      )}
+      {statusText && <p className="text-sm text-slate-600">{statusText}</p>}
       <p className="flex gap-2 text-xs text-slate-500">
         <Lock className="mt-0.5 size-3.5 shrink-0" aria-hidden />
         {LINK_COPY.privacy}

@@ -17,7 +17,7 @@ import { AccessKitStep, useAccessKitGuard, type KitStep } from './add-beneficiar
 import { beneficiariesKey, useBeneficiaries } from './api'
 import { toastFailure, toastSuccess } from './notify'
 import { statedFields, withStatementSequence } from './statements'
-import { assertTrustedKeys, UntrustedKeyError } from './trusted-keys'
+import { assertTrustedKeys, mayReplaceDespite } from './trusted-keys'
 
 type Phase = 'idle' | 'generating' | 'rewrapping'
 
@@ -95,7 +95,7 @@ export function RotateKeyDialog({
       // The statement restates who this is with the new key: the row as it is must not have been
       // changed outside the vault (a key never confirmed can still be replaced: its kit is lost).
       await assertTrustedKeys([target]).catch((error: unknown) => {
-        if (!(error instanceof UntrustedKeyError && error.unconfirmed)) throw error
+        if (!mayReplaceDespite(error)) throw error
       })
       const next = statedFields({ ...target, keyVersion: target.keyVersion + 1, publicKey: pair.publicKeySpki })
       const { beneficiary: updated, itemCount } = await withStatementSequence(known, async (statementSequence) =>

@@ -14,6 +14,14 @@ export class UntrustedKeyError extends Error {
 }
 
 /**
+ * Replacing a beneficiary's key goes ahead over a key never confirmed (its kit is what was lost),
+ * never over a row changed outside the vault, nor over any other failure of the check.
+ */
+export function mayReplaceDespite(error: unknown): boolean {
+  return error instanceof UntrustedKeyError && error.unconfirmed
+}
+
+/**
  * Refuses, naming the first beneficiary at fault, unless every one carries this vault's statement
  * (v2 over owner, sequence, id, name, relationship, e-mail, key version and key, not older than
  * this browser verified before; or a v1 statement over the key and address, not yet restated):

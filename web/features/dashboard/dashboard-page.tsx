@@ -22,7 +22,6 @@ import {
 import { useEffect, useState, type ReactNode } from 'react'
 import { AUDIT_MESSAGES } from '../../../contract/audit'
 import type { PublicUser } from '../../../contract/auth'
-import { PAID_PLANS, PLANS, type PaidPlan } from '../../../contract/plans'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Spinner } from '@/components/ui/spinner'
@@ -49,6 +48,8 @@ import {
   lastActivityText,
   monitorRow,
   nextCheckInCard,
+  paidPlanOf,
+  planLine,
   planRow,
   RECENT_ACTIVITY_COUNT,
   systemSummary,
@@ -149,14 +150,13 @@ function StatusList({ rows, vaultSetup }: { rows: StatusRow[]; vaultSetup: boole
 }
 
 function PlanCard({ user }: { user: PublicUser }) {
-  const plan = (PAID_PLANS as readonly string[]).includes(user.planTier) ? PLANS[user.planTier as PaidPlan] : null
+  const plan = paidPlanOf(user.planTier)
   return (
     <Card>
       <CardHeader>
         <CardTitle>Your plan</CardTitle>
         <CardDescription>
-          {plan ? `${plan.name} plan` : user.planTier === 'admin' ? 'Administrator account' : 'No paid plan'}
-          {user.billingProvider === 'none' && ' · billing is off on this server'}
+          {planLine(user)}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-2 text-sm text-slate-700">

@@ -1,4 +1,6 @@
 import type { AuditEntry } from '../../../contract/audit'
+import type { PublicUser } from '../../../contract/auth'
+import { PAID_PLANS, PLANS, type PaidPlan } from '../../../contract/plans'
 import { PLAN_HEADLINES, type ReadinessProblem, type ReleaseReadiness } from '../../../contract/readiness'
 import type { EngineStatus, ReleaseSummary, Trigger } from '../../../contract/triggers'
 import type { ChainState } from '@/features/audit/chain'
@@ -159,4 +161,16 @@ export function systemSummary(rows: readonly StatusRow[]): { text: string; tone:
   if (issues.length) return { text: issues.map((r) => r.issue ?? `${r.label}: ${r.value}`).join(' · '), tone: issues[0]!.tone }
   if (rows.some((r) => r.tone === 'pending')) return { text: 'Checking systems...', tone: 'pending' }
   return { text: 'All systems active', tone: 'ok' }
+}
+
+/** The paid plan whose limits the dashboard shows, or null (free, admin, paused: no limits to show against). */
+export function paidPlanOf(planTier: string): (typeof PLANS)[PaidPlan] | null {
+  return (PAID_PLANS as readonly string[]).includes(planTier) ? PLANS[planTier as PaidPlan] : null
+}
+
+/** The plan card's line: the paid plan's name, an administrator's account, or no paid plan; and whether billing is off. */
+export function planLine(user: Pick<PublicUser, 'planTier' | 'billingProvider'>): string {
+  const plan = paidPlanOf(user.planTier)
+  const name = plan ? `${plan.name} plan` : user.planTier === 'admin' ? 'Administrator account' : 'No paid plan'
+  return user.billingProvider === 'none' ? `${name} · billing is off on this server` : name
 }

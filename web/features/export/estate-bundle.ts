@@ -40,6 +40,17 @@ export function estatePlan(items: readonly EstateItem[], beneficiaries: readonly
   return plan
 }
 
+/**
+ * What the estate card counts: the items granted to at least one beneficiary the owner still has,
+ * and how many of those beneficiaries. Nothing granted: the card says so and offers no bundle.
+ */
+export function estateScope<T extends { beneficiaryIds: readonly string[] }>(items: readonly T[], beneficiaries: readonly { id: string }[]): { granted: T[]; people: number } {
+  const known = new Set(beneficiaries.map((b) => b.id))
+  const granted = items.filter((i) => i.beneficiaryIds.some((id) => known.has(id)))
+  const people = new Set(granted.flatMap((i) => i.beneficiaryIds.filter((id) => known.has(id)))).size
+  return { granted, people }
+}
+
 /** Items in the plan the vault has not sealed yet (stored before manifests): the offline page refuses them. */
 export function unsealedCount(plan: readonly EstateFolderPlan[]): number {
   return new Set(plan.flatMap((f) => f.items.filter((i) => i.manifest === null).map((i) => i.id))).size

@@ -14,7 +14,7 @@ import { useVaultUnlocked, vaultSession } from '@/features/vault/vault-session'
 import { VaultUnlockDialog } from '@/features/vault/vault-unlock-dialog'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
-import { unsealedCount } from './estate-bundle'
+import { estateScope, unsealedCount } from './estate-bundle'
 import { saveEstateBundle } from './estate-owner'
 
 type Phase = { kind: 'confirm' } | { kind: 'running'; done: number; total: number | null } | { kind: 'failed'; message: string }
@@ -36,9 +36,7 @@ export function EstateCard() {
   const controller = useRef<AbortController | null>(null)
   if (!user?.vaultSetup) return null
 
-  const known = new Set((beneficiaries.data ?? []).map((b) => b.id))
-  const granted = (items.data ?? []).filter((i) => i.beneficiaryIds.some((id) => known.has(id)))
-  const people = new Set(granted.flatMap((i) => i.beneficiaryIds.filter((id) => known.has(id)))).size
+  const { granted, people } = estateScope(items.data ?? [], beneficiaries.data ?? [])
   const loading = items.data === undefined || beneficiaries.data === undefined
   const running = phase.kind === 'running'
 

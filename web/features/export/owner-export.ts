@@ -6,6 +6,7 @@ import { decryptItemMetadata } from '@/features/vault/items/decrypt-items'
 import { decryptItemContent, parsePasswordEntry } from '@/features/vault/items/download'
 import type { FetchLike } from '@/features/vault/items/http'
 import { formatDate, ITEM_TYPE_META } from '@/features/vault/items/item-format'
+import type { ExportOutcome } from './run-export'
 import type { ExportOptions, ExportSource } from './vault-zip'
 
 /** Re-fetches of an item's content after a network error, resuming where it broke off. */
@@ -30,6 +31,11 @@ export function ownerSources(items: readonly VaultItem[], master: MasterKey, opt
 }
 
 export const ownerExportOptions: Pick<ExportOptions, 'parsePassword'> = { parsePassword: parsePasswordEntry }
+
+/** What the owner's audit chain is told of an export: a saved one's counts; a cancelled one is not recorded. */
+export function exportRecordOf(outcome: ExportOutcome): ExportRecordBody | null {
+  return outcome.kind === 'saved' ? { included: outcome.report.manifest.included, leftOut: outcome.report.manifest.leftOut } : null
+}
 
 /** Enters the finished export in the owner's audit chain, by counts only; a failure does not undo the export. */
 export async function recordExport(body: ExportRecordBody): Promise<void> {

@@ -8,6 +8,7 @@ import { Field, PasswordInput } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { apiJson, errorText } from '@/lib/api-client'
 import { settleFreshProof, useFreshProofRequest } from '@/lib/fresh-proof-store'
+import { missingProofText, proofBody, type TypedProof } from './proof-rules'
 
 async function proveWithKey(): Promise<void> {
   const { startAuthentication } = await import('@simplewebauthn/browser')
@@ -26,7 +27,7 @@ export function FreshProofDialog() {
 }
 
 function ProofForm({ methods }: { methods: ProofMethod[] }) {
-  const [method, setMethod] = useState<'password' | 'authenticator'>('password')
+  const [method, setMethod] = useState<TypedProof>('password')
   const [secret, setSecret] = useState('')
   const [error, setError] = useState<string | undefined>()
   const [busy, setBusy] = useState(false)
@@ -45,11 +46,12 @@ function ProofForm({ methods }: { methods: ProofMethod[] }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!secret.trim()) {
-      setError(method === 'password' ? 'Enter your password' : 'Enter the code')
+    const body = proofBody(method, secret)
+    if (!body) {
+      setError(missingProofText(method))
       return
     }
-    void attempt(() => apiJson('POST', FRESH_PROOF_PATHS.prove, method === 'password' ? { method, password: secret } : { method, code: secret.trim() }))
+    void attempt(() => apiJson('POST', FRESH_PROOF_PATHS.prove, body))
   }
 
   return (

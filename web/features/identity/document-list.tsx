@@ -17,7 +17,7 @@ import { documentsQuery, ownerFileQuery, type FileSide } from './api'
 import { formatDay, formatMoment, IDENTITY_TOASTS, isExpired } from './copy'
 import { DocumentFile } from './document-file'
 import { ApprovalCount, ReviewerLists, StatusBadge } from './document-parts'
-import { reviewProgress } from './reviewers'
+import { identityBadgeStale, reviewProgress } from './reviewers'
 
 export const tabClass =
   'inline-flex flex-1 items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-600 transition-colors hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm'
@@ -176,7 +176,7 @@ export function DocumentList({
   // An approver may have decided since the beneficiaries were loaded: when the newest document
   // says otherwise than the beneficiary's badge, reload the beneficiaries once.
   const newest = documents.data?.[0]
-  const stale = !!newest && newest.status !== beneficiary.identityStatus
+  const stale = identityBadgeStale(newest, beneficiary)
   useEffect(() => {
     if (stale) void queryClient.invalidateQueries({ queryKey: beneficiariesKey, exact: true })
     // Only when the documents were (re)loaded, so a lasting difference cannot loop.

@@ -14,7 +14,7 @@ import { errorText } from '@/lib/api-client'
 import { documentsQuery } from './api'
 import { formatMoment, IDENTITY_TOASTS, REVIEW_RULES, WHO_REVIEWS } from './copy'
 import { ApprovalCount, ReviewerLists, StatusBadge } from './document-parts'
-import { reviewersFor, reviewProgress } from './reviewers'
+import { pendingReviews, reviewersFor, reviewProgress } from './reviewers'
 
 /**
  * The Verification Review tab. The spec's client let the owner review "as the first approver"
@@ -34,10 +34,7 @@ export function ReviewOverview({
   const loading = results.some((r) => r.isPending)
   const failed = results.find((r) => r.isError)
 
-  const pending = results.flatMap((r, i) =>
-    (r.data ?? []).filter((d) => d.status === 'pending').map((document) => ({ document, beneficiary: beneficiaries[i]! })),
-  )
-  pending.sort((a, b) => a.document.submittedAt.localeCompare(b.document.submittedAt))
+  const pending = pendingReviews(results.map((r) => r.data), beneficiaries)
 
   let body: React.ReactNode
   if (loading) {

@@ -1,4 +1,4 @@
-import type { Approver } from '../../../contract/circle'
+import type { Approver, Beneficiary } from '../../../contract/circle'
 import type { IdentityDocument, IdentityReviewView } from '../../../contract/identity'
 import type { Policy } from '../../../contract/policies'
 
@@ -47,4 +47,20 @@ export function reviewProgress(document: IdentityDocument, reviewers: Approver[]
 /** The review link's page offers the form only to an approver who has not reviewed a document still pending. */
 export function reviewOpen(view: Pick<IdentityReviewView, 'alreadyReviewed' | 'status'>): boolean {
   return !view.alreadyReviewed && view.status === 'pending'
+}
+
+/**
+ * An approver may have decided since the beneficiaries were loaded: when the newest document says
+ * otherwise than the beneficiary's badge, the beneficiaries are fetched again. No document: nothing to compare.
+ */
+export function identityBadgeStale(newest: Pick<IdentityDocument, 'status'> | undefined, beneficiary: Pick<Beneficiary, 'identityStatus'>): boolean {
+  return !!newest && newest.status !== beneficiary.identityStatus
+}
+
+/** The review overview: every document still pending, with its beneficiary, the oldest first. */
+export function pendingReviews<B>(documentsByBeneficiary: ReadonlyArray<readonly IdentityDocument[] | undefined>, beneficiaries: readonly B[]): Array<{ document: IdentityDocument; beneficiary: B }> {
+  const pending = documentsByBeneficiary.flatMap((documents, i) =>
+    (documents ?? []).filter((d) => d.status === 'pending').map((document) => ({ document, beneficiary: beneficiaries[i]! })),
+  )
+  return pending.sort((a, b) => a.document.submittedAt.localeCompare(b.document.submittedAt))
 }

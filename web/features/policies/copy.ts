@@ -91,6 +91,13 @@ export function failedItemsText(count: number): string {
   return `${itemsPhrase(count)} could not be assigned. Use Apply to items to try again.`
 }
 
+/** After assigning a policy's items: how many now go to whom, and how many could not be assigned (to try again). */
+export function appliedText(result: { matchedItemIds: readonly string[]; failed: readonly unknown[] }, names: readonly string[]): string {
+  if (!result.failed.length) return grantedText(result.matchedItemIds.length, names)
+  const done = result.matchedItemIds.length - result.failed.length
+  return `${grantedText(Math.max(0, done), names)} ${failedItemsText(result.failed.length)}`
+}
+
 export function delayText(hours: number): string {
   if (hours === 0) return 'No delay'
   if (hours % 24 === 0 && hours >= 48) return `${hours} hours (${hours / 24} days)`

@@ -24,10 +24,9 @@ import { useApplyPolicy } from './apply'
 import { useCreatePolicy } from './api'
 import { BeneficiaryCheckboxes, CheckboxGroup } from './checkbox-group'
 import {
+  appliedText,
   DELAY_GUIDE,
   DOCUMENT_TYPE_LABELS,
-  failedItemsText,
-  grantedText,
   ITEM_TYPE_LABELS,
   MATCH_RULE,
   POLICY_TOASTS,
@@ -142,12 +141,9 @@ export function CreatePolicyDialog({ open, onOpenChange }: { open: boolean; onOp
     setPhase('assigning')
     try {
       const { result, names } = await applyPolicy({ id: created.id, selectors, beneficiaryIds: created.ruleJson.assign.map((a) => a.beneficiaryId) })
-      const done = result.matchedItemIds.length - result.failed.length
       toast({
         title: POLICY_TOASTS.created,
-        description: result.failed.length
-          ? `${grantedText(Math.max(0, done), names)} ${failedItemsText(result.failed.length)}`
-          : grantedText(result.matchedItemIds.length, names),
+        description: appliedText(result, names),
         variant: result.failed.length ? 'default' : 'success',
       })
     } catch (error) {

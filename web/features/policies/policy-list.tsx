@@ -13,12 +13,12 @@ import { useVaultUnlocked } from '@/features/vault/vault-session'
 import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useApplyPolicy } from './apply'
+import { offersApply, policyToggleTarget } from './list-rules'
 import { useDeletePolicy, usePolicies, useSetPolicyStatus } from './api'
 import {
+  appliedText,
   DOCUMENT_TYPE_LABELS,
   deletePolicyText,
-  failedItemsText,
-  grantedText,
   ITEM_TYPE_LABELS,
   listNames,
   LOCKED_SELECTORS,
@@ -175,7 +175,7 @@ function PolicyCard({
           <Button variant={active ? 'outline' : 'default'} size="sm" onClick={onToggle} disabled={togglePending}>
             {active ? <PowerOff aria-hidden /> : <Power aria-hidden />} {active ? 'Deactivate' : 'Activate'}
           </Button>
-          {active && unlocked && selectors?.status === 'ready' && (
+          {offersApply({ active, unlocked, selectors }) && (
             <Button
               variant="outline"
               size="sm"
@@ -260,12 +260,9 @@ export function PolicyList({ onCreate }: { onCreate: () => void }) {
         selectors: state.selectors,
         beneficiaryIds: policy.ruleJson.assign.map((a) => a.beneficiaryId),
       })
-      const done = result.matchedItemIds.length - result.failed.length
       toast({
         title: POLICY_TOASTS.applied,
-        description: result.failed.length
-          ? `${grantedText(Math.max(0, done), names)} ${failedItemsText(result.failed.length)}`
-          : grantedText(result.matchedItemIds.length, names),
+        description: appliedText(result, names),
         variant: result.failed.length ? 'destructive' : 'success',
       })
     } catch (e) {
@@ -292,7 +289,7 @@ export function PolicyList({ onCreate }: { onCreate: () => void }) {
             applying={applyingId === policy.id}
             onToggle={() =>
               setStatus.mutate(
-                { id: policy.id, status: policy.status === 'active' ? 'inactive' : 'active' },
+                { id: policy.id, status: policyToggleTarget(policy.status) },
                 {
                   onSuccess: (updated) =>
                     toast({

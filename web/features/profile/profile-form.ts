@@ -132,3 +132,13 @@ export function twoFactorBody(user: PublicUser, twoFactorEnabled: boolean): Prof
     twoFactorEnabled,
   }
 }
+
+/** The keys a password change removes: only those chosen that are still there (one may have gone meanwhile). */
+export function keysToRemove<T extends { id: string }>(list: readonly T[], selected: ReadonlySet<string>): T[] {
+  return list.filter((key) => selected.has(key.id))
+}
+
+/** Every security key is chosen for removal (and there is at least one): with two-factor sign-in on, the owner is told it goes off. */
+export function removesEveryKey(list: readonly { id: string }[], selected: ReadonlySet<string>): boolean {
+  return list.length > 0 && keysToRemove(list, selected).length === list.length
+}

@@ -4,6 +4,7 @@ import type { SecurityKey } from '../../../contract/webauthn'
 import { Checkbox } from '@/components/ui/checkbox'
 import { InlineLoadState } from '@/components/ui/inline-load-state'
 import { useSecurityKeys } from '@/features/security-keys/api'
+import { keysToRemove, removesEveryKey } from './profile-form'
 
 const added = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
 
@@ -27,8 +28,8 @@ export function RemoveKeysField({
   const id = useId()
   const list: SecurityKey[] = keys.data?.keys ?? []
   // Only keys that are still there count (one may have been removed elsewhere meanwhile).
-  const chosen = list.filter((key) => selected.has(key.id))
-  const all = list.length > 0 && chosen.length === list.length
+  const chosen = keysToRemove(list, selected)
+  const all = removesEveryKey(list, selected)
   const toggle = (keyId: string, on: boolean) => {
     const next = new Set(chosen.map((key) => key.id))
     if (on) next.add(keyId)

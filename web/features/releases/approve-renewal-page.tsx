@@ -12,6 +12,7 @@ import { Card } from '@/components/ui/card'
 import { linkErrorText } from '@/features/circle/api'
 import { InvalidLinkPage, LinkFormPage, LoadingLinkPage } from '@/features/circle/link-page'
 import { renewalDecisionKey, renewalDecisionQuery, useDecideRenewal } from './api'
+import { renewalAnswer } from './approval-state'
 import { isBadLink, isConflict } from './http'
 import { Detail, FailureAlert, LoadFailedPage } from './link-parts'
 
@@ -46,6 +47,7 @@ function RenewalView({ token, view }: { token: string; view: RenewalDecisionView
   const decide = useDecideRenewal()
   const [confirmRefuse, setConfirmRefuse] = useState(false)
   const status = STATUS[view.status]
+  const answer = renewalAnswer(view)
   const items = view.itemCount === 1 ? '1 item' : `${view.itemCount} items`
 
   const submit = (decision: 'approved' | 'refused') =>
@@ -108,7 +110,7 @@ function RenewalView({ token, view }: { token: string; view: RenewalDecisionView
           </Alert>
         )}
         {decide.isError && <FailureAlert title="Your answer was not recorded" error={decide.error} />}
-        {view.yourDecision ? (
+        {answer === 'answered' ? (
           <p className="flex items-center gap-2 text-sm text-slate-700">
             {view.yourDecision === 'approved' ? (
               <CircleCheckBig className="size-4 text-emerald-600" aria-hidden />
@@ -117,7 +119,7 @@ function RenewalView({ token, view }: { token: string; view: RenewalDecisionView
             )}
             {view.yourDecision === 'approved' ? 'You allowed this request.' : 'You refused this request.'}
           </p>
-        ) : view.status !== 'waiting' ? (
+        ) : answer === 'decided' ? (
           <p className="text-sm text-slate-700">{RENEWAL_MESSAGES.alreadyDecided}</p>
         ) : (
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

@@ -25,7 +25,10 @@ import { RenewalCard } from './renewal-card'
 import {
   assetCardModel,
   downloadErrorText,
+  downloadPercent,
   downloadReleasedAsset,
+  downloadsHeld,
+  downloadsUsedUp,
   effectiveStatus,
   identityStep,
   loadPrivateKey,
@@ -130,11 +133,11 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
     try {
       const outcome = await downloadReleasedAsset(link, asset, key.value, {
         seal: seal.verdict.state === 'sealed' ? seal.verdict.manifest : undefined,
-        onProgress: (received, total) => setBusy({ assetId: asset.id, progress: total > 0 ? Math.min(100, Math.round((received / total) * 100)) : null }),
+        onProgress: (received, total) => setBusy({ assetId: asset.id, progress: downloadPercent(received, total) }),
         onCounted: (counts) => {
           queryClient.setQueryData<ReleasedAsset[]>(assetsKey(link), (old) => old && withCounts(old, asset.id, counts))
           // The last download: the page now offers to ask for more.
-          if (counts.downloadCount >= counts.maxDownloads) void queryClient.invalidateQueries({ queryKey: portalKey(link) })
+          if (downloadsUsedUp(counts)) void queryClient.invalidateQueries({ queryKey: portalKey(link) })
         },
       })
       if (outcome.kind === 'password') setPassword({ title: outcome.title, entry: outcome.entry })
@@ -246,7 +249,7 @@ function Portal({ link, portal, onBack }: { link: BeneficiaryLink; portal: Benef
                   model={assetCardModel(asset, {
                     name: nameOf(asset.id),
                     // With a key loaded, nothing opens until its seal has been checked.
-                    busy: busy !== null || (key !== null && !names.data),
+                    busy: downloadsHeld({ downloading: busy !== null, keyLoaded: key !== null, sealsChecked: !!names.data }),
                     ownerName: portal.ownerName,
                     seal: sealOf(asset.id),
                     keyFits: !names.data?.mismatch,

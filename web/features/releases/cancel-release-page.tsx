@@ -1,49 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
 import { OctagonX } from 'lucide-react'
 import { CIRCLE_MESSAGES } from '../../../contract/circle'
-import { describeCopyItem, RELEASE_MESSAGES, type CancelOutcome, type CancelView, type DownloadedCopy } from '../../../contract/releases'
+import { describeCopyItem, RELEASE_MESSAGES, type DownloadedCopy } from '../../../contract/releases'
 import { Button } from '@/components/ui/button'
 import { linkErrorText } from '@/features/circle/api'
 import { InvalidLinkPage, LinkDonePage, LinkPage, LoadingLinkPage } from '@/features/circle/link-page'
 import { cancelViewQuery, useCancelRelease } from './api'
+import { at, cancelEnding, cancelledFacts, pendingFacts } from './cancel-rules'
 import { isBadLink } from './http'
 import { FailureAlert, LoadFailedPage } from './link-parts'
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-const at = (iso: string) => timeFormat.format(new Date(iso))
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many.replace('#', String(n)))
-
-/** What a cancel would take back, in the owner's words: never "nothing was released" when something was available. */
-export function pendingFacts(view: CancelView): string[] {
-  const facts: string[] = []
-  if (view.availableItems > 0) {
-    facts.push(
-      `${plural(view.availableItems, 'One item is', '# items are')} available to your beneficiaries now. Cancelling withdraws ${plural(view.availableItems, 'it', 'them')} at once: no further download will be allowed.`,
-    )
-  } else if (view.downloaded.length === 0) {
-    facts.push('Nothing has been made available to anyone yet.')
-  }
-  if (view.waitingReleases > 0 && view.earliestAt) {
-    facts.push(`${plural(view.waitingReleases, 'One release is', '# releases are')} waiting; the earliest would go out ${at(view.earliestAt)}. Cancelling stops ${plural(view.waitingReleases, 'it', 'them')}.`)
-  }
-  facts.push(
-    view.clockRuns
-      ? 'Cancelling also resets your inactivity clock, and anyone who was told of the release is told it was withdrawn.'
-      : 'Anyone who was told of the release is told it was withdrawn.',
-  )
-  return facts
-}
-
-export function cancelledFacts(result: CancelOutcome): string[] {
-  const facts = [`${plural(result.cancelledReleases, 'One release was', '# releases were')} cancelled.`]
-  facts.push(
-    result.withdrawnItems > 0
-      ? `${plural(result.withdrawnItems, 'One item that was', '# items that were')} available to your beneficiaries ${plural(result.withdrawnItems, 'has', 'have')} been withdrawn.`
-      : 'Nothing had been made available to anyone.',
-  )
-  if (result.heirsTold > 0) facts.push(`${plural(result.heirsTold, 'The beneficiary who was', 'The # beneficiaries who were')} told of the release ${plural(result.heirsTold, 'has', 'have')} been told it was withdrawn.`)
-  return facts
-}
 
 function Downloaded({ copies }: { copies: DownloadedCopy[] }) {
   if (copies.length === 0) return null
@@ -96,15 +61,12 @@ function CancelRelease({ token }: { token: string }) {
   if (view.isPending) return <LoadingLinkPage label="Loading the release" />
   if (view.isError) return <LoadFailedPage error={view.error} title="The release could not be loaded" onRetry={() => view.refetch()} retrying={view.isFetching} />
   const v = view.data
-  if (v.state === 'cancelled' || v.state === 'over') {
+  const ended = cancelEnding(v.state)
+  if (ended) {
     return (
       <LinkDonePage
-        title={v.state === 'cancelled' ? 'Release already cancelled' : 'Nothing left to cancel'}
-        description={
-          v.state === 'cancelled'
-            ? 'This release was already cancelled. Nothing of it can be downloaded.'
-            : 'Everything this release made available has expired or been downloaded in full.'
-        }
+        title={ended.title}
+        description={ended.description}
         note="Sign in to review your triggers if you do not know why the release started."
       >
         <Downloaded copies={v.downloaded} />

@@ -13,9 +13,9 @@ import { PassphraseAdvice } from '@/features/vault/passphrase-advice'
 import { usePassphraseGuessing } from '@/features/vault/passphrase-guessing'
 import { scorePassphrase, STRENGTH_MIN } from '@/features/vault/passphrase-strength'
 import { StrengthMeter } from '@/features/vault/strength-meter'
-import { fetchBackupContext, saveHeirBackup } from './heir-backup'
+import { backupOffered, canSaveBackup, fetchBackupContext, saveHeirBackup } from './heir-backup'
 import { KitFileButton } from './kit-file-button'
-import { MAX_KIT_FILE_BYTES } from './portal'
+import { kitFileTooLarge } from './portal'
 import { RELEASE_MESSAGES } from '../../../contract/releases'
 
 // On the invitation's opt-in page: the heir protects a copy of their key with a passphrase of their
@@ -34,7 +34,7 @@ export function HeirBackupCard({ token, personal = [] }: { token: string; person
   const strength = scorePassphrase(passphrase)
   const guessing = usePassphraseGuessing(strength.score >= STRENGTH_MIN ? passphrase : '', personal)
 
-  if (!context.data || context.data.released) return null
+  if (!backupOffered(context.data)) return null
   const ctx = context.data
 
   const onSubmit = async (event: FormEvent) => {
@@ -101,7 +101,7 @@ export function HeirBackupCard({ token, personal = [] }: { token: string; person
               disabled={saving}
               onFile={(chosen) => {
                 // An Access Kit is a few kilobytes: a larger file is not one, and saying so beats ignoring it.
-                if (chosen.size > MAX_KIT_FILE_BYTES) return setError(RELEASE_MESSAGES.privateKeyInvalid)
+                if (kitFileTooLarge(chosen.size)) return setError(RELEASE_MESSAGES.privateKeyInvalid)
                 setError(null)
                 void chosen.text().then(setKitText)
               }}
@@ -120,7 +120,7 @@ export function HeirBackupCard({ token, personal = [] }: { token: string; person
               {error}
             </p>
           )}
-          <Button type="submit" disabled={saving || !kitText || !passphrase || guessing?.ok === false}>
+          <Button type="submit" disabled={!canSaveBackup({ saving, kitText, passphrase, guessing })}>
             {saving ? 'Saving...' : 'Save passphrase backup'}
           </Button>
         </form>

@@ -4,7 +4,7 @@ import { VAULT_MESSAGES } from '../../../contract/vault'
 import { createHeirKeyBackup, DecryptionError, InvalidPrivateKeyError, KeyMismatchError, MissingPrivateKeyError, openHeirKeyBackup } from '@/crypto'
 import { ApiRequestError } from '@/lib/api-client'
 import type { FetchLike } from '@/features/vault/items/http'
-import { checkGuessing, GUESSING_MESSAGES } from '@/features/vault/passphrase-guessing'
+import { checkGuessing, GUESSING_MESSAGES, type GuessingVerdict } from '@/features/vault/passphrase-guessing'
 import { scorePassphrase, STRENGTH_MIN } from '@/features/vault/passphrase-strength'
 import { linkJson } from './http'
 import { portalUrls, type BeneficiaryLink, type KeyResult } from './portal'
@@ -84,4 +84,14 @@ export async function loadPrivateKeyFromPassphrase(link: BeneficiaryLink, passph
     if (error instanceof KeyMismatchError) return { ok: false, error: HEIR_BACKUP_MESSAGES.backupNotYours }
     throw error
   }
+}
+
+/** The passphrase backup is offered only until items are released to the heir: from then on it is fixed. */
+export function backupOffered(ctx: HeirBackupContext | undefined): ctx is HeirBackupContext {
+  return ctx !== undefined && !ctx.released
+}
+
+/** "Save passphrase backup" is enabled only with a kit and a passphrase given, a passphrase not found guessable, and not while saving. */
+export function canSaveBackup(form: { saving: boolean; kitText: string; passphrase: string; guessing: GuessingVerdict | null }): boolean {
+  return !form.saving && form.kitText !== '' && form.passphrase !== '' && form.guessing?.ok !== false
 }

@@ -101,8 +101,13 @@ export async function loadPrivateKey(text: string): Promise<KeyResult> {
   }
 }
 
+/** An Access Kit is a few kilobytes: a file over 64 KiB is refused as not a kit, before it is read; one of exactly 64 KiB is read. */
+export function kitFileTooLarge(size: number): boolean {
+  return size > MAX_KIT_FILE_BYTES
+}
+
 export async function loadPrivateKeyFile(file: Blob): Promise<KeyResult> {
-  if (file.size > MAX_KIT_FILE_BYTES) return { ok: false, error: RELEASE_MESSAGES.privateKeyInvalid }
+  if (kitFileTooLarge(file.size)) return { ok: false, error: RELEASE_MESSAGES.privateKeyInvalid }
   return loadPrivateKey(await file.text())
 }
 
@@ -244,6 +249,21 @@ export function assetCardModel(
     seal: sealed,
     canOpenUnsealed: seal !== null && seal.verdict.state === 'unsealed' && !seal.opened,
   }
+}
+
+/** A download that used the last allowed one: the portal is fetched again, so it can offer to ask for more time. */
+export function downloadsUsedUp(counts: DownloadCounts): boolean {
+  return counts.downloadCount >= counts.maxDownloads
+}
+
+/** How far a download is, in whole percent (never over 100); null while its size is not known. */
+export function downloadPercent(received: number, total: number): number | null {
+  return total > 0 ? Math.min(100, Math.round((received / total) * 100)) : null
+}
+
+/** No download starts while another runs, nor, with a key loaded, before the items' seals have been checked. */
+export function downloadsHeld(state: { downloading: boolean; keyLoaded: boolean; sealsChecked: boolean }): boolean {
+  return state.downloading || (state.keyLoaded && !state.sealsChecked)
 }
 
 /** The list with one asset's counters replaced by a download's answer. */

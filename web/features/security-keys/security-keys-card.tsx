@@ -19,6 +19,7 @@ import { toast } from '@/lib/toast-store'
 import { TRUSTED_DEVICE_PATHS } from '../../../contract/trusted-devices'
 import { TrustButton, TrustedBadge } from '@/features/trusted-devices/trust-button'
 import { securityKeysKey, useAddSecurityKey, useRemoveSecurityKey, useSecurityKeys } from './api'
+import { canAddKey, twoFactorSwitchable } from './card-rules'
 import { securityKeysSupported, setupFailureToast } from './ceremonies'
 
 const when = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
@@ -106,7 +107,7 @@ export function SecurityKeysCard({ user }: { user: PublicUser }) {
             onChange={(e) => setName(e.target.value)}
             disabled={add.isPending}
           />
-          <Button type="submit" disabled={add.isPending || list.length >= SECURITY_KEY.maxPerOwner}>
+          <Button type="submit" disabled={add.isPending || !canAddKey(list.length)}>
             <Plus aria-hidden /> {add.isPending ? 'Touch your key...' : 'Add Security Key'}
           </Button>
         </form>
@@ -126,7 +127,7 @@ export function SecurityKeysCard({ user }: { user: PublicUser }) {
             id="profile-two-factor"
             aria-describedby="profile-two-factor-hint"
             checked={user.twoFactorEnabled}
-            disabled={updateProfile.isPending || (!user.twoFactorEnabled && user.securityKeyCount === 0)}
+            disabled={updateProfile.isPending || !twoFactorSwitchable(user)}
             onCheckedChange={onTwoFactor}
           />
         </div>

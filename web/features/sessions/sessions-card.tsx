@@ -11,6 +11,7 @@ import { toast } from '@/lib/toast-store'
 import { TRUSTED_DEVICE_MESSAGES, TRUSTED_DEVICE_PATHS } from '../../../contract/trusted-devices'
 import { TrustButton, TrustedBadge } from '@/features/trusted-devices/trust-button'
 import { sessionsKey, useSessions, useSignOutOthers, useSignOutSession } from './api'
+import { canSignOut, otherSessions } from './session-rules'
 
 const PHONE = /iPhone|iPad|iPod|Android|Windows Phone/
 
@@ -34,7 +35,7 @@ function DeviceRow({ session, onSignOut, now }: { session: SignedInSession; onSi
       </div>
       <div className="flex flex-wrap gap-2">
         {session.canTrust && <TrustButton trusted={session.trusted} deviceName={session.device} path={TRUSTED_DEVICE_PATHS.session(session.id)} listKey={sessionsKey} />}
-        {!session.current && (
+        {canSignOut(session) && (
           <Button variant="outline" size="sm" onClick={() => onSignOut(session)} aria-label={`${SESSION_MESSAGES.signOut} ${session.device}`}>
             <LogOut aria-hidden /> {SESSION_MESSAGES.signOut}
           </Button>
@@ -56,7 +57,7 @@ export function SessionsCard() {
   const [target, setTarget] = useState<SignedInSession | null>(null)
   const [confirmAll, setConfirmAll] = useState(false)
   const list = sessions.data?.sessions ?? []
-  const others = list.filter((s) => !s.current)
+  const others = otherSessions(list)
   const now = sessions.dataUpdatedAt || Date.now()
 
   const failed = (error: unknown) => toast({ title: SESSION_MESSAGES.signOutFailed, description: errorText(error, 'Please try again.'), variant: 'destructive' })

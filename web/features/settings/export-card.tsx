@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useCurrentUser } from '@/features/auth/api'
 import { ExportDialog } from '@/features/export/export-dialog'
-import { ownerExportOptions, ownerSources, recordExport } from '@/features/export/owner-export'
+import { exportRecordOf, ownerExportOptions, ownerSources, recordExport } from '@/features/export/owner-export'
 import { saveExport } from '@/features/export/run-export'
 import { exportFileName } from '@/features/export/vault-zip'
 import { useVaultItems, vaultItemsQuery } from '@/features/vault/items/api'
@@ -71,7 +71,8 @@ export function ExportCard() {
             async () => ownerSources(await queryClient.fetchQuery({ ...vaultItemsQuery, staleTime: 0 }), master, { signal }),
             { ...ownerExportOptions, signal, onProgress, onListed, size: items.data?.reduce((n, item) => n + item.plainSize, 0) },
           )
-          if (outcome.kind === 'saved') await recordExport({ included: outcome.report.manifest.included, leftOut: outcome.report.manifest.leftOut })
+          const record = exportRecordOf(outcome)
+          if (record) await recordExport(record)
           return outcome
         }}
       >

@@ -15,6 +15,7 @@ import { useCreateTrigger, useTriggers } from './api'
 import { configSummary, SCHEDULE_COPY, TRIGGER_TOASTS } from './copy'
 import { ScheduleFields } from './schedule-fields'
 import { buildCreateBody, frequencyChoices, frequencyValue, toLocalInputValue, TRIGGER_FORM_DEFAULTS, type TriggerFormValues } from './trigger-form'
+import { hasInactivityTrigger, startingType } from './card-rules'
 
 const resolver: Resolver<TriggerFormValues, unknown, TriggerCreateBody> = async (values) => {
   const result = buildCreateBody(values)
@@ -45,14 +46,14 @@ export function CreateTriggerDialog({
   const type = form.watch('type')
   const busy = create.isPending
   // One inactivity trigger per owner (one check-in clock): with one, it is not offered again.
-  const inactivityTaken = triggers.data?.some((t) => t.type === 'inactivity') ?? false
+  const inactivityTaken = hasInactivityTrigger(triggers.data)
   // A new inactivity trigger starts at the /settings frequency.
   const settingsFrequency = user?.pingFrequency ?? null
   const preset = newTriggerFrequency(settingsFrequency)
 
   useEffect(() => {
     if (!open) return
-    const start = initialType === 'inactivity' && inactivityTaken ? '' : (initialType ?? '')
+    const start = startingType(initialType, inactivityTaken)
     form.reset({ ...TRIGGER_FORM_DEFAULTS, type: start, pingFrequency: frequencyValue(preset) })
   }, [open, initialType, form, inactivityTaken, preset])
 

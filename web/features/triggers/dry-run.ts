@@ -158,3 +158,8 @@ export function dryRunView(result: DryRunResult, known: ReadonlyMap<string, Know
     namesHidden,
   }
 }
+
+/** A dry run's result is shown only under the trigger it was run for: choosing another trigger hides it. */
+export function dryRunShown<T extends Pick<DryRunResult, 'triggerId'>>(result: T | undefined, selectedTriggerId: string): T | undefined {
+  return result && result.triggerId === selectedTriggerId ? result : undefined
+}

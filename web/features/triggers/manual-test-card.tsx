@@ -10,6 +10,7 @@ import { Textarea } from '@/components/ui/textarea'
 import { toast } from '@/lib/toast-store'
 import { useDryRun, useManualRelease } from './api'
 import { configSummary, manualResultText, releaseNowText, TRIGGER_STATUS_BADGES, TRIGGER_TOASTS } from './copy'
+import { dryRunShown } from './dry-run'
 import { DryRunPanel } from './dry-run-panel'
 import { isReleaseConfirmed, manualReleaseGuard, RELEASE_WORD } from './manual-release'
 import { failureToast } from './trigger-parts'
@@ -90,7 +91,7 @@ export function ManualTestCard({ triggers }: { triggers: Trigger[] }) {
   const dryRun = useDryRun()
   const release = useManualRelease()
   const selected = triggers.find((t) => t.id === triggerId)
-  const shownDryRun = dryRun.data && dryRun.data.triggerId === triggerId ? dryRun.data : undefined
+  const shownDryRun = dryRunShown(dryRun.data, triggerId)
 
   const onDryRun = () => {
     if (!selected) {

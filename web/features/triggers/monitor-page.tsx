@@ -17,6 +17,7 @@ import { useCancelRelease, useEngineStatus, useTriggers } from './api'
 import { clockStateText, configSummary, formatWhen, RELEASE_STATUS_BADGES, releasedItemsText, scheduleText, TRIGGER_TOASTS } from './copy'
 import { PaymentHoldNotice } from './dry-run-panel'
 import { ManualTestCard } from './manual-test-card'
+import { cancelReleaseText, releaseAction, releaseWhenText, triggerFireText } from './monitor-rules'
 import { AccessRequestsCard } from '@/features/access-requests/requests-card'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
 
@@ -115,11 +116,7 @@ function TriggerListCard({ query }: { query: ReturnType<typeof useTriggers> }) {
                   </p>
                   <p className="text-sm text-slate-600">{configSummary(t)}</p>
                   <p className="text-xs text-slate-500">
-                    {t.status === 'triggered'
-                      ? `Fired ${formatWhen(t.firedAt, 'at an unknown time')}`
-                      : t.nextFireAt
-                        ? `${t.status === 'paused' ? 'Would fire' : 'Fires'} ${formatWhen(t.nextFireAt)} if nothing changes`
-                        : 'No firing time known'}
+                    {triggerFireText(t)}
                   </p>
                 </div>
                 <ToggleButton trigger={t} pending={pendingId === t.id} onToggle={() => toggle(t)} />
@@ -132,24 +129,10 @@ function TriggerListCard({ query }: { query: ReturnType<typeof useTriggers> }) {
   )
 }
 
-/** What cancelling a release takes back, and what it cannot. */
-export function cancelReleaseText(release: Pick<ReleaseSummary, 'status' | 'sourceName'>): string {
-  const told = 'Anyone who was told of it is told it was withdrawn. If nothing else its trigger started is still under way, the trigger is armed again.'
-  return release.status === 'released'
-    ? `What the release from "${release.sourceName}" made available is withdrawn at once: no further download is allowed. Copies already downloaded cannot be taken back. ${told}`
-    : `The release from "${release.sourceName}" will not happen: nothing is delivered. ${told}`
-}
-
 function ReleaseRow({ release, onCancel, itemName }: { release: ReleaseSummary; onCancel: () => void; itemName: (id: string) => string | undefined }) {
   const badge = RELEASE_STATUS_BADGES[release.status]
-  const when =
-    release.status === 'released'
-      ? `Released ${formatWhen(release.releasedAt ?? release.releaseAt)}`
-      : release.status === 'cancelled'
-        ? release.releasedAt
-          ? `Released ${formatWhen(release.releasedAt)}, withdrawn ${formatWhen(release.cancelledAt, '')}`
-          : `Cancelled ${formatWhen(release.cancelledAt, '')}`
-        : `Releases ${formatWhen(release.releaseAt)} at the earliest`
+  const when = releaseWhenText(release)
+  const action = releaseAction(release.status)
   return (
     <li className="flex flex-wrap items-start justify-between gap-3 py-3">
       <div className="grid min-w-0 gap-1">
@@ -171,12 +154,12 @@ function ReleaseRow({ release, onCancel, itemName }: { release: ReleaseSummary; 
           {release.identityRequired && <Badge variant="outline">Identity required</Badge>}
         </div>
       </div>
-      {release.status === 'waiting' && (
+      {action === 'cancel' && (
         <Button variant="outline" size="sm" onClick={onCancel} aria-label={`Cancel release from ${release.sourceName}`}>
           <X aria-hidden /> Cancel
         </Button>
       )}
-      {release.status === 'released' && (
+      {action === 'withdraw' && (
         <Button variant="outline" size="sm" onClick={onCancel} aria-label={`Withdraw release from ${release.sourceName}`}>
           <X aria-hidden /> Withdraw
         </Button>

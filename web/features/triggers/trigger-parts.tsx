@@ -7,6 +7,7 @@ import { errorText, PaymentRedirectError } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useSetTriggerStatus } from './api'
 import { TRIGGER_STATUS_BADGES, TRIGGER_TOASTS } from './copy'
+import { toggleTarget } from './monitor-rules'
 
 export function failureToast(title: string, error: unknown) {
   if (error instanceof PaymentRedirectError) return
@@ -27,8 +28,8 @@ export function useTriggerToggle() {
   const setStatus = useSetTriggerStatus()
   const pendingId = setStatus.isPending ? setStatus.variables?.id : undefined
   const toggle = (trigger: Trigger) => {
-    if (trigger.status === 'triggered') return
-    const status = trigger.status === 'active' ? 'paused' : 'active'
+    const status = toggleTarget(trigger.status)
+    if (!status) return
     setStatus.mutate(
       { id: trigger.id, status },
       {
@@ -49,8 +50,9 @@ export function useTriggerToggle() {
 }
 
 export function ToggleButton({ trigger, pending, onToggle }: { trigger: Trigger; pending: boolean; onToggle: () => void }) {
-  if (trigger.status === 'triggered') return null
-  const active = trigger.status === 'active'
+  const target = toggleTarget(trigger.status)
+  if (!target) return null
+  const active = target === 'paused'
   const title = TRIGGER_TYPE_LABELS[trigger.type].title
   return (
     <Button variant={active ? 'outline' : 'default'} size="sm" onClick={onToggle} disabled={pending} aria-label={`${active ? 'Pause' : 'Activate'} ${title} trigger`}>

@@ -16,6 +16,7 @@ import { checkInText, clockStateText, configSummary, formatDay, formatWhen, SCHE
 import { CreateTriggerDialog } from './create-trigger-dialog'
 import { EditScheduleDialog } from './edit-schedule-dialog'
 import { Fact, failureToast, ToggleButton, TriggerStatusBadge, useTriggerToggle } from './trigger-parts'
+import { scheduledBeneficiariesText, triggerExtras } from './card-rules'
 
 const CARD_TYPES = ['inactivity', 'verified_death', 'biometric_failure', 'device_loss', 'manual_release'] as const satisfies readonly TriggerType[]
 const TYPE_ICONS: Record<TriggerType, LucideIcon> = {
@@ -148,8 +149,8 @@ function TypeCard({
             <div key={trigger.id} className="flex flex-wrap items-end justify-between gap-3 border-t border-slate-100 pt-3">
               <TriggerFacts trigger={trigger} />
               <div className="flex flex-wrap gap-2">
-                {trigger.type === 'verified_death' && trigger.status !== 'triggered' && <ResendReportLinks triggerId={trigger.id} />}
-                {trigger.type === 'inactivity' && trigger.status !== 'triggered' && (
+                {triggerExtras(trigger).resendReportLinks && <ResendReportLinks triggerId={trigger.id} />}
+                {triggerExtras(trigger).editSchedule && (
                   <Button size="sm" variant="outline" onClick={() => setEditing(trigger)} aria-label={`${SCHEDULE_COPY.edit} of ${label.title} trigger`}>
                     <Pencil aria-hidden /> {SCHEDULE_COPY.edit}
                   </Button>
@@ -202,9 +203,6 @@ function ScheduledList({
     <ul className="grid gap-3" aria-label="Scheduled releases">
       {triggers.map((trigger) => {
         const config = trigger.config as { releaseDate?: string; beneficiaries?: string[]; description?: string }
-        const ids = config.beneficiaries ?? []
-        const names = ids.map((id) => byId.get(id)).filter((n): n is string => !!n)
-        const missing = beneficiaries.data ? ids.length - names.length : 0
         return (
           <li key={trigger.id}>
             <Card className="flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:justify-between">
@@ -213,7 +211,7 @@ function ScheduledList({
                 <Fact label="Beneficiaries">
                   {beneficiaries.isPending
                     ? 'Loading...'
-                    : [names.join(', '), missing > 0 ? `${missing} removed` : ''].filter(Boolean).join(', ') || 'None'}
+                    : scheduledBeneficiariesText(config.beneficiaries ?? [], (id) => byId.get(id), !!beneficiaries.data)}
                 </Fact>
                 <Fact label="Description">{config.description?.trim() || <span className="text-slate-500">No description</span>}</Fact>
               </dl>

@@ -4,6 +4,7 @@ import { PasswordField } from '@/components/ui/form-field'
 import { PassphraseAdvice } from './passphrase-advice'
 import { checkGuessing, GUESSING_MESSAGES, usePassphraseGuessing } from './passphrase-guessing'
 import { scorePassphrase, STRENGTH_MIN } from './passphrase-strength'
+import { confirmationMismatch, passphraseReady, passphraseRuleProblem } from './setup-rules'
 import { StrengthMeter } from './strength-meter'
 
 /**
@@ -16,18 +17,14 @@ export function useNewPassphrase(personal: string[]) {
   const [confirmation, setConfirmation] = useState('')
   const strength = scorePassphrase(next)
   const guessing = usePassphraseGuessing(strength.score >= STRENGTH_MIN ? next : '', personal)
-  const mismatch = confirmation.length > 0 && confirmation !== next
+  const mismatch = confirmationMismatch(next, confirmation)
   return {
     value: next,
     /** Whether the form may be sent as typed (the estimator's final word comes at `guessingProblem`). */
-    ready: next.length > 0 && next === confirmation && strength.score >= STRENGTH_MIN && guessing?.ok !== false,
+    ready: passphraseReady(next, confirmation, strength.score, guessing),
     /** The spec's rules: the first one broken, in words, or null. `also` runs after the match check. */
     ruleProblem(also: (next: string) => string | null = () => null): string | null {
-      if (!next) return VAULT_MESSAGES.enterPassphrase
-      if (next !== confirmation) return VAULT_MESSAGES.passphrasesDoNotMatch
-      const extra = also(next)
-      if (extra) return extra
-      return strength.score < STRENGTH_MIN ? VAULT_MESSAGES.tooWeak : null
+      return passphraseRuleProblem(next, confirmation, strength.score, also)
     },
     /** The estimator's refusal with its advice, or null. */
     async guessingProblem(): Promise<string | null> {

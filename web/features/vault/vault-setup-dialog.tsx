@@ -11,6 +11,7 @@ import { useCurrentUser } from '@/features/auth/api'
 import { PassphraseAdvice } from './passphrase-advice'
 import { checkGuessing, GUESSING_MESSAGES, usePassphraseGuessing } from './passphrase-guessing'
 import { scorePassphrase, STRENGTH_MIN } from './passphrase-strength'
+import { confirmationMismatch, passphraseReady, passphraseRuleProblem, setupDialogMayChange } from './setup-rules'
 import { StrengthMeter } from './strength-meter'
 import { RecoveryKitPanel, recoveryKitFor } from './recovery/recovery-kit-panel'
 import type { RecoveryKit } from './recovery/recovery-kit'
@@ -26,12 +27,12 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
   const personal = user ? [user.email, user.displayName ?? ''] : []
   const guessing = usePassphraseGuessing(strength.score >= STRENGTH_MIN ? passphrase : '', personal)
   const [checking, setChecking] = useState(false)
-  const mismatch = confirmation.length > 0 && confirmation !== passphrase
+  const mismatch = confirmationMismatch(passphrase, confirmation)
   // The first recovery code, shown once the vault exists: the dialog closes only through its Done.
   const [kit, setKit] = useState<RecoveryKit | null>(null)
 
   const close = (next: boolean) => {
-    if (createVault.isPending || (kit && !next)) return
+    if (!setupDialogMayChange({ creating: createVault.isPending, recoveryCodeShown: kit !== null, opening: next })) return
     if (!next) {
       setPassphrase('')
       setConfirmation('')
@@ -49,9 +50,8 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
-    if (!passphrase) return setError(VAULT_MESSAGES.enterPassphrase)
-    if (passphrase !== confirmation) return setError(VAULT_MESSAGES.passphrasesDoNotMatch)
-    if (strength.score < STRENGTH_MIN) return setError(VAULT_MESSAGES.tooWeak)
+    const problem = passphraseRuleProblem(passphrase, confirmation, strength.score)
+    if (problem) return setError(problem)
     setChecking(true)
     const verdict = await checkGuessing(passphrase, personal)
     setChecking(false)
@@ -63,13 +63,7 @@ export function VaultSetupDialog({ open, onOpenChange }: { open: boolean; onOpen
     })
   }
 
-  const disabled =
-    !passphrase ||
-    passphrase !== confirmation ||
-    strength.score < STRENGTH_MIN ||
-    guessing?.ok === false ||
-    checking ||
-    createVault.isPending
+  const disabled = !passphraseReady(passphrase, confirmation, strength.score, guessing) || checking || createVault.isPending
 
   return (
     <Dialog open={open} onOpenChange={close}>

@@ -5,12 +5,12 @@ import { Button } from '@/components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog'
 import { Field, PasswordInput } from '@/components/ui/form-field'
 import { useQueryClient } from '@tanstack/react-query'
-import { KEY_SIGNING_MESSAGES } from '../../../contract/key-signing'
 import { currentUserKey, useCurrentUser } from '@/features/auth/api'
 import { reportFailedUnlock, reportUnlockSuccess } from '@/features/triggers/api'
 import { toast } from '@/lib/toast-store'
 import { addSigningKey, storedVault } from './api'
 import { sealInBackground } from './seal-items'
+import { afterUnlock } from './unlock-rules'
 import { keyMoveApi, moveToVaultKey } from './key-move'
 import { vaultSession, VaultKeyProblemError } from './vault-session'
 import { RECOVERY_MESSAGES } from '../../../contract/vault-recovery'
@@ -90,13 +90,12 @@ export function VaultUnlockDialog({
         return
       }
       reportUnlockSuccess('vault_unlock')
+      const next = afterUnlock({ moved, signingProblem: vaultSession.hasSigningProblem() })
       // Every wrap changed with the move: what was fetched before it holds the old ones.
-      if (moved) void queryClient.invalidateQueries()
+      if (next.refetchAll) void queryClient.invalidateQueries()
       // Items stored before manifests get the vault's seal now, in the background.
-      if (!vaultSession.hasSigningProblem()) void sealInBackground(queryClient)
-      if (vaultSession.hasSigningProblem())
-        toast({ title: VAULT_MESSAGES.unlockedTitle, description: KEY_SIGNING_MESSAGES.signingKeyReplaced, variant: 'destructive' })
-      else toast({ title: VAULT_MESSAGES.unlockedTitle, description: VAULT_MESSAGES.unlockedBody, variant: 'success' })
+      if (next.sealStored) void sealInBackground(queryClient)
+      toast(next.toast)
       setStatus('idle')
       onUnlocked?.()
       close(false)

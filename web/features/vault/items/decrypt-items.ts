@@ -40,6 +40,11 @@ export function forgetMetadataOnLock(queryClient: QueryClient, session: Pick<typ
   })
 }
 
+/** Decrypted content on screen (an open password entry, a picture's preview) goes away as soon as the vault locks. */
+export function closesViewers(unlocked: boolean): boolean {
+  return !unlocked
+}
+
 /** Metadata by item id; every entry is 'locked' while the vault is. */
 export function useDecryptedMetadata(items: readonly VaultItem[] | undefined): Map<string, DecryptedMetadata> {
   const unlocked = useVaultUnlocked()

@@ -18,10 +18,10 @@ import { cn } from '@/lib/utils'
 import { formatBytes } from '@/lib/format-bytes'
 import { vaultSession } from '../vault-session'
 import { useDeleteVaultItem, useVaultItems } from './api'
-import { useDecryptedMetadata, type DecryptedMetadata } from './decrypt-items'
+import { closesViewers, useDecryptedMetadata, type DecryptedMetadata } from './decrypt-items'
 import { downloadItem } from './download'
 import { formatDate, ITEM_TYPE_META } from './item-format'
-import { matchesSearch } from './search'
+import { visibleItems } from './search'
 import { DOWNLOAD_FAILED_TITLE, PasswordEntryDialog, PhotoPreviewDialog } from './item-viewers'
 import { isPreviewableImage } from '../upload/file-rules'
 
@@ -209,18 +209,11 @@ export function VaultItemList({ unlocked, onAdd, onUnlock }: { unlocked: boolean
   const searchId = useId()
   const filterId = useId()
 
-  const activeSearch = unlocked ? search.trim() : ''
-  const filtersActive = typeFilter !== 'all' || activeSearch !== ''
-  const visible = (items ?? []).filter((item) => {
-    if (typeFilter !== 'all' && item.type !== typeFilter) return false
-    if (!activeSearch) return true
-    const entry = metadata.get(item.id)
-    return entry?.status === 'ready' && matchesSearch(entry.metadata, activeSearch)
-  })
+  const { visible, filtered: filtersActive } = visibleItems(items ?? [], { type: typeFilter, search, unlocked }, (id) => metadata.get(id))
 
   // Decrypted content on screen goes away with the key.
   useEffect(() => {
-    if (unlocked) return
+    if (!closesViewers(unlocked)) return
     setViewing(null)
     setPreviewing(null)
   }, [unlocked])

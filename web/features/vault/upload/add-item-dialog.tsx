@@ -49,6 +49,7 @@ import {
   type UploadMode,
 } from './upload-form'
 import { UploadQueueView } from './upload-queue-view'
+import { policyNote, uploadAnnouncement } from './result-rules'
 import { newJob, useUploadQueue, type RunResult } from './use-upload-queue'
 import { ProtocolEarliestNote, ProtocolTriggerNote } from './protocol-trigger-note'
 
@@ -60,46 +61,11 @@ type FormOutput = z.output<typeof uploadFormSchema>
 const tabClass =
   'inline-flex flex-1 items-center justify-center gap-2 whitespace-nowrap rounded-md px-2 py-2 text-sm font-medium text-slate-600 transition-colors hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm'
 
-/** What the policies did to this submission, for the closing toast. */
-function policyNote(addedNames: string[], unreadable: number): string {
-  const parts: string[] = []
-  if (addedNames.length) {
-    const who = addedNames.length === 1 ? addedNames[0] : `${addedNames.slice(0, -1).join(', ')} and ${addedNames[addedNames.length - 1]}`
-    parts.push(`Your active access policies also gave matching items to ${who}.`)
-  }
-  if (unreadable) parts.push(`${unreadable === 1 ? '1 active policy' : `${unreadable} active policies`} could not be decrypted and ${unreadable === 1 ? 'was' : 'were'} not applied.`)
-  return parts.join(' ')
-}
-
 function announceResult(result: RunResult, close: () => void, note = '') {
-  if (result.redirected) return
-  if (result.failed.length > 0) {
-    const names = result.failed.map((job) => job.name).join(', ')
-    const only = result.failed.length === 1 ? result.failed[0] : undefined
-    toast({
-      title: 'Upload failed',
-      description: only?.error ? `${VAULT_ITEM_MESSAGES.uploadFailed(names)}. ${only.error}` : VAULT_ITEM_MESSAGES.uploadFailed(names),
-      variant: 'destructive',
-    })
-    return
-  }
-  if (result.cancelled) {
-    toast({ title: 'Upload cancelled', description: result.stored ? `${result.stored} item(s) were stored before you cancelled.` : 'Nothing was stored.' })
-    return
-  }
-  if (result.stored > 0) {
-    toast({
-      title: 'Upload complete',
-      description: [
-        result.stored === 1 ? 'Your item was encrypted and added to your vault.' : `${result.stored} items were encrypted and added to your vault.`,
-        note,
-      ]
-        .filter(Boolean)
-        .join(' '),
-      variant: 'success',
-    })
-    close()
-  }
+  const announced = uploadAnnouncement(result, note)
+  if (!announced) return
+  toast(announced.toast)
+  if (announced.close) close()
 }
 
 /**

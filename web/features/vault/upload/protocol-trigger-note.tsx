@@ -6,6 +6,7 @@ import { DEFAULT_RELEASE_PROTOCOL, type ReleaseProtocol } from '../../../../cont
 import { useSafetyWindowHours } from '@/features/policies/policy-earliest'
 import { triggersQuery } from '@/features/triggers/api'
 import { protocolEarliestSentence } from '@/features/triggers/earliest'
+import { protocolTriggerState } from './protocol-rules'
 
 /**
  * Under the Add Item dialog's protocol: which trigger the items will wait for, and, when the owner
@@ -15,8 +16,7 @@ export function ProtocolTriggerNote({ protocol }: { protocol: string }) {
   const triggers = useQuery(triggersQuery)
   const kind = servingTrigger(protocol)
   if (!kind || !triggers.data) return null
-  const matching = triggers.data.filter((t) => (kind === 'manual' ? t.status !== 'triggered' : t.type === kind))
-  const active = matching.some((t) => t.status === 'active' || (kind === 'manual' && t.status === 'paused'))
+  const { active, matching } = protocolTriggerState(kind, triggers.data)
   if (kind === 'manual') {
     return (
       <p className="text-sm text-slate-600" data-testid="protocol-trigger-note">
@@ -40,9 +40,9 @@ export function ProtocolTriggerNote({ protocol }: { protocol: string }) {
   }
   return (
     <p className="text-sm text-red-700" data-testid="protocol-trigger-note">
-      These items wait for {a} {title} trigger, and you have {matching.length ? 'only a paused one' : 'none'}: until you {matching.length ? 'activate it' : 'set one up'}, they would never be released.{' '}
-      <Link to="/triggers" search={matching.length ? {} : { create: kind }} className="font-medium text-brand-700 underline-offset-4 hover:underline">
-        {matching.length ? 'Open your triggers' : `Set up ${a} ${title} trigger`}
+      These items wait for {a} {title} trigger, and you have {matching ? 'only a paused one' : 'none'}: until you {matching ? 'activate it' : 'set one up'}, they would never be released.{' '}
+      <Link to="/triggers" search={matching ? {} : { create: kind }} className="font-medium text-brand-700 underline-offset-4 hover:underline">
+        {matching ? 'Open your triggers' : `Set up ${a} ${title} trigger`}
       </Link>
     </p>
   )
