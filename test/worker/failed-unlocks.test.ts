@@ -189,6 +189,19 @@ describe('failed attempts nobody follows with a success', () => {
   })
 })
 
+describe('the failed attempts an unlock report counts', () => {
+  it('are those of the last year: one from 364 days ago counts, one from 366 days ago does not', async () => {
+    const owner = await register()
+    const now = Date.now()
+    await ownerExec(
+      owner.user.id,
+      ["insert into unlock_failures (id, kind, at) values ('days364', 'vault_unlock', ?)", now - 364 * 86_400_000],
+      ["insert into unlock_failures (id, kind, at) values ('days366', 'vault_unlock', ?)", now - 366 * 86_400_000],
+    )
+    expect((await fail(owner.token)).failures).toBe(2)
+  })
+})
+
 describe("the trigger's own time window", () => {
   it('a failure older than the window (1 day) no longer counts: with one more now, a threshold of 2 is not reached', async () => {
     const s = await ownerWithItem({ protocol: 'BIOMETRIC_FAILURE' })

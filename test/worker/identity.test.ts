@@ -416,6 +416,81 @@ describe('identity approvals', () => {
   })
 })
 
+describe("an heir's portal after a rejection", () => {
+  it("shows the heir the reason their own document was rejected, never another heir's newer one", { timeout: 30_000 }, async () => {
+    const owner = await register()
+    const first = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const second = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+    const approver = await verifiedApprover(owner.token)
+    const policy = await call('/api/policies', {
+      token: owner.token,
+      body: {
+        name: 'Needs ID',
+        description: 'Release only after the identity document is checked.',
+        ruleJson: { assign: [{ beneficiaryId: first.id }, { beneficiaryId: second.id }], release: { on: ['verified_death'] } },
+        encryptedSelectors: btoa('s'),
+        wrappedKey: btoa('k'),
+        requiresIdentityVerification: true,
+        identityVerificationApprovers: [approver.id],
+        minimumApprovals: 1,
+      },
+    })
+    expect(policy.status).toBe(201)
+    const reject = async (heirId: string, reason: string) => {
+      const document = (await (await uploadPassport(owner.token, heirId)).json()) as IdentityDocument
+      const token = signLinkToken(env, 'identityReview', `${document.id}:${approver.id}`, { owner: owner.user.id })
+      const res = await call('/api/identity-verifications', { body: { token, status: 'rejected', verificationNotes: reason } })
+      expect(res.status).toBe(200)
+    }
+    await reject(first.id, 'The first heir’s photo is blurred.')
+    await reject(second.id, 'The second heir’s passport has expired.')
+    const portalToken = signLinkToken(env, 'beneficiaryAccess', first.id, { owner: owner.user.id })
+    const portal = await (await call(`/api/beneficiaries/${first.id}/portal?token=${encodeURIComponent(portalToken)}`)).json()
+    expect(portal).toMatchObject({ identityStatus: 'rejected', rejectionReason: 'The first heir’s photo is blurred.' })
+  })
+})
+
+describe('the documents an heir may send', () => {
+  it('are those every policy asking for identity accepts; policies with none in common accept any one of theirs; a policy naming none accepts any', { timeout: 30_000 }, async () => {
+    const owner = await register()
+    const approver = await verifiedApprover(owner.token)
+    const heirWith = async (...lists: string[][]) => {
+      const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey())
+      for (const types of lists) {
+        const res = await call('/api/policies', {
+          token: owner.token,
+          body: {
+            name: 'Needs ID',
+            description: 'Release only after the identity document is checked.',
+            ruleJson: { assign: [{ beneficiaryId: heir.id }], release: { on: ['verified_death'] } },
+            encryptedSelectors: btoa('s'),
+            wrappedKey: btoa('k'),
+            requiresIdentityVerification: true,
+            identityVerificationApprovers: [approver.id],
+            requiredDocumentTypes: types,
+            minimumApprovals: 1,
+          },
+        })
+        expect(res.status).toBe(201)
+      }
+      return heir
+    }
+    const send = async (heirId: string, documentType: string) =>
+      (await upload(`/api/identity-verification/${heirId}`, owner.token, { document: new File([PNG], 'id.png', { type: 'image/png' }), documentType })).status
+
+    const overlapping = await heirWith(['drivers_license', 'passport'], ['passport'])
+    expect(await send(overlapping.id, 'drivers_license')).toBe(400)
+    expect(await send(overlapping.id, 'passport')).toBe(201)
+
+    const disjoint = await heirWith(['passport'], ['drivers_license'])
+    expect(await send(disjoint.id, 'national_id')).toBe(400)
+    expect(await send(disjoint.id, 'drivers_license')).toBe(201)
+
+    const open = await heirWith([])
+    expect(await send(open.id, 'national_id')).toBe(201)
+  })
+})
+
 describe('one beneficiary’s document list', () => {
   it('never shows another beneficiary’s documents', { timeout: 20_000 }, async () => {
     const { owner, beneficiary: first } = await setting(1)
@@ -443,5 +518,52 @@ describe('an identity-review link', () => {
     const review = await call('/api/identity-verifications', { body: { token, status: 'approved', verificationNotes: 'Looks right.' } })
     expect(review.status).toBe(400)
     expect(await beneficiaryStatus(owner.token, beneficiary.id)).toBe('pending')
+  })
+})
+
+describe('an identity document with a back image', () => {
+  /** The heir sends a passport from the portal: a PNG front and a PDF back. */
+  function portalSend(ownerId: string, beneficiaryId: string) {
+    const token = signLinkToken(env, 'beneficiaryAccess', beneficiaryId, { owner: ownerId })
+    const form = new FormData()
+    form.set('documentType', 'passport')
+    form.set('documentNumber', 'P1234567')
+    form.set('issuingAuthority', 'State Department')
+    form.set('expirationDate', '2031-01-01')
+    form.set('frontImage', new File([PNG], 'front.png', { type: 'image/png' }))
+    form.set('backImage', new File([PDF], 'back.pdf', { type: 'application/pdf' }))
+    const url = `http://localhost/api/beneficiaries/${beneficiaryId}/identity-document?token=${encodeURIComponent(token)}`
+    return exports.default.fetch(new Request(url, { method: 'POST', body: form, headers: { 'cf-connecting-ip': freshIp() } }))
+  }
+
+  it('keeps the back it was sent: the owner and the reviewer are shown the back the heir uploaded', async () => {
+    const { owner, beneficiary, approverA } = await setting(1)
+    const sent = await portalSend(owner.user.id, beneficiary.id)
+    expect(sent.status).toBe(201)
+    const [document] = (await (await call(`/api/identity-documents/beneficiary/${beneficiary.id}`, { token: owner.token })).json()) as IdentityDocument[]
+    expect(document!.hasBack).toBe(true)
+    const ownerBack = await call(`/api/identity-documents/${document!.id}/file/back`, { token: owner.token })
+    expect(ownerBack.status).toBe(200)
+    expect(ownerBack.headers.get('content-type')).toBe('application/pdf')
+    expect(new Uint8Array(await ownerBack.arrayBuffer())).toEqual(PDF)
+    const token = reviewToken((await reviewMail(approverA.email)).text)
+    const reviewerBack = await call(`/api/identity-reviews/file/back?token=${encodeURIComponent(token)}`)
+    expect(reviewerBack.status).toBe(200)
+    expect(new Uint8Array(await reviewerBack.arrayBuffer())).toEqual(PDF)
+  })
+
+  it("is audited as sent by whoever sent it: the owner's upload as the owner's act, the heir's from the portal as the heir's", async () => {
+    const auditOf = async (token: string) => ((await (await call('/api/audit', { token })).json()) as Array<{ action: string; actor: string }>).map((e) => `${e.actor}:${e.action}`)
+    const byOwner = await setting(1)
+    expect((await uploadPassport(byOwner.owner.token, byOwner.beneficiary.id)).status).toBe(201)
+    const ownerActs = await auditOf(byOwner.owner.token)
+    expect(ownerActs).toContain('user:circle.identity_document_submitted')
+    expect(ownerActs).not.toContain('beneficiary:release.identity_submitted')
+
+    const byHeir = await setting(1)
+    expect((await portalSend(byHeir.owner.user.id, byHeir.beneficiary.id)).status).toBe(201)
+    const heirActs = await auditOf(byHeir.owner.token)
+    expect(heirActs).toContain('beneficiary:release.identity_submitted')
+    expect(heirActs).not.toContain('user:circle.identity_document_submitted')
   })
 })

@@ -299,6 +299,37 @@ describe('sealing items stored before manifests', { timeout: TIMEOUT }, () => {
     expect((await seal(s.token, s.itemId, await signedOver([second, first]))).status).toBe(200)
   })
 
+  it('reports an item whose stored object is longer than the item as missing: no digest is computed from bytes that are not the item', async () => {
+    const s = await sealedItem()
+    await unseal(s.ownerId, s.itemId)
+    const stored = await env.BLOBS.get(itemKey(s.ownerId, s.itemId))
+    const bytes = new Uint8Array(await stored!.arrayBuffer())
+    await env.BLOBS.put(itemKey(s.ownerId, s.itemId), new Uint8Array([...bytes, 0]))
+    const page = await sealPage(s.token)
+    expect(page.items).toEqual([])
+    expect(page.missing).toEqual([s.itemId])
+  })
+
+  it('pages by twenty: with 21 items to seal, the first page of 20 says where the next begins, and the next holds the last one', async () => {
+    const s = await ownerWithBeneficiary()
+    const ids = Array.from({ length: 21 }, () => crypto.randomUUID()).sort()
+    await ownerExec(
+      s.ownerId,
+      ...ids.map((id): [string, ...unknown[]] => [
+        `insert into vault_items (id, type, status, plain_size, cipher_size, chunk_bytes, part_count, r2_key, release_protocol, created_at, completed_at, wrapped_key, encrypted_metadata)
+         values (?, 'doc', 'active', 1, 30, 8388608, 1, ?, 'VERIFIED_DEATH', 1, 1, 'd3JhcHBlZA==', 'bWV0YQ==')`,
+        id,
+        `items/none/${id}`,
+      ]),
+    )
+    const first = await sealPage(s.token)
+    expect(first.missing).toEqual(ids.slice(0, 20))
+    expect(first.next).toBe(ids[19])
+    const second = await sealPage(s.token, first.next!)
+    expect(second.missing).toEqual([ids[20]])
+    expect(second.next).toBeNull()
+  })
+
   it('reports an item whose stored object is gone, leaves out items it could never seal, and pages by id', async () => {
     const s = await sealedItem()
     const gone = await startUpload(s.token, 10)

@@ -189,6 +189,20 @@ describe('invitations wait until the owner confirmed their address', () => {
     expect(await invitationsTo(approver.email)).toEqual([])
   })
 
+  it('following the link again sends an invitation still held, and that sending is audited as a confirmation act', async () => {
+    const { owner, heir } = await unconfirmedOwnerWithCircle()
+    const now = Date.now()
+    const seed: Array<[string, ...unknown[]]> = Array.from({ length: MAIL_LIMITS.perPersonPerHour }, () => ['insert into third_party_mail (address, at) values (?, ?)', heir.email.toLowerCase(), now - 60_000])
+    await ownerExec(owner.user.id, ...seed)
+    const token = await confirmationToken(owner.email)
+    expect(await json<EmailConfirmed>(await confirm(token))).toMatchObject({ invitationsSent: 1 })
+    // The hour has passed for the heir's address: the link followed again sends the held invitation.
+    await ownerExec(owner.user.id, ['delete from third_party_mail'])
+    expect(await json<EmailConfirmed>(await confirm(token))).toEqual({ message: EMAIL_CONFIRMATION.alreadyConfirmed, invitationsSent: 1 })
+    const audit = await json<AuditEntry[]>(await call('/api/audit', { token: owner.token }))
+    expect(audit.filter((e) => e.action === 'account.email_confirmed').map((e) => e.details)).toEqual([{ invitationsSent: 1 }, { invitationsSent: 1 }])
+  })
+
   it('on confirmation, an address already e-mailed its hourly share keeps its invitation held; the next one still goes', async () => {
     const { owner, heir, approver } = await unconfirmedOwnerWithCircle()
     const now = Date.now()

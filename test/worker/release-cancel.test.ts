@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { DownloadedCopy } from '../../contract/releases'
 import type { EngineStatus, Trigger } from '../../contract/triggers'
+import { releaseCancelledOwnerEmail } from '../../worker/mail/release-templates'
 import { assetRows, createTrigger, DAY_MS, guard, manualReleaseOk, policyCovering, setClock } from './engine-helpers'
 import { call, linkTokenIn, outboxFor, waitFor } from './helpers'
 import { ownerExec } from './owner-helpers'
@@ -159,5 +161,19 @@ describe('a check-in does not rewrite a release long since in the heir’s hands
     const s = await silenceReleased()
     await ownerExec(s.ownerId, ['update released_assets set expires_at = ?', Date.now() - 1000])
     await s.checkIn()
+  })
+})
+
+describe("the owner's e-mail about a cancel", () => {
+  it('lists up to 20 downloads and counts the rest: 20 are all listed, with no "more"; 21 list 20 and one more', () => {
+    const copies = (n: number): DownloadedCopy[] =>
+      Array.from({ length: n }, (_, i) => ({ itemType: 'doc', plainSize: 100 + i, itemAddedAt: '2026-01-01T00:00:00.000Z', beneficiaryName: `Heir ${i + 1}`, downloadedAt: '2026-02-01T00:00:00.000Z' }))
+    const mail = (n: number) => releaseCancelledOwnerEmail({ timeZone: 'UTC', displayName: 'Owner', releases: 1, withdrawnItems: 1, heirsTold: 1, downloaded: copies(n) }).text
+    const twenty = mail(20)
+    expect(twenty).toContain('Heir 20')
+    expect(twenty).not.toContain('more downloads')
+    const twentyOne = mail(21)
+    expect(twentyOne).not.toContain('Heir 21')
+    expect(twentyOne).toContain('And 1 more downloads, listed in your audit log.')
   })
 })

@@ -69,6 +69,22 @@ describe('a deleted item', () => {
 })
 
 describe('manual release', () => {
+  it("says when a release waiting on its policy's delay will go: 100 hours from the release, not now", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 100, requiresApprover: false } },
+    })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const before = Date.now()
+    const result = await manualReleaseOk(s.token, trigger.id)
+    const after = Date.now()
+    expect(result).toMatchObject({ pendingReleases: 1, transferredItems: 0, nothingBecause: null })
+    const waitingUntil = Date.parse(result.waitingUntil!)
+    expect(waitingUntil).toBeGreaterThanOrEqual(before + 100 * 3_600_000)
+    expect(waitingUntil).toBeLessThanOrEqual(after + 100 * 3_600_000)
+  })
+
   it('releases a manual-release item at once, tells the beneficiary, and serves it to them only', async () => {
     const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
     const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
@@ -905,6 +921,26 @@ describe('released assets', () => {
     await guard(s.ownerId).tick(Date.now() + 25 * 3_600_000)
     expect(await ownerRows<{ status: string }>(s.ownerId, 'select status from releases')).toEqual([{ status: 'released' }])
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+  })
+
+  it("asks for identity on an heir's portal only for that heir's own held assets: another heir, released to without a check, is not asked", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    await ownerExec(s.ownerId, ['update item_grants set direct = 0 where item_id = ?', s.item.id])
+    await verifiedApprover(s.token)
+    await policyCovering(s.token, s.beneficiary.id, [s.item.id], {
+      ruleJson: { assign: [{ beneficiaryId: s.beneficiary.id, access: 'read' }], release: { on: ['verified_death'], delayHours: 0, requiresApprover: false } },
+      requiresIdentityVerification: true,
+    })
+    const other = await addBeneficiary(s.token, await publicKey())
+    await uploadItem(s.token, [other.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    expect(await manualReleaseOk(s.token, trigger.id)).toMatchObject({ transferredItems: 2 })
+    const portalOf = async (id: string, email: string) => {
+      const token = await portalToken(email)
+      return (await call(`/api/beneficiaries/${id}/portal?token=${encodeURIComponent(token)}`)).json()
+    }
+    expect(await portalOf(s.beneficiary.id, s.beneficiary.email)).toMatchObject({ identityRequired: true })
+    expect(await portalOf(other.id, other.email)).toMatchObject({ identityRequired: false })
   })
 
   it('a policy requiring identity holds assets until the beneficiary is verified, then opens them and e-mails the beneficiary that they can download them', async () => {

@@ -275,6 +275,24 @@ describe('renewals', () => {
     expect(await messageOf(res)).toBe(RENEWAL_MESSAGES.nothingToRenew)
   })
 
+  it("each heir's request is their own: another heir's waiting, then refused, request neither shows in this heir's portal nor stops them asking", async () => {
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const other = await addBeneficiary(s.token, await publicKey())
+    await uploadItem(s.token, [other.id], 100, { policy: { protocol: 'MANUAL_RELEASE' } })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    await manualReleaseOk(s.token, trigger.id)
+    const firstToken = await portalToken(s.beneficiary.email)
+    const otherToken = await portalToken(other.email)
+    await ownerExec(s.ownerId, ['update released_assets set download_count = max_downloads'])
+    const otherView = async () => ((await (await call(`/api/beneficiaries/${other.id}/portal?token=${encodeURIComponent(otherToken)}`)).json()) as BeneficiaryPortalView).renewal
+
+    expect((await call(`/api/beneficiaries/${s.beneficiary.id}/renewals?token=${encodeURIComponent(firstToken)}`, { method: 'POST' })).status).toBe(201)
+    expect(await otherView()).toMatchObject({ needed: true, canAsk: true, waiting: null, lastOutcome: null })
+    expect((await answer(await decisionToken(s.owner.email), 'refused')).status).toBe(200)
+    expect(await otherView()).toMatchObject({ needed: true, canAsk: true, waiting: null, lastOutcome: null })
+    expect((await call(`/api/beneficiaries/${other.id}/renewals?token=${encodeURIComponent(otherToken)}`, { method: 'POST' })).status).toBe(201)
+  })
+
   it("an approver's decision link stops working once their address no longer counts as confirmed: 400, nothing renewed", async () => {
     const s = await released(1)
     await exhaust(s)

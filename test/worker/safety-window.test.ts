@@ -56,6 +56,18 @@ describe('the safety window setting', () => {
   })
 })
 
+describe('changing the safety window', () => {
+  it('warns the owner only when it gets shorter: 72 to 96 hours sends no warning, 96 to 48 sends one naming both', async () => {
+    const owner = await register()
+    const shortened = async () => (await outboxFor(owner.email)).filter((m) => m.text.includes('The safety window went from'))
+    expect((await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 96 } })).status).toBe(200)
+    expect((await call('/api/user/safety-window', { method: 'PUT', token: owner.token, body: { hours: 48 } })).status).toBe(200)
+    await waitFor(async () => (await shortened()).find((m) => m.text.includes('from 96 to 48 hours')))
+    const warnings = await shortened()
+    expect(warnings.map((m) => m.text.match(/The safety window went from \d+ to \d+ hours/)?.[0])).toEqual(['The safety window went from 96 to 48 hours'])
+  })
+})
+
 describe('a release nobody on the owner’s side started', () => {
   it('a death report: nothing available, the owner e-mailed at once, and the cancel link stops it', async () => {
     const s = await deathSetup()

@@ -114,4 +114,26 @@ describe("the heir's new-link gap", () => {
     await ask()
     expect(await portalMails()).toBe(released + 2)
   })
+
+  it('starts only from an e-mail that went: asking before anything was released sends nothing and holds back no later link', { timeout: 20_000 }, async () => {
+    const start = startOfTest()
+    fakeClock(start)
+    const s = await ownerWithItem({ protocol: 'MANUAL_RELEASE' })
+    const trigger = await createTrigger(s.token, { type: 'verified_death', config: {} })
+    const portalMails = async () => (await outboxFor(s.beneficiary.email)).filter((m) => linksIn(m, '/beneficiary-portal').length > 0).length
+    const ask = async () => {
+      const res = await callSettled('/api/beneficiary-portal/link', { body: { email: s.beneficiary.email } })
+      expect(await res.json()).toEqual({ message: RELEASE_MESSAGES.portalLinkSent })
+    }
+    await ask()
+    expect(await portalMails()).toBe(0)
+
+    vi.setSystemTime(start + MINUTE)
+    await manualReleaseOk(s.token, trigger.id)
+    await portalToken(s.beneficiary.email)
+    const released = await portalMails()
+    vi.setSystemTime(start + 2 * MINUTE)
+    await ask()
+    expect(await portalMails()).toBe(released + 1)
+  })
 })

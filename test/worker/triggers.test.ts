@@ -237,6 +237,31 @@ describe('the next firing a trigger shows', () => {
     const res = await call(`/api/triggers/${paused.id}`, { method: 'PUT', token, body: { status: 'active' } })
     expect(((await res.json()) as Trigger).nextFireAt).toBe(releaseDate)
   })
+
+  it('of a monthly check-in schedule is 30 days after the last check-in and its grace after that: 31 days with a day of grace', async () => {
+    const before = Date.now()
+    const owner = await register()
+    const trigger = await createTrigger(owner.token, { type: 'inactivity', config: { pingFrequency: 'monthly', gracePeriod: 1 } })
+    const after = Date.now()
+    const firesAt = Date.parse(trigger.nextFireAt!)
+    // (Shown to the second.)
+    expect(firesAt).toBeGreaterThanOrEqual(before - 1000 + 31 * DAY_MS)
+    expect(firesAt).toBeLessThanOrEqual(after + 1000 + 31 * DAY_MS)
+  })
+
+  it('keeps a grace of up to ten years: 400 days of grace after a daily check-in fire 401 days on, and 3651 days are refused', async () => {
+    const before = Date.now()
+    const owner = await register()
+    const trigger = await createTrigger(owner.token, { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 400 } })
+    const after = Date.now()
+    const firesAt = Date.parse(trigger.nextFireAt!)
+    // (Shown to the second.)
+    expect(firesAt).toBeGreaterThanOrEqual(before - 1000 + 401 * DAY_MS)
+    expect(firesAt).toBeLessThanOrEqual(after + 1000 + 401 * DAY_MS)
+    const other = await register()
+    const tooLong = await call('/api/triggers', { token: other.token, body: { type: 'inactivity', config: { pingFrequency: 'daily', gracePeriod: 3651 } } })
+    expect(tooLong.status).toBe(400)
+  })
 })
 
 describe('an approver who confirms their address', () => {

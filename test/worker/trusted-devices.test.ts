@@ -219,6 +219,24 @@ describe('the Loss of trusted devices trigger', () => {
     expect(await messageOf(refused)).toBe(TRUSTED_DEVICE_MESSAGES.lastWatched)
   })
 
+  it('needs a trusted device only to be activated from paused: one already active, its trusted key gone meanwhile, is set active again without a 409', async () => {
+    const owner = await register()
+    const keyId = await seedKey(owner.user.id, true)
+    const trigger = await createTrigger(owner.token, { type: 'device_loss', config: { days: 30 } })
+    // The key lost its trust by other means ("This wasn't me" withdraws trust marked since a change).
+    await env.DB.prepare('update webauthn_credentials set trusted_at = null where id = ?').bind(keyId).run()
+    const res = await call(`/api/triggers/${trigger.id}`, { method: 'PUT', token: owner.token, body: { status: 'active' } })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as { status: string }).status).toBe('active')
+  })
+
+  it('watches 30 days without a trusted device unless the owner sets other days', async () => {
+    const owner = await register()
+    await seedKey(owner.user.id, true)
+    const trigger = await createTrigger(owner.token, { type: 'device_loss' })
+    expect(trigger.config).toEqual({ days: 30 })
+  })
+
   it('refuses days outside 7–365', async () => {
     const owner = await register()
     for (const days of [6, 366, 7.5]) {
@@ -244,6 +262,13 @@ describe('the Loss of trusted devices trigger', () => {
     expect(Date.parse(release!.releaseAt)).toBeGreaterThanOrEqual(firesAt + SAFETY_WINDOW.defaultHours * HOUR_MS)
     await guard(s.ownerId).tick(firesAt + SAFETY_WINDOW.defaultHours * HOUR_MS - 1)
     expect(await assetRows(s.ownerId, s.beneficiary.id)).toEqual([])
+  })
+
+  it("moves the last use of a trusted device only forward: a delayed report of an older use does not rewind it", async () => {
+    const owner = await register()
+    const at = Date.now()
+    expect(await guard(owner.user.id).recordTrustedUse(at)).toEqual({ lastTrustedUseAt: at })
+    expect(await guard(owner.user.id).recordTrustedUse(at - 10 * DAY_MS)).toEqual({ lastTrustedUseAt: at })
   })
 
   it('armed long after a trusted device was last used: it still gives its full days from arming', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { runInDurableObject } from 'cloudflare:test'
 import { FRESH_PROOF_MESSAGES, FRESH_PROOF_MS } from '../../contract/fresh-proof'
-import { KEY_MOVE_MESSAGES, KEY_MOVE_TTL_MS, type KeyMoveState } from '../../contract/vault-key-move'
+import { KEY_MOVE_MESSAGES, type KeyMoveState } from '../../contract/vault-key-move'
 import type { OwnerVault } from '../../worker/host/vault-object'
 import { sweepKeyMove } from '../../worker/owner/vault-key-move'
 import { call, messageOf, register, ownerSessions } from './helpers'
@@ -258,8 +258,8 @@ describe('the move of a vault of format 1 to a vault key', () => {
     const state = await start(owner.token, first)
     await stage(owner.token, rewrap(state.missing.slice(0, 1), new Map()))
     const swept = await runInDurableObject(vaultOf(owner.user.id), async (_i: OwnerVault, s) => [
-      sweepKeyMove(s.storage, Date.now() + KEY_MOVE_TTL_MS - 60_000),
-      sweepKeyMove(s.storage, Date.now() + KEY_MOVE_TTL_MS + 1000),
+      sweepKeyMove(s.storage, Date.now() + 24 * 3_600_000 - 60_000),
+      sweepKeyMove(s.storage, Date.now() + 24 * 3_600_000 + 1000),
     ])
     expect(swept).toEqual([false, true])
     expect(await ownerRows(owner.user.id, 'select * from vault_key_staging')).toEqual([])
