@@ -308,6 +308,24 @@ describe('DELETE /api/account/delete', () => {
     expect(await failures()).toEqual({ failures: 1 })
   })
 
+  it("drops only the mail waiting for the deleted owner: mail waiting for anyone else still goes", async () => {
+    const leaving = await register()
+    const other = await register()
+    const pending = (id: string, to: string) =>
+      env.DB.prepare("insert into email_outbox (id, to_address, subject, text, html, kind, status, created_at) values (?, ?, 'Waiting', 'x', 'x', 'notice', 'pending', ?)").bind(id, to, Date.now()).run()
+    const leavingMail = `leaving-${leaving.user.id}`
+    const otherMail = `other-${other.user.id}`
+    await pending(leavingMail, leaving.email.toUpperCase())
+    await pending(otherMail, other.email)
+    const res = await deleteAccountCall({ token: leaving.token })
+    expect(res.status).toBe(200)
+    const deleteAt = Date.parse(((await res.json()) as { deletionScheduledFor: string }).deletionScheduledFor)
+    expect((await purgeDueDeletions(env, getDb(env), deleteAt + 1000)).accountsDeleted).toBeGreaterThanOrEqual(1)
+    const left = async (id: string) => env.DB.prepare('select status from email_outbox where id = ?').bind(id).first<{ status: string }>()
+    expect(await left(leavingMail)).toBeNull()
+    expect(await left(otherMail)).toEqual({ status: 'pending' })
+  })
+
   it('refuses a second deletion and a call without a session with 401', async () => {
     const account = await register()
     expect((await deleteAccountCall()).status).toBe(401)

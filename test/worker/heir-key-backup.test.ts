@@ -70,6 +70,19 @@ describe("an heir's passphrase backup of their key", () => {
     expect((await listed(s.token, s.beneficiary.id)).hasKeyBackup).toBe(true)
   })
 
+  it("holds the backup of an heir's 2048-bit key (about 2.4 kB of base64) with room to spare, and refuses one past 8 kB", async () => {
+    const s = await ownerWithItem()
+    const token = optInToken(s.ownerId, s.beneficiary.id)
+    // The key's PKCS#8 in base64 inside JSON with the kit's fingerprints, sealed, then in base64.
+    const backupOf = (bytes: number) => btoa('k'.repeat(bytes))
+    expect((await store(token, { backup: backupOf(1_800) })).status).toBe(200)
+    expect((await store(token, { backup: backupOf(6_000) })).status).toBe(200)
+    const tooLong = await store(token, { backup: backupOf(6_200) })
+    expect(tooLong.status).toBe(400)
+    expect(await messageOf(tooLong)).toContain(HEIR_BACKUP_MESSAGES.backupInvalid)
+    expect(await ownerRow(s.ownerId, 'select length(key_backup) as n from beneficiaries where id = ?', s.beneficiary.id)).toEqual({ n: 8_000 })
+  })
+
   it("another owner's link, or a portal link for someone else, opens nothing", async () => {
     const [a, b] = await Promise.all([ownerWithItem(), ownerWithItem()])
     // A link naming owner B and A's beneficiary: B's object has no such person.

@@ -2,7 +2,7 @@ import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { describe, expect, it } from 'vitest'
 import { UPLOAD_CHUNK_BYTES, VAULT_ITEM_MESSAGES, type SealPage, type UploadSession, type VaultItem } from '../../contract/vault-items'
-import { contentDigestOf, digestOfBase64, grantsStatement, itemManifest, type ItemManifestFields } from '../../contract/vault-statements'
+import { contentDigestOf, digestOfBase64, grantsStatement, itemManifest, parseItemManifest, type ItemManifestFields } from '../../contract/vault-statements'
 import type { OwnerVault } from '../../worker/host/vault-object'
 import { addBeneficiary, call, messageOf } from './helpers'
 import { ownerExec, ownerRow, ownerRows, vaultOf } from './owner-helpers'
@@ -73,6 +73,27 @@ async function expectNothingStored(s: Awaited<ReturnType<typeof uploadReady>>) {
   expect(await itemRow(s.ownerId, s.session.itemId)).toMatchObject({ status: 'uploading' })
   expect(await blobOf(s.ownerId, s.session.itemId)).toBeNull()
 }
+
+describe("the heir's reading of a signed item manifest", () => {
+  it('reads every grant line: the canonical text naming each heir\'s grant reads back whole, the first grant included', () => {
+    const fields: ItemManifestFields = {
+      ownerId: '11111111-1111-4111-8111-111111111111',
+      itemId: '22222222-2222-4222-8222-222222222222',
+      type: 'doc',
+      plainSize: 10,
+      chunkCount: 1,
+      contentDigest: 'a'.repeat(64),
+      metadataDigest: 'b'.repeat(64),
+      grants: [
+        { beneficiaryId: '33333333-3333-4333-8333-333333333333', keyVersion: 1, wrappedKeyDigest: 'c'.repeat(64) },
+        { beneficiaryId: '44444444-4444-4444-8444-444444444444', keyVersion: 2, wrappedKeyDigest: 'd'.repeat(64) },
+      ],
+    }
+    expect(parseItemManifest(itemManifest(fields))).toEqual(fields)
+    expect(parseItemManifest(itemManifest({ ...fields, grants: [fields.grants[0]!] }))?.grants).toEqual([fields.grants[0]])
+    expect(parseItemManifest(`${itemManifest(fields)}\nextra`)).toBeNull()
+  })
+})
 
 describe('an upload is completed only with the vault’s signed manifest', { timeout: TIMEOUT }, () => {
   it('refuses the forged upload made with a session token alone: no signature, or one by another key', async () => {

@@ -658,7 +658,7 @@ describe('the engine on its boundaries (rules pinned first in promise-pins)', ()
 })
 
 describe('verified death, delays and cancelling', () => {
-  it("an approver's confirmation fires it; a check-in during the delay cancels and re-arms", async () => {
+  it("an approver's confirmation, attested, fires it; a check-in during the delay cancels and re-arms", async () => {
     const s = await ownerWithItem({ protocol: 'VERIFIED_DEATH' })
     await policyCovering(s.token, s.beneficiary.id, [s.item.id], {})
     // The item's own VERIFIED_DEATH protocol would release at once; make it policy-only.
@@ -671,6 +671,11 @@ describe('verified death, delays and cancelling', () => {
 
     const missing = await call('/api/death-reports', { body: { token: reportToken, certificateNumber: '', dateOfDeath: '2026-11-20', attest: true } })
     expect(await messageOf(missing)).toContain(RELEASE_MESSAGES.certificateRequired)
+    // The approver must attest that they have seen the certificate: unticked is no confirmation.
+    const unattested = await call('/api/death-reports', { body: { token: reportToken, certificateNumber: 'DC-123', dateOfDeath: '2026-11-20', attest: false } })
+    expect(unattested.status).toBe(400)
+    expect(await messageOf(unattested)).toContain(RELEASE_MESSAGES.attestationRequired)
+    expect(await firingCount(s.ownerId)).toBe(0)
     const confirmed = await call('/api/death-reports', { body: { token: reportToken, certificateNumber: 'DC-123', dateOfDeath: '2026-11-20', attest: true } })
     expect(confirmed.status).toBe(200)
     expect(await firingCount(s.ownerId)).toBe(1)

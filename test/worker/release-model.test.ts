@@ -5,7 +5,7 @@ import type { DryRunResult, EngineStatus, Trigger } from '../../contract/trigger
 import { assetRows, clockOf, createTrigger, guard, manualReleaseOk, ownerWithItem, policyCovering, portalToken, setClock, verifiedApprover } from './engine-helpers'
 import { uploadItem } from './vault-helpers'
 import { call, linkTokenIn, messageOf, outboxFor, waitFor } from './helpers'
-import { ownerExec } from './owner-helpers'
+import { ownerExec, ownerRows } from './owner-helpers'
 
 // One release model (0.3 · 1 of 7), as docs/release-engine.md's table states it:
 //   cause                       → earliest availability      → cancelled by
@@ -193,6 +193,20 @@ describe('a cancel takes back everything not yet in the heir’s hands', () => {
     // The link restarted the clock (a page says so only when it did), and the trigger is armed again.
     expect((await clockOf(s.ownerId)).lastCheckInAt).toBeGreaterThan(Date.now() - 60_000)
     expect((await triggerOf(s.token, s.trigger.id)).status).toBe('active')
+  })
+
+  it('the cancel link says "already cancelled" only when every release of the firing was cancelled: one cancelled beside one spent is "nothing left to cancel"', async () => {
+    const s = await availableAndDownloaded()
+    const link = linkTokenIn(await startedMail(s.owner.email), '/cancel-release')
+    expect((await call('/api/releases/cancel', { body: { token: link } })).status).toBe(200)
+    const viewState = async () => ((await (await call(`/api/releases/cancel?token=${encodeURIComponent(link)}`)).json()) as CancelView).state
+    expect(await viewState()).toBe('cancelled')
+    // A second release of the same firing, released long ago and nothing of it left to download.
+    const cancelled = (await ownerRows<Record<string, unknown>>(s.ownerId, "select * from releases where status = 'cancelled'"))[0]!
+    const spent = { ...cancelled, id: `${String(cancelled.id)}-spent`, source_key: `${String(cancelled.source_key)}:other`, status: 'released' }
+    const columns = Object.keys(spent)
+    await ownerExec(s.ownerId, [`insert into releases (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`, ...columns.map((c) => spent[c as keyof typeof spent])])
+    expect(await viewState()).toBe('over')
   })
 
   it('a check-in after availability withdraws it too; a release the owner made stays', async () => {

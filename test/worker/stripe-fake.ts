@@ -68,7 +68,8 @@ export interface FakeState {
   /** Charges with their refunds, for the billing history. */
   charges: Array<Record<string, unknown>>
   /** What paying an invoice does: succeed, decline the card, or ask for the bank's authentication. */
-  payOutcome: 'paid' | 'declined' | 'requires_action'
+  /** processing: Stripe's answer while a bank debit is still on its way, the invoice still open. */
+  payOutcome: 'paid' | 'declined' | 'requires_action' | 'processing'
   invoiceQueries: Array<Record<string, string | string[]>>
   payRequests: Array<{ id: string; body: Record<string, string> }>
   portalRequests: Array<Record<string, string>>
@@ -274,6 +275,7 @@ export function installStripe() {
           { status: 402 },
         )
       }
+      if (stripe.payOutcome === 'processing') return HttpResponse.json(invoice)
       Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due, amount_remaining: 0, status_transitions: { paid_at: now() } })
       return HttpResponse.json(invoice)
     }),

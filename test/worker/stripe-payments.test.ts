@@ -535,6 +535,17 @@ describe('fixing a payment from /account', () => {
     expect(await count(owner.email, RECOVERED)).toBe(0)
   })
 
+  it('paying the open invoice says it was paid only when the charge went through: one the bank is still processing is pending, and the owner stays past due', async () => {
+    const { owner, invoice } = await pastDueOwner()
+    stripe.payOutcome = 'processing'
+    const res = await stripeCall('/api/account/pay-invoice', { method: 'POST', token: owner.token })
+    expect(res.status).toBe(200)
+    expect(((await res.json()) as PayInvoiceResult).message).toBe(BILLING_MESSAGES.paymentPending)
+    expect(stripe.payRequests.map((r) => r.id)).toEqual([invoice.id])
+    expect((await userRow(owner.user.id))!.subscription_status).toBe('past_due')
+    expect(await count(owner.email, RECOVERED)).toBe(0)
+  })
+
   it("only the owner's own invoice is ever paid or listed: another owner has nothing due, and every Stripe query names their own customer", async () => {
     const a = await pastDueOwner()
     const b = await activeOwner()
