@@ -207,6 +207,20 @@ describe('an act that needs fresh proof', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1)
   })
 
+  it('closing "Confirm it\'s you" without proving gives no fresh proof: the act that asked is not sent again', async () => {
+    const { freshProofDialogChanged, pendingFreshProof } = await import('@/lib/fresh-proof-store')
+    respond(403, proofNeeded)
+    const pending = failureOf(apiRequest('POST', '/api/trigger-engine/manual/t1', { confirm: 'RELEASE' }))
+    await vi.waitFor(() => expect(pendingFreshProof()).not.toBeNull())
+    // Opening changes nothing; closing is giving up.
+    freshProofDialogChanged(true)
+    expect(pendingFreshProof()).not.toBeNull()
+    freshProofDialogChanged(false)
+    expect(pendingFreshProof()).toBeNull()
+    expect(((await pending) as ApiRequestError).status).toBe(403)
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+  })
+
   it('an act sent again after fresh proof that still fails shows its error: it is never taken as done', async () => {
     const { pendingFreshProof, settleFreshProof } = await import('@/lib/fresh-proof-store')
     respond(403, proofNeeded)

@@ -34,6 +34,11 @@ export function settleFreshProof(proved: boolean): void {
   current?.settle(proved)
 }
 
+/** The dialog opened or closed: closed without proving is giving up, never proof. */
+export function freshProofDialogChanged(open: boolean): void {
+  if (!open) settleFreshProof(false)
+}
+
 /** The request waiting for the person, if any. */
 export function pendingFreshProof(): FreshProofRequest | null {
   return pending?.request ?? null

@@ -7,7 +7,7 @@ import { Card } from '@/components/ui/card'
 import type { BeneficiaryPrivateKey } from '@/crypto'
 import { downloadErrorText, type BeneficiaryLink, type CardSeal, type DownloadCounts } from '@/features/releases/portal'
 import { ExportDialog, LeftOutList } from './export-dialog'
-import { heirExportOptions, heirExportPlan, heirSources } from './heir-export'
+import { downloadAllPlan, heirExportOptions, heirSources } from './heir-export'
 import { saveExport } from './run-export'
 import { exportFileName } from './vault-zip'
 
@@ -39,7 +39,7 @@ export function HeirDownloadAll({
   onCounted: (assetId: string, counts: DownloadCounts) => void
 }) {
   const [open, setOpen] = useState(false)
-  const plan = privateKey && ready ? heirExportPlan(assets, { sealOf, nameOf, ownerName }) : null
+  const plan = downloadAllPlan(assets, { sealOf, nameOf, ownerName }, { keyReady: privateKey !== null, sealsChecked: ready })
   const count = plan?.included.length ?? 0
   const notIncluded = plan?.notIncluded.map((n) => ({ name: n.title, problem: n.reason })) ?? []
 

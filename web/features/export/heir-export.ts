@@ -26,6 +26,18 @@ export interface HeirExportPlan {
   notIncluded: { asset: ReleasedAsset; title: string; reason: string }[]
 }
 
+/**
+ * "Download all" plans nothing until this heir's key is at hand and the seals of what was released
+ * have been checked: before that, an unchecked item could not be told from a planted one.
+ */
+export function downloadAllPlan(
+  assets: readonly ReleasedAsset[],
+  options: Parameters<typeof heirExportPlan>[1],
+  state: { keyReady: boolean; sealsChecked: boolean },
+): HeirExportPlan | null {
+  return state.keyReady && state.sealsChecked ? heirExportPlan(assets, options) : null
+}
+
 export function heirExportPlan(
   assets: readonly ReleasedAsset[],
   { sealOf, nameOf, ownerName, now = new Date() }: { sealOf: (id: string) => CardSeal | null; nameOf: (id: string) => string | null; ownerName: string; now?: Date },

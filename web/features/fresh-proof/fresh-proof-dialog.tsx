@@ -7,7 +7,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field, PasswordInput } from '@/components/ui/form-field'
 import { Input } from '@/components/ui/input'
 import { apiJson, errorText } from '@/lib/api-client'
-import { settleFreshProof, useFreshProofRequest } from '@/lib/fresh-proof-store'
+import { freshProofDialogChanged, settleFreshProof, useFreshProofRequest } from '@/lib/fresh-proof-store'
 import { missingProofText, proofBody, type TypedProof } from './proof-rules'
 
 async function proveWithKey(): Promise<void> {
@@ -23,7 +23,7 @@ async function proveWithKey(): Promise<void> {
  */
 export function FreshProofDialog() {
   const request = useFreshProofRequest()
-  return <Dialog open={request !== null} onOpenChange={(open) => !open && settleFreshProof(false)}>{request && <ProofForm methods={request.methods} />}</Dialog>
+  return <Dialog open={request !== null} onOpenChange={freshProofDialogChanged}>{request && <ProofForm methods={request.methods} />}</Dialog>
 }
 
 function ProofForm({ methods }: { methods: ProofMethod[] }) {

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { useRequestRenewal } from './api'
 import { FailureAlert } from './link-parts'
+import { renewalCard } from './renewal-rules'
 import type { BeneficiaryLink } from './portal'
 
 /**
@@ -28,7 +29,8 @@ export function RenewalCard({
 }) {
   const request = useRequestRenewal(link)
   const [confirming, setConfirming] = useState(false)
-  if (renewal.waiting) {
+  const shows = renewalCard(renewal)
+  if (shows === 'waiting' && renewal.waiting) {
     return (
       <Alert variant="info" role="status" data-testid="renewal">
         <Hourglass aria-hidden />
@@ -36,7 +38,7 @@ export function RenewalCard({
       </Alert>
     )
   }
-  if (!renewal.needed) return null
+  if (shows === 'none') return null
   return (
     <Card className="grid gap-3 p-5 sm:p-6" data-testid="renewal">
       <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
@@ -46,7 +48,7 @@ export function RenewalCard({
       <p className="text-sm text-slate-700">{RENEWAL_MESSAGES.whoCanHelp(renewal.helpers)}</p>
       {renewal.lastOutcome?.status === 'refused' && <p className="text-sm text-slate-600">{RENEWAL_MESSAGES.lastRefused}</p>}
       {request.isError && <FailureAlert error={request.error} />}
-      {renewal.canAsk && (
+      {shows === 'ask' && (
         <Button className="justify-self-start" onClick={() => setConfirming(true)} disabled={request.isPending}>
           {RENEWAL_MESSAGES.askButton}
         </Button>

@@ -1,6 +1,6 @@
 import { Hourglass } from 'lucide-react'
 import { useId, useState, type FormEvent } from 'react'
-import { SAFETY_WINDOW, SAFETY_WINDOW_MESSAGES, safetyWindowBodySchema, safetyWindowNotice } from '../../../contract/settings'
+import { SAFETY_WINDOW, safetyWindowNotice } from '../../../contract/settings'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
@@ -10,6 +10,7 @@ import { Spinner } from '@/components/ui/spinner'
 import { errorText } from '@/lib/api-client'
 import { toast } from '@/lib/toast-store'
 import { useSafetyWindow, useUpdateSafetyWindow } from './api'
+import { readSafetyWindow } from './safety-window-rules'
 
 /** The owner's safety window: how long a release nobody on their side started waits. */
 export function SafetyWindowCard() {
@@ -43,13 +44,13 @@ function SafetyWindowForm({ hours }: { hours: number }) {
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    const parsed = safetyWindowBodySchema.safeParse({ hours: value.trim() === '' ? Number.NaN : Number(value) })
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? SAFETY_WINDOW_MESSAGES.whole)
+    const read = readSafetyWindow(value)
+    if ('error' in read) {
+      setError(read.error)
       return
     }
     setError(null)
-    update.mutate(parsed.data, {
+    update.mutate(read.body, {
       onSuccess: (r) => toast({ title: r.message, description: safetyWindowNotice(r.hours), variant: 'success' }),
       onError: (e) => toast({ title: 'Not saved', description: errorText(e, 'Please try again.'), variant: 'destructive' }),
     })
