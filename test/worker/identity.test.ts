@@ -44,25 +44,32 @@ function reviewToken(text: string): string {
   return decodeURIComponent(match[1]!)
 }
 
+/** The owner's policy asking for `heirIds`' identity, reviewed by `approverIds` (201, or the test fails). */
+async function identityPolicy(token: string, heirIds: string[], approverIds: string[], minimumApprovals: number, requiredDocumentTypes?: string[]) {
+  const res = await call('/api/policies', {
+    token,
+    body: {
+      name: 'Needs ID',
+      description: 'Release only after the identity document is checked.',
+      ruleJson: { assign: heirIds.map((beneficiaryId) => ({ beneficiaryId })), release: { on: ['verified_death'] } },
+      encryptedSelectors: btoa('s'),
+      wrappedKey: btoa('k'),
+      requiresIdentityVerification: true,
+      identityVerificationApprovers: approverIds,
+      ...(requiredDocumentTypes ? { requiredDocumentTypes } : {}),
+      minimumApprovals,
+    },
+  })
+  expect(res.status).toBe(201)
+  return res
+}
+
 async function setting(approvals: number) {
   const owner = await register()
   const beneficiary = await addBeneficiary(owner.token, await rsaOaepPublicKey())
   const approverA = await verifiedApprover(owner.token)
   const approverB = await verifiedApprover(owner.token)
-  const policy = await call('/api/policies', {
-    token: owner.token,
-    body: {
-      name: 'Needs ID',
-      description: 'Release only after the identity document is checked.',
-      ruleJson: { assign: [{ beneficiaryId: beneficiary.id }], release: { on: ['verified_death'] } },
-      encryptedSelectors: btoa('s'),
-      wrappedKey: btoa('k'),
-      requiresIdentityVerification: true,
-      identityVerificationApprovers: [approverA.id, approverB.id],
-      minimumApprovals: approvals,
-    },
-  })
-  expect(policy.status).toBe(201)
+  await identityPolicy(owner.token, [beneficiary.id], [approverA.id, approverB.id], approvals)
   return { owner, beneficiary, approverA, approverB }
 }
 
@@ -110,22 +117,7 @@ describe('identity documents', () => {
     const first = await addBeneficiary(owner.token, key, { fullName: 'First Heir' })
     const second = await addBeneficiary(owner.token, key, { fullName: 'Second Heir' })
     const approvers = [await verifiedApprover(owner.token), await verifiedApprover(owner.token)]
-    const policy = async (heirs: string[], minimumApprovals: number) => {
-      const res = await call('/api/policies', {
-        token: owner.token,
-        body: {
-          name: `Needs ID (${minimumApprovals})`,
-          description: 'Release only after the identity document is checked.',
-          ruleJson: { assign: heirs.map((beneficiaryId) => ({ beneficiaryId })), release: { on: ['verified_death'] } },
-          encryptedSelectors: btoa('s'),
-          wrappedKey: btoa('k'),
-          requiresIdentityVerification: true,
-          identityVerificationApprovers: approvers.map((a) => a.id),
-          minimumApprovals,
-        },
-      })
-      expect(res.status).toBe(201)
-    }
+    const policy = (heirs: string[], minimumApprovals: number) => identityPolicy(owner.token, heirs, approvers.map((a) => a.id), minimumApprovals)
     // The first heir's policies come as [1, 2], the second's as [2, 1].
     await policy([first.id], 1)
     await policy([first.id, second.id], 2)
@@ -362,20 +354,7 @@ describe('identity approvals', () => {
     const heirs = [await addBeneficiary(owner.token, key, { fullName: 'First Heir' }), await addBeneficiary(owner.token, key, { fullName: 'Second Heir' })]
     const approverA = await verifiedApprover(owner.token)
     const approverB = await verifiedApprover(owner.token)
-    const policy = await call('/api/policies', {
-      token: owner.token,
-      body: {
-        name: 'Needs ID',
-        description: 'Release only after the identity document is checked.',
-        ruleJson: { assign: heirs.map((h) => ({ beneficiaryId: h.id })), release: { on: ['verified_death'] } },
-        encryptedSelectors: btoa('s'),
-        wrappedKey: btoa('k'),
-        requiresIdentityVerification: true,
-        identityVerificationApprovers: [approverA.id, approverB.id],
-        minimumApprovals: 2,
-      },
-    })
-    expect(policy.status).toBe(201)
+    await identityPolicy(owner.token, heirs.map((h) => h.id), [approverA.id, approverB.id], 2)
     for (const heir of heirs) expect((await uploadPassport(owner.token, heir.id)).status).toBe(201)
     // Each approver's review link for each heir's document, by the heir it names.
     const tokensOf = async (email: string) => {
@@ -422,20 +401,7 @@ describe("an heir's portal after a rejection", () => {
     const first = await addBeneficiary(owner.token, await rsaOaepPublicKey())
     const second = await addBeneficiary(owner.token, await rsaOaepPublicKey())
     const approver = await verifiedApprover(owner.token)
-    const policy = await call('/api/policies', {
-      token: owner.token,
-      body: {
-        name: 'Needs ID',
-        description: 'Release only after the identity document is checked.',
-        ruleJson: { assign: [{ beneficiaryId: first.id }, { beneficiaryId: second.id }], release: { on: ['verified_death'] } },
-        encryptedSelectors: btoa('s'),
-        wrappedKey: btoa('k'),
-        requiresIdentityVerification: true,
-        identityVerificationApprovers: [approver.id],
-        minimumApprovals: 1,
-      },
-    })
-    expect(policy.status).toBe(201)
+    await identityPolicy(owner.token, [first.id, second.id], [approver.id], 1)
     const reject = async (heirId: string, reason: string) => {
       const document = (await (await uploadPassport(owner.token, heirId)).json()) as IdentityDocument
       const token = signLinkToken(env, 'identityReview', `${document.id}:${approver.id}`, { owner: owner.user.id })
@@ -456,23 +422,7 @@ describe('the documents an heir may send', () => {
     const approver = await verifiedApprover(owner.token)
     const heirWith = async (...lists: string[][]) => {
       const heir = await addBeneficiary(owner.token, await rsaOaepPublicKey())
-      for (const types of lists) {
-        const res = await call('/api/policies', {
-          token: owner.token,
-          body: {
-            name: 'Needs ID',
-            description: 'Release only after the identity document is checked.',
-            ruleJson: { assign: [{ beneficiaryId: heir.id }], release: { on: ['verified_death'] } },
-            encryptedSelectors: btoa('s'),
-            wrappedKey: btoa('k'),
-            requiresIdentityVerification: true,
-            identityVerificationApprovers: [approver.id],
-            requiredDocumentTypes: types,
-            minimumApprovals: 1,
-          },
-        })
-        expect(res.status).toBe(201)
-      }
+      for (const types of lists) await identityPolicy(owner.token, [heir.id], [approver.id], 1, types)
       return heir
     }
     const send = async (heirId: string, documentType: string) =>
